@@ -1,0 +1,260 @@
+"""The ``jiaokan`` command line.
+
+Exit status: 0 success; 1 a check failed (``validate`` found invalid files);
+2 bad input or usage (a one-line message on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+from . import __version__
+from .model import LAYERS, Witness, WitnessMeta
+from .readers import READERS, ReaderError, read_witness
+from .readers.base import load_source
+from .ui import Progress, table
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+MAIN_HELP = """\
+jiaokan (校勘): build critical editions of classical Chinese texts with commentary.
+
+The pipeline:  witness files --ingest--> layered TEI --collate--> apparatus --> HTML edition
+  jiaokan formats                      which witness formats can be read
+  jiaokan ingest corpus/x.txt          one witness file -> build/tei/x.xml (layers 经/注/疏/…)
+  jiaokan text build/tei/x.xml --layer jing
+                                       the plain text of one layer, one passage per line
+  jiaokan validate build/tei/*.xml     check files against the project's TEI profile
+  jiaokan build                        all of it for every witness in corpus/corpus.toml
+
+Run `jiaokan COMMAND --help` for the options of each command.
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors: exit 2 with one line
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def _err(msg: str) -> None:
+    sys.stderr.write(f"jiaokan: error: {msg}\n")
+
+
+def _meta_for(path: str, args: argparse.Namespace) -> WitnessMeta | None:
+    from .corpus import find_entry
+
+    entry = find_entry(path) if path != "-" else None
+    meta = entry.meta if entry else None
+    if meta is None and (getattr(args, "siglum", None) or getattr(args, "juan", None)):
+        meta = WitnessMeta(siglum=args.siglum or "W", file=path, format=args.format or "")
+    if meta is not None:
+        if getattr(args, "siglum", None):
+            meta.siglum = args.siglum
+        if getattr(args, "juan", None):
+            meta.juan = args.juan
+        if getattr(args, "chapter", None):
+            meta.chapter = args.chapter
+    return meta
+
+
+def summarize(w: Witness) -> str:
+    counts = w.layer_counts()
+    layers = ", ".join(f"{k} {v}" for k, v in counts.items() if v)
+    low = sum(1 for p in w.pieces() if p.cert == "low")
+    s = (f"{sum(1 for _ in w.passages())} passages; characters: {layers}; "
+         f"{len(w.notes())} 案 notes; {len(w.warnings)} warnings")
+    if low:
+        s += f"; {low} pieces of uncertain layer"
+    return s
+
+
+# ---------------------------------------------------------------- ingest
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from .tei.writer import tei_bytes, witness_to_tei, write_tei
+
+    status = EXIT_OK
+    out_dir = Path(args.output) if args.output != "-" else None
+    for path in args.paths:
+        try:
+            if path == "-":
+                data = sys.stdin.buffer.read()
+                src_name = "<stdin>"
+                meta = _meta_for(path, args) or WitnessMeta(siglum=args.siglum or "W", file=src_name, format="")
+                w = _read_bytes(data, src_name, meta, args.format)
+            else:
+                w = read_witness(path, _meta_for(path, args), args.format)
+            if args.siglum:
+                w.meta.siglum = args.siglum
+        except ReaderError as exc:
+            _err(str(exc))
+            status = EXIT_USAGE
+            continue
+        if out_dir is None:
+            sys.stdout.buffer.write(tei_bytes(witness_to_tei(w)))
+            target = "<stdout>"
+        else:
+            target = str(write_tei(w, out_dir / f"{Path(path).stem}.xml"))
+        if not args.quiet:
+            print(f"{path} [{w.meta.format}, siglum {w.meta.siglum}] -> {target}", file=sys.stderr)
+            print(f"  {summarize(w)}", file=sys.stderr)
+            for warning in w.warnings[: args.show_warnings]:
+                print(f"  {warning}", file=sys.stderr)
+            if len(w.warnings) > args.show_warnings:
+                print(f"  … {len(w.warnings) - args.show_warnings} more warnings (--show-warnings N)", file=sys.stderr)
+    return status
+
+
+def _read_bytes(data: bytes, name: str, meta: WitnessMeta, fmt: str | None) -> Witness:
+    from .readers import get_reader, sniff
+
+    src = load_source(name, data)
+    reader = get_reader(fmt) if fmt else sniff(src)
+    if reader is None:
+        raise ReaderError(name, "unknown format: no reader recognises this input (give --format)")
+    meta.format = reader.name
+    return reader.read(src, meta)
+
+
+# ---------------------------------------------------------------- validate
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .tei.validate import validate_file
+
+    status = EXIT_OK
+    for f in args.files:
+        if not Path(f).is_file():
+            _err(f"{f}: no such file")
+            status = EXIT_USAGE
+            continue
+        rep = validate_file(f, args.tei_all)
+        if rep.ok:
+            print(f"{f}: valid" + (" (jiaokan profile + tei_all)" if args.tei_all else " (jiaokan profile)"))
+        else:
+            if status == EXIT_OK:
+                status = EXIT_FAIL
+            print(f"{f}: INVALID")
+            for e in rep.errors:
+                print(f"  {e}")
+    return status
+
+
+# ---------------------------------------------------------------- text
+def cmd_text(args: argparse.Namespace) -> int:
+    from .tei.reader import read_tei
+
+    try:
+        w = read_tei(args.file)
+    except ReaderError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
+    out = sys.stdout
+    for u in w.units():
+        if args.layer == "all":
+            parts = []
+            for p in u.pieces:
+                parts.append(p.text)
+                parts.extend(n.text for n in p.notes())
+            line = "".join(parts)
+        elif args.layer == "an":
+            line = "".join(n.text for p in u.pieces for n in p.notes())
+        else:
+            line = "".join(p.text for p in u.pieces if p.layer == args.layer)
+        line = line.strip()
+        if line:
+            out.write(f"{u.id}\t{line}\n" if args.ids else line + "\n")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- formats
+def cmd_formats(args: argparse.Namespace) -> int:
+    rows = [(name, r.description) for name, r in sorted(READERS.items())]
+    print(table(("format", "reads"), rows))
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- build
+def cmd_build(args: argparse.Namespace) -> int:
+    from .build import run_build
+
+    try:
+        return run_build(Path(args.corpus), Path(args.out), quiet=args.quiet, tei_all=args.tei_all)
+    except ReaderError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="jiaokan", description=MAIN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"jiaokan {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    s = sub.add_parser("ingest", help="read witness files into layered TEI",
+                       description="Read witness files (any format of `jiaokan formats`) and write one TEI file each.\n"
+                       "The format is sniffed unless --format is given; metadata comes from a corpus.toml beside\n"
+                       "the file when there is one.  PATH '-' reads standard input; -o - writes TEI to standard output.\n\n"
+                       "example:  jiaokan ingest corpus/jishi-juan10-dasheyi-simplified.txt -o build/tei",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("paths", nargs="+", metavar="PATH")
+    s.add_argument("-o", "--output", default="build/tei", metavar="DIR", help="output folder (default build/tei; '-' = stdout)")
+    s.add_argument("--format", choices=sorted(READERS), help="the witness format (default: sniffed)")
+    s.add_argument("--siglum", help="witness siglum for the apparatus (default: from corpus.toml)")
+    s.add_argument("--juan", help="the 卷 number (for ids and page references)")
+    s.add_argument("--chapter", help="the 篇 the file holds, e.g. 大射仪")
+    s.add_argument("--show-warnings", type=int, default=5, metavar="N", help="print at most N warnings per file (default 5)")
+    s.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+    s.set_defaults(func=cmd_ingest)
+
+    s = sub.add_parser("validate", help="check TEI files against the project profile (and tei_all)",
+                       description="Exit 0 iff every file is valid against schemas/jiaokan.rng (and tei_all with --tei-all),\n"
+                       "and every character of a witness sits in an element whose nearest @type is a layer.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("files", nargs="+", metavar="FILE")
+    s.add_argument("--tei-all", metavar="PATH", help="also validate against the official tei_all.rng (compiles in ~15 s)")
+    s.set_defaults(func=cmd_validate)
+
+    s = sub.add_parser("text", help="print the plain text of one layer, one passage per line",
+                       description="Print the text of one layer of a witness TEI file, one passage per line.\n"
+                       "Layers: " + ", ".join(LAYERS) + ", or all.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("file", metavar="FILE.xml")
+    s.add_argument("--layer", default="jing", choices=list(LAYERS) + ["all"], help="the layer (default jing)")
+    s.add_argument("--ids", action="store_true", help="prefix each line with the passage id and a tab")
+    s.set_defaults(func=cmd_text)
+
+    s = sub.add_parser("formats", help="list the witness formats jiaokan reads")
+    s.set_defaults(func=cmd_formats)
+
+    s = sub.add_parser("build", help="ingest (and later collate and render) the whole corpus",
+                       description="Run the pipeline over every witness in CORPUS/corpus.toml, writing OUT/tei/*.xml\n"
+                       "(and the later stages' outputs), with a progress display and a summary table.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("--corpus", default="corpus", metavar="DIR", help="folder with corpus.toml (default corpus)")
+    s.add_argument("--out", default="build", metavar="DIR", help="output folder (default build)")
+    s.add_argument("--tei-all", metavar="PATH", help="also validate every output against tei_all.rng")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    s.set_defaults(func=cmd_build)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""The corpus manifest (``corpus/corpus.toml``): which files, in which format, with which siglum."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .model import WitnessMeta
+from .readers.base import ReaderError
+
+MANIFEST = "corpus.toml"
+_FIELDS = ("siglum", "format", "title", "work", "chapter", "juan", "script", "source", "licence", "edition", "author")
+
+
+@dataclass
+class Entry:
+    path: Path
+    meta: WitnessMeta
+
+    @property
+    def stem(self) -> str:
+        return self.path.stem
+
+
+def load_manifest(corpus_dir: str | Path) -> list[Entry]:
+    """Read ``corpus.toml``; a one-line :class:`ReaderError` for a missing or malformed manifest."""
+    corpus_dir = Path(corpus_dir)
+    mpath = corpus_dir / MANIFEST
+    if not mpath.is_file():
+        raise ReaderError(str(mpath), "no corpus manifest here (expected corpus.toml listing the witnesses)")
+    try:
+        data = tomllib.loads(mpath.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ReaderError(str(mpath), f"malformed manifest: {exc}") from None
+    entries: list[Entry] = []
+    for i, w in enumerate(data.get("witness", []), 1):
+        if "file" not in w or "siglum" not in w:
+            raise ReaderError(str(mpath), f"[[witness]] number {i} needs at least 'file' and 'siglum'")
+        meta = WitnessMeta(file=w["file"], **{k: str(w.get(k, "")) for k in _FIELDS if k != "format"}, format=w.get("format", ""))
+        if not meta.author and meta.format.startswith("jishi"):
+            meta.author = "李如圭"
+        entries.append(Entry(corpus_dir / w["file"], meta))
+    if not entries:
+        raise ReaderError(str(mpath), "the manifest lists no [[witness]]")
+    return entries
+
+
+def find_entry(path: str | Path) -> Entry | None:
+    """The manifest entry for ``path`` when it sits in a corpus folder, else None."""
+    path = Path(path).resolve()
+    mpath = path.parent / MANIFEST
+    if not mpath.is_file():
+        return None
+    try:
+        for e in load_manifest(path.parent):
+            if e.path.resolve() == path:
+                return e
+    except ReaderError:
+        return None
+    return None

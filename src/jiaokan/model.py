@@ -1,0 +1,308 @@
+"""The witness model: what every reader produces and every later stage consumes.
+
+A witness is metadata plus divisions (chapters); a division is an ordered list of
+*units*; a unit is one 经 passage followed by the commentary that belongs to it
+(or, for prefaces, headings and boilerplate, a unit without 经).  A unit is a
+list of *pieces*; a piece is a run of text in one layer by one responsible
+author.  Inside a piece, *inline* nodes keep their exact position: text runs,
+labels (the markers such as 鄭注 that open a layer), 案 notes, gaiji, page
+breaks and line breaks.
+
+Why this shape: collation needs 经 against 经 and 注 against 注 within aligned
+passages, so the passage/commentary grouping is first-class; provenance (file,
+line, page) must survive to the apparatus and the HTML, so it rides on every
+piece and every break; and TEI round trips without loss because every inline
+node has exactly one TEI element.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Literal, Union
+
+#: The fixed layer vocabulary; also the values of ``@type`` in the TEI.
+LAYERS: tuple[str, ...] = (
+    "jing",
+    "zhu",
+    "shu",
+    "yinyi",
+    "shi",
+    "an",
+    "kaozheng",
+    "commentary",
+    "paratext",
+)
+
+Layer = Literal["jing", "zhu", "shu", "yinyi", "shi", "an", "kaozheng", "commentary", "paratext"]
+
+#: Default responsible author per layer (GUIDE §2).  ``None``: no person.
+DEFAULT_RESP: dict[str, str | None] = {
+    "jing": None,
+    "zhu": "郑玄",
+    "shu": "贾公彦",
+    "yinyi": "陆德明",
+    "shi": "李如圭",
+    "an": "四库馆臣",
+    "kaozheng": "四库馆臣",
+    "commentary": None,
+    "paratext": None,
+}
+
+#: Layers that are commentary on a 经 passage (everything but 经 and paratext).
+COMMENTARY_LAYERS: frozenset[str] = frozenset(LAYERS) - {"jing", "paratext"}
+
+
+@dataclass(frozen=True)
+class Loc:
+    """Where something starts in the source file: 1-based line, page label, char offset."""
+
+    line: int
+    page: str | None = None
+    offset: int | None = None
+
+
+@dataclass
+class Text:
+    """A run of source characters, kept exactly (punctuation and stray spaces too)."""
+
+    text: str
+
+
+@dataclass
+class Label:
+    """A marker that opens a layer in the source (鄭注, 疏, 音義, 〈朱注〉, 郑康成曰:).
+
+    Kept so that no source character is lost, but not part of the layer's text:
+    collation skips labels.
+    """
+
+    text: str
+
+
+@dataclass
+class Gaiji:
+    """A character the source encodes as an entity, e.g. Kanripo ``&KR0925;`` = 楣.
+
+    ``char`` is the resolved character, or ``None`` when the code is unknown.
+    """
+
+    code: str
+    char: str | None = None
+
+
+@dataclass
+class PageBreak:
+    """A page boundary: ``n`` is the page label (``1a``), ``facs`` the image name.
+
+    ``edition`` names the edition whose pagination this is (``WYG``, ``SBCK``);
+    ``juan`` the 卷 when the marker gives it.
+    """
+
+    n: str
+    facs: str | None = None
+    edition: str | None = None
+    juan: str | None = None
+
+
+@dataclass
+class LineBreak:
+    """The start of source line ``n`` (1-based line number in the file)."""
+
+    n: int
+
+
+@dataclass
+class Note:
+    """An inline editorial note: the 四库 editors' 案 notes (layer ``an``).
+
+    ``content`` holds its text with any page and line breaks it runs over;
+    its meaning (kind, lemma, reading …) is parsed later by :mod:`jiaokan.emend`.
+    """
+
+    content: list["Inline"]
+    loc: Loc = field(compare=False)
+    layer: str = "an"
+    resp: str | None = "四库馆臣"
+    id: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The note's characters in reading order, breaks removed."""
+        return inline_text(self.content)
+
+
+Inline = Union[Text, Label, Gaiji, PageBreak, LineBreak, Note]
+
+
+@dataclass
+class Piece:
+    """A run of text in one layer, by one responsible author.
+
+    ``cert`` is ``"low"`` when the reader was unsure of the layer (it then also
+    emits a warning); ``subtype`` refines the layer (``mulu`` for 郑目录,
+    ``zhu-part`` for the 注釋曰 part of a 疏, a heading kind for paratext …).
+    """
+
+    layer: str
+    content: list[Inline]
+    loc: Loc
+    resp: str | None = None
+    subtype: str | None = None
+    cert: str | None = None
+    id: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.layer not in LAYERS:
+            raise ValueError(f"unknown layer {self.layer!r}")
+
+    @property
+    def text(self) -> str:
+        """The piece's own characters (no labels, no notes), in reading order."""
+        return inline_text(self.content)
+
+    def notes(self) -> list[Note]:
+        return [n for n in self.content if isinstance(n, Note)]
+
+
+@dataclass
+class Unit:
+    """One 经 passage and its commentary, or a standalone paratext/preface unit."""
+
+    id: str
+    pieces: list[Piece] = field(default_factory=list)
+
+    @property
+    def jing(self) -> Piece | None:
+        for p in self.pieces:
+            if p.layer == "jing":
+                return p
+        return None
+
+    @property
+    def loc(self) -> Loc:
+        return self.pieces[0].loc if self.pieces else Loc(0)
+
+    def layer_pieces(self, layer: str) -> list[Piece]:
+        return [p for p in self.pieces if p.layer == layer]
+
+    def layer_text(self, layer: str) -> str:
+        return "".join(p.text for p in self.layer_pieces(layer))
+
+
+@dataclass
+class Div:
+    """A chapter (篇/卷) or a section of one; ``type`` is front, chapter, section or back."""
+
+    type: str
+    n: str | None
+    title: str | None
+    units: list[Unit] = field(default_factory=list)
+    id: str | None = None
+
+
+@dataclass
+class WitnessMeta:
+    """What the manifest (or the command line) says about a witness file."""
+
+    siglum: str
+    file: str
+    format: str
+    title: str = ""
+    work: str = "仪礼"
+    chapter: str = ""
+    juan: str = ""
+    script: str = ""
+    source: str = ""
+    licence: str = ""
+    edition: str = ""
+    author: str = ""
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class ReaderWarning:
+    """Something a reader kept but was unsure about.  ``code`` groups warnings for counting."""
+
+    file: str
+    line: int
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: warning [{self.code}]: {self.message}"
+
+
+@dataclass
+class Witness:
+    """A parsed witness: metadata, divisions, gaiji declarations, reader warnings."""
+
+    meta: WitnessMeta
+    divs: list[Div] = field(default_factory=list)
+    char_decl: dict[str, str | None] = field(default_factory=dict)
+    warnings: list[ReaderWarning] = field(default_factory=list)
+
+    def units(self) -> Iterator[Unit]:
+        for d in self.divs:
+            yield from d.units
+
+    def pieces(self) -> Iterator[Piece]:
+        for u in self.units():
+            yield from u.pieces
+
+    def passages(self) -> Iterator[Unit]:
+        """Units that carry a 经 passage."""
+        for u in self.units():
+            if u.jing is not None:
+                yield u
+
+    def layer_counts(self) -> dict[str, int]:
+        """Characters per layer (notes counted under ``an``, labels not counted)."""
+        counts = {layer: 0 for layer in LAYERS}
+        for p in self.pieces():
+            counts[p.layer] += len(strip_space(p.text))
+            for note in iter_notes(p.content):
+                counts[note.layer] += len(strip_space(note.text))
+        return counts
+
+    def notes(self) -> list[Note]:
+        out: list[Note] = []
+        for p in self.pieces():
+            out.extend(iter_notes(p.content))
+        return out
+
+
+def inline_text(content: list[Inline]) -> str:
+    """Reading text of inline content: text runs and resolved gaiji; labels and notes skipped."""
+    parts: list[str] = []
+    for node in content:
+        if isinstance(node, Text):
+            parts.append(node.text)
+        elif isinstance(node, Gaiji):
+            parts.append(node.char or "\ufffd")
+    return "".join(parts)
+
+
+def iter_notes(content: list[Inline]) -> Iterator[Note]:
+    for node in content:
+        if isinstance(node, Note):
+            yield node
+
+
+def strip_space(s: str) -> str:
+    return "".join(ch for ch in s if not ch.isspace())
+
+
+def all_source_chars(content: list[Inline]) -> str:
+    """Every character a piece holds, notes and labels included, in document order.
+
+    Gaiji count as their entity text (``&KR0925;``) because that is what the source holds.
+    """
+    parts: list[str] = []
+    for node in content:
+        if isinstance(node, (Text, Label)):
+            parts.append(node.text)
+        elif isinstance(node, Gaiji):
+            parts.append(f"&{node.code};")
+        elif isinstance(node, Note):
+            parts.append(all_source_chars(node.content))
+    return "".join(parts)

@@ -1,0 +1,65 @@
+"""Witness formats → the witness model.
+
+Each reader knows one transcription format; :func:`read_witness` picks the
+reader (sniffing the format when it is not given), decodes the file safely and
+returns a :class:`~jiaokan.model.Witness`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..model import Witness, WitnessMeta
+from .base import Reader, ReaderError, SourceText, load_source
+from .jishi_flat import JishiFlatReader
+from .jishi_pages import JishiPagesReader
+
+READERS: dict[str, Reader] = {}
+
+
+def register(reader: Reader) -> Reader:
+    READERS[reader.name] = reader
+    return reader
+
+
+for _r in (JishiPagesReader(), JishiFlatReader()):
+    register(_r)
+
+
+def sniff(src: SourceText) -> Reader | None:
+    """The reader most confident that it can read ``src``, or None."""
+    scored = sorted(((r.sniff(src), r.name) for r in READERS.values()), reverse=True)
+    if scored and scored[0][0] > 0:
+        return READERS[scored[0][1]]
+    return None
+
+
+def get_reader(name: str) -> Reader:
+    try:
+        return READERS[name]
+    except KeyError:
+        raise ReaderError(name, f"unknown format '{name}'; known formats: {', '.join(sorted(READERS))}") from None
+
+
+def read_witness(path: str | Path, meta: WitnessMeta | None = None, fmt: str | None = None) -> Witness:
+    """Read one witness file.  ``fmt`` None: sniff it.  Raises :class:`ReaderError` on bad input."""
+    src = load_source(path)
+    if fmt:
+        reader = get_reader(fmt)
+        if reader.sniff(src) <= 0:
+            guess = sniff(src)
+            hint = f"; it looks like '{guess.name}' (try --format {guess.name})" if guess else ""
+            raise ReaderError(src.path, f"does not look like a '{reader.name}' file: expected {reader.expected()}{hint}")
+    else:
+        found = sniff(src)
+        if found is None:
+            raise ReaderError(src.path, "unknown format: no reader recognises this file (`jiaokan formats` lists them)")
+        reader = found
+    if meta is None:
+        meta = WitnessMeta(siglum=Path(path).stem[:8].upper() or "W", file=str(path), format=reader.name)
+    else:
+        meta.format = reader.name
+    return reader.read(src, meta, check_format=False)
+
+
+__all__ = ["READERS", "Reader", "ReaderError", "read_witness", "sniff", "get_reader", "load_source"]

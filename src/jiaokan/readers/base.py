@@ -1,0 +1,523 @@
+"""Machinery shared by every reader: loading a source file safely, errors with a
+file and line, the double-column bracket tokenizer, column widths of the 四库
+page, and the builder that turns reader decisions into a :class:`Witness`.
+
+Readers differ in how they decide layers; they should not differ in how they
+decode bytes, report errors, keep provenance or join a note that runs over a
+line or page break.  That all lives here.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+from ..model import (
+    DEFAULT_RESP,
+    Div,
+    Gaiji,
+    Inline,
+    Label,
+    LineBreak,
+    Loc,
+    Note,
+    PageBreak,
+    Piece,
+    ReaderWarning,
+    Text,
+    Unit,
+    Witness,
+    WitnessMeta,
+)
+
+
+GaijiResolver = Callable[[str], "str | None"]
+
+
+class ReaderError(Exception):
+    """A user-facing error about an input file: printed as one line, exit status 2."""
+
+    def __init__(self, file: str, message: str, line: int | None = None) -> None:
+        self.file = file
+        self.line = line
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class SourceText:
+    """A decoded witness file: its text, its lines, and where each line starts."""
+
+    path: str
+    text: str
+    lines: list[str]
+    offsets: list[int]
+
+    def loc(self, line: int, page: str | None = None) -> Loc:
+        return Loc(line=line, page=page, offset=self.offsets[line - 1] if 0 < line <= len(self.offsets) else None)
+
+
+def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
+    """Read and decode a witness file, refusing what is not UTF-8 text.
+
+    Why so strict: a GBK file decoded leniently yields plausible-looking
+    garbage that would then be collated; better to stop with a clear message.
+    """
+    name = str(path)
+    if data is None:
+        try:
+            data = Path(path).read_bytes()
+        except FileNotFoundError:
+            raise ReaderError(name, "no such file") from None
+        except IsADirectoryError:
+            raise ReaderError(name, "is a directory, not a witness file") from None
+        except OSError as exc:
+            raise ReaderError(name, f"cannot read: {exc.strerror}") from None
+    if not data.strip():
+        raise ReaderError(name, "empty file: no text to read")
+    if b"\x00" in data[:65536]:
+        raise ReaderError(name, "binary file (NUL bytes): expected a UTF-8 text witness")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        hint = ""
+        try:
+            data.decode("gb18030")
+            hint = " (it looks GBK/GB18030-encoded: convert it with `iconv -f GB18030 -t UTF-8`)"
+        except UnicodeDecodeError:
+            pass
+        raise ReaderError(name, f"not valid UTF-8 at byte {exc.start}{hint}", line) from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    offsets: list[int] = []
+    pos = 0
+    for ln in lines:
+        offsets.append(pos)
+        pos += len(ln) + 1
+    return SourceText(name, text, lines, offsets)
+
+
+# --------------------------------------------------------------------------
+# Characters and widths
+
+HAN_RE = re.compile(
+    "[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f\u3007]"
+)
+GAIJI_RE = re.compile(r"&([A-Za-z][A-Za-z0-9_]*);")
+
+
+def han_chars(text: str) -> str:
+    """Only the Han characters of ``text``: the measure of losslessness."""
+    return "".join(HAN_RE.findall(text))
+
+
+def columns(text: str) -> int:
+    """Columns a transcribed line takes on the 四库 page.
+
+    Large characters take one column each; double-column small text ``(A/B)``
+    takes half a column per character, rounded up per bracket group; a gaiji
+    entity is one character.  Used to tell a full line (the text continues)
+    from a short one (the passage ends) where indentation was lost.
+    """
+    text = GAIJI_RE.sub("\ue000", text)
+    width = 0
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "(":
+            j = text.find(")", i + 1)
+            if j < 0:
+                j = n
+            small = sum(1 for c in text[i + 1 : j] if c not in "/ \u3000")
+            width += math.ceil(small / 2)
+            i = j + 1
+            continue
+        if not ch.isspace() and ch not in "/)":
+            width += 1
+        i += 1
+    return width
+
+
+# --------------------------------------------------------------------------
+# Tokens of a line: text, double-column brackets, gaiji
+
+
+@dataclass
+class Tok:
+    kind: str  # "text" | "open" | "close" | "slash" | "gaiji"
+    value: str = ""
+
+
+_TOKEN_RE = re.compile(r"&[A-Za-z][A-Za-z0-9_]*;|[()/]|[^()/&]+|&")
+
+
+def tokenize(line: str) -> list[Tok]:
+    """Split a transcribed line into text runs, ``(``, ``/``, ``)`` and gaiji."""
+    out: list[Tok] = []
+    for m in _TOKEN_RE.finditer(line):
+        s = m.group(0)
+        if s == "(":
+            out.append(Tok("open"))
+        elif s == ")":
+            out.append(Tok("close"))
+        elif s == "/":
+            out.append(Tok("slash"))
+        elif s.startswith("&") and s.endswith(";") and len(s) > 2:
+            out.append(Tok("gaiji", s[1:-1]))
+        else:
+            out.append(Tok("text", s))
+    return out
+
+
+# --------------------------------------------------------------------------
+# The builder
+
+
+@dataclass
+class _Pending:
+    breaks: list[Inline] = field(default_factory=list)
+
+
+class WitnessBuilder:
+    """Collects pieces into units and divisions, with breaks kept in place.
+
+    Readers call :meth:`line` at each source line, :meth:`page` at each page
+    marker, open pieces and notes, and add text.  Page and line breaks that
+    arrive between pieces are held and placed at the start of whatever content
+    comes next, so each break sits exactly where the next source character does.
+    """
+
+    def __init__(self, meta: WitnessMeta, source: SourceText, gaiji_table: "GaijiResolver | None" = None):
+        self.meta = meta
+        self.source = source
+        self.witness = Witness(meta=meta)
+        self.resolve_gaiji: GaijiResolver = gaiji_table or (lambda code: None)
+        self.page: str | None = None
+        self.line_no: int = 0
+        self._pending: list[Inline] = []
+        self._div: Div | None = None
+        self._unit: Unit | None = None
+        self._piece: Piece | None = None
+        self._note: Note | None = None
+        self._unit_count = 0
+        prefix = re.sub(r"[^A-Za-z0-9_.-]", "", f"{meta.siglum}{meta.juan}") or "W"
+        if not re.match(r"[A-Za-z_]", prefix):
+            prefix = "W" + prefix
+        self.id_prefix = prefix
+
+    # -- provenance ---------------------------------------------------------
+    def line(self, n: int) -> None:
+        """Source line ``n`` starts here."""
+        self.line_no = n
+        self._pending.append(LineBreak(n))
+
+    def page_break(self, pb: PageBreak) -> None:
+        self.page = pb.n
+        # a line break pending before the page marker line belongs after it
+        self._pending.append(pb)
+
+    def loc(self) -> Loc:
+        return self.source.loc(self.line_no, self.page)
+
+    def warn(self, code: str, message: str, line: int | None = None) -> None:
+        self.witness.warnings.append(
+            ReaderWarning(self.meta.file, line if line is not None else self.line_no, code, message)
+        )
+
+    # -- structure ----------------------------------------------------------
+    def div(self, type: str, n: str | None = None, title: str | None = None) -> Div:
+        self.close_unit()
+        d = Div(type=type, n=n, title=title, id=f"{self.id_prefix}.d{len(self.witness.divs) + 1}")
+        self.witness.divs.append(d)
+        self._div = d
+        return d
+
+    def new_unit(self) -> Unit:
+        self.close_unit()
+        if self._div is None:
+            self.div("chapter", self.meta.juan or None, self.meta.chapter or None)
+        self._unit_count += 1
+        u = Unit(id=f"{self.id_prefix}.{self._unit_count}")
+        assert self._div is not None
+        self._div.units.append(u)
+        self._unit = u
+        return u
+
+    def close_unit(self) -> None:
+        self.close_piece()
+        self._unit = None
+
+    def piece(
+        self,
+        layer: str,
+        *,
+        resp: str | None = None,
+        subtype: str | None = None,
+        cert: str | None = None,
+        new_unit: bool | None = None,
+    ) -> Piece:
+        """Open a piece; a 经 or paratext piece starts a new unit unless told otherwise."""
+        self.close_piece()
+        if new_unit is None:
+            new_unit = layer in ("jing", "paratext") or self._unit is None
+        if new_unit or self._unit is None:
+            self.new_unit()
+        if resp is None:
+            resp = DEFAULT_RESP.get(layer)
+        assert self._unit is not None
+        p = Piece(layer=layer, content=[], loc=self.loc(), resp=resp, subtype=subtype, cert=cert)
+        p.id = f"{self._unit.id}.{layer}{sum(1 for q in self._unit.pieces if q.layer == layer) + 1}"
+        self._unit.pieces.append(p)
+        self._piece = p
+        return p
+
+    def close_piece(self) -> None:
+        if self._note is not None:
+            self.close_note()
+        self._piece = None
+
+    @property
+    def current(self) -> Piece | None:
+        return self._piece
+
+    @property
+    def in_note(self) -> bool:
+        return self._note is not None
+
+    @property
+    def current_note(self) -> Note | None:
+        return self._note
+
+    # -- content ------------------------------------------------------------
+    def _target(self) -> list[Inline]:
+        if self._note is not None:
+            return self._note.content
+        if self._piece is None:
+            raise RuntimeError("no open piece")  # a reader bug, not a user error
+        return self._piece.content
+
+    def _flush(self) -> None:
+        if self._pending:
+            target = self._target()
+            target.extend(self._pending)
+            self._pending = []
+
+    def _loc_for_pending(self) -> Loc:
+        return self.loc()
+
+    def text(self, s: str) -> None:
+        if not s:
+            return
+        self._flush()
+        target = self._target()
+        if target and isinstance(target[-1], Text):
+            target[-1].text += s
+        else:
+            target.append(Text(s))
+
+    def label(self, s: str) -> None:
+        self._flush()
+        self._target().append(Label(s))
+
+    def gaiji(self, code: str) -> None:
+        self._flush()
+        char = self.resolve_gaiji(code)
+        if code not in self.witness.char_decl:
+            self.witness.char_decl[code] = char
+            if char is None:
+                self.warn("unknown-gaiji", f"gaiji &{code}; has no known mapping; kept as an unresolved <g>")
+        self._target().append(Gaiji(code, char))
+
+    def open_note(self, layer: str = "an", resp: str | None = "四库馆臣") -> Note:
+        if self._piece is None:
+            raise RuntimeError("note outside a piece")
+        self._flush()
+        n = Note(content=[], loc=self.loc(), layer=layer, resp=resp)
+        self._piece.content.append(n)
+        self._note = n
+        return n
+
+    def close_note(self) -> None:
+        self._note = None
+
+    def reopen_note(self, note: Note) -> None:
+        """Continue a note that was closed at a line end (double-column text carries on)."""
+        self._note = note
+
+    def finish(self) -> Witness:
+        if self._pending:
+            # trailing breaks (a last page marker) go at the end of the last piece
+            last = None
+            for p in self.witness.pieces():
+                last = p
+            if last is not None:
+                last.content.extend(self._pending)
+            self._pending = []
+        self.close_unit()
+        # drop empty pieces/units a reader may have opened defensively
+        for d in self.witness.divs:
+            for u in d.units:
+                u.pieces = [p for p in u.pieces if p.content]
+            d.units = [u for u in d.units if u.pieces]
+            for u in d.units:
+                for p in u.pieces:
+                    k = 0
+                    for node in p.content:
+                        if isinstance(node, Note):
+                            k += 1
+                            node.id = f"{p.id}.an{k}"
+        return self.witness
+
+
+class NoteLineEmitter:
+    """Feeds one line's tokens to the builder, reading ``(…/…)`` as 案 notes.
+
+    Double-column notes are written one bracket group per printed line, so a
+    note that runs over lines (and pages) arrives as adjacent groups: a group
+    that closes at the end of a line and a group that opens the next line are
+    one note, unless the new group starts with 案 (a new note).  ``/`` inside a
+    group only marks the column boundary and is dropped.
+    """
+
+    def __init__(self, builder: WitnessBuilder) -> None:
+        self.b = builder
+        self._open_line: int | None = None  # line where the open bracket started
+        self._joinable: Note | None = None  # a note just closed with nothing after it
+        self._is_note_cont = False
+
+    @property
+    def open(self) -> bool:
+        return self._open_line is not None
+
+    def feed(self, body: str, line_no: int) -> None:
+        toks = tokenize(body)
+        for i, tok in enumerate(toks):
+            if tok.kind == "open":
+                if self.open:
+                    self.b.warn("nested-bracket", "a '(' inside a double-column note; kept as text", line_no)
+                    self.b.text("(")
+                    continue
+                nxt = toks[i + 1].value if i + 1 < len(toks) and toks[i + 1].kind == "text" else ""
+                if self._joinable is not None and not nxt.lstrip().startswith("案"):
+                    self.b.reopen_note(self._joinable)
+                    self._is_note_cont = True
+                else:
+                    self.b.open_note()
+                    self._is_note_cont = False
+                self._open_line = line_no
+                self._joinable = None
+            elif tok.kind == "close":
+                if not self.open:
+                    self.b.warn("stray-bracket", "a ')' with no '(' before it; kept as text", line_no)
+                    self.b.text(")")
+                    self._joinable = None
+                    continue
+                self._joinable = self.b.current_note
+                self.b.close_note()
+                self._open_line = None
+            elif tok.kind == "slash":
+                if not self.open:
+                    self.b.text("/")
+                    self._joinable = None
+            elif tok.kind == "gaiji":
+                self.b.gaiji(tok.value)
+                self._joinable = None
+            else:
+                if self.open:
+                    self.b.text(tok.value)
+                elif tok.value.strip():
+                    self.b.text(tok.value)
+                    self._joinable = None
+                else:
+                    self.b.text(tok.value)
+
+    def end_line(self, line_no: int, last_line: bool) -> None:
+        """A line ended: an unclosed note is either a cut-off file or a stray bracket."""
+        if not self.open:
+            return
+        note = self.b.current_note
+        assert note is not None
+        is_an = self._is_note_cont or note.text.lstrip().startswith("案")
+        opened = self._open_line or line_no
+        if last_line and is_an:
+            raise ReaderError(
+                self.b.meta.file,
+                f"the file ends inside the 案 note opened at line {opened}: it looks cut off",
+                line_no,
+            )
+        if is_an:
+            self.b.warn("unclosed-bracket", f"the note opened at line {opened} is not closed on its line; closed at the line end")
+            self._joinable = note
+        else:
+            # not a note at all: put the bracket and its text back as plain text
+            piece = self.b.current
+            assert piece is not None
+            self.b.close_note()
+            idx = next(k for k, node in enumerate(piece.content) if node is note)
+            piece.content[idx : idx + 1] = [Text("(")] + note.content
+            self.b.warn("unclosed-bracket", f"unclosed '(' at line {opened} kept as text")
+            self._joinable = None
+        self.b.close_note()
+        self._open_line = None
+
+    def break_join(self) -> None:
+        """Something other than a note continuation came: the last note cannot be continued."""
+        self._joinable = None
+
+
+class Reader:
+    """A witness format.  Subclasses set ``name``/``description`` and implement
+    :meth:`sniff`, :meth:`expected` and :meth:`parse`.
+
+    ``consumed_markup`` returns the source text minus what the reader drops on
+    purpose (page-marker lines, say), so that losslessness can be checked as
+    "the Han characters of that text equal the Han characters of the TEI".
+    """
+
+    name: str = ""
+    description: str = ""
+
+    def sniff(self, src: SourceText) -> float:
+        """How sure (0–1) we are that ``src`` is in this format."""
+        raise NotImplementedError
+
+    def expected(self) -> str:
+        """What this format looks like, for the wrong-format error message."""
+        return self.description
+
+    def consumed_markup(self, src: SourceText) -> str:
+        return src.text
+
+    def gaiji_table(self) -> "GaijiResolver":
+        try:
+            from ..normalize import resolve_gaiji
+        except ImportError:  # pragma: no cover - normalization not installed yet
+            return {"KR0925": "楣"}.get
+        return resolve_gaiji
+
+    def parse(self, src: SourceText, meta: WitnessMeta) -> Witness:
+        raise NotImplementedError
+
+    def read(self, src: SourceText, meta: WitnessMeta, *, check_format: bool = True) -> Witness:
+        if check_format and self.sniff(src) <= 0:
+            raise ReaderError(src.path, f"does not look like a '{self.name}' file: expected {self.expected()}")
+        return self.parse(src, meta)
+
+
+def iter_nonempty(lines: list[str]) -> Iterator[tuple[int, str]]:
+    for i, ln in enumerate(lines, 1):
+        if ln.strip():
+            yield i, ln

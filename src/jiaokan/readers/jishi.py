@@ -1,0 +1,145 @@
+"""The layering engine for 李如圭《仪礼集释》 in its 四库 page layout.
+
+Every transcription of the 集释 we know keeps the printed lines: 经 flush left,
+21 columns to a line; commentary indented one column, 20 to a line; 鄭注 opens
+郑玄's note, 釋曰 opens 李如圭's own comment, 鄭目錄云 is 郑玄's chapter preface;
+the 四库 editors' 案 notes sit in double-column small text.  Transcriptions
+differ only in how they show indentation and pages, so each format front end
+(:mod:`.jishi_pages`, :mod:`.jishi_flat`, the Mandoku reader) turns its file into
+:class:`PhysLine` records and this engine decides the layers.
+
+Where indentation was lost (``indent is None``) the line width decides: a line
+that fills its width continues in the same layer, a shorter one ends the piece.
+The one ambiguous case is a commentary line that happens to end exactly at full
+width: the next line may continue it or be a new 经 passage.  There the engine
+looks ahead: a 经 line is 21 columns, which commentary never reaches; and 鄭注
+never follows 鄭注 without 经 between, so lines that are followed by a 鄭注 are
+经.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..model import PageBreak
+from .base import NoteLineEmitter, WitnessBuilder, columns
+from .yili import pian_heading
+
+JING_WIDTH = 21
+COMMENTARY_WIDTH = 20
+
+ZHU_MARK = re.compile(r"^(鄭注|郑注)")
+SHI_MARK = re.compile(r"^(釋曰|释曰)")
+MULU_MARK = re.compile(r"^(鄭目錄云|郑目录云|鄭目録云)")
+SIKU_RE = re.compile(r"^(欽定四庫全書|钦定四库全书)\s*$")
+TITLE_RE = re.compile(r"^(儀禮|仪礼)集(釋|释)卷")
+JUAN_LABEL_RE = re.compile(r"^卷[一二三四五六七八九十百]+\s*$")
+
+
+@dataclass
+class PhysLine:
+    """One printed line of the 集释 as a front end sees it."""
+
+    n: int
+    body: str
+    indent: bool | None
+    breaks: list[PageBreak] = field(default_factory=list)
+
+
+def _is_marker(body: str) -> bool:
+    return bool(ZHU_MARK.match(body) or SHI_MARK.match(body) or MULU_MARK.match(body))
+
+
+def _paratext_kind(body: str) -> str | None:
+    if SIKU_RE.match(body):
+        return "collection"
+    if TITLE_RE.match(body):
+        return "title"
+    if pian_heading(body):
+        return "pian"
+    if JUAN_LABEL_RE.match(body):
+        return "juan"
+    return None
+
+
+class JishiLayerer:
+    """Decides the layer of each printed line and feeds the builder."""
+
+    def __init__(self, builder: WitnessBuilder, lines: list[PhysLine]) -> None:
+        self.b = builder
+        self.lines = lines
+        self.notes = NoteLineEmitter(builder)
+        self.layer: str | None = None  # layer of the open piece
+        self.prev_full = False
+
+    # -- the ambiguous case -------------------------------------------------
+    def _next_after_full_commentary_is_jing(self, i: int) -> bool:
+        """Line ``i`` follows a commentary line of exactly full width and has no marker."""
+        j = i
+        while j < len(self.lines):
+            body = self.lines[j].body
+            if j > i and (_is_marker(body) or _paratext_kind(body)):
+                break
+            w = columns(body)
+            if w > COMMENTARY_WIDTH:
+                return True  # commentary never takes 21 columns
+            if w < COMMENTARY_WIDTH:
+                j += 1
+                break
+            j += 1
+        if j < len(self.lines) and ZHU_MARK.match(self.lines[j].body):
+            return True  # 鄭注 follows: what came between must be 经
+        return False
+
+    # -- main loop -----------------------------------------------------------
+    def run(self) -> None:
+        b = self.b
+        last_index = len(self.lines) - 1
+        for i, pl in enumerate(self.lines):
+            for pb in pl.breaks:
+                b.page_break(pb)
+            b.line(pl.n)
+            body = pl.body
+            rest = body
+            if body.startswith("(") and b.current is not None:
+                pass  # a note continues or a new note attaches to the current piece
+            elif (kind := _paratext_kind(body)) and not (self.prev_full and self.layer != "paratext"):
+                self._start("paratext", subtype=kind)
+                if kind == "pian":
+                    b.witness.divs[-1].title = b.witness.divs[-1].title or pian_heading(body)
+            elif m := ZHU_MARK.match(body):
+                self._start("zhu", new_unit=self.layer is None or self.layer == "paratext")
+                b.label(m.group(0))
+                rest = body[m.end():]
+            elif m := SHI_MARK.match(body):
+                self._start("shi", new_unit=self.layer is None or self.layer == "paratext")
+                b.label(m.group(0))
+                rest = body[m.end():]
+            elif MULU_MARK.match(body):
+                self._start("zhu", subtype="mulu", new_unit=True)
+            elif pl.indent is True:
+                if self.layer not in ("zhu", "shi") or b.current is None:
+                    self._start("zhu", cert="low", new_unit=self.layer in (None, "paratext"))
+                    b.warn("unmarked-commentary", "indented line with no 鄭注/釋曰 where no commentary is open; read as 郑注")
+            elif pl.indent is False:
+                if not (self.layer == "jing" and self.prev_full):
+                    self._start("jing")
+            else:  # indentation lost: decide by width
+                if self.prev_full and self.layer == "jing":
+                    pass
+                elif self.prev_full and self.layer in ("zhu", "shi"):
+                    if self._next_after_full_commentary_is_jing(i):
+                        self._start("jing")
+                else:
+                    self._start("jing")
+            self.notes.feed(rest, pl.n)
+            self.notes.end_line(pl.n, last_line=i == last_index)
+            width = JING_WIDTH if self.layer == "jing" else COMMENTARY_WIDTH
+            self.prev_full = self.layer != "paratext" and columns(body) >= width
+
+    def _start(self, layer: str, *, subtype: str | None = None, cert: str | None = None,
+               new_unit: bool | None = None) -> None:
+        self.notes.break_join()
+        self.b.piece(layer, subtype=subtype, cert=cert, new_unit=new_unit)
+        self.layer = layer

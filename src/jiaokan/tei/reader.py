@@ -1,0 +1,180 @@
+"""Layered TEI (as written by :mod:`jiaokan.tei.writer`) → the witness model.
+
+This is what every later stage reads: collation, emendation and rendering
+take TEI files, so a scholar can hand-correct a TEI file and rerun them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lxml import etree
+
+from ..model import (
+    LAYERS,
+    Div,
+    Gaiji,
+    Inline,
+    Label,
+    LineBreak,
+    Loc,
+    Note,
+    PageBreak,
+    Piece,
+    Text,
+    Unit,
+    Witness,
+    WitnessMeta,
+)
+from ..readers.base import ReaderError
+from .writer import TEI_NS, XML_NS
+
+_T = "{%s}" % TEI_NS
+_XML_ID = "{%s}id" % XML_NS
+NS = {"t": TEI_NS}
+
+
+def read_tei(path: str | Path) -> Witness:
+    """Parse a witness TEI file; a one-line :class:`ReaderError` if it is not one."""
+    path = Path(path)
+    try:
+        tree = etree.parse(str(path))
+    except OSError:
+        raise ReaderError(str(path), "no such file or not readable") from None
+    except etree.XMLSyntaxError as exc:
+        raise ReaderError(str(path), f"not well-formed XML: {exc.msg}", exc.lineno) from None
+    root = tree.getroot()
+    if root.tag != _T + "TEI":
+        raise ReaderError(str(path), "not a TEI document (root element is not TEI in the TEI namespace)")
+    if root.find("t:text/t:body", NS) is None:
+        raise ReaderError(str(path), "TEI without text/body")
+    if root.find(".//t:app", NS) is not None and root.find(".//t:ab[@type='jing']", NS) is None:
+        raise ReaderError(str(path), "this is an apparatus file, not a witness transcription")
+    return witness_from_tei(root, str(path))
+
+
+def _text(el: etree._Element | None) -> str:
+    return "".join(el.itertext()).strip() if el is not None else ""
+
+
+def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
+    bibl = root.find("t:teiHeader/t:fileDesc/t:sourceDesc/t:bibl", NS)
+    idnos = {e.get("type"): (e.text or "") for e in root.iterfind("t:teiHeader/t:fileDesc/t:sourceDesc/t:bibl/t:idno", NS)}
+    scopes = {e.get("unit"): (e.text or "") for e in root.iterfind("t:teiHeader/t:fileDesc/t:sourceDesc/t:bibl/t:biblScope", NS)}
+    wit = root.find("t:teiHeader/t:fileDesc/t:sourceDesc/t:listWit/t:witness", NS)
+    meta = WitnessMeta(
+        siglum=wit.get(_XML_ID) if wit is not None else "W",
+        file=idnos.get("file", name),
+        format=idnos.get("format", "tei"),
+        title=_text(bibl.find("t:title", NS)) if bibl is not None else "",
+        work=idnos.get("work", ""),
+        chapter=scopes.get("chapter", ""),
+        juan=scopes.get("juan", ""),
+        script=idnos.get("script", ""),
+        source=_text(bibl.find("t:note[@type='source']", NS)) if bibl is not None else "",
+        licence=_text(root.find("t:teiHeader/t:fileDesc/t:publicationStmt/t:availability/t:licence", NS)),
+        edition=_text(bibl.find("t:edition", NS)) if bibl is not None else "",
+        author=_text(bibl.find("t:author", NS)) if bibl is not None else "",
+        extra={k[2:]: v for k, v in idnos.items() if k and k.startswith("x-")},
+    )
+    w = Witness(meta=meta)
+    people: dict[str, str] = {}
+    for rs in root.iterfind("t:teiHeader/t:fileDesc/t:titleStmt/t:respStmt", NS):
+        rid = rs.get(_XML_ID)
+        if rid:
+            people["#" + rid] = _text(rs.find("t:persName", NS))
+    for ch in root.iterfind("t:teiHeader/t:encodingDesc/t:charDecl/t:char", NS):
+        mapping = ch.find("t:mapping", NS)
+        w.char_decl[ch.get(_XML_ID, "")] = mapping.text if mapping is not None else None
+
+    state = {"line": 0, "page": None}
+    for section in ("front", "body", "back"):
+        holder = root.find(f"t:text/t:{section}", NS)
+        if holder is None:
+            continue
+        for d in holder.iterfind("t:div", NS):
+            div = Div(type=d.get("type", "chapter"), n=d.get("n"), title=None, id=d.get(_XML_ID))
+            units: dict[str, Unit] = {}
+            for el in d:
+                if el.tag not in (_T + "ab", _T + "head"):
+                    continue
+                layer = el.get("type", "")
+                if layer not in LAYERS:
+                    raise ReaderError(name, f"<{etree.QName(el).localname}> with @type={layer!r}: not a layer", el.sourceline)
+                page_before = state["page"]
+                content = _read_inline(el, w, people, state, div)
+                unit_id = el.get("n") or (el.get(_XML_ID) or f"u{len(units) + 1}")
+                unit = units.get(unit_id)
+                if unit is None:
+                    unit = Unit(id=unit_id)
+                    units[unit_id] = unit
+                    div.units.append(unit)
+                first_line = next((x.n for x in content if isinstance(x, LineBreak)), state["line"])
+                p = Piece(
+                    layer=layer,
+                    content=content,
+                    loc=Loc(first_line, _first_page(content, page_before)),
+                    resp=people.get(el.get("resp", ""), None),
+                    subtype=el.get("subtype"),
+                    cert=el.get("cert"),
+                    id=el.get(_XML_ID) if layer != "jing" else f"{unit_id}.jing1",
+                )
+                unit.pieces.append(p)
+                if el.tag == _T + "head" and div.title is None:
+                    div.title = p.text
+            if div.title is None and div.type == "chapter":
+                div.title = meta.chapter or None
+            w.divs.append(div)
+    return w
+
+
+def _first_page(content: list[Inline], page_before: str | None) -> str | None:
+    """The page of a piece's first character: a page break before it, else the page so far."""
+    for x in content:
+        if isinstance(x, PageBreak):
+            return x.n
+        if isinstance(x, (Text, Label, Gaiji, Note)):
+            break
+    return page_before
+
+
+def _read_inline(el: etree._Element, w: Witness, people: dict[str, str], state: dict, div: Div) -> list[Inline]:
+    out: list[Inline] = []
+
+    def add_text(s: str | None) -> None:
+        if not s:
+            return
+        if out and isinstance(out[-1], Text):
+            out[-1].text += s
+        else:
+            out.append(Text(s))
+
+    add_text(el.text)
+    for child in el:
+        tag = etree.QName(child).localname if isinstance(child.tag, str) else ""
+        if tag == "label":
+            out.append(Label(child.text or ""))
+        elif tag == "g":
+            code = (child.get("ref") or "").lstrip("#")
+            out.append(Gaiji(code, child.text or w.char_decl.get(code)))
+        elif tag == "pb":
+            state["page"] = child.get("n")
+            out.append(PageBreak(n=child.get("n", ""), facs=child.get("facs"), edition=child.get("ed"), juan=div.n))
+        elif tag == "lb":
+            n = int(child.get("n", "0") or 0)
+            state["line"] = n
+            out.append(LineBreak(n))
+        elif tag == "note":
+            sub_state_line = state["line"]
+            inner = _read_inline(child, w, people, state, div)
+            out.append(
+                Note(
+                    content=inner,
+                    loc=Loc(next((x.n for x in inner if isinstance(x, LineBreak)), sub_state_line), state["page"]),
+                    layer=child.get("type", "an"),
+                    resp=people.get(child.get("resp", ""), None),
+                    id=child.get(_XML_ID),
+                )
+            )
+        add_text(child.tail)
+    return out

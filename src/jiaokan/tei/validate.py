@@ -1,0 +1,104 @@
+"""Validation of what jiaokan writes: the project profile, TEI's tei_all, and the layer rule.
+
+The profile (``schemas/jiaokan.rng``) encodes the project's own constraints;
+tei_all (the official TEI P5 schema) guarantees other TEI tools can read the
+files; :func:`layer_errors` checks the one rule RELAX NG cannot say directly:
+every character sits in an element whose nearest ``@type`` is a layer.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from lxml import etree
+
+from ..model import LAYERS
+from .writer import TEI_NS
+
+_T = "{%s}" % TEI_NS
+
+
+def find_schema_dir() -> Path:
+    """``$JIAOKAN_SCHEMAS``, else the ``schemas/`` folder of the checkout this package runs from."""
+    env = os.environ.get("JIAOKAN_SCHEMAS")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        cand = parent / "schemas" / "jiaokan.rng"
+        if cand.is_file():
+            return cand.parent
+    raise FileNotFoundError("cannot find schemas/jiaokan.rng; set JIAOKAN_SCHEMAS to the schemas folder")
+
+
+@lru_cache(maxsize=4)
+def load_rng(path: str) -> etree.RelaxNG:
+    """Compile a RELAX NG schema once per process (tei_all takes ~15 s)."""
+    return etree.RelaxNG(etree.parse(path))
+
+
+def profile_schema() -> etree.RelaxNG:
+    return load_rng(str(find_schema_dir() / "jiaokan.rng"))
+
+
+@dataclass
+class Report:
+    file: str
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def layer_errors(root: etree._Element, limit: int = 20) -> list[str]:
+    """Text in a witness body whose nearest ``@type`` is not a layer (apparatus files are exempt)."""
+    errors: list[str] = []
+    text_el = root.find(_T + "text")
+    if text_el is None:
+        return ["no <text> element"]
+    if text_el.find(".//" + _T + "app") is not None:
+        return errors
+
+    def nearest_type(el: etree._Element | None) -> str | None:
+        while el is not None:
+            t = el.get("type")
+            if t is not None:
+                return t
+            el = el.getparent()
+        return None
+
+    for el in text_el.iter():
+        if not isinstance(el.tag, str):
+            continue
+        for s, owner in ((el.text, el), (el.tail, el.getparent())):
+            if s and s.strip():
+                t = nearest_type(owner)
+                if t not in LAYERS:
+                    errors.append(f"line {el.sourceline}: text {s.strip()[:12]!r} has no layer (nearest @type={t!r})")
+                    if len(errors) >= limit:
+                        return errors
+    return errors
+
+
+def validate_file(path: str | Path, tei_all: str | Path | None = None) -> Report:
+    rep = Report(str(path))
+    try:
+        doc = etree.parse(str(path))
+    except OSError:
+        rep.errors.append("cannot read the file")
+        return rep
+    except etree.XMLSyntaxError as exc:
+        rep.errors.append(f"line {exc.lineno}: not well-formed XML: {exc.msg}")
+        return rep
+    for label, schema in (("jiaokan profile", profile_schema()),) + (
+        (("tei_all", load_rng(str(tei_all))),) if tei_all else ()
+    ):
+        if not schema.validate(doc):
+            for e in list(schema.error_log)[:10]:
+                rep.errors.append(f"line {e.line}: {label}: {e.message}")
+    rep.errors.extend(layer_errors(doc.getroot()))
+    return rep

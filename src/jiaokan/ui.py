@@ -1,0 +1,62 @@
+"""Terminal output: a progress bar for long work and plain tables for summaries."""
+
+from __future__ import annotations
+
+import sys
+import time
+import unicodedata
+from typing import IO, Sequence
+
+
+def display_width(s: str) -> int:
+    """Columns a string takes in a terminal (CJK characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+
+
+def pad(s: str, width: int, right: bool = False) -> str:
+    gap = max(0, width - display_width(s))
+    return (" " * gap + s) if right else (s + " " * gap)
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]], numeric: set[int] | None = None) -> str:
+    """A plain-text table, CJK-aware; columns in ``numeric`` are right-aligned."""
+    numeric = numeric or set()
+    cells = [[str(c) for c in headers]] + [[str(c) for c in r] for r in rows]
+    widths = [max(display_width(r[i]) for r in cells) for i in range(len(headers))]
+    lines = []
+    for k, r in enumerate(cells):
+        lines.append("  ".join(pad(c, widths[i], i in numeric) for i, c in enumerate(r)).rstrip())
+        if k == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+class Progress:
+    """A one-line progress bar on a terminal; one line per step otherwise (logs, CI)."""
+
+    def __init__(self, total: int, label: str = "", stream: IO[str] | None = None, quiet: bool = False) -> None:
+        self.total = max(total, 1)
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.quiet = quiet
+        self.done = 0
+        self.start = time.perf_counter()
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+
+    def step(self, what: str) -> None:
+        self.done += 1
+        if self.quiet:
+            return
+        if self.tty:
+            frac = self.done / self.total
+            bar = "█" * int(frac * 24) + "·" * (24 - int(frac * 24))
+            self.stream.write(f"\r{self.label} [{bar}] {self.done}/{self.total} {what[:40]:<40}")
+            if self.done >= self.total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(f"{self.label} [{self.done}/{self.total}] {what}\n")
+        self.stream.flush()
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start

@@ -1,0 +1,123 @@
+"""End-to-end tests of the ``jiaokan`` command line, run as a user would (a subprocess)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import CORPUS, ROOT, TEI_ALL, corpus_file
+
+JS10 = corpus_file("jishi-juan10-dasheyi-simplified")
+JS5 = corpus_file("jishi-juan05-xiangsheli-traditional")
+
+
+def jiaokan(*args: str, cwd: Path | None = None, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "jiaokan.cli", *args],
+        cwd=cwd or ROOT, input=stdin, capture_output=True, timeout=300,
+    )
+
+
+def test_help_teaches_the_pipeline():
+    r = jiaokan("--help")
+    assert r.returncode == 0
+    out = r.stdout.decode()
+    for cmd in ("ingest", "validate", "text", "formats", "build"):
+        assert cmd in out
+    assert jiaokan("ingest", "--help").returncode == 0
+
+
+def test_formats_lists_readers():
+    r = jiaokan("formats")
+    assert r.returncode == 0
+    assert "jishi-pages" in r.stdout.decode() and "jishi-flat" in r.stdout.decode()
+
+
+def test_ingest_text_validate(tmp_path):
+    r = jiaokan("ingest", str(JS10), "-o", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    err = r.stderr.decode()
+    assert "161 passages" in err and "21 案 notes" in err and "jing 3629" in err
+    xml = tmp_path / "jishi-juan10-dasheyi-simplified.xml"
+    assert xml.is_file()
+    r = jiaokan("text", str(xml), "--layer", "jing")
+    lines = r.stdout.decode().splitlines()
+    assert lines[0] == "司射适西阶西倚扑升自西阶东面请射于公"
+    assert len(lines) == 161
+    r = jiaokan("text", str(xml), "--layer", "an", "--ids")
+    assert r.stdout.decode().splitlines()[0].split("\t")[1] == "案比今注疏本讹作北据唐石经及宋本改正"
+    r = jiaokan("validate", str(xml))
+    assert r.returncode == 0 and b"valid" in r.stdout
+
+
+def test_ingest_stdin_to_stdout():
+    r = jiaokan("ingest", "-", "--format", "jishi-flat", "-o", "-", stdin=JS5.read_bytes())
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(b"<?xml") and b'type="jing"' in r.stdout
+
+
+def test_validate_reports_invalid_files(tmp_path):
+    bad = tmp_path / "bad.xml"
+    bad.write_text('<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><body><div type="chapter">'
+                   '<ab type="nonsense">x</ab></div></body></text></TEI>', encoding="utf-8")
+    r = jiaokan("validate", str(bad))
+    assert r.returncode == 1 and b"INVALID" in r.stdout
+    assert jiaokan("validate", str(tmp_path / "missing.xml")).returncode == 2
+
+
+@pytest.mark.parametrize(
+    "name,data,expect",
+    [
+        ("empty.txt", b"", "empty file"),
+        ("binary.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary file"),
+        ("gbk.txt", "司射适西阶西倚扑升自西阶东面请射于公\n 郑注倚扑者\n".encode("gbk"), "GBK"),
+    ],
+)
+def test_bad_input_one_line_error_no_output(tmp_path, name, data, expect):
+    src = tmp_path / name
+    src.write_bytes(data)
+    out = tmp_path / "out"
+    r = jiaokan("ingest", str(src), "-o", str(out))
+    assert r.returncode == 2
+    err = r.stderr.decode().strip()
+    assert len(err.splitlines()) == 1 and name in err and expect in err
+    assert "Traceback" not in err
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_wrong_format_and_cut_off_note(tmp_path):
+    out = tmp_path / "out"
+    r = jiaokan("ingest", str(JS5), "--format", "jishi-pages", "-o", str(out))
+    assert r.returncode == 2 and b"does not look like a 'jishi-pages' file" in r.stderr
+    assert b"try --format jishi-flat" in r.stderr
+    text = JS10.read_text(encoding="utf-8")
+    cut = text[: text.index("(案比今注疏/本讹作北据)") + len("(案比今注疏/本讹")]
+    (tmp_path / "cut.txt").write_text(cut, encoding="utf-8")
+    r = jiaokan("ingest", str(tmp_path / "cut.txt"), "-o", str(out))
+    err = r.stderr.decode().strip()
+    assert r.returncode == 2 and "cut.txt:19:" in err and "cut off" in err and len(err.splitlines()) == 1
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_build_writes_tei_and_summary(tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for f in (JS10, JS5):
+        shutil.copy(f, corpus / f.name)
+    (corpus / "corpus.toml").write_text(
+        f'[[witness]]\nfile = "{JS10.name}"\nformat = "jishi-pages"\nsiglum = "JS"\njuan = "10"\nchapter = "大射仪"\n'
+        f'[[witness]]\nfile = "{JS5.name}"\nsiglum = "JS"\njuan = "5"\nchapter = "乡射礼"\n',
+        encoding="utf-8",
+    )
+    args = ["build", "--corpus", str(corpus), "--out", str(tmp_path / "build")]
+    if TEI_ALL.is_file():
+        args += ["--tei-all", str(TEI_ALL)]
+    r = jiaokan(*args)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.decode()
+    assert "siglum" in out and "jishi-pages" in out and "2/2 witnesses" in out
+    assert (tmp_path / "build" / "tei" / "jishi-juan05-xiangsheli-traditional.xml").is_file()
