@@ -46,6 +46,36 @@ def load_manifest(corpus_dir: str | Path) -> list[Entry]:
     return entries
 
 
+@dataclass
+class CollationSpec:
+    """One collation `jiaokan build` runs: the manifest witnesses of a chapter against a base."""
+
+    name: str
+    chapter: str
+    base: str | None
+    entries: list[Entry]
+
+
+def load_collations(corpus_dir: str | Path, entries: list[Entry]) -> list[CollationSpec]:
+    """The [[collation]] tables of the manifest; without any, every chapter shared by 2+ witnesses."""
+    mpath = Path(corpus_dir) / MANIFEST
+    data = tomllib.loads(mpath.read_text(encoding="utf-8"))
+    specs: list[CollationSpec] = []
+    tables = data.get("collation")
+    if tables is None:
+        chapters: dict[str, list[Entry]] = {}
+        for e in entries:
+            if e.meta.chapter:
+                chapters.setdefault(e.meta.chapter, []).append(e)
+        tables = [{"name": f"chapter{i}", "chapter": ch} for i, ch in enumerate(chapters, 1) if len(chapters[ch]) > 1]
+    for i, t in enumerate(tables, 1):
+        if "chapter" not in t:
+            raise ReaderError(str(mpath), f"[[collation]] number {i} needs a 'chapter'")
+        members = [e for e in entries if e.meta.chapter == t["chapter"]]
+        specs.append(CollationSpec(t.get("name", f"chapter{i}"), t["chapter"], t.get("base"), members))
+    return specs
+
+
 def find_entry(path: str | Path) -> Entry | None:
     """The manifest entry for ``path`` when it sits in a corpus folder, else None."""
     path = Path(path).resolve()

@@ -1,0 +1,1 @@
+"""Collation: character-level alignment of witnesses (see :mod:`jiaokan.collate.align`)."""

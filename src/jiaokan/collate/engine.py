@@ -1,0 +1,132 @@
+"""``collate()``: witnesses in, a :class:`~.model.Collation` out.
+
+The stages follow CollateX's Gothenburg model, made layer-aware:
+tokenize (layer texts per passage row) → normalize (keys from
+:mod:`jiaokan.normalize`) → align (经 at chapter scale to build rows, then each
+layer within a row) → analyse (typed variants merged into apparatus entries).
+"""
+
+from __future__ import annotations
+
+from itertools import count
+
+from ..model import Witness
+from ..normalize import is_ignorable, key
+from .align import align_texts
+from .layertext import LayerText, layer_text
+from .model import COLLATED_LAYERS, Collation, LayerAlignment, LayerGap
+from .rows import body_units, passage_rows
+from .variants import classify, merge_apps
+
+
+class CollationError(ValueError):
+    """A user mistake in what was asked to collate (unknown siglum, one witness …)."""
+
+
+def _unique_sigla(witnesses: list[Witness]) -> dict[str, Witness]:
+    out: dict[str, Witness] = {}
+    for w in witnesses:
+        s = w.meta.siglum
+        if s in out:
+            raise CollationError(
+                f"two witnesses have the siglum {s} ({out[s].meta.file}, {w.meta.file}): give them distinct sigla"
+            )
+        out[s] = w
+    return out
+
+
+def collate(
+    witnesses: list[Witness],
+    base: str | None = None,
+    layers: tuple[str, ...] | list[str] | None = None,
+    ignore: tuple[str, ...] | list[str] = (),
+) -> Collation:
+    """Collate two or more witnesses against ``base`` (default: the first), layer by layer.
+
+    ``ignore`` drops variant types from the result (e.g. orthographic, taboo).
+    """
+    if len(witnesses) < 2:
+        raise CollationError("collation needs at least two witnesses")
+    wits = _unique_sigla(witnesses)
+    base = base or next(iter(wits))
+    if base not in wits:
+        raise CollationError(f"no witness has the siglum {base}; the witnesses are {', '.join(wits)}")
+    layers = tuple(layers or COLLATED_LAYERS)
+    unknown = [x for x in layers if x not in COLLATED_LAYERS]
+    if unknown:
+        raise CollationError(f"cannot collate layer(s) {', '.join(unknown)}: choose from {', '.join(COLLATED_LAYERS)}")
+    # the base first, then the others in the order given
+    ordered = {base: wits[base], **{s: w for s, w in wits.items() if s != base}}
+    col = Collation(base=base, witnesses=ordered, layers=layers, ignored=tuple(ignore))
+    col.rows = passage_rows(base, ordered, key, is_ignorable)
+    unit_by_id = {s: {u.id: u for u in body_units(w)} for s, w in ordered.items()}
+    ids = count(1)
+    first_row, last_row = _witness_edges(col)
+
+    def next_id() -> str:
+        return f"app{next(ids)}"
+
+    for row in col.rows:
+        for layer in layers:
+            texts: dict[str, LayerText] = {
+                s: layer_text([unit_by_id[s][uid] for uid in row.units.get(s, [])], layer) for s in ordered
+            }
+            present = {s: len([c for c in t.text if not is_ignorable(c)]) for s, t in texts.items()}
+            present = {s: n for s, n in present.items() if n}
+            if not present:
+                continue
+            if base not in present or len(present) < len(ordered):
+                col.gaps.append(LayerGap(row.id, layer, present, [s for s in ordered if s not in present]))
+            if base not in present:
+                continue
+            wit_ops, wit_vars, wit_texts = {}, {}, {}
+            for s in ordered:
+                if s == base or s not in present:
+                    continue
+                ops = align_texts(texts[base].text, texts[s].text, key=key, ignorable=is_ignorable)
+                col.alignments.append(LayerAlignment(row.id, layer, s, ops))
+                simplified = "simplified" in (ordered[base].meta.script, ordered[s].meta.script)
+                vs = [v for v in classify(ops, texts[base].text, texts[s].text, is_ignorable, simplified)
+                      if v.type not in ignore]
+                vs = _drop_edges(col, row.id, layer, s, vs, len(texts[base].text), len(texts[s].text),
+                                 (row.id == first_row.get(s), row.id == last_row.get(s)),
+                                 (row.id == first_row.get(base), row.id == last_row.get(base)))
+                wit_ops[s], wit_vars[s], wit_texts[s] = ops, vs, texts[s]
+            if wit_texts:
+                col.apps.extend(merge_apps(row.id, layer, base, texts[base], wit_texts, wit_ops, wit_vars,
+                                           is_ignorable, next_id))
+    return col
+
+
+def _witness_edges(col: Collation) -> tuple[dict[str, str], dict[str, str]]:
+    """The first and last row in which each witness has 经: where an excerpt begins and ends."""
+    first: dict[str, str] = {}
+    last: dict[str, str] = {}
+    for row in col.rows:
+        for s, uids in row.units.items():
+            if uids:
+                first.setdefault(s, row.id)
+                last[s] = row.id
+    return first, last
+
+
+def _drop_edges(col: Collation, row: str, layer: str, siglum: str, vs: list, blen: int, wlen: int,
+                wit_edge: tuple[bool, bool], base_edge: tuple[bool, bool]) -> list:
+    """Text before a witness begins (or after it ends) is not an omission of that witness.
+
+    An excerpt that starts in the middle of a base passage would otherwise show
+    the rest of the passage as omitted (and a base that stops mid-chapter would
+    show the rest of the other witness as added); each is recorded once as an
+    edge instead.
+    """
+    keep = []
+    for v in vs:
+        w_cut = v.type == "omission" and ((wit_edge[0] and v.b0 == 0) or (wit_edge[1] and v.b0 >= wlen))
+        b_cut = v.type == "addition" and ((base_edge[0] and v.a0 == 0) or (base_edge[1] and v.a0 >= blen))
+        if w_cut:
+            col.gaps.append(LayerGap(row, layer, {col.base: v.a1 - v.a0}, [siglum], kind="edge"))
+        elif b_cut:
+            col.gaps.append(LayerGap(row, layer, {siglum: v.b1 - v.b0}, [col.base], kind="edge"))
+        else:
+            keep.append(v)
+    return keep

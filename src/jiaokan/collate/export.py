@@ -1,0 +1,139 @@
+"""A collation → JSON (CollateX's alignment-table shape plus typed variants) and a terminal diff.
+
+The ``table`` is what CollateX's ``export_alignment_table_as_json`` writes:
+``table[i]`` is the row of witness ``witnesses[i]``, one cell per column, a
+cell being a list of tokens ``{"t": original, "n": key}`` or ``null`` where the
+witness has nothing.  Columns run row by row, layer by layer: stretches where
+all witnesses agree, then each apparatus location; tokens carry the passage
+row and layer so existing tooling can still tell 经 from 注.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import IO
+
+from ..io import atomic_write_text
+from ..normalize import is_ignorable, key
+from .layertext import LayerText, layer_text
+from .model import App, Collation
+from .rows import body_units
+from .variants import _witness_span
+
+
+def _tokens(text: str, row: str, layer: str) -> list[dict]:
+    return [{"t": ch, "n": key(ch), "row": row, "layer": layer} for ch in text if not ch.isspace()]
+
+
+def collation_to_json(col: Collation) -> dict:
+    sigla = col.sigla
+    table: list[list] = [[] for _ in sigla]
+    units = {s: {u.id: u for u in body_units(w)} for s, w in col.witnesses.items()}
+    apps_by: dict[tuple[str, str], list[App]] = {}
+    for a in col.apps:
+        apps_by.setdefault((a.row, a.layer), []).append(a)
+    ops_by = {(al.row, al.layer, al.siglum): al.ops for al in col.alignments}
+    for row in col.rows:
+        for layer in col.layers:
+            lts: dict[str, LayerText] = {
+                s: layer_text([units[s][u] for u in row.units.get(s, [])], layer) for s in sigla
+            }
+            if not any(lt.text.strip() for lt in lts.values()):
+                continue
+            base = lts[col.base].text
+            if not base.strip():
+                for i, s in enumerate(sigla):
+                    table[i].append(_tokens(lts[s].text, row.id, layer) or None)
+                continue
+            cuts = [(a.lem.start, a.lem.end, a) for a in sorted(apps_by.get((row.id, layer), []), key=lambda a: a.lem.start)]
+            pos = 0
+            segments: list[tuple[int, int, App | None]] = []
+            for s0, s1, a in cuts:
+                if s0 > pos:
+                    segments.append((pos, s0, None))
+                segments.append((s0, s1, a))
+                pos = max(pos, s1)
+            if pos < len(base):
+                segments.append((pos, len(base), None))
+            for s0, s1, a in segments:
+                for i, s in enumerate(sigla):
+                    if s == col.base:
+                        cell = base[s0:s1]
+                    elif a is not None and s in a.readings and a.readings[s].type != "agree":
+                        cell = a.readings[s].text
+                    elif (row.id, layer, s) in ops_by and s1 > s0:
+                        b0, b1 = _witness_span(ops_by[(row.id, layer, s)], base, lts[s].text, s0, s1, is_ignorable)
+                        cell = lts[s].text[b0:b1]
+                    else:
+                        cell = ""
+                    table[i].append(_tokens(cell, row.id, layer) or None)
+    variants = [
+        {
+            "id": a.id,
+            "passage": a.lem.unit or next(iter(row_units(col, a.row)), None),
+            "row": a.row,
+            "layer": a.layer,
+            "type": a.type,
+            "subtype": a.subtype,
+            "readings": {col.base: a.lem.text, **{s: r.text for s, r in a.readings.items()}},
+            "types": {s: r.type for s, r in a.readings.items()},
+            "context": a.context,
+            "pages": {col.base: a.lem.page, **{s: r.page for s, r in a.readings.items()}},
+            "lines": {col.base: a.lem.line, **{s: r.line for s, r in a.readings.items()}},
+        }
+        for a in col.apps
+    ]
+    return {
+        "witnesses": sigla,
+        "table": table,
+        "base": col.base,
+        "variants": variants,
+        "layer_gaps": [{"row": g.row, "layer": g.layer, "present": g.present, "absent": g.absent} for g in col.gaps],
+        "rows": [{"id": r.id, "passage": r.base_passage, "units": r.units} for r in col.rows],
+        "counts": col.counts(),
+    }
+
+
+def row_units(col: Collation, row_id: str) -> list[str]:
+    for r in col.rows:
+        if r.id == row_id:
+            return r.units.get(col.base, [])
+    return []
+
+
+def write_json(col: Collation, path: str | Path) -> Path:
+    atomic_write_text(path, json.dumps(collation_to_json(col), ensure_ascii=False, indent=1))
+    return Path(path)
+
+
+# ---------------------------------------------------------------- terminal diff
+COLOURS = {
+    "substantive": "\033[1;31m", "omission": "\033[35m", "addition": "\033[32m",
+    "transposition": "\033[36m", "taboo": "\033[33m", "orthographic": "\033[2m",
+}
+RESET = "\033[0m"
+
+
+def format_diff(col: Collation, colour: bool, out: IO[str]) -> int:
+    """Passage by passage, each apparatus entry as ``context  [base | witness] type  pages``."""
+    by_row: dict[str, list[App]] = {}
+    for a in col.apps:
+        by_row.setdefault(a.row, []).append(a)
+    shown = 0
+    for row in col.rows:
+        apps = by_row.get(row.id)
+        if not apps:
+            continue
+        out.write(f"== {row.base_passage or row.id}  ({', '.join(f'{s}: {u[0]}' for s, u in row.units.items() if u)})\n")
+        for a in apps:
+            for s, r in a.differing().items():
+                c0, c1 = (COLOURS.get(r.type, ""), RESET) if colour else ("", "")
+                left, _, right = a.context.partition("【")
+                mid, _, right = right.partition("】")
+                where = f"{col.base} {a.lem.page or '?'}:{a.lem.line or '?'}  {s} {r.page or '?'}:{r.line or '?'}"
+                sub = f"/{a.subtype}" if a.subtype else ""
+                out.write(f"  {a.layer:<5} {left}{c0}[{mid or '—'} | {r.text or '—'}]{c1}{right}  "
+                          f"{c0}{r.type}{sub}{c1}  ({where})\n")
+                shown += 1
+    return shown

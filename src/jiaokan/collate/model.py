@@ -1,0 +1,111 @@
+"""What a collation produces: aligned passage rows, typed apparatus entries, layer gaps.
+
+Every downstream consumer (the TEI apparatus, the JSON export, the terminal diff,
+the HTML edition, the 案 checker) reads these records, never the raw edit script.
+Offsets are into a unit-group's *layer text*: the concatenated reading text
+(:attr:`jiaokan.model.Piece.text`) of that layer's pieces, in document order,
+over the units of one row of one witness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..model import Witness
+
+#: Variant types, weakest first; an app with several kinds of difference takes the strongest.
+VARIANT_TYPES: tuple[str, ...] = ("orthographic", "taboo", "transposition", "addition", "omission", "substantive")
+_RANK = {t: i for i, t in enumerate(VARIANT_TYPES)}
+
+#: Layers that are collated (案 notes and paratext are not: they belong to one witness).
+COLLATED_LAYERS: tuple[str, ...] = ("jing", "zhu", "shu", "yinyi", "shi", "kaozheng", "commentary")
+
+
+def strongest(types: list[str]) -> str:
+    return max(types, key=lambda t: _RANK.get(t, len(VARIANT_TYPES)))
+
+
+@dataclass
+class Reading:
+    """One witness's reading at an apparatus location, with where to find it."""
+
+    siglum: str
+    text: str  # original characters, punctuation trimmed at the ends
+    start: int  # offsets into the row's layer text of this witness
+    end: int
+    unit: str | None  # the unit (passage) id where the reading stands
+    page: str | None
+    line: int | None
+    type: str | None = None  # None for the base (lem); the variant type for the others; "agree"
+
+
+@dataclass
+class App:
+    """An apparatus entry: the base reading (lem) and every other witness's reading."""
+
+    id: str
+    row: str
+    layer: str
+    type: str
+    lem: Reading
+    readings: dict[str, Reading]  # every non-base witness; type "agree" where it reads as the base
+    context: str  # the base text around the lemma, with the lemma in 【】
+    subtype: str | None = None  # e.g. "minor" for 古今字/通假
+
+    def differing(self) -> dict[str, Reading]:
+        return {s: r for s, r in self.readings.items() if r.type != "agree"}
+
+
+@dataclass
+class LayerGap:
+    """A layer present in some witnesses of a row and absent from others: reported once."""
+
+    row: str
+    layer: str
+    present: dict[str, int]  # siglum → characters
+    absent: list[str]
+    kind: str = "layer"  # "layer": the layer is missing; "edge": the witness starts or ends inside the row
+
+
+@dataclass
+class Row:
+    """Aligned passages: the units of each witness that hold the same stretch of 经."""
+
+    id: str
+    units: dict[str, list[str]]  # siglum → unit ids, in order
+    base_passage: str | None  # the first base unit with 经 (the row's permalink)
+
+
+@dataclass
+class LayerAlignment:
+    """Character alignment of one layer of one row between the base and one witness."""
+
+    row: str
+    layer: str
+    siglum: str
+    ops: list  # jiaokan.collate.align.Op over the two layer texts (string offsets)
+
+
+@dataclass
+class Collation:
+    base: str
+    witnesses: dict[str, Witness]
+    rows: list[Row] = field(default_factory=list)
+    apps: list[App] = field(default_factory=list)
+    gaps: list[LayerGap] = field(default_factory=list)
+    alignments: list[LayerAlignment] = field(default_factory=list)
+    layers: tuple[str, ...] = COLLATED_LAYERS
+    ignored: tuple[str, ...] = ()
+
+    @property
+    def sigla(self) -> list[str]:
+        return list(self.witnesses)
+
+    def counts(self) -> dict[str, int]:
+        """Apparatus entries per variant type (per witness reading, so two witnesses count twice)."""
+        out = {t: 0 for t in VARIANT_TYPES}
+        for a in self.apps:
+            for r in a.differing().values():
+                if r.type in out:
+                    out[r.type] += 1
+        return out

@@ -1,0 +1,189 @@
+"""Passage rows: which units of each witness hold the same stretch of 经.
+
+Witnesses cut the 经 into passages differently (the 注疏 comments after longer
+stretches than the 集释), so a row is the smallest group of consecutive
+passages of every witness whose 经 align with each other.  The 经 of a whole
+chapter is aligned once per witness against the base (near-linear, see
+:mod:`.align`), aligned characters link their passages, and connected passages
+form a row.  Units without 经 (prefaces, headings) ride with the next passage.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Callable
+
+from ..model import Unit, Witness
+from .align import align
+from .model import Row
+
+KeyFn = Callable[[str], str]
+SkipFn = Callable[[str], bool]
+
+
+def body_units(w: Witness) -> list[Unit]:
+    """Units of the chapter/section divisions (front and back matter are not collated)."""
+    return [u for d in w.divs if d.type not in ("front", "back") for u in d.units]
+
+
+def _jing_stream(units: list[Unit], key: KeyFn, skip: SkipFn) -> tuple[list[str], list[int]]:
+    keys: list[str] = []
+    owner: list[int] = []
+    for i, u in enumerate(units):
+        if u.jing is None:
+            continue
+        for ch in u.jing.text:
+            if not skip(ch):
+                keys.append(key(ch))
+                owner.append(i)
+    return keys, owner
+
+
+REPLACE_LINK_MAX = 24
+LINK_MIN_SHARED = 4
+
+
+def _small(n: int, m: int) -> bool:
+    return n <= REPLACE_LINK_MAX and m <= REPLACE_LINK_MAX
+
+
+def _linked(shared: int, len_a: int, len_b: int) -> bool:
+    """Two passages belong to one row when they share enough aligned characters.
+
+    A stray short match (two passages that both open with 司射) must not glue
+    distant passages together; a short passage (无介) shares all it has.
+    """
+    return shared >= LINK_MIN_SHARED or shared * 2 >= min(len_a, len_b)
+
+
+class _Union:
+    def __init__(self) -> None:
+        self.parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def find(self, x: tuple[str, int]) -> tuple[str, int]:
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def union(self, a: tuple[str, int], b: tuple[str, int]) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[rb] = ra
+
+
+def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: SkipFn) -> list[Row]:
+    units = {s: body_units(w) for s, w in witnesses.items()}
+    streams = {s: _jing_stream(units[s], key, skip) for s in witnesses}
+    uf = _Union()
+    bkeys, bowner = streams[base]
+    blen = Counter(bowner)
+    for s in witnesses:
+        if s == base:
+            continue
+        xkeys, xowner = streams[s]
+        xlen = Counter(xowner)
+        shared: Counter[tuple[int, int]] = Counter()
+        for op in align(bkeys, xkeys):
+            if op.kind == "equal":
+                for t in range(op.a1 - op.a0):
+                    shared[(bowner[op.a0 + t], xowner[op.b0 + t])] += 1
+            elif op.kind == "replace" and _small(op.a1 - op.a0, op.b1 - op.b0):
+                # a short different reading still ties its passages; a long one
+                # (text one witness lacks, an excerpt's edges) must not glue rows together
+                shared[(bowner[op.a0], xowner[op.b0])] += 1
+                shared[(bowner[op.a1 - 1], xowner[op.b1 - 1])] += 1
+        for (i, j), n in shared.items():
+            if _linked(n, blen[i], xlen[j]):
+                uf.union((base, i), (s, j))
+
+    # each component spans a range of base passages; overlapping ranges make one row
+    base_idx = [i for i, u in enumerate(units[base]) if u.jing is not None]
+    comp_range: dict[tuple[str, int], list[int]] = {}
+    for i in base_idx:
+        r = uf.find((base, i))
+        lo_hi = comp_range.setdefault(r, [i, i])
+        lo_hi[0], lo_hi[1] = min(lo_hi[0], i), max(lo_hi[1], i)
+    spans = sorted(comp_range.values())
+    merged: list[list[int]] = []
+    for lo, hi in spans:
+        if merged and lo <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    # base passage index → row number; rows cover the base passages in order
+    row_of_base: dict[int, int] = {}
+    for k, (lo, hi) in enumerate(merged):
+        for i in base_idx:
+            if lo <= i <= hi:
+                row_of_base[i] = k
+    rows: list[dict[str, list[int]]] = [{s: [] for s in witnesses} for _ in merged]
+    extra_after: dict[int, list[dict[str, list[int]]]] = {}  # witness-only rows, after row k
+
+    for i in base_idx:
+        rows[row_of_base[i]][base].append(i)
+    for s in witnesses:
+        if s == base:
+            continue
+        prev_row = -1
+        last_extra: dict[str, list[int]] | None = None
+        for i, u in enumerate(units[s]):
+            if u.jing is None:
+                continue
+            k = _row_of_component(uf, uf.find((s, i)), base_idx, row_of_base, base)
+            if k is None:
+                # 经 the base lacks: one row for each run of such passages, after the previous row
+                if last_extra is None:
+                    last_extra = {t: [] for t in witnesses}
+                    extra_after.setdefault(prev_row, []).append(last_extra)
+                last_extra[s].append(i)
+                continue
+            last_extra = None
+            rows[k][s].append(i)
+            prev_row = k
+
+    ordered: list[dict[str, list[int]]] = []
+    ordered.extend(extra_after.get(-1, []))
+    for k, row in enumerate(rows):
+        ordered.append(row)
+        ordered.extend(extra_after.get(k, []))
+    _attach_unpassaged(ordered, units)
+    out: list[Row] = []
+    for n, row in enumerate(ordered, 1):
+        ids = {s: [units[s][i].id for i in sorted(row.get(s, []))] for s in witnesses}
+        first = next((units[base][i].id for i in sorted(row.get(base, [])) if units[base][i].jing is not None), None)
+        out.append(Row(id=f"r{n}", units=ids, base_passage=first))
+    return out
+
+
+def _row_of_component(uf: _Union, root: tuple[str, int], base_idx: list[int],
+                      row_of_base: dict[int, int], base: str) -> int | None:
+    if root[0] == base and root[1] in row_of_base:
+        return row_of_base[root[1]]
+    cache = getattr(uf, "_root_rows", None)
+    if cache is None:
+        cache = {}
+        for i in base_idx:
+            cache.setdefault(uf.find((base, i)), row_of_base[i])
+        uf._root_rows = cache  # type: ignore[attr-defined]
+    return cache.get(root)
+
+
+def _attach_unpassaged(rows: list[dict[str, list[int]]], units: dict[str, list[Unit]]) -> None:
+    """Units without 经 join the row of the next passage of their witness (the last row at the end)."""
+    for s, us in units.items():
+        row_of: dict[int, int] = {}
+        for k, row in enumerate(rows):
+            for i in row.get(s, []):
+                row_of[i] = k
+        pending: list[int] = []
+        for i, u in enumerate(us):
+            if u.jing is None:
+                pending.append(i)
+            elif i in row_of:
+                rows[row_of[i]][s].extend(pending)
+                pending = []
+        if pending and rows:
+            last = max(row_of.values()) if row_of else 0
+            rows[last][s].extend(pending)

@@ -1,0 +1,215 @@
+"""From an edit script to typed variants, and from per-witness variants to apparatus entries.
+
+Typing (GUIDE §4): characters whose keys agree differ only in script (not
+reported: a simplified witness would otherwise differ everywhere from a
+traditional one), in variant form (``orthographic``) or by a taboo form
+(``taboo``); characters whose keys differ are ``substantive`` unless the pair
+is a typed taboo substitution (玄/元); a missing stretch is an ``omission``
+of the witness, an extra one an ``addition``, a moved one a ``transposition``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..normalize import relation
+from ..normalize.script import t2s_char
+from .align import Op
+from .layertext import LayerText
+from .model import App, Reading, strongest
+
+
+@dataclass
+class WitVariant:
+    """One difference of one witness from the base, in layer-text offsets."""
+
+    a0: int
+    a1: int
+    b0: int
+    b1: int
+    type: str
+    subtype: str | None = None
+
+
+def _key_positions(text: str, lo: int, hi: int, skip: Callable[[str], bool]) -> list[int]:
+    return [i for i in range(lo, hi) if not skip(text[i])]
+
+
+def _tight(text: str, lo: int, hi: int, skip: Callable[[str], bool]) -> tuple[int, int]:
+    """Shrink [lo, hi) to its first and last key character (punctuation stays outside)."""
+    pos = _key_positions(text, lo, hi, skip)
+    return (pos[0], pos[-1] + 1) if pos else (lo, lo)
+
+
+def _point_after_key(text: str, pos: int, skip: Callable[[str], bool]) -> int:
+    """The insertion point right after the last key character before ``pos``."""
+    i = min(pos, len(text)) - 1
+    while i >= 0 and skip(text[i]):
+        i -= 1
+    return i + 1
+
+
+def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
+             simplified: bool = False) -> list[WitVariant]:
+    """Typed differences of ``b`` (a witness) from ``a`` (the base)."""
+    out: list[WitVariant] = []
+    for op in ops:
+        if op.kind == "equal":
+            pa = _key_positions(a, op.a0, op.a1, skip)
+            pb = _key_positions(b, op.b0, op.b1, skip)
+            for i, j in zip(pa, pb):
+                ca, cb = a[i], b[j]
+                if ca == cb or t2s_char(ca) == t2s_char(cb):
+                    continue  # identical, or a difference of script only
+                rel = relation(ca, cb, simplified=simplified)
+                out.append(WitVariant(i, i + 1, j, j + 1, "taboo" if rel == "taboo" else "orthographic"))
+        elif op.kind == "replace":
+            a0, a1 = _tight(a, op.a0, op.a1, skip)
+            b0, b1 = _tight(b, op.b0, op.b1, skip)
+            ka = [a[i] for i in _key_positions(a, a0, a1, skip)]
+            kb = [b[j] for j in _key_positions(b, b0, b1, skip)]
+            vtype, sub = "substantive", None
+            if len(ka) == len(kb):
+                rels = [relation(x, y, simplified=simplified) for x, y in zip(ka, kb)]
+                if all(r in ("taboo", "orthographic", "identical") for r in rels) and "taboo" in rels:
+                    vtype = "taboo"
+                elif all(r in ("minor", "taboo", "orthographic", "identical") for r in rels):
+                    sub = "minor"
+            out.append(WitVariant(a0, a1, b0, b1, vtype, sub))
+        elif op.kind == "delete":
+            a0, a1 = _tight(a, op.a0, op.a1, skip)
+            p = _point_after_key(b, op.b0, skip)
+            out.append(WitVariant(a0, a1, p, p, "omission"))
+        elif op.kind == "insert":
+            b0, b1 = _tight(b, op.b0, op.b1, skip)
+            p = _point_after_key(a, op.a0, skip)
+            out.append(WitVariant(p, p, b0, b1, "addition"))
+        elif op.kind == "transpose":
+            a0, a1, b0, b1 = _transposed_stretch(ops, op, a, b, skip)
+            out.append(WitVariant(a0, a1, b0, b1, "transposition"))
+    return out
+
+
+def _transposed_stretch(ops: list[Op], op: Op, a: str, b: str, skip: Callable[[str], bool]) -> tuple[int, int, int, int]:
+    """The whole stretch a transposition affects on each side: 之席 against 席之, not 席 against 席.
+
+    The aligner reports only the moved segment; a reader wants to see it with
+    what it jumped over, so the span runs from the segment to where it went.
+    """
+    a0, a1 = _tight(a, op.a0, op.a1, skip)
+    b0, b1 = _tight(b, op.b0, op.b1, skip)
+    others = [o for o in ops if o.kind != "transpose"]
+    # where b0 falls in a: the a-start of the first op at or after b0 in b order
+    pa = next((o.a0 for o in others if o.b0 >= op.b1 or o.b1 > op.b0), len(a))
+    # where a0 falls in b: the b-end of the last op ending at or before a0
+    pb = next((o.b1 for o in reversed(others) if o.a1 <= op.a0), 0)
+    la0, la1 = _tight(a, min(a0, pa), max(a1, pa), skip)
+    lb0, lb1 = _tight(b, min(b0, pb), max(b1, pb), skip)
+    return la0, la1, lb0, lb1
+
+
+def _witness_span(ops: list[Op], a: str, b: str, s: int, e: int, skip: Callable[[str], bool]) -> tuple[int, int]:
+    """The stretch of ``b`` that stands where ``a[s:e]`` stands (for merged apparatus entries)."""
+    lo: int | None = None
+    hi: int | None = None
+    for op in ops:
+        if op.kind == "transpose":
+            continue
+        if op.a1 <= s and not (op.a0 == op.a1 == s):
+            continue
+        if op.a0 >= e and not (s == e == op.a0):
+            break
+        if op.kind == "equal":
+            pa = _key_positions(a, op.a0, op.a1, skip)
+            pb = _key_positions(b, op.b0, op.b1, skip)
+            for i, j in zip(pa, pb):
+                if s <= i < e:
+                    lo = j if lo is None else min(lo, j)
+                    hi = j + 1 if hi is None else max(hi, j + 1)
+        else:
+            b0, b1 = _tight(b, op.b0, op.b1, skip)
+            if b1 > b0 or lo is None:
+                lo = b0 if lo is None else min(lo, b0)
+                hi = b1 if hi is None else max(hi, b1)
+    if lo is None:
+        p = 0
+        return p, p
+    return lo, hi if hi is not None else lo
+
+
+def _trimmed(text: str, lo: int, hi: int, skip: Callable[[str], bool]) -> str:
+    t0, t1 = _tight(text, lo, hi, skip)
+    return text[t0:t1]
+
+
+def merge_apps(
+    row: str,
+    layer: str,
+    base: str,
+    base_text: LayerText,
+    wit_texts: dict[str, LayerText],
+    wit_ops: dict[str, list[Op]],
+    wit_vars: dict[str, list[WitVariant]],
+    skip: Callable[[str], bool],
+    next_id: Callable[[], str],
+) -> list[App]:
+    """One apparatus entry per base location where any witness differs.
+
+    Variants of different witnesses that overlap are merged into one entry over
+    the union of their spans (parallel segmentation cannot overlap); each
+    witness's reading over that union is then read off its own alignment.
+    """
+    items = sorted(
+        ((v.a0, v.a1, s, v) for s, vs in wit_vars.items() for v in vs),
+        key=lambda t: (t[0], t[1]),
+    )
+    groups: list[tuple[int, int, list[tuple[str, WitVariant]]]] = []
+    for a0, a1, s, v in items:
+        if groups:
+            g0, g1, members = groups[-1]
+            overlap = (a0 < g1 and a1 > g0) or (a0 == a1 == g0 == g1) or (a0 == a1 and g0 < a0 < g1) \
+                or (g0 == g1 and a0 < g0 < a1)
+            if overlap:
+                groups[-1] = (min(g0, a0), max(g1, a1), members + [(s, v)])
+                continue
+        groups.append((a0, a1, [(s, v)]))
+
+    apps: list[App] = []
+    a = base_text.text
+    for g0, g1, members in groups:
+        unit, page, line = base_text.where(g0 if g1 > g0 else max(g0 - 1, 0))
+        lem = Reading(base, a[g0:g1], g0, g1, unit, page, line, None)
+        readings: dict[str, Reading] = {}
+        types: list[str] = []
+        subtypes: set[str | None] = set()
+        by_wit: dict[str, list[WitVariant]] = {}
+        for s, v in members:
+            by_wit.setdefault(s, []).append(v)
+        for s, lt in wit_texts.items():
+            vs = by_wit.get(s)
+            b = lt.text
+            if not vs:
+                b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip) if g1 > g0 else (0, 0)
+                u, pg, ln = lt.where(b0)
+                readings[s] = Reading(s, b[b0:b1] if g1 > g0 else "", b0, b1, u, pg, ln, "agree")
+                continue
+            if len(vs) == 1 and (vs[0].a0, vs[0].a1) == (g0, g1):
+                b0, b1 = vs[0].b0, vs[0].b1
+                vtype = vs[0].type
+                subtypes.add(vs[0].subtype)
+            else:
+                b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip)
+                vtype = strongest([v.type for v in vs])
+                subtypes.update(v.subtype for v in vs)
+            u, pg, ln = lt.where(b0 if b1 > b0 else max(b0 - 1, 0))
+            text = _trimmed(b, b0, b1, skip)
+            readings[s] = Reading(s, text, b0, b1, u, pg, ln, vtype)
+            types.append(vtype)
+        if not types:
+            continue
+        ctx0, ctx1 = max(0, g0 - 8), min(len(a), g1 + 8)
+        context = f"{a[ctx0:g0]}【{a[g0:g1]}】{a[g1:ctx1]}"
+        sub = "minor" if subtypes == {"minor"} else None
+        apps.append(App(next_id(), row, layer, strongest(types), lem, readings, context, sub))
+    return apps
