@@ -1,0 +1,1087 @@
+"""Parse the 四库 editors' 案 notes of the 集释 into :class:`NoteRecord` collation claims.
+
+A 案 note is a short sentence in a small, formulaic language::
+
+    案比今注疏本讹作北据唐石经及宋本改正
+    ^  ^ ^^^^^^^^ ^^^^ ^ ^^^^^^^^^^^^^^^^^^
+    |  | target   verb | evidence + emendation verb
+    |  lemma           reading
+
+It sits right after the characters it discusses.  :func:`parse_note` turns one joined
+note (brackets, ``/`` and line breaks already removed, starting with 案) into a record
+that later stages can use without reading Chinese: the *anchoring* stage finds the
+lemma or insertion point in the layer text from ``lemma`` + ``position``; the
+*application* stage builds emended readings (``target == "self"``) or checks the
+claim against the aligned 注疏 witness (``target == "zhushu"``).
+
+Design
+------
+* The grammar lives in one place (:data:`GRAMMAR`, named regular expressions built from
+  the named fragments in :data:`FRAGMENTS` and the lexicons :data:`WITNESSES` and
+  :data:`SOURCES`).  Rules are written once, in simplified characters.
+* Notes are matched on a *folded* copy of the text (:func:`fold`): every character is
+  mapped to its simplified form one-for-one (OpenCC ``t2s`` per character, plus the
+  odd forms of these texts: 宋夲, 𥙷, 郷/鄕, 脫 …).  Because folding never changes the
+  length, every span found in the folded text is cut from the *original* text: lemma,
+  reading and source names keep the characters of the witness.
+* A note is read as: one *claim* (at its start, or found by a keyword such as 当作 /
+  衍 / 误倒 when the note opens with an argument), then a *tail* of evidence clauses
+  (据X改正, 从X补, X无, 考X内…, 又X引此注亦有…, X云…是也), scope markers (下同) and
+  possibly further claims.  **The first claim drives the record; every further claim
+  becomes a record of its own in** ``more`` (with its own ``raw`` clause); argument
+  text that is not a clause of the grammar is kept verbatim in ``remark``.
+* A note no rule understands becomes ``kind="comment"`` with ``rule="unparsed"``:
+  kept and countable, never dropped, and :func:`parse_note` never raises.
+
+Kinds (``lemma`` is always this text's reading, ``reading`` the other one):
+
+``corruption``
+    the target reads ``reading`` where this text reads ``lemma``, and the note calls it
+    an error (讹/误 作, or 作 + 改正); a transposition in the target (误倒) has
+    ``reading`` = the lemma reversed.
+``omission``
+    the target lacks ``lemma`` (``reading`` is "").
+``addition``
+    the target has the extra characters ``reading`` at ``position`` (``lemma`` is "").
+``variant``
+    the target reads ``reading`` for ``lemma``, with no verdict (从宋本 cites the basis
+    of this text's reading).
+``conjecture``
+    this text's ``lemma`` should read ``reading`` (``target="self"``): ``reading`` ""
+    means delete (衍), ``lemma`` "" means insert at ``position`` (疑脱), rule
+    ``conjecture_transpose`` means swap.  A named proposer (敖继公云) is the first
+    evidence.
+``lacuna``
+    this text's source (``yuanben``) has a gap at ``position``; ``count`` characters when
+    stated.
+``comment``
+    a judgement that changes no reading (``rule="witness_judged"``: 唐石经作… 当是石经误倒,
+    which keeps the target and its reading; ``rule="conjecture_rejected"``: 敖继公云X当作Y
+    非是, which keeps the rejected lemma and reading), or a note no rule understands
+    (``rule="unparsed"``).
+
+``evidence`` lists the sources the note cites for its claim, in the order cited (据唐石经
+及宋本, 从宋本, 宋本无, 考疏内…, 敖继公云…, 乡射云…是也).
+
+Positions (how the anchoring stage finds the place; "before the note" means in the
+layer text that precedes the note, same layer):
+
+``preceding``
+    the lemma is the *last occurrence* of ``lemma`` before the note (notes follow the
+    phrase they discuss, not always the very character: ``比耦大夫與大夫(案比…)``).
+``span:N``
+    the lemma is the N characters immediately before the note (``脱此十四字``);
+    the parser cannot know them, so ``lemma`` is ``""``.
+``after``
+    the point right after the text preceding the note (``此下``; also the default
+    insertion point of additions and lacunae).  For an omission with ``此下`` the
+    lemma starts there.
+``after:X`` / ``before:X``
+    the point right after / right before the last occurrence of X before the note
+    (``周南下…``, ``告上…``).
+``following``
+    the lemma is the *first occurrence* of ``lemma`` after the note (a second claim
+    introduced by 下文).
+``sentence``
+    the whole sentence (clause) before the note (此句今注疏本脱).
+``near``
+    the note does not quote this witness's reading (``唐石经作賓席之前…``): anchor by
+    matching ``reading`` approximately against the text just before the note.
+``none``
+    nothing to anchor (unparsed comments).
+
+Targets: ``zhushu`` (今注疏本, 注疏本, 监本 …: the current 注疏 edition, our ZS witness),
+``self`` (this text: conjectures), ``yuanben`` (原本: this text's source copy before the
+editors' emendations; lacunae; corruptions the editors already corrected), and the
+witness ids of :data:`WITNESSES` (``tangshijing``, ``songben``, ``shiwen`` …).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any, Iterable
+
+import regex
+
+__all__ = [
+    "KINDS",
+    "SCOPES",
+    "WITNESSES",
+    "SOURCES",
+    "FRAGMENTS",
+    "GRAMMAR",
+    "Source",
+    "NoteRecord",
+    "parse_note",
+    "join_note_text",
+    "fold",
+    "detect_script",
+    "cn_number",
+]
+
+# ---------------------------------------------------------------------------
+# Vocabulary
+# ---------------------------------------------------------------------------
+
+#: The kinds of claim a note makes.  ``comment`` is both "a judgement that changes no
+#: reading" and the fallback for shapes the grammar does not know (``rule="unparsed"``).
+KINDS: tuple[str, ...] = ("corruption", "omission", "addition", "variant", "conjecture", "comment", "lacuna")
+
+#: ``here``: this occurrence; ``below``: this and later occurrences (下同).
+SCOPES: tuple[str, ...] = ("here", "below")
+
+#: Witness names a claim can be *about* (folded, simplified) -> target id.
+#: 监本 and 今本 are filed under ``zhushu`` (the 注疏 line our ZS witness belongs to);
+#: the name as written stays in ``target_name``.
+WITNESSES: dict[str, str] = {
+    "今注疏本": "zhushu",
+    "注疏本": "zhushu",
+    "今本注疏": "zhushu",
+    "今注疏": "zhushu",
+    "监本注疏": "zhushu",
+    "北监本": "zhushu",
+    "监本": "zhushu",
+    "今本": "zhushu",
+    "原本": "yuanben",
+    "原书": "yuanben",
+    "永乐大典本": "yuanben",
+    "大典本": "yuanben",
+    "唐石经": "tangshijing",
+    "开成石经": "tangshijing",
+    "石经": "tangshijing",
+    "宋本": "songben",
+    "宋板": "songben",
+    "宋椠本": "songben",
+    "宋椠": "songben",
+    "宋刻本": "songben",
+    "宋刊本": "songben",
+    "释文": "shiwen",
+    "毛本": "maoben",
+    "汲古阁本": "maoben",
+    "闽本": "minben",
+    "敖本": "aojigong",
+    "诸本": "zhuben",
+    "各本": "zhuben",
+}
+
+#: Sources a note cites as evidence (folded, simplified) -> source id.  Witnesses can be
+#: cited too.  A compound "<source>疏" / "<source>注" (鄉飲酒禮疏) is a 疏 / 注 citation.
+SOURCES: dict[str, str] = {
+    **WITNESSES,
+    "永乐大典": "yuanben",
+    "经典释文": "shiwen",
+    "陆德明": "shiwen",
+    "音义": "shiwen",
+    "敖继公": "aojigong",
+    "敖氏": "aojigong",
+    "仪礼集说": "aojigong",
+    "集说": "aojigong",
+    "贾公彦": "shu",
+    "贾疏": "shu",
+    "贾氏": "shu",
+    "疏文": "shu",
+    "疏": "shu",
+    "郑注": "zhu",
+    "郑玄": "zhu",
+    "郑康成": "zhu",
+    "郑氏": "zhu",
+    "注文": "zhu",
+    "注": "zhu",
+    "经文": "jing",
+    "考工记": "kaogongji",
+    "周礼": "zhouli",
+    "周官": "zhouli",
+    "礼记": "liji",
+    "说文": "shuowen",
+    "尔雅": "erya",
+    "毛诗": "shijing",
+    "仪礼经传通解": "tongjie",
+    "经传通解": "tongjie",
+    "通解": "tongjie",
+    "朱子": "tongjie",
+    "朱熹": "tongjie",
+    "杨复": "yangfu",
+    "仪礼图": "yangfu",
+    "通典": "tongdian",
+    "三礼图": "sanlitu",
+    "聂崇义": "sanlitu",
+    "士冠礼": "shiguanli",
+    "士昏礼": "shihunli",
+    "士相见礼": "shixiangjianli",
+    "乡饮酒礼": "xiangyinjiuli",
+    "乡饮酒": "xiangyinjiuli",
+    "乡射礼": "xiangsheli",
+    "乡射": "xiangsheli",
+    "燕礼": "yanli",
+    "大射仪": "dasheyi",
+    "大射礼": "dasheyi",
+    "大射": "dasheyi",
+    "聘礼": "pinli",
+    "公食大夫礼": "gongshidafuli",
+    "觐礼": "jinli",
+    "丧服": "sangfu",
+    "士丧礼": "shisangli",
+    "既夕礼": "jixili",
+    "既夕": "jixili",
+    "士虞礼": "shiyuli",
+    "特牲馈食礼": "teshengkuishili",
+    "特牲": "teshengkuishili",
+    "少牢馈食礼": "shaolaokuishili",
+    "少牢": "shaolaokuishili",
+    "有司彻": "yousiche",
+}
+
+#: Characters that OpenCC ``t2s`` does not fold but these texts use as variants.
+EXTRA_FOLD: dict[str, str] = {
+    "夲": "本",
+    "𥙷": "补",
+    "郷": "乡",
+    "鄕": "乡",
+    "脫": "脱",
+    "譌": "讹",
+    "爲": "为",
+    "內": "内",
+    "説": "说",
+    "竝": "并",
+    "並": "并",
+    "攷": "考",
+    "刪": "删",
+    "闕": "阙",
+    "葢": "盖",
+    "蓋": "盖",
+    "於": "于",
+    "按": "案",
+    "據": "据",
+    "拠": "据",
+    "當": "当",
+    "從": "从",
+    "無": "无",
+}
+
+
+def _alt(names: Iterable[str]) -> str:
+    """A regex alternation of literal names, longest first (the regex takes the first that fits)."""
+    return "|".join(regex.escape(n) for n in sorted(set(names), key=lambda s: (-len(s), s)))
+
+
+_MULTI_SOURCES = [n for n in SOURCES if len(n) >= 2]
+
+#: Named pattern fragments; ``{NAME}`` in a rule is replaced by ``(?:fragment)``.
+FRAGMENTS: dict[str, str] = {
+    # one character of text: a Han character, 〇, or a gaiji entity (&KR0925;)
+    "H": r"&[A-Za-z0-9_]+;|[\p{Han}〇○]",
+    "NUM": r"[一二三四五六七八九十百两廿卅]+",
+    # a character of a lemma read before a witness name: not the start of a witness name
+    # (唐石经作… must not read as lemma 唐 + witness 石经)
+    "LH": r"(?!{WIT}){H}",
+    "WIT": _alt(WITNESSES),
+    # one or more witnesses: 今注疏本及监本
+    "WITS": rf"(?:{_alt(WITNESSES)})(?:(?:及|与|、|并)(?:{_alt(WITNESSES)}))*",
+    "SRC": rf"(?:{_alt(SOURCES)})(?:疏|注)?",
+    # sources joined by 及 / 与 / 并 / 、
+    "SRCS": rf"(?:{_alt(SOURCES)})(?:疏|注)?(?:(?:及|与|暨|并|、|和)?(?:{_alt(SOURCES)})(?:疏|注)?)*",
+    # verbs that close an evidence clause: 据宋本改正 / 从宋本补 / 据宋本删
+    "VERB": "改正|订正|校正|改定|更正|补正|补入|增入|删去|乙正|改|补|增|添|删|削|正",
+    "BELOW": "以下并同|以下皆同|以下同|下并同|下皆同|下俱同|下仿此|后仿此|下放此|后并同|后同|下同|余同",
+    # a locator before the witness: 此下 / 此上 / X下 / X上
+    "LOC": r"此下|此上|以下|(?:&[A-Za-z0-9_]+;|[\p{Han}〇○]){1,6}?(?:下|上)",
+    # where a reading (other witness / proposed) ends: an evidence verb, a source, a scope
+    # marker, 字, or the end of the note.  Single-character sources (疏, 注) are left out
+    # so that they can occur inside a reading.
+    "TERM": rf"(?=据|依|从|照|今|考|又|是也|当是|当作|当为|疑|盖|下文|(?:并|皆|俱)(?:据|依|从)|之讹|之误|字|以下|下同|下并|下皆|后同|与(?:{_alt(SOURCES)})|{_alt(WITNESSES)}|{_alt(_MULTI_SOURCES)}|$)",
+}
+
+
+def _compile(pattern: str) -> regex.Pattern:
+    """Compile a rule, expanding ``{NAME}`` fragments (fragments may use fragments)."""
+    for _ in range(4):
+        for name, frag in FRAGMENTS.items():
+            pattern = pattern.replace("{" + name + "}", f"(?:{frag})")
+    return regex.compile(pattern, regex.V1)
+
+
+#: The note grammar: named rules on the *folded* text after 案.  Claim rules are tried at
+#: the start of the note (and of every tail clause), in this order; ``search_*`` rules are
+#: keywords looked for anywhere when the note opens with an argument; ``ev_*``/``tail_*``
+#: rules are the clauses that may follow a claim.
+GRAMMAR: dict[str, regex.Pattern] = {
+    # -- claim rules (anchored) --------------------------------------------------------
+    # 此下原本缺 / 原本阙三字 / 此下阙文 / 此下疑有脱文 / 原本漫漶
+    "lacuna": _compile(
+        r"(?:(?P<loc>{LOC}|此处|此))?(?P<wit>原本|原书|原|{WITS})?(?:此下|以下|此处)?(?:疑|似)?(?:有)?"
+        r"(?:(?:缺|阙|残缺|残阙)(?:(?P<n>{NUM})字)?(?:文)?|(?:脱|阙|缺)(?:文|简)|脱|漫漶|模糊|漫灭|剥蚀|不可辨|不可识)"
+        r"(?=$|今|据|考|又|未|无|不)"
+    ),
+    # 今注疏本宾之二字误倒 / 宾之二字今注疏本误倒 (a transposition in the target)
+    "transposition_wit_first": _compile(
+        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?P<lbody>{LH}{2,12}?)(?:(?P<n>{NUM})字)?(?:并|亦|皆)?(?:误倒|倒误|互倒|倒置|误乙|颠倒|互易)"
+    ),
+    "transposition_lemma_first": _compile(
+        r"(?!{WIT})(?P<lbody>{LH}{2,12}?)(?:(?P<n>{NUM})字)?(?P<wit>{WITS})(?:并|亦|皆)?(?:误倒|倒误|互倒|倒置|误乙|颠倒|互易)"
+    ),
+    # 今注疏本脱遂字 / 今注疏本脱此十四字 / 此下今注疏本脱也字 / 原本脱者字
+    "omission_wit_first": _compile(
+        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?:(?P<loc2>{LOC}))?(?:并|亦|皆)?(?:脱|夺|无|阙|缺|少)(?:去)?"
+        r"(?P<body>{H}+?)(?:字)?{TERM}"
+    ),
+    # 遂字今注疏本脱
+    "omission_lemma_first": _compile(r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?P<wit>{WITS})(?:并|亦|皆)?(?:脱|夺|无|阙)(?:去)?(?=$|据|依|从|今|考|又)"),
+    # 此下今注疏本衍还字 / 告上今注疏本衍言字 / 今注疏本重也字
+    "addition_wit_first": _compile(
+        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?:(?P<loc2>{LOC}))?(?:并|亦|皆)?(?:复衍|衍|多|重)(?:出)?"
+        r"(?P<body>{H}+?)(?:字)?{TERM}"
+    ),
+    # 此下今注疏本有也字宋本无
+    "addition_has": _compile(
+        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?:(?P<loc2>{LOC}))?(?:并|亦|皆)?(?:多|有)(?P<body>{H}+?)字"
+    ),
+    # 此句今注疏本脱 (a whole sentence)
+    "omission_sentence": _compile(
+        r"(?P<loc>此句|此节|此段|此条|此注|此经)(?P<wit>{WITS})(?:并|亦|皆)?(?:脱|夺|无|阙|缺)(?:去)?(?=$|据|依|从|今|考|又)"
+    ),
+    # 进当从宋本作退 (a conjecture on this text that follows a source)
+    "conjecture_follow": _compile(
+        r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?:疑|亦)?(?:当|应|宜)(?:从|依|据)(?P<srcs>{SRCS})(?:作|为)"
+        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
+    ),
+    # 孰从宋本今注疏本作熟
+    "variant_follow": _compile(
+        r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?:从|依|据)(?P<srcs>{SRCS})(?:改)?(?P<wit>{WITS})(?:并|亦|皆)?(?:作|为)"
+        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
+    ),
+    # 比今注疏本讹作北
+    "corruption_lemma_first": _compile(
+        r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?P<wit>{WITS})(?:并|亦|皆)?(?:(?:讹|误|伪|谬)(?:作|为)|讹|误(?!倒))"
+        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
+    ),
+    # 今注疏本比讹作北 / 原本讹作北 (no lemma: the corrected text is not quoted)
+    "corruption_wit_first": _compile(
+        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?P<lbody>{LH}{0,12}?)(?:字)?(?:并|亦|皆)?(?:(?:讹|误|伪|谬)(?:作|为)|讹|误(?!倒))"
+        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
+    ),
+    # 孰今注疏本作熟 / 蘩唐石经作繁
+    "variant_lemma_first": _compile(
+        r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?P<wit>{WITS})(?:并|亦|皆|俱)?(?:作)"
+        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
+    ),
+    # 唐石经作宾席之前 (no lemma) / 宋本孰作熟
+    "variant_wit_first": _compile(
+        r"(?P<wit>{WITS})(?P<lbody>{LH}{0,12}?)(?:字)?(?:并|亦|皆|俱)?(?:作)"
+        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
+    ),
+    # X下疑脱Y字 (a gap in this text)
+    "conjecture_insert": _compile(
+        r"(?:(?P<who>{SRC})(?:云|曰|谓|以为))?(?:(?P<loc>{LOC}))(?:疑|似|当|盖)(?:有)?(?:脱|阙|缺|夺)"
+        r"(?P<body>{H}+?)(?:字)?{TERM}"
+    ),
+    # -- keywords of claims found anywhere (the lemma is read backwards from the keyword) -
+    # 绢当作縜 / 三亦当作二 / 进疑作退
+    "search_replace": _compile(r"(?:疑|似|亦|盖|并|皆)*(?:当|应|宜)(?:作|为|从)|(?:疑|似)(?:作|为)"),
+    # X疑Y之讹
+    "search_replace_zhi": _compile(r"(?:疑|当|盖)(?:是|为|乃)?(?P<reading>{H}{1,4}?)(?:字)?之(?:讹|误)"),
+    # 东似衍文 / 也字疑衍 / 拾取矢三字当是…衍此三字耳
+    "search_delete": _compile(r"衍(?:文|字|也|耳)?"),
+    # 二字误倒
+    "search_transpose": _compile(r"(?:疑|当是|盖|似)?(?:误倒|倒误|互倒|倒置|误乙|颠倒)"),
+    # -- tail clauses --------------------------------------------------------------------
+    "ev_verb": _compile(r"(?:今)?(?P<both>并|皆|俱)?(?:据|依|从|照|遵)(?P<srcs>{SRCS})(?:所引)?(?P<verb>{VERB})?"),
+    "ev_verb_unknown": _compile(r"(?:今)?(?:并|皆|俱)?(?:据|依|照|遵)(?P<unk>{H}{1,8}?)(?P<verb>{VERB})(?={TERM}|$)"),
+    "ev_self": _compile(r"今(?:并|皆)?(?P<verb>{VERB})"),
+    # 与唐石经合 / 与疏同
+    "ev_agree": _compile(r"(?:并|亦|皆)?与(?P<srcs>{SRCS})(?:合|同|相合)"),
+    # 宋本无 / 宋本作北 / 唐石经亦有
+    "ev_statement": _compile(
+        r"(?P<srcs>{SRCS})(?:并|亦|皆|俱)?(?:无|有|作|不误|不脱|不重)(?P<obj>{H}*?)(?:字)?(?={TERM}|$)"
+    ),
+    # 考疏内引注文… / 又鄉飲酒禮疏引此注… / 考工记曰… / 乡射云…是也  (open-ended: runs to the end)
+    "ev_open": _compile(r"(?:又|考|按|案|且)*(?P<srcs>{SRCS})(?:内|中|文)?(?:云|曰|引|谓|言|称|亦|所引|并|皆)"),
+    "scope_below": _compile(r"{BELOW}|下(?:文)?(?:{H}{1,4}字)?(?:并|皆|俱)?同"),
+    "clause_joiner": _compile(r"(?P<join>又(?:案)?|且)?(?P<following>下文)?"),
+    # the note's own judgement starts: what follows is argument, not a claim
+    "judgement": _compile(r"当是|疑是|疑当|盖|似|疑|则|是|故|然"),
+    # an author named before a conjecture: 敖继公云 / 敖继公曰
+    "author": _compile(r"(?P<srcs>{SRC})(?:云|曰|谓|以为|说)"),
+    # the editors reject the conjecture they report: 敖继公云X当作Y非是
+    "rejected": _compile(r"非是|非也|恐非|未确|未然|不可从|未可从|不足据|不足信|无据"),
+    # judgement on another witness: 当是石经误倒 / 石经误
+    "judged_wrong": _compile(r"(?:当是|疑|盖|似|乃)?(?:{WIT})?(?:误|讹|倒|非)"),
+    # where a backwards-read lemma starts: the start, or after one of these
+    "lemma_boundary": _compile(r"云|曰|谓|误|也|矣|耳|以为|言|此句|此"),
+    "note_start": _compile(r"(?:臣等)?(?:谨)?案"),
+    # a layer named before the claim: 经文X今注疏本讹作Y / 注内X…
+    "layer_prefix": _compile(r"(?P<layer>经文|注文|疏文|经内|注内|疏内|注中|疏中|经中)"),
+}
+
+#: The claim rules tried at the start of a note / clause, in order.
+CLAIM_RULES: tuple[str, ...] = (
+    "lacuna",
+    "transposition_wit_first",
+    "transposition_lemma_first",
+    "omission_sentence",
+    "omission_wit_first",
+    "addition_wit_first",
+    "addition_has",
+    "omission_lemma_first",
+    "conjecture_follow",
+    "variant_follow",
+    "corruption_lemma_first",
+    "corruption_wit_first",
+    "variant_lemma_first",
+    "variant_wit_first",
+    "conjecture_insert",
+)
+
+_KIND_OF_RULE: dict[str, str] = {
+    "lacuna": "lacuna",
+    "transposition_wit_first": "corruption",
+    "transposition_lemma_first": "corruption",
+    "omission_sentence": "omission",
+    "conjecture_follow": "conjecture",
+    "omission_wit_first": "omission",
+    "omission_lemma_first": "omission",
+    "addition_wit_first": "addition",
+    "addition_has": "addition",
+    "variant_follow": "variant",
+    "corruption_lemma_first": "corruption",
+    "corruption_wit_first": "corruption",
+    "variant_lemma_first": "variant",
+    "variant_wit_first": "variant",
+    "conjecture_insert": "conjecture",
+}
+
+_NUM_CHARS = set("一二三四五六七八九十百两廿卅")
+_SOURCE_RE = regex.compile(rf"(?:{_alt(SOURCES)})(?:疏|注)?")
+_COUNT_RE = regex.compile(rf"(?P<n>{FRAGMENTS['NUM']})字")
+_COUNT_AT_END_RE = regex.compile(rf"(?P<n>{FRAGMENTS['NUM']})字$")
+
+# ---------------------------------------------------------------------------
+# Types
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Source:
+    """A cited source or witness: a stable ``id`` (``songben``) and the ``name`` as written (宋夲)."""
+
+    id: str
+    name: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"id": self.id, "name": self.name}
+
+
+@dataclass(frozen=True)
+class NoteRecord:
+    """One 案 note as a collation claim.
+
+    ``lemma`` is this witness's reading the claim bears on ("" for an insertion point
+    or a lemma the note does not spell out); ``reading`` the other reading ("" when the
+    target lacks the lemma, or a conjecture deletes it).  ``count`` is the number of
+    characters the note states (二字, 此十四字), else ``None``.  ``layer`` is the layer
+    the note names before its claim (``jing`` for 经文…, ``zhu``, ``shu``), else "".
+    ``rule`` names the grammar rule that produced the record (``unparsed`` for the
+    fallback comment); ``remark`` is the note's argument text outside the grammar;
+    ``more`` holds further claims of the same note, each a record of its own.
+    See the module docstring for the meaning of each kind and position.
+    """
+
+    kind: str
+    raw: str
+    script: str
+    lemma: str = ""
+    reading: str = ""
+    target: str = ""
+    target_name: str = ""
+    evidence: tuple[Source, ...] = ()
+    scope: str = "here"
+    position: str = "none"
+    count: int | None = None
+    layer: str = ""
+    rule: str = "unparsed"
+    remark: str = ""
+    more: tuple["NoteRecord", ...] = field(default=())
+
+    @property
+    def evidence_ids(self) -> list[str]:
+        return [s.id for s in self.evidence]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (evidence as ``{id, name}`` objects, ``more`` as dicts)."""
+        return {
+            "kind": self.kind,
+            "lemma": self.lemma,
+            "reading": self.reading,
+            "target": self.target,
+            "target_name": self.target_name,
+            "evidence": [s.to_dict() for s in self.evidence],
+            "scope": self.scope,
+            "position": self.position,
+            "count": self.count,
+            "layer": self.layer,
+            "rule": self.rule,
+            "remark": self.remark,
+            "raw": self.raw,
+            "script": self.script,
+            "more": [m.to_dict() for m in self.more],
+        }
+
+
+# ---------------------------------------------------------------------------
+# Text helpers
+# ---------------------------------------------------------------------------
+
+_JOIN_STRIP = regex.compile(r"[/()（）¶\s\u3000]+")
+
+
+def join_note_text(text: str) -> str:
+    """Reading order of a note as transcribed: ``/``, brackets, ``¶`` and white space removed."""
+    return _JOIN_STRIP.sub("", text)
+
+
+@lru_cache(maxsize=None)
+def _opencc(config: str):
+    try:
+        import opencc  # type: ignore
+
+        return opencc.OpenCC(config)
+    except Exception:  # pragma: no cover - opencc is a declared dependency
+        return None
+
+
+@lru_cache(maxsize=8192)
+def _fold_char(ch: str) -> str:
+    if ch in EXTRA_FOLD:
+        return EXTRA_FOLD[ch]
+    cc = _opencc("t2s")
+    if cc is None:
+        return ch
+    out = cc.convert(ch)
+    return out if len(out) == 1 else ch
+
+
+def fold(text: str) -> str:
+    """Simplified, variant-folded copy of ``text`` with exactly the same length.
+
+    Why one-for-one: grammar rules match on the folded copy and the spans they find are
+    cut from the original, so the record keeps the witness's own characters.
+    """
+    return "".join(_fold_char(ch) for ch in text)
+
+
+#: Simplified characters that are also ordinary traditional characters (s2t would change
+#: them, but they prove nothing about the script).
+_SHARED = set("于云后内脱台干里面发余只系制范松谷丑冲斗历征采几御准涂板表舍郁吁姜仆朴别克千困借苏升叶回团夲并凶咸折")
+
+
+def detect_script(text: str) -> str:
+    """``traditional`` if a character folds under t2s, ``simplified`` if one is simplified-only, else ``unknown``."""
+    if any(_fold_char(ch) != ch for ch in text if ch not in "夲𥙷"):
+        return "traditional"
+    if any(ch not in _SHARED and _to_traditional(ch) != ch for ch in text):
+        return "simplified"
+    return "unknown"
+
+
+@lru_cache(maxsize=8192)
+def _to_traditional(ch: str) -> str:
+    cc = _opencc("s2t")
+    return cc.convert(ch) if cc is not None else ch
+
+
+_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def cn_number(s: str) -> int | None:
+    """Value of a Chinese numeral as used in counts (四, 十四, 二十, 廿四, 一百二十); ``None`` if not one."""
+    if not s or any(ch not in _NUM_CHARS for ch in s):
+        return None
+    s = s.replace("廿", "二十").replace("卅", "三十")
+    total, cur = 0, None
+    seen_unit = {"百": False, "十": False}
+    for ch in s:
+        if ch in _DIGITS:
+            if cur is not None:
+                return None
+            cur = _DIGITS[ch]
+        elif ch in ("十", "百"):
+            if seen_unit[ch] or (ch == "百" and seen_unit["十"]):
+                return None
+            seen_unit[ch] = True
+            total += (cur if cur is not None else 1) * (10 if ch == "十" else 100)
+            cur = None
+    return total + (cur or 0)
+
+
+def _split_count(body: str) -> tuple[str, int | None, bool]:
+    """Split ``与卑二`` into (lemma, count, is_span).
+
+    ``与卑二`` -> (与卑, 2, False); ``此十四`` -> ("", 14, True) (the N characters before
+    the note); ``而有其二四`` -> (而有其二, 4, False) (the count must match the lemma's
+    length, which decides where the numeral starts); ``遂`` -> (遂, None, False).  A
+    single numeral is a character, not a count (``脱二字`` = lacks 二: the 仪礼 is full of
+    三耦, 二耦), a longer pure numeral is a count.
+    """
+    if len(body) > 1:
+        for k in range(1, len(body) + 1):
+            suffix, pre = body[-k:], body[:-k]
+            n = cn_number(suffix)
+            if n is None:
+                break
+            if pre == "此":
+                return "", n, True
+            if pre == "" and k > 1:
+                return "", n, True
+            if pre and len(pre) == n:
+                return pre, n, False
+    return body, None, False
+
+
+def _sources_in(raw: str, folded: str) -> list[Source]:
+    """The sources of an evidence phrase (唐石经及宋本) with their names as written."""
+    out: list[Source] = []
+    for m in _SOURCE_RE.finditer(folded):
+        name_f = m.group(0)
+        if name_f in SOURCES:
+            sid = SOURCES[name_f]
+        elif name_f.endswith("疏"):
+            sid = "shu"
+        elif name_f.endswith("注"):
+            sid = "zhu"
+        else:  # pragma: no cover - the alternation only yields these shapes
+            sid = "other"
+        out.append(Source(sid, raw[m.start() : m.end()]))
+    return out
+
+
+def _dedupe(sources: Iterable[Source]) -> tuple[Source, ...]:
+    seen: set[Source] = set()
+    out: list[Source] = []
+    for s in sources:
+        if s not in seen:
+            seen.add(s)
+            out.append(s)
+    return tuple(out)
+
+
+def _position(m: regex.Match, raw: str, default: str) -> str:
+    """Position from a locator (此下 / 此上 / X下 / X上) in groups ``loc``/``loc2`` of ``m``."""
+    for g in ("loc", "loc2"):
+        try:
+            span = m.span(g)
+        except IndexError:
+            continue
+        if span[0] < 0:
+            continue
+        loc = m.group(g)
+        if loc in ("此下", "以下", "此句下", "此节下", "此条下", "此处", "此"):
+            return "after"
+        if loc in ("此上", "此句上", "此节上"):
+            return "before"
+        # X下 / X上: X is the locator minus its last character
+        x = raw[span[0] : span[1] - 1]
+        return ("after:" if loc.endswith("下") else "before:") + x
+    return default
+
+
+# ---------------------------------------------------------------------------
+# Parsing
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Claim:
+    """A claim found in the text, before the tail is read (mutable while parsing)."""
+
+    kind: str
+    rule: str
+    start: int
+    end: int
+    lemma: str = ""
+    reading: str = ""
+    target: str = ""
+    target_name: str = ""
+    evidence: list[Source] = field(default_factory=list)
+    position: str = "preceding"
+    count: int | None = None
+    prefix: str = ""  # argument text before the claim (search-found claims)
+
+
+def _grp(m: regex.Match, name: str) -> tuple[int, int] | None:
+    try:
+        s = m.span(name)
+    except IndexError:
+        return None
+    return s if s[0] >= 0 else None
+
+
+_WIT_AT = regex.compile(rf"(?:{_alt(WITNESSES)})")
+
+
+def _target_id(name_f: str) -> str:
+    """Target id of a (folded) witness phrase: the first witness named (今注疏本及监本 -> zhushu)."""
+    m = _WIT_AT.match(name_f)
+    if m:
+        return WITNESSES[m.group(0)]
+    return "yuanben" if name_f.startswith("原") else "other"
+
+
+def _claim_at(raw: str, folded: str, pos: int) -> _Claim | None:
+    """Try the anchored claim rules at ``pos``; the first that matches wins."""
+    for rule in CLAIM_RULES:
+        m = GRAMMAR[rule].match(folded, pos)
+        if m is None:
+            continue
+        claim = _claim_from_match(rule, m, raw, folded)
+        if claim is not None:
+            return claim
+    return None
+
+
+def _claim_from_match(rule: str, m: regex.Match, raw: str, folded: str) -> _Claim:
+    """Turn a match of claim rule ``rule`` into a :class:`_Claim` (spans cut from ``raw``)."""
+    c = _Claim(kind=_KIND_OF_RULE[rule], rule=rule, start=m.start(), end=m.end())
+    wit = _grp(m, "wit")
+    if wit:
+        c.target = _target_id(folded[wit[0] : wit[1]])
+        c.target_name = raw[wit[0] : wit[1]]
+    if rule == "lacuna":
+        _fill_lacuna(c, m, raw, folded)
+    elif rule.startswith("transposition"):
+        _fill_transposition(c, m, raw, folded)
+    elif rule == "omission_sentence":
+        c.position = "sentence"
+    elif rule in ("omission_wit_first", "addition_wit_first", "addition_has", "conjecture_insert"):
+        _fill_from_body(c, m, raw, folded)
+    else:
+        _fill_lemma_reading(c, m, raw, folded)
+    return c
+
+
+def _fill_lacuna(c: _Claim, m: regex.Match, raw: str, folded: str) -> None:
+    if not c.target:  # 此下缺: the gap is in this text's source
+        c.target, c.target_name = "yuanben", ""
+    n = _grp(m, "n")
+    c.count = cn_number(folded[n[0] : n[1]]) if n else None
+    c.position = _position(m, raw, "after")
+
+
+def _fill_transposition(c: _Claim, m: regex.Match, raw: str, folded: str) -> None:
+    lb = _grp(m, "lbody")
+    assert lb is not None
+    c.lemma = raw[lb[0] : lb[1]]
+    n = _grp(m, "n")
+    c.count = cn_number(folded[n[0] : n[1]]) if n else None
+    c.reading = c.lemma[::-1] if len(c.lemma) == 2 else ""
+    c.position = _position(m, raw, "preceding")
+
+
+def _fill_from_body(c: _Claim, m: regex.Match, raw: str, folded: str) -> None:
+    """Claims whose characters follow the verb: 脱遂字, 衍还字, 有也字, 疑脱也字."""
+    b = _grp(m, "body")
+    assert b is not None
+    chars, c.count, span = _split_count(raw[b[0] : b[1]])
+    located = _position(m, raw, "")
+    if c.kind == "omission":  # this text has the characters, the target lacks them
+        c.lemma = chars
+        c.position = located or (f"span:{c.count}" if span else "preceding")
+    else:  # the target has extra characters / this text lacks them: an insertion point
+        c.reading = chars
+        c.position = located or "after"
+    if c.rule == "conjecture_insert":
+        c.target, c.target_name = "self", ""
+        who = _grp(m, "who")
+        if who:
+            c.evidence.extend(_sources_in(raw[who[0] : who[1]], folded[who[0] : who[1]]))
+
+
+def _fill_lemma_reading(c: _Claim, m: regex.Match, raw: str, folded: str) -> None:
+    """Claims of the shape lemma … verb … reading: 比今注疏本讹作北, 孰从宋本今注疏本作熟 …"""
+    lb = _grp(m, "lbody")
+    lemma, c.count, span = _split_count(raw[lb[0] : lb[1]]) if lb and lb[1] > lb[0] else ("", None, False)
+    c.lemma = lemma
+    r = _grp(m, "reading")
+    reading = raw[r[0] : r[1]] if r else ""
+    rn = _grp(m, "rn")
+    if rn:  # 讹作召南二字: the count belongs to the reading unless it does not fit
+        n = cn_number(folded[rn[0] : rn[1]])
+        if n is not None and n != len(reading):
+            reading += raw[rn[0] : rn[1]]
+    c.reading = reading
+    if c.rule == "conjecture_follow":
+        c.target, c.target_name = "self", ""
+    if c.rule in ("variant_follow", "conjecture_follow"):
+        s = _grp(m, "srcs")
+        assert s is not None
+        c.evidence.extend(_sources_in(raw[s[0] : s[1]], folded[s[0] : s[1]]))
+    if span:  # 此二字今注疏本讹作…: the N characters before the note
+        c.position = f"span:{c.count}"
+    elif not lemma:  # 唐石经作… / 原本讹作…: the note does not quote this text's reading
+        c.position = _position(m, raw, "near")
+    else:
+        c.position = _position(m, raw, "preceding")
+
+
+def _lemma_backwards(folded: str, end: int, limit: int, floor: int) -> tuple[int, int]:
+    """Span of a lemma that ends at ``end``, read backwards to a clause boundary (not before ``floor``).
+
+    Unpunctuated notes do not mark where the lemma of ``X当作Y`` begins; the lemma is the
+    run of text after the last boundary (start, 云, 曰, 误, 也 …), cut to ``limit``
+    characters (the reading's length: substitutions are character for character).
+    """
+    start = floor
+    for b in GRAMMAR["lemma_boundary"].finditer(folded, floor, end):
+        if b.end() < end:
+            start = b.end()
+    return max(start, end - limit), end
+
+
+_READING_TO_TERM = _compile(r"{H}+?(?:字)?{TERM}")
+
+
+def _search_replace(raw: str, folded: str, pos: int) -> _Claim | None:
+    """``X当作Y`` / ``敖继公云X当作Y`` / ``X疑作Y``: the first such keyword after ``pos``."""
+    for m in GRAMMAR["search_replace"].finditer(folded, pos):
+        rm = _READING_TO_TERM.match(folded, m.end())
+        if rm is None:
+            continue
+        r_end = rm.end() - (1 if folded[rm.end() - 1] == "字" and rm.end() - m.end() > 1 else 0)
+        kw = m.start() - (1 if folded[m.start() - 1 : m.start()] == "字" else 0)
+        if kw <= pos:
+            continue
+        reading = raw[m.end() : r_end]
+        ls, le = _lemma_backwards(folded, kw, max(1, len(reading)), pos)
+        if ls >= le:
+            continue
+        if len(reading) > le - ls:  # 三当作二二耦谓…: the reading is as long as the lemma
+            r_end = m.end() + (le - ls)
+            reading = raw[m.end() : r_end]
+        return _Claim("conjecture", "conjecture_replace", ls, r_end, lemma=raw[ls:le], reading=reading,
+                      target="self", prefix=raw[pos:ls])
+    return None
+
+
+def _search_replace_zhi(raw: str, folded: str, pos: int) -> _Claim | None:
+    """``X疑Y之讹`` / ``X盖Y字之误``."""
+    for m in GRAMMAR["search_replace_zhi"].finditer(folded, pos):
+        kw = m.start() - (1 if folded[m.start() - 1 : m.start()] == "字" else 0)
+        r = m.span("reading")
+        ls, le = _lemma_backwards(folded, kw, r[1] - r[0], pos)
+        if ls >= le:
+            continue
+        return _Claim("conjecture", "conjecture_replace", ls, m.end(), lemma=raw[ls:le],
+                      reading=raw[r[0] : r[1]], target="self", prefix=raw[pos:ls])
+    return None
+
+
+def _search_delete(raw: str, folded: str, pos: int) -> _Claim | None:
+    """``X似衍文`` / ``X字疑衍`` / ``此句XYZ三字当是…衍``.
+
+    With a count (N字) before the keyword the lemma is the N characters before that
+    count; without one it is the single character before the keyword (the note does not
+    mark a longer lemma's start, and one-character interpolations are the common case).
+    """
+    for m in GRAMMAR["search_delete"].finditer(folded, pos):
+        kw = m.start()
+        if kw <= pos:
+            continue
+        span, count = None, None
+        for cm in reversed(list(_COUNT_RE.finditer(folded, pos, kw))):
+            n = cn_number(cm.group("n"))
+            if n and cm.start() - n >= pos and "字" not in folded[cm.start() - n : cm.start()]:
+                span, count = (cm.start() - n, cm.start()), n
+                break
+        if span is None:
+            q = kw
+            while q > pos and folded[q - 1] in "似疑当是盖乃亦皆并":
+                q -= 1
+            if q > pos and folded[q - 1] == "字":
+                q -= 1
+            if q <= pos:
+                continue
+            span = (q - 1, q)
+        return _Claim("conjecture", "conjecture_delete", span[0], m.end(), lemma=raw[span[0] : span[1]],
+                      reading="", target="self", count=count, prefix=raw[pos : span[0]])
+    return None
+
+
+def _search_transpose(raw: str, folded: str, pos: int) -> _Claim | None:
+    """``XY二字误倒`` (two characters unless a count says otherwise)."""
+    for m in GRAMMAR["search_transpose"].finditer(folded, pos):
+        nm = _COUNT_AT_END_RE.search(folded, pos, m.start())
+        n, e = ((cn_number(nm.group("n")) or 2), nm.start()) if nm else (2, m.start())
+        s = max(pos, e - n)
+        if s >= e:
+            continue
+        lemma = raw[s:e]
+        return _Claim("conjecture", "conjecture_transpose", s, m.end(), lemma=lemma,
+                      reading=lemma[::-1] if len(lemma) == 2 else "", target="self",
+                      count=n if nm else None, prefix=raw[pos:s])
+    return None
+
+
+_SEARCHES = (_search_replace, _search_replace_zhi, _search_delete, _search_transpose)
+
+
+def _claim_by_search(raw: str, folded: str, pos: int) -> _Claim | None:
+    """A conjecture found by its keyword anywhere after ``pos`` (notes that open with an argument).
+
+    When several keywords occur, the claim whose lemma comes first wins; an author named
+    before it (敖继公云) becomes its first evidence.
+    """
+    found = [c for c in (search(raw, folded, pos) for search in _SEARCHES) if c is not None]
+    if not found:
+        return None
+    claim = min(found, key=lambda c: c.start)
+    for am in GRAMMAR["author"].finditer(folded, pos, claim.start + 1):
+        s = am.span("srcs")
+        claim.evidence.extend(_sources_in(raw[s[0] : s[1]], folded[s[0] : s[1]]))
+    return claim
+
+
+@dataclass
+class _Tail:
+    evidence: list[Source] = field(default_factory=list)
+    scope: str = "here"
+    remark: str = ""
+    more: list[NoteRecord] = field(default_factory=list)
+    verbs: list[str] = field(default_factory=list)
+    #: evidence stated for several claims at once (并据宋本改正), passed up to the first claim
+    shared: list[Source] = field(default_factory=list)
+
+
+def _add_sources(t: _Tail, m: regex.Match, raw: str, folded: str) -> list[Source]:
+    s = m.span("srcs")
+    found = _sources_in(raw[s[0] : s[1]], folded[s[0] : s[1]])
+    t.evidence.extend(found)
+    return found
+
+
+def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int) -> _Tail:
+    """Read the clauses after a claim: evidence, scope markers, further claims, then free remark."""
+    t = _Tail()
+    n = len(folded)
+    while pos < n:
+        m = GRAMMAR["scope_below"].match(folded, pos)
+        if m:
+            t.scope, pos = "below", m.end()
+            continue
+        m = GRAMMAR["ev_verb"].match(folded, pos)
+        if m:
+            found = _add_sources(t, m, raw, folded)
+            if m.group("both"):
+                t.shared.extend(found)
+            t.verbs.append(m.group("verb") or "")
+            pos = m.end()
+            continue
+        m = GRAMMAR["ev_verb_unknown"].match(folded, pos)
+        if m:
+            s = m.span("unk")
+            t.evidence.append(Source("other", raw[s[0] : s[1]]))
+            t.verbs.append(m.group("verb"))
+            pos = m.end()
+            continue
+        m = GRAMMAR["ev_self"].match(folded, pos)
+        if m:
+            t.verbs.append(m.group("verb"))
+            pos = m.end()
+            continue
+        m = GRAMMAR["ev_agree"].match(folded, pos) or GRAMMAR["ev_statement"].match(folded, pos)
+        if m and m.end() > pos:
+            _add_sources(t, m, raw, folded)
+            pos = m.end()
+            continue
+        # a further claim, possibly after 又 or 下文 (never inside the editors' argument)
+        if depth < 4 and not GRAMMAR["judgement"].match(folded, pos):
+            j = GRAMMAR["clause_joiner"].match(folded, pos)
+            q = j.end() if j else pos
+            sub = _claim_at(raw, folded, q)
+            if sub is not None and sub.end > q:
+                if j and j.group("following") and sub.position == "preceding":
+                    sub.position = "following"
+                clause_start = j.end("join") if j and j.group("join") else pos
+                rec, shared = _finish(raw, folded, sub, script, depth + 1, raw[clause_start:])
+                t.more.append(rec)
+                t.shared.extend(shared)
+                break  # the sub-claim read the rest of the note (its own tail)
+        m = GRAMMAR["ev_open"].match(folded, pos)
+        if m:
+            _add_sources(t, m, raw, folded)
+        t.remark = raw[pos:]
+        break
+    return t
+
+
+#: Emendation verbs that call the other reading an error (X今注疏本作Y据宋本改 -> corruption).
+_CORRECTING_VERBS = frozenset({"改正", "订正", "校正", "改定", "更正", "改", "正"})
+
+
+def _finish(
+    raw: str, folded: str, c: _Claim, script: str, depth: int, clause_raw: str
+) -> tuple[NoteRecord, list[Source]]:
+    """The record of claim ``c`` with its tail; also the evidence it shares with earlier claims."""
+    tail = _parse_tail(raw, folded, c.end, script, depth)
+    remark = "".join(x for x in (c.prefix, tail.remark) if x)
+    kind, rule = c.kind, c.rule
+    if kind == "variant" and not c.lemma and rule == "variant_wit_first":
+        rule = "witness_reads"
+        if GRAMMAR["judged_wrong"].search(fold(tail.remark)):
+            kind, rule = "comment", "witness_judged"
+    if kind == "conjecture" and GRAMMAR["rejected"].search(fold(tail.remark)):
+        kind, rule = "comment", "conjecture_rejected"  # reported, then rejected: changes nothing
+    if kind == "variant" and any(v in _CORRECTING_VERBS for v in tail.verbs):
+        kind = "corruption"  # the editors corrected, so they call the other reading wrong
+    evidence = [*c.evidence, *tail.evidence]
+    if not tail.evidence:  # X讹作Y下文Z讹作W并据宋本改正: the shared evidence is ours too
+        evidence.extend(tail.shared)
+    rec = NoteRecord(
+        kind=kind,
+        raw=clause_raw,
+        script=script,
+        lemma=c.lemma,
+        reading=c.reading,
+        target=c.target,
+        target_name=c.target_name,
+        evidence=_dedupe(evidence),
+        scope=tail.scope,
+        position=c.position,
+        count=c.count,
+        rule=rule,
+        remark=remark,
+        more=tuple(tail.more),
+    )
+    return rec, tail.shared
+
+
+_LAYER_OF_PREFIX = {"经": "jing", "注": "zhu", "疏": "shu"}
+
+
+def parse_note(raw: str, script: str | None = None) -> NoteRecord:
+    """Parse one joined 案 note into a :class:`NoteRecord`; never raises.
+
+    ``raw`` is the note's text in reading order starting with 案 (brackets, ``/`` and line
+    breaks are removed here too, so a transcription can be passed as is).  ``script``
+    (``simplified``/``traditional``) overrides the detection, which reports ``unknown``
+    when no character tells the scripts apart.
+    """
+    text = join_note_text(raw)
+    try:
+        script = script or detect_script(text)
+        folded = fold(text)
+        m = GRAMMAR["note_start"].match(folded)
+        pos = m.end() if m else 0
+        layer = ""
+        lm = GRAMMAR["layer_prefix"].match(folded, pos)
+        if lm:
+            claim = _claim_at(text, folded, lm.end())
+            if claim is not None:
+                layer = _LAYER_OF_PREFIX[folded[lm.start()]]
+        if not layer:
+            claim = _claim_at(text, folded, pos) or _claim_by_search(text, folded, pos)
+        if claim is None:
+            return NoteRecord(kind="comment", raw=text, script=script, remark=text[pos:])
+        rec, _shared = _finish(text, folded, claim, script, 0, text)
+        return replace(rec, layer=layer) if layer else rec
+    except Exception as exc:  # pragma: no cover - a safety net: a note is never lost
+        return NoteRecord(kind="comment", raw=text, script=script or "unknown", remark=text,
+                          rule=f"error:{type(exc).__name__}")
