@@ -1,0 +1,187 @@
+"""Collation on the real texts: rows, typed variants, apparatus TEI and JSON, the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jiaokan.collate.apparatus import collation_to_tei
+from jiaokan.collate.engine import CollationError, collate
+from jiaokan.collate.export import collation_to_json
+from jiaokan.collate.layertext import layer_text
+from jiaokan.collate.rows import body_units
+from jiaokan.model import Div, LineBreak, Loc, Piece, Text, Unit, Witness, WitnessMeta
+from jiaokan.readers import READERS
+
+from .test_cli import jiaokan
+
+JS10 = "jishi-juan10-dasheyi-simplified"
+ZS = "zhushu-dasheyi-excerpt"
+JS5 = "jishi-juan05-xiangsheli-traditional"
+TS = "tushu-juan276-xiangsheli"
+
+needs_zs = pytest.mark.skipif("zhushu-ctext" not in READERS, reason="注疏 excerpt reader not available")
+needs_ts = pytest.mark.skipif("tushu-wikisource" not in READERS, reason="图书集成 reader not available")
+
+
+@pytest.fixture(scope="module")
+def dasheyi(read_corpus):
+    return collate([read_corpus(JS10), read_corpus(ZS)], base="JS")
+
+
+@needs_zs
+def test_required_readings_jishi_vs_zhushu(dasheyi):
+    by_ctx = {a.context: a for a in dasheyi.apps if a.layer == "jing"}
+    sui = next(a for c, a in by_ctx.items() if "司射【遂】袒" in c)
+    assert sui.readings["ZS"].type == "omission" and sui.readings["ZS"].text == ""
+    fu = next(a for c, a in by_ctx.items() if "服不【复】负侯" in c)
+    assert fu.readings["ZS"].type == "omission"
+    shi = next(a for c, a in by_ctx.items() if "仆人师洗升【实】觯" in c)
+    assert shi.type == "substantive" and shi.readings["ZS"].text == "宾"
+    # 荅/答 is a variant form: orthographic, never substantive
+    da = [a for a in dasheyi.apps if a.lem.text == "荅"]
+    assert da and all(a.type == "orthographic" for a in da)
+
+
+@needs_zs
+def test_other_base_turns_omission_into_addition(read_corpus):
+    col = collate([read_corpus(JS10), read_corpus(ZS)], base="ZS")
+    sui = next(a for a in col.apps if a.layer == "jing" and "司射【】袒" in a.context)
+    assert sui.readings["JS"].type == "addition" and sui.readings["JS"].text == "遂"
+
+
+@needs_zs
+def test_layers_are_collated_separately_and_gaps_reported_once(dasheyi):
+    # the excerpt has 疏, the 集释 has none: no 疏 apparatus entries, one gap per row with 疏
+    assert not [a for a in dasheyi.apps if a.layer == "shu"]
+    shu_gaps = [g for g in dasheyi.gaps if g.layer == "shu"]
+    assert shu_gaps and all(g.absent == ["JS"] and g.kind == "layer" for g in shu_gaps)
+    assert len({g.row for g in shu_gaps}) == len(shu_gaps)
+    # where the excerpt does not reach, nothing is reported as omitted
+    assert all(len(a.lem.text) < 60 for a in dasheyi.apps)
+
+
+@needs_zs
+def test_pages_and_passages_on_readings(dasheyi):
+    sui = next(a for a in dasheyi.apps if "司射【遂】袒" in a.context)
+    assert sui.lem.page == "13a" and sui.lem.unit.startswith("JS10.")
+    assert sui.readings["ZS"].unit.startswith("ZS")
+
+
+@needs_zs
+def test_apparatus_tei_validates(dasheyi, profile, tei_all):
+    tree = collation_to_tei(dasheyi, {"JS": f"{JS10}.xml", "ZS": f"{ZS}.xml"})
+    assert profile.validate(tree), profile.error_log
+    assert tei_all.validate(tree), tei_all.error_log
+    ns = {"t": "http://www.tei-c.org/ns/1.0"}
+    root = tree.getroot()
+    assert root.find(".//t:variantEncoding", ns).get("method") == "parallel-segmentation"
+    sui = [a for a in root.iterfind(".//t:app[@type='omission']", ns) if a.find("t:lem", ns).text == "遂"]
+    assert sui and sui[0].find("t:rdg", ns).get("wit") == "#ZS" and sui[0].find("t:rdg", ns).text is None
+
+
+@needs_zs
+def test_json_table_reassembles_each_witness(dasheyi):
+    data = collation_to_json(dasheyi)
+    assert data["witnesses"] == ["JS", "ZS"]
+    assert len(data["table"][0]) == len(data["table"][1])
+    # the base row of the table is the base's collated text, in order, character for character
+    units = {u.id: u for u in body_units(dasheyi.witnesses["JS"])}
+    expected = "".join(
+        layer_text([units[u] for u in row.units["JS"]], layer).text
+        for row in dasheyi.rows for layer in dasheyi.layers
+    )
+    got = "".join(t["t"] for cell in data["table"][0] if cell for t in cell)
+    assert got == "".join(ch for ch in expected if not ch.isspace())
+    v = next(v for v in data["variants"] if v["context"].startswith("司射【遂】"))
+    assert v["readings"] == {"JS": "遂", "ZS": ""} and v["type"] == "omission" and v["pages"]["JS"] == "13a"
+
+
+@needs_ts
+def test_xiangsheli_taboo_and_transposition(read_corpus):
+    col = collate([read_corpus(JS5), read_corpus(TS)], base="JS")
+    xuan = [a for a in col.apps if a.lem.text == "玄" and a.readings["TS"].text == "元"]
+    assert xuan and xuan[0].type == "taboo"
+    tr = [a for a in col.apps if a.type == "transposition"]
+    assert any(a.lem.text == "之席" and a.readings["TS"].text == "席之" for a in tr)
+    # a simplified against a traditional witness: script differences are not variants
+    assert not [a for a in col.apps if a.lem.text == "賓" and a.readings["TS"].text == "宾"]
+
+
+def test_user_errors():
+    w = Witness(WitnessMeta(siglum="A", file="a", format="x"))
+    with pytest.raises(CollationError, match="at least two"):
+        collate([w])
+    with pytest.raises(CollationError, match="siglum A"):
+        collate([w, Witness(WitnessMeta(siglum="A", file="b", format="x"))])
+    with pytest.raises(CollationError, match="no witness has the siglum Z"):
+        collate([w, Witness(WitnessMeta(siglum="B", file="b", format="x"))], base="Z")
+
+
+# --- properties ------------------------------------------------------------------------------
+
+def _witness(siglum: str, passages: list[tuple[str, str]]) -> Witness:
+    w = Witness(WitnessMeta(siglum=siglum, file=f"{siglum}.txt", format="gen", script="traditional"))
+    d = Div("chapter", "1", None)
+    for i, (jing, zhu) in enumerate(passages, 1):
+        u = Unit(f"{siglum}.{i}")
+        u.pieces.append(Piece("jing", [LineBreak(i), Text(jing)], Loc(i), id=f"{siglum}.{i}.jing1"))
+        if zhu:
+            u.pieces.append(Piece("zhu", [Text(zhu)], Loc(i), resp="郑玄", id=f"{siglum}.{i}.zhu1"))
+        d.units.append(u)
+    w.divs.append(d)
+    return w
+
+
+hanzi = st.text(alphabet=st.sampled_from("司射遂袒執弓挾一个搢扑東面于三耦之西命賓主人"), min_size=3, max_size=20)
+
+
+@settings(max_examples=40, deadline=None)
+@given(passages=st.lists(st.tuples(hanzi, hanzi), min_size=1, max_size=6))
+def test_a_witness_collated_with_itself_has_no_variants(passages):
+    col = collate([_witness("A", passages), _witness("B", passages)])
+    assert col.apps == [] and col.gaps == []
+    assert all(len(r.units["A"]) == len(r.units["B"]) for r in col.rows)
+
+
+@settings(max_examples=40, deadline=None)
+@given(passages=st.lists(st.tuples(hanzi, hanzi), min_size=2, max_size=6), data=st.data())
+def test_one_substitution_gives_one_entry_at_its_place(passages, data):
+    k = data.draw(st.integers(0, len(passages) - 1))
+    jing, zhu = passages[k]
+    pos = data.draw(st.integers(0, len(zhu) - 1))
+    new = "龜" if zhu[pos] != "龜" else "鼈"
+    changed = list(passages)
+    changed[k] = (jing, zhu[:pos] + new + zhu[pos + 1:])
+    col = collate([_witness("A", passages), _witness("B", changed)])
+    assert len(col.apps) == 1
+    (app,) = col.apps
+    assert app.layer == "zhu" and app.readings["B"].text == new and app.lem.text == zhu[pos]
+    assert app.type == "substantive" and app.lem.unit == f"A.{k + 1}"
+
+
+# --- CLI ----------------------------------------------------------------------------------------
+
+@needs_zs
+def test_cli_collate_and_diff(tmp_path):
+    from .conftest import corpus_file
+
+    tei = tmp_path / "tei"
+    assert jiaokan("ingest", str(corpus_file(JS10)), str(corpus_file(ZS)), "-o", str(tei), "-q").returncode == 0
+    a, b = tei / f"{JS10}.xml", tei / f"{ZS}.xml"
+    r = jiaokan("collate", str(a), str(b), "--base", "JS", "-o", str(tmp_path / "app.xml"), "--json", str(tmp_path / "app.json"))
+    assert r.returncode == 0, r.stderr
+    assert b"apparatus entries" in r.stderr and b"shu only in ZS" in r.stderr
+    data = json.loads((tmp_path / "app.json").read_text(encoding="utf-8"))
+    assert set(data) >= {"witnesses", "table", "variants"}
+    assert jiaokan("validate", str(tmp_path / "app.xml")).returncode == 0
+    r = jiaokan("diff", str(a), str(b), "--only", "substantive", "--color", "never")
+    out = r.stdout.decode()
+    assert r.returncode == 0 and "[实 | 宾]" in out and "orthographic" not in out.split("--")[0]
+    r = jiaokan("collate", str(a), str(b), "--base", "XX")
+    assert r.returncode == 2 and b"no witness has the siglum XX" in r.stderr
+    r = jiaokan("collate", str(a), str(b), "--ignore", "bogus")
+    assert r.returncode == 2 and b"unknown variant type" in r.stderr
