@@ -13,6 +13,8 @@ from ..model import Witness, WitnessMeta
 from .base import Reader, ReaderError, SourceText, load_source
 from .jishi_flat import JishiFlatReader
 from .jishi_pages import JishiPagesReader
+from .tushu_blocks import TushuBlocksReader
+from .zhushu_ctext import ZhushuCtextReader
 
 READERS: dict[str, Reader] = {}
 
@@ -22,7 +24,7 @@ def register(reader: Reader) -> Reader:
     return reader
 
 
-for _r in (JishiPagesReader(), JishiFlatReader()):
+for _r in (JishiPagesReader(), JishiFlatReader(), TushuBlocksReader(), ZhushuCtextReader()):
     register(_r)
 
 

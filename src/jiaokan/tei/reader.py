@@ -101,7 +101,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
                 layer = el.get("type", "")
                 if layer not in LAYERS:
                     raise ReaderError(name, f"<{etree.QName(el).localname}> with @type={layer!r}: not a layer", el.sourceline)
-                page_before = state["page"]
+                page_before, line_before = state["page"], state["line"]
                 content = _read_inline(el, w, people, state, div)
                 unit_id = el.get("n") or (el.get(_XML_ID) or f"u{len(units) + 1}")
                 unit = units.get(unit_id)
@@ -109,7 +109,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
                     unit = Unit(id=unit_id)
                     units[unit_id] = unit
                     div.units.append(unit)
-                first_line = next((x.n for x in content if isinstance(x, LineBreak)), state["line"])
+                first_line = _first_line(content, line_before)
                 p = Piece(
                     layer=layer,
                     content=content,
@@ -126,6 +126,16 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
                 div.title = meta.chapter or None
             w.divs.append(div)
     return w
+
+
+def _first_line(content: list[Inline], line_before: int) -> int:
+    """The line of a piece's first character: a line break before it, else the line so far."""
+    for x in content:
+        if isinstance(x, LineBreak):
+            return x.n
+        if isinstance(x, (Text, Label, Gaiji, Note)):
+            break
+    return line_before
 
 
 def _first_page(content: list[Inline], page_before: str | None) -> str | None:

@@ -1,0 +1,132 @@
+"""scripts/layer_agreement.py: the measure behaves (not the figures, which depend on the readers)."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import sys
+
+import pytest
+
+from jiaokan.model import ReaderWarning, WitnessMeta
+from jiaokan.readers.base import load_source
+from jiaokan.readers.zhushu_ctext import ZhushuCtextReader
+
+from .conftest import ROOT, corpus_file
+
+ZS = "zhushu-dasheyi-excerpt"
+
+
+@pytest.fixture(scope="module")
+def la():
+    spec = importlib.util.spec_from_file_location("layer_agreement", ROOT / "scripts" / "layer_agreement.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["layer_agreement"] = mod  # dataclasses look their module up
+    spec.loader.exec_module(mod)
+    yield mod
+    sys.modules.pop("layer_agreement", None)
+
+
+def zs(text: str):
+    reader = ZhushuCtextReader()
+    src = load_source("t.txt", text.encode("utf-8"))
+    return reader.read(src, WitnessMeta(siglum="ZS", file="t.txt", format=reader.name), check_format=False)
+
+
+def flipped(w, old: str, new: str):
+    """A copy of ``w`` with every ``old`` piece relabelled ``new``."""
+    w = copy.deepcopy(w)
+    for p in w.pieces():
+        if p.layer == old:
+            p.layer = new
+    return w
+
+
+def test_a_witness_against_itself_agrees_fully(la, read_corpus):
+    w = read_corpus(ZS)
+    res = la.measure(w, w)
+    assert res.aligned > 3000
+    assert res.share == 1.0
+    assert (res.jing_as_comm, res.comm_as_jing, res.para, res.shu_as_jing) == (0, 0, 0, 0)
+    assert res.coverage == 1.0
+
+
+def test_a_flipped_layer_scores_lower_and_is_shown(la, read_corpus):
+    w = read_corpus(ZS)
+    bad = flipped(w, "zhu", "jing")
+    res = la.measure(bad, w)
+    zhu_keys = sum(1 for c in la.stream(w).classes if c == la.COMM) - sum(
+        1 for p in w.pieces() if p.layer == "shu" for _ in la.keys(p.text))
+    assert res.share < 0.8
+    assert res.jing_as_comm == zhu_keys and res.comm_as_jing == 0
+    kinds = {ex.kind for ex in res.examples}
+    assert kinds == {"经→注"}
+    assert all(ex.witness_unit.startswith("ZS") for ex in res.examples)
+    # and the other way round: the reference's 经 read as commentary
+    res = la.measure(flipped(w, "jing", "zhu"), w)
+    assert res.comm_as_jing > 1000 and res.jing_as_comm == 0
+
+
+def test_shu_labelled_jing_is_counted_from_what_the_reference_lacks(la, read_corpus):
+    w = read_corpus(ZS)
+    ref = copy.deepcopy(w)
+    for u in ref.units():  # a reference with 经 and 注 only, like the 四部丛刊
+        u.pieces = [p for p in u.pieces if p.layer != "shu"]
+    assert la.measure(w, ref).shu_as_jing == 0
+    res = la.measure(flipped(w, "shu", "jing"), ref)
+    assert res.shu_as_jing > 1000
+    assert res.share > 0.99  # the 疏 never aligns: it does not lower the share, it is counted apart
+    assert any(ex.kind == "疏 as 经" for ex in res.examples)
+
+
+LINES = [
+    "　　甲乙丙丁戊己庚辛【注一二三四】",
+    "　　天地玄黄宇宙洪荒日月盈昃【注五六七八】",
+    "　　辰宿列张寒来暑往秋收冬藏【注九十】",
+]
+
+
+def test_text_lost_in_a_reference_lacuna_is_not_counted_as_shu(la):
+    wit = zs("\n".join(LINES) + "\n")
+    ref = zs("\n".join([LINES[0], LINES[2]]) + "\n")
+    res = la.measure(wit, ref)
+    assert (res.shu_as_jing, res.in_lacuna) == (12, 0)
+    ref.warnings.append(ReaderWarning("t.txt", 1, "lacuna", "page missing"))
+    res = la.measure(wit, ref)
+    assert (res.shu_as_jing, res.in_lacuna) == (0, 12)
+
+
+def test_short_variants_are_not_shu(la):
+    wit = zs(LINES[0].replace("庚辛", "庚辛壬癸") + "\n")
+    ref = zs(LINES[0] + "\n")
+    assert la.measure(wit, ref).shu_as_jing == 0
+
+
+def test_command_line_one_pair(la, capsys):
+    path = str(corpus_file(ZS))
+    assert la.main([path, "--reference", path]) == 0
+    out = capsys.readouterr().out
+    assert "100.00%" in out and "zhushu-dasheyi-excerpt" in out and "疏 as 经" in out
+
+
+def test_command_line_usage_errors(la, capsys):
+    with pytest.raises(SystemExit) as exc:
+        la.main([str(corpus_file(ZS))])
+    assert exc.value.code == 2
+    assert "needs --reference" in capsys.readouterr().err
+
+
+def test_unreadable_pair_is_reported_not_a_traceback(la, tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\xff\xfe\x00garbage")
+    assert la.main([str(bad), "--reference", str(corpus_file(ZS))]) == 2
+    assert "skipped bad.txt" in capsys.readouterr().out
+
+
+def test_default_mode_runs_the_standard_pairs(la, capsys):
+    assert la.main([]) == 0
+    out = capsys.readouterr().out
+    for stem in ("tushu-juan276-xiangsheli", "jishi-juan05-xiangsheli-traditional",
+                 "jishi-juan10-dasheyi-simplified", "zhushu-dasheyi-excerpt"):
+        assert stem in out
+    assert "KR1d0026_005" in out and "KR1d0026_007" in out
