@@ -14,6 +14,7 @@ from .base import Reader, ReaderError, SourceText, load_source
 from .jishi_flat import JishiFlatReader
 from .jishi_pages import JishiPagesReader
 from .tushu_blocks import TushuBlocksReader
+from .tushu_wikisource import TushuWikisourceReader
 from .zhushu_ctext import ZhushuCtextReader
 
 READERS: dict[str, Reader] = {}
@@ -24,7 +25,7 @@ def register(reader: Reader) -> Reader:
     return reader
 
 
-for _r in (JishiPagesReader(), JishiFlatReader(), TushuBlocksReader(), ZhushuCtextReader()):
+for _r in (JishiPagesReader(), JishiFlatReader(), TushuWikisourceReader(), TushuBlocksReader(), ZhushuCtextReader()):
     register(_r)
 
 
