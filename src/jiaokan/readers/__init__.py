@@ -16,6 +16,7 @@ from .jishi_pages import JishiPagesReader
 from .tushu_blocks import TushuBlocksReader
 from .tushu_wikisource import TushuWikisourceReader
 from .zhushu_ctext import ZhushuCtextReader
+from .mandoku import MANDOKU_READERS
 
 READERS: dict[str, Reader] = {}
 
@@ -25,7 +26,7 @@ def register(reader: Reader) -> Reader:
     return reader
 
 
-for _r in (JishiPagesReader(), JishiFlatReader(), TushuWikisourceReader(), TushuBlocksReader(), ZhushuCtextReader()):
+for _r in (JishiPagesReader(), JishiFlatReader(), TushuWikisourceReader(), TushuBlocksReader(), ZhushuCtextReader(), *MANDOKU_READERS):
     register(_r)
 
 

@@ -1,0 +1,582 @@
+"""The Mandoku front end: source lines → printed lines → one flattened text with its markup.
+
+Shared by the Mandoku readers (:mod:`.mandoku`): it knows the format — header
+and comment lines, drawers, page tags, ``¶``, indentation, double-column
+brackets, gaiji entities — and nothing about layers.  The readers decide the
+layers as a list of :class:`Seg` over the :class:`Flat` text and hand it to
+:func:`emit`, which places every page and line break where the source has it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from ..model import DEFAULT_RESP, PageBreak, WitnessMeta
+from ..normalize import key as fold_key
+from .base import GAIJI_RE, ReaderError, SourceText, WitnessBuilder
+from .yili import PIAN, chinese_numeral, pian_heading
+
+# --------------------------------------------------------------------------
+# Line shapes of the format
+
+MODE_RE = re.compile(r"^#\s*-\*-.*-\*-\s*$")
+HEADER_RE = re.compile(r"^#\+(?P<key>[A-Za-z_]+):\s*(?P<value>.*?)\s*$")
+BLOCK_RE = re.compile(r"^#\+(BEGIN|END)_\w+", re.I)
+COMMENT_RE = re.compile(r"^#(?:\s|$)")
+DRAWER_RE = re.compile(r"^\s*:(?P<name>[A-Za-z_][\w-]*):\s*$")
+DRAWER_END_RE = re.compile(r"^\s*:END:\s*$", re.I)
+HEADING_RE = re.compile(r"^(?P<stars>\*+)\s+(?P<title>.*)$")
+TAG_RE = re.compile(r"<(?P<kind>[a-z]+):(?P<id>[^<>\s]*)>")
+TAG_START_RE = re.compile(r"<[a-z]+:")
+LACUNA_RE = re.compile(r"page missing|missing page|lacuna|缺頁|缺页|原缺", re.I)
+
+#: Kanripo page ids: ``KR1d0028_WYG_005-1a`` (text, edition, 卷, page).
+KANRIPO_PB_RE = re.compile(r"^(?P<text>KR\d[a-z]\d{4}\w*?)_(?P<ed>[A-Za-z0-9]+)_(?P<juan>\d+)-(?P<page>\d+[a-z]?)$")
+#: Classic Mandoku page ids: ``T_T14n0475_0537a`` (edition, text, page).
+MANDOKU_PB_RE = re.compile(r"^(?P<ed>[A-Za-z0-9]+)_(?P<text>[A-Za-z0-9]+)_(?P<page>[\d-]+[a-z])$")
+KANRIPO_ID_RE = re.compile(r"^KR\d[a-z]\d{4}")
+
+INDENT = "\u3000"
+NUM = "〇一二三四五六七八九十百"
+#: ``儀禮卷第五`` ``儀禮注疏卷五`` ``儀禮注疏卷五考證`` ``儀禮集釋卷五　　宋　李如圭　撰``
+JUAN_TITLE_RE = re.compile(rf"^(?P<title>\S{{1,12}}?)卷(?:第)?(?P<n>[{NUM}]+)(?P<kz>考證|考证)?(?:[\s\u3000]+(?P<rest>.*))?$")
+SIKU_RE = re.compile(r"^(欽定四庫全書|钦定四库全书)$")
+#: ``漢鄭氏注　唐陸德明音義　賈公彦疏``, ``宋　李如圭　撰``: dynasty, name, what they did.
+RESP_LINE_RE = re.compile(r"^(?:[漢汉魏晉晋唐宋元明清][\u3000\s]*\S{1,6}?[\u3000\s]*(?:注|疏|音義|音义|撰|集釋|集释)[\u3000\s]*)+$")
+#: ``(經三千六百四十五字/注六千九百一十五字)``: the 卷's character counts.
+COUNT_RE = re.compile(rf"^(?:[經经注疏音義义]+[{NUM}千萬万零]+字)+$")
+
+#: Kanripo text ids of the works whose layout each variant knows.
+KNOWN_TEXTS = {"KR1d0026": "sbck", "KR1d0028": "zhushu", "KR1d0030": "jishi"}
+
+#: Placeholders for gaiji entities in a flattened text (one character each).
+_PUA0 = 0xF0000
+
+
+# --------------------------------------------------------------------------
+# The front end: source lines → printed lines
+
+
+@dataclass
+class PrintedLine:
+    """One printed line of the source, as the transcription gives it.
+
+    ``body`` has no ``¶``, no tags and no indentation (gaiji entities are kept);
+    ``indent`` counts the leading full-width spaces; ``breaks`` are the page
+    breaks just before it; ``lacuna`` the transcribers' comment when a lost page
+    precedes it; ``cont`` is true when a page tag split one printed line in two
+    and this is the part after the tag.
+    """
+
+    n: int
+    body: str
+    indent: int = 0
+    breaks: list[PageBreak] = field(default_factory=list)
+    lacuna: str | None = None
+    heading: int = 0
+    cont: bool = False
+
+
+@dataclass
+class Notice:
+    """A warning found while scanning, emitted once the builder exists."""
+
+    line: int
+    code: str
+    message: str
+
+
+@dataclass
+class MandokuDoc:
+    """A scanned Mandoku file: header fields, printed lines, trailing page breaks."""
+
+    header: dict[str, str] = field(default_factory=dict)
+    lines: list[PrintedLine] = field(default_factory=list)
+    trailing: list[PageBreak] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    first_page_id: str | None = None
+
+    @property
+    def text_id(self) -> str | None:
+        """The Kanripo text id (``KR1d0028``), from the header or the page tags."""
+        for cand in (self.header.get("ID", ""), self.first_page_id or ""):
+            m = KANRIPO_ID_RE.match(cand)
+            if m:
+                return m.group(0)
+        return None
+
+    def page_breaks(self) -> Iterator[PageBreak]:
+        for pl in self.lines:
+            yield from pl.breaks
+        yield from self.trailing
+
+
+def parse_page_id(page_id: str) -> PageBreak | None:
+    """``KR1d0028_WYG_005-1a`` → PageBreak(n='1a', edition='WYG', juan='5', facs=id); None if unknown."""
+    m = KANRIPO_PB_RE.match(page_id)
+    if m:
+        return PageBreak(n=m.group("page"), facs=page_id, edition=m.group("ed"), juan=str(int(m.group("juan"))))
+    m = MANDOKU_PB_RE.match(page_id)
+    if m:
+        return PageBreak(n=m.group("page"), facs=page_id, edition=m.group("ed"))
+    return None
+
+
+class _Scanner:
+    """Turns the source lines of a Mandoku file into a :class:`MandokuDoc`.
+
+    One job: tell header, comments, drawers, tags and text apart, and cut the
+    text into printed lines.  It decides nothing about layers.
+    """
+
+    def __init__(self, src: SourceText) -> None:
+        self.src = src
+        self.doc = MandokuDoc()
+        self.breaks: list[PageBreak] = []
+        self.lacuna: str | None = None
+        self.drawer: tuple[str, int] | None = None
+        self.tab_warned = False
+
+    def run(self) -> MandokuDoc:
+        for n, raw in enumerate(self.src.lines, 1):
+            self._line(n, raw)
+        if self.drawer is not None:
+            name, opened = self.drawer
+            raise ReaderError(self.src.path, f"the drawer :{name}: opened at line {opened} is never closed with :END:", opened)
+        self.doc.trailing = self.breaks
+        return self.doc
+
+    def _line(self, n: int, raw: str) -> None:
+        if self.drawer is not None:
+            if DRAWER_END_RE.match(raw):
+                self.drawer = None
+            return
+        if raw.startswith("#"):
+            self._hash_line(n, raw)
+            return
+        if m := DRAWER_RE.match(raw):
+            if m.group("name").upper() != "END":
+                self.drawer = (m.group("name"), n)
+            return
+        if "\t" in raw:
+            raw = raw.split("\t", 1)[0]
+            if not self.tab_warned:
+                self.doc.notices.append(Notice(n, "annotation", "text after a TAB is a Mandoku annotation, not source text: dropped"))
+                self.tab_warned = True
+        heading = 0
+        if m := HEADING_RE.match(raw):
+            heading = len(m.group("stars"))
+            raw = m.group("title")
+        self._text_line(n, raw, heading)
+
+    def _hash_line(self, n: int, raw: str) -> None:
+        if m := HEADER_RE.match(raw):
+            key, value = m.group("key").upper(), m.group("value")
+            if key == "PROPERTY":
+                name, _, value = value.partition(" ")
+                self.doc.header[name.strip().upper()] = value.strip()
+            else:
+                self.doc.header[key] = value
+        elif BLOCK_RE.match(raw) or MODE_RE.match(raw):
+            pass
+        elif COMMENT_RE.match(raw) or raw == "#":
+            comment = raw[1:].strip()
+            if LACUNA_RE.search(comment):
+                self.lacuna = comment
+                self.doc.notices.append(Notice(n, "lacuna", f"the transcription notes a lost page ('# {comment}'): "
+                                                "the text before and after is not continuous"))
+        # any other '#…' line is org markup: not text
+
+    def _text_line(self, n: int, raw: str, heading: int) -> None:
+        """Split one source line at its tags and ``¶`` marks into printed lines."""
+        parts = self._split_tags(n, raw)
+        first = True
+        for part in parts:
+            if isinstance(part, PageBreak):
+                self.breaks.append(part)
+                continue
+            for k, seg in enumerate(part.split("¶")):
+                body = seg.rstrip()
+                stripped = body.lstrip(INDENT + " ")
+                if not stripped:
+                    continue
+                indent = len(body) - len(stripped)
+                self.doc.lines.append(PrintedLine(
+                    n=n, body=stripped, indent=indent, breaks=self.breaks, lacuna=self.lacuna,
+                    heading=heading, cont=not first and k == 0,
+                ))
+                self.breaks = []
+                self.lacuna = None
+                first = False
+
+    def _split_tags(self, n: int, raw: str) -> list["str | PageBreak"]:
+        out: list[str | PageBreak] = []
+        pos = 0
+        for m in TAG_RE.finditer(raw):
+            out.append(raw[pos:m.start()])
+            pos = m.end()
+            if m.group("kind") == "pb":
+                out.append(self._page_break(n, m.group("id")))
+            # <md:…> (the base edition's pagination) and other tags: markup, not text
+        rest = raw[pos:]
+        if cut := TAG_START_RE.search(rest):
+            frag = rest[cut.start():cut.start() + 40]
+            raise ReaderError(self.src.path, f"page tag cut off: '{frag}' has no closing '>'", n)
+        out.append(rest)
+        return out
+
+    def _page_break(self, n: int, page_id: str) -> PageBreak:
+        if self.doc.first_page_id is None:
+            self.doc.first_page_id = page_id
+        pb = parse_page_id(page_id)
+        if pb is None:
+            self.doc.notices.append(Notice(n, "page-id", f"page tag <pb:{page_id}> is not a Kanripo page id; kept as the page label"))
+            pb = PageBreak(n=page_id or "?", facs=page_id or None)
+        return pb
+
+
+def scan(src: SourceText) -> MandokuDoc:
+    """The printed lines, page breaks and header of a Mandoku file."""
+    return _Scanner(src).run()
+
+
+def strip_markup(src: SourceText) -> str:
+    """The source minus what the Mandoku readers drop on purpose (for losslessness).
+
+    Header and comment lines, drawers, tags and text after a TAB go; the rest
+    (``¶``, brackets, indentation) holds no Han characters beyond the text.
+    """
+    out: list[str] = []
+    in_drawer = False
+    for raw in src.lines:
+        if in_drawer:
+            in_drawer = not DRAWER_END_RE.match(raw)
+            continue
+        if raw.startswith("#"):
+            continue
+        if (m := DRAWER_RE.match(raw)) and m.group("name").upper() != "END":
+            in_drawer = True
+            continue
+        out.append(TAG_RE.sub("", raw.split("\t", 1)[0]))
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------
+# Title lines and metadata
+
+
+def juan_title(body: str) -> re.Match[str] | None:
+    """A 卷 title line (``儀禮卷第五``, ``儀禮注疏卷五考證``), or None."""
+    return JUAN_TITLE_RE.match(body)
+
+
+def pian_of(body: str) -> str | None:
+    """The 篇 a heading line names, in its canonical form (``鄕射禮第五　儀禮　鄭氏注`` → 鄉射禮)."""
+    first = re.split(r"[\u3000\s]+", body.strip(), maxsplit=1)[0]
+    found = pian_heading(first)
+    if found is None:
+        return None
+    k = "".join(fold_key(c) for c in found)
+    for title in PIAN:
+        if "".join(fold_key(c) for c in title) == k:
+            return title
+    return found
+
+
+def paratext_kind(body: str) -> str | None:
+    """The kind of a title/heading line of a Kanripo 卷, or None for text.
+
+    ``collection`` (欽定四庫全書), ``title`` (the 卷 title), ``kaozheng`` (the
+    考證 title), ``pian`` (the 篇 heading), ``resp`` (who wrote what).
+    """
+    if SIKU_RE.match(body):
+        return "collection"
+    if m := juan_title(body):
+        return "kaozheng" if m.group("kz") else "title"
+    if pian_of(body):
+        return "pian"
+    if RESP_LINE_RE.match(body):
+        return "resp"
+    return None
+
+
+def fill_meta(meta: WitnessMeta, doc: MandokuDoc) -> list[Notice]:
+    """Fill what the user or the manifest left empty from the header, the page tags and the title lines.
+
+    Why several sources: the ``JUAN`` property is sometimes wrong (KR1d0026
+    numbers its 卷五 file ``JUAN 4``), while the page tags and the 卷 title
+    agree with the file; the 卷 is taken from those and a disagreeing header is
+    reported.
+    """
+    notices: list[Notice] = []
+    h = doc.header
+    pages = list(doc.page_breaks())
+    first = pages[0] if pages else None
+    juan_title_n = None
+    chapter = None
+    for pl in doc.lines[:12]:
+        m = juan_title(pl.body)
+        if m and juan_title_n is None:
+            juan_title_n = chinese_numeral(m.group("n"))
+        chapter = chapter or pian_of(pl.body)
+    juan = (first.juan if first and first.juan else None) or (str(juan_title_n) if juan_title_n else None) or h.get("JUAN")
+    if h.get("JUAN") and juan and h["JUAN"].lstrip("0") != juan.lstrip("0"):
+        notices.append(Notice(1, "header-juan", f"#+PROPERTY: JUAN {h['JUAN']} disagrees with the page tags and "
+                                               f"the 卷 title (卷 {juan}); using {juan}"))
+    if not meta.title and h.get("TITLE"):
+        meta.title = h["TITLE"]
+    if not meta.juan and juan:
+        meta.juan = juan
+    if not meta.edition:
+        meta.edition = (first.edition if first and first.edition else "") or h.get("WITNESS", "") or h.get("BASEEDITION", "")
+    if not meta.chapter and chapter:
+        meta.chapter = chapter
+    if not meta.script:
+        meta.script = "traditional"  # Kanripo master texts are in traditional characters
+    if doc.text_id:
+        meta.extra.setdefault("kanripo-id", doc.text_id)
+    for k, v in h.items():
+        if k not in ("TITLE", "ID") and v:
+            meta.extra.setdefault(f"kanripo-{k.lower()}", v)
+    return notices
+
+
+# --------------------------------------------------------------------------
+# Variants
+
+
+@dataclass
+class Signature:
+    """What the body of a Mandoku file shows about its layout."""
+
+    zhushu: int = 0  # 音義( and 疏( groups, lines that open with 注
+    jishi: int = 0  # indented lines opening with 鄭注 / 釋曰 / 鄭目錄云
+    groups: int = 0  # double-column groups
+
+    def variant(self) -> str | None:
+        if self.jishi >= 2:
+            return "jishi"
+        if self.zhushu >= 2:
+            return "zhushu"
+        if self.groups >= 2:
+            return "sbck"
+        return None
+
+
+JISHI_LINE_RE = re.compile(r"^\u3000+(鄭注|郑注|釋曰|释曰|鄭目錄云|鄭目録云|郑目录云)")
+ZHUSHU_RE = re.compile(r"音義\(|疏\(|^注")
+
+
+def signature(src: SourceText, limit: int = 800) -> Signature:
+    sig = Signature()
+    for ln in src.lines[:limit]:
+        if JISHI_LINE_RE.match(ln):
+            sig.jishi += 1
+        sig.zhushu += len(ZHUSHU_RE.findall(ln))
+        sig.groups += ln.count("(")
+    return sig
+
+
+ID_RE = re.compile(r"^#\+PROPERTY:\s*ID\s+(KR\d[a-z]\d{4})|<pb:(KR\d[a-z]\d{4})")
+
+
+def text_id_of(src: SourceText, limit: int = 400) -> str | None:
+    """The Kanripo text id (``KR1d0028``) from ``#+PROPERTY: ID`` or the first page tag."""
+    for ln in src.lines[:limit]:
+        if m := ID_RE.search(ln):
+            return m.group(1) or m.group(2)
+    return None
+
+
+def is_mandoku(src: SourceText) -> bool:
+    """Page tags ``<pb:…>``, or an org header with ``¶`` line ends."""
+    head = src.lines[:400]
+    if any("<pb:" in ln for ln in head):
+        return True
+    header = any(ln.startswith("#+TITLE") or MODE_RE.match(ln) for ln in head[:20])
+    return header and any("¶" in ln for ln in head)
+
+
+# --------------------------------------------------------------------------
+# The flattened text: what the running-text variants (四部丛刊, 注疏) layer
+
+
+@dataclass
+class Flat:
+    """All printed lines concatenated, with where each starts.
+
+    Gaiji entities become one placeholder character each (``gaiji`` maps them
+    back), so that a marker or a split point is found by offset in one string;
+    ``markup`` flags the bracket characters that are layout, not text.
+    """
+
+    text: str
+    starts: list[int]
+    lines: list[PrintedLine]
+    gaiji: dict[str, str]
+    markup: bytearray
+
+    def line_range(self, i: int) -> tuple[int, int]:
+        end = self.starts[i + 1] if i + 1 < len(self.starts) else len(self.text)
+        return self.starts[i], end
+
+    def reading(self, start: int, end: int) -> str:
+        """Text in ``[start, end)`` without bracket markup, placeholders kept."""
+        return "".join(ch for i, ch in enumerate(self.text[start:end], start) if not self.markup[i])
+
+
+def flatten(lines: list[PrintedLine]) -> Flat:
+    gaiji: dict[str, str] = {}
+    codes: dict[str, str] = {}
+    parts: list[str] = []
+    starts: list[int] = []
+    pos = 0
+
+    def placeholder(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if code not in codes:
+            ch = chr(_PUA0 + len(codes))
+            codes[code] = ch
+            gaiji[ch] = code
+        return codes[code]
+
+    for pl in lines:
+        body = GAIJI_RE.sub(placeholder, pl.body)
+        starts.append(pos)
+        parts.append(body)
+        pos += len(body)
+    text = "".join(parts)
+    return Flat(text, starts, lines, gaiji, bytearray(len(text)))
+
+
+@dataclass
+class Group:
+    """A double-column bracket group ``(…)`` on one printed line: offsets of ``(`` and ``)``.
+
+    ``close`` is the line end when the bracket was left open there (reported).
+    """
+
+    open: int
+    close: int
+    line: int  # index into Flat.lines
+
+
+def find_groups(flat: Flat, b: WitnessBuilder, path: str) -> list[Group]:
+    """The bracket groups of every printed line; marks ``(``, ``/``, ``)`` as markup.
+
+    Every transcribed line closes its own groups (the left column of a printed
+    line ends with the line), so a ``(`` still open at the line end is closed
+    there with a warning; at the end of the file it means the file was cut off
+    inside the note (an error, as for 案 notes).  A ``(`` inside a group and a
+    ``)`` with no group are kept as text and reported.
+    """
+    groups: list[Group] = []
+    text = flat.text
+    last = len(flat.lines) - 1
+    for i, pl in enumerate(flat.lines):
+        start, end = flat.line_range(i)
+        opened: int | None = None
+        for k in range(start, end):
+            ch = text[k]
+            if ch == "(":
+                if opened is None:
+                    opened = k
+                    flat.markup[k] = 1
+                else:
+                    b.warn("nested-bracket", "a '(' inside a double-column group; kept as text", pl.n)
+            elif ch == ")":
+                if opened is None:
+                    b.warn("stray-bracket", "a ')' with no '(' before it; kept as text", pl.n)
+                else:
+                    flat.markup[k] = 1
+                    groups.append(Group(opened, k, i))
+                    opened = None
+            elif ch == "/" and opened is not None:
+                flat.markup[k] = 1
+        if opened is not None:
+            if i == last:
+                raise ReaderError(path, f"the file ends inside the double-column text opened at line {pl.n}: "
+                                        "it looks cut off", pl.n)
+            b.warn("unclosed-bracket", "a double-column group is not closed on its line; closed at the line end", pl.n)
+            groups.append(Group(opened, end, i))
+    return groups
+
+
+@dataclass
+class Seg:
+    """A stretch ``[start, end)`` of the flattened text and what to do with it.
+
+    ``layer`` set: open a new piece of that layer at ``start`` (``new_unit``,
+    ``subtype``, ``cert`` as for :meth:`WitnessBuilder.piece`); ``layer`` None:
+    continue the open piece.  ``label``: the stretch is a marker (注, 疏, 音義, ○).
+    """
+
+    start: int
+    end: int
+    layer: str | None = None
+    label: bool = False
+    subtype: str | None = None
+    cert: str | None = None
+    new_unit: bool | None = None
+    resp: str | None = None
+    div: tuple[str, str | None, str | None] | None = None  # start a new div (type, n, title) first
+
+
+def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
+    """Feed the builder: pieces, labels, text, gaiji, and the line and page breaks in place.
+
+    Breaks that fall at the start of a segment are given before its piece
+    opens, so the piece's location is the line it starts on.
+    """
+    line_i = 0
+    nlines = len(flat.lines)
+
+    def breaks_upto(pos: int, inclusive: bool) -> None:
+        nonlocal line_i
+        while line_i < nlines and (flat.starts[line_i] < pos or (inclusive and flat.starts[line_i] == pos)):
+            pl = flat.lines[line_i]
+            for pb in pl.breaks:
+                b.page_break(pb)
+            if not pl.cont:
+                b.line(pl.n)
+            line_i += 1
+
+    for seg in segs:
+        breaks_upto(seg.start, inclusive=True)
+        if seg.div is not None:
+            b.div(*seg.div)
+        if seg.layer is not None:
+            b.piece(seg.layer, resp=seg.resp or DEFAULT_RESP.get(seg.layer), subtype=seg.subtype,
+                    cert=seg.cert, new_unit=seg.new_unit)
+        pos = seg.start
+        while pos < seg.end:
+            nxt = flat.starts[line_i] if line_i < nlines else len(flat.text)
+            stop = min(seg.end, nxt) if nxt > pos else seg.end
+            chunk = flat.reading(pos, stop)
+            if seg.label:
+                if chunk:
+                    b.label(chunk)
+            else:
+                _emit_text(b, chunk, flat.gaiji)
+            pos = stop
+            if pos < seg.end:
+                breaks_upto(pos, inclusive=True)
+
+
+_PLACEHOLDER_RE = re.compile("[\U000F0000-\U000FFFFD]")
+
+
+def _emit_text(b: WitnessBuilder, chunk: str, gaiji: dict[str, str]) -> None:
+    if b.current is None and not chunk.strip():
+        return  # layout blanks before the first piece: nothing to keep them in, and no text
+    pos = 0
+    for m in _PLACEHOLDER_RE.finditer(chunk):
+        code = gaiji.get(m.group(0))
+        if code is None:
+            continue
+        b.text(chunk[pos:m.start()])
+        b.gaiji(code)
+        pos = m.end()
+    b.text(chunk[pos:])
