@@ -99,7 +99,7 @@ SHAPES = [
      dict(kind="corruption", lemma="比", reading="北", target="zhushu", evidence=["tangshijing", "songben"],
           position="preceding", rule="corruption_lemma_first")),
     ("案足以二字今注疏本讹作一已字据宋本订正", "案足以二字今注疏本訛作一已字據宋本訂正",
-     dict(kind="corruption", lemma="足以", reading="一已", count=2, evidence=["songben"])),
+     dict(kind="corruption", lemma="足以", reading="已", count=2, evidence=["songben"])),
     ("案今注疏本比讹作北据宋本改正", "案今注疏本比訛作北據宋本改正",
      dict(kind="corruption", lemma="比", reading="北", target="zhushu", rule="corruption_wit_first")),
     ("案比监本讹北今改正", "案比監本訛北今改正",
@@ -410,3 +410,10 @@ def test_census_script_runs(tmp_path, capsys):
     out = capsys.readouterr().out
     assert counts[str(f)] == Counter({"corruption": 1, "comment": 1})
     assert f"{f}:1" in out and "census" in out
+
+
+def test_counted_lemma_of_a_conjecture():
+    """``X Y二字当作Z W``: the count closes the lemma (not 事二)."""
+    for raw in ("案于事二字当作於是", "案于事二字當作於是"):
+        r = parse_note(raw)
+        assert (r.kind, r.lemma, r.reading) == ("conjecture", "于事", "於是")

@@ -807,6 +807,10 @@ def _fill_lemma_reading(c: _Claim, m: regex.Match, raw: str, folded: str) -> Non
         n = cn_number(folded[rn[0] : rn[1]])
         if n is not None and n != len(reading):
             reading += raw[rn[0] : rn[1]]
+    if r and len(reading) == 2 and folded[r[0]] == "一" and folded[r[1] : r[1] + 1] == "字" \
+            and (c.count or len(lemma)) >= 2:
+        # 足以二字…讹作一已字: two characters became the single character 已 (一 is "one", not text)
+        reading = reading[1:]
     c.reading = reading
     if c.rule == "conjecture_follow":
         c.target, c.target_name = "self", ""
@@ -837,6 +841,7 @@ def _lemma_backwards(folded: str, end: int, limit: int, floor: int) -> tuple[int
 
 
 _READING_TO_TERM = _compile(r"{H}+?(?:字)?{TERM}")
+_COUNT_BEFORE = regex.compile(r"(?P<n>[二三四五六七八九十]+)字$")
 
 
 def _search_replace(raw: str, folded: str, pos: int) -> _Claim | None:
@@ -847,10 +852,15 @@ def _search_replace(raw: str, folded: str, pos: int) -> _Claim | None:
             continue
         r_end = rm.end() - (1 if folded[rm.end() - 1] == "字" and rm.end() - m.end() > 1 else 0)
         kw = m.start() - (1 if folded[m.start() - 1 : m.start()] == "字" else 0)
+        counted = _COUNT_BEFORE.search(folded, pos, m.start())
+        limit = None
+        if counted is not None and cn_number(counted.group("n")) is not None:
+            # 于事二字当作於是: the count closes the lemma and says how long it is
+            kw, limit = counted.start(), cn_number(counted.group("n"))
         if kw <= pos:
             continue
         reading = raw[m.end() : r_end]
-        ls, le = _lemma_backwards(folded, kw, max(1, len(reading)), pos)
+        ls, le = _lemma_backwards(folded, kw, limit or max(1, len(reading)), pos)
         if ls >= le:
             continue
         if len(reading) > le - ls:  # 三当作二二耦谓…: the reading is as long as the lemma
