@@ -31,6 +31,7 @@ class BuildResult:
     errors: list[str] = field(default_factory=list)
     collations: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    verdicts: dict[str, dict] = field(default_factory=dict)  # 案 note id → {kind, verdict, summary, reading}
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
@@ -89,6 +90,90 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
     return rows
 
 
+def _zhushu_partner(res: BuildResult, w: Witness):
+    """(stem, witness, collation) of a 注疏 witness collated with ``w``, or Nones."""
+    def is_zhushu(x: Witness) -> bool:
+        return x.meta.format.endswith("zhushu") or x.meta.format.startswith("zhushu") or "注疏" in x.meta.title
+
+    stem_of = {id(x): s for s, x in res.witnesses.items()}
+    for col in res.collations.values():
+        if not any(x is w for x in col.witnesses.values()):
+            continue
+        for x in col.witnesses.values():
+            if x is not w and is_zhushu(x) and id(x) in stem_of:
+                return stem_of[id(x)], x, col
+    return None, None, None
+
+
+def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
+    """Anchor, check and apply the 案 notes of every witness that has them → OUT/emend/.
+
+    A witness collated with a 注疏 witness is checked against it; without one, its claims
+    about the 注疏 are "not covered".  Fills ``res.verdicts`` (note id → verdict record).
+    """
+    from .emend.apply import emend
+    from .emend.report import verdicts_by_note, write_csv, write_json
+    from .emend.tei import write_emendations, write_emended
+
+    rows = []
+    for stem, w in list(res.witnesses.items()):
+        if not w.notes():
+            continue
+        t0 = time.perf_counter()
+        zs_stem, zs, col = _zhushu_partner(res, w)
+        try:
+            r = emend(w, zs, collation=col)
+        except ValueError as exc:
+            res.errors.append(f"emend {stem}: {exc}")
+            progress.step(stem)
+            continue
+        d = out / "emend"
+        names = {w.meta.siglum: f"{stem}.xml"}
+        if zs is not None:
+            names[zs.meta.siglum] = f"{zs_stem}.xml"
+        write_json(r, d / f"{stem}.json")
+        write_csv(r, d / f"{stem}.csv")
+        teis = [write_emended(w, r, d / f"{stem}.emended.xml", names),
+                write_emendations(r, d / f"{stem}.apparatus.xml", names)]
+        if zs is not None and r.on(zs.meta.siglum):
+            teis.append(write_emended(zs, r, d / f"{zs_stem}.emended.xml", names))
+        ok = True
+        for path in teis:
+            rep = validate_file(path, tei_all)
+            if not rep.ok:
+                ok = False
+                res.errors.extend(f"{path}: {err}" for err in rep.errors)
+        res.verdicts.update(verdicts_by_note(r))
+        v = r.verdict_counts()
+        anchored = sum(1 for c in r.claims if c.status != "failed")
+        rows.append((w.meta.siglum, stem, zs.meta.siglum if zs is not None else "-", len(w.notes()),
+                     f"{anchored}/{len(r.claims)}", v["confirmed"], v["contradicted"], v["not covered"],
+                     len(r.on(w.meta.siglum)), len(r.on(zs.meta.siglum)) if zs is not None else 0,
+                     "ok" if ok else "INVALID", f"{time.perf_counter() - t0:.2f}s"))
+        progress.step(stem)
+    return rows
+
+
+def render_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress) -> None:
+    """The parallel-text HTML edition of every collation and every uncollated witness → OUT/site/."""
+    import tomllib
+
+    from .render import render_collations
+
+    t0 = time.perf_counter()
+    try:
+        title = tomllib.loads((corpus / "corpus.toml").read_text(encoding="utf-8")).get("corpus", {}).get("title")
+    except (OSError, tomllib.TOMLDecodeError):
+        title = None
+    rep = render_collations(res.collations, res.witnesses, out / "site", tei_paths=res.tei_paths,
+                            apparatus_dir=out / "apparatus", verdicts=getattr(res, "verdicts", None) or None,
+                            title=title)
+    progress.step("site")
+    name, size = rep.largest
+    print(f"\nHTML edition: {len(rep.pages)} pages -> {out / 'site' / 'index.html'} "
+          f"(largest {name}, {size / 1024:.0f} KiB; {time.perf_counter() - t0:.1f} s)")
+
+
 def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | None = None) -> int:
     t0 = time.perf_counter()
     entries = load_manifest(corpus)
@@ -106,10 +191,21 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         print()
         print(table(("collation", "chapter", "witnesses", "base", "rows", "substantive", "omission", "addition",
                      "transp.", "taboo", "orthogr.", "TEI", "time"), crows, numeric={4, 5, 6, 7, 8, 9, 10}))
+    n_emend = sum(1 for w in res.witnesses.values() if w.notes())
+    erows = emend_stage(res, out, Progress(n_emend, "emend", quiet=quiet), tei_all) if n_emend else []
+    if erows:
+        print()
+        print(table(("案 notes of", "file", "against", "notes", "anchored", "confirmed", "contradicted",
+                     "not covered", "emended", "注疏 emended", "TEI", "time"), erows, numeric={3, 5, 6, 7, 8, 9}))
+    render_stage(res, corpus, out, Progress(1, "render", quiet=quiet))
     for line in res.notes:
         print(line)
     print(f"\n{len(res.witnesses)}/{len(entries)} witnesses -> {out / 'tei'}; "
           f"{len(res.collations)} collations -> {out / 'apparatus'}  ({time.perf_counter() - t0:.1f} s)")
+    if erows:
+        print(f"{sum(r[3] for r in erows)} 案 notes in {len(erows)} witnesses -> {out / 'emend'}: "
+              f"confirmed {sum(r[5] for r in erows)}, contradicted {sum(r[6] for r in erows)}, "
+              f"not covered {sum(r[7] for r in erows)}")
     if res.errors:
         for err in res.errors:
             sys.stderr.write(f"jiaokan: error: {err}\n")

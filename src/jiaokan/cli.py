@@ -280,6 +280,87 @@ def cmd_build(args: argparse.Namespace) -> int:
         return EXIT_USAGE
 
 
+# ---------------------------------------------------------------- render
+def cmd_render(args: argparse.Namespace) -> int:
+    from .render import render_paths
+    from .render.verdicts import load_verdicts
+
+    for f in args.inputs:
+        if not Path(f).is_file():
+            _err(f"{f}: no such file")
+            return EXIT_USAGE
+    try:
+        verdicts = load_verdicts(args.verdicts) if args.verdicts else None
+        rep = render_paths(args.inputs, args.output, verdicts=verdicts, title=args.title)
+    except ReaderError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
+    name, size = rep.largest
+    if not args.quiet:
+        print(f"{len(rep.pages)} pages -> {Path(args.output) / 'index.html'} (largest: {name}, {size / 1024:.0f} KiB)",
+              file=sys.stderr)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- emend
+def cmd_emend(args: argparse.Namespace) -> int:
+    from .emend.apply import emend
+    from .emend.report import summary_lines, write_csv, write_json
+    from .emend.tei import write_emendations, write_emended
+
+    try:
+        w = _load_any(args.witness)
+        if args.siglum:
+            w.meta.siglum = args.siglum
+        zs = _load_any(args.against) if args.against else None
+        if zs is not None:
+            if args.against_siglum:
+                zs.meta.siglum = args.against_siglum
+            elif zs.meta.siglum == w.meta.siglum:
+                zs.meta.siglum = "ZS" if w.meta.siglum != "ZS" else "ZS2"
+    except ReaderError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
+    if not w.notes():
+        _err(f"{args.witness}: no 案 notes in this witness (WITNESS is the text that carries them, e.g. the 集释)")
+        return EXIT_USAGE
+    if zs is None and args.against_output:
+        _err("--against-output needs --against")
+        return EXIT_USAGE
+    try:
+        res = emend(w, zs)
+    except ValueError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
+    names = {w.meta.siglum: Path(args.witness).name if args.witness.endswith(".xml") else Path(args.witness).stem + ".xml"}
+    if zs is not None:
+        names[zs.meta.siglum] = (Path(args.against).name if args.against.endswith(".xml")
+                                 else Path(args.against).stem + ".xml")
+    written = []
+    if args.json:
+        written.append(write_json(res, args.json))
+    if args.csv:
+        written.append(write_csv(res, args.csv))
+    if args.output:
+        written.append(write_emended(w, res, args.output, names))
+    if args.against_output and zs is not None:
+        written.append(write_emended(zs, res, args.against_output, names))
+    if args.tei:
+        written.append(write_emendations(res, args.tei, names))
+    if not args.quiet:
+        for line in summary_lines(res, list_contradicted=not args.brief):
+            print(line, file=sys.stderr)
+        for p in written:
+            print(f"  -> {p}", file=sys.stderr)
+    if not written:  # nothing asked for: the per-note verdicts on standard output
+        import json as _json
+
+        from .emend.report import verdicts_by_note
+
+        print(_json.dumps(verdicts_by_note(res), ensure_ascii=False, indent=1))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="jiaokan", description=MAIN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"jiaokan {__version__}")
@@ -360,6 +441,45 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--tei-all", metavar="PATH", help="also validate every output against tei_all.rng")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     s.set_defaults(func=cmd_build)
+    s = sub.add_parser("emend", help="anchor, apply and check the 案 notes of a witness (against the 注疏)",
+                       description="Parse every 四库 案 note of WITNESS (the 集释), find the characters it bears on,\n"
+                       "apply it (conjectures emend WITNESS; claims about 今注疏本 emend the 注疏 where confirmed),\n"
+                       "and check every claim about the 注疏 against ZHUSHU after aligning the two witnesses:\n"
+                       "confirmed, contradicted (with what the 注疏 reads) or not covered.  A summary of counts\n"
+                       "per kind and per verdict goes to stderr; without any output option the verdicts per note\n"
+                       "are printed as JSON on stdout.  Files may be TEI (from `jiaokan ingest`) or raw witnesses.\n\n"
+                       "example:  jiaokan emend build/tei/jishi-juan10-dasheyi-simplified.xml \\\n"
+                       "              --against build/tei/zhushu-dasheyi-excerpt.xml --json em.json --csv em.csv -o js-emended.xml",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("witness", metavar="WITNESS", help="the witness with the 案 notes (TEI or raw)")
+    s.add_argument("--against", metavar="ZHUSHU", help="the 注疏 witness to check the claims against (TEI or raw)")
+    s.add_argument("--json", metavar="FILE.json", help="write the full report (every claim, anchor, check, emendation)")
+    s.add_argument("--csv", metavar="FILE.csv", help="write one row per claim")
+    s.add_argument("-o", "--output", metavar="EMENDED.xml", help="write WITNESS as TEI with its emendations in place")
+    s.add_argument("--against-output", metavar="FILE.xml", help="write the 注疏 as TEI with the confirmed corrections in place")
+    s.add_argument("--tei", metavar="FILE.xml", help="write the emendation apparatus (one app per claim, with verdicts)")
+    s.add_argument("--siglum", help="siglum of WITNESS (default: from the file)")
+    s.add_argument("--against-siglum", metavar="SIGLUM", help="siglum of the 注疏 (default: from the file; ZS if it clashes)")
+    s.add_argument("--brief", action="store_true", help="do not list the contradicted claims in the summary")
+    s.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+    s.set_defaults(func=cmd_emend)
+    s = sub.add_parser("render", help="write the parallel-text HTML edition of witness and apparatus TEI files",
+                       description="Write a static HTML edition into DIR: index.html, and per chapter a parallel page\n"
+                       "(NAME.html: a column per witness, aligned passage by passage, variants highlighted) and a\n"
+                       "base-text page with a footnoted apparatus (NAME-base.html).  An apparatus TEI file\n"
+                       "(from `jiaokan collate`) is re-collated from the witness TEI files it lists, found among\n"
+                       "the inputs, beside it or in ../tei/; a witness TEI file no apparatus uses gets a page of\n"
+                       "its own.  The site needs no network: open DIR/index.html from disk.\n\n"
+                       "example:  jiaokan render build/apparatus/dasheyi.xml build/tei/*.xml -o build/site",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("inputs", nargs="+", metavar="INPUT", help="witness TEI and apparatus TEI files")
+    s.add_argument("-o", "--output", default="build/site", metavar="DIR", help="output folder (default build/site)")
+    s.add_argument("--verdicts", action="append", metavar="FILE.json",
+                   help="案 verdicts: {note id: {kind, verdict, summary, reading}} or a `jiaokan emend --json` report "
+                   "(repeatable)")
+    s.add_argument("--title", help="the edition's title on the index page")
+    s.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+    s.set_defaults(func=cmd_render)
     return p
 
 

@@ -174,6 +174,15 @@ def _read_inline(el: etree._Element, w: Witness, people: dict[str, str], state: 
             n = int(child.get("n", "0") or 0)
             state["line"] = n
             out.append(LineBreak(n))
+        elif tag == "app":
+            # an emended witness: the lem holds the emended reading, the rdg the original
+            lem = child.find("t:lem", NS)
+            if lem is not None:
+                for node in _read_inline(lem, w, people, state, div):
+                    if isinstance(node, Text):
+                        add_text(node.text)
+                    else:
+                        out.append(node)
         elif tag == "note":
             sub_state_line = state["line"]
             inner = _read_inline(child, w, people, state, div)

@@ -1,0 +1,562 @@
+"""Check the 案 notes' claims about 今注疏本 against the aligned 注疏 witness.
+
+For every claim about the 注疏 (target ``zhushu``; kinds corruption, omission, addition,
+variant) the checker reads what the 注疏 witness has at the claim's anchor and gives a
+verdict:
+
+``confirmed``
+    the 注疏 reads what the note says (北 where this text has 比; no 遂 after 司射 …);
+``contradicted``
+    it reads something else: either what this text reads (the 四库 注疏 was itself
+    corrected by the editors in places, so some of these are genuine) or a third
+    reading; ``reading`` shows what it has;
+``not covered``
+    no 注疏 text there: the witness does not reach the passage (an excerpt), lacks the
+    layer, or no 注疏 witness was collated at all.
+
+Claims about other witnesses, conjectures, lacunae and comments get ``verdict None``;
+where the 注疏 covers their anchor, ``reading`` still says what it reads there.
+
+How the 注疏 position of an anchor is found: the collation of the noted witness with the
+注疏 (:func:`jiaokan.collate.engine.collate`) gives, for each passage row and layer, the
+character alignment of the two layer texts (:class:`~jiaokan.collate.model.LayerAlignment`).
+The anchor ``[s, e)`` is moved into its row's layer text; its nearest characters outside
+the anchor that the alignment pairs as *equal* (L before, R after) fix the *window* of the
+注疏 between them.  The note's claim predicts what the 注疏 has between L and R (this
+text's window with the claimed change made); the prediction and the 注疏 window are
+compared on comparison keys (:func:`jiaokan.normalize.key`: script, 异体 and taboo
+forms folded, punctuation skipped), so a simplified 集释 checks against a traditional
+注疏.  When the window holds a neighbouring difference as well, substitutions are
+compared position by position.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass, field
+
+from ..collate.align import Op
+from ..collate.model import Collation, Row
+from ..collate.rows import body_units
+from ..model import Piece, Unit
+from ..normalize import is_ignorable, key
+from .anchor import Anchor, Claim, piece_context, piece_key
+
+__all__ = ["VERDICTS", "CHECKED_KINDS", "Check", "Aligned", "check_claims", "is_zhushu_claim"]
+
+VERDICTS: tuple[str, ...] = ("confirmed", "contradicted", "not covered")
+
+#: Kinds of claim that say what the 注疏 reads (and so can be checked).
+CHECKED_KINDS: frozenset[str] = frozenset({"corruption", "omission", "addition", "variant"})
+
+ZS_NAME = "注疏"
+
+
+def is_zhushu_claim(claim: Claim) -> bool:
+    r = claim.record
+    return r.target == "zhushu" and r.kind in CHECKED_KINDS
+
+
+@dataclass
+class Check:
+    """The verdict on one claim (or one later occurrence of a 下同 claim).
+
+    ``reading`` is what the 注疏 reads at the anchor (its own characters; "" where it has
+    nothing, ``None`` when it does not cover the place); ``zs_*`` locate that reading in
+    the 注疏 witness (piece offsets in :attr:`Piece.text`; a point when equal) — known
+    exactly for confirmed claims, approximately (the window) otherwise.  ``detail`` is a
+    stable code: ``agrees`` (confirmed), ``as-this-text`` / ``otherwise`` (contradicted),
+    ``no-witness`` / ``no-passage`` / ``no-layer`` / ``edge`` (not covered),
+    ``not-anchored`` / ``not-checked`` (no verdict).
+    """
+
+    claim_id: str
+    note_id: str
+    verdict: str | None
+    detail: str
+    summary: str
+    reading: str | None = None
+    predicted: str | None = None
+    window: str | None = None  # this text's characters between the aligned neighbours
+    zs_window: str | None = None  # the 注疏's characters between them
+    zs_context: str | None = None
+    zs_unit: str | None = None
+    zs_piece: str | None = None
+    zs_start: int | None = None
+    zs_end: int | None = None
+    zs_page: str | None = None
+    row: str | None = None
+    exact: bool = False  # zs_start/zs_end delimit exactly the reading the note speaks of
+    role: str = "main"
+    below: list["Check"] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        d = {
+            "verdict": self.verdict,
+            "detail": self.detail,
+            "summary": self.summary,
+            "reading": self.reading,
+            "predicted": self.predicted,
+            "window": self.window,
+            "zs_window": self.zs_window,
+            "zs_context": self.zs_context,
+            "zs_unit": self.zs_unit,
+            "zs_piece": self.zs_piece,
+            "zs_start": self.zs_start,
+            "zs_end": self.zs_end,
+            "zs_page": self.zs_page,
+            "row": self.row,
+            "role": self.role,
+        }
+        if self.below:
+            d["below"] = [b.to_dict() for b in self.below]
+        return d
+
+
+def _k(s: str) -> str:
+    """The comparison keys of ``s`` joined (punctuation skipped)."""
+    return "".join(key(ch) for ch in s if not is_ignorable(ch))
+
+
+def _trim(s: str) -> str:
+    i, j = 0, len(s)
+    while i < j and is_ignorable(s[i]):
+        i += 1
+    while j > i and is_ignorable(s[j - 1]):
+        j -= 1
+    return s[i:j]
+
+
+# ---------------------------------------------------------------------------
+# The aligned pair
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _LayerSide:
+    text: str
+    pieces: list[tuple[int, Unit, Piece]]  # (offset in the layer text, unit, piece)
+
+    def offset_of(self, pkey: str) -> int | None:
+        for off, u, p in self.pieces:
+            if piece_key(u, p) == pkey:
+                return off
+        return None
+
+    def piece_at(self, pos: int, point: bool = False) -> tuple[int, Unit, Piece] | None:
+        """The piece holding layer-text offset ``pos`` (for a point, the piece it ends, if any)."""
+        best = None
+        for off, u, p in self.pieces:
+            n = len(p.text)
+            if off <= pos < off + n or (point and off <= pos <= off + n):
+                return off, u, p
+            if off <= pos:
+                best = (off, u, p)
+        return best
+
+
+def _side(units: list[Unit], layer: str) -> _LayerSide:
+    pieces = []
+    off = 0
+    parts = []
+    for u in units:
+        for p in u.pieces:
+            if p.layer == layer:
+                t = p.text
+                pieces.append((off, u, p))
+                parts.append(t)
+                off += len(t)
+    return _LayerSide("".join(parts), pieces)
+
+
+@dataclass
+class _Pairing:
+    a: _LayerSide
+    b: _LayerSide
+    ops: list[Op]
+    aligned: list[int]  # a positions paired by equal ops, sorted
+    amap: dict[int, int]
+
+
+class Aligned:
+    """The alignment of the noted witness (``siglum``) with the 注疏 (``against``) in a collation.
+
+    Works whichever of the two is the collation's base (the ops are mirrored as needed).
+    """
+
+    def __init__(self, col: Collation, siglum: str, against: str) -> None:
+        if siglum not in col.witnesses or against not in col.witnesses:
+            raise ValueError(f"the collation has no witness {siglum if siglum not in col.witnesses else against}")
+        if col.base not in (siglum, against):
+            raise ValueError(f"the collation's base {col.base} is neither {siglum} nor {against}")
+        self.col = col
+        self.siglum = siglum
+        self.against = against
+        self.row_of: dict[str, Row] = {}
+        for row in col.rows:
+            for uid in row.units.get(siglum, []):
+                self.row_of[uid] = row
+        other = against if col.base == siglum else siglum
+        self.ops: dict[tuple[str, str], list[Op]] = {}
+        for al in col.alignments:
+            if al.siglum == other:
+                ops = al.ops if col.base == siglum else [op.mirrored() for op in al.ops]
+                self.ops[(al.row, al.layer)] = ops
+        self.units = {s: {u.id: u for u in body_units(w)} for s, w in col.witnesses.items()}
+        zrows = [r.id for r in col.rows if r.units.get(against)]
+        self.first_row = zrows[0] if zrows else None
+        self.last_row = zrows[-1] if zrows else None
+        self._cache: dict[tuple[str, str], _Pairing | None] = {}
+
+    def pairing(self, row: Row, layer: str) -> _Pairing | None:
+        k = (row.id, layer)
+        if k not in self._cache:
+            ops = self.ops.get(k)
+            if ops is None:
+                self._cache[k] = None
+            else:
+                a = _side([self.units[self.siglum][u] for u in row.units.get(self.siglum, [])], layer)
+                b = _side([self.units[self.against][u] for u in row.units.get(self.against, [])], layer)
+                amap: dict[int, int] = {}
+                for op in ops:
+                    if op.kind != "equal":
+                        continue
+                    pa = [i for i in range(op.a0, op.a1) if not is_ignorable(a.text[i])]
+                    pb = [i for i in range(op.b0, op.b1) if not is_ignorable(b.text[i])]
+                    amap.update(zip(pa, pb))
+                self._cache[k] = _Pairing(a, b, ops, sorted(amap), amap)
+        return self._cache[k]
+
+
+# ---------------------------------------------------------------------------
+# Checking
+# ---------------------------------------------------------------------------
+
+
+def check_claims(claims: list[Claim], aligned: Aligned | None) -> dict[str, Check]:
+    """A :class:`Check` for every claim, by claim id (``aligned`` None: no 注疏 collated).
+
+    Claims are checked one by one, but where two notes bear on neighbouring characters
+    (脱此十四字 … 脱者字) the 注疏 lacks both, so a claim that fails alone is tried once
+    more with the changes of the other claims in its window made as well.
+    """
+    edits = _all_edits(claims, aligned) if aligned is not None else {}
+    return {c.id: check_claim(c, aligned, edits) for c in claims}
+
+
+def check_claim(c: Claim, aligned: Aligned | None, edits: dict | None = None) -> Check:
+    zs = is_zhushu_claim(c)
+    if c.status != "ok" or c.anchor is None:
+        why = c.error or "nothing to anchor"
+        return Check(c.id, c.note_id, None, "not-anchored",
+                     f"not checked: the claim could not be anchored ({why})" if zs else f"no 注疏 claim; {why}")
+    if aligned is None:
+        if zs:
+            return Check(c.id, c.note_id, "not covered", "no-witness", "not covered: no 注疏 witness collated")
+        return Check(c.id, c.note_id, None, "not-checked", _no_claim_text(c))
+    edits = edits or {}
+
+    def others(a: Anchor) -> list[_Edit]:
+        row = aligned.row_of.get(a.unit)
+        return [x for x in edits.get((row.id, a.layer), []) if x.owner != (c.id, a.start, a.end)] if row else []
+
+    main = _check_anchor(c, c.anchor, aligned, zs, others(c.anchor))
+    for a in c.below:
+        b = _check_anchor(c, a, aligned, zs, others(a))
+        b.role = "below"
+        main.below.append(b)
+    if main.below and zs:
+        n = {v: sum(1 for b in main.below if b.verdict == v) for v in VERDICTS}
+        main.summary += "; 下同: " + ", ".join(f"{k} {v}" for k, v in n.items() if v)
+    return main
+
+
+def _claimed_new(c: Claim) -> str | None:
+    r = c.record
+    if r.kind in ("corruption", "variant"):
+        return r.reading or None
+    if r.kind == "omission":
+        return ""
+    if r.kind == "addition":
+        return r.reading
+    return None
+
+
+def _all_edits(claims: list[Claim], al: Aligned) -> dict[tuple[str, str], list["_Edit"]]:
+    """Every change the 注疏 claims predict, by (row, layer), in layer-text offsets."""
+    out: dict[tuple[str, str], list[_Edit]] = {}
+    for c in claims:
+        if c.status != "ok" or not is_zhushu_claim(c):
+            continue
+        new = _claimed_new(c)
+        if new is None:
+            continue
+        for a in c.anchors:
+            row = al.row_of.get(a.unit)
+            if row is None:
+                continue
+            pr = al.pairing(row, a.layer)
+            off = pr.a.offset_of(a.piece) if pr is not None else None
+            if off is None:
+                continue
+            out.setdefault((row.id, a.layer), []).append(
+                _Edit(off + a.start, off + a.end, new, owner=(c.id, a.start, a.end)))
+    return out
+
+
+def _no_claim_text(c: Claim) -> str:
+    r = c.record
+    what = {
+        "conjecture": "a conjecture on this text",
+        "lacuna": "a lacuna in this text's source",
+        "comment": "a comment",
+    }.get(r.kind, f"a claim about {r.target_name or r.target or 'another witness'}")
+    return f"no 注疏 claim ({what})"
+
+
+#: How many aligned characters a window may be widened by on each side when the
+#: alignment placed an ambiguous match differently from the note (周南召南 / 周南).
+WIDEN = 3
+
+
+@dataclass
+class _Edit:
+    """A change some claim predicts in the 注疏, in this text's layer-text offsets."""
+
+    start: int
+    end: int
+    new: str
+    mine: bool = False
+    owner: tuple = ()
+
+
+def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[_Edit] | None = None) -> Check:
+    r = c.record
+    base = Check(c.id, c.note_id, None, "not-checked", "")
+    row = al.row_of.get(anchor.unit)
+    if row is None or not row.units.get(al.against):
+        return _uncovered(base, zs, "no-passage", f"the {ZS_NAME} witness does not reach passage {anchor.unit}")
+    base.row = row.id
+    pr = al.pairing(row, anchor.layer)
+    if pr is None:
+        return _uncovered(base, zs, "no-layer", f"the {ZS_NAME} witness has no {anchor.layer} in this passage")
+    off = pr.a.offset_of(anchor.piece)
+    if off is None:  # pragma: no cover - the anchor's piece is always in its row
+        return _uncovered(base, zs, "no-layer", f"piece {anchor.piece} is not in row {row.id}")
+    a, b = pr.a.text, pr.b.text
+    s, e = off + anchor.start, off + anchor.end
+    i = bisect_left(pr.aligned, s)
+    j = bisect_left(pr.aligned, e)
+
+    def window(w: int) -> tuple[int, int, int, int, bool, bool]:
+        li, ri = i - 1 - w, j + w
+        L = pr.aligned[li] if li >= 0 else None
+        R = pr.aligned[ri] if ri < len(pr.aligned) else None
+        bL = pr.amap[L] + 1 if L is not None else 0
+        bR = pr.amap[R] if R is not None else len(b)
+        if bR < bL:  # a transposition lies across the window: take the stretch between them
+            bL, bR = bR, bL
+        aL = L + 1 if L is not None else 0
+        aR = R if R is not None else len(a)
+        return aL, aR, bL, bR, L is None, R is None
+
+    aL, aR, bL, bR, no_left, no_right = window(0)
+    if no_left and row.id == al.first_row and not _k(b[:bR]):
+        return _uncovered(base, zs, "edge", f"the {ZS_NAME} witness begins after this point")
+    if no_right and row.id == al.last_row and not _k(b[bL:]):
+        return _uncovered(base, zs, "edge", f"the {ZS_NAME} witness ends before this point")
+    pre, lemma, post = a[aL:s], a[s:e], a[e:aR]
+    actual = b[bL:bR]
+    base.window = _trim(a[aL:aR])
+    base.zs_window = _trim(actual)
+    kp, kl, kq, ka = _k(pre), _k(lemma), _k(post), _k(actual)
+    reading, zspan = _reading_at(pr, actual, bL, kp, kl, kq, ka)
+    base.reading = reading
+    if zspan is not None:
+        _locate(base, pr, zspan)
+    if not zs:
+        base.summary = _no_claim_text(c) + (f"; {ZS_NAME} reads {reading or '∅'} here" if reading is not None else "")
+        return base
+
+    # what the note predicts for the 注疏 at the anchor
+    kind = r.kind
+    if kind in ("corruption", "variant"):
+        new: str | None = r.reading
+        if not new and r.rule.startswith("transposition"):
+            new = None  # a transposition of 3+ characters: the order is not given
+    elif kind == "omission":
+        new = ""
+    else:  # addition
+        new = r.reading
+
+    verdict, detail = None, ""
+    if new is None:  # transposition without the order: the same characters in another order
+        if sorted(ka) == sorted(kp + kl + kq) and ka != kp + kl + kq:
+            verdict, detail = "confirmed", "agrees"
+    else:
+        base.predicted = _trim(pre + new + post)
+        mine = _Edit(s, e, new, True)
+        for w in range(WIDEN + 1):
+            aL, aR, bL, bR, *_edges = window(w)
+            kw = _k(b[bL:bR])
+            joint = [mine] + [x for x in (others or []) if aL <= x.start and x.end <= aR
+                              and (x.end <= s or x.start >= e) and not (x.start == x.end == s)]
+            for edits in ([mine], joint) if len(joint) > 1 else ([mine],):
+                keys, n0, n1 = _predict(a, aL, aR, edits)
+                if keys == kw:
+                    verdict, detail = "confirmed", "agrees"
+                    kb = [q for q in range(bL, bR) if not is_ignorable(b[q])]
+                    if n1 > n0:
+                        zspan = (kb[n0], kb[n1 - 1] + 1)
+                    else:  # nothing in the 注疏: the point where the lemma would stand
+                        p = kb[n0 - 1] + 1 if n0 > 0 else bL
+                        zspan = (p, p)
+                    _locate(base, pr, zspan)
+                    base.exact = True
+                    base.reading = b[zspan[0] : zspan[1]]
+                    break
+            if verdict:
+                break
+        if verdict is None and len(ka) == len(kp + kl + kq) and len(_k(new)) == len(kl) and kl:
+            # a neighbouring difference shares the window: compare at the lemma's positions
+            got = ka[len(kp) : len(kp) + len(kl)]
+            if got == _k(new):
+                verdict, detail = "confirmed", "agrees"
+            elif got == kl:
+                verdict, detail = "contradicted", "as-this-text"
+    if verdict is None:
+        verdict = "contradicted"
+        same = ka == kp + kl + kq or (reading is not None and kl and _k(reading) == kl)
+        detail = "as-this-text" if same else "otherwise"
+    base.verdict, base.detail = verdict, detail
+    base.summary = _summary(c, base, anchor)
+    return base
+
+
+def _clash(x: _Edit, y: _Edit) -> bool:
+    """Two edits that cannot both be made: overlapping spans, a point inside a span, one point twice."""
+    if (x.start, x.end) == (y.start, y.end):
+        return True
+    if x.start == x.end:
+        return y.start < x.start < y.end
+    if y.start == y.end:
+        return x.start < y.start < x.end
+    return x.start < y.end and y.start < x.end
+
+
+def _predict(a: str, aL: int, aR: int, edits: list[_Edit]) -> tuple[str, int, int]:
+    """Keys of ``a[aL:aR]`` with ``edits`` made; where the own edit's new text lies in them.
+
+    Edits that overlap the own edit or an earlier one are left out.
+    """
+    mine = [x for x in edits if x.mine]
+    kept: list[_Edit] = list(mine)
+    for x in sorted((x for x in edits if not x.mine), key=lambda x: (x.start, x.end)):
+        if not any(_clash(x, y) for y in kept):
+            kept.append(x)
+    out = []
+    n0 = n1 = 0
+    pos = aL
+    length = 0
+    for x in sorted(kept, key=lambda x: (x.start, x.end)):
+        seg = _k(a[pos : x.start])
+        out.append(seg)
+        length += len(seg)
+        if x.mine:
+            n0 = length
+        seg = _k(x.new)
+        out.append(seg)
+        length += len(seg)
+        if x.mine:
+            n1 = length
+        pos = x.end
+    out.append(_k(a[pos:aR]))
+    return "".join(out), n0, n1
+
+
+def _reading_at(pr: _Pairing, actual: str, bL: int, kp: str, kl: str, kq: str, ka: str):
+    """What the 注疏 reads at the anchor: (reading, its span in the 注疏 layer text).
+
+    The whole window when the anchor has no unaligned neighbours; the characters at the
+    anchor's positions when the window holds a same-length neighbouring difference too;
+    else the whole window (the summary then shows both windows).
+    """
+    b = pr.b.text
+    kb = [q for q in range(bL, bL + len(actual)) if not is_ignorable(b[q])]
+    if not kp and not kq:
+        if not kb:
+            return "", (bL, bL)
+        return b[kb[0] : kb[-1] + 1], (kb[0], kb[-1] + 1)
+    if len(ka) == len(kp) + len(kl) + len(kq) and kl:
+        sel = kb[len(kp) : len(kp) + len(kl)]
+        return b[sel[0] : sel[-1] + 1], (sel[0], sel[-1] + 1)
+    if not kb:
+        return "", (bL, bL)
+    return b[kb[0] : kb[-1] + 1], (kb[0], kb[-1] + 1)
+
+
+def _locate(ch: Check, pr: _Pairing, span: tuple[int, int]) -> None:
+    s, e = span
+    hit = pr.b.piece_at(s, point=(s == e))
+    if hit is None:
+        return
+    off, u, p = hit
+    ch.zs_unit = u.id
+    ch.zs_piece = piece_key(u, p)
+    ch.zs_start = max(0, s - off)
+    ch.zs_end = min(len(p.text), max(ch.zs_start, e - off))
+    ch.zs_context = piece_context(p.text, ch.zs_start, ch.zs_end)
+    ch.zs_page = _page_at(p, ch.zs_start)
+
+
+def _page_at(p: Piece, offset: int) -> str | None:
+    from ..model import Gaiji, PageBreak, Text
+
+    page = p.loc.page
+    pos = 0
+    for node in p.content:
+        if isinstance(node, PageBreak):
+            page = node.n
+        elif isinstance(node, Text):
+            if pos + len(node.text) > offset:
+                return page
+            pos += len(node.text)
+        elif isinstance(node, Gaiji):
+            if pos + 1 > offset:
+                return page
+            pos += 1
+    return page
+
+
+def _uncovered(ch: Check, zs: bool, detail: str, why: str) -> Check:
+    if zs:
+        ch.verdict, ch.detail, ch.summary = "not covered", detail, f"not covered: {why}"
+    else:
+        ch.detail, ch.summary = "not-checked", f"no 注疏 claim; {why}"
+    return ch
+
+
+def _summary(c: Claim, ch: Check, anchor: Anchor) -> str:
+    r = c.record
+    got = ch.reading if ch.reading else "∅"
+    lem = anchor.text or "∅"
+    if ch.verdict == "confirmed":
+        what = {
+            "corruption": f"reads {got} for {lem}",
+            "variant": f"reads {got} for {lem}",
+            "omission": f"lacks {r.lemma or lem}",
+            "addition": f"has the extra {got}",
+        }[r.kind]
+        return f"confirmed: the {ZS_NAME} {what}, as the note says"
+    said = {
+        "corruption": f"the note says {r.reading or 'a transposition'}",
+        "variant": f"the note says {r.reading}",
+        "omission": f"the note says it lacks {r.lemma or lem}",
+        "addition": f"the note says it has an extra {r.reading}",
+    }[r.kind]
+    if ch.detail == "as-this-text":
+        if r.kind == "addition":
+            return f"contradicted: the {ZS_NAME} has no extra {r.reading} here ({said})"
+        shown = ch.reading if ch.reading else lem
+        return f"contradicted: the {ZS_NAME} reads {shown}, as this text does ({said})"
+    return f"contradicted: the {ZS_NAME} reads {ch.zs_window or '∅'} where this text has {ch.window or '∅'} ({said})"

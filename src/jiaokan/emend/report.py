@@ -1,0 +1,209 @@
+"""Reports of the emend stage: JSON, CSV, a text summary, and the verdicts per note.
+
+* :func:`to_json` / :func:`write_json` — everything: per claim the parsed record, its
+  anchor(s), the check against the 注疏 and the emendations it made;
+* :func:`write_csv` — one row per claim, for a spreadsheet;
+* :func:`summary_lines` — counts per kind and per verdict, the anchoring failures and
+  the contradicted claims (what ``jiaokan emend`` prints on stderr);
+* :func:`verdicts_by_note` — ``{note id: {kind, verdict, summary, reading}}``, the shape
+  the HTML renderer consumes (one entry per 案 note: its first claim's kind; the verdict
+  over its claims about the 注疏).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from .. import __version__
+from ..io import atomic_write_bytes
+from .anchor import Claim
+from .apply import EmendResult
+from .check import is_zhushu_claim
+
+__all__ = ["to_json", "write_json", "write_csv", "csv_text", "summary_lines", "verdicts_by_note", "CSV_FIELDS"]
+
+CSV_FIELDS: tuple[str, ...] = (
+    "claim", "note", "kind", "rule", "target", "lemma", "reading", "evidence", "scope", "position",
+    "status", "unit", "piece", "layer", "start", "end", "anchored", "context", "page", "line", "below",
+    "verdict", "zs_reading", "zs_unit", "zs_piece", "zs_context", "summary", "emendations", "warnings", "error", "raw",
+)
+
+
+def _claim_json(c: Claim, res: EmendResult) -> dict:
+    ch = res.checks.get(c.id)
+    a = c.anchor
+    return {
+        "id": c.id,
+        "note": c.note_id,
+        "index": c.index,
+        "record": {k: v for k, v in c.record.to_dict().items() if k != "more"},
+        "note_at": {"unit": c.unit, "piece": c.piece, "layer": c.layer, "offset": c.note_offset},
+        "status": c.status,
+        "error": c.error,
+        "warnings": c.warnings,
+        "anchor": a.to_dict() if a is not None else None,
+        "below": [x.to_dict() for x in c.below],
+        "zhushu_claim": is_zhushu_claim(c),
+        "check": ch.to_dict() if ch is not None else None,
+        "emendations": [e.to_dict() for e in res.emendations if e.claim_id == c.id],
+    }
+
+
+def to_json(res: EmendResult) -> dict:
+    w = res.witness
+    return {
+        "generator": f"jiaokan {__version__}",
+        "witness": {"siglum": w.meta.siglum, "file": w.meta.file, "title": w.meta.title, "chapter": w.meta.chapter},
+        "against": ({"siglum": res.against.meta.siglum, "file": res.against.meta.file, "title": res.against.meta.title}
+                    if res.against is not None else None),
+        "notes": len({c.note_id for c in res.claims}),
+        "claims": len(res.claims),
+        "kinds": res.kind_counts(),
+        "verdicts": res.verdict_counts(),
+        "anchoring": {
+            "ok": sum(1 for c in res.claims if c.status == "ok"),
+            "failed": sum(1 for c in res.claims if c.status == "failed"),
+            "none": sum(1 for c in res.claims if c.status == "none"),
+        },
+        "emendations": {s: len(res.on(s)) for s in [w.meta.siglum] + ([res.against.meta.siglum] if res.against else [])},
+        "by_note": verdicts_by_note(res),
+        "items": [_claim_json(c, res) for c in res.claims],
+    }
+
+
+def write_json(res: EmendResult, path: str | Path) -> Path:
+    path = Path(path)
+    data = json.dumps(to_json(res), ensure_ascii=False, indent=1)
+    atomic_write_bytes(path, (data + "\n").encode("utf-8"))
+    return path
+
+
+def _row(c: Claim, res: EmendResult) -> dict:
+    r = c.record
+    a = c.anchor
+    ch = res.checks.get(c.id)
+    return {
+        "claim": c.id,
+        "note": c.note_id,
+        "kind": r.kind,
+        "rule": r.rule,
+        "target": r.target_name or r.target,
+        "lemma": r.lemma,
+        "reading": r.reading,
+        "evidence": " ".join(s.name for s in r.evidence),
+        "scope": r.scope,
+        "position": r.position,
+        "status": c.status,
+        "unit": a.unit if a else c.unit,
+        "piece": a.piece if a else c.piece,
+        "layer": a.layer if a else c.layer,
+        "start": a.start if a else "",
+        "end": a.end if a else "",
+        "anchored": a.text if a else "",
+        "context": a.context if a else "",
+        "page": (a.page or "") if a else "",
+        "line": (a.line or "") if a else "",
+        "below": len(c.below),
+        "verdict": (ch.verdict or "") if ch else "",
+        "zs_reading": (ch.reading if ch.reading is not None else "") if ch else "",
+        "zs_unit": (ch.zs_unit or "") if ch else "",
+        "zs_piece": (ch.zs_piece or "") if ch else "",
+        "zs_context": (ch.zs_context or "") if ch else "",
+        "summary": ch.summary if ch else "",
+        "emendations": "; ".join(f"{e.witness}:{e.original or '∅'}→{e.emended or '∅'}"
+                                 for e in res.emendations if e.claim_id == c.id),
+        "warnings": "; ".join(c.warnings),
+        "error": c.error or "",
+        "raw": r.raw,
+    }
+
+
+def csv_text(res: EmendResult) -> str:
+    buf = io.StringIO()
+    wr = csv.DictWriter(buf, fieldnames=list(CSV_FIELDS), lineterminator="\n")
+    wr.writeheader()
+    for c in res.claims:
+        wr.writerow(_row(c, res))
+    return buf.getvalue()
+
+
+def write_csv(res: EmendResult, path: str | Path) -> Path:
+    path = Path(path)
+    atomic_write_bytes(path, ("\ufeff" + csv_text(res)).encode("utf-8"))  # BOM: spreadsheets read it as UTF-8
+    return path
+
+
+def summary_lines(res: EmendResult, *, list_contradicted: bool = True) -> list[str]:
+    w = res.witness
+    notes = len({c.note_id for c in res.claims})
+    against = f" against {res.against.meta.siglum} ({res.against.meta.title or res.against.meta.file})" \
+        if res.against is not None else " (no 注疏 witness: claims about it are not covered)"
+    out = [f"{w.meta.siglum} {w.meta.title or w.meta.file}: {notes} 案 notes, {len(res.claims)} claims{against}"]
+    kinds = res.kind_counts()
+    out.append("  kinds: " + ", ".join(f"{k} {n}" for k, n in kinds.items() if n))
+    failed = res.anchor_failures()
+    ok = sum(1 for c in res.claims if c.status == "ok")
+    out.append(f"  anchored: {ok}/{len(res.claims)}" + (f"; FAILED {len(failed)}" if failed else ""))
+    v = res.verdict_counts()
+    total = sum(v.values())
+    if total:
+        out.append(f"  claims about the 注疏: {total}: " + ", ".join(
+            f"{k} {n} ({100 * n / total:.0f}%)" for k, n in v.items() if n))
+    out.append("  emendations: " + ", ".join(f"{s} {len(res.on(s))}" for s in
+                                             [w.meta.siglum] + ([res.against.meta.siglum] if res.against else [])))
+    for c in failed:
+        out.append(f"  not anchored: {c.id}: {c.error} [{c.record.raw}]")
+    if list_contradicted:
+        for c in res.claims:
+            ch = res.checks.get(c.id)
+            if ch is not None and ch.verdict == "contradicted":
+                out.append(f"  contradicted: {c.id}: {c.anchor.context if c.anchor else ''} — {ch.summary}")
+    return out
+
+
+def _note_verdict(checks: list) -> str | None:
+    vs = [ch.verdict for ch in checks if ch is not None and ch.verdict]
+    for v in ("contradicted", "confirmed", "not covered"):
+        if v in vs:
+            return v
+    return None
+
+
+def verdicts_by_note(res: EmendResult) -> dict[str, dict]:
+    """``{note id: {"kind", "verdict", "summary", "reading"}}`` for the HTML renderer.
+
+    ``kind`` is the note's (first claim's) kind; ``verdict`` the verdict over its claims
+    about the 注疏 (contradicted if any is, else confirmed if any is, else not covered;
+    None when it makes no claim about the 注疏); ``summary`` one line; ``reading`` what
+    the 注疏 reads at the (first checked) anchor, None when not covered.
+    """
+    out: dict[str, dict] = {}
+    by_note: dict[str, list[Claim]] = {}
+    for c in res.claims:
+        by_note.setdefault(c.note_id, []).append(c)
+    for nid, claims in by_note.items():
+        first = claims[0]
+        checks = [res.checks.get(c.id) for c in claims]
+        verdict = _note_verdict([ch for c, ch in zip(claims, checks) if is_zhushu_claim(c)])
+        lead = next((ch for c, ch in zip(claims, checks) if ch is not None and is_zhushu_claim(c)
+                     and ch.verdict == verdict), None) if verdict else None
+        lead = lead or next((ch for ch in checks if ch is not None), None)
+        r = first.record
+        head = r.kind
+        if r.lemma or r.reading:
+            head += f" {r.lemma or '∅'}→{r.reading or '∅'}"
+        if r.target_name:
+            head += f" ({r.target_name})"
+        summary = f"{head}: {lead.summary}" if lead is not None and lead.summary else head
+        if len(claims) > 1:
+            summary += f" (+{len(claims) - 1} more claim{'s' if len(claims) > 2 else ''})"
+        if first.status == "failed":
+            summary = f"{head}: not anchored ({first.error})"
+        reading = lead.reading if (lead is not None and lead.verdict != "not covered") else None
+        out[nid] = {"kind": r.kind, "verdict": verdict, "summary": summary, "reading": reading}
+    return out
+
+

@@ -1,0 +1,457 @@
+"""The 案 notes in TEI: an emendation apparatus, and emended witnesses.
+
+Two documents, both in the project profile (``schemas/jiaokan.rng``) and valid TEI P5:
+
+:func:`emendations_to_tei` — the apparatus of the notes: one ``app type="emendation"``
+per claim (``@subtype`` = its kind) in a ``listApp``, with
+
+* ``lem`` — the reading the note upholds: this text's (``@wit`` the noted witness)
+  for claims about another witness, the emended reading for a conjecture; ``@resp``
+  who stands for it (``#siku`` = the 四库 editors, or the proposer the note quotes,
+  ``#aojigong`` …) and ``@source`` the evidence it cites (``#src-songben`` …);
+* ``rdg`` — the other reading: what the note says 今注疏本 (``#wit-zhushu``) or 唐石经
+  (``#wit-tangshijing``) reads, this witness's own reading for a conjecture, and what
+  the collated 注疏 witness actually reads (its siglum), merged into the same
+  ``lem``/``rdg`` when the readings agree;
+* ``note type="verdict"`` (``@subtype`` confirmed, contradicted, not-covered) with the
+  one-line summary, ``@target`` the 案 note (``file.xml#note-id``), and ``@corresp`` on
+  the ``app`` to the note as well.
+
+:func:`emended_witness_tei` — a witness TEI (as :mod:`jiaokan.tei.writer` writes it)
+with every emendation of that witness in place: the characters it changes are wrapped
+in an inline ``app type="emendation"`` whose ``lem`` is the emended reading (``@resp``,
+``@source``) and whose ``rdg`` (``@wit`` = the witness) keeps the original characters
+with any page/line breaks they run over; ``@corresp`` points to the 案 note.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lxml import etree
+
+from .. import __version__
+from ..io import atomic_write_bytes
+from ..model import Witness
+from ..tei.writer import TEI_NS, XML_NS, _el, _lang, witness_to_tei
+from .anchor import Claim
+from .apply import SIKU, EmendResult, Emendation, non_overlapping, proposer
+from .check import is_zhushu_claim
+from .notes import SOURCES, WITNESSES
+
+_T = "{%s}" % TEI_NS
+_XML_ID = "{%s}id" % XML_NS
+
+__all__ = ["emendations_to_tei", "emended_witness_tei", "write_emendations", "write_emended", "tei_names_for"]
+
+#: Readable names of the source and witness ids the notes cite.
+_NAME_OF: dict[str, str] = {}
+for _n, _i in list(SOURCES.items()) + list(WITNESSES.items()):
+    _NAME_OF.setdefault(_i, _n)
+_NAME_OF.update({"zhushu": "今注疏本", "songben": "宋本", "tangshijing": "唐石经", "yuanben": "原本",
+                 "shiwen": "经典释文", "aojigong": "敖继公 仪礼集说", "shu": "贾公彦 疏", "zhu": "郑玄 注"})
+
+_VERDICT_SUBTYPE = {"confirmed": "confirmed", "contradicted": "contradicted", "not covered": "not-covered"}
+
+_RDG_TYPE = {"corruption": "substantive", "variant": "substantive", "omission": "omission",
+             "addition": "addition", "conjecture": "substantive", "comment": "substantive", "lacuna": "omission"}
+
+
+def tei_names_for(res: EmendResult) -> dict[str, str]:
+    """Default siglum → TEI file name for ``@corresp`` (``<file stem>.xml``)."""
+    out = {res.witness.meta.siglum: Path(res.witness.meta.file).stem + ".xml"}
+    if res.against is not None:
+        out[res.against.meta.siglum] = Path(res.against.meta.file).stem + ".xml"
+    return out
+
+
+def _ptr(names: dict[str, str], siglum: str, frag: str | None) -> str | None:
+    if not frag:
+        return None
+    return f"{names.get(siglum, '')}#{frag}"
+
+
+def _src_ref(ids) -> str | None:
+    ids = list(dict.fromkeys(ids))
+    return " ".join(f"#src-{i}" for i in ids) or None
+
+
+# ---------------------------------------------------------------------------
+# header pieces
+# ---------------------------------------------------------------------------
+
+
+def _resp_people(res: EmendResult) -> dict[str, str]:
+    people = {SIKU[0]: SIKU[1]}
+    for c in res.claims:
+        rid, name = proposer(c)
+        people.setdefault(rid, name)
+    return people
+
+
+def _cited(res: EmendResult) -> tuple[set[str], set[str]]:
+    """(source ids cited as evidence, witness ids the claims speak of)."""
+    sources: set[str] = set()
+    wits: set[str] = set()
+    for c in res.claims:
+        sources.update(s.id for s in c.record.evidence)
+        if c.record.target and c.record.target not in ("self",):
+            wits.add(c.record.target)
+    return sources, wits
+
+
+def _add_header_parts(header: etree._Element, res: EmendResult, *, title_note: str | None = None) -> None:
+    """respStmt for the editors/proposers, listWit of cited witnesses, listBibl of cited sources."""
+    fd = header.find(_T + "fileDesc")
+    ts = fd.find(_T + "titleStmt")
+    if title_note:
+        ts.insert(1, etree.Element(_T + "title", type="sub"))
+        ts[1].text = title_note
+    used = {e.get(_XML_ID) for e in header.iter() if e.get(_XML_ID)}
+    # respStmt after the titles
+    last_title = max(i for i, e in enumerate(ts) if e.tag == _T + "title")
+    pos = last_title + 1
+    for rid, name in _resp_people(res).items():
+        if rid in used:
+            continue
+        rs = etree.Element(_T + "respStmt")
+        rs.set(_XML_ID, rid)
+        r = etree.SubElement(rs, _T + "resp")
+        r.text = "emendation (案 notes)" if rid == SIKU[0] else "proposed reading (quoted in 案 notes)"
+        pn = etree.SubElement(rs, _T + "persName")
+        pn.text = name
+        ts.insert(pos, rs)
+        pos += 1
+        used.add(rid)
+    sd = fd.find(_T + "sourceDesc")
+    sources, wits = _cited(res)
+    lw = sd.find(_T + "listWit")
+    if lw is None:
+        lw = etree.SubElement(sd, _T + "listWit")
+    for wid in sorted(wits):
+        xid = f"wit-{wid}"
+        if xid in used:
+            continue
+        w = etree.SubElement(lw, _T + "witness")
+        w.set(_XML_ID, xid)
+        w.text = f"{_NAME_OF.get(wid, wid)} (as cited by the 案 notes)"
+        used.add(xid)
+    if sources:
+        lb = etree.SubElement(sd, _T + "listBibl")
+        for sid in sorted(sources):
+            xid = f"src-{sid}"
+            if xid in used:
+                continue
+            b = etree.SubElement(lb, _T + "bibl")
+            b.set(_XML_ID, xid)
+            t = etree.SubElement(b, _T + "title")
+            t.text = _NAME_OF.get(sid, sid)
+            used.add(xid)
+        if not len(lb):
+            sd.remove(lb)
+
+
+# ---------------------------------------------------------------------------
+# the apparatus of the notes
+# ---------------------------------------------------------------------------
+
+
+def emendations_to_tei(res: EmendResult, tei_names: dict[str, str] | None = None) -> etree._ElementTree:
+    """Every claim of every 案 note of ``res.witness`` as an ``app type="emendation"``."""
+    names = {**tei_names_for(res), **(tei_names or {})}
+    w = res.witness
+    js = w.meta.siglum
+    zs = res.against.meta.siglum if res.against is not None else None
+    root = etree.Element(_T + "TEI", nsmap={None: TEI_NS})
+    root.set("{%s}lang" % XML_NS, _lang(w.meta.script))
+    header = _el(root, "teiHeader")
+    fd = _el(header, "fileDesc")
+    ts = _el(fd, "titleStmt")
+    chapter = w.meta.chapter or ""
+    _el(ts, "title", f"案 notes of {w.meta.title or w.meta.file}: emendations and verdicts", type="main")
+    rs = _el(ts, "respStmt")
+    _el(rs, "resp", "anchoring, checking and applying the 案 notes")
+    _el(rs, "name", f"jiaokan {__version__}")
+    ps = _el(fd, "publicationStmt")
+    _el(ps, "publisher", "jiaokan")
+    av = _el(ps, "availability")
+    lic = "; ".join(sorted({x.meta.licence for x in (w, res.against) if x is not None and x.meta.licence}))
+    _el(av, "licence", lic or "unknown")
+    sd = _el(fd, "sourceDesc")
+    lw = _el(sd, "listWit")
+    for x in (w, res.against):
+        if x is None:
+            continue
+        wit = _el(lw, "witness", xml_id=x.meta.siglum)
+        _el(wit, "title", x.meta.title or x.meta.file)
+        _el(wit, "idno", names.get(x.meta.siglum, ""), type="tei")
+    ed = _el(header, "encodingDesc")
+    _el(ed, "variantEncoding", method="location-referenced", location="external")
+    edl = _el(ed, "editorialDecl")
+    _el(edl, "p", "One app per claim of a 案 note (a note may make several). lem: the reading the note upholds "
+        "(this text's, or the emended reading of a conjecture) with @resp (who proposes it) and @source (the "
+        "evidence cited); rdg: the other readings (wit-zhushu = 今注疏本 as the note reports it; the collated 注疏 "
+        "witness by its siglum = what it actually reads). note[@type='verdict']: the check against the collated "
+        "注疏 (confirmed, contradicted, not-covered).")
+    _add_header_parts(header, res)
+
+    body = _el(_el(root, "text"), "body")
+    div = _el(body, "div", type="emendations", n=chapter or None)
+    la = _el(div, "listApp", type="emendation", corresp=names.get(js))
+    for c in res.claims:
+        _claim_app(la, c, res, names, js, zs)
+    return etree.ElementTree(root)
+
+
+def _claim_app(parent: etree._Element, c: Claim, res: EmendResult, names: dict[str, str], js: str,
+               zs: str | None) -> None:
+    r = c.record
+    ch = res.checks.get(c.id)
+    a = c.anchor
+    note_ptr = _ptr(names, js, c.note_id)
+    app = _el(parent, "app", type="emendation", subtype=r.kind, xml_id=f"app.{c.id}".replace("~", "-"),
+              corresp=note_ptr, n=a.unit if a is not None else c.unit)
+    rid, _name = proposer(c)
+    src = _src_ref(s.id for s in r.evidence)
+    here = a.text if a is not None else ""
+    unit_ptr = _ptr(names, js, a.unit if a is not None else c.unit)
+    zs_read = ch.reading if (ch is not None and zs and ch.reading is not None and ch.verdict != "not covered") else None
+    zs_ptr = _ptr(names, zs, ch.zs_unit) if (zs and ch is not None and ch.zs_unit) else None
+    rtype = _RDG_TYPE.get(r.kind)
+
+    if r.kind == "conjecture":
+        new = _conjectured(c, here)
+        lem = _el(app, "lem", new or None, resp=f"#{rid}", source=src)
+        wits = [js] + ([zs] if zs_read is not None and zs_read == here else [])
+        _el(app, "rdg", here or None, wit=" ".join("#" + s for s in wits), type=rtype, corresp=unit_ptr)
+        if zs_read is not None and zs_read != here:
+            _el(app, "rdg", zs_read or None, wit="#" + zs, corresp=zs_ptr)
+        del lem
+    else:
+        claimed = _claimed(c)
+        target = r.target if r.target and r.target != "self" else None
+        lem_wits = [js]
+        rdg_wits = [f"wit-{target}"] if target and claimed is not None else []
+        extra = None
+        if zs_read is not None and is_zhushu_claim(c):
+            if ch.verdict == "confirmed":
+                rdg_wits.append(zs)
+            elif ch.detail == "as-this-text":
+                lem_wits.append(zs)
+            else:
+                extra = zs_read
+        elif zs_read is not None and target == "zhushu":
+            extra = zs_read
+        _el(app, "lem", here or None, wit=" ".join("#" + s for s in lem_wits), resp=f"#{SIKU[0]}",
+            source=src, corresp=unit_ptr)
+        if rdg_wits:
+            _el(app, "rdg", claimed or None, wit=" ".join("#" + s for s in rdg_wits), type=rtype,
+                resp=f"#{SIKU[0]}", corresp=zs_ptr if zs in rdg_wits else None)
+        if extra is not None:
+            _el(app, "rdg", ch.zs_window if ch.zs_window is not None else extra or None, wit="#" + zs,
+                type="substantive", corresp=zs_ptr)
+    # the verdict (or why there is none) and the anchoring
+    if ch is not None and ch.verdict:
+        _el(app, "note", ch.summary, type="verdict", subtype=_VERDICT_SUBTYPE[ch.verdict], target=note_ptr)
+    elif ch is not None and ch.summary:
+        _el(app, "note", ch.summary, type="comment", subtype="no-verdict", target=note_ptr)
+    if c.status == "failed":
+        _el(app, "note", f"not anchored: {c.error}", type="comment", subtype="unanchored", target=note_ptr)
+    elif a is not None:
+        extra_anchors = f"; 下同: {len(c.below)} later occurrences" if c.below else ""
+        _el(app, "note", f"{r.raw} — at {a.context}{extra_anchors}", type="comment", subtype="anchor",
+            target=note_ptr)
+
+
+def _conjectured(c: Claim, here: str) -> str:
+    r = c.record
+    if r.rule == "conjecture_transpose":
+        return r.reading or here[::-1]
+    return r.reading
+
+
+def _claimed(c: Claim) -> str | None:
+    """What the note says the other witness reads at the anchor (None: it does not say)."""
+    r = c.record
+    if r.kind in ("corruption", "variant", "comment"):
+        if r.rule.startswith("transposition") and not r.reading:
+            return None
+        return r.reading if r.reading else None
+    if r.kind == "omission":
+        return ""
+    if r.kind == "addition":
+        return r.reading
+    return None
+
+
+# ---------------------------------------------------------------------------
+# an emended witness
+# ---------------------------------------------------------------------------
+
+
+def emended_witness_tei(w: Witness, res: EmendResult, tei_names: dict[str, str] | None = None) -> etree._ElementTree:
+    """The TEI of ``w`` with its emendations (from ``res``) in place as inline ``app`` elements."""
+    names = {**tei_names_for(res), **(tei_names or {})}
+    tree = witness_to_tei(w)
+    root = tree.getroot()
+    ems = res.on(w.meta.siglum)
+    _add_header_parts(root.find(_T + "teiHeader"), res,
+                      title_note=f"emended: {len(ems)} readings changed on the authority of the 案 notes "
+                                 f"of {res.witness.meta.title or res.witness.meta.file}")
+    encd = root.find(f"{_T}teiHeader/{_T}encodingDesc")
+    if encd is not None and ems and encd.find(_T + "variantEncoding") is None:
+        encd.insert(0, etree.Element(_T + "variantEncoding", method="parallel-segmentation", location="internal"))
+    edl = root.find(f"{_T}teiHeader/{_T}encodingDesc/{_T}editorialDecl")
+    if edl is not None:
+        p = etree.SubElement(edl, _T + "p")
+        p.text = ("Emended text: each change is an inline app type='emendation'; lem is the emended reading "
+                  "(@resp who proposes it, @source the evidence), rdg the witness's own characters; @corresp "
+                  "points to the 案 note that motivates it.")
+    elements = _piece_elements(tree, w)
+    by_piece: dict[str, list[Emendation]] = {}
+    for e in ems:
+        by_piece.setdefault(e.piece, []).append(e)
+    checks = res.checks
+    js = res.witness.meta.siglum
+    for pkey, lst in by_piece.items():
+        el = elements.get(pkey)
+        if el is None:
+            continue
+        for e in reversed(non_overlapping(lst)):
+            app = etree.Element(_T + "app", type="emendation", subtype=e.kind)
+            app.set(_XML_ID, e.id)
+            ptr = f"#{e.note_id}" if e.witness == js else _ptr(names, js, e.note_id)
+            app.set("corresp", ptr)
+            lem = etree.SubElement(app, _T + "lem", resp=f"#{e.resp}")
+            src = _src_ref(s.id for s in e.sources)
+            if src:
+                lem.set("source", src)
+            lem.text = e.emended or None
+            rdg = etree.Element(_T + "rdg", wit="#" + w.meta.siglum)
+            ch = checks.get(e.claim_id)
+            _wrap(el, e.start, e.end, app, rdg)
+            if e.witness != js and ch is not None and ch.verdict:
+                n = etree.SubElement(app, _T + "note", type="verdict", subtype=_VERDICT_SUBTYPE[ch.verdict])
+                n.set("target", ptr)
+                n.text = ch.summary
+    return tree
+
+
+def _piece_elements(tree: etree._ElementTree, w: Witness) -> dict[str, etree._Element]:
+    """piece key → its ab/head element, matched in document order (the writer's order)."""
+    from .anchor import piece_key
+
+    text = tree.getroot().find(_T + "text")
+    els = []
+    for section in ("front", "body", "back"):
+        holder = text.find(_T + section)
+        if holder is None:
+            continue
+        for d in holder.findall(_T + "div"):
+            els.extend(x for x in d if x.tag in (_T + "ab", _T + "head"))
+    order = ([d for d in w.divs if d.type == "front"] + [d for d in w.divs if d.type not in ("front", "back")]
+             + [d for d in w.divs if d.type == "back"])
+    keys = [piece_key(u, p) for d in order for u in d.units for p in u.pieces]
+    if len(keys) != len(els):  # pragma: no cover - the writer writes one element per piece
+        raise ValueError("the witness TEI does not have one element per piece")
+    return dict(zip(keys, els))
+
+
+def _width(child: etree._Element) -> int:
+    """Characters of Piece.text an inline child stands for."""
+    tag = etree.QName(child).localname if isinstance(child.tag, str) else ""
+    if tag == "g":
+        return 1
+    if tag == "app":  # an emendation already in place: its rdg holds the original characters
+        rdg = child.find(_T + "rdg")
+        return _text_width(rdg) if rdg is not None else 0
+    return 0
+
+
+def _text_width(el: etree._Element) -> int:
+    n = len(el.text or "")
+    for c in el:
+        n += _width(c) + len(c.tail or "")
+    return n
+
+
+def _wrap(el: etree._Element, start: int, end: int, app: etree._Element, rdg: etree._Element) -> None:
+    """Move ``el``'s content between Piece.text offsets [start, end) into ``rdg``; put ``app`` there.
+
+    Zero-width children (label, lb, pb, note) at ``start`` stay before the app, those at
+    ``end`` after it; ``rdg`` is appended to ``app`` after the ``lem``.
+    """
+    items: list = []  # ("t", str, offset) | ("e", element, offset, width)
+    pos = 0
+    if el.text:
+        items.append(("t", el.text, pos))
+        pos += len(el.text)
+    for child in list(el):
+        w = _width(child)
+        items.append(("e", child, pos, w))
+        pos += w
+        if child.tail:
+            items.append(("t", child.tail, pos))
+            pos += len(child.tail)
+        child.tail = None
+    for child in list(el):
+        el.remove(child)
+    el.text = None
+    before: list = []
+    inside: list = []
+    after: list = []
+    for it in items:
+        if it[0] == "t":
+            s, off = it[1], it[2]
+            a = max(0, min(len(s), start - off))
+            b = max(0, min(len(s), end - off))
+            if s[:a]:
+                before.append(("t", s[:a]))
+            if s[a:b]:
+                inside.append(("t", s[a:b]))
+            if s[b:]:
+                after.append(("t", s[b:]))
+        else:
+            child, off, w = it[1], it[2], it[3]
+            if w:
+                (inside if start <= off < end else before if off < start else after).append(("e", child))
+            elif off <= start:
+                before.append(("e", child))
+            elif off < end:
+                inside.append(("e", child))
+            else:
+                after.append(("e", child))
+    for kind, x in before:
+        _put(el, kind, x)
+    el.append(app)
+    app.append(rdg)
+    for kind, x in inside:
+        _put(rdg, kind, x)
+    for kind, x in after:
+        _put(el, kind, x)
+
+
+def _put(el: etree._Element, kind: str, x) -> None:
+    if kind == "t":
+        if len(el):
+            el[-1].tail = (el[-1].tail or "") + x
+        else:
+            el.text = (el.text or "") + x
+    else:
+        el.append(x)
+
+
+def _bytes(tree: etree._ElementTree) -> bytes:
+    return etree.tostring(tree, xml_declaration=True, encoding="UTF-8", pretty_print=True)
+
+
+def write_emendations(res: EmendResult, path: str | Path, tei_names: dict[str, str] | None = None) -> Path:
+    path = Path(path)
+    atomic_write_bytes(path, _bytes(emendations_to_tei(res, tei_names)))
+    return path
+
+
+def write_emended(w: Witness, res: EmendResult, path: str | Path, tei_names: dict[str, str] | None = None) -> Path:
+    path = Path(path)
+    atomic_write_bytes(path, _bytes(emended_witness_tei(w, res, tei_names)))
+    return path

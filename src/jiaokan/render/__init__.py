@@ -1,0 +1,69 @@
+"""The parallel-text HTML edition (``jiaokan render``, the last stage of ``jiaokan build``).
+
+Modules, one job each:
+
+* :mod:`.inputs`     apparatus and witness TEI files → chapters (re-collating an apparatus's witnesses)
+* :mod:`.chapter`    a chapter → what its parallel page and its base-text page show
+* :mod:`.inline`     pieces and inline nodes → HTML with variant marks, page anchors, 案 notes
+* :mod:`.marks`      where each apparatus entry falls in each witness column; footnote order
+* :mod:`.appview`    apparatus entries: popover data, printed-edition footnotes, layer-gap notes
+* :mod:`.notes`      案 notes with their verdict badges; the 案 summary of the index
+* :mod:`.overview`   the variant-density strip
+* :mod:`.searchfold` the search box's character folding table
+* :mod:`.site`       templates (``jiaokan/templates``) and static files (``jiaokan/static``) → the site folder
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .chapter import Chapter
+from .site import SiteReport, render_site
+
+
+def render_paths(paths: list[str | Path], out: str | Path, *, verdicts: dict[str, dict] | None = None,
+                 title: str | None = None) -> SiteReport:
+    """``jiaokan render``: witness and apparatus TEI files → a site in ``out``."""
+    from .inputs import load_inputs
+
+    chapters, copies = load_inputs(paths)
+    return render_site(chapters, out, verdicts=verdicts, title=title, copies=copies)
+
+
+def render_collations(collations: dict, witnesses: dict, out: str | Path, *, tei_paths: dict | None = None,
+                      apparatus_dir: str | Path | None = None, verdicts: dict[str, dict] | None = None,
+                      title: str | None = None) -> SiteReport:
+    """``jiaokan build``'s render stage: collations by name and witnesses by file stem → a site.
+
+    Every collation gets a chapter page named after it; every witness in no collation a page of its own.
+    """
+    tei_paths = {k: Path(v) for k, v in (tei_paths or {}).items()}
+    copies: dict[str, Path] = {}
+    chapters: list[Chapter] = []
+    in_collation: set[int] = set()
+    stem_of = {id(w): stem for stem, w in witnesses.items()}
+    for name, col in collations.items():
+        tei = {}
+        for s, w in col.witnesses.items():
+            in_collation.add(id(w))
+            stem = stem_of.get(id(w))
+            if stem and stem in tei_paths:
+                tei[s] = f"tei/{tei_paths[stem].name}"
+                copies[tei[s]] = tei_paths[stem]
+        app_href = None
+        if apparatus_dir is not None and (Path(apparatus_dir) / f"{name}.xml").is_file():
+            app_href = f"tei/{name}.xml"
+            copies[app_href] = Path(apparatus_dir) / f"{name}.xml"
+        chapters.append(Chapter(name, dict(col.witnesses), col, tei_files=tei, apparatus_file=app_href))
+    for stem, w in witnesses.items():
+        if id(w) in in_collation:
+            continue
+        tei = {}
+        if stem in tei_paths:
+            tei[w.meta.siglum] = f"tei/{tei_paths[stem].name}"
+            copies[tei[w.meta.siglum]] = tei_paths[stem]
+        chapters.append(Chapter(stem, {w.meta.siglum: w}, None, tei_files=tei))
+    return render_site(chapters, out, verdicts=verdicts, title=title, copies=copies)
+
+
+__all__ = ["Chapter", "SiteReport", "render_collations", "render_paths", "render_site"]

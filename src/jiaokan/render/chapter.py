@@ -1,0 +1,249 @@
+"""One chapter: the parallel page (a column per witness, a line per passage row) and the base-text page.
+
+A :class:`Chapter` is either a collation (witnesses aligned by :mod:`jiaokan.collate`) or
+a single witness (its passages become the rows).  :func:`parallel_context` and
+:func:`base_context` build what the templates show; all HTML of the text itself comes
+from :class:`.inline.ColumnWriter`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from markupsafe import Markup, escape
+
+from ..collate.model import Collation, Row
+from ..collate.rows import body_units
+from ..model import Div, Unit, Witness
+from .appview import app_data, footnote_html, gap_text
+from .html import LAYER_EN, LAYER_ZH, VARIANT_LABEL, lang_of
+from .inline import ColumnWriter, PageIds
+from .marks import mark_index, reading_order
+from .overview import overview_cells
+from .searchfold import fold_table
+
+
+@dataclass
+class Chapter:
+    """A chapter page to write: ``name`` is the file stem (``dasheyi`` → ``dasheyi.html``)."""
+
+    name: str
+    witnesses: dict[str, Witness]  # the base first
+    collation: Collation | None = None
+    title: str = ""
+    tei_files: dict[str, str] = field(default_factory=dict)  # siglum → href of its TEI file (from the site root)
+    apparatus_file: str | None = None  # href of the apparatus TEI file
+
+    @property
+    def base(self) -> str:
+        return self.collation.base if self.collation else next(iter(self.witnesses))
+
+    @property
+    def sigla(self) -> list[str]:
+        return list(self.witnesses)
+
+    @property
+    def page(self) -> str:
+        return f"{self.name}.html"
+
+    @property
+    def base_page(self) -> str:
+        return f"{self.name}-base.html"
+
+    @property
+    def label(self) -> str:
+        w = self.witnesses[self.base]
+        return self.title or w.meta.chapter or w.meta.title or self.name
+
+    def rows(self) -> list[Row]:
+        if self.collation is not None:
+            return self.collation.rows
+        return single_rows(self.witnesses[self.base])
+
+
+def single_rows(w: Witness) -> list[Row]:
+    """Rows for a witness on its own: one per 经 passage, units without 经 riding with the next one."""
+    rows: list[Row] = []
+    pending: list[str] = []
+    for u in body_units(w):
+        pending.append(u.id)
+        if u.jing is not None:
+            rows.append(Row(id=f"r{len(rows) + 1}", units={w.meta.siglum: pending}, base_passage=u.id))
+            pending = []
+    if pending:
+        if rows:
+            rows[-1].units[w.meta.siglum].extend(pending)
+        else:
+            rows.append(Row(id="r1", units={w.meta.siglum: pending}, base_passage=None))
+    return rows
+
+
+def _div_openers(w: Witness) -> dict[str, Div]:
+    return {d.units[0].id: d for d in w.divs if d.units and d.title}
+
+
+def _units(w: Witness) -> dict[str, Unit]:
+    return {u.id: u for u in w.units()}
+
+
+def layers_present(ch: Chapter) -> list[str]:
+    seen: set[str] = set()
+    for w in ch.witnesses.values():
+        for p in w.pieces():
+            seen.add(p.layer)
+            if p.notes():
+                seen.add("an")
+    order = ["jing", "zhu", "shu", "yinyi", "shi", "an", "kaozheng", "commentary", "paratext"]
+    return [x for x in order if x in seen]
+
+
+def _witness_heads(ch: Chapter) -> list[dict]:
+    out = []
+    for s, w in ch.witnesses.items():
+        m = w.meta
+        out.append({"siglum": s, "title": m.title or m.file, "lang": lang_of(m.script), "script": m.script,
+                    "juan": m.juan, "base": s == ch.base, "tei": ch.tei_files.get(s)})
+    return out
+
+
+def _edge_rows(ch: Chapter, kind: str, pages: PageIds, verdicts) -> dict | None:
+    """The front (site headers, tables of contents) or back (考证, licences) matter, in columns."""
+    cols = []
+    any_units = False
+    for s, w in ch.witnesses.items():
+        units = [u for d in w.divs if d.type == kind for u in d.units]
+        cw = ColumnWriter(s, None, pages, verdicts)
+        openers = _div_openers(w)
+        for u in units:
+            cw.add_unit(u, openers.get(u.id))
+        any_units = any_units or bool(units)
+        cols.append({"siglum": s, "lang": lang_of(w.meta.script), "html": cw.html(), "empty": not units})
+    if not any_units:
+        return None
+    return {"id": kind, "label": "front matter" if kind == "front" else "back matter", "cols": cols}
+
+
+def parallel_context(ch: Chapter, verdicts: dict[str, dict] | None = None) -> dict:
+    """Everything chapter.html needs."""
+    col = ch.collation
+    marks = mark_index(col) if col else {}
+    numbers = reading_order(col) if col else {}
+    units = {s: _units(w) for s, w in ch.witnesses.items()}
+    openers = {s: _div_openers(w) for s, w in ch.witnesses.items()}
+    gaps_by_row: dict[str, list] = {}
+    for g in (col.gaps if col else []):
+        gaps_by_row.setdefault(g.row, []).append(g)
+    apps_by_row: dict[str, list] = {}
+    for a in (col.apps if col else []):
+        apps_by_row.setdefault(a.row, []).append(a)
+    pages = PageIds()
+    front = _edge_rows(ch, "front", pages, verdicts)
+    rows_out = []
+    for i, row in enumerate(ch.rows(), 1):
+        cols = []
+        present = {s for s, ids in row.units.items() if ids}
+        for s, w in ch.witnesses.items():
+            ids = row.units.get(s, [])
+            cw = ColumnWriter(s, marks.get((row.id, s)), pages, verdicts)
+            for uid in ids:
+                cw.add_unit(units[s][uid], openers[s].get(uid))
+            cols.append({"siglum": s, "lang": lang_of(w.meta.script), "html": cw.html(), "empty": not ids})
+        notes = []
+        for g in gaps_by_row.get(row.id, []):
+            t = gap_text(g, present)
+            if t:
+                notes.append({"layer": g.layer, "text": t})
+        base_ids = row.units.get(ch.base, [])
+        rows_out.append({
+            "id": row.id, "n": i, "passage": row.base_passage or (base_ids[0] if base_ids else None),
+            "cols": cols, "gaps": notes, "apps": len(apps_by_row.get(row.id, [])),
+            "solo": len(present) < len(ch.witnesses),
+        })
+    back = _edge_rows(ch, "back", pages, verdicts)
+    return {
+        "chapter": ch,
+        "witnesses": _witness_heads(ch),
+        "ncols": len(ch.witnesses),
+        "front": front,
+        "rows": rows_out,
+        "back": back,
+        "layers": [(x, LAYER_ZH[x], LAYER_EN[x]) for x in layers_present(ch)],
+        "vtypes": _vtypes(col),
+        "overview": overview_cells(ch, apps_by_row),
+        "apps": app_data(col, numbers) if col else {},
+        "fold": fold_table(ch.witnesses.values()),
+        "view": "parallel",
+        "lang": lang_of(ch.witnesses[ch.base].meta.script),
+    }
+
+
+def _vtypes(col: Collation | None) -> list[tuple[str, str, int]]:
+    if col is None:
+        return []
+    counts = col.counts()
+    order = ("substantive", "omission", "addition", "transposition", "taboo", "orthographic")
+    return [(t, VARIANT_LABEL[t], counts.get(t, 0)) for t in order if counts.get(t, 0)]
+
+
+def base_context(ch: Chapter, verdicts: dict[str, dict] | None = None) -> dict:
+    """The base text running, numbered footnote references at each entry, the apparatus under each passage."""
+    col = ch.collation
+    base = ch.base
+    w = ch.witnesses[base]
+    marks = mark_index(col) if col else {}
+    numbers = reading_order(col) if col else {}
+    units = _units(w)
+    openers = _div_openers(w)
+    apps_by_row: dict[str, list] = {}
+    for a in (col.apps if col else []):
+        apps_by_row.setdefault(a.row, []).append(a)
+    gaps_by_row: dict[str, list] = {}
+    for g in (col.gaps if col else []):
+        gaps_by_row.setdefault(g.row, []).append(g)
+    pages = PageIds()
+    blocks = []
+    for i, row in enumerate(ch.rows(), 1):
+        ids = row.units.get(base, [])
+        present = {s for s, x in row.units.items() if x}
+        cw = ColumnWriter(base, marks.get((row.id, base)), pages, verdicts, footnotes=numbers)
+        for uid in ids:
+            cw.add_unit(units[uid], openers.get(uid))
+        apps = sorted(apps_by_row.get(row.id, []), key=lambda a: numbers.get(a.id, 0))
+        foot = [footnote_html(a, numbers[a.id], col) for a in apps if a.id in numbers]
+        notes = []
+        for g in gaps_by_row.get(row.id, []):
+            t = gap_text(g, present | {base})
+            if t:
+                notes.append({"layer": g.layer, "text": t})
+        others = []
+        if not ids and col is not None:  # a passage the base lacks: show it, quietly, from the witness that has it
+            for s, uids in row.units.items():
+                if uids:
+                    ow = ch.witnesses[s]
+                    ou = _units(ow)
+                    ocw = ColumnWriter(s, None, pages, verdicts, link_units=False)
+                    for uid in uids:
+                        ocw.add_unit(ou[uid])
+                    others.append({"siglum": s, "lang": lang_of(ow.meta.script), "html": ocw.html()})
+        blocks.append({"id": row.id, "n": i, "passage": row.base_passage, "html": cw.html() if ids else Markup(""),
+                       "foot": foot, "gaps": notes, "others": others})
+    front = _edge_rows(Chapter(ch.name, {base: w}), "front", pages, verdicts)
+    back = _edge_rows(Chapter(ch.name, {base: w}), "back", pages, verdicts)
+    return {
+        "chapter": ch,
+        "witnesses": _witness_heads(ch),
+        "ncols": 1,
+        "front": front,
+        "blocks": blocks,
+        "back": back,
+        "layers": [(x, LAYER_ZH[x], LAYER_EN[x]) for x in layers_present(Chapter(ch.name, {base: w}))],
+        "vtypes": _vtypes(col),
+        "overview": overview_cells(ch, apps_by_row),
+        "apps": app_data(col, numbers) if col else {},
+        "fold": fold_table([w]),
+        "view": "base",
+        "lang": lang_of(w.meta.script),
+        "napps": len(numbers),
+        "sigla_line": Markup(", ".join(f"<b>{escape(s)}</b> {escape(x.meta.title or x.meta.file)}"
+                                       for s, x in ch.witnesses.items())),
+    }

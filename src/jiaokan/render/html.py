@@ -1,0 +1,76 @@
+"""Small HTML helpers shared by the render modules: escaping, attributes, ids, languages, layer names."""
+
+from __future__ import annotations
+
+import re
+
+from markupsafe import Markup, escape
+
+#: Layer → the name a reader of the printed page knows.
+LAYER_ZH: dict[str, str] = {
+    "jing": "经",
+    "zhu": "注",
+    "shu": "疏",
+    "yinyi": "音义",
+    "shi": "释",
+    "an": "案",
+    "kaozheng": "考证",
+    "commentary": "诸家",
+    "paratext": "其他",
+}
+
+#: Layer → English, for titles and tooltips.
+LAYER_EN: dict[str, str] = {
+    "jing": "classic",
+    "zhu": "Zheng Xuan's commentary",
+    "shu": "Jia Gongyan's sub-commentary",
+    "yinyi": "Lu Deming's glosses",
+    "shi": "Li Rugui's comments",
+    "an": "Siku editors' notes",
+    "kaozheng": "Siku editors' 考证",
+    "commentary": "other commentators",
+    "paratext": "headings and paratext",
+}
+
+#: Variant types as the toolbar and the apparatus name them.
+VARIANT_LABEL: dict[str, str] = {
+    "substantive": "substantive",
+    "omission": "omission",
+    "addition": "addition",
+    "transposition": "transposition",
+    "taboo": "taboo 避讳",
+    "orthographic": "orthographic 异体",
+}
+
+
+def lang_of(script: str | None) -> str:
+    """BCP 47 tag for Literary Chinese in the witness's script."""
+    return {"simplified": "lzh-Hans", "traditional": "lzh-Hant"}.get(script or "", "lzh")
+
+
+def attrs(**kw: object) -> Markup:
+    """`` name="value"`` pairs, escaped; ``None``/``False`` dropped, ``True`` bare; ``_`` → ``-``, ``cls`` → class."""
+    out = []
+    for k, v in kw.items():
+        if v is None or v is False:
+            continue
+        name = "class" if k == "cls" else k.rstrip("_").replace("_", "-")
+        out.append(f" {name}" if v is True else f' {name}="{escape(str(v))}"')
+    return Markup("".join(out))
+
+
+def tag(name: str, content: str | Markup = "", **kw: object) -> Markup:
+    return Markup(f"<{name}{attrs(**kw)}>{escape(content)}</{name}>")
+
+
+_ID_BAD = re.compile(r"[^\w.\-]+")
+
+
+def safe_id(s: str) -> str:
+    """An id/fragment without spaces or punctuation that needs escaping in a URL."""
+    return _ID_BAD.sub("_", s).strip("_") or "x"
+
+
+def page_id(siglum: str, n: str) -> str:
+    """The permalink id of a page of a witness: ``JS-p13a``."""
+    return safe_id(f"{siglum}-p{n}")

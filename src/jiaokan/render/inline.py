@@ -1,0 +1,285 @@
+"""Pieces and their inline nodes → HTML, with variant marks, page anchors and 案 notes.
+
+One :class:`ColumnWriter` renders the units one witness has in one row.  It counts
+characters exactly as :func:`jiaokan.collate.layertext.layer_text` does (Text and
+Gaiji characters of the layer's pieces, labels and notes skipped), so the marks of
+:mod:`.marks` land on the characters the apparatus means.  Inline nodes:
+
+* Text → text, cut into ``<mark class="v v-TYPE" data-app=…>`` segments where a mark covers it;
+* Label (郑注, 疏 …) → a small quiet label;
+* Gaiji → the resolved character (the entity in the tooltip) or the code in a box;
+* PageBreak → an anchor ``SIGLUM-pN`` with a small margin label (a permalink per page);
+* LineBreak → not shown; the piece's tooltip gives its page and source lines;
+* Note (案) → a small bracketed note at its place, with its verdict badge when known.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from markupsafe import Markup, escape
+
+from ..model import DEFAULT_RESP, Div, Gaiji, Inline, Label, LineBreak, Note, PageBreak, Piece, Text, Unit
+from .html import LAYER_ZH, attrs, page_id
+from .marks import Mark
+from .notes import note_html
+
+
+@dataclass
+class _PieceOut:
+    layer: str
+    parts: list[str]
+    attrs: dict
+
+
+@dataclass
+class PageIds:
+    """Page anchors already used on a page (an id must be unique)."""
+
+    used: set[str] = field(default_factory=set)
+
+    def take(self, siglum: str, n: str) -> str:
+        base = page_id(siglum, n)
+        pid, k = base, 2
+        while pid in self.used:
+            pid, k = f"{base}-{k}", k + 1
+        self.used.add(pid)
+        return pid
+
+
+class ColumnWriter:
+    """Render the units of one witness in one row; ``marks``: layer → marks of this row."""
+
+    def __init__(self, siglum: str, marks: dict[str, list[Mark]] | None, pages: PageIds,
+                 verdicts: dict[str, dict] | None = None, page: str | None = None, link_units: bool = True,
+                 footnotes: dict[str, int] | None = None):
+        self.siglum = siglum
+        self.marks = marks or {}
+        self.pages = pages
+        self.verdicts = verdicts
+        self.page = page  # the page the running text is on (for tooltips)
+        self.line: int | None = None
+        self.link_units = link_units
+        self.footnotes = footnotes  # app id → number: a footnote reference after each lemma (base-text view)
+        self.pos: dict[str, int] = {}
+        self._cover: dict[str, dict[int, Mark]] = {}
+        self._zero: dict[str, dict[int, list[Mark]]] = {}
+        self._seen_apps: set[str] = set()
+        self._open: Mark | None = None
+        self._last_piece: dict[str, _PieceOut] = {}
+        for layer, ms in self.marks.items():
+            cover: dict[int, Mark] = {}
+            zero: dict[int, list[Mark]] = {}
+            for m in ms:
+                if m.empty:
+                    zero.setdefault(m.start, []).append(m)
+                for i in range(m.start, m.end):
+                    cover.setdefault(i, m)
+            self._cover[layer] = cover
+            self._zero[layer] = zero
+        self._units: list[tuple[Unit, Div | None, list[_PieceOut]]] = []
+
+    # ------------------------------------------------------------------ public
+    def add_unit(self, u: Unit, div: Div | None = None) -> None:
+        """Render one unit; ``div`` when the unit opens a titled division (its title is shown)."""
+        outs = [self._piece(p) for p in u.pieces]
+        self._units.append((u, div, outs))
+
+    def html(self) -> Markup:
+        """All units so far; insertion marks past the last character close the last piece of their layer."""
+        for layer, zero in self._zero.items():
+            rest = sorted(o for o in zero if o >= self.pos.get(layer, 0))
+            last = self._last_piece.get(layer)
+            for o in rest:
+                for m in zero.pop(o):
+                    if last is not None:
+                        last.parts.append(self._insertion(m))
+        out: list[str] = []
+        for u, div, pieces in self._units:
+            if div is not None and div.title:
+                out.append(f'<h3 class="div-title">{escape(div.title)}</h3>')
+            ua = {"cls": "unit" + ("" if u.jing is not None else " unit-para"), "data_unit": u.id}
+            if self.link_units:
+                ua["id"] = u.id
+            out.append(f"<div{attrs(**ua)}>")
+            for p in pieces:
+                out.append(f"<div{attrs(**p.attrs)}>{''.join(p.parts)}</div>")
+            out.append("</div>")
+        return Markup("".join(out))
+
+    # ------------------------------------------------------------------ pieces
+    def _piece(self, p: Piece) -> _PieceOut:
+        page0, line0 = self.page or p.loc.page, p.loc.line or self.line
+        parts: list[str] = []
+        self._open: Mark | None = None
+        self._content(p.content, p.layer, parts, take=True)
+        self._close(parts)
+        lines = f"line {line0}" if line0 else ""
+        if self.line and line0 and self.line != line0:
+            lines = f"lines {line0}–{self.line}"
+        title = " · ".join(x for x in (
+            self.siglum, f"p. {page0}" if page0 else "", lines,
+            LAYER_ZH.get(p.layer, p.layer) + (f" ({p.resp})" if p.resp and p.layer not in ("zhu", "shu") else ""),
+        ) if x)
+        cls = f"piece l-{p.layer}"
+        if p.subtype:
+            cls += f" st-{p.subtype}"
+        if p.cert == "low":
+            cls += " cert-low"
+            title += " · layer uncertain"
+        a = {"cls": cls, "title": title, "data_resp": p.resp if p.resp != DEFAULT_RESP.get(p.layer) else None}
+        out = _PieceOut(p.layer, parts, a)
+        self._last_piece[p.layer] = out
+        return out
+
+    def _content(self, content: list[Inline], layer: str, parts: list[str], take: bool) -> None:
+        for node in content:
+            if isinstance(node, Text):
+                if take:
+                    self._chars(node.text, layer, parts)
+                else:
+                    parts.append(str(escape(node.text)))
+            elif isinstance(node, Gaiji):
+                ch = node.char or "\ufffd"
+                if take:
+                    self._chars(ch, layer, parts, gaiji=node)
+                else:
+                    parts.append(_gaiji(node))
+            elif isinstance(node, Label):
+                self._close(parts)
+                parts.append(f'<span class="label">{escape(node.text)}</span>')
+            elif isinstance(node, PageBreak):
+                self._close(parts)
+                parts.append(self._pb(node))
+            elif isinstance(node, LineBreak):
+                self.line = node.n
+            elif isinstance(node, Note):
+                self._close(parts)
+                inner: list[str] = []
+                saved = self._open
+                self._open = None
+                self._content(node.content, node.layer, inner, take=False)
+                self._open = saved
+                parts.append(note_html(node, "".join(inner), self.verdicts))
+
+    def _chars(self, s: str, layer: str, parts: list[str], gaiji: Gaiji | None = None) -> None:
+        cover = self._cover.get(layer, {})
+        zero = self._zero.get(layer, {})
+        if gaiji is not None:
+            # one node: its characters share one mark
+            i = self.pos.get(layer, 0)
+            for m in zero.pop(i, []):
+                self._close(parts)
+                parts.append(self._insertion(m))
+            self._switch(cover.get(i), parts)
+            parts.append(_gaiji(gaiji))
+            self.pos[layer] = i + len(s)
+            if self._open is not None and self._open.end <= i + len(s):
+                self._maybe_ref(parts)
+            return
+        run: list[str] = []
+        for ch in s:
+            i = self.pos.get(layer, 0)
+            zs = zero.pop(i, None)
+            m = cover.get(i)
+            if _is_pua(ch):
+                parts.append(str(escape("".join(run))))
+                run = []
+                if zs:
+                    self._close(parts)
+                    for z in zs:
+                        parts.append(self._insertion(z))
+                self._switch(m, parts)
+                parts.append(_pua(ch))
+                self.pos[layer] = i + 1
+                if self.footnotes is not None and self._open is not None and self._open.end == i + 1:
+                    self._maybe_ref(parts)
+                continue
+            if zs or m is not self._open:
+                parts.append(str(escape("".join(run))))
+                run = []
+                if zs:
+                    self._close(parts)
+                    for z in zs:
+                        parts.append(self._insertion(z))
+                self._switch(m, parts)
+            run.append(ch)
+            self.pos[layer] = i + 1
+            if self.footnotes is not None and self._open is not None and self._open.end == i + 1:
+                parts.append(str(escape("".join(run))))
+                run = []
+                self._maybe_ref(parts)
+        parts.append(str(escape("".join(run))))
+
+    def _maybe_ref(self, parts: list[str], m: Mark | None = None) -> None:
+        """After the last character of a lemma (or an insertion sign): its footnote number."""
+        if self.footnotes is None:
+            return
+        if m is None:  # the open mark ends here
+            m = self._open
+            if m is None:
+                return
+            self._close(parts)
+        n = self.footnotes.get(m.app)
+        if n is not None:
+            parts.append(f'<a{attrs(cls="fn-ref", id="ref-" + m.app, href="#fn-" + m.app, data_app=m.app)}>{n}</a>')
+
+    def _switch(self, m: Mark | None, parts: list[str]) -> None:
+        if m is self._open:
+            return
+        self._close(parts)
+        if m is not None:
+            parts.append(self._mark_open(m))
+            self._open = m
+
+    def _close(self, parts: list[str]) -> None:
+        if self._open is not None:
+            parts.append("</mark>")
+            self._open = None
+
+    def _mark_attrs(self, m: Mark, extra: str = "") -> dict:
+        cls = f"v v-{m.type}{extra}"
+        if m.subtype:
+            cls += f" vs-{m.subtype}"
+        if m.lem:
+            cls += " v-lem"
+        first = m.app not in self._seen_apps
+        self._seen_apps.add(m.app)
+        return {"cls": cls, "data_app": m.app, "tabindex": "0" if first else "-1",
+                "role": "button" if first else None, "aria_haspopup": "dialog" if first else None}
+
+    def _mark_open(self, m: Mark) -> str:
+        return f"<mark{attrs(**self._mark_attrs(m))}>"
+
+    def _insertion(self, m: Mark) -> str:
+        a = self._mark_attrs(m, " v-ins")
+        a["title"] = "nothing here in this witness" if not m.lem else "the base has nothing here"
+        a["aria_label"] = a["title"]
+        out = [f"<mark{attrs(**a)}>‸</mark>"]
+        self._maybe_ref(out, m)
+        return "".join(out)
+
+    def _pb(self, pb: PageBreak) -> str:
+        pid = self.pages.take(self.siglum, pb.n)
+        self.page = pb.n
+        title = f"{self.siglum} p. {pb.n}" + (f" (卷{pb.juan})" if pb.juan else "") + (f" · {pb.facs}" if pb.facs else "")
+        return (f'<a{attrs(cls="pb", id=pid, href="#" + pid, title=title)}>'
+                f'<span class="pb-mark" aria-hidden="true">|</span><span class="pb-label">{escape(pb.n)}</span></a>')
+
+
+def _is_pua(ch: str) -> bool:
+    o = ord(ch)
+    return 0xE000 <= o <= 0xF8FF or 0xF0000 <= o <= 0x10FFFF
+
+
+def _pua(ch: str) -> str:
+    """A private-use character: the source site's own glyph, which no font here can show."""
+    return (f'<span{attrs(cls="pua", title=f"U+{ord(ch):04X}: a private-use character of the source (its own glyph)")}>'
+            f'{escape(ch)}</span>')
+
+
+def _gaiji(g: Gaiji) -> str:
+    if g.char:
+        return f'<span{attrs(cls="gaiji", title=f"&{g.code}; (resolved)")}>{escape(g.char)}</span>'
+    return f'<span{attrs(cls="gaiji gaiji-unknown", title=f"unresolved character &{g.code};")}>{escape(g.code)}</span>'
+

@@ -1,0 +1,105 @@
+"""Where each apparatus entry falls in each witness column, and the reading order of the entries.
+
+An :class:`~jiaokan.collate.model.App` gives, for the base and every witness, offsets into
+that witness's *layer text* of the row (see :func:`jiaokan.collate.layertext.layer_text`).
+A :class:`Mark` is one such span, tagged with the app and the variant type as that witness
+reads it; the inline renderer walks the pieces with the same character counting as
+``layer_text`` and wraps the characters the marks cover.  An empty span (an omission in
+the witness, an addition against the base) becomes an insertion sign at its offset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..collate.model import App, Collation
+from ..collate.rows import body_units
+from ..model import Gaiji, Note, Text, Unit
+
+
+@dataclass(frozen=True)
+class Mark:
+    start: int
+    end: int
+    app: str
+    type: str  # the variant type as this witness reads it; "agree" for a witness that reads as the base
+    subtype: str | None = None
+    lem: bool = False  # the base's own reading
+
+    @property
+    def empty(self) -> bool:
+        return self.end <= self.start
+
+
+#: (row id, siglum) → layer → marks, sorted by start
+MarkIndex = dict[tuple[str, str], dict[str, list[Mark]]]
+
+
+def mark_index(col: Collation) -> MarkIndex:
+    idx: MarkIndex = {}
+
+    def add(row: str, siglum: str, layer: str, m: Mark) -> None:
+        idx.setdefault((row, siglum), {}).setdefault(layer, []).append(m)
+
+    for a in col.apps:
+        add(a.row, col.base, a.layer, Mark(a.lem.start, a.lem.end, a.id, a.type, a.subtype, lem=True))
+        for s, r in a.readings.items():
+            add(a.row, s, a.layer, Mark(r.start, r.end, a.id, r.type or a.type, a.subtype))
+    for layers in idx.values():
+        for marks in layers.values():
+            marks.sort(key=lambda m: (m.start, m.end))
+    return idx
+
+
+def _layer_chars(u: Unit) -> list[tuple[str, int]]:
+    """(layer, characters) per piece of a unit, counted as layer_text counts them."""
+    out = []
+    for p in u.pieces:
+        n = 0
+        for node in p.content:
+            if isinstance(node, Text):
+                n += len(node.text)
+            elif isinstance(node, Gaiji):
+                n += len(node.char or "\ufffd")
+            elif isinstance(node, Note):
+                pass
+        out.append((p.layer, n))
+    return out
+
+
+def reading_order(col: Collation) -> dict[str, int]:
+    """app id → footnote number, 1…N in the order the base text shows them.
+
+    The base shows a row unit by unit, each unit's pieces in order (经, then 注, then 疏 …),
+    while an app's offsets run over one layer of the whole row; so the order is
+    (row, the piece that holds the lemma, the offset).
+    """
+    units = {u.id: u for u in body_units(col.witnesses[col.base])}
+    by_row: dict[str, list[App]] = {}
+    for a in col.apps:
+        by_row.setdefault(a.row, []).append(a)
+    keys: list[tuple[tuple, str]] = []
+    for ri, row in enumerate(col.rows):
+        apps = by_row.get(row.id)
+        if not apps:
+            continue
+        # per layer: (offset where a piece starts, piece sequence number)
+        spans: dict[str, list[tuple[int, int, int]]] = {}
+        offs: dict[str, int] = {}
+        seq = 0
+        for uid in row.units.get(col.base, []):
+            for layer, n in _layer_chars(units[uid]):
+                o = offs.get(layer, 0)
+                spans.setdefault(layer, []).append((o, o + n, seq))
+                offs[layer] = o + n
+                seq += 1
+        for a in apps:
+            where = seq  # past the end when nothing holds it
+            for lo, hi, sq in spans.get(a.layer, []):
+                if lo <= a.lem.start < hi or (a.lem.start == hi and hi > lo):
+                    where = sq
+                    if a.lem.start < hi:
+                        break
+            keys.append(((ri, where, a.lem.start, a.lem.end), a.id))
+    keys.sort()
+    return {aid: n for n, (_k, aid) in enumerate(keys, 1)}

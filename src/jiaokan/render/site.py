@@ -1,0 +1,112 @@
+"""Write the site: index.html, a parallel page and a base-text page per chapter, the stylesheet and script.
+
+Everything is relative and local (no CDN, no network): the site works opened from disk.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from .. import __version__
+from ..io import atomic_write_bytes
+from ..model import Witness
+from .chapter import Chapter, base_context, parallel_context
+from .html import lang_of
+from .notes import badge_legend, note_summary
+
+STATIC = ("edition.css", "edition.js")
+
+
+@dataclass
+class SiteReport:
+    out: Path
+    pages: dict[str, int] = field(default_factory=dict)  # file name → bytes
+
+    @property
+    def largest(self) -> tuple[str, int]:
+        chapter_pages = {k: v for k, v in self.pages.items() if k != "index.html"} or self.pages
+        return max(chapter_pages.items(), key=lambda kv: kv[1])
+
+
+def environment() -> Environment:
+    env = Environment(loader=PackageLoader("jiaokan", "templates"), autoescape=select_autoescape(["html"]),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False, "separators": (",", ":")}
+    env.globals["version"] = __version__
+    return env
+
+
+def _witness_rows(chapters: list[Chapter]) -> list[dict]:
+    out, seen = [], set()
+    for ch in chapters:
+        for s, w in ch.witnesses.items():
+            if id(w) in seen:
+                continue
+            seen.add(id(w))
+            m = w.meta
+            out.append({
+                "siglum": s, "title": m.title or m.file, "work": m.work, "chapter": m.chapter, "juan": m.juan,
+                "script": m.script, "lang": lang_of(m.script), "format": m.format, "file": m.file,
+                "source": m.source, "licence": m.licence, "author": m.author,
+                "passages": sum(1 for _ in w.passages()), "notes": len(w.notes()),
+                "page": ch.page, "tei": ch.tei_files.get(s),
+            })
+    return out
+
+
+def index_context(chapters: list[Chapter], title: str, verdicts: dict[str, dict] | None) -> dict:
+    works: dict[str, list[dict]] = {}
+    for ch in chapters:
+        w = ch.witnesses[ch.base]
+        col = ch.collation
+        counts = col.counts() if col else {}
+        works.setdefault(w.meta.work or "—", []).append({
+            "ch": ch, "label": ch.label, "lang": lang_of(w.meta.script), "sigla": ch.sigla, "base": ch.base,
+            "rows": len(ch.rows()), "apps": len(col.apps) if col else 0,
+            "counts": [(t, n) for t, n in reversed(list(counts.items())) if n],
+            "notes": sum(len(x.notes()) for x in ch.witnesses.values()),
+        })
+    all_w: list[Witness] = []
+    seen = set()
+    for ch in chapters:
+        for w in ch.witnesses.values():
+            if id(w) not in seen:
+                seen.add(id(w))
+                all_w.append(w)
+    return {"title": title, "works": works, "witnesses": _witness_rows(chapters),
+            "an": note_summary(all_w, verdicts), "legend": badge_legend(), "view": "index"}
+
+
+def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: dict[str, dict] | None = None,
+                title: str | None = None, copies: dict[str, Path] | None = None) -> SiteReport:
+    """Write the site into ``out``; ``copies``: href → file to copy alongside (the TEI sources)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    env = environment()
+    rep = SiteReport(out)
+    title = title or "校勘 edition"
+
+    def write(name: str, template: str, ctx: dict) -> None:
+        data = env.get_template(template).render(site_title=title, **ctx).encode("utf-8")
+        atomic_write_bytes(out / name, data)
+        rep.pages[name] = len(data)
+
+    for ch in chapters:
+        write(ch.page, "chapter.html", parallel_context(ch, verdicts))
+        write(ch.base_page, "basetext.html", base_context(ch, verdicts))
+    write("index.html", "index.html", index_context(chapters, title, verdicts))
+    static = out / "static"
+    static.mkdir(exist_ok=True)
+    for name in STATIC:
+        (static / name).write_bytes(files("jiaokan").joinpath("static", name).read_bytes())
+    for href, src in (copies or {}).items():
+        dest = out / href
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if Path(src).resolve() != dest.resolve():
+            shutil.copyfile(src, dest)
+    return rep

@@ -1,0 +1,226 @@
+"""The HTML edition in a real browser: Debian's Chromium, headless, driven by Playwright, pages from disk.
+
+The site is built once per session from the real corpus with ``run_build`` into a tmp
+folder and opened through file:// URLs.  Skipped (with the reason) when /usr/bin/chromium
+or the Playwright package is missing; CI installs ``chromium fonts-noto-cjk fonts-hanazono``.
+A screenshot of the 大射仪 page is kept in ``test-artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from .conftest import CORPUS, ROOT
+
+CHROMIUM = os.environ.get("JIAOKAN_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+ARTIFACTS = ROOT / "test-artifacts"
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium fonts-noto-cjk fonts-hanazono)",
+                allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the Playwright package is not installed (pip install -e '.[test]')")
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    from jiaokan.build import run_build
+
+    out = tmp_path_factory.mktemp("browser-build")
+    assert run_build(CORPUS, out, quiet=True) in (0, 2)  # 2: another stage's error must not hide the site
+    s = out / "site"
+    assert (s / "dasheyi.html").is_file()
+    return s
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def open_page(browser, site):
+    contexts = []
+
+    def _open(name: str, width: int = 1400, height: int = 1000):
+        ctx = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(ctx)
+        pg = ctx.new_page()
+        errors: list[str] = []
+        requests: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("request", lambda r: requests.append(r.url))
+        pg.goto((site / name).as_uri() if "#" not in name else (site / name.split("#")[0]).as_uri() + "#" + name.split("#", 1)[1])
+        pg.wait_for_load_state("load")
+        pg.errors, pg.requests = errors, requests  # type: ignore[attr-defined]
+        return pg
+
+    yield _open
+    for c in contexts:
+        c.close()
+
+
+def in_viewport(pg, selector: str) -> bool:
+    return pg.eval_on_selector(selector, """e => { const r = e.getBoundingClientRect();
+        return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; }""")
+
+
+def test_pages_load_without_errors_or_network(open_page):
+    for name in ("index.html", "dasheyi.html", "dasheyi-base.html", "xiangsheli.html"):
+        pg = open_page(name)
+        assert pg.errors == [], (name, pg.errors)
+        assert all(u.startswith(("file://", "data:", "about:")) for u in pg.requests), pg.requests
+
+
+def test_hiding_shu_hides_every_shu_element(open_page):
+    pg = open_page("dasheyi.html")
+    n = pg.locator(".l-shu").count()
+    assert n > 20
+    assert pg.evaluate("[...document.querySelectorAll('.l-shu')].some(e => e.checkVisibility())")
+    pg.locator("label:has(input[data-layer='shu'])").click()
+    assert pg.evaluate("document.body.classList.contains('hide-shu')")
+    assert pg.evaluate("[...document.querySelectorAll('.l-shu')].every(e => !e.checkVisibility())")
+    assert pg.evaluate("[...document.querySelectorAll('.piece.l-zhu')].every(e => e.checkVisibility())")
+    pg.locator("label:has(input[data-layer='shu'])").click()
+    assert pg.evaluate("[...document.querySelectorAll('.piece.l-shu')].every(e => e.checkVisibility())")
+
+
+def test_clicking_a_variant_shows_every_reading(open_page):
+    pg = open_page("dasheyi.html#r66")
+    data = pg.evaluate("JSON.parse(document.getElementById('apps-data').textContent)")
+    # 却/郤 in 不胜者皆袭说决拾却左手: a substantive (古今字) variant
+    app = next(k for k, v in data.items() if v["r"][0][1] == "却")
+    mark = pg.locator(f"div[data-wit='JS'] mark[data-app='{app}']").first
+    mark.click()
+    panel = pg.locator("#app-panel")
+    assert panel.is_visible()
+    rows = panel.locator("tbody tr")
+    assert rows.count() == 2
+    assert rows.nth(0).inner_text().split()[:2] == ["JS", "却"]
+    assert rows.nth(1).inner_text().split()[:2] == ["ZS", "郤"]
+    assert "13a" in rows.nth(0).inner_text()  # the page of the base reading
+    # the same entry is highlighted in both columns
+    assert pg.locator(f"mark.v-active[data-app='{app}']").count() >= 2
+    pg.keyboard.press("Escape")
+    assert not panel.is_visible()
+
+
+def test_variants_are_keyboard_accessible(open_page):
+    pg = open_page("dasheyi.html#r65")
+    first = pg.locator("div[data-wit='ZS'] mark.v[tabindex='0']").first
+    first.focus()
+    assert pg.evaluate("document.activeElement.matches('mark.v')")
+    outline = pg.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    pg.keyboard.press("Enter")
+    panel = pg.locator("#app-panel")
+    assert panel.is_visible()
+    assert pg.evaluate("document.activeElement.id") == "app-panel"
+    pg.keyboard.press("Escape")
+    assert not panel.is_visible()
+    assert pg.evaluate("document.activeElement.matches('mark.v')")  # focus goes back
+    assert outline in ("solid", "auto")  # a visible focus ring (:focus-visible after a programmatic focus)
+
+
+def test_search_finds_highlights_and_scrolls(open_page):
+    pg = open_page("dasheyi.html")
+    pg.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    y0 = pg.evaluate("window.scrollY")
+    pg.fill("#q", "司射")
+    pg.press("#q", "Enter")
+    pg.wait_for_selector("mark.hit.cur")
+    n = pg.locator("mark.hit").count()
+    assert n > 10
+    count = pg.inner_text("#q-count")
+    assert count.startswith("1 / ")
+    assert pg.inner_text("mark.hit.cur") == "司射" or "".join(pg.locator("mark.hit.cur").all_inner_texts()) == "司射"
+    assert pg.evaluate("window.scrollY") < y0  # scrolled up to the first match
+    assert in_viewport(pg, "mark.hit.cur")
+    pg.press("#q", "Enter")
+    assert pg.inner_text("#q-count").startswith("2 / ")
+    assert in_viewport(pg, "mark.hit.cur")
+    pg.press("#q", "Shift+Enter")
+    assert pg.inner_text("#q-count").startswith("1 / ")
+    # a new query clears the old highlights
+    pg.fill("#q", "不存在之字串")
+    pg.press("#q", "Enter")
+    assert pg.locator("mark.hit").count() == 0 and pg.inner_text("#q-count") == "no match"
+
+
+def test_search_folds_script(open_page):
+    pg = open_page("xiangsheli.html")  # JS 卷五 is traditional: 鄉 should be found by 乡
+    pg.fill("#q", "乡射")
+    pg.press("#q", "Enter")
+    pg.wait_for_selector("mark.hit.cur")
+    texts = set(pg.locator("div[data-wit='JS'] mark.hit").all_inner_texts())
+    assert texts & {"鄉射", "郷射", "鄕射"}, texts
+
+
+def test_permalinks_land_on_their_passage_and_page(open_page):
+    pg = open_page("dasheyi.html#r65")
+    top = pg.eval_on_selector("#r65", "e => e.getBoundingClientRect().top")
+    bar = pg.eval_on_selector("#bar", "e => e.getBoundingClientRect().bottom")
+    assert bar - 2 <= top <= bar + 40, (top, bar)  # right under the sticky bar
+    pg = open_page("dasheyi.html#JS10.72")
+    assert in_viewport(pg, "[id='JS10.72']")
+    pg = open_page("dasheyi.html#JS-p13a")
+    assert in_viewport(pg, "#JS-p13a")
+    pg = open_page("dasheyi-base.html#fn-app1")
+    assert in_viewport(pg, "#fn-app1")
+
+
+def test_overview_strip_jumps(open_page):
+    pg = open_page("dasheyi.html")
+    cell = pg.locator("nav.overview a[href='#r100']")
+    cell.click()
+    pg.wait_for_function("location.hash === '#r100'")
+    assert in_viewport(pg, "#r100 .row-head")
+
+
+def test_columns_stack_on_a_phone(open_page):
+    pg = open_page("dasheyi.html#r66", width=390, height=844)
+    xs = pg.eval_on_selector_all("#r66 .col", "els => els.map(e => Math.round(e.getBoundingClientRect().left))")
+    ys = pg.eval_on_selector_all("#r66 .col", "els => els.map(e => Math.round(e.getBoundingClientRect().top))")
+    assert len(set(xs)) == 1 and ys[1] > ys[0]
+    assert pg.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_screenshot_of_a_chapter_page(open_page):
+    """Kept as test-artifacts/chapter-dasheyi.png; Chinese must render (Ext-B characters via HanaMin)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    pg = open_page("dasheyi.html#r65")
+    pg.evaluate("document.fonts.ready")
+    pg.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    pg.screenshot(path=str(ARTIFACTS / "chapter-dasheyi.png"), animations="disabled")
+    assert (ARTIFACTS / "chapter-dasheyi.png").stat().st_size > 20_000
+    # the fonts actually used: CJK serif for the text, HanaMin for an Extension-B character (𦠆 U+26806)
+    cdp = pg.context.new_cdp_session(pg)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+
+    def fonts_of(selector: str) -> set[str]:
+        root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        return {f["familyName"] for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]}
+
+    fonts = fonts_of("[data-unit='JS10.72'] .l-jing")
+    assert fonts & {"Noto Serif CJK SC", "Noto Serif CJK TC", "Source Han Serif SC", "Source Han Serif"}, fonts
+    ext_b = pg.evaluate("""() => { const w = document.createTreeWalker(document.getElementById('text'), NodeFilter.SHOW_TEXT);
+        let n; while ((n = w.nextNode())) if (/[\\u{20000}-\\u{2FFFF}]/u.test(n.data)) {
+          n.parentElement.setAttribute('data-extb', '1'); return n.data.match(/[\\u{20000}-\\u{2FFFF}]/u)[0]; } return null; }""")
+    assert ext_b, "the 大射仪 witnesses hold Extension-B characters (𦠆 𩔖 𢓺)"
+    extb = pg.locator("[data-extb]")
+    extb.scroll_into_view_if_needed()
+    pg.wait_for_timeout(100)
+    extb.locator("xpath=ancestor-or-self::div[contains(@class,'piece')][1]").screenshot(
+        path=str(ARTIFACTS / "chapter-dasheyi-extb.png"))
+    if "hanamin" not in os.popen("fc-list 2>/dev/null").read().lower():
+        pytest.skip("fonts-hanazono not installed: Extension-B characters cannot be checked")
+    fonts = fonts_of("[data-extb]")
+    assert fonts & {"HanaMinB", "HanaMinA"}, (ext_b, fonts)

@@ -1,0 +1,291 @@
+"""The HTML edition, checked as HTML (lxml.html): columns, variant marks, lang, links, index, 案 notes.
+
+The site is built once per session from the real corpus: witnesses read and written as
+TEI, the manifest's collations written as apparatus TEI, then rendered twice — through the
+API (as ``jiaokan build`` does) and through ``jiaokan render`` on the TEI files (which
+re-collates the apparatus's witnesses).
+"""
+
+from __future__ import annotations
+
+import re
+import lxml.html
+import pytest
+
+from jiaokan.collate.model import VARIANT_TYPES
+
+from .conftest import CORPUS
+
+DASHEYI = ["jishi-juan10-dasheyi-simplified", "zhushu-dasheyi-excerpt"]
+XIANGSHELI = ["jishi-juan05-xiangsheli-traditional", "tushu-juan276-xiangsheli"]
+SINGLE = "tushu-juan275-shebu-huikao"
+ALL = DASHEYI + XIANGSHELI + [SINGLE]
+
+#: a hand-made verdicts dict (the emend stage's shape)
+VERDICTS = {
+    "JS10.72.jing1.an1": {"kind": "omission", "verdict": "confirmed", "summary": "注疏 lacks 遂 (confirmed)",
+                          "reading": ""},
+    "JS10.11.jing1.an1": {"kind": "corruption", "verdict": "not covered", "summary": "no 注疏 text here",
+                          "reading": None},
+    "JS10.114.zhu1.an1": {"kind": "omission", "verdict": "contradicted", "summary": "注疏 reads 也 (contradicted)",
+                          "reading": "也"},
+}
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory, read_corpus):
+    from jiaokan.collate.apparatus import write_apparatus
+    from jiaokan.collate.engine import collate
+    from jiaokan.render import render_collations
+    from jiaokan.tei.writer import write_tei
+
+    root = tmp_path_factory.mktemp("render")
+    witnesses = {stem: read_corpus(stem) for stem in ALL}
+    tei = {stem: write_tei(w, root / "tei" / f"{stem}.xml") for stem, w in witnesses.items()}
+    cols = {}
+    for name, stems in (("dasheyi", DASHEYI), ("xiangsheli", XIANGSHELI)):
+        col = collate([witnesses[s] for s in stems], base="JS")
+        write_apparatus(col, root / "apparatus" / f"{name}.xml",
+                        {witnesses[s].meta.siglum: f"{s}.xml" for s in stems})
+        cols[name] = col
+    rep = render_collations(cols, witnesses, root / "site", tei_paths=tei, apparatus_dir=root / "apparatus",
+                            verdicts=VERDICTS, title="测试 edition")
+    return {"root": root, "site": root / "site", "cols": cols, "witnesses": witnesses, "report": rep}
+
+
+def page(built, name: str):
+    return lxml.html.parse(str(built["site"] / name)).getroot()
+
+
+def test_site_files(built):
+    site = built["site"]
+    for name in ("index.html", "dasheyi.html", "dasheyi-base.html", "xiangsheli.html", "xiangsheli-base.html",
+                 f"{SINGLE}.html", "static/edition.css", "static/edition.js", "tei/dasheyi.xml"):
+        assert (site / name).is_file(), name
+    assert built["report"].largest[0] in ("xiangsheli.html", "dasheyi.html")
+
+
+def test_every_witness_column_in_every_row(built):
+    for name, sigla in (("dasheyi", ["JS", "ZS"]), ("xiangsheli", ["JS", "TS"])):
+        doc = page(built, f"{name}.html")
+        col = built["cols"][name]
+        rows = doc.xpath("//main//section[contains(@class,'row') and not(contains(@class,'edge'))]")
+        assert [r.get("id") for r in rows] == [r.id for r in col.rows]
+        for r in rows:
+            assert [c.get("data-wit") for c in r.xpath(".//div[contains(concat(' ',@class,' '),' col ')]")] == sigla
+        # the heads of the columns name every witness
+        assert [b.text for b in doc.xpath("//div[@class='colhead']/b")] == sigla
+
+
+def _mark_texts(doc, siglum: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for m in doc.xpath(f"//div[@data-wit='{siglum}']//mark[@data-app]"):
+        if "v-ins" in m.get("class"):
+            out.setdefault(m.get("data-app"), "")
+            continue
+        out[m.get("data-app")] = out.get(m.get("data-app"), "") + "".join(
+            t for t in m.xpath(".//text()[not(ancestor::*[contains(concat(' ',@class,' '),' an ')])]"))
+    return out
+
+
+@pytest.mark.parametrize("name", ["dasheyi", "xiangsheli"])
+def test_variant_marks_carry_type_and_app_and_cover_the_reading(built, name):
+    doc = page(built, f"{name}.html")
+    col = built["cols"][name]
+    apps = {a.id: a for a in col.apps}
+    marks = doc.xpath("//main//mark[@data-app]")
+    assert marks
+    for m in marks:
+        cls = m.get("class").split()
+        assert "v" in cls
+        types = [c[2:] for c in cls if c.startswith("v-") and c[2:] in VARIANT_TYPES + ("agree",)]
+        assert len(types) == 1, cls
+        assert m.get("data-app") in apps
+    # each app is marked in the base column with exactly its lemma, and in each witness with its reading
+    base_texts = _mark_texts(doc, col.base)
+    for a in col.apps:
+        assert base_texts.get(a.id) == a.lem.text, (a.id, a.lem.text, base_texts.get(a.id))
+        for s, r in a.readings.items():
+            got = _mark_texts(doc, s).get(a.id)
+            assert got == r.text, (a.id, s, r.text, got)
+    # the base column's marks say the app's type; the witness's say the reading's
+    a = next(a for a in col.apps if a.type == "substantive")
+    lem = doc.xpath(f"//div[@data-wit='{col.base}']//mark[@data-app='{a.id}']")[0]
+    assert f"v-{a.type}" in lem.get("class") and "v-lem" in lem.get("class")
+    # the first mark of an app in a column is focusable (keyboard access), continuations are not tab stops
+    assert lem.get("tabindex") == "0" and lem.get("role") == "button"
+
+
+def test_apparatus_data_for_the_popover(built):
+    import json
+
+    doc = page(built, "dasheyi.html")
+    data = json.loads(doc.xpath("//script[@id='apps-data']")[0].text)
+    col = built["cols"]["dasheyi"]
+    assert set(data) == {a.id for a in col.apps}
+    a = col.apps[0]
+    entry = data[a.id]
+    assert entry["type"] == a.type and entry["row"] == a.row
+    assert [r[0] for r in entry["r"]] == ["JS", "ZS"]
+    assert entry["r"][0][1] == a.lem.text and entry["r"][0][2] == a.lem.page
+
+
+def test_lang_attributes(built):
+    scripts = {"JS": "lzh-Hans", "ZS": "lzh-Hans"}
+    doc = page(built, "dasheyi.html")
+    assert doc.get("lang")
+    for s, lang in scripts.items():
+        assert {c.get("lang") for c in doc.xpath(f"//div[@data-wit='{s}']")} == {lang}
+    doc = page(built, "xiangsheli.html")
+    assert {c.get("lang") for c in doc.xpath("//div[@data-wit='JS']")} == {"lzh-Hant"}  # 卷五 is traditional
+    assert {c.get("lang") for c in doc.xpath("//div[@data-wit='TS']")} == {"lzh-Hans"}
+    assert doc.xpath("//main")[0].get("lang") == "lzh-Hant"
+
+
+def test_no_external_urls_and_unique_ids(built):
+    site = built["site"]
+    pages = sorted(site.glob("*.html"))
+    assert len(pages) >= 7
+    for p in pages:
+        doc = lxml.html.parse(str(p)).getroot()
+        ids = doc.xpath("//@id")
+        assert len(ids) == len(set(ids)), (p.name, [i for i in ids if ids.count(i) > 1][:5])
+        for el in doc.xpath("//*[@src or @href]"):
+            url = el.get("src") or el.get("href")
+            assert not re.match(r"^(https?:)?//", url), (p.name, url)
+    css = (site / "static" / "edition.css").read_text(encoding="utf-8")
+    js = (site / "static" / "edition.js").read_text(encoding="utf-8")
+    assert "http" not in css and "@import" not in css and "url(" not in css
+    assert not re.search(r"https?://", js) and "fetch(" not in js and "XMLHttpRequest" not in js
+
+
+def test_index_lists_every_witness_and_chapter(built):
+    doc = page(built, "index.html")
+    rows = doc.xpath("//table[contains(@class,'witnesses')]//tr[@data-siglum]")
+    titles = [r.xpath("string(.//td[1]/a)") for r in rows]
+    for stem, w in built["witnesses"].items():
+        assert w.meta.title in titles, stem
+        row = rows[titles.index(w.meta.title)]
+        assert row.get("data-siglum") == w.meta.siglum
+        text = row.text_content()
+        assert w.meta.licence in text and w.meta.source in text
+    hrefs = {a.get("href") for a in doc.xpath("//a[@href]")}
+    assert {"dasheyi.html", "dasheyi-base.html", "xiangsheli.html", f"{SINGLE}.html"} <= hrefs
+    # with verdicts: the 案 summary by kind and verdict
+    table = doc.xpath("//table[contains(@class,'an-table')]")[0]
+    kinds = [th.text.strip() for th in table.xpath("./tbody/tr/th")]
+    assert "omission" in kinds and "corruption" in kinds
+    total = int(table.xpath("string(./tfoot/tr/td[last()])"))
+    assert total == sum(len(w.notes()) for w in built["witnesses"].values())
+
+
+def test_an_notes_at_their_place_with_verdicts(built):
+    doc = page(built, "dasheyi.html")
+    js = built["witnesses"]["jishi-juan10-dasheyi-simplified"]
+    for n in js.notes():
+        el = doc.get_element_by_id(n.id)
+        assert "an" in el.get("class").split()
+        assert el.xpath("ancestor::div[@data-wit='JS']")
+    el = doc.get_element_by_id("JS10.72.jing1.an1")
+    badge = el.xpath(".//span[contains(@class,'badge')]")[0]
+    assert "vd-confirmed" in badge.get("class") and "confirmed" in el.get("title")
+    assert el.xpath("ancestor::div[@data-unit='JS10.72']")  # the note stands in its passage
+    assert "vd-contradicted" in doc.get_element_by_id("JS10.114.zhu1.an1").xpath(".//span[contains(@class,'badge')]")[0].get("class")
+    # without a verdict: no badge
+    other = next(n for n in js.notes() if n.id not in VERDICTS)
+    assert not doc.get_element_by_id(other.id).xpath(".//span[contains(@class,'badge')]")
+
+
+def test_layers_pages_gaps_and_permalinks(built):
+    doc = page(built, "dasheyi.html")
+    assert doc.xpath("//div[@data-wit='ZS']//div[contains(@class,'l-shu')]")
+    assert not doc.xpath("//div[@data-wit='JS']//div[contains(@class,'l-shu')]")
+    assert {i.get("data-layer") for i in doc.xpath("//input[@data-layer]")} >= {"jing", "zhu", "shu", "an"}
+    pb = doc.get_element_by_id("JS-p13a")
+    assert pb.get("href") == "#JS-p13a" and "pb" in pb.get("class")
+    ids = doc.xpath("//@id")
+    assert len(ids) == len(set(ids)), "ids must be unique"
+    for r in built["cols"]["dasheyi"].rows:
+        assert doc.get_element_by_id(r.id) is not None
+        if r.base_passage:
+            assert doc.get_element_by_id(r.base_passage).get("data-unit") == r.base_passage
+    gaps = [g.text_content() for g in doc.xpath("//p[@class='row-notes']/span")]
+    assert "疏 only in ZS" in gaps
+    # rows where ZS has no text say nothing about layers there (the empty column says it)
+    r1 = doc.get_element_by_id("r1")
+    assert not r1.xpath(".//p[@class='row-notes']") and r1.xpath(".//div[@data-wit='ZS' and contains(@class,'col-empty')]")
+    # the overview strip: one cell per row, each a link to it
+    cells = doc.xpath("//nav[contains(@class,'overview')]/a")
+    assert [c.get("href") for c in cells] == [f"#{r.id}" for r in built["cols"]["dasheyi"].rows]
+
+
+def test_base_text_with_footnoted_apparatus(built):
+    doc = page(built, "dasheyi-base.html")
+    col = built["cols"]["dasheyi"]
+    notes = doc.xpath("//div[@class='apparatus']//li[contains(@class,'fn')]")
+    assert len(notes) == len(col.apps)
+    assert [int(li.get("value")) for li in notes] == list(range(1, len(col.apps) + 1))
+    refs = doc.xpath("//a[@class='fn-ref']")
+    assert [r.text for r in refs] == [str(i) for i in range(1, len(col.apps) + 1)]
+    # 司射遂袒: 遂 is omitted in the 注疏
+    first = " ".join(notes[0].text_content().split())
+    assert first.startswith("1 遂 JS13a ] 无 ZS") or first.startswith("1 遂 JS13a] 无 ZS"), first
+    for li in notes:
+        t = li.text_content()
+        assert "]" in t
+        ref = doc.get_element_by_id("ref-" + li.get("data-app"))
+        assert ref.get("href") == "#fn-" + li.get("data-app")
+    # an addition hangs on the character before it: 执] 执弣 ZS
+    add = next(li for li in notes if "t-addition" in li.get("class"))
+    assert re.search(r"(\S)\s*JS\S*\s*\]\s*\1\S+\s*ZS", add.text_content()), add.text_content()
+    # only the base text runs: no ZS column
+    assert not doc.xpath("//div[@data-wit='ZS']")
+
+
+def test_cli_render_from_tei_files(built, capsys):
+    """`jiaokan render` on apparatus + witness TEI: re-collates, same apparatus, single page for the rest."""
+    from jiaokan.cli import main
+
+    root = built["root"]
+    out = root / "site-cli"
+    rc = main(["render", str(root / "apparatus" / "dasheyi.xml"), str(root / "apparatus" / "xiangsheli.xml"),
+               str(root / "tei" / f"{SINGLE}.xml"), "-o", str(out)])
+    assert rc == 0
+    assert "pages ->" in capsys.readouterr().err
+    for name in ("index.html", "dasheyi.html", "dasheyi-base.html", "xiangsheli.html", f"{SINGLE}.html"):
+        assert (out / name).is_file(), name
+    a = lxml.html.parse(str(out / "dasheyi.html")).getroot()
+    b = page(built, "dasheyi.html")
+    key = lambda doc: [(m.get("data-app"), m.get("class")) for m in doc.xpath("//main//mark[@data-app]")]
+    assert key(a) == key(b)
+    # without verdicts the index gives the note count
+    idx = lxml.html.parse(str(out / "index.html")).getroot()
+    assert not idx.xpath("//table[contains(@class,'an-table')]")
+    assert "案 notes" in idx.xpath("string(//section[contains(@class,'an-summary')])")
+
+
+def test_apparatus_reader_finds_witnesses_beside_or_in_tei(built, tmp_path):
+    from jiaokan.collate.apparatus_reader import load_apparatus
+    from jiaokan.readers.base import ReaderError
+
+    col, files = load_apparatus(built["root"] / "apparatus" / "dasheyi.xml")
+    assert list(col.witnesses) == ["JS", "ZS"] and col.base == "JS"
+    assert files["ZS"].name == "zhushu-dasheyi-excerpt.xml"
+    ref = built["cols"]["dasheyi"]
+    assert [(a.id, a.type, a.lem.text) for a in col.apps] == [(a.id, a.type, a.lem.text) for a in ref.apps]
+    lonely = tmp_path / "dasheyi.xml"
+    lonely.write_bytes((built["root"] / "apparatus" / "dasheyi.xml").read_bytes())
+    with pytest.raises(ReaderError, match="was found neither"):
+        load_apparatus(lonely)
+
+
+def test_cli_render_errors(tmp_path, capsys):
+    from jiaokan.cli import main
+
+    assert main(["render", str(tmp_path / "nope.xml"), "-o", str(tmp_path / "s")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    bad = tmp_path / "v.json"
+    bad.write_text("[1, 2]", encoding="utf-8")
+    # verdicts are read first: any existing input will do
+    assert main(["render", str(CORPUS / "corpus.toml"), "--verdicts", str(bad), "-o", str(tmp_path / "s")]) == 2
+    assert "expected {note id" in capsys.readouterr().err
