@@ -3,6 +3,8 @@
 Stages run in order and each adds to the summary:
   1. ingest every witness → OUT/tei/<file stem>.xml (validated against the profile)
   2. collate the witnesses that share a chapter → OUT/apparatus/<name>.xml and .json
+  3. anchor, apply and check the 案 notes → OUT/emend/ (verdicts feed the HTML)
+  4. render the HTML edition → OUT/site/index.html
 """
 
 from __future__ import annotations

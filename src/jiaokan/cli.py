@@ -29,7 +29,14 @@ The pipeline:  witness files --ingest--> layered TEI --collate--> apparatus --> 
   jiaokan text build/tei/x.xml --layer jing
                                        the plain text of one layer, one passage per line
   jiaokan validate build/tei/*.xml     check files against the project's TEI profile
-  jiaokan build                        all of it for every witness in corpus/corpus.toml
+  jiaokan diff A.xml B.xml             where, and how, two witnesses differ, passage by passage
+  jiaokan collate A.xml B.xml -o app.xml --json app.json
+                                       a TEI apparatus and CollateX-style JSON, layer by layer
+  jiaokan emend JS.xml --against ZS.xml
+                                       parse, apply and check the 四库 editors' 案 notes
+  jiaokan render build/tei/*.xml build/apparatus/*.xml -o site
+                                       the parallel-text HTML edition
+  jiaokan build                        all of it for every witness in corpus/corpus.toml -> build/
 
 Run `jiaokan COMMAND --help` for the options of each command.
 """
@@ -432,9 +439,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("formats", help="list the witness formats jiaokan reads")
     s.set_defaults(func=cmd_formats)
 
-    s = sub.add_parser("build", help="ingest (and later collate and render) the whole corpus",
-                       description="Run the pipeline over every witness in CORPUS/corpus.toml, writing OUT/tei/*.xml\n"
-                       "(and the later stages' outputs), with a progress display and a summary table.",
+    s = sub.add_parser("build", help="ingest, collate, emend and render the whole corpus",
+                       description="Run the pipeline over every witness in CORPUS/corpus.toml: OUT/tei/*.xml (witnesses),\n"
+                       "OUT/apparatus/ (collations of the [[collation]] chapters), OUT/emend/ (案 notes checked and\n"
+                       "applied), OUT/site/index.html (the HTML edition); a progress display and summary tables.",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("--corpus", default="corpus", metavar="DIR", help="folder with corpus.toml (default corpus)")
     s.add_argument("--out", default="build", metavar="DIR", help="output folder (default build)")
