@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CORPUS, ROOT, TEI_ALL, corpus_file
+from .conftest import ROOT, TEI_ALL, corpus_file
 
 JS10 = corpus_file("jishi-juan10-dasheyi-simplified")
 JS5 = corpus_file("jishi-juan05-xiangsheli-traditional")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 from typing import Sequence
 
@@ -16,7 +15,7 @@ from . import __version__
 from .model import LAYERS, Witness, WitnessMeta
 from .readers import READERS, ReaderError, read_witness
 from .readers.base import load_source
-from .ui import Progress, table
+from .ui import table
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 

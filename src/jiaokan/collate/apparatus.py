@@ -14,14 +14,11 @@ from pathlib import Path
 
 from lxml import etree
 
-from .. import __version__
 from ..io import atomic_write_bytes
 from ..model import Witness
-from ..tei.writer import TEI_NS, XML_NS, _el, _lang
+from ..tei.header import comparison_document
+from ..tei.writer import _el
 from .model import App, Collation
-
-_XML_ID = "{%s}id" % XML_NS
-_XML_LANG = "{%s}lang" % XML_NS
 
 TYPE_DOC = {
     "orthographic": "the witnesses differ only in variant form (异体), e.g. 荅/答",
@@ -43,38 +40,24 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     """Build the apparatus document.  ``tei_names``: siglum → witness TEI file name for ``@corresp``."""
     tei_names = tei_names or {}
     base_w = col.witnesses[col.base]
-    root = etree.Element("{%s}TEI" % TEI_NS, nsmap={None: TEI_NS})
-    root.set(_XML_LANG, _lang(base_w.meta.script))
-    header = _el(root, "teiHeader")
-    fd = _el(header, "fileDesc")
-    ts = _el(fd, "titleStmt")
     chapter = base_w.meta.chapter or ""
-    _el(ts, "title", title or f"Apparatus {chapter}: {', '.join(col.sigla)} (base {col.base})", type="main")
-    rs = _el(ts, "respStmt")
-    _el(rs, "resp", "collation")
-    _el(rs, "name", f"jiaokan {__version__}")
-    ps = _el(fd, "publicationStmt")
-    _el(ps, "publisher", "jiaokan")
-    av = _el(ps, "availability")
-    _el(av, "licence", "; ".join(sorted({w.meta.licence for w in col.witnesses.values() if w.meta.licence})) or "unknown")
-    sd = _el(fd, "sourceDesc")
-    lw = _el(sd, "listWit")
-    for s, w in col.witnesses.items():
-        wit = _el(lw, "witness", xml_id=s)
-        _el(wit, "title", w.meta.title or w.meta.file)
-        _el(wit, "idno", _witness_file(w, tei_names), type="tei")
-        _el(wit, "idno", Path(w.meta.file).name, type="file")
-    ed = _el(header, "encodingDesc")
-    _el(ed, "variantEncoding", method="parallel-segmentation", location="internal")
-    edl = _el(ed, "editorialDecl")
-    _el(edl, "p", f"Base text: {col.base}. Witnesses are aligned layer by layer (经 with 经, 注 with 注) on "
-        "normalized keys (NFC, OpenCC t2s, one-hop variant folds, taboo forms, gaiji); differences of script "
-        "alone are not recorded; punctuation and whitespace are ignored; readings keep the original characters.")
-    for t, doc in TYPE_DOC.items():
-        _el(edl, "p", f"{t}: {doc}")
+    editorial = [
+        f"Base text: {col.base} (the first witness listed). Witnesses are aligned layer by layer (经 with 经, "
+        "注 with 注) on normalized keys (NFC, OpenCC t2s, one-hop variant folds, taboo forms, gaiji); differences "
+        "of script alone are not recorded; punctuation and whitespace are ignored; readings keep the original "
+        "characters.",
+        *(f"{t}: {doc}" for t, doc in TYPE_DOC.items()),
+    ]
     if col.ignored:
-        _el(edl, "p", f"Variant types left out on request: {', '.join(col.ignored)}.")
-
+        editorial.append(f"Variant types left out on request: {', '.join(col.ignored)}.")
+    root, _header = comparison_document(
+        title or f"Apparatus {chapter}: {', '.join(col.sigla)} (base {col.base})",
+        "collation",
+        list(col.witnesses.values()),
+        {s: _witness_file(w, tei_names) for s, w in col.witnesses.items()},
+        ("parallel-segmentation", "internal"),
+        editorial,
+    )
     body = _el(_el(root, "text"), "body")
     div = _el(body, "div", type="apparatus", n=chapter or None)
     apps_by = {}
@@ -146,10 +129,9 @@ def _write_segmented(ab: etree._Element, lt, apps: list[App], col: Collation, te
         emit_plain(a.lem.start)
         app = _el(ab, "app", type=a.type, subtype=a.subtype, xml_id=a.id)
         agree = [s for s, r in a.readings.items() if r.type == "agree"]
-        lem = _el(app, "lem", text[a.lem.start:a.lem.end] or None,
+        _el(app, "lem", text[a.lem.start:a.lem.end] or None,
                   wit=" ".join("#" + s for s in [col.base] + agree), n=a.lem.page,
                   corresp=f"{_witness_file(col.witnesses[col.base], tei_names)}#{a.lem.unit}" if a.lem.unit else None)
-        del lem
         for s, r in a.differing().items():
             _el(app, "rdg", r.text or None, wit="#" + s, type=r.type, n=r.page,
                 corresp=f"{_witness_file(col.witnesses[s], tei_names)}#{r.unit}" if r.unit else None)

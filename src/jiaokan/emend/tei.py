@@ -30,10 +30,10 @@ from pathlib import Path
 
 from lxml import etree
 
-from .. import __version__
 from ..io import atomic_write_bytes
 from ..model import Witness
-from ..tei.writer import TEI_NS, XML_NS, _el, _lang, witness_to_tei
+from ..tei.header import comparison_document
+from ..tei.writer import TEI_NS, XML_NS, _el, witness_to_tei
 from .anchor import Claim
 from .apply import SIKU, EmendResult, Emendation, non_overlapping, proposer
 from .check import is_zhushu_claim
@@ -162,37 +162,19 @@ def emendations_to_tei(res: EmendResult, tei_names: dict[str, str] | None = None
     w = res.witness
     js = w.meta.siglum
     zs = res.against.meta.siglum if res.against is not None else None
-    root = etree.Element(_T + "TEI", nsmap={None: TEI_NS})
-    root.set("{%s}lang" % XML_NS, _lang(w.meta.script))
-    header = _el(root, "teiHeader")
-    fd = _el(header, "fileDesc")
-    ts = _el(fd, "titleStmt")
     chapter = w.meta.chapter or ""
-    _el(ts, "title", f"案 notes of {w.meta.title or w.meta.file}: emendations and verdicts", type="main")
-    rs = _el(ts, "respStmt")
-    _el(rs, "resp", "anchoring, checking and applying the 案 notes")
-    _el(rs, "name", f"jiaokan {__version__}")
-    ps = _el(fd, "publicationStmt")
-    _el(ps, "publisher", "jiaokan")
-    av = _el(ps, "availability")
-    lic = "; ".join(sorted({x.meta.licence for x in (w, res.against) if x is not None and x.meta.licence}))
-    _el(av, "licence", lic or "unknown")
-    sd = _el(fd, "sourceDesc")
-    lw = _el(sd, "listWit")
-    for x in (w, res.against):
-        if x is None:
-            continue
-        wit = _el(lw, "witness", xml_id=x.meta.siglum)
-        _el(wit, "title", x.meta.title or x.meta.file)
-        _el(wit, "idno", names.get(x.meta.siglum, ""), type="tei")
-    ed = _el(header, "encodingDesc")
-    _el(ed, "variantEncoding", method="location-referenced", location="external")
-    edl = _el(ed, "editorialDecl")
-    _el(edl, "p", "One app per claim of a 案 note (a note may make several). lem: the reading the note upholds "
-        "(this text's, or the emended reading of a conjecture) with @resp (who proposes it) and @source (the "
-        "evidence cited); rdg: the other readings (wit-zhushu = 今注疏本 as the note reports it; the collated 注疏 "
-        "witness by its siglum = what it actually reads). note[@type='verdict']: the check against the collated "
-        "注疏 (confirmed, contradicted, not-covered).")
+    root, header = comparison_document(
+        f"案 notes of {w.meta.title or w.meta.file}: emendations and verdicts",
+        "anchoring, checking and applying the 案 notes",
+        [x for x in (w, res.against) if x is not None],
+        names,
+        ("location-referenced", "external"),
+        ["One app per claim of a 案 note (a note may make several). lem: the reading the note upholds "
+         "(this text's, or the emended reading of a conjecture) with @resp (who proposes it) and @source (the "
+         "evidence cited); rdg: the other readings (wit-zhushu = 今注疏本 as the note reports it; the collated 注疏 "
+         "witness by its siglum = what it actually reads). note[@type='verdict']: the check against the collated "
+         "注疏 (confirmed, contradicted, not-covered)."],
+    )
     _add_header_parts(header, res)
 
     body = _el(_el(root, "text"), "body")
@@ -221,12 +203,11 @@ def _claim_app(parent: etree._Element, c: Claim, res: EmendResult, names: dict[s
 
     if r.kind == "conjecture":
         new = _conjectured(c, here)
-        lem = _el(app, "lem", new or None, resp=f"#{rid}", source=src)
+        _el(app, "lem", new or None, resp=f"#{rid}", source=src)
         wits = [js] + ([zs] if zs_read is not None and zs_read == here else [])
         _el(app, "rdg", here or None, wit=" ".join("#" + s for s in wits), type=rtype, corresp=unit_ptr)
         if zs_read is not None and zs_read != here:
             _el(app, "rdg", zs_read or None, wit="#" + zs, corresp=zs_ptr)
-        del lem
     else:
         claimed = _claimed(c)
         target = r.target if r.target and r.target != "self" else None

@@ -33,7 +33,6 @@ from ..model import (
     LineBreak,
     Note,
     PageBreak,
-    Piece,
     Text,
     Witness,
 )
