@@ -49,28 +49,45 @@ Transpositions are reported in two situations:
 1. a ``delete`` and an ``insert`` of identical keys, at least
    :data:`TRANSPOSE_MIN` (2) keys long, whose distance (the number of keys
    jumped over, the larger of the count in ``a`` and the count in ``b``) is at
-   most ``min(TRANSPOSE_WINDOW_MAX, TRANSPOSE_WINDOW_PER_KEY * length)``: a
-   longer identical segment is stronger evidence and may travel further;
+   most ``min(TRANSPOSE_WINDOW_MAX, TRANSPOSE_WINDOW_PER_KEY * length)`` (256,
+   16 x length): a longer identical segment is stronger evidence and may
+   travel further;
 2. a swap of two adjacent segments (误倒): ``AB`` in ``a`` against ``BA`` in
    ``b``.  The engine sees it either as delete-equal-insert (``A`` deleted,
    ``B`` kept, ``A`` inserted) or, after chaff merging, as one ``replace`` whose
    ``b`` side is a rotation of its ``a`` side.  Here a single key may move, as
-   long as the segment jumped over is at most :data:`SWAP_MAX_JUMP` keys
+   long as the segment jumped over is at most :data:`SWAP_MAX_JUMP` (2) keys
    (甲乙 / 乙甲 is a transposition; 之 dropped here and added ten characters
    later is not).  The *shorter* half is reported as ``transpose`` (ties: the
    first half in ``a``); the other half is an ``equal`` op whose ``b`` range
    lies on the other side of the hole.  Example: ``align("甲乙丙", "甲丙乙")``
    is ``equal(0,1,0,1)``, ``transpose(1,2,2,3)``, ``equal(2,3,1,2)``.
 
-Pairing is greedy by increasing distance (ties by position), so each delete and
-each insert takes part in at most one transposition.  Pass
+Which of two swapped segments counts as "moved" follows the alignment: the
+engine keeps the longer stretch as a match, so three keys hopping over one key
+come out as that one key hopping over three - not a transposition by rule 2.
+A pure delete/insert may *slide* (up to :data:`SLIDE_CAP` keys) to meet its
+partner when an equivalent placement exists (an omission next to a copy of its
+own first or last key); the neighbouring ``equal`` ops are adjusted and keep at
+least one key.  Pairing is greedy by increasing distance (ties by position
+only), so each delete and each insert takes part in at most one transposition.
+Not detected: a moved segment that the LCS splits because some of its keys also
+occur in the text it jumps over (about 1 in 30 of 2-6 character moves over 3-20
+characters of real 集释 text), and moves longer than the window (a swapped
+block of whole paragraphs is a delete plus an insert).  Pass
 ``transpositions=False`` to get the plain edit script.
 
 Symmetry: the result does not depend on which witness is passed first:
 ``align(b, a)`` is ``align(a, b)`` with ``a``/``b`` and ``delete``/``insert``
-exchanged (up to where a ``transpose`` is listed, which follows the contract
-above).  Internally the engine always runs on the two sequences in a canonical
-order and mirrors its output.
+exchanged (a ``transpose`` is then listed at its place in the new first
+sequence, as the contract says).  Internally the engine always runs on the two
+sequences in a canonical order and mirrors its output.
+
+Placement of omissions: where a pure ``delete``/``insert`` could equally stand
+at several places (``射射袒`` / ``射袒``), it is put as far **right** as possible.
+Material one witness lacks (注, 疏, 音義, a 案 note) begins with its label and
+often ends by echoing the text before it (a 疏 quoting the last words of the
+注), so the rightmost place keeps the label at the start of the omitted block.
 
 Unequal replacements
 ====================
@@ -93,12 +110,19 @@ Chaff
 In stretches where the two witnesses say different things (a 疏 in one against
 a 释 in the other), an exact LCS matches common particles (之, 也, 者, 曰) one by
 one and shreds the region into dozens of tiny ops.  With ``cleanup=True`` (the
-default), an ``equal`` run of at most :data:`CHAFF_MAX_EQUAL` keys is dissolved
-into the surrounding change when *both* neighbouring regions change *both*
-witnesses by at least :data:`CHAFF_MIN_SIDE` keys and the run is less than half
-as long as the larger side of each neighbouring region.  A match next to a pure
-omission or a pure addition is never dissolved, and neither is a single shared
-character between two one-character variants (甲X乙 / 丙X丁 stays three ops).
+default), an ``equal`` run of ``e <= CHAFF_MAX_EQUAL`` (2) keys is dissolved into
+the surrounding change when there is a change on both sides of it (it touches
+no other match and neither end of the texts) and the *substituted* keys around
+it outnumber it more than ``CHAFF_RATIO`` (3) times: with ``(dl, il)`` and
+``(dr, ir)`` the a/b sizes of the changes to its left and right,
+``min(dl, il) + min(dr, ir) > 3 * e``.  Omitted or added keys (the excess of one
+side of a change over the other) do not count, so a match next to a pure
+omission - a title next to a missing 疏 - is never dissolved, however long the
+omission.  Dissolving cascades (the merged change may make the next short
+match chaff as well).  Real variant clusters survive: ``甲X乙`` / ``丙X丁`` stays
+three ops, and ``甲之乙`` / ``丙之丁戊`` keeps its ``之``.  ``cleanup=False``
+keeps every match (the engine is then LCS-optimal on every range it solves
+with Myers).
 
 Engine
 ======
@@ -108,21 +132,37 @@ No ``n x m`` table is ever built over a whole chapter:
 1. keys are interned into a ``str`` (one code point per key) so that slicing,
    hashing and comparing stretches run at C speed;
 2. a range is trimmed of its common prefix and suffix (galloping compare);
-3. small ranges (``n + m <= SMALL``), and medium ranges whose length difference
-   is at most ``DMAX``, go to Myers' O((n + m) D) algorithm, exact (LCS-optimal),
-   with the number of edits capped at ``DMAX`` (or ``n + m`` when small);
+3. small ranges (``n + m <= SMALL``), and medium ranges (``n + m <= MEDIUM``)
+   whose length difference is at most ``DMAX``, go to Myers' O((n + m) D)
+   algorithm - exact (LCS-optimal) - with the number of edits capped at
+   ``DMAX`` (or ``n + m`` when small);
 4. otherwise the range is anchored: k-grams (k = 8, 4, 2, 1, starting from a k
-   suited to the range size) that occur once in each side are matched; if none
-   are unique, rare k-grams (at most :data:`RARE_MAX` occurrences per side, with a
-   bounded number of candidate pairs) are used.  The longest chain of matches
-   increasing in both sequences (patience / Hunt-Szymanski LIS, O(r log r)) gives
-   the anchors, and the ranges between anchors are solved recursively;
-5. a range where none of this finds anything (for instance a 2000-character
+   suited to the range size) that occur exactly once on each side are matched;
+   if there are none, rare k-grams (at most :data:`RARE_MAX` occurrences per
+   side, within a bounded number of candidate pairs) are used, which keeps text
+   made of repeated passages alignable.  The longest chain of matches
+   increasing in both sequences (patience / Hunt-Szymanski LIS, O(r log r))
+   gives the anchors, and the ranges between anchors are solved recursively.
+   Only the shorter side is tabulated, and on a long range only about
+   :data:`SAMPLE_TARGET` evenly spaced k-grams of it are candidates, so the
+   tables stay cache-sized; the longer side is streamed once through C-level
+   iterators.  A side of at most :data:`FIND_MAX_SHORT` k-grams is simply
+   searched for in the other with ``str.find``;
+5. a *lopsided* range - a few keys (at most :data:`EDGE_MAX_SHORT`) against a
+   stretch at least four times longer, typically the remains of a 注 or a
+   heading next to a 疏 that the other witness lacks - is anchored only on
+   unique k-grams with k >= 2; failing that, the few keys are aligned (Myers)
+   against each end of the long stretch and the better end is kept if it
+   matches at least a third of them, and at least two when there are two or
+   more (one lone 之 proves nothing): the material one witness lacks is one
+   contiguous block, so what remains belongs next to one of its neighbours;
+6. a range where none of this finds anything (for instance a 2000-character
    疏 that one side lacks, against a short 释 in the other) is left as a single
    change region instead of being exploded.
 
-Anchoring work is capped by a budget proportional to the input size, so the
-total cost stays close to linear even on adversarial input.
+Anchoring work is capped by a budget proportional to the input size
+(:data:`BUDGET_FACTOR`), so the total cost stays close to linear even on
+adversarial input (random binary strings, a text against its reverse).
 
 ``difflib`` is not used.
 """
@@ -170,13 +210,22 @@ SAMPLE_TARGET = 8192
 #: Total anchoring work allowed, as a multiple of the input size.
 BUDGET_FACTOR = 64
 
-CHAFF_MAX_EQUAL = 3
-CHAFF_MIN_SIDE = 2
+#: Chaff: an equal run of at most this many keys ...
+CHAFF_MAX_EQUAL = 2
+#: ... is dissolved when more than this many times as many keys are
+#: substituted around it.
+CHAFF_RATIO = 3
 
+#: Transpositions: a moved segment has at least this many keys ...
 TRANSPOSE_MIN = 2
+#: ... and jumps at most this many keys per key of its length ...
 TRANSPOSE_WINDOW_PER_KEY = 16
+#: ... and never more than this many keys.
 TRANSPOSE_WINDOW_MAX = 256
+#: A single key counts as transposed only across at most this many keys (误倒).
 SWAP_MAX_JUMP = 2
+#: How far (in keys) a delete/insert may slide to meet its transposition partner.
+SLIDE_CAP = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +277,7 @@ def align(
     blocks = _match_blocks(X, Y)
     if cleanup:
         blocks = _dissolve_chaff(blocks, len(X), len(Y))
+    blocks = _slide_right(blocks, X, Y)
     ops = _blocks_to_ops(blocks, len(X), len(Y))
     if swap:
         ops = [op.mirrored() for op in ops]
@@ -415,7 +465,9 @@ def _match_blocks(X: str, Y: str) -> list[tuple[int, int, int]]:
             continue
         size = n1 + m1
         tried_myers = False
-        if size <= SMALL or (size <= MEDIUM and abs(n1 - m1) <= DMAX):
+        if size <= SMALL or (
+            size <= MEDIUM and abs(n1 - m1) <= DMAX and (size <= 1024 or _indel_bound(X, Y, alo, ahi, blo, bhi) <= DMAX)
+        ):
             tried_myers = True
             res = _myers(X, Y, alo, ahi, blo, bhi, size if size <= SMALL else DMAX)
             if res is not None:
@@ -454,6 +506,13 @@ def _match_blocks(X: str, Y: str) -> list[tuple[int, int, int]]:
                 continue
         # nothing found: the range stays one change region
     return _merge_adjacent(out)
+
+
+def _indel_bound(X: str, Y: str, alo: int, ahi: int, blo: int, bhi: int) -> int:
+    """A lower bound on the insertions + deletions needed: the key counts that differ."""
+    ca = Counter(X[alo:ahi])
+    ca.subtract(Counter(Y[blo:bhi]))
+    return sum(map(abs, ca.values()))
 
 
 def _merge_adjacent(blocks: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
@@ -518,9 +577,13 @@ def _myers(
                     continue
             sx = x
             y = x - k
-            while x < n and y < m and a[x] == b[y]:
+            if x < n and y < m and a[x] == b[y]:
                 x += 1
                 y += 1
+                if x < n and y < m and a[x] == b[y]:  # a long snake: gallop
+                    step = _common_prefix(a, b, x, y, min(n - x, m - y))
+                    x += step
+                    y += step
             V[off + k] = x
             T[off + k] = d
             rec[k] = (sx, src, x)
@@ -567,7 +630,8 @@ def _edge_blocks(X: str, Y: str, alo: int, ahi: int, blo: int, bhi: int) -> list
     the neighbouring matches: at the start or at the end of the long side.  The
     short side is aligned exactly (Myers) against a window of ``2 * short + 8``
     keys at each end; the end with more matched keys wins (ties: the start), if
-    it matches at least a third of the short side.
+    it matches at least a third of the short side and at least two keys (one,
+    if the short side has only one).
     """
     n, m = ahi - alo, bhi - blo
     short = min(n, m)
@@ -581,7 +645,7 @@ def _edge_blocks(X: str, Y: str, alo: int, ahi: int, blo: int, bhi: int) -> list
     sl = sum(b[2] for b in left or ())
     sr = sum(b[2] for b in right or ())
     best, score = (left, sl) if sl >= sr else (right, sr)
-    if not best or 3 * score < short:
+    if not best or 3 * score < short or score < min(2, short):
         return []
     return best
 
@@ -810,13 +874,44 @@ def _dissolve_chaff(blocks: list[tuple[int, int, int]], n: int, m: int) -> list[
             pi, pj, pl = out[-2]
             dl, il = ci - (pi + pl), cj - (pj + pl)
             dr, ir = nxt[0] - (ci + cl), nxt[1] - (cj + cl)
-            if min(dl, il, dr, ir) < CHAFF_MIN_SIDE:
+            if not (dl or il) or not (dr or ir):  # touches another match or an end
                 break
-            if 2 * cl >= min(max(dl, il), max(dr, ir)):
+            # only substitutions count as evidence: omissions/additions do not
+            if min(dl, il) + min(dr, ir) <= CHAFF_RATIO * cl:
                 break
             out.pop()
         out.append(nxt)
     return [blk for blk in out[1:-1]]
+
+
+def _slide_right(blocks: list[tuple[int, int, int]], X: str, Y: str) -> list[tuple[int, int, int]]:
+    """Canonical place for pure omissions/additions: as far right as they can go.
+
+    ``射射袒`` / ``射袒`` can drop either 射; the choice is made here, always the
+    same way, by sliding a pure delete (insert) right while its first key
+    equals the key after it.  Right, because the material one witness lacks
+    (注, 疏, 音義, a 案 note) begins with its label and often ends by echoing the
+    text before it (a 疏 quoting the last words of the 注): the rightmost place
+    keeps the label at the start of the omitted block.  The following match
+    keeps at least one key, so the change never merges with another change.
+    This also puts the two halves of a transposition in the same phase, so that
+    their keys are identical.
+    """
+    out = list(blocks)
+    for t in range(1, len(out)):
+        pi, pj, pl = out[t - 1]
+        ci, cj, cl = out[t]
+        dl, il = ci - (pi + pl), cj - (pj + pl)
+        if dl and il or not (dl or il):
+            continue
+        seq, start, end = (X, pi + pl, ci) if dl else (Y, pj + pl, cj)
+        s = 0
+        while s < cl - 1 and seq[start + s] == seq[end + s]:
+            s += 1
+        if s:
+            out[t - 1] = (pi, pj, pl + s)
+            out[t] = (ci + s, cj + s, cl - s)
+    return out
 
 
 def _blocks_to_ops(blocks: list[tuple[int, int, int]], n: int, m: int) -> list[Op]:
@@ -846,65 +941,119 @@ def _detect_transpositions(ops: list[Op], A: str, B: str) -> list[Op]:
                 new.append(op)
         ops = new
 
-    # 2. delete/insert pairs with identical keys
+    # 2. delete/insert pairs with identical keys, each allowed to slide within
+    #    its neighbouring matches (an omission next to a copy of its own first
+    #    or last key has several equivalent places)
     dels = [t for t, op in enumerate(ops) if op.kind == "delete"]
-    if not dels:
+    inss = [t for t, op in enumerate(ops) if op.kind == "insert"]
+    if not dels or not inss:
         return ops
-    ins_by_key: dict[str, list[tuple[int, int]]] = defaultdict(list)  # key -> [(a point, op index)]
-    for t, op in enumerate(ops):
-        if op.kind == "insert":
-            ins_by_key[B[op.b0 : op.b1]].append((op.a0, t))
-    if not ins_by_key:
-        return ops
-    cands: list[tuple[int, int, int, int, int]] = []
+    ins_by_key: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
+    for u in inss:
+        op = ops[u]
+        for su in _slides(ops, u, B, op.b0, op.b1):
+            ins_by_key[B[op.b0 + su : op.b1 + su]].append((op.a0 + su, u, su))
+    for lst in ins_by_key.values():
+        lst.sort()
+    cands: list[tuple[int, ...]] = []
     for t in dels:
         d = ops[t]
-        seg = A[d.a0 : d.a1]
-        lst = ins_by_key.get(seg)
-        if not lst:
-            continue
         length = d.a1 - d.a0
         window = min(TRANSPOSE_WINDOW_MAX, TRANSPOSE_WINDOW_PER_KEY * length)
-        lo = bisect_left(lst, (d.a0 - window - 1, -1))
-        hi = bisect_right(lst, (d.a1 + window + 1, len(ops)))
-        for _, u in lst[lo:hi]:
-            ins = ops[u]
-            if u > t:
-                gap = max(ins.a0 - d.a1, ins.b0 - d.b1)
-            else:
-                gap = max(d.a0 - ins.a1, d.b0 - ins.b1)
-            if length >= TRANSPOSE_MIN and gap <= window:
-                ok = True
-            else:
-                # adjacent swap: exactly one short equal op in between
-                ok = (
-                    abs(u - t) == 2
-                    and ops[(u + t) // 2].kind == "equal"
-                    and ops[(u + t) // 2].a1 - ops[(u + t) // 2].a0 <= SWAP_MAX_JUMP
-                )
-            if ok:
-                cands.append((gap, min(t, u), max(t, u), t, u))
+        for sd in _slides(ops, t, A, d.a0, d.a1):
+            lst = ins_by_key.get(A[d.a0 + sd : d.a1 + sd])
+            if not lst:
+                continue
+            da0, da1, db = d.a0 + sd, d.a1 + sd, d.b0 + sd
+            lo = bisect_left(lst, (da0 - window - 1, -1, -SLIDE_CAP - 1))
+            hi = bisect_right(lst, (da1 + window + 1, len(ops), SLIDE_CAP + 1))
+            for ia, u, su in lst[lo:hi]:
+                ins = ops[u]
+                ib0, ib1 = ins.b0 + su, ins.b1 + su
+                if u > t:
+                    gap = max(ia - da1, ib0 - db)
+                else:
+                    gap = max(da0 - ia, db - ib1)
+                between = -1  # length of the single match between them, if any
+                if abs(u - t) == 2:
+                    mid = ops[(u + t) // 2]
+                    first, second = (sd, su) if t < u else (su, sd)
+                    between = (mid.a1 - mid.a0) - first + second
+                    if mid.kind != "equal" or between < 1:
+                        continue  # the match in between would vanish
+                if not (length >= TRANSPOSE_MIN and gap <= window) and not (
+                    1 <= between <= SWAP_MAX_JUMP  # adjacent swap (误倒)
+                ):
+                    continue
+                first, second = (sd, su) if t < u else (su, sd)
+                cands.append((gap, min(t, u), max(t, u), abs(sd) + abs(su), first, second, t, u, sd, su))
     if not cands:
         return ops
+    # greedy, nearest first; ties broken by position only (keeps align symmetric)
     cands.sort()
-    used: set[int] = set()
+    cur = [[op.kind, op.a0, op.a1, op.b0, op.b1] for op in ops]
     moved: dict[int, int] = {}
-    for _, _, _, t, u in cands:
+    used: set[int] = set()
+    for *_, t, u, sd, su in cands:
         if t in used or u in used:
             continue
+        # each slid op moves the end of the match before it and the start of
+        # the match after it; every such match must keep at least one key
+        delta: dict[int, list[int]] = defaultdict(lambda: [0, 0])  # index -> [start shift, end shift]
+        for x, sh in ((t, sd), (u, su)):
+            if sh:
+                delta[x - 1][1] += sh
+                delta[x + 1][0] += sh
+        if any(
+            not (0 <= x < len(cur)) or cur[x][0] != "equal" or (cur[x][2] + e) - (cur[x][1] + st) < 1
+            for x, (st, e) in delta.items()
+        ):
+            continue
+        for x, (st, e) in delta.items():
+            cur[x][1] += st
+            cur[x][3] += st
+            cur[x][2] += e
+            cur[x][4] += e
+        for x, sh in ((t, sd), (u, su)):
+            cur[x][1] += sh
+            cur[x][2] += sh
+            cur[x][3] += sh
+            cur[x][4] += sh
         used.add(t)
         used.add(u)
         moved[t] = u
     result: list[Op] = []
-    for t, op in enumerate(ops):
+    for t, (kind, a0, a1, b0, b1) in enumerate(cur):
         if t in moved:
-            ins = ops[moved[t]]
-            result.append(Op("transpose", op.a0, op.a1, ins.b0, ins.b1))
-        elif t in used:
-            continue  # an insert absorbed into a transposition
-        else:
-            result.append(op)
+            u = moved[t]
+            result.append(Op("transpose", a0, a1, cur[u][3], cur[u][4]))
+        elif t not in used:  # (a used insert is absorbed into its transposition)
+            result.append(Op(kind, a0, a1, b0, b1))  # type: ignore[arg-type]
     return result
+
+
+def _slides(ops: list[Op], t: int, seq: str, s0: int, s1: int) -> list[int]:
+    """Shifts (0 first) by which the pure delete/insert ``ops[t]`` can slide.
+
+    ``seq[s0:s1]`` is its non-empty side.  Sliding by one to the right is
+    possible when its first key equals the key after it, to the left when its
+    last key equals the key before it; the neighbouring equal op must keep at
+    least one key.  At most ``SLIDE_CAP`` each way.
+    """
+    out = [0]
+    if t + 1 < len(ops) and ops[t + 1].kind == "equal":
+        room = min(SLIDE_CAP, ops[t + 1].a1 - ops[t + 1].a0 - 1)
+        r = 0
+        while r < room and seq[s0 + r] == seq[s1 + r]:
+            r += 1
+            out.append(r)
+    if t > 0 and ops[t - 1].kind == "equal":
+        room = min(SLIDE_CAP, ops[t - 1].a1 - ops[t - 1].a0 - 1)
+        r = 0
+        while r < room and seq[s0 - r - 1] == seq[s1 - r - 1]:
+            r += 1
+            out.append(-r)
+    return out
 
 
 def _split_rotation(op: Op, A: str, B: str) -> list[Op]:

@@ -1,0 +1,324 @@
+"""Benchmark of the character-level alignment engine (jiaokan.collate.align).
+
+Run from the repository root::
+
+    .venv/bin/python bench/bench_align.py              # full run (CollateX 4k takes minutes)
+    .venv/bin/python bench/bench_align.py --no-collatex
+
+Prints one table; see bench/README.md for what the rows and columns mean.
+Not part of the pytest run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from jiaokan.collate.align import align  # noqa: E402
+
+KANRIPO = Path(os.environ.get("JIAOKAN_KANRIPO", "/work/shared/kanripo"))
+ZHUSHU = KANRIPO / "KR1d0028_007.txt"  # 《仪礼注疏》 卷七 (大射仪), 四库 文渊阁, Mandoku raw
+JISHI = KANRIPO / "KR1d0030_010.txt"  # 李如圭《仪礼集释》 卷十 (大射仪), same edition
+
+PAIR_SIZES = (1000, 2000, 4000)
+SCALES = (1, 2, 4, 8)
+COLLATEX_TIMEOUT = 600.0  # seconds per size; beyond that the time is a lower bound
+REPEATS = 5  # jiaokan timings: best of this many runs (after one warm-up)
+SEED = 20240607
+
+# Han characters: CJK Unified Ideographs, Extension A, Extensions B-F, compatibility
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
+
+
+def han_chars(path: Path) -> str:
+    """Crude extraction for the bench: every Han character of a Mandoku raw file.
+
+    Drops ``#`` header lines and ``<pb:…>`` page markers, then keeps only Han
+    characters, so punctuation, ``¶``, ``/`` and brackets go, but everything
+    else stays in reading order: 经, 注, 疏 and 音義 text together with their
+    labels (注, 疏, 音義), 案 notes, 考證, titles.  No layer separation: this
+    is the hard case of whole-chapter alignment (疏 in one witness only).
+    """
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"<pb:[^>]*>", "", text)
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
+    return "".join(_HAN.findall(text))
+
+
+def mutated_copy(src: str, seed: int) -> str:
+    """``src`` with about 1% substitutions, 1% insertions, 1% deletions and 2 transpositions.
+
+    Substituted and inserted characters are drawn from ``src`` itself (so they
+    have the text's own frequency profile).  Each transposition moves a segment
+    of 2-6 characters forward by 3-20 characters.
+    """
+    rng = random.Random(seed)
+    chars = list(src)
+    pool = src
+    n = len(chars)
+    out: list[str] = []
+    for ch in chars:
+        r = rng.random()
+        if r < 0.01:  # substitution
+            out.append(rng.choice(pool))
+        elif r < 0.02:  # deletion
+            continue
+        elif r < 0.03:  # insertion before this character
+            out.append(rng.choice(pool))
+            out.append(ch)
+        else:
+            out.append(ch)
+    for t in range(2):
+        length = rng.randint(2, 6)
+        start = rng.randrange(int(n * (0.2 + 0.5 * t)), int(n * (0.3 + 0.5 * t)))
+        seg = out[start : start + length]
+        del out[start : start + length]
+        dest = start + rng.randint(3, 20)
+        out[dest:dest] = seg
+    return "".join(out)
+
+
+def pair(size: int) -> tuple[str, str]:
+    """The N-character test pair: first N Han chars of 集释 卷十 and a mutated copy."""
+    a = han_chars(JISHI)[:size]
+    return a, mutated_copy(a, SEED + size)
+
+
+def relabelled(text: str, copy: int, alphabet: dict[str, int]) -> str:
+    """Copy number ``copy`` of a text; copies >= 1 get a disjoint private-use alphabet."""
+    if copy == 0:
+        return text
+    base = 0xF0000 + (copy - 1) * len(alphabet)
+    return text.translate({ord(c): base + r for c, r in alphabet.items()})
+
+
+def scaled(zs: str, js: str, factor: int, plain: bool = False) -> tuple[str, str]:
+    """Chapter pair concatenated ``factor`` times.
+
+    By default each copy is relabelled into its own alphabet, so ×k behaves
+    like k different chapters with the statistics of this one.  ``plain=True``
+    repeats the text as is (every n-gram then occurs k times: the hard case for
+    unique-anchor methods).
+    """
+    if plain:
+        return zs * factor, js * factor
+    alphabet = {c: r for r, c in enumerate(sorted(set(zs) | set(js)))}
+    return (
+        "".join(relabelled(zs, t, alphabet) for t in range(factor)),
+        "".join(relabelled(js, t, alphabet) for t in range(factor)),
+    )
+
+
+def equal_keys(ops) -> int:
+    return sum(op.a1 - op.a0 for op in ops if op.kind == "equal")
+
+
+def clock() -> float:
+    """CPU seconds of this process: equal to wall time on an idle machine (the
+    code is single-threaded), and not inflated when the machine is shared."""
+    return time.process_time()
+
+
+def time_jiaokan(a: str, b: str) -> tuple[float, int, float]:
+    """Best-of-REPEATS time, equal keys, and peak traced memory (MiB) of a separate run."""
+    ops = align(a, b)  # warm-up
+    best = float("inf")
+    for _ in range(REPEATS):
+        t0 = clock()
+        ops = align(a, b)
+        best = min(best, clock() - t0)
+    tracemalloc.start()
+    align(a, b)
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    return best, equal_keys(ops), peak
+
+
+# --------------------------------------------------------------------------
+# CollateX, in a child process (isolates its memory; lets us time it out)
+# --------------------------------------------------------------------------
+
+
+def collatex_worker(size: int) -> None:
+    import resource
+
+    from collatex import collate
+
+    a, b = pair(size)
+    data = {
+        "witnesses": [
+            {"id": "A", "tokens": [{"t": c} for c in a]},
+            {"id": "B", "tokens": [{"t": c} for c in b]},
+        ]
+    }
+    t0 = clock()
+    w0 = time.perf_counter()
+    table = collate(data, output="table", segmentation=False)
+    seconds = clock() - t0
+    wall = time.perf_counter() - w0
+    matched = 0
+    for column in table.columns:
+        tok = column.tokens_per_witness
+        if "A" in tok and "B" in tok:
+            ta = "".join(t.token_string for t in tok["A"])
+            tb = "".join(t.token_string for t in tok["B"])
+            matched += ta == tb
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"seconds": seconds, "wall": wall, "matched": matched, "rss_mib": rss}))
+
+
+def run_collatex(size: int) -> dict:
+    try:
+        proc = subprocess.run(
+            [sys.executable, __file__, "--collatex-worker", str(size)],
+            capture_output=True,
+            text=True,
+            timeout=COLLATEX_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        return {"seconds": COLLATEX_TIMEOUT, "lower_bound": True, "matched": None, "rss_mib": None}
+    if proc.returncode != 0:
+        raise RuntimeError(f"CollateX worker failed:\n{proc.stderr}")
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out["lower_bound"] = False
+    return out
+
+
+# --------------------------------------------------------------------------
+# table
+# --------------------------------------------------------------------------
+
+
+def fmt_s(x: float | None, lower: bool = False) -> str:
+    if x is None:
+        return "—"
+    s = f"{x:.3f}" if x < 10 else f"{x:.1f}"
+    return (">" if lower else "") + s
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--no-collatex", action="store_true", help="skip CollateX (quick run)")
+    ap.add_argument("--collatex-worker", type=int, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.collatex_worker:
+        collatex_worker(args.collatex_worker)
+        return
+
+    rows: list[list[str]] = []
+    verdicts: list[str] = []
+
+    # 1. CollateX vs jiaokan on N-character pairs
+    ratio_4k = None
+    for size in PAIR_SIZES:
+        a, b = pair(size)
+        jk_t, jk_eq, jk_mem = time_jiaokan(a, b)
+        if args.no_collatex:
+            cx = None
+        else:
+            cx = run_collatex(size)
+        if cx:
+            ratio = cx["seconds"] / jk_t
+            lower = cx["lower_bound"]
+            ratio_s = (">" if lower else "") + f"{ratio:,.0f}×"
+            cx_s = fmt_s(cx["seconds"], lower)
+            eq_s = f"{cx['matched'] if cx['matched'] is not None else '?'} / {jk_eq}"
+            rss_s = f"{cx['rss_mib']:.0f}" if cx["rss_mib"] else "?"
+            if size == 4000:
+                ratio_4k = (ratio, lower)
+        else:
+            ratio_s, cx_s, eq_s, rss_s = "—", "skipped", f"— / {jk_eq}", "—"
+        rows.append(
+            [
+                f"pair {size // 1000}k",
+                f"{len(a):,} / {len(b):,}",
+                cx_s,
+                fmt_s(jk_t),
+                ratio_s,
+                "",
+                f"{jk_mem:.1f}",
+                rss_s,
+                eq_s,
+            ]
+        )
+
+    # 2. jiaokan alone: the chapter pair and its doublings
+    zs, js = han_chars(ZHUSHU), han_chars(JISHI)
+    prev = None
+    times = {}
+    for factor in SCALES:
+        a, b = scaled(zs, js, factor)
+        jk_t, jk_eq, jk_mem = time_jiaokan(a, b)
+        times[factor] = jk_t
+        growth = f"×{jk_t / prev:.2f}" if prev else ""
+        prev = jk_t
+        rows.append(
+            [
+                f"chapter ×{factor}",
+                f"{len(a):,} / {len(b):,}",
+                "—",
+                fmt_s(jk_t),
+                "",
+                growth,
+                f"{jk_mem:.1f}",
+                "—",
+                f"— / {jk_eq}",
+            ]
+        )
+    a, b = scaled(zs, js, SCALES[-1], plain=True)
+    jk_t, jk_eq, jk_mem = time_jiaokan(a, b)
+    rows.append(
+        [
+            f"chapter ×{SCALES[-1]} plain repeat",
+            f"{len(a):,} / {len(b):,}",
+            "—",
+            fmt_s(jk_t),
+            "",
+            "",
+            f"{jk_mem:.1f}",
+            "—",
+            f"— / {jk_eq}",
+        ]
+    )
+
+    header = [
+        "case",
+        "chars a / b",
+        "CollateX s",
+        "jiaokan s",
+        "jiaokan vs CX",
+        "growth",
+        "jk peak MiB",
+        "CX RSS MiB",
+        "equal CX / jk",
+    ]
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
+    line = "  ".join("-" * w for w in widths)
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+    print(line)
+    for r in rows:
+        print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
+    print(line)
+
+    if ratio_4k:
+        r, lower = ratio_4k
+        verdicts.append(f"≥1000× CollateX at 4k: {'yes' if r >= 1000 else 'NO'} ({'>' if lower else ''}{r:,.0f}×)")
+    verdicts.append(f"chapter pair < 1 s: {'yes' if times[1] < 1 else 'NO'} ({times[1]:.3f} s)")
+    worst = max(times[f] / times[f // 2] for f in SCALES[1:])
+    verdicts.append(f"time ×≤2.2 per doubling: {'yes' if worst <= 2.2 else 'NO'} (worst ×{worst:.2f})")
+    print("targets: " + "; ".join(verdicts))
+
+
+if __name__ == "__main__":
+    main()
