@@ -114,10 +114,11 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
             merged.append([lo, hi])
     # base passage index → row number; rows cover the base passages in order
     row_of_base: dict[int, int] = {}
-    for k, (lo, hi) in enumerate(merged):
-        for i in base_idx:
-            if lo <= i <= hi:
-                row_of_base[i] = k
+    k = 0
+    for i in base_idx:  # both sorted: one sweep
+        while merged[k][1] < i:
+            k += 1
+        row_of_base[i] = k
     rows: list[dict[str, list[int]]] = [{s: [] for s in witnesses} for _ in merged]
     extra_after: dict[int, list[dict[str, list[int]]]] = {}  # witness-only rows, after row k
 
