@@ -13,7 +13,7 @@ from jiaokan.readers.lossless import check_lossless
 from jiaokan.readers.mandoku import MandokuJishiReader, MandokuSbckReader, MandokuZhushuReader
 from jiaokan.readers.mandoku_boundary import CharModel, best_split
 from jiaokan.readers.mandoku_text import parse_page_id
-from jiaokan.readers.mandoku_zhushu import jingu_end
+from jiaokan.readers.mandoku_zhushu import jingu_end, lemma_at
 from jiaokan.tei.reader import read_tei
 from jiaokan.tei.validate import layer_errors
 from jiaokan.tei.writer import witness_to_tei, write_tei
@@ -367,6 +367,14 @@ def test_jingu_note_ends_the_zhu():
     # 今文W無X: both quote the 经 before; 古文曰X: one character of the quotation is the variant
     assert jingu_end("解猶釋也今文司馬師無司馬司射命", "司馬師坐乘之卒若矢不備則司馬師又袒執弓") == (12, 12)
     assert jingu_end("序次第也古文曰降造阼階下媵爵者", "序進酌散交于楹北降適阼階下皆奠觶") == (12, 12)
+
+
+def test_next_zhu_lemma_is_in_the_jing():
+    # 注斯禁禁切地無足者也 follows: 斯禁 is 经, the split cannot come after it
+    assert lemma_at("阼階東階尊於賓席之東兩壺斯禁左玄酒", "斯禁禁切地無足者也", 1) == 12
+    assert lemma_at("酒已物自席前適阼階上", "自由也", 1) is None  # one character is too weak a cue
+    assert lemma_at("長衆賓長而錯皆不拜", "錯者實主人之觶", 1) is None
+    assert lemma_at("阼階東階尊於賓席之東", "斯禁禁切", 1) is None
 
 
 def test_best_split_finds_the_voice_change():

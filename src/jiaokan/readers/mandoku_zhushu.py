@@ -70,6 +70,11 @@ JINGU_SWAP_RE = re.compile(r".{1,6}?(?:皆|或)?(?:爲|為|作)(?:.)(?:非也|�
 JINGU_QUOTE_RE = re.compile("(?P<what>.{0,6}?)(?:無|无|曰|有)")
 #: Bonus (nats) for splitting exactly where a 今文/古文 note ends.
 JINGU_BONUS = 8.0
+#: The next 注's opening (its lemma) is looked for in the span, longest first, down to this length.
+LEMMA_MAX = 4
+LEMMA_MIN = 2
+#: Penalty (nats) for a split that would put that lemma in the 注.
+LEMMA_PENALTY = 8.0
 #: No 注 and no 经 passage is shorter than this (none is, in either chapter of the 四部丛刊 郑注).
 MIN_PART = 2
 
@@ -132,6 +137,21 @@ def jingu_end(span: str, before: str) -> tuple[int, int | None]:
             break
         end = pos = m.end() + n
     return (end, end) if end is not None else (pos + 1, None)
+
+
+def lemma_at(span: str, following: str, lo: int) -> int | None:
+    """Where the 经 that the next 注 opens on (its lemma) stands in ``span``: the 经 reaches back at least there.
+
+    郑玄 opens a 注 by quoting the word of the 经 he explains (``注斯禁禁切地無足者也``
+    after ``…兩壺斯禁…``, ``注自由也`` after ``自席前…``): when the opening of the
+    following 注 occurs in ``span``, the 经 part holds it.  The last occurrence is
+    taken (the 经 is the tail of the span); None when the opening is not there.
+    """
+    for n in range(min(LEMMA_MAX, len(following)), LEMMA_MIN - 1, -1):
+        at = span.rfind(following[:n], lo)
+        if at >= 0:
+            return at
+    return None
 
 
 def quoted_length(text: str, start: int, source: str) -> int:
@@ -326,11 +346,13 @@ class ZhushuLayerer:
         trained = min(zhu_m.total, jing_m.total) >= MIN_TRAINING
         out: list[Part] = []
         before = ""  # the 经 the current 注 comments on
-        for p in self.parts:
+        for i, p in enumerate(self.parts):
             if p.kind == "zhu+jing":
-                out.extend(self._must_split(p, zhu_m, jing_m, prior, before))
+                nxt = self.parts[i + 1] if i + 1 < len(self.parts) else None
+                lemma = text[nxt.start:nxt.end] if nxt is not None and nxt.kind.startswith("zhu") else ""
+                out.extend(self._must_split(p, zhu_m, jing_m, prior, before, lemma))
             elif trained and p.kind == "zhu" and p.follow in MAY_SPLIT and p.end - p.start >= 2 * MIN_PART:
-                out.extend(self._may_split(p, zhu_m, jing_m, prior))
+                out.extend(self._may_split(p, zhu_m, jing_m, prior, before))
             else:
                 out.append(p)
             if out[-1].kind == "jing":
@@ -338,23 +360,33 @@ class ZhushuLayerer:
         self.parts = out
 
     def _must_split(self, p: Part, zhu_m: CharModel, jing_m: CharModel, prior: LengthPrior,
-                    before: str) -> list[Part]:
+                    before: str, following: str = "") -> list[Part]:
         span = self.flat.text[p.start:p.end]
         if len(span.strip()) < 2:
             self.b.warn("zhu-boundary", "a 注 followed by another 注 with no 经 between; kept as 注", p.line)
             return [Part("zhu", p.start, p.end, label=p.label, line=p.line)]
         lo, exact = jingu_end(span, before)
-        bonus = {exact: JINGU_BONUS} if exact is not None else None
+        bonus: dict[int, float] = {}
+        if exact is not None:
+            bonus[exact] = JINGU_BONUS
+        if (at := lemma_at(span, following, lo)) is not None:
+            for k in range(at + 1, len(span)):
+                bonus[k] = bonus.get(k, 0.0) - LEMMA_PENALTY
         split = best_split(span, zhu_m, jing_m, lo=lo, min_part=MIN_PART, bonus=bonus, length_prior=prior)
         unsure = split.margin < UNSURE_MARGIN
         if unsure:
             self._warn_boundary(p.start, p.start + split.at, p.end, "where the 注 ends and the 经 resumes is inferred")
         return self._cut(p, p.start + split.at, "low" if unsure else None)
 
-    def _may_split(self, p: Part, zhu_m: CharModel, jing_m: CharModel, prior: LengthPrior) -> list[Part]:
+    def _may_split(self, p: Part, zhu_m: CharModel, jing_m: CharModel, prior: LengthPrior,
+                   before: str = "") -> list[Part]:
         span = self.flat.text[p.start:p.end]
+        lo, exact = jingu_end(span, before)
+        if exact is not None and exact >= len(span) - 1:
+            return [p]  # the 注 closes with its 今文/古文 note: nothing after it to be 经
+        bonus = {exact: JINGU_BONUS} if exact is not None else None
         with zhu_m.excluding(span):
-            split = best_split(span, zhu_m, jing_m, min_part=MIN_PART, length_prior=prior)
+            split = best_split(span, zhu_m, jing_m, lo=lo, min_part=MIN_PART, bonus=bonus, length_prior=prior)
             gain = split.score - whole_zhu(span, zhu_m)
         if gain <= MAY_SPLIT[p.follow]:
             return [p]
