@@ -121,3 +121,13 @@ def test_build_writes_tei_and_summary(tmp_path):
     out = r.stdout.decode()
     assert "siglum" in out and "jishi-pages" in out and "2/2 witnesses" in out
     assert (tmp_path / "build" / "tei" / "jishi-juan05-xiangsheli-traditional.xml").is_file()
+
+
+def test_file_cut_in_the_middle_of_a_character(tmp_path):
+    data = JS10.read_bytes()
+    cut = tmp_path / "cut.txt"
+    cut.write_bytes(data[: data.index("司射东面".encode()) + 4])  # 4 bytes: 司 and one byte of 射
+    r = jiaokan("ingest", str(cut), "-o", str(tmp_path / "out"))
+    err = r.stderr.decode().strip()
+    assert r.returncode == 2 and "cut off" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "out").exists()

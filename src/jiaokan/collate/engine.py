@@ -29,7 +29,8 @@ def _unique_sigla(witnesses: list[Witness]) -> dict[str, Witness]:
         s = w.meta.siglum
         if s in out:
             raise CollationError(
-                f"two witnesses have the siglum {s} ({out[s].meta.file}, {w.meta.file}): give them distinct sigla"
+                f"two witnesses have the siglum {s} ({out[s].meta.file}, {w.meta.file}): give them distinct "
+                f"sigla (jiaokan ingest FILE --siglum X)"
             )
         out[s] = w
     return out

@@ -90,6 +90,8 @@ def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
+        if exc.reason == "unexpected end of data" and exc.end >= len(data):
+            raise ReaderError(name, "the file ends in the middle of a character: it looks cut off", line) from None
         hint = ""
         try:
             data.decode("gb18030")
