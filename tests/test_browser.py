@@ -224,3 +224,24 @@ def test_screenshot_of_a_chapter_page(open_page):
         pytest.skip("fonts-hanazono not installed: Extension-B characters cannot be checked")
     fonts = fonts_of("[data-extb]")
     assert fonts & {"HanaMinB", "HanaMinA"}, (ext_b, fonts)
+
+
+def test_search_folds_a_traditional_query_on_a_simplified_page(open_page):
+    pg = open_page("dasheyi.html")  # JS 卷十 and the ZS excerpt are simplified: 賓 should find 宾
+    pg.fill("#q", "賓升")
+    pg.press("#q", "Enter")
+    pg.wait_for_selector("mark.hit.cur")
+    assert "宾升" in set(pg.locator("mark.hit").all_inner_texts())
+
+
+def test_overview_strip_works_from_the_keyboard(open_page):
+    pg = open_page("dasheyi.html")
+    first = pg.locator(".overview .ov").first
+    first.focus()
+    pg.keyboard.press("ArrowRight")
+    pg.keyboard.press("ArrowRight")
+    focused = pg.evaluate("document.activeElement.getAttribute('href')")
+    assert focused == pg.locator(".overview .ov").nth(2).get_attribute("href")
+    pg.keyboard.press("Enter")
+    pg.wait_for_function("location.hash.length > 1")
+    assert pg.evaluate("location.hash") == focused

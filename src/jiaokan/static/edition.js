@@ -334,6 +334,22 @@
 
   /* ---------------------------------------------------------------- overview: where am I */
   var cells = document.querySelectorAll(".overview .ov");
+  /* one tab stop for the whole strip; arrow keys walk its cells, Enter follows one */
+  var strip = document.querySelector(".overview");
+  if (strip && cells.length) {
+    strip.addEventListener("keydown", function (e) {
+      var i = Array.prototype.indexOf.call(cells, document.activeElement);
+      if (i < 0) return;
+      var step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, PageDown: 10, PageUp: -10 }[e.key];
+      var j = e.key === "Home" ? 0 : e.key === "End" ? cells.length - 1 : step === undefined ? null : i + step;
+      if (j === null) return;
+      e.preventDefault();
+      j = Math.max(0, Math.min(cells.length - 1, j));
+      cells[i].setAttribute("tabindex", "-1");
+      cells[j].setAttribute("tabindex", "0");
+      cells[j].focus();
+    });
+  }
   if (cells.length && "IntersectionObserver" in window) {
     var cellOf = {};
     cells.forEach(function (c) { cellOf[c.getAttribute("href").slice(1)] = c; });
