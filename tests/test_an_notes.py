@@ -417,3 +417,22 @@ def test_counted_lemma_of_a_conjecture():
     for raw in ("案于事二字当作於是", "案于事二字當作於是"):
         r = parse_note(raw)
         assert (r.kind, r.lemma, r.reading) == ("conjecture", "于事", "於是")
+
+
+@pytest.mark.parametrize("path", [
+    "corpus/jishi-juan10-dasheyi-simplified.txt",
+    "corpus/jishi-juan05-xiangsheli-traditional.txt",
+    "../shared/kanripo/KR1d0030_005.txt",
+    "../shared/kanripo/KR1d0030_010.txt",
+])
+def test_readers_join_notes_as_the_independent_extraction_does(path):
+    """The census script reads notes straight from the raw text; the readers must agree, note for note."""
+    from jiaokan.readers import read_witness
+
+    f = ROOT / path
+    if not f.is_file():
+        pytest.skip(f"{f} not available")
+    found, _ = census.extract_file(f)
+    w = read_witness(f)
+    assert [n.text for n in w.notes()] == [n.raw for n in found]
+    assert [n.loc.line for n in w.notes()] == [n.line for n in found]
