@@ -13,7 +13,7 @@ from jiaokan.readers.lossless import check_lossless
 from jiaokan.readers.mandoku import MandokuJishiReader, MandokuSbckReader, MandokuZhushuReader
 from jiaokan.readers.mandoku_boundary import CharModel, best_split
 from jiaokan.readers.mandoku_text import parse_page_id
-from jiaokan.readers.mandoku_zhushu import jingu_end, lemma_at
+from jiaokan.readers.mandoku_zhushu import echo_bonus, jingu_end, lemma_at, shared_runs
 from jiaokan.tei.reader import read_tei
 from jiaokan.tei.validate import layer_errors
 from jiaokan.tei.writer import witness_to_tei, write_tei
@@ -375,6 +375,28 @@ def test_next_zhu_lemma_is_in_the_jing():
     assert lemma_at("酒已物自席前適阼階上", "自由也", 1) is None  # one character is too weak a cue
     assert lemma_at("長衆賓長而錯皆不拜", "錯者實主人之觶", 1) is None
     assert lemma_at("阼階東階尊於賓席之東", "斯禁禁切", 1) is None
+
+
+def test_shared_runs_weigh_pairs_less_than_longer_runs():
+    # KR1d0028_007: the 注 of 一耦出西面揖當楅北面揖及楅揖 explains its 當楅
+    w = shared_runs("一上射出西面立當楅楅正南", "一耦出西面揖當楅北面揖及楅揖")
+    assert w[3:6] == [1.0, 1.0, 1.0]  # 出西面: a run of three
+    assert w[7:9] == [0.5, 0.5]  # 當楅: a pair
+    assert w[0] == w[6] == w[9] == 0.0
+    assert shared_runs("一上射", "") == [0.0, 0.0, 0.0]
+
+
+def test_echoes_move_the_split_to_where_the_neighbours_point():
+    # KR1d0028_007, 注 …齊而取其餘 then 经 若右勝則曰右賢於左…; the next 注 is 告曰某賢於某若干純若干竒
+    span = "賢獲勝黨之算也執之者齊而取其餘若右勝則曰右賢於左"
+    bonus = echo_bonus(span, "司射復位釋獲者遂進取賢獲執之由阼階下北面告于公", "告曰某賢於某若干純若干竒")
+    assert set(bonus) == set(range(len(span) + 1))
+    # splitting after 賢於 (so putting that echo of the next 注 in the 注) costs; before it, nothing
+    k = span.index("賢於")
+    assert bonus[k + 2] < bonus[k] == bonus[k - 3]
+    # the echo of the 经 before (賢獲, 執之) pays for keeping those words in the 注
+    assert bonus[span.index("執之") + 2] > bonus[span.index("執之")]
+    assert bonus[2] > bonus[0]
 
 
 def test_best_split_finds_the_voice_change():
