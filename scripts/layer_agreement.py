@@ -63,6 +63,10 @@ KANRIPO = ROOT.parent / "shared" / "kanripo"
 
 #: Witness 经 runs with no reference counterpart at least this long are counted as 疏 labelled 经.
 SHU_RUN = 8
+#: The alignment may pin the first few reference characters after a lacuna to the same
+#: characters just before the text the reference lost (``…奠觶于[lost page]篚…``):
+#: a run that follows so few of them still stands in the lacuna.
+LACUNA_SLACK = 3
 
 JING, COMM, PARA = "经", "注", "para"
 
@@ -248,7 +252,8 @@ def _count_unmatched_jing(res: Result, ws: Stream, partner: list[int | None], ga
     """Runs of witness 经 keys that the reference lacks entirely: commentary read as 经.
 
     A run that stands where the reference lost a page (a lacuna gap lies between the
-    reference characters aligned just before and just after it) is counted apart.
+    reference characters aligned just before and just after it, or at most
+    :data:`LACUNA_SLACK` characters before the one aligned just before it) is counted apart.
     """
     n = len(ws.keys)
     i = 0
@@ -263,7 +268,7 @@ def _count_unmatched_jing(res: Result, ws: Stream, partner: list[int | None], ga
             before = next((partner[k] for k in range(i - 1, -1, -1) if partner[k] is not None), -1)
             after = next((partner[k] for k in range(j, n) if partner[k] is not None), None)
             after = after if after is not None else max(before + 1, max(gaps, default=0))
-            if any(before < g <= after for g in gaps):
+            if any(before < g <= after or g <= before < g + LACUNA_SLACK for g in gaps):
                 res.in_lacuna += j - i
             else:
                 res.shu_as_jing += j - i

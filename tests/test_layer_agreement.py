@@ -96,6 +96,17 @@ def test_text_lost_in_a_reference_lacuna_is_not_counted_as_shu(la):
     assert (res.shu_as_jing, res.in_lacuna) == (0, 12)
 
 
+def test_a_reference_character_pinned_across_its_lacuna_still_leaves_the_run_in_it(la):
+    # like 四部丛刊 卷七 …奠觶于 [page lost] 篚主人…: the 篚 after the gap aligns with the one
+    # just before the lost text, so the run starts after the gap's first character
+    wit = zs("\n".join(["　　甲乙丙丁戊己庚辛【注一二三四】", "　　天地玄黄宇宙洪荒日月盈昃庚辛【注五六七八】",
+                        "　　寒来暑往秋收冬藏【注九十】"]) + "\n")
+    ref = zs("\n".join(["　　甲乙丙丁戊己庚", "　　辛寒来暑往秋收冬藏【注九十】"]) + "\n")
+    ref.warnings.append(ReaderWarning("t.txt", 1, "lacuna", "page missing"))
+    res = la.measure(wit, ref)
+    assert (res.shu_as_jing, res.in_lacuna) == (0, 14)
+
+
 def test_short_variants_are_not_shu(la):
     wit = zs(LINES[0].replace("庚辛", "庚辛壬癸") + "\n")
     ref = zs(LINES[0] + "\n")
