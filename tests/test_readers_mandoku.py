@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jiaokan.model import Gaiji, Label, LineBreak, PageBreak, WitnessMeta
+from jiaokan.model import Gaiji, Gap, Label, LineBreak, PageBreak, WitnessMeta
 from jiaokan.readers import READERS, ReaderError, read_witness, sniff
 from jiaokan.readers.base import load_source
 from jiaokan.readers.lossless import check_lossless
@@ -139,6 +139,15 @@ def test_sbck_lacuna_breaks_the_note_chain():
     assert [p.layer for p in orphan.pieces] == ["zhu"] and orphan.pieces[0].text == "也大夫若衆則辯獻長乃酢"
     assert units[-3].layer_text("zhu") == "言繼者甫欲習衆庻未有所殊别"
     assert [x.line for x in w.warnings if x.code == "lacuna"] == [SBCK.count("\n") + 4]  # the "# page missing" line
+    # the lost page stands between the two page tags, with the transcribers' words
+    marks = [x for x in orphan.pieces[0].content if isinstance(x, (PageBreak, Gap))]
+    assert marks == [PageBreak(n="7a", facs="KR1d0026_SBCK_005-7a", edition="SBCK", juan="5"),
+                     Gap(reason="lost", unit="page", desc="page missing"),
+                     PageBreak(n="8a", facs="KR1d0026_SBCK_005-8a", edition="SBCK", juan="5")]
+    tei = witness_to_tei(w)
+    (gap,) = tei.iter("{http://www.tei-c.org/ns/1.0}gap")
+    assert (gap.get("reason"), gap.get("unit"), gap[0].text) == ("lost", "page", "page missing")
+    assert gap.getprevious().get("n") == "7a" and gap.getnext().get("n") == "8a"
 
 
 def test_sbck_gaiji_resolved_and_unknown_reported():

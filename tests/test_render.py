@@ -289,3 +289,20 @@ def test_cli_render_errors(tmp_path, capsys):
     # verdicts are read first: any existing input will do
     assert main(["render", str(CORPUS / "corpus.toml"), "--verdicts", str(bad), "-o", str(tmp_path / "s")]) == 2
     assert "expected {note id" in capsys.readouterr().err
+
+
+def test_a_lost_page_is_shown_where_it_stands():
+    from jiaokan.model import Gap, LineBreak, Loc, PageBreak, Piece, Text, Unit
+    from jiaokan.render.inline import ColumnWriter, PageIds
+
+    piece = Piece("jing", [Text("若命長致則媵爵者奠觶于"), PageBreak("12b"), Gap(desc="page missing"), PageBreak("12b"),
+                           LineBreak(216), Text("篚主人洗觚")], Loc(210, "12a"), id="S.1.jing1")
+    col = ColumnWriter("S", None, PageIds())
+    col.add_unit(Unit("S.1", [piece]))
+    doc = lxml.html.fragment_fromstring(str(col.html()), create_parent="div")
+    (gap,) = doc.find_class("gap")
+    assert gap.text_content() == "〔缺〕" and "page missing" in gap.get("title")
+    before, after = gap.getprevious(), gap.getnext()
+    assert "pb" in before.get("class") and "pb" in after.get("class")
+    assert before.get("id") != after.get("id")  # the page tag repeated around the loss: two anchors
+    assert doc.text_content().replace("〔缺〕", "").count("奠觶于") == 1

@@ -10,6 +10,7 @@ from jiaokan.model import (
     LAYERS,
     Div,
     Gaiji,
+    Gap,
     Label,
     LineBreak,
     Loc,
@@ -97,6 +98,7 @@ plain_nodes = st.one_of(
     st.sampled_from([("KR0925", "楣"), ("KR9999", None)]).map(lambda t: Gaiji(*t)),
     st.builds(PageBreak, n=st.sampled_from(["1a", "1b", "2a"]), facs=st.sampled_from([None, "x.png"]),
               edition=st.sampled_from([None, "WYG"]), juan=st.just("5")),
+    st.builds(Gap, desc=st.sampled_from([None, "page missing"])),
 )
 
 

@@ -112,6 +112,20 @@ class LineBreak:
 
 
 @dataclass
+class Gap:
+    """Source text that is lost: a page the transcription notes as missing (``# page missing``).
+
+    Nothing of the source is here; the node says that the text on either side is
+    not continuous, so that no reader, collation or HTML page joins across it.
+    ``desc`` is the transcribers' own words.
+    """
+
+    reason: str = "lost"
+    unit: str = "page"
+    desc: str | None = None
+
+
+@dataclass
 class Note:
     """An inline editorial note: the 四库 editors' 案 notes (layer ``an``).
 
@@ -131,7 +145,7 @@ class Note:
         return inline_text(self.content)
 
 
-Inline = Union[Text, Label, Gaiji, PageBreak, LineBreak, Note]
+Inline = Union[Text, Label, Gaiji, PageBreak, LineBreak, Gap, Note]
 
 
 @dataclass

@@ -19,6 +19,7 @@ from ..model import (
     DEFAULT_RESP,
     Div,
     Gaiji,
+    Gap,
     Inline,
     Label,
     LineBreak,
@@ -230,6 +231,17 @@ class WitnessBuilder:
         self.page = pb.n
         # a line break pending before the page marker line belongs after it
         self._pending.append(pb)
+
+    def gap(self, g: Gap) -> None:
+        """Lost source text here (placed like a page break: with the text that follows)."""
+        self._pending.append(g)
+
+    def page_mark(self, mark: PageBreak | Gap) -> None:
+        """A page break or a lost page, whichever the source has at this point."""
+        if isinstance(mark, Gap):
+            self.gap(mark)
+        else:
+            self.page_break(mark)
 
     def loc(self) -> Loc:
         return self.source.loc(self.line_no, self.page)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..model import PageBreak
+from ..model import Gap, PageBreak
 from .base import NoteLineEmitter, WitnessBuilder, columns
 from .yili import pian_heading
 
@@ -44,7 +44,7 @@ class PhysLine:
     n: int
     body: str
     indent: bool | None
-    breaks: list[PageBreak] = field(default_factory=list)
+    breaks: list[PageBreak | Gap] = field(default_factory=list)  # page breaks and lost pages, in order
 
 
 def _is_marker(body: str) -> bool:
@@ -97,8 +97,8 @@ class JishiLayerer:
         b = self.b
         last_index = len(self.lines) - 1
         for i, pl in enumerate(self.lines):
-            for pb in pl.breaks:
-                b.page_break(pb)
+            for mark in pl.breaks:
+                b.page_mark(mark)
             b.line(pl.n)
             body = pl.body
             rest = body

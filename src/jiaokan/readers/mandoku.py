@@ -73,7 +73,7 @@ from __future__ import annotations
 
 import re
 
-from ..model import PageBreak, Witness, WitnessMeta
+from ..model import Gap, PageBreak, Witness, WitnessMeta
 from .base import Reader, ReaderError, SourceText, WitnessBuilder
 from .jishi import JishiLayerer, PhysLine
 from .mandoku_zhushu import ZhushuLayerer
@@ -131,8 +131,8 @@ class MandokuReader(Reader):
         for n in notices + doc.notices:
             b.warn(n.code, n.message, n.line)
         self.build_layers(b, doc)
-        for pb in doc.trailing:
-            b.page_break(pb)
+        for mark in doc.trailing:
+            b.page_mark(mark)
         return b.finish()
 
     def build_layers(self, b: WitnessBuilder, doc: MandokuDoc) -> None:
@@ -255,7 +255,7 @@ class MandokuJishiReader(MandokuReader):
     @staticmethod
     def phys_lines(b: WitnessBuilder, doc: MandokuDoc) -> list[PhysLine]:
         out: list[PhysLine] = []
-        moved: list[PageBreak] = []
+        moved: list[PageBreak | Gap] = []
         for pl in doc.lines:
             if pl.cont and out:
                 out[-1].body += pl.body

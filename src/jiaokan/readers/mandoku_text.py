@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..model import DEFAULT_RESP, PageBreak, WitnessMeta
+from ..model import DEFAULT_RESP, Gap, PageBreak, WitnessMeta
 from ..normalize import key as fold_key
 from .base import GAIJI_RE, ReaderError, SourceText, WitnessBuilder
 from .yili import PIAN, chinese_numeral, pian_heading
@@ -65,7 +65,8 @@ class PrintedLine:
 
     ``body`` has no ``¶``, no tags and no indentation (gaiji entities are kept);
     ``indent`` counts the leading full-width spaces; ``breaks`` are the page
-    breaks just before it; ``lacuna`` the transcribers' comment when a lost page
+    breaks just before it, and a :class:`~jiaokan.model.Gap` where the transcription
+    notes a lost page between them (``<pb:…-7a>¶ # page missing <pb:…-8a>¶``); ``lacuna`` the transcribers' comment when a lost page
     precedes it; ``cont`` is true when a page tag split one printed line in two
     and this is the part after the tag.
     """
@@ -73,7 +74,7 @@ class PrintedLine:
     n: int
     body: str
     indent: int = 0
-    breaks: list[PageBreak] = field(default_factory=list)
+    breaks: list[PageBreak | Gap] = field(default_factory=list)
     lacuna: str | None = None
     heading: int = 0
     cont: bool = False
@@ -94,7 +95,7 @@ class MandokuDoc:
 
     header: dict[str, str] = field(default_factory=dict)
     lines: list[PrintedLine] = field(default_factory=list)
-    trailing: list[PageBreak] = field(default_factory=list)
+    trailing: list[PageBreak | Gap] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     first_page_id: str | None = None
 
@@ -109,8 +110,8 @@ class MandokuDoc:
 
     def page_breaks(self) -> Iterator[PageBreak]:
         for pl in self.lines:
-            yield from pl.breaks
-        yield from self.trailing
+            yield from (x for x in pl.breaks if isinstance(x, PageBreak))
+        yield from (x for x in self.trailing if isinstance(x, PageBreak))
 
 
 def parse_page_id(page_id: str) -> PageBreak | None:
@@ -134,7 +135,7 @@ class _Scanner:
     def __init__(self, src: SourceText) -> None:
         self.src = src
         self.doc = MandokuDoc()
-        self.breaks: list[PageBreak] = []
+        self.breaks: list[PageBreak | Gap] = []
         self.lacuna: str | None = None
         self.drawer: tuple[str, int] | None = None
         self.tab_warned = False
@@ -185,6 +186,7 @@ class _Scanner:
             comment = raw[1:].strip()
             if LACUNA_RE.search(comment):
                 self.lacuna = comment
+                self.breaks.append(Gap(desc=comment))
                 self.doc.notices.append(Notice(n, "lacuna", f"the transcription notes a lost page ('# {comment}'): "
                                                 "the text before and after is not continuous"))
         # any other '#…' line is org markup: not text
@@ -537,8 +539,8 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
         nonlocal line_i
         while line_i < nlines and (flat.starts[line_i] < pos or (inclusive and flat.starts[line_i] == pos)):
             pl = flat.lines[line_i]
-            for pb in pl.breaks:
-                b.page_break(pb)
+            for mark in pl.breaks:
+                b.page_mark(mark)
             if not pl.cont:
                 b.line(pl.n)
             line_i += 1

@@ -9,6 +9,7 @@ Gaiji characters of the layer's pieces, labels and notes skipped), so the marks 
 * Label (郑注, 疏 …) → a small quiet label;
 * Gaiji → the resolved character (the entity in the tooltip) or the code in a box;
 * PageBreak → an anchor ``SIGLUM-pN`` with a small margin label (a permalink per page);
+* Gap (a lost page) → a bracketed 〔缺〕 with the transcribers' words in its tooltip;
 * LineBreak → not shown; the piece's tooltip gives its page and source lines;
 * Note (案) → a small bracketed note at its place, with its verdict badge when known.
 """
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
-from ..model import DEFAULT_RESP, Div, Gaiji, Inline, Label, LineBreak, Note, PageBreak, Piece, Text, Unit
+from ..model import DEFAULT_RESP, Div, Gaiji, Gap, Inline, Label, LineBreak, Note, PageBreak, Piece, Text, Unit
 from .html import LAYER_ZH, attrs, page_id
 from .marks import Mark
 from .notes import note_html
@@ -153,6 +154,10 @@ class ColumnWriter:
                 parts.append(self._pb(node))
             elif isinstance(node, LineBreak):
                 self.line = node.n
+            elif isinstance(node, Gap):
+                self._close(parts)
+                title = f"{self.siglum}: a {node.unit} of the source is lost here" + (f" ({node.desc})" if node.desc else "")
+                parts.append(f'<span{attrs(cls="gap", title=title, role="note", aria_label=title)}>〔缺〕</span>')
             elif isinstance(node, Note):
                 self._close(parts)
                 inner: list[str] = []

@@ -14,6 +14,7 @@ from ..model import (
     LAYERS,
     Div,
     Gaiji,
+    Gap,
     Inline,
     Label,
     LineBreak,
@@ -170,6 +171,10 @@ def _read_inline(el: etree._Element, w: Witness, people: dict[str, str], state: 
         elif tag == "pb":
             state["page"] = child.get("n")
             out.append(PageBreak(n=child.get("n", ""), facs=child.get("facs"), edition=child.get("ed"), juan=div.n))
+        elif tag == "gap":
+            desc = child.find("t:desc", NS)
+            out.append(Gap(reason=child.get("reason", "lost"), unit=child.get("unit", "page"),
+                           desc=desc.text if desc is not None else None))
         elif tag == "lb":
             n = int(child.get("n", "0") or 0)
             state["line"] = n

@@ -28,6 +28,7 @@ from ..io import atomic_write_bytes
 from ..model import (
     Div,
     Gaiji,
+    Gap,
     Inline,
     Label,
     LineBreak,
@@ -265,6 +266,10 @@ def _write_inline(el: etree._Element, content: list[Inline], resp: _RespTable) -
             _el(el, "pb", n=node.n, facs=node.facs, ed=node.edition)
         elif isinstance(node, LineBreak):
             _el(el, "lb", n=str(node.n))
+        elif isinstance(node, Gap):
+            gap = _el(el, "gap", reason=node.reason, unit=node.unit)
+            if node.desc:
+                _el(gap, "desc", node.desc)
         elif isinstance(node, Note):
             ne = _el(el, "note", type=node.layer, resp=resp.ref(node.resp, node.layer), xml_id=node.id)
             _write_inline(ne, node.content, resp)
