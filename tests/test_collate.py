@@ -13,7 +13,7 @@ from jiaokan.collate.engine import CollationError, collate
 from jiaokan.collate.export import collation_to_json
 from jiaokan.collate.layertext import layer_text
 from jiaokan.collate.rows import body_units
-from jiaokan.model import Div, LineBreak, Loc, Piece, Text, Unit, Witness, WitnessMeta
+from jiaokan.model import Div, Gap, LineBreak, Loc, PageBreak, Piece, Text, Unit, Witness, WitnessMeta
 from jiaokan.readers import READERS
 
 from .test_cli import jiaokan
@@ -161,6 +161,48 @@ def test_one_substitution_gives_one_entry_at_its_place(passages, data):
     (app,) = col.apps
     assert app.layer == "zhu" and app.readings["B"].text == new and app.lem.text == zhu[pos]
     assert app.type == "substantive" and app.lem.unit == f"A.{k + 1}"
+
+
+# --- lacunae --------------------------------------------------------------------------------
+
+# 大射 in 集释 卷十 (KR1d0030_010, lines 305-318); the 四部丛刊 lost the page that held the rest
+# of the first 注 and the next two passages
+DASHE = [
+    ("獲者左執爵右祭薦俎二手祭酒", "祭俎不奠爵不備禮也二手祭酒者獲者南面于俎北當為侯祭于豆間爵反注為一手不能正也"),
+    ("適左个祭如右个中亦如之", "先祭个後中者以外即之至中若神在中"),
+    ("卒祭左个之西北三歩東面", "此鄉受獻之位也不北面者嫌為侯卒爵"),
+    ("設薦俎立卒爵", "不言不拜既爵司馬正已反位不拜可知也"),
+]
+
+
+def _lost_page_witness(with_gap: bool) -> Witness:
+    w = _witness("B", [(DASHE[0][0], DASHE[0][1][:DASHE[0][1].index("豆間")]), DASHE[3]])
+    if with_gap:
+        jing = w.divs[0].units[1].pieces[0]
+        jing.content[:0] = [PageBreak("31a"), Gap(desc="page missing"), PageBreak("32a")]
+    return w
+
+
+def test_text_lost_with_a_page_is_a_lacuna_not_an_omission(profile):
+    col = collate([_witness("A", DASHE), _lost_page_witness(with_gap=True)])
+    assert [a for a in col.apps if a.type == "omission"] == []
+    lacunae = {(g.row, g.layer): g for g in col.gaps if g.kind == "lacuna"}
+    rows = [r.id for r in col.rows]
+    # the end of the first 注, and both layers of the two passages the page held
+    assert set(lacunae) == {(rows[0], "zhu"), (rows[1], "jing"), (rows[1], "zhu"), (rows[2], "jing"), (rows[2], "zhu")}
+    assert lacunae[(rows[0], "zhu")].present == {"A": len("豆間爵反注為一手不能正也")}
+    assert all(g.absent == ["B"] for g in lacunae.values())
+    tei = collation_to_tei(col)
+    assert profile.validate(tei), profile.error_log
+    apps = tei.findall(".//{http://www.tei-c.org/ns/1.0}app[@type='lacuna']")
+    assert len(apps) == 5 and all(a.find(".//{http://www.tei-c.org/ns/1.0}gap") is not None for a in apps)
+    assert {g["kind"] for g in collation_to_json(col)["layer_gaps"]} == {"lacuna"}
+
+
+def test_without_a_gap_the_missing_text_is_still_an_omission():
+    col = collate([_witness("A", DASHE), _lost_page_witness(with_gap=False)])
+    assert any(a.type == "omission" and a.lem.text == "豆間爵反注為一手不能正也" for a in col.apps)
+    assert not any(g.kind == "lacuna" for g in col.gaps)
 
 
 # --- CLI ----------------------------------------------------------------------------------------

@@ -238,7 +238,7 @@ def _gap_summary(col) -> list[str]:
     agg: dict[tuple[str, str], int] = {}
     for g in col.gaps:
         for s, n in g.present.items():
-            if g.absent:
+            if g.absent and g.kind != "lacuna":
                 agg[(g.layer, s)] = agg.get((g.layer, s), 0) + n
     return [f"{layer} only in {s} ({n} characters)" for (layer, s), n in sorted(agg.items())]
 

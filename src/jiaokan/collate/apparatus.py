@@ -87,7 +87,14 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
                     lt = layer_text([units[s][u] for u in row.units.get(s, [])], layer)
                     _el(app, "rdg", lt.text, wit="#" + s, type=None)
                 continue
-            if gap is not None and gap.absent:
+            if gap is not None and gap.absent and gap.kind == "lacuna":
+                app = _el(ab, "app", type="lacuna")
+                _el(app, "lem", wit="#" + col.base)
+                rdg = _el(app, "rdg", wit=" ".join("#" + s for s in gap.absent))
+                _el(rdg, "gap", reason="lost", unit="page")
+                note = _el(app, "note", f"lost with a page of {', '.join(gap.absent)}'s source", type="comment")
+                note.set("subtype", "lacuna")
+            elif gap is not None and gap.absent:
                 app = _el(ab, "app", type="layer")
                 _el(app, "lem", wit="#" + col.base)
                 _el(app, "rdg", wit=" ".join("#" + s for s in gap.absent))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import count
 
-from ..model import Witness
+from ..model import Gap, Unit, Witness
 from ..normalize import is_ignorable, key
 from .align import align_texts
 from .layertext import LayerText, layer_text
@@ -63,6 +63,7 @@ def collate(
     unit_by_id = {s: {u.id: u for u in body_units(w)} for s, w in ordered.items()}
     ids = count(1)
     first_row, last_row = _witness_edges(col)
+    lost, borders = _lost_rows(col, unit_by_id)
 
     def next_id() -> str:
         return f"app{next(ids)}"
@@ -77,7 +78,9 @@ def collate(
             if not present:
                 continue
             if base not in present or len(present) < len(ordered):
-                col.gaps.append(LayerGap(row.id, layer, present, [s for s in ordered if s not in present]))
+                absent = [s for s in ordered if s not in present]
+                kind = "lacuna" if all(row.id in lost[s] for s in absent) else "layer"
+                col.gaps.append(LayerGap(row.id, layer, present, absent, kind=kind))
             if base not in present:
                 continue
             wit_ops, wit_vars, wit_texts = {}, {}, {}
@@ -92,6 +95,8 @@ def collate(
                 vs = _drop_edges(col, row.id, layer, s, vs, len(texts[base].text), len(texts[s].text),
                                  (row.id == first_row.get(s), row.id == last_row.get(s)),
                                  (row.id == first_row.get(base), row.id == last_row.get(base)))
+                vs = _drop_lacunae(col, row.id, layer, s, vs, texts[base].gaps,
+                                   _lacuna_offsets(texts[s], borders[s].get(row.id)))
                 wit_ops[s], wit_vars[s], wit_texts[s] = ops, vs, texts[s]
             if wit_texts:
                 col.apps.extend(merge_apps(row.id, layer, base, texts[base], wit_texts, wit_ops, wit_vars,
@@ -109,6 +114,65 @@ def _witness_edges(col: Collation) -> tuple[dict[str, str], dict[str, str]]:
                 first.setdefault(s, row.id)
                 last[s] = row.id
     return first, last
+
+
+def _lost_rows(col: Collation, unit_by_id: dict[str, dict[str, Unit]]
+               ) -> tuple[dict[str, set[str]], dict[str, dict[str, str]]]:
+    """For each witness, the rows it lacks because its source lost a page there, and the rows around them.
+
+    A witness that is absent from some rows and has a :class:`~jiaokan.model.Gap`
+    in the units on either side of them lost those passages with the page: they are
+    a lacuna, not an omission.  The rows on either side are returned too (row id →
+    ``"end"`` for the row before the loss, ``"start"`` for the row after it), since
+    the page may have taken the end of one passage and the start of another.
+    """
+    def has_gap(s: str, uids: list[str]) -> bool:
+        return any(isinstance(x, Gap) for uid in uids for p in unit_by_id[s][uid].pieces for x in p.content)
+
+    lost: dict[str, set[str]] = {s: set() for s in col.witnesses}
+    borders: dict[str, dict[str, str]] = {s: {} for s in col.witnesses}
+    for s in col.witnesses:
+        prev: int | None = None
+        for i, row in enumerate(col.rows):
+            uids = row.units.get(s, [])
+            if not uids:
+                continue
+            if prev is not None and i - prev > 1 and (has_gap(s, uids) or has_gap(s, col.rows[prev].units[s])):
+                lost[s].update(r.id for r in col.rows[prev + 1:i])
+                borders[s][col.rows[prev].id] = "end"
+                borders[s][row.id] = "start"
+            prev = i
+    return lost, borders
+
+
+def _lacuna_offsets(lt: LayerText, border: str | None) -> list[int]:
+    """Where ``lt`` stands at a lost page: its own gaps, and its end or start when the row borders a lacuna."""
+    offsets = list(lt.gaps)
+    if border == "end":
+        offsets.append(len(lt.text))
+    elif border == "start":
+        offsets.append(0)
+    return offsets
+
+
+def _drop_lacunae(col: Collation, row: str, layer: str, siglum: str, vs: list,
+                  base_gaps: list[int], wit_gaps: list[int]) -> list:
+    """Text one witness lacks exactly where its source lost a page is a lacuna, not an omission.
+
+    Recorded once as a ``lacuna`` layer gap (and the other way round: what a
+    witness has where the base lost a page is not an addition).
+    """
+    if not base_gaps and not wit_gaps:
+        return vs
+    keep = []
+    for v in vs:
+        if v.type == "omission" and v.b0 in wit_gaps:
+            col.gaps.append(LayerGap(row, layer, {col.base: v.a1 - v.a0}, [siglum], kind="lacuna"))
+        elif v.type == "addition" and v.a0 in base_gaps:
+            col.gaps.append(LayerGap(row, layer, {siglum: v.b1 - v.b0}, [col.base], kind="lacuna"))
+        else:
+            keep.append(v)
+    return keep
 
 
 def _drop_edges(col: Collation, row: str, layer: str, siglum: str, vs: list, blen: int, wlen: int,

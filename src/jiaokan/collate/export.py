@@ -89,7 +89,8 @@ def collation_to_json(col: Collation) -> dict:
         "table": table,
         "base": col.base,
         "variants": variants,
-        "layer_gaps": [{"row": g.row, "layer": g.layer, "present": g.present, "absent": g.absent} for g in col.gaps],
+        "layer_gaps": [{"row": g.row, "layer": g.layer, "present": g.present, "absent": g.absent, "kind": g.kind}
+                       for g in col.gaps],
         "rows": [{"id": r.id, "passage": r.base_passage, "units": r.units} for r in col.rows],
         "counts": col.counts(),
     }

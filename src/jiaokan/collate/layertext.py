@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import Gaiji, Inline, LineBreak, Note, PageBreak, Text, Unit
+from ..model import Gaiji, Gap, Inline, LineBreak, Note, PageBreak, Text, Unit
 
 
 @dataclass
@@ -19,6 +19,7 @@ class LayerText:
     units: list[str] = field(default_factory=list)
     pages: list[str | None] = field(default_factory=list)
     lines: list[int | None] = field(default_factory=list)
+    gaps: list[int] = field(default_factory=list)  # offsets where the source lost text (a Gap in the layer)
 
     def where(self, offset: int) -> tuple[str | None, str | None, int | None]:
         """(unit, page, line) of the character at ``offset`` (or the last one before it)."""
@@ -41,6 +42,8 @@ def layer_text(units: list[Unit], layer: str) -> LayerText:
                 state["line"] = node.n
             elif isinstance(node, Note):
                 walk(node.content, uid, False)
+            elif take and isinstance(node, Gap):
+                out.gaps.append(len(chars))
             elif take and isinstance(node, (Text, Gaiji)):
                 s = node.text if isinstance(node, Text) else (node.char or "\ufffd")
                 for ch in s:

@@ -64,7 +64,9 @@ class LayerGap:
     layer: str
     present: dict[str, int]  # siglum → characters
     absent: list[str]
-    kind: str = "layer"  # "layer": the layer is missing; "edge": the witness starts or ends inside the row
+    #: "layer": the layer is missing; "edge": the witness starts or ends inside the row;
+    #: "lacuna": the absent witness lost the text with a page of its source (a Gap)
+    kind: str = "layer"
 
 
 @dataclass

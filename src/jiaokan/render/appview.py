@@ -88,6 +88,8 @@ def gap_text(g: LayerGap, present_in_row: set[str]) -> str | None:
     layer = LAYER_ZH.get(g.layer, g.layer)
     if g.kind == "edge":
         return f"{', '.join(g.absent)} begins or ends inside this passage"
+    if g.kind == "lacuna":
+        return f"{layer} lost in {', '.join(g.absent)}: a page of its source is missing"
     absent = [s for s in g.absent if s in present_in_row]
     if not absent:
         return None
