@@ -123,6 +123,18 @@ def test_build_writes_tei_and_summary(tmp_path):
     assert (tmp_path / "build" / "tei" / "jishi-juan05-xiangsheli-traditional.xml").is_file()
 
 
+def test_an_output_path_blocked_by_a_file_is_one_line_not_a_traceback(tmp_path):
+    blocker = tmp_path / "build"
+    blocker.write_text("not a directory")
+    for args in (("build", "-q", "--out", str(blocker)),
+                 ("ingest", str(JS10), "-o", str(blocker / "x.xml"))):
+        r = jiaokan(*args)
+        err = r.stderr.decode()
+        assert r.returncode == 1 and "Traceback" not in err
+        assert err.count("\n") == 1 and "a file is in the way" in err and str(blocker) in err
+    assert blocker.read_text() == "not a directory"
+
+
 def test_file_cut_in_the_middle_of_a_character(tmp_path):
     data = JS10.read_bytes()
     cut = tmp_path / "cut.txt"

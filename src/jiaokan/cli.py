@@ -500,6 +500,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # an output path that is a file, a read-only directory, a full disk …
+        where = exc.filename if exc.filename is not None else "output"
+        if isinstance(exc, (NotADirectoryError, FileExistsError)):
+            _err(f"{where}: a file is in the way where a directory is needed (choose another output path)")
+        else:
+            _err(f"{where}: {exc.strerror or exc}")
+        return EXIT_FAIL
     except KeyboardInterrupt:
         _err("interrupted")
         return 130
