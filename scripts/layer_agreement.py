@@ -6,6 +6,7 @@ Usage::
     python scripts/layer_agreement.py                       # the standard pairs, one table
     python scripts/layer_agreement.py WITNESS --reference REF [--witness-format F] [--reference-format F]
     python scripts/layer_agreement.py ... --examples 5      # more examples per kind of disagreement
+    python scripts/layer_agreement.py ... --zhushu-voices V.tsv   # another prior for the 注疏 reader
 
 The reference is a witness whose layers are certain: the 四部丛刊 《仪礼》 郑注
 (Kanripo KR1d0026, Mandoku raw): 经 in running text, 郑注 in double-column brackets.
@@ -337,7 +338,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--witness-format", help="reader for the witness (default: manifest or sniffed)")
     ap.add_argument("--reference-format", help="reader for the reference (default: sniffed)")
     ap.add_argument("--examples", type=int, default=3, help="examples shown per kind of disagreement (default 3)")
+    ap.add_argument("--zhushu-voices", metavar="TSV",
+                    help="prior of the 注疏 boundary models instead of the shipped one (from "
+                         "scripts/build_zhushu_voices.py: leave a chapter out to measure it fairly)")
     args = ap.parse_args(argv)
+    if args.zhushu_voices:
+        from jiaokan.readers import READERS
+        from jiaokan.readers.mandoku_boundary import read_voices
+
+        READERS["mandoku-zhushu"].voices = read_voices(args.zhushu_voices)  # type: ignore[attr-defined]
     if args.witness and not args.reference:
         ap.error("a witness needs --reference")
     if args.reference and not args.witness:

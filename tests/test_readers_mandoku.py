@@ -11,7 +11,8 @@ from jiaokan.readers import READERS, ReaderError, read_witness, sniff
 from jiaokan.readers.base import load_source
 from jiaokan.readers.lossless import check_lossless
 from jiaokan.readers.mandoku import MandokuJishiReader, MandokuSbckReader, MandokuZhushuReader
-from jiaokan.readers.mandoku_boundary import CharModel, best_split
+from jiaokan.readers.mandoku_boundary import (
+    END, START, CharModel, best_split, bigram_counts, format_voices, read_voices, shipped_voices)
 from jiaokan.readers.mandoku_text import parse_page_id
 from jiaokan.readers.mandoku_zhushu import echo_bonus, jingu_end, lemma_at, shared_runs
 from jiaokan.tei.reader import read_tei
@@ -406,6 +407,43 @@ def test_echoes_move_the_split_to_where_the_neighbours_point():
     # the echo of the 经 before (賢獲, 執之) pays for keeping those words in the 注
     assert bonus[span.index("執之") + 2] > bonus[span.index("執之")]
     assert bonus[2] > bonus[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet="主人賓拜升降猶也", min_size=1, max_size=8), max_size=5),
+       st.lists(st.text(alphabet="謂之猶也者主", min_size=1, max_size=8), max_size=5))
+def test_voices_table_round_trip(jing, zhu):
+    import tempfile
+    from pathlib import Path
+
+    voices = {"jing": bigram_counts(jing), "zhu": bigram_counts(zhu)}
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "v.tsv"
+        path.write_text(format_voices(voices, "a header\nof two lines"), encoding="utf-8")
+        assert read_voices(path) == voices
+
+
+def test_prior_adds_to_what_the_file_teaches():
+    prior = bigram_counts(["謂之猶也"])
+    m = CharModel(["主人拜"], prior)
+    assert m.own == 4 and m.total == 4 + 5
+    assert m.bigrams["猶", "也"] == 1 and m.bigrams["主", "人"] == 1
+    assert m.logp("猶", "也") > CharModel(["主人拜"]).logp("猶", "也")
+
+
+def test_shipped_voices_are_what_the_build_script_counts(tmp_path):
+    import importlib.util
+
+    from .conftest import ROOT
+
+    files = [kanripo_file("KR1d0028_005.txt"), kanripo_file("KR1d0028_007.txt")]
+    spec = importlib.util.spec_from_file_location("build_zhushu_voices", ROOT / "scripts" / "build_zhushu_voices.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = tmp_path / "v.tsv"
+    assert mod.main([str(f) for f in files] + ["-o", str(out)]) == 0
+    assert read_voices(out) == shipped_voices()
+    assert shipped_voices()["zhu"][START, "謂"] > 0 and shipped_voices()["zhu"]["也", END] > 100
 
 
 def test_best_split_finds_the_voice_change():

@@ -72,6 +72,7 @@ comment lines, page tags, drawers, and annotations after a TAB.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ..model import Gap, PageBreak, Witness, WitnessMeta
 from .base import Reader, ReaderError, SourceText, WitnessBuilder
@@ -292,11 +293,24 @@ class MandokuZhushuReader(MandokuReader):
     description = ("Kanripo Mandoku raw, 四库 《儀禮注疏》 (KR1d0028): running 经/注 with 注 and ○ markers, "
                    "音義(…) and 疏(…) double-column, 考證 at the end")
 
+    def __init__(self, voices: "dict[str, Counter[tuple[str, str]]] | None" = None) -> None:
+        #: the prior of the 注/经 boundary models (None: the shipped one, :func:`.mandoku_boundary.shipped_voices`)
+        self.voices = voices
+
     def build_layers(self, b: WitnessBuilder, doc: MandokuDoc) -> None:
         b.div("chapter", b.meta.juan or None, b.meta.chapter or None)
         flat = flatten(doc.lines)
         groups = find_groups(flat, b, b.meta.file)
-        emit(b, flat, ZhushuLayerer(b, flat, groups).run())
+        emit(b, flat, ZhushuLayerer(b, flat, groups, self.voices).run())
+
+    def certain_texts(self, src: SourceText) -> dict[str, list[str]]:
+        """The 经 and 注 stretches of ``src`` that its markers delimit (see :meth:`ZhushuLayerer.certain_texts`)."""
+        doc = scan(src)
+        meta = WitnessMeta(siglum="X", file=src.path, format=self.name)
+        fill_meta(meta, doc)
+        b = WitnessBuilder(meta, src, self.gaiji_table())
+        flat = flatten(doc.lines)
+        return ZhushuLayerer(b, flat, find_groups(flat, b, src.path), self.voices).certain_texts()
 
 
 #: The Mandoku formats, in the order ``jiaokan formats`` lists them.

@@ -15,6 +15,13 @@ and "a 经 starts here" are learnt too) and picks the split that makes the 注 p
 most 注-like and the 经 part most 经-like.  No word list and nothing about any
 particular passage: a file of another chapter trains its own models.
 
+A short 卷 (or an excerpt) has few certain stretches to learn from, so the models
+also start from a shipped prior (:func:`shipped_voices`): the bigram counts of the
+certain 经 and 注 of the 四库 注疏 chapters at hand, learnt the same way from the
+witness text alone (``scripts/build_zhushu_voices.py``; nothing from another
+edition goes in).  Measured on half a 卷, it lifts layer agreement from 97.2% to
+98.9%; on a whole 卷 the file's own counts dominate.
+
 ``margin`` (the log-probability gap to the best split elsewhere, at least two
 characters away) tells the reader how sure the choice is.
 """
@@ -25,27 +32,42 @@ import math
 from collections import Counter, defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
 from typing import Iterable, Iterator
 
 START = "\x02"
 END = "\x03"
 
 
-class CharModel:
-    """A character bigram model, Witten-Bell-interpolated with an add-½ unigram."""
+def bigram_counts(texts: Iterable[str]) -> "Counter[tuple[str, str]]":
+    """The bigrams of ``texts``, each framed by START and END."""
+    out: Counter[tuple[str, str]] = Counter()
+    for t in texts:
+        seq = START + t + END
+        out.update(zip(seq, seq[1:]))
+    return out
 
-    def __init__(self, texts: Iterable[str]) -> None:
-        self.bigrams: Counter[tuple[str, str]] = Counter()
+
+class CharModel:
+    """A character bigram model, Witten-Bell-interpolated with an add-½ unigram.
+
+    ``prior``: bigram counts learnt elsewhere, added to those of ``texts``.
+    """
+
+    def __init__(self, texts: Iterable[str], prior: "Counter[tuple[str, str]] | None" = None) -> None:
+        self.bigrams: Counter[tuple[str, str]] = bigram_counts(texts)
+        self.own = sum(self.bigrams.values())  # how much the texts themselves taught
+        if prior:
+            self.bigrams.update(prior)  # weight 1: 0.25 and 0.5 measured no better (closing note of #4)
         self.contexts: Counter[str] = Counter()
         self.unigrams: Counter[str] = Counter()
         followers: defaultdict[str, set[str]] = defaultdict(set)
-        for t in texts:
-            seq = START + t + END
-            for a, b in zip(seq, seq[1:]):
-                self.bigrams[a, b] += 1
-                self.contexts[a] += 1
-                self.unigrams[b] += 1
-                followers[a].add(b)
+        for (a, b), k in self.bigrams.items():
+            self.contexts[a] += k
+            self.unigrams[b] += k
+            followers[a].add(b)
         self.types = {a: len(s) for a, s in followers.items()}
         self.total = sum(self.unigrams.values())
         self.vocab = len(self.unigrams) + 1
@@ -170,3 +192,43 @@ def whole_zhu(text: str, zhu: CharModel) -> float:
         total += zhu.logp(prev, ch)
         prev = ch
     return total + zhu.logp(prev, END)
+
+
+#: The shipped prior (see the module docstring), in ``jiaokan/data``.
+VOICES_FILE = "zhushu_voices.tsv"
+
+
+def read_voices(path: str | Path | None = None) -> dict[str, "Counter[tuple[str, str]]"]:
+    """Bigram counts per voice (``jing``, ``zhu``) from a voices table (the shipped one when ``path`` is None).
+
+    The table has one ``voice<TAB>bigram<TAB>count`` row per bigram, ``^`` and ``$``
+    standing for START and END; ``#`` lines are comments.
+    """
+    if path is None:
+        text = resources.files("jiaokan").joinpath("data", VOICES_FILE).read_text(encoding="utf-8")
+    else:
+        text = Path(path).read_text(encoding="utf-8")
+    out: dict[str, Counter[tuple[str, str]]] = {"jing": Counter(), "zhu": Counter()}
+    edge = {"^": START, "$": END}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        voice, pair, count = line.split("\t")
+        a, b = (edge.get(c, c) for c in pair)
+        out.setdefault(voice, Counter())[a, b] += int(count)
+    return out
+
+
+def format_voices(voices: dict[str, "Counter[tuple[str, str]]"], header: str = "") -> str:
+    """The table :func:`read_voices` reads, sorted so that a rebuild diffs cleanly."""
+    mark = {START: "^", END: "$"}
+    lines = [f"# {h}" for h in header.splitlines()]
+    for voice in sorted(voices):
+        for (a, b), k in sorted(voices[voice].items()):
+            lines.append(f"{voice}\t{mark.get(a, a)}{mark.get(b, b)}\t{k}")
+    return "\n".join(lines) + "\n"
+
+
+@lru_cache(maxsize=1)
+def shipped_voices() -> dict[str, "Counter[tuple[str, str]]"]:
+    return read_voices()

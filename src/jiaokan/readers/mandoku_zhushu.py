@@ -46,10 +46,11 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .base import WitnessBuilder, columns
-from .mandoku_boundary import CharModel, LengthPrior, best_split, whole_zhu
+from .mandoku_boundary import CharModel, LengthPrior, best_split, shipped_voices, whole_zhu
 from .mandoku_text import Flat, Group, Seg, paratext_kind
 
 #: Below this margin (nats) an inferred 注/经 boundary is reported and marked ``cert="low"``.
@@ -228,11 +229,29 @@ def quoted_length(text: str, start: int, source: str) -> int:
 class ZhushuLayerer:
     """Decides the layers of a flattened 注疏 卷 and returns them as :class:`Seg` records."""
 
-    def __init__(self, b: WitnessBuilder, flat: Flat, groups: list[Group]) -> None:
+    def __init__(self, b: WitnessBuilder, flat: Flat, groups: list[Group],
+                 voices: "dict[str, Counter[tuple[str, str]]] | None" = None) -> None:
         self.b = b
         self.flat = flat
         self.groups = groups
         self.parts: list[Part] = []
+        self.voices = shipped_voices() if voices is None else voices  # the models' prior
+
+    def certain_texts(self) -> dict[str, list[str]]:
+        """The stretches whose layer no inference decided: 经 and 注 as the markers delimit them.
+
+        What the boundary models learn from (and what ``scripts/build_zhushu_voices.py`` counts
+        for the shipped prior).
+        """
+        kinds, kz = self._line_kinds()
+        self._parts(self._runs(kinds, kz), kinds)
+        self._find_mismarked_zhu()
+        return self._certain()
+
+    def _certain(self) -> dict[str, list[str]]:
+        text = self.flat.text
+        return {kind: [text[p.start:p.end] for p in self.parts if p.kind == kind and p.end > p.start]
+                for kind in ("jing", "zhu")}
 
     def run(self) -> list[Seg]:
         kinds, kz = self._line_kinds()
@@ -390,9 +409,10 @@ class ZhushuLayerer:
     def _split_zhu(self) -> None:
         """Split every 注 that must (or, before a ○, may) hide a 经 passage at its end."""
         text = self.flat.text
-        zhu_m = CharModel(text[p.start:p.end] for p in self.parts if p.kind == "zhu" and p.end > p.start)
-        jing_m = CharModel(text[p.start:p.end] for p in self.parts if p.kind == "jing" and p.end > p.start)
-        prior = LengthPrior(p.end - p.start for p in self.parts if p.kind == "zhu" and p.end > p.start)
+        certain = self._certain()
+        zhu_m = CharModel(certain["zhu"], self.voices.get("zhu"))
+        jing_m = CharModel(certain["jing"], self.voices.get("jing"))
+        prior = LengthPrior(len(t) for t in certain["zhu"])
         trained = min(zhu_m.total, jing_m.total) >= MIN_TRAINING
         out: list[Part] = []
         before = ""  # the 经 the current 注 comments on
