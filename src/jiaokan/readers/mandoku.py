@@ -187,7 +187,7 @@ class SbckLayerer:
     def run(self) -> list[Seg]:
         for i, pl in enumerate(self.flat.lines):
             start, end = self.flat.line_range(i)
-            if pl.lacuna:
+            if pl.after_lacuna:
                 self.layer = None  # nothing joins across a lost page
             continues_note = self.layer == "zhu" and pl.body.startswith("(")
             kind = "head" if pl.heading else (None if continues_note else paratext_kind(pl.body))
@@ -299,18 +299,17 @@ class MandokuZhushuReader(MandokuReader):
 
     def build_layers(self, b: WitnessBuilder, doc: MandokuDoc) -> None:
         b.div("chapter", b.meta.juan or None, b.meta.chapter or None)
-        flat = flatten(doc.lines)
-        groups = find_groups(flat, b, b.meta.file)
-        emit(b, flat, ZhushuLayerer(b, flat, groups, self.voices).run())
+        layerer = self._layerer(b, doc)
+        emit(b, layerer.flat, layerer.run())
 
     def certain_texts(self, src: SourceText) -> dict[str, list[str]]:
         """The 经 and 注 stretches of ``src`` that its markers delimit (see :meth:`ZhushuLayerer.certain_texts`)."""
-        doc = scan(src)
-        meta = WitnessMeta(siglum="X", file=src.path, format=self.name)
-        fill_meta(meta, doc)
-        b = WitnessBuilder(meta, src, self.gaiji_table())
+        b = WitnessBuilder(WitnessMeta(siglum="", file=src.path, format=self.name), src, self.gaiji_table())
+        return self._layerer(b, scan(src)).certain_texts()
+
+    def _layerer(self, b: WitnessBuilder, doc: MandokuDoc) -> ZhushuLayerer:
         flat = flatten(doc.lines)
-        return ZhushuLayerer(b, flat, find_groups(flat, b, src.path), self.voices).certain_texts()
+        return ZhushuLayerer(b, flat, find_groups(flat, b, b.meta.file), self.voices)
 
 
 #: The Mandoku formats, in the order ``jiaokan formats`` lists them.

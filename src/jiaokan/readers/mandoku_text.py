@@ -65,19 +65,23 @@ class PrintedLine:
 
     ``body`` has no ``¶``, no tags and no indentation (gaiji entities are kept);
     ``indent`` counts the leading full-width spaces; ``breaks`` are the page
-    breaks just before it, and a :class:`~jiaokan.model.Gap` where the transcription
-    notes a lost page between them (``<pb:…-7a>¶ # page missing <pb:…-8a>¶``); ``lacuna`` the transcribers' comment when a lost page
-    precedes it; ``cont`` is true when a page tag split one printed line in two
-    and this is the part after the tag.
+    breaks just before it, with a :class:`~jiaokan.model.Gap` in its place where the
+    transcription notes a lost page (``<pb:…-7a>¶ # page missing <pb:…-8a>¶``);
+    ``cont`` is true when a page tag split one printed line in two and this is the
+    part after the tag.
     """
 
     n: int
     body: str
     indent: int = 0
     breaks: list[PageBreak | Gap] = field(default_factory=list)
-    lacuna: str | None = None
     heading: int = 0
     cont: bool = False
+
+    @property
+    def after_lacuna(self) -> bool:
+        """A lost page comes just before this line: nothing joins across it."""
+        return any(isinstance(x, Gap) for x in self.breaks)
 
 
 @dataclass
@@ -136,7 +140,6 @@ class _Scanner:
         self.src = src
         self.doc = MandokuDoc()
         self.breaks: list[PageBreak | Gap] = []
-        self.lacuna: str | None = None
         self.drawer: tuple[str, int] | None = None
         self.tab_warned = False
 
@@ -185,7 +188,6 @@ class _Scanner:
         elif COMMENT_RE.match(raw) or raw == "#":
             comment = raw[1:].strip()
             if LACUNA_RE.search(comment):
-                self.lacuna = comment
                 self.breaks.append(Gap(desc=comment))
                 self.doc.notices.append(Notice(n, "lacuna", f"the transcription notes a lost page ('# {comment}'): "
                                                 "the text before and after is not continuous"))
@@ -206,11 +208,10 @@ class _Scanner:
                     continue
                 indent = len(body) - len(stripped)
                 self.doc.lines.append(PrintedLine(
-                    n=n, body=stripped, indent=indent, breaks=self.breaks, lacuna=self.lacuna,
+                    n=n, body=stripped, indent=indent, breaks=self.breaks,
                     heading=heading, cont=not first and k == 0,
                 ))
                 self.breaks = []
-                self.lacuna = None
                 first = False
 
     def _split_tags(self, n: int, raw: str) -> list["str | PageBreak"]:

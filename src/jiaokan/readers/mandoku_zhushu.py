@@ -64,6 +64,8 @@ UNSURE_MARGIN = 3.0
 MAY_SPLIT = {"○": 0.0}
 #: Characters of certain 经 and of certain 注 the models need before they may split a 注
 #: that no marker says to split (an excerpt of a few passages cannot overrule the default).
+#: The shipped prior counts: with it the models are always trained; with an empty prior
+#: (``voices={}``) a short file is not.
 MIN_TRAINING = 1500
 
 #: 郑玄 closes a 注 with his notes on the 今文/古文 readings (``今文揖爲升``, ``古文壹皆作一``,
