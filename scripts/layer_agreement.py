@@ -35,6 +35,12 @@ Reported per pair:
 * ``ref cover``: the share of the reference aligned, to show the alignment found the
   text (an excerpt covers only its part of the chapter).
 
+For a witness with inferred 注/经 boundaries (a 经 piece with no marker right after a
+注 piece: the 四库 注疏), a second table says how good those guesses are and whether
+the reader's ``cert="low"`` flags the bad ones: boundaries, flagged, off (some
+aligned character of the 注 or the 经 on either side disagrees), off and flagged,
+and unflagged exact.
+
 A few examples of each disagreement are printed with the witness passage id (and
 the reference's), so a human can read them.
 """
@@ -53,7 +59,7 @@ except ModuleNotFoundError:  # pragma: no cover - depends on the environment
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from jiaokan.collate.align import align
-from jiaokan.model import Gaiji, Inline, LineBreak, Note, Text, Witness
+from jiaokan.model import Gaiji, Inline, Label, LineBreak, Note, PageBreak, Text, Witness
 from jiaokan.normalize import keys
 from jiaokan.readers import ReaderError, read_witness
 from jiaokan.ui import table
@@ -106,6 +112,7 @@ class Stream:
     units: list[str] = field(default_factory=list)
     chars: list[str] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)  # source line of each key
+    pieces: list[str] = field(default_factory=list)  # id of the piece each key is in
 
 
 def _runs(content: Sequence[Inline], layer: str, line: list[int]) -> Iterable[tuple[str, str]]:
@@ -142,6 +149,7 @@ def stream(w: Witness, classes: set[str] | None = None) -> Stream:
                     out.units.append(u.id)
                     out.chars.append(text[i])
                     out.lines.append(line[0])
+                    out.pieces.append(p.id or "")
     return out
 
 
@@ -181,6 +189,7 @@ class Result:
     shu_as_jing: int = 0
     in_lacuna: int = 0  # witness 经 the reference lacks because it lost a page there
     ref_total: int = 0
+    boundaries: "Boundaries | None" = None  # inferred 注/经 boundaries, when the witness has any
     examples: list[Example] = field(default_factory=list)
 
     @property
@@ -190,6 +199,46 @@ class Result:
     @property
     def coverage(self) -> float:
         return self.aligned / self.ref_total if self.ref_total else 0.0
+
+
+@dataclass
+class Boundaries:
+    """Inferred 注/经 boundaries against the reference: how many, and whether the flags catch the bad ones."""
+
+    total: int = 0
+    flagged: int = 0
+    off: int = 0
+    off_flagged: int = 0
+
+    @property
+    def unflagged_exact(self) -> int:
+        return self.total - self.flagged - (self.off - self.off_flagged)
+
+
+def inferred_boundaries(w: Witness) -> list[tuple[str, str, bool]]:
+    """(注 piece id, 经 piece id, flagged) for every 经 piece that follows a 注 piece with no marker of its own."""
+    out = []
+    prev = None
+    for p in w.pieces():
+        if prev is not None and prev.layer == "zhu" and p.layer == "jing" and not isinstance(
+                next((x for x in p.content if not isinstance(x, (LineBreak, PageBreak))), None), Label):
+            out.append((prev.id or "", p.id or "", p.cert == "low"))
+        prev = p
+    return out
+
+
+def _boundaries(wit: Witness, ws: Stream, wrong: set[int]) -> Boundaries | None:
+    found = inferred_boundaries(wit)
+    if not found:
+        return None
+    bad_pieces = {ws.pieces[i] for i in wrong}
+    res = Boundaries(total=len(found))
+    for zhu, jing, flagged in found:
+        off = zhu in bad_pieces or jing in bad_pieces
+        res.flagged += flagged
+        res.off += off
+        res.off_flagged += off and flagged
+    return res
 
 
 def _kind(wcls: str, rcls: str) -> str | None:
@@ -225,6 +274,8 @@ def measure(wit: Witness, ref: Witness, *, witness_name: str = "", reference_nam
         counts[kind] += 1
     res.jing_as_comm, res.comm_as_jing, res.para = counts["经→注"], counts["注→经"], counts["para"]
     res.examples.extend(_examples(disagreements, ws, rs, max_examples))
+    if wit.meta.format == "mandoku-zhushu":  # the one format whose 注/经 boundaries are inferred
+        res.boundaries = _boundaries(wit, ws, {w for w, _, kind in disagreements if kind != "para"})
     _count_unmatched_jing(res, ws, partner, lacuna_gaps(ref, rs), max_examples)
     return res
 
@@ -303,6 +354,12 @@ def report(results: list[Result], skipped: list[tuple[str, str, str]]) -> str:
     out = [table(headers, rows, numeric=set(range(2, 10)))]
     for w, ref, why in skipped:
         out.append(f"skipped {w} vs {ref}: {why}")
+    inferred = [r for r in results if r.boundaries is not None]
+    if inferred:
+        out.append("\ninferred 注/经 boundaries (cert=low = flagged):")
+        out.append(table(["witness", "boundaries", "flagged", "off", "off & flagged", "unflagged exact"],
+                         [[r.witness, b.total, b.flagged, b.off, b.off_flagged, b.unflagged_exact]
+                          for r in inferred if (b := r.boundaries) is not None], numeric=set(range(1, 6))))
     for r in results:
         if r.examples:
             out.append(f"\n{r.witness} vs {r.reference}: examples")

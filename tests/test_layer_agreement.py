@@ -141,3 +141,23 @@ def test_default_mode_runs_the_standard_pairs(la, capsys):
                  "jishi-juan10-dasheyi-simplified", "zhushu-dasheyi-excerpt"):
         assert stem in out
     assert "KR1d0026_005" in out and "KR1d0026_007" in out
+
+
+def test_inferred_boundaries_and_whether_the_flags_catch_the_bad_ones(la):
+    from jiaokan.model import Div, Label, Loc, Piece, Text, Unit, Witness
+
+    def piece(layer, pid, *content, cert=None):
+        return Piece(layer, list(content), Loc(1), id=pid, cert=cert)
+
+    w = Witness(WitnessMeta(siglum="Z", file="z.txt", format="mandoku-zhushu"))
+    w.divs.append(Div("chapter", "7", None, units=[
+        Unit("Z.1", [piece("jing", "j1", Text("主人戒賓")), piece("zhu", "z1", Label("注"), Text("戒猶警也"))]),
+        Unit("Z.2", [piece("jing", "j2", Text("賓禮辭"), cert="low"), piece("zhu", "z2", Label("注"), Text("禮辭一辭"))]),
+        Unit("Z.3", [piece("jing", "j3", Label("○"), Text("乃席賓")), piece("zhu", "z3", Label("注"), Text("不言"))]),
+        Unit("Z.4", [piece("jing", "j4", Text("主人答拜"))]),
+    ]))
+    assert la.inferred_boundaries(w) == [("z1", "j2", True), ("z3", "j4", False)]
+    ws = la.stream(w)
+    wrong = {i for i, p in enumerate(ws.pieces) if p == "j2"}  # the flagged boundary is the bad one
+    b = la._boundaries(w, ws, wrong)
+    assert (b.total, b.flagged, b.off, b.off_flagged, b.unflagged_exact) == (2, 1, 1, 1, 1)
