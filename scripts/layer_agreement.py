@@ -403,7 +403,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from jiaokan.readers import READERS
         from jiaokan.readers.mandoku_boundary import read_voices
 
-        READERS["mandoku-zhushu"].voices = read_voices(args.zhushu_voices)  # type: ignore[attr-defined]
+        try:
+            READERS["mandoku-zhushu"].voices = read_voices(args.zhushu_voices)  # type: ignore[attr-defined]
+        except OSError as exc:
+            ap.error(f"--zhushu-voices {args.zhushu_voices}: {exc.strerror}")
+        except ValueError as exc:
+            ap.error(f"--zhushu-voices: {exc}")
     if args.witness and not args.reference:
         ap.error("a witness needs --reference")
     if args.reference and not args.witness:

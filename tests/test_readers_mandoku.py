@@ -423,6 +423,13 @@ def test_voices_table_round_trip(jing, zhu):
         assert read_voices(path) == voices
 
 
+def test_a_malformed_voices_row_names_its_file_and_line(tmp_path):
+    bad = tmp_path / "v.tsv"
+    bad.write_text("# header\njing\t主人\t3\nzhu\t也\t2\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"v.tsv:3: expected"):
+        read_voices(bad)
+
+
 def test_prior_adds_to_what_the_file_teaches():
     prior = bigram_counts(["謂之猶也"])
     m = CharModel(["主人拜"], prior)

@@ -201,7 +201,8 @@ def read_voices(path: str | Path | None = None) -> dict[str, "Counter[tuple[str,
     """Bigram counts per voice (``jing``, ``zhu``) from a voices table (the shipped one when ``path`` is None).
 
     The table has one ``voice<TAB>bigram<TAB>count`` row per bigram, ``^`` and ``$``
-    standing for START and END; ``#`` lines are comments.
+    standing for START and END; ``#`` lines are comments.  A malformed row is a
+    ValueError naming the file and line.
     """
     if path is None:
         text = resources.files("jiaokan").joinpath("data", VOICES_FILE).read_text(encoding="utf-8")
@@ -209,10 +210,14 @@ def read_voices(path: str | Path | None = None) -> dict[str, "Counter[tuple[str,
         text = Path(path).read_text(encoding="utf-8")
     out: dict[str, Counter[tuple[str, str]]] = {"jing": Counter(), "zhu": Counter()}
     edge = {"^": START, "$": END}
-    for line in text.splitlines():
+    for n, line in enumerate(text.splitlines(), 1):
         if not line or line.startswith("#"):
             continue
-        voice, pair, count = line.split("\t")
+        fields = line.split("\t")
+        if len(fields) != 3 or len(fields[1]) != 2 or not fields[2].isdigit():
+            raise ValueError(f"{path or VOICES_FILE}:{n}: expected 'voice<TAB>two characters<TAB>count', "
+                             f"got {line[:40]!r}")
+        voice, pair, count = fields
         a, b = (edge.get(c, c) for c in pair)
         out.setdefault(voice, Counter())[a, b] += int(count)
     return out
