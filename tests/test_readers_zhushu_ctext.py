@@ -166,8 +166,10 @@ def test_whole_file(read_corpus):
         assert layers[0] == "jing" and layers == sorted(layers, key=["jing", "zhu", "shu"].index), u.id
     # no 经 text contains a 疏 marker or a bracket
     assert not [u.id for u in w.passages() if "疏曰" in u.jing.text or "【" in u.jing.text]
-    # the two glyphs of the export's private font are reported, not silently compared
-    assert codes(w).count("private-use") == 2
+    # the two glyphs of the export's private font are reported, not silently compared,
+    # and kept as code-point markers (no reading)
+    assert codes(w).count("held-character") == 2
+    assert {c for c in w.char_decl if c.startswith("U-")} == {"U-EB8E", "U-E5AB"}
 
 
 def test_whole_file_lossless_and_valid(read_corpus, profile, tei_all):

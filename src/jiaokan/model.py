@@ -17,6 +17,8 @@ node has exactly one TEI element.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterator, Literal, Union
 
@@ -79,15 +81,81 @@ class Label:
     text: str
 
 
+#: What an unknown character reads as in a reading text (collation, ``jiaokan text``):
+#: one position that is no reading.  Collation types a difference that involves it
+#: ``uncertain``, never ``substantive``.
+UNKNOWN = "\ufffd"
+
+
+def _held_class() -> str:
+    nonchars = "".join(f"{chr(p + 0xFFFE)}{chr(p + 0xFFFF)}" for p in range(0x10000, 0x110000, 0x10000))
+    return ("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ue000-\uf8ff\ufdd0-\ufdef\ufffd\ufffe\uffff"
+            + nonchars + "\U000f0000-\U0010ffff]")
+
+
+#: Code points a source may hold that cannot, or must not, stand as text in the model:
+#: C0/C1 controls but tab and newline (XML 1.0 cannot hold C0, nor U+FFFE/FFFF or a lone
+#: surrogate; C1 are invisible), noncharacters, private-use characters (a site's own
+#: glyphs: no reader can tell what they are) and U+FFFD (a character someone already
+#: lost).  Readers keep each one as a :class:`Gaiji` marker with a code-point code
+#: (``U-0001``), so the TEI records it and losslessness counts it.
+HELD_RE = re.compile(_held_class())
+_CODEPOINT_CODE_RE = re.compile(r"^U-([0-9A-F]{4,6})$")
+
+
+def codepoint_code(ch: str) -> str:
+    """The marker code of a held code point: U+0001 → ``U-0001`` (an XML name, never an entity name)."""
+    return f"U-{ord(ch):04X}"
+
+
+def code_codepoint(code: str) -> str | None:
+    """The character a code-point marker code stands for (``U-EB8E`` → U+EB8E), else ``None``."""
+    m = _CODEPOINT_CODE_RE.match(code)
+    if m is None:
+        return None
+    n = int(m.group(1), 16)
+    return chr(n) if n <= 0x10FFFF else None
+
+
+def describe_codepoint(ch: str) -> str:
+    """``U+0001 (a control character)`` and the like, for warnings and charDecl."""
+    o = ord(ch)
+    if unicodedata.category(ch) == "Cc":
+        kind = "a control character"
+    elif 0xD800 <= o <= 0xDFFF:
+        kind = "a lone surrogate"
+    elif unicodedata.category(ch) == "Co":
+        kind = "a private-use character, a glyph of the source's own font"
+    elif ch == "\ufffd":
+        kind = "the replacement character (the source had already lost this character)"
+    else:
+        kind = "a noncharacter"
+    return f"U+{o:04X} ({kind})"
+
+
 @dataclass
 class Gaiji:
-    """A character the source encodes as an entity, e.g. Kanripo ``&KR0925;`` = 楣.
+    """A character the source does not give as a plain character.
 
-    ``char`` is the resolved character, or ``None`` when the code is unknown.
+    Either an entity (Kanripo ``&KR0925;`` = 楣), or a code point held in place
+    (:data:`HELD_RE`): then ``code`` is ``U-XXXX`` and the source held that code
+    point itself.  ``char`` is the resolved character, or ``None`` when unknown
+    (always for a held code point: it is no reading).
     """
 
     code: str
     char: str | None = None
+
+    @property
+    def reading(self) -> str:
+        """Its one character of reading text: the resolved character or :data:`UNKNOWN`."""
+        return self.char or UNKNOWN
+
+    @property
+    def source(self) -> str:
+        """What the source held: the entity text, or the held code point itself."""
+        held = code_codepoint(self.code)
+        return held if held is not None else f"&{self.code};"
 
 
 @dataclass
@@ -292,7 +360,7 @@ def inline_text(content: list[Inline]) -> str:
         if isinstance(node, Text):
             parts.append(node.text)
         elif isinstance(node, Gaiji):
-            parts.append(node.char or "\ufffd")
+            parts.append(node.reading)
     return "".join(parts)
 
 
@@ -309,14 +377,14 @@ def strip_space(s: str) -> str:
 def all_source_chars(content: list[Inline]) -> str:
     """Every character a piece holds, notes and labels included, in document order.
 
-    Gaiji count as their entity text (``&KR0925;``) because that is what the source holds.
+    Gaiji count as what the source holds: their entity text (``&KR0925;``) or the held code point.
     """
     parts: list[str] = []
     for node in content:
         if isinstance(node, (Text, Label)):
             parts.append(node.text)
         elif isinstance(node, Gaiji):
-            parts.append(f"&{node.code};")
+            parts.append(node.source)
         elif isinstance(node, Note):
             parts.append(all_source_chars(node.content))
     return "".join(parts)

@@ -73,16 +73,12 @@ def load_apparatus(path: str | Path, candidates: list[Path] | None = None) -> tu
     Returns the collation and siglum → witness TEI path.  A one-line
     :class:`ReaderError` when the file is not an apparatus or a witness file is missing.
     """
+    from ..tei.parse import parse_xml
     from ..tei.reader import read_tei
     from .engine import CollationError, collate
 
     path = Path(path)
-    try:
-        root = etree.parse(str(path)).getroot()
-    except OSError:
-        raise ReaderError(str(path), "no such file or not readable") from None
-    except etree.XMLSyntaxError as exc:
-        raise ReaderError(str(path), f"not well-formed XML: {exc.msg}", exc.lineno) from None
+    root = parse_xml(path).getroot()
     listed = listed_witnesses(root)
     if len(listed) < 2:
         raise ReaderError(str(path), "not an apparatus file (teiHeader lists fewer than two witnesses)")

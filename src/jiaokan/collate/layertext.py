@@ -45,7 +45,7 @@ def layer_text(units: list[Unit], layer: str) -> LayerText:
             elif take and isinstance(node, Gap):
                 out.gaps.append(len(chars))
             elif take and isinstance(node, (Text, Gaiji)):
-                s = node.text if isinstance(node, Text) else (node.char or "\ufffd")
+                s = node.text if isinstance(node, Text) else node.reading
                 for ch in s:
                     chars.append(ch)
                     out.units.append(uid)

@@ -50,7 +50,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..model import Gaiji, LineBreak, Note, PageBreak, Piece, Text, Unit, Witness
+from ..model import UNKNOWN, Gaiji, LineBreak, Note, PageBreak, Piece, Text, Unit, Witness
 from ..normalize import is_ignorable, key, resolve_gaiji
 from .notes import NoteRecord, parse_note
 
@@ -195,7 +195,7 @@ def _lemma_keys(lemma: str, char_decl: dict[str, str | None]) -> list[str]:
 
     def sub(m: re.Match) -> str:
         code = m.group(1)
-        return char_decl.get(code) or resolve_gaiji(code) or "\ufffd"
+        return char_decl.get(code) or resolve_gaiji(code) or UNKNOWN
 
     lemma = _ENTITY.sub(sub, lemma)
     return [key(ch) for ch in lemma if not is_ignorable(ch)]

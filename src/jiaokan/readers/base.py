@@ -17,6 +17,7 @@ from typing import Callable, Iterator
 
 from ..model import (
     DEFAULT_RESP,
+    HELD_RE,
     Div,
     Gaiji,
     Gap,
@@ -32,6 +33,8 @@ from ..model import (
     Unit,
     Witness,
     WitnessMeta,
+    codepoint_code,
+    describe_codepoint,
 )
 
 
@@ -122,8 +125,18 @@ GAIJI_RE = re.compile(r"&([A-Za-z][A-Za-z0-9_]*);")
 
 
 def han_chars(text: str) -> str:
-    """Only the Han characters of ``text``: the measure of losslessness."""
+    """Only the Han characters of ``text``."""
     return "".join(HAN_RE.findall(text))
+
+
+_COUNTED_RE = re.compile(f"{HAN_RE.pattern}|{HELD_RE.pattern}")
+
+
+def counted_chars(text: str) -> str:
+    """The measure of losslessness: the Han characters of ``text`` and the code points the
+    model holds as markers (controls, private-use glyphs: :data:`~jiaokan.model.HELD_RE`),
+    so that a source character kept as a marker is counted like any other."""
+    return "".join(_COUNTED_RE.findall(text))
 
 
 def columns(text: str) -> int:
@@ -333,18 +346,68 @@ class WitnessBuilder:
         return self.loc()
 
     def text(self, s: str) -> None:
+        """Source characters; a held code point among them (:data:`~jiaokan.model.HELD_RE`) becomes a marker."""
         if not s:
             return
         self._flush()
-        target = self._target()
-        if target and isinstance(target[-1], Text):
-            target[-1].text += s
-        else:
-            target.append(Text(s))
+        for kind, run in self._split_held(s):
+            if kind == "held":
+                self._held(run)
+                continue
+            target = self._target()
+            if target and isinstance(target[-1], Text):
+                target[-1].text += run
+            else:
+                target.append(Text(run))
 
     def label(self, s: str) -> None:
         self._flush()
-        self._target().append(Label(s))
+        for kind, run in self._split_held(s):
+            if kind == "held":
+                self._held(run)
+            else:
+                self._target().append(Label(run))
+
+    def _context(self, ch: str) -> str:
+        """`` (…前⟨here⟩後…)``: where ``ch`` stands on the current source line, if found there."""
+        lines = self.source.lines
+        ln = lines[self.line_no - 1] if 0 < self.line_no <= len(lines) else ""
+        i = ln.find(ch)
+        if i < 0:
+            return ""
+        before, after = HELD_RE.sub("", ln[max(0, i - 6):i]), HELD_RE.sub("", ln[i + 1:i + 5])
+        return f" (…{before}⟨here⟩{after}…)"
+
+    @staticmethod
+    def _split_held(s: str) -> Iterator[tuple[str, str]]:
+        """``("text", run)`` and ``("held", one code point)`` in order."""
+        pos = 0
+        for m in HELD_RE.finditer(s):
+            if m.start() > pos:
+                yield "text", s[pos:m.start()]
+            yield "held", m.group(0)
+            pos = m.end()
+        if pos < len(s):
+            yield "text", s[pos:]
+
+    def _held(self, ch: str) -> None:
+        """Keep a code point the model cannot hold as text as an unresolved marker, and say so.
+
+        Every reader passes its text through :meth:`text` (or :meth:`label`), so
+        this is the one place where a control character, a private-use glyph or a
+        noncharacter enters the model: as ``Gaiji("U-0001")``, written to the TEI
+        as ``<g ref="#U-0001"/>`` with a ``charDecl`` entry giving the code point.
+        Controls and the like are reported at every occurrence (each is a fault of
+        the file); a private-use glyph once per file (exports use them often).
+        """
+        code = codepoint_code(ch)
+        first = code not in self.witness.char_decl
+        if first:
+            self.witness.char_decl[code] = None
+        if first or not (0xE000 <= ord(ch) <= 0xF8FF or ord(ch) >= 0xF0000):
+            self.warn("held-character", f"{describe_codepoint(ch)}{self._context(ch)} kept as the marker "
+                      f"<g ref=\"#{code}\"/>: it is no reading; collation calls a difference over it uncertain")
+        self._target().append(Gaiji(code, None))
 
     def gaiji(self, code: str) -> None:
         self._flush()

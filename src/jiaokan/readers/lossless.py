@@ -1,5 +1,7 @@
 """Losslessness: the Han characters of a source, in order, equal those of its witness.
 
+Held code points (controls, private-use glyphs, kept as ``U-XXXX`` markers) count too.
+
 "Source" means the file minus what the reader drops on purpose and names in its
 docs (``Reader.consumed_markup``: page-marker lines, say).  Labels, notes and
 paratext all count on the witness side; a gaiji counts as its entity, exactly
@@ -11,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model import Witness, all_source_chars
-from .base import Reader, SourceText, han_chars
+from .base import Reader, SourceText, counted_chars
 
 
 @dataclass
@@ -27,11 +29,11 @@ class LosslessReport:
 
 
 def witness_han(w: Witness) -> str:
-    return "".join(han_chars(all_source_chars(p.content)) for p in w.pieces())
+    return "".join(counted_chars(all_source_chars(p.content)) for p in w.pieces())
 
 
 def check_lossless(reader: Reader, src: SourceText, w: Witness) -> LosslessReport:
-    a = han_chars(reader.consumed_markup(src))
+    a = counted_chars(reader.consumed_markup(src))
     b = witness_han(w)
     if a == b:
         return LosslessReport(len(a), len(b), None)

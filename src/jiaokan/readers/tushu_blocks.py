@@ -54,7 +54,6 @@ from dataclasses import dataclass
 
 from ..model import Witness, WitnessMeta
 from .base import Reader, ReaderError, SourceText, WitnessBuilder
-from .zhushu_ctext import warn_private_use
 
 #: Layer tags → (layer, resp).  正义 is the 疏 of the 礼记 (孔颖达), 〈注〉 郑玄's 礼记注.
 TAGS: dict[str, tuple[str, str]] = {
@@ -226,7 +225,6 @@ class _Parser:
             self._head_block(blk)
         for blk in bl[first_title:]:
             self._block(blk)
-        warn_private_use(self.b, self.src)
         return self.b.finish()
 
     def _front(self, front: list[list[tuple[int, str]]]) -> None:

@@ -47,21 +47,6 @@ HEADING_LINE_RE = re.compile(r"^右(?P<summary>[^【】\s]{1,8})(?P<note>【[^�
 JING_AFTER_YOU = frozenset("个個还還旋手执執袂袒拾取加并並祭坐之于於面首足肩股巾方上下北南东東西")
 GLUED_HEADING_RE = re.compile(r"(?<![左少])右(?P<summary>[^右【】\s,，。、:：;；]{2,6})$")
 SHU_RE = re.compile(r"(?P<space>[\u3000 ]?)疏曰")
-PRIVATE_USE_RE = re.compile("[\ue000-\uf8ff]")
-
-
-def warn_private_use(b: WitnessBuilder, src: SourceText) -> None:
-    """Report each private-use code point once: a glyph of the export's font (弦, 𨽻 …)
-    that no reader can resolve with certainty; it is kept as it is in the text."""
-    seen: set[str] = set()
-    for n, ln in enumerate(src.lines, 1):
-        for m in PRIVATE_USE_RE.finditer(ln):
-            ch = m.group(0)
-            if ch not in seen:
-                seen.add(ch)
-                ctx = ln[max(0, m.start() - 6):m.start() + 4]
-                b.warn("private-use", f"private-use character U+{ord(ch):04X} (…{ctx}…) kept as is: "
-                       "an unencoded glyph of the export, not comparable", n)
 
 
 def glued_heading_start(run: str) -> int | None:
@@ -137,7 +122,6 @@ class _Parser:
                 self._line(n, ln)
         if self.in_bracket:
             self.b.warn("unclosed-bracket", f"the 【 opened at line {self.bracket_line} is never closed; closed at the end")
-        warn_private_use(self.b, self.src)
         return self.b.finish()
 
     # -- one paragraph ------------------------------------------------------------

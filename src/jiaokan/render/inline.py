@@ -141,7 +141,7 @@ class ColumnWriter:
                 else:
                     parts.append(str(escape(node.text)))
             elif isinstance(node, Gaiji):
-                ch = node.char or "\ufffd"
+                ch = node.reading
                 if take:
                     self._chars(ch, layer, parts, gaiji=node)
                 else:

@@ -9,20 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lxml import etree
-
 from ..collate.apparatus_reader import is_apparatus, load_apparatus
-from ..readers.base import ReaderError
+from ..tei.parse import parse_xml
 from .chapter import Chapter
 
 
 def _kind(path: Path) -> str:
-    try:
-        root = etree.parse(str(path)).getroot()
-    except OSError:
-        raise ReaderError(str(path), "no such file or not readable") from None
-    except etree.XMLSyntaxError as exc:
-        raise ReaderError(str(path), f"not well-formed XML: {exc.msg}", exc.lineno) from None
+    root = parse_xml(path).getroot()
     return "apparatus" if is_apparatus(root) else "witness"
 
 

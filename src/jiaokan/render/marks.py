@@ -60,7 +60,7 @@ def _layer_chars(u: Unit) -> list[tuple[str, int]]:
             if isinstance(node, Text):
                 n += len(node.text)
             elif isinstance(node, Gaiji):
-                n += len(node.char or "\ufffd")
+                n += len(node.reading)
             elif isinstance(node, Note):
                 pass
         out.append((p.layer, n))

@@ -26,8 +26,10 @@ from ..model import (
     Unit,
     Witness,
     WitnessMeta,
+    code_codepoint,
 )
 from ..readers.base import ReaderError
+from .parse import parse_xml
 from .writer import TEI_NS, XML_NS
 
 _T = "{%s}" % TEI_NS
@@ -38,13 +40,7 @@ NS = {"t": TEI_NS}
 def read_tei(path: str | Path) -> Witness:
     """Parse a witness TEI file; a one-line :class:`ReaderError` if it is not one."""
     path = Path(path)
-    try:
-        tree = etree.parse(str(path))
-    except OSError:
-        raise ReaderError(str(path), "no such file or not readable") from None
-    except etree.XMLSyntaxError as exc:
-        raise ReaderError(str(path), f"not well-formed XML: {exc.msg}", exc.lineno) from None
-    root = tree.getroot()
+    root = parse_xml(path).getroot()
     if root.tag != _T + "TEI":
         raise ReaderError(str(path), "not a TEI document (root element is not TEI in the TEI namespace)")
     if root.find("t:text/t:body", NS) is None:
@@ -85,8 +81,10 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
         if rid:
             people["#" + rid] = _text(rs.find("t:persName", NS))
     for ch in root.iterfind("t:teiHeader/t:encodingDesc/t:charDecl/t:char", NS):
-        mapping = ch.find("t:mapping", NS)
-        w.char_decl[ch.get(_XML_ID, "")] = mapping.text if mapping is not None else None
+        code = ch.get(_XML_ID, "")
+        # a held code point (U-0001) has no reading; its mapping only records the code point
+        mapping = None if code_codepoint(code) is not None else _standard_mapping(ch)
+        w.char_decl[code] = mapping.text if mapping is not None else None
 
     state = {"line": 0, "page": None}
     for section in ("front", "body", "back"):
@@ -129,6 +127,14 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
     return w
 
 
+def _standard_mapping(ch: etree._Element) -> etree._Element | None:
+    """The ``mapping`` that gives the character itself (``standard``, or untyped), if any."""
+    for m in ch.iterfind("t:mapping", NS):
+        if m.get("type") in (None, "standard", "normalized", "normal") and m.text:
+            return m
+    return None
+
+
 def _first_line(content: list[Inline], line_before: int) -> int:
     """The line of a piece's first character: a line break before it, else the line so far."""
     for x in content:
@@ -167,7 +173,7 @@ def _read_inline(el: etree._Element, w: Witness, people: dict[str, str], state: 
             out.append(Label(child.text or ""))
         elif tag == "g":
             code = (child.get("ref") or "").lstrip("#")
-            out.append(Gaiji(code, child.text or w.char_decl.get(code)))
+            out.append(Gaiji(code, None if code_codepoint(code) is not None else (child.text or w.char_decl.get(code))))
         elif tag == "pb":
             state["page"] = child.get("n")
             out.append(PageBreak(n=child.get("n", ""), facs=child.get("facs"), edition=child.get("ed"), juan=div.n))

@@ -16,6 +16,8 @@ from pathlib import Path
 from lxml import etree
 
 from ..model import LAYERS
+from ..readers.base import ReaderError
+from .parse import parse_xml
 from .writer import TEI_NS
 
 _T = "{%s}" % TEI_NS
@@ -87,12 +89,9 @@ def layer_errors(root: etree._Element, limit: int = 20) -> list[str]:
 def validate_file(path: str | Path, tei_all: str | Path | None = None) -> Report:
     rep = Report(str(path))
     try:
-        doc = etree.parse(str(path))
-    except OSError:
-        rep.errors.append("cannot read the file")
-        return rep
-    except etree.XMLSyntaxError as exc:
-        rep.errors.append(f"line {exc.lineno}: not well-formed XML: {exc.msg}")
+        doc = parse_xml(path)
+    except ReaderError as exc:
+        rep.errors.append(f"line {exc.line}: {exc.message}" if exc.line else exc.message)
         return rep
     for label, schema in (("jiaokan profile", profile_schema()),) + (
         (("tei_all", load_rng(str(tei_all))),) if tei_all else ()

@@ -8,7 +8,10 @@ The encoding (documented in ``schemas/README.md``):
   ``@n`` numbers its unit (all pieces of one 经 passage share it) and
   ``@corresp`` points from commentary to its 经 passage's ``xml:id``;
 * labels that open a layer in the source (鄭注, 疏) are ``label``; 案 notes are
-  ``note type="an"`` in place; gaiji are ``g`` pointing into ``charDecl``;
+  ``note type="an"`` in place; gaiji are ``g`` pointing into ``charDecl``, and so
+  are code points the source holds that XML cannot (controls) or no reader can
+  read (private-use glyphs): ``<g ref="#U-0001"/>``, whose ``char`` gives
+  ``<mapping type="codepoint">U+0001</mapping>``;
   page and line breaks are ``pb`` (``@n`` page, ``@facs`` image, ``@ed``
   edition) and ``lb`` (``@n`` = line number in the source file).
 
@@ -26,6 +29,8 @@ from lxml import etree
 from .. import __version__
 from ..io import atomic_write_bytes
 from ..model import (
+    HELD_RE,
+    UNKNOWN,
     Div,
     Gaiji,
     Gap,
@@ -36,6 +41,8 @@ from ..model import (
     PageBreak,
     Text,
     Witness,
+    code_codepoint,
+    describe_codepoint,
 )
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
@@ -77,15 +84,26 @@ LAYER_DOC = {
 }
 
 
+def xml_safe(s: str) -> str:
+    """``s`` with every code point XML cannot hold (or the model holds as a marker) as U+FFFD.
+
+    The witness text never needs this: readers keep such code points as ``g``
+    markers (:meth:`jiaokan.readers.base.WitnessBuilder.text`).  It is the safety
+    net for metadata taken from a source (a ``#+TITLE:`` line, a 卷 number), which
+    would otherwise make lxml refuse the whole document.
+    """
+    return HELD_RE.sub(UNKNOWN, s) if HELD_RE.search(s) else s
+
+
 def _el(parent: etree._Element, tag: str, text: str | None = None, **attrs: str | None) -> etree._Element:
     e = etree.SubElement(parent, _T + tag)
     for k, v in attrs.items():
         if v is None:
             continue
         key = {"xml_id": _XML_ID, "xml_lang": _XML_LANG}.get(k, k)
-        e.set(key, v)
+        e.set(key, xml_safe(v))
     if text is not None:
-        e.text = text
+        e.text = xml_safe(text)
     return e
 
 
@@ -206,6 +224,14 @@ def _write_header(header: etree._Element, w: Witness, resp: _RespTable) -> None:
         cd = _el(ed, "charDecl")
         for code, char in sorted(w.char_decl.items()):
             c = _el(cd, "char", xml_id=code)
+            held = code_codepoint(code)
+            if held is not None:
+                # a code point the source holds in place (a control, a private-use glyph):
+                # the mapping records it, since XML may not hold the character itself
+                _el(c, "charName", describe_codepoint(held))
+                _el(c, "mapping", f"U+{ord(held):04X}", type="codepoint")
+                _el(c, "note", "held by the source at each g that points here; no reading is known")
+                continue
             _el(c, "charName", f"Kanripo gaiji {code}")
             if char:
                 _el(c, "mapping", char, type="standard")
