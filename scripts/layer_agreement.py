@@ -124,7 +124,7 @@ def _runs(content: Sequence[Inline], layer: str, line: list[int]) -> Iterable[tu
         if isinstance(node, Text):
             yield node.text, layer
         elif isinstance(node, Gaiji):
-            yield node.char or f"&{node.code};", layer
+            yield node.reading, layer
         elif isinstance(node, LineBreak):
             line[0] = node.n
         elif isinstance(node, Note):

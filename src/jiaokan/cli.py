@@ -158,6 +158,11 @@ def cmd_text(args: argparse.Namespace) -> int:
     except ReaderError as exc:
         _err(str(exc))
         return EXIT_USAGE
+    # TEI from elsewhere: say what could not be placed in a layer (it is kept, not dropped)
+    for warning in w.warnings[:5]:
+        print(f"jiaokan: {warning}", file=sys.stderr)
+    if len(w.warnings) > 5:
+        print(f"jiaokan: … {len(w.warnings) - 5} more warnings", file=sys.stderr)
     out = sys.stdout
     for u in w.units():
         if args.layer == "all":

@@ -103,6 +103,18 @@ HELD_RE = re.compile(_held_class())
 _CODEPOINT_CODE_RE = re.compile(r"^U-([0-9A-F]{4,6})$")
 
 
+def split_held(s: str) -> Iterator[tuple[str, str]]:
+    """``("text", run)`` and ``("held", one code point)`` pieces of ``s``, in order."""
+    pos = 0
+    for m in HELD_RE.finditer(s):
+        if m.start() > pos:
+            yield "text", s[pos:m.start()]
+        yield "held", m.group(0)
+        pos = m.end()
+    if pos < len(s):
+        yield "text", s[pos:]
+
+
 def codepoint_code(ch: str) -> str:
     """The marker code of a held code point: U+0001 → ``U-0001`` (an XML name, never an entity name)."""
     return f"U-{ord(ch):04X}"

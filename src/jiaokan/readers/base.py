@@ -35,6 +35,7 @@ from ..model import (
     WitnessMeta,
     codepoint_code,
     describe_codepoint,
+    split_held,
 )
 
 
@@ -350,7 +351,7 @@ class WitnessBuilder:
         if not s:
             return
         self._flush()
-        for kind, run in self._split_held(s):
+        for kind, run in split_held(s):
             if kind == "held":
                 self._held(run)
                 continue
@@ -362,7 +363,7 @@ class WitnessBuilder:
 
     def label(self, s: str) -> None:
         self._flush()
-        for kind, run in self._split_held(s):
+        for kind, run in split_held(s):
             if kind == "held":
                 self._held(run)
             else:
@@ -377,18 +378,6 @@ class WitnessBuilder:
             return ""
         before, after = HELD_RE.sub("", ln[max(0, i - 6):i]), HELD_RE.sub("", ln[i + 1:i + 5])
         return f" (…{before}⟨here⟩{after}…)"
-
-    @staticmethod
-    def _split_held(s: str) -> Iterator[tuple[str, str]]:
-        """``("text", run)`` and ``("held", one code point)`` in order."""
-        pos = 0
-        for m in HELD_RE.finditer(s):
-            if m.start() > pos:
-                yield "text", s[pos:m.start()]
-            yield "held", m.group(0)
-            pos = m.end()
-        if pos < len(s):
-            yield "text", s[pos:]
 
     def _held(self, ch: str) -> None:
         """Keep a code point the model cannot hold as text as an unresolved marker, and say so.
