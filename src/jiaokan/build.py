@@ -87,7 +87,7 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         c = col.counts()
         rows.append((spec.name, spec.chapter, " ".join(col.sigla), col.base, len(col.rows),
                      c["substantive"], c["omission"], c["addition"], c["transposition"], c["taboo"],
-                     c["orthographic"], "ok" if rep.ok else "INVALID", f"{time.perf_counter() - t0:.2f}s"))
+                     c["orthographic"], c["uncertain"], "ok" if rep.ok else "INVALID", f"{time.perf_counter() - t0:.2f}s"))
         progress.step(spec.name)
     return rows
 
@@ -192,7 +192,7 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
     if crows:
         print()
         print(table(("collation", "chapter", "witnesses", "base", "rows", "substantive", "omission", "addition",
-                     "transp.", "taboo", "orthogr.", "TEI", "time"), crows, numeric={4, 5, 6, 7, 8, 9, 10}))
+                     "transp.", "taboo", "orthogr.", "uncert.", "TEI", "time"), crows, numeric={4, 5, 6, 7, 8, 9, 10, 11}))
     n_emend = sum(1 for w in res.witnesses.values() if w.notes())
     erows = emend_stage(res, out, Progress(n_emend, "emend", quiet=quiet), tei_all) if n_emend else []
     if erows:

@@ -21,6 +21,8 @@ from ..tei.writer import _el
 from .model import App, Collation
 
 TYPE_DOC = {
+    "uncertain": "the only difference involves an unknown character (unresolved gaiji, private-use glyph): "
+                 "a gap in knowledge, not a reading",
     "orthographic": "the witnesses differ only in variant form (异体), e.g. 荅/答",
     "taboo": "a taboo (避讳) form or substitution, e.g. 𤣥/玄, 元/玄",
     "substantive": "a different character (subtype minor: 古今字/通假 such as 于/於)",

@@ -111,7 +111,7 @@ def write_json(col: Collation, path: str | Path) -> Path:
 # ---------------------------------------------------------------- terminal diff
 COLOURS = {
     "substantive": "\033[1;31m", "omission": "\033[35m", "addition": "\033[32m",
-    "transposition": "\033[36m", "taboo": "\033[33m", "orthographic": "\033[2m",
+    "transposition": "\033[36m", "taboo": "\033[33m", "orthographic": "\033[2m", "uncertain": "\033[2;3m",
 }
 RESET = "\033[0m"
 

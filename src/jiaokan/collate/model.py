@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from ..model import Witness
 
 #: Variant types, weakest first; an app with several kinds of difference takes the strongest.
-VARIANT_TYPES: tuple[str, ...] = ("orthographic", "taboo", "transposition", "addition", "omission", "substantive")
+#: ``uncertain``: the only difference involves an unknown character (an unresolved gaiji, a
+#: private-use glyph, a held control): a gap in knowledge, not a reading.
+VARIANT_TYPES: tuple[str, ...] = ("uncertain", "orthographic", "taboo", "transposition", "addition", "omission", "substantive")
 _RANK = {t: i for i, t in enumerate(VARIANT_TYPES)}
 
 #: Layers that are collated (案 notes and paratext are not: they belong to one witness).

@@ -6,6 +6,9 @@ traditional one), in variant form (``orthographic``) or by a taboo form
 (``taboo``); characters whose keys differ are ``substantive`` unless the pair
 is a typed taboo substitution (玄/元); a missing stretch is an ``omission``
 of the witness, an extra one an ``addition``, a moved one a ``transposition``.
+A difference that involves nothing but unknown characters (:data:`~jiaokan.model.UNKNOWN`:
+an unresolved gaiji, a private-use glyph) on either side is ``uncertain``: 棗 against an
+unknown character is a gap in knowledge, not a substantive reading.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from ..model import UNKNOWN
 from ..normalize import relation
 from ..normalize.script import t2s_char
 from .align import Op
@@ -70,7 +74,9 @@ def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
             ka = [a[i] for i in _key_positions(a, a0, a1, skip)]
             kb = [b[j] for j in _key_positions(b, b0, b1, skip)]
             vtype, sub = "substantive", None
-            if len(ka) == len(kb):
+            if _only_unknown(ka, kb, simplified):
+                vtype = "uncertain"
+            elif len(ka) == len(kb):
                 rels = [relation(x, y, simplified=simplified) for x, y in zip(ka, kb)]
                 if all(r in ("taboo", "orthographic", "identical") for r in rels) and "taboo" in rels:
                     vtype = "taboo"
@@ -80,15 +86,36 @@ def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
         elif op.kind == "delete":
             a0, a1 = _tight(a, op.a0, op.a1, skip)
             p = _point_after_key(b, op.b0, skip)
-            out.append(WitVariant(a0, a1, p, p, "omission"))
+            gone = [a[i] for i in _key_positions(a, a0, a1, skip)]
+            out.append(WitVariant(a0, a1, p, p, "uncertain" if gone and set(gone) == {UNKNOWN} else "omission"))
         elif op.kind == "insert":
             b0, b1 = _tight(b, op.b0, op.b1, skip)
             p = _point_after_key(a, op.a0, skip)
-            out.append(WitVariant(p, p, b0, b1, "addition"))
+            extra = [b[j] for j in _key_positions(b, b0, b1, skip)]
+            out.append(WitVariant(p, p, b0, b1, "uncertain" if extra and set(extra) == {UNKNOWN} else "addition"))
         elif op.kind == "transpose":
             a0, a1, b0, b1 = _transposed_stretch(ops, op, a, b, skip)
             out.append(WitVariant(a0, a1, b0, b1, "transposition"))
     return out
+
+
+def _only_unknown(ka: list[str], kb: list[str], simplified: bool) -> bool:
+    """Is every difference between the key characters ``ka`` and ``kb`` one that involves an unknown character?
+
+    Yes when one side is all unknown (棗 against �), when position by position every pair
+    that differs has an unknown in it (大棗 against 大�), or when the two agree once the
+    unknown characters are set aside.
+    """
+    if UNKNOWN not in ka and UNKNOWN not in kb:
+        return False
+    if set(ka) <= {UNKNOWN} or set(kb) <= {UNKNOWN}:
+        return True
+    if len(ka) == len(kb):
+        return all(UNKNOWN in (x, y) or relation(x, y, simplified=simplified) in ("identical", "orthographic")
+                   for x, y in zip(ka, kb))
+    ra, rb = [x for x in ka if x != UNKNOWN], [y for y in kb if y != UNKNOWN]
+    return len(ra) == len(rb) and all(relation(x, y, simplified=simplified) in ("identical", "orthographic")
+                                      for x, y in zip(ra, rb))
 
 
 def _transposed_stretch(ops: list[Op], op: Op, a: str, b: str, skip: Callable[[str], bool]) -> tuple[int, int, int, int]:

@@ -181,7 +181,7 @@ def _vtypes(col: Collation | None) -> list[tuple[str, str, int]]:
     if col is None:
         return []
     counts = col.counts()
-    order = ("substantive", "omission", "addition", "transposition", "taboo", "orthographic")
+    order = ("substantive", "omission", "addition", "transposition", "taboo", "orthographic", "uncertain")
     return [(t, VARIANT_LABEL[t], counts.get(t, 0)) for t in order if counts.get(t, 0)]
 
 

@@ -40,6 +40,7 @@ VARIANT_LABEL: dict[str, str] = {
     "transposition": "transposition",
     "taboo": "taboo 避讳",
     "orthographic": "orthographic 异体",
+    "uncertain": "uncertain 缺字",
 }
 
 

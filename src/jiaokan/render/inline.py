@@ -7,7 +7,7 @@ Gaiji characters of the layer's pieces, labels and notes skipped), so the marks 
 
 * Text → text, cut into ``<mark class="v v-TYPE" data-app=…>`` segments where a mark covers it;
 * Label (郑注, 疏 …) → a small quiet label;
-* Gaiji → the resolved character (the entity in the tooltip) or the code in a box;
+* Gaiji → the resolved character (the entity in the tooltip) or, unknown, the mark 〓 with its code in the tooltip;
 * PageBreak → an anchor ``SIGLUM-pN`` with a small margin label (a permalink per page);
 * Gap (a lost page) → a bracketed 〔缺〕 with the transcribers' words in its tooltip;
 * LineBreak → not shown; the piece's tooltip gives its page and source lines;
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
-from ..model import DEFAULT_RESP, Div, Gaiji, Gap, Inline, Label, LineBreak, Note, PageBreak, Piece, Text, Unit
+from ..model import DEFAULT_RESP, Div, Gaiji, code_codepoint, describe_codepoint, Gap, Inline, Label, LineBreak, Note, PageBreak, Piece, Text, Unit
 from .html import LAYER_ZH, attrs, page_id
 from .marks import Mark
 from .notes import note_html
@@ -187,19 +187,6 @@ class ColumnWriter:
             i = self.pos.get(layer, 0)
             zs = zero.pop(i, None)
             m = cover.get(i)
-            if _is_pua(ch):
-                parts.append(str(escape("".join(run))))
-                run = []
-                if zs:
-                    self._close(parts)
-                    for z in zs:
-                        parts.append(self._insertion(z))
-                self._switch(m, parts)
-                parts.append(_pua(ch))
-                self.pos[layer] = i + 1
-                if self.footnotes is not None and self._open is not None and self._open.end == i + 1:
-                    self._maybe_ref(parts)
-                continue
             if zs or m is not self._open:
                 parts.append(str(escape("".join(run))))
                 run = []
@@ -272,19 +259,17 @@ class ColumnWriter:
                 f'<span class="pb-mark" aria-hidden="true">|</span><span class="pb-label">{escape(pb.n)}</span></a>')
 
 
-def _is_pua(ch: str) -> bool:
-    o = ord(ch)
-    return 0xE000 <= o <= 0xF8FF or 0xF0000 <= o <= 0x10FFFF
-
-
-def _pua(ch: str) -> str:
-    """A private-use character: the source site's own glyph, which no font here can show."""
-    return (f'<span{attrs(cls="pua", title=f"U+{ord(ch):04X}: a private-use character of the source (its own glyph)")}>'
-            f'{escape(ch)}</span>')
+#: How an unknown character shows: 〓 (the geta mark), the printer's sign for a character
+#: that cannot be set; its code is in the tooltip and in ``data-code``.
+UNKNOWN_MARK = "〓"
 
 
 def _gaiji(g: Gaiji) -> str:
     if g.char:
         return f'<span{attrs(cls="gaiji", title=f"&{g.code}; (resolved)")}>{escape(g.char)}</span>'
-    return f'<span{attrs(cls="gaiji gaiji-unknown", title=f"unresolved character &{g.code};")}>{escape(g.code)}</span>'
+    held = code_codepoint(g.code)
+    title = (f"unknown character: {describe_codepoint(held)} in the source" if held is not None
+             else f"unknown character: gaiji &{g.code}; has no known mapping")
+    return (f'<span{attrs(cls="gaiji gaiji-unknown", title=title, data_code=g.code, role="img", aria_label=title)}>'
+            f'{UNKNOWN_MARK}</span>')
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 #: How much a reading of each type weighs in the density (orthographic differences are quiet).
 WEIGHT = {"substantive": 1.0, "omission": 1.0, "addition": 1.0, "transposition": 1.0, "taboo": 0.4,
-          "orthographic": 0.25}
+          "orthographic": 0.25, "uncertain": 0.1}
 
 
 def overview_cells(ch, apps_by_row: dict[str, list]) -> list[dict]:
