@@ -86,6 +86,10 @@ class Label:
 #: ``uncertain``, never ``substantive``.
 UNKNOWN = "\ufffd"
 
+#: Characters that stand for a character nobody could read: :data:`UNKNOWN`, and the marks
+#: transcribers type for an illegible or missing one (□, 〓).  Collation treats them alike.
+UNKNOWN_MARKS: frozenset[str] = frozenset({UNKNOWN, "\u25a1", "\u3013"})
+
 
 def _held_class() -> str:
     nonchars = "".join(f"{chr(p + 0xFFFE)}{chr(p + 0xFFFF)}" for p in range(0x10000, 0x110000, 0x10000))

@@ -6,8 +6,8 @@ traditional one), in variant form (``orthographic``) or by a taboo form
 (``taboo``); characters whose keys differ are ``substantive`` unless the pair
 is a typed taboo substitution (玄/元); a missing stretch is an ``omission``
 of the witness, an extra one an ``addition``, a moved one a ``transposition``.
-A difference that involves nothing but unknown characters (:data:`~jiaokan.model.UNKNOWN`:
-an unresolved gaiji, a private-use glyph) on either side is ``uncertain``: 棗 against an
+A difference that involves nothing but unknown characters (:data:`~jiaokan.model.UNKNOWN_MARKS`:
+an unresolved gaiji, a private-use glyph, a transcriber's □) on either side is ``uncertain``: 棗 against an
 unknown character is a gap in knowledge, not a substantive reading.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..model import UNKNOWN
+from ..model import UNKNOWN_MARKS
 from ..normalize import relation
 from ..normalize.script import t2s_char
 from .align import Op
@@ -87,12 +87,12 @@ def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
             a0, a1 = _tight(a, op.a0, op.a1, skip)
             p = _point_after_key(b, op.b0, skip)
             gone = [a[i] for i in _key_positions(a, a0, a1, skip)]
-            out.append(WitVariant(a0, a1, p, p, "uncertain" if gone and set(gone) == {UNKNOWN} else "omission"))
+            out.append(WitVariant(a0, a1, p, p, "uncertain" if gone and set(gone) <= UNKNOWN_MARKS else "omission"))
         elif op.kind == "insert":
             b0, b1 = _tight(b, op.b0, op.b1, skip)
             p = _point_after_key(a, op.a0, skip)
             extra = [b[j] for j in _key_positions(b, b0, b1, skip)]
-            out.append(WitVariant(p, p, b0, b1, "uncertain" if extra and set(extra) == {UNKNOWN} else "addition"))
+            out.append(WitVariant(p, p, b0, b1, "uncertain" if extra and set(extra) <= UNKNOWN_MARKS else "addition"))
         elif op.kind == "transpose":
             a0, a1, b0, b1 = _transposed_stretch(ops, op, a, b, skip)
             out.append(WitVariant(a0, a1, b0, b1, "transposition"))
@@ -103,19 +103,22 @@ def _only_unknown(ka: list[str], kb: list[str], simplified: bool) -> bool:
     """Is every difference between the key characters ``ka`` and ``kb`` one that involves an unknown character?
 
     Yes when one side is all unknown (棗 against �), when position by position every pair
-    that differs has an unknown in it (大棗 against 大�), or when the two agree once the
+    that differs has an unknown in it (大棗 against 大□), or when the two agree once the
     unknown characters are set aside.
     """
-    if UNKNOWN not in ka and UNKNOWN not in kb:
+    unknown = UNKNOWN_MARKS
+    if not (unknown & set(ka) or unknown & set(kb)):
         return False
-    if set(ka) <= {UNKNOWN} or set(kb) <= {UNKNOWN}:
+    if set(ka) <= unknown or set(kb) <= unknown:
         return True
+
+    def same(x: str, y: str) -> bool:
+        return relation(x, y, simplified=simplified) in ("identical", "orthographic")
+
     if len(ka) == len(kb):
-        return all(UNKNOWN in (x, y) or relation(x, y, simplified=simplified) in ("identical", "orthographic")
-                   for x, y in zip(ka, kb))
-    ra, rb = [x for x in ka if x != UNKNOWN], [y for y in kb if y != UNKNOWN]
-    return len(ra) == len(rb) and all(relation(x, y, simplified=simplified) in ("identical", "orthographic")
-                                      for x, y in zip(ra, rb))
+        return all(x in unknown or y in unknown or same(x, y) for x, y in zip(ka, kb))
+    ra, rb = [x for x in ka if x not in unknown], [y for y in kb if y not in unknown]
+    return len(ra) == len(rb) and all(same(x, y) for x, y in zip(ra, rb))
 
 
 def _transposed_stretch(ops: list[Op], op: Op, a: str, b: str, skip: Callable[[str], bool]) -> tuple[int, int, int, int]:

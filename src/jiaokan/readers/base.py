@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
+from .encoding import guess_encoding
 from ..model import (
     DEFAULT_RESP,
     HELD_RE,
@@ -87,7 +88,10 @@ def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
             raise ReaderError(name, f"cannot read: {exc.strerror}") from None
     if not data.strip():
         raise ReaderError(name, "empty file: no text to read")
-    if b"\x00" in data[:65536]:
+    if b"\x00" in data[:65536] or data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        guess = guess_encoding(data)
+        if guess is not None:
+            raise ReaderError(name, f"not UTF-8: {guess.hint()}")
         raise ReaderError(name, "binary file (NUL bytes): expected a UTF-8 text witness")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -97,12 +101,8 @@ def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
         line = data[: exc.start].count(b"\n") + 1
         if exc.reason == "unexpected end of data" and exc.end >= len(data):
             raise ReaderError(name, "the file ends in the middle of a character: it looks cut off", line) from None
-        hint = ""
-        try:
-            data.decode("gb18030")
-            hint = " (it looks GBK/GB18030-encoded: convert it with `iconv -f GB18030 -t UTF-8`)"
-        except UnicodeDecodeError:
-            pass
+        guess = guess_encoding(data)
+        hint = f" ({guess.hint()})" if guess is not None else ""
         raise ReaderError(name, f"not valid UTF-8 at byte {exc.start}{hint}", line) from None
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")

@@ -270,6 +270,8 @@ def _write_div(parent: etree._Element, d: Div, resp: _RespTable) -> None:
                     attrs["corresp"] = "#" + u.id
             el = _el(div, tag, **attrs)
             _write_inline(el, p.content, resp)
+            if el.text is None and len(el):
+                el.text = ""  # mixed content: keeps pretty-printing from indenting a piece of breaks only
 
 
 def _append_text(el: etree._Element, s: str) -> None:
