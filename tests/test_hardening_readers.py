@@ -325,3 +325,32 @@ def test_other_encodings_are_named(codec, expect, tmp_path, capsys):
 def test_reader_error_for_bad_encoding_is_a_reader_error():
     with pytest.raises(ReaderError, match="UTF-16"):
         load_source("x.txt", "士冠禮".encode("utf-16"))
+
+
+# --------------------------------------------------------------------------- unknown characters in collation
+
+
+def _zs(text: str, siglum: str):
+    from jiaokan.model import WitnessMeta
+
+    reader = READERS["zhushu-ctext"]
+    return reader.read(load_source(f"{siglum}.txt", text.encode("utf-8")),
+                       WitnessMeta(siglum=siglum, file=f"{siglum}.txt", format=reader.name), check_format=False)
+
+
+def test_a_difference_over_an_unknown_character_is_uncertain_not_substantive():
+    from jiaokan.collate.engine import collate
+
+    seed = next(iter(SEEDS.glob("003_*.txt")), None)
+    if seed is None:
+        pytest.skip("seed 003 not available")
+    text = _excerpt(seed, 3)
+    assert "司射命设丰" in text and "降复位" in text
+    # B: a private-use glyph for 丰, a transcriber's □ for 复, and one real different character
+    other = text.replace("司射命设丰", "司射命设\ue000", 1).replace("降复位", "降□位", 1).replace("西阶", "东阶", 1)
+    col = collate([_zs(text, "A"), _zs(other, "B")], base="A")
+    typed = {(a.lem.text, a.readings["B"].text): a.readings["B"].type for a in col.apps}
+    assert typed[("丰", UNKNOWN)] == "uncertain"
+    assert typed[("复", "□")] == "uncertain"
+    assert typed[("西", "东")] == "substantive"
+    assert col.counts()["uncertain"] == 2
