@@ -354,3 +354,34 @@ def test_a_difference_over_an_unknown_character_is_uncertain_not_substantive():
     assert typed[("复", "□")] == "uncertain"
     assert typed[("西", "东")] == "substantive"
     assert col.counts()["uncertain"] == 2
+
+
+# --------------------------------------------------------------------------- locations on a one-line export
+
+
+def test_a_one_line_export_locates_readings_by_column(capsys):
+    import json
+    import re
+
+    zs = next(iter(SEEDS.glob("003_*.txt")), None)
+    js = next(iter(SEEDS.glob("001_*.txt")), None)
+    if zs is None or js is None:
+        pytest.skip("seeds 001/003 not available")
+    assert main(["diff", str(zs), str(js), "--layer", "jing", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    # every location of the one-line export says line 2 and a column, and the columns tell the places apart
+    cols = [int(m.group(1)) for m in re.finditer(r"\(\S+ \?:2:(\d+) ", out)]
+    assert len(cols) > 5 and len(set(cols)) == len(cols)
+    assert main(["diff", str(zs), str(js), "--layer", "jing", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for v in data["variants"]:
+        assert all(isinstance(c, int) and c > 0 for c in v["columns"].values())
+    # the column counts what the witness keeps on the line: the reading's context is found there
+    w = read_witness(zs)
+    line2 = "".join(p.text for p in w.pieces() if p.loc.line == 2)
+    first = data["variants"][0]
+    base = data["base"]
+    text = first["readings"][base]
+    if text:
+        at = first["columns"][base] - 1
+        assert line2.find(text, max(0, at - 5)) in range(at - 5, at + 6)

@@ -248,6 +248,8 @@ class Piece:
     subtype: str | None = None
     cert: str | None = None
     id: str | None = None
+    #: Column of the piece's first character on its source line (see :func:`assign_columns`).
+    col: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.layer not in LAYERS:
@@ -378,6 +380,34 @@ def inline_text(content: list[Inline]) -> str:
         elif isinstance(node, Gaiji):
             parts.append(node.reading)
     return "".join(parts)
+
+
+def assign_columns(w: Witness) -> None:
+    """Set :attr:`Piece.col` for every piece, walking the witness in document order.
+
+    A column counts the characters the witness keeps on a source line before this one
+    (text, labels, gaiji, notes), from 1: the markup a reader consumes (indentation,
+    the 【】 of a ctext export, page markers) is not counted.  Why: an export that puts a
+    whole 卷 on one line locates every reading at "line 2"; the column says where on it.
+    """
+    col = 0
+
+    def walk(content: list[Inline]) -> None:
+        nonlocal col
+        for node in content:
+            if isinstance(node, LineBreak):
+                col = 0
+            elif isinstance(node, (Text, Label)):
+                col += len(node.text)
+            elif isinstance(node, Gaiji):
+                col += 1
+            elif isinstance(node, Note):
+                walk(node.content)
+
+    for p in w.pieces():
+        first = next((n for n in p.content if not isinstance(n, (PageBreak, Gap))), None)
+        p.col = 1 if isinstance(first, LineBreak) else col + 1
+        walk(p.content)
 
 
 def iter_notes(content: list[Inline]) -> Iterator[Note]:

@@ -17,7 +17,7 @@ from typing import IO
 from ..io import atomic_write_text
 from ..normalize import is_ignorable, key
 from .layertext import LayerText, layer_text
-from .model import App, Collation
+from .model import App, Collation, Reading
 from .rows import body_units
 from .variants import _witness_span
 
@@ -81,6 +81,7 @@ def collation_to_json(col: Collation) -> dict:
             "context": a.context,
             "pages": {col.base: a.lem.page, **{s: r.page for s, r in a.readings.items()}},
             "lines": {col.base: a.lem.line, **{s: r.line for s, r in a.readings.items()}},
+            "columns": {col.base: a.lem.col, **{s: r.col for s, r in a.readings.items()}},
         }
         for a in col.apps
     ]
@@ -116,6 +117,11 @@ COLOURS = {
 RESET = "\033[0m"
 
 
+def _at(r: Reading) -> str:
+    """``page:line:column`` of a reading (column: the k-th character the witness keeps on the line)."""
+    return f"{r.page or '?'}:{r.line or '?'}" + (f":{r.col}" if r.col else "")
+
+
 def format_diff(col: Collation, colour: bool, out: IO[str]) -> int:
     """Passage by passage, each apparatus entry as ``context  [base | witness] type  pages``."""
     by_row: dict[str, list[App]] = {}
@@ -132,7 +138,7 @@ def format_diff(col: Collation, colour: bool, out: IO[str]) -> int:
                 c0, c1 = (COLOURS.get(r.type, ""), RESET) if colour else ("", "")
                 left, _, right = a.context.partition("【")
                 mid, _, right = right.partition("】")
-                where = f"{col.base} {a.lem.page or '?'}:{a.lem.line or '?'}  {s} {r.page or '?'}:{r.line or '?'}"
+                where = f"{col.base} {_at(a.lem)}  {s} {_at(r)}"
                 sub = f"/{a.subtype}" if a.subtype else ""
                 out.write(f"  {a.layer:<5} {left}{c0}[{mid or '—'} | {r.text or '—'}]{c1}{right}  "
                           f"{c0}{r.type}{sub}{c1}  ({where})\n")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import Gaiji, Gap, Inline, LineBreak, Note, PageBreak, Text, Unit
+from ..model import Gaiji, Gap, Inline, Label, LineBreak, Note, PageBreak, Text, Unit
 
 
 @dataclass
@@ -19,6 +19,7 @@ class LayerText:
     units: list[str] = field(default_factory=list)
     pages: list[str | None] = field(default_factory=list)
     lines: list[int | None] = field(default_factory=list)
+    cols: list[int | None] = field(default_factory=list)  # column on the source line (model.assign_columns)
     gaps: list[int] = field(default_factory=list)  # offsets where the source lost text (a Gap in the layer)
 
     def where(self, offset: int) -> tuple[str | None, str | None, int | None]:
@@ -28,11 +29,17 @@ class LayerText:
         i = min(max(offset, 0), len(self.text) - 1)
         return self.units[i], self.pages[i], self.lines[i]
 
+    def col_at(self, offset: int) -> int | None:
+        """Column on its source line of the character at ``offset`` (or the last one before it)."""
+        if not self.cols:
+            return None
+        return self.cols[min(max(offset, 0), len(self.cols) - 1)]
+
 
 def layer_text(units: list[Unit], layer: str) -> LayerText:
     out = LayerText()
     chars: list[str] = []
-    state = {"page": None, "line": None}
+    state: dict = {"page": None, "line": None, "col": None}
 
     def walk(content: list[Inline], uid: str, take: bool) -> None:
         for node in content:
@@ -40,17 +47,25 @@ def layer_text(units: list[Unit], layer: str) -> LayerText:
                 state["page"] = node.n
             elif isinstance(node, LineBreak):
                 state["line"] = node.n
+                state["col"] = 0
             elif isinstance(node, Note):
                 walk(node.content, uid, False)
+            elif isinstance(node, Label):
+                state["col"] += len(node.text)
             elif take and isinstance(node, Gap):
                 out.gaps.append(len(chars))
-            elif take and isinstance(node, (Text, Gaiji)):
+            elif isinstance(node, (Text, Gaiji)):
                 s = node.text if isinstance(node, Text) else node.reading
+                if not take:
+                    state["col"] += len(s)
+                    continue
                 for ch in s:
+                    state["col"] += 1
                     chars.append(ch)
                     out.units.append(uid)
                     out.pages.append(state["page"])
                     out.lines.append(state["line"])
+                    out.cols.append(state["col"])
 
     for u in units:
         for p in u.pieces:
@@ -59,6 +74,8 @@ def layer_text(units: list[Unit], layer: str) -> LayerText:
                 state["page"] = p.loc.page
             if state["line"] is None:
                 state["line"] = p.loc.line or None
+            if state["col"] is None:
+                state["col"] = (p.col or 1) - 1
             walk(p.content, u.id, p.layer == layer)
     out.text = "".join(chars)
     return out

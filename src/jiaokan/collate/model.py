@@ -39,6 +39,7 @@ class Reading:
     page: str | None
     line: int | None
     type: str | None = None  # None for the base (lem); the variant type for the others; "agree"
+    col: int | None = None  # column on the source line (a one-line export has everything on line 2)
 
 
 @dataclass

@@ -209,7 +209,8 @@ def merge_apps(
     a = base_text.text
     for g0, g1, members in groups:
         unit, page, line = base_text.where(g0 if g1 > g0 else max(g0 - 1, 0))
-        lem = Reading(base, a[g0:g1], g0, g1, unit, page, line, None)
+        lem = Reading(base, a[g0:g1], g0, g1, unit, page, line, None,
+                      base_text.col_at(g0 if g1 > g0 else max(g0 - 1, 0)))
         readings: dict[str, Reading] = {}
         types: list[str] = []
         subtypes: set[str | None] = set()
@@ -222,7 +223,7 @@ def merge_apps(
             if not vs:
                 b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip) if g1 > g0 else (0, 0)
                 u, pg, ln = lt.where(b0)
-                readings[s] = Reading(s, b[b0:b1] if g1 > g0 else "", b0, b1, u, pg, ln, "agree")
+                readings[s] = Reading(s, b[b0:b1] if g1 > g0 else "", b0, b1, u, pg, ln, "agree", lt.col_at(b0))
                 continue
             if len(vs) == 1 and (vs[0].a0, vs[0].a1) == (g0, g1):
                 b0, b1 = vs[0].b0, vs[0].b1
@@ -232,9 +233,10 @@ def merge_apps(
                 b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip)
                 vtype = strongest([v.type for v in vs])
                 subtypes.update(v.subtype for v in vs)
-            u, pg, ln = lt.where(b0 if b1 > b0 else max(b0 - 1, 0))
+            at = b0 if b1 > b0 else max(b0 - 1, 0)
+            u, pg, ln = lt.where(at)
             text = _trimmed(b, b0, b1, skip)
-            readings[s] = Reading(s, text, b0, b1, u, pg, ln, vtype)
+            readings[s] = Reading(s, text, b0, b1, u, pg, ln, vtype, lt.col_at(at))
             types.append(vtype)
         if not types:
             continue

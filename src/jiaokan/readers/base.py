@@ -34,6 +34,7 @@ from ..model import (
     Unit,
     Witness,
     WitnessMeta,
+    assign_columns,
     codepoint_code,
     describe_codepoint,
     split_held,
@@ -433,6 +434,7 @@ class WitnessBuilder:
                 last.content.extend(self._pending)
             self._pending = []
         self.close_unit()
+        assign_columns(self.witness)
         # drop empty pieces/units a reader may have opened defensively
         for d in self.witness.divs:
             for u in d.units:

@@ -28,6 +28,7 @@ from ..model import (
     Witness,
     ReaderWarning,
     WitnessMeta,
+    assign_columns,
     code_codepoint,
     codepoint_code,
     split_held,
@@ -91,6 +92,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
         w.char_decl[code] = mapping.text if mapping is not None else None
 
     _BodyReader(w, people, name).read(root)
+    assign_columns(w)
     return w
 
 
