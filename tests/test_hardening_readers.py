@@ -385,3 +385,22 @@ def test_a_one_line_export_locates_readings_by_column(capsys):
     if text:
         at = first["columns"][base] - 1
         assert line2.find(text, max(0, at - 5)) in range(at - 5, at + 6)
+
+
+def test_emend_anchors_give_the_column(tmp_path, capsys):
+    import json
+
+    js = next(iter(SEEDS.glob("001_*.txt")), None)
+    if js is None:
+        pytest.skip("seed 001 not available")
+    out = tmp_path / "em.json"
+    assert main(["emend", str(js), "--siglum", "JS", "--json", str(out), "-q"]) == 0
+    lines = js.read_text(encoding="utf-8").split("\n")
+    anchors = [it["anchor"] for it in json.loads(out.read_text(encoding="utf-8"))["items"] if it.get("anchor")]
+    assert len(anchors) > 10
+    for a in anchors:
+        if not a["text"]:
+            continue
+        # the anchor stands at its column, give or take the indentation the reader does not keep
+        line, at = lines[a["line"] - 1], a["col"] - 1
+        assert 0 <= line.find(a["text"], at) - at <= 2, (a, line)

@@ -50,7 +50,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..model import UNKNOWN, Gaiji, LineBreak, Note, PageBreak, Piece, Text, Unit, Witness
+from ..model import UNKNOWN, Gaiji, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Witness
 from ..normalize import is_ignorable, key, resolve_gaiji
 from .notes import NoteRecord, parse_note
 
@@ -81,6 +81,7 @@ class Anchor:
     distance: int = 0  # characters between the anchor's end and the note (0: right before it)
     page: str | None = None
     line: int | None = None
+    col: int | None = None  # column on the source line (a one-line export has every note on one line)
     context: str = ""  # the piece text around the anchor, the anchor in 【】
 
     @property
@@ -100,6 +101,7 @@ class Anchor:
             "distance": self.distance,
             "page": self.page,
             "line": self.line,
+            "col": self.col,
             "context": self.context,
         }
 
@@ -159,23 +161,41 @@ def note_offset(piece: Piece, note: Note) -> int:
     raise ValueError("the note is not in this piece")
 
 
-def _positions(piece: Piece) -> tuple[list[str | None], list[int | None]]:
-    """Page and line of every character of ``piece.text``."""
+def _positions(piece: Piece) -> tuple[list[str | None], list[int | None], list[int | None]]:
+    """Page, line and column (:func:`jiaokan.model.assign_columns`) of every character of ``piece.text``."""
     pages: list[str | None] = []
     lines: list[int | None] = []
-    page, line = piece.loc.page, piece.loc.line or None
+    cols: list[int | None] = []
+    page, line, col = piece.loc.page, piece.loc.line or None, (piece.col or 1) - 1
+
+    def skip(content: list) -> None:  # a note's characters take columns but are not the piece's text
+        nonlocal col
+        for n in content:
+            if isinstance(n, LineBreak):
+                col = 0
+            elif isinstance(n, (Text, Label)):
+                col += len(n.text)
+            elif isinstance(n, Gaiji):
+                col += 1
+            elif isinstance(n, Note):
+                skip(n.content)
+
     for node in piece.content:
         if isinstance(node, PageBreak):
             page = node.n
         elif isinstance(node, LineBreak):
-            line = node.n
-        elif isinstance(node, Text):
-            pages.extend([page] * len(node.text))
-            lines.extend([line] * len(node.text))
-        elif isinstance(node, Gaiji):
-            pages.append(page)
-            lines.append(line)
-    return pages, lines
+            line, col = node.n, 0
+        elif isinstance(node, (Text, Gaiji)):
+            k = len(node.text) if isinstance(node, Text) else 1
+            pages.extend([page] * k)
+            lines.extend([line] * k)
+            cols.extend(range(col + 1, col + k + 1))
+            col += k
+        elif isinstance(node, Label):
+            col += len(node.text)
+        elif isinstance(node, Note):
+            skip(node.content)
+    return pages, lines, cols
 
 
 def piece_key(unit: Unit, piece: Piece) -> str:
@@ -266,20 +286,21 @@ class _Doc:
                 for p in u.pieces:
                     self.index[id(p)] = len(self.slots)
                     self.slots.append(_Slot(di, u, p))
-        self._pl: dict[int, tuple[list, list]] = {}
+        self._pl: dict[int, tuple[list, list, list]] = {}
 
     def piece_id(self, slot: _Slot) -> str:
         return piece_key(slot.unit, slot.piece)
 
-    def where(self, slot: _Slot, offset: int) -> tuple[str | None, int | None]:
+    def where(self, slot: _Slot, offset: int) -> tuple[str | None, int | None, int | None]:
+        """Page, line and column of the character at ``offset`` of the slot's piece."""
         n = self.index[id(slot.piece)]
         if n not in self._pl:
             self._pl[n] = _positions(slot.piece)
-        pages, lines = self._pl[n]
+        pages, lines, cols = self._pl[n]
         if not pages:
-            return slot.piece.loc.page, slot.piece.loc.line or None
+            return slot.piece.loc.page, slot.piece.loc.line or None, slot.piece.col
         i = min(max(offset, 0), len(pages) - 1)
-        return pages[i], lines[i]
+        return pages[i], lines[i], cols[i]
 
     def same_layer(self, n: int, layer: str, *, backward: bool, unit_only: bool) -> Iterator[_Slot]:
         """Slots of ``layer`` before (``backward``) or after slot ``n``, in the same unit or chapter."""
@@ -350,7 +371,7 @@ def _anchor_note(doc: _Doc, n: int, note: Note, rec: NoteRecord, counter: int) -
 
 def _make(doc: _Doc, slot: _Slot, s: int, e: int, method: str, role: str = "main", distance: int = 0) -> Anchor:
     text = slot.piece.text
-    page, line = doc.where(slot, s)
+    page, line, col = doc.where(slot, s)
     return Anchor(
         witness=doc.w.meta.siglum,
         unit=slot.unit.id,
@@ -364,6 +385,7 @@ def _make(doc: _Doc, slot: _Slot, s: int, e: int, method: str, role: str = "main
         distance=distance,
         page=page,
         line=line,
+        col=col,
         context=piece_context(text, s, e),
     )
 

@@ -27,7 +27,7 @@ __all__ = ["to_json", "write_json", "write_csv", "csv_text", "summary_lines", "v
 
 CSV_FIELDS: tuple[str, ...] = (
     "claim", "note", "kind", "rule", "target", "lemma", "reading", "evidence", "scope", "position",
-    "status", "unit", "piece", "layer", "start", "end", "anchored", "context", "page", "line", "below",
+    "status", "unit", "piece", "layer", "start", "end", "anchored", "context", "page", "line", "col", "below",
     "verdict", "zs_reading", "zs_unit", "zs_piece", "zs_context", "summary", "emendations", "warnings", "error", "raw",
 )
 
@@ -106,6 +106,7 @@ def _row(c: Claim, res: EmendResult) -> dict:
         "context": a.context if a else "",
         "page": (a.page or "") if a else "",
         "line": (a.line or "") if a else "",
+        "col": (a.col or "") if a else "",
         "below": len(c.below),
         "verdict": (ch.verdict or "") if ch else "",
         "zs_reading": (ch.reading if ch.reading is not None else "") if ch else "",
