@@ -391,23 +391,24 @@ def assign_columns(w: Witness) -> None:
     whole 卷 on one line locates every reading at "line 2"; the column says where on it.
     """
     col = 0
-
-    def walk(content: list[Inline]) -> None:
-        nonlocal col
-        for node in content:
-            if isinstance(node, LineBreak):
-                col = 0
-            elif isinstance(node, (Text, Label)):
-                col += len(node.text)
-            elif isinstance(node, Gaiji):
-                col += 1
-            elif isinstance(node, Note):
-                walk(node.content)
-
     for p in w.pieces():
         first = next((n for n in p.content if not isinstance(n, (PageBreak, Gap))), None)
         p.col = 1 if isinstance(first, LineBreak) else col + 1
-        walk(p.content)
+        col = advance_column(col, p.content)
+
+
+def advance_column(col: int, content: list[Inline]) -> int:
+    """The column reached after ``content``, starting from ``col`` (a line break starts again at 0)."""
+    for node in content:
+        if isinstance(node, LineBreak):
+            col = 0
+        elif isinstance(node, (Text, Label)):
+            col += len(node.text)
+        elif isinstance(node, Gaiji):
+            col += 1
+        elif isinstance(node, Note):
+            col = advance_column(col, node.content)
+    return col
 
 
 def iter_notes(content: list[Inline]) -> Iterator[Note]:

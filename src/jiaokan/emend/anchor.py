@@ -50,7 +50,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..model import UNKNOWN, Gaiji, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Witness
+from ..model import UNKNOWN, Gaiji, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Witness, advance_column
 from ..normalize import is_ignorable, key, resolve_gaiji
 from .notes import NoteRecord, parse_note
 
@@ -167,19 +167,6 @@ def _positions(piece: Piece) -> tuple[list[str | None], list[int | None], list[i
     lines: list[int | None] = []
     cols: list[int | None] = []
     page, line, col = piece.loc.page, piece.loc.line or None, (piece.col or 1) - 1
-
-    def skip(content: list) -> None:  # a note's characters take columns but are not the piece's text
-        nonlocal col
-        for n in content:
-            if isinstance(n, LineBreak):
-                col = 0
-            elif isinstance(n, (Text, Label)):
-                col += len(n.text)
-            elif isinstance(n, Gaiji):
-                col += 1
-            elif isinstance(n, Note):
-                skip(n.content)
-
     for node in piece.content:
         if isinstance(node, PageBreak):
             page = node.n
@@ -191,10 +178,9 @@ def _positions(piece: Piece) -> tuple[list[str | None], list[int | None], list[i
             lines.extend([line] * k)
             cols.extend(range(col + 1, col + k + 1))
             col += k
-        elif isinstance(node, Label):
-            col += len(node.text)
-        elif isinstance(node, Note):
-            skip(node.content)
+        elif isinstance(node, (Label, Note)):
+            # labels and notes take columns on the line but are not the piece's text
+            col = advance_column(col, [node])
     return pages, lines, cols
 
 
