@@ -60,7 +60,7 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     )
     body = _el(_el(root, "text"), "body")
     div = _el(body, "div", type="apparatus", n=chapter or None)
-    apps_by = {}
+    apps_by: dict[tuple[str, str], list[App]] = {}
     for a in col.apps:
         apps_by.setdefault((a.row, a.layer), []).append(a)
     gaps_by = {(g.row, g.layer): g for g in col.gaps}

@@ -9,6 +9,7 @@ keeps page and line state right when a page turns inside another layer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from ..model import Gaiji, Gap, Inline, LineBreak, Note, PageBreak, Text, Unit
 
@@ -29,10 +30,17 @@ class LayerText:
         return self.units[i], self.pages[i], self.lines[i]
 
 
+class _At(TypedDict):
+    """Where the walk stands: the last page label and source line seen."""
+
+    page: str | None
+    line: int | None
+
+
 def layer_text(units: list[Unit], layer: str) -> LayerText:
     out = LayerText()
     chars: list[str] = []
-    state = {"page": None, "line": None}
+    state: _At = {"page": None, "line": None}
 
     def walk(content: list[Inline], uid: str, take: bool) -> None:
         for node in content:
