@@ -242,7 +242,7 @@ def _emendation(c: Claim, a: Anchor, witness: str, unit: str, piece: str, layer:
 @lru_cache(maxsize=4)
 def _cc(config: str):
     try:
-        import opencc  # type: ignore
+        import opencc
 
         return opencc.OpenCC(config)
     except Exception:  # pragma: no cover - opencc is a declared dependency

@@ -542,7 +542,7 @@ def join_note_text(text: str) -> str:
 @lru_cache(maxsize=None)
 def _opencc(config: str):
     try:
-        import opencc  # type: ignore
+        import opencc
 
         return opencc.OpenCC(config)
     except Exception:  # pragma: no cover - opencc is a declared dependency

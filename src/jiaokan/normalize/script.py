@@ -16,7 +16,7 @@ _cache: dict[str, str] = {}
 
 
 @lru_cache(maxsize=1)
-def _converter():  # type: ignore[no-untyped-def]
+def _converter():
     import opencc
 
     return opencc.OpenCC("t2s")
