@@ -37,7 +37,8 @@ def load_manifest(corpus_dir: str | Path) -> list[Entry]:
     for i, w in enumerate(data.get("witness", []), 1):
         if "file" not in w or "siglum" not in w:
             raise ReaderError(str(mpath), f"[[witness]] number {i} needs at least 'file' and 'siglum'")
-        meta = WitnessMeta(file=w["file"], **{k: str(w.get(k, "")) for k in _FIELDS if k != "format"}, format=w.get("format", ""))
+        # the ** keys are _FIELDS, all str fields of WitnessMeta; mypy cannot tell them from 'extra' (a dict)
+        meta = WitnessMeta(file=w["file"], **{k: str(w.get(k, "")) for k in _FIELDS if k != "format"}, format=w.get("format", ""))  # type: ignore[arg-type]
         if not meta.author and meta.format.startswith("jishi"):
             meta.author = "李如圭"
         entries.append(Entry(corpus_dir / w["file"], meta))

@@ -64,7 +64,7 @@ class JishiPagesReader(Reader):
                     b.warn("empty-line", "empty line inside the text: the export may have lost a printed line here", n)
                 continue
             indent = ln[:1] in (" ", "\u3000", "\t")
-            lines.append(PhysLine(n=n, body=ln.strip(), indent=indent, breaks=breaks))
+            lines.append(PhysLine(n=n, body=ln.strip(), indent=indent, breaks=list(breaks)))  # as list[PageBreak | Gap]
             breaks = []
             in_text = True
         JishiLayerer(b, lines).run()
