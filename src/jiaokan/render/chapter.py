@@ -209,7 +209,7 @@ def base_context(ch: Chapter, verdicts: dict[str, dict] | None = None) -> dict:
         for uid in ids:
             cw.add_unit(units[uid], openers.get(uid))
         apps = sorted(apps_by_row.get(row.id, []), key=lambda a: numbers.get(a.id, 0))
-        foot = [footnote_html(a, numbers[a.id], col) for a in apps if a.id in numbers]
+        foot = [footnote_html(a, numbers[a.id], col) for a in apps if col is not None and a.id in numbers]
         notes = []
         for g in gaps_by_row.get(row.id, []):
             t = gap_text(g, present | {base})

@@ -112,7 +112,7 @@ class ColumnWriter:
     def _piece(self, p: Piece) -> _PieceOut:
         page0, line0 = self.page or p.loc.page, p.loc.line or self.line
         parts: list[str] = []
-        self._open: Mark | None = None
+        self._open = None
         self._content(p.content, p.layer, parts, take=True)
         self._close(parts)
         lines = f"line {line0}" if line0 else ""
@@ -170,6 +170,7 @@ class ColumnWriter:
     def _chars(self, s: str, layer: str, parts: list[str], gaiji: Gaiji | None = None) -> None:
         cover = self._cover.get(layer, {})
         zero = self._zero.get(layer, {})
+        m: Mark | None  # an insertion mark, then the mark covering each character
         if gaiji is not None:
             # one node: its characters share one mark
             i = self.pos.get(layer, 0)
