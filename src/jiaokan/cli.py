@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from . import __version__
 from .model import LAYERS, Witness, WitnessMeta
@@ -42,7 +42,7 @@ Run `jiaokan COMMAND --help` for the options of each command.
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # usage errors: exit 2 with one line
+    def error(self, message: str) -> NoReturn:  # usage errors: exit 2 with one line
         self.print_usage(sys.stderr)
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise SystemExit(EXIT_USAGE)

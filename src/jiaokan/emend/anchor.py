@@ -448,11 +448,11 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
         return
 
     if pos == "near":
-        found = _near(slot, off, r.reading, decl)
-        if found is None:
+        near = _near(slot, off, r.reading, decl)
+        if near is None:
             _fail(c, f"no stretch like {r.reading!r} in the text before the note in {c.piece}")
             return
-        s, e = found
+        s, e = near
         c.anchors.append(_make(doc, slot, s, e, "near", distance=slot.k().count_between(e, off)))
         return
 

@@ -91,7 +91,7 @@ class Check:
     below: list["Check"] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        d = {
+        d: dict[str, object] = {
             "verdict": self.verdict,
             "detail": self.detail,
             "summary": self.summary,
