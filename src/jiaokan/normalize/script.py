@@ -10,13 +10,17 @@ about a microsecond per call, and a chapter has 150k characters of only ~2k dist
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import opencc
 
 _FIRST_CONVERTED = 0x3400  # OpenCC t2s leaves everything below CJK Ext A unchanged
 _cache: dict[str, str] = {}
 
 
 @lru_cache(maxsize=1)
-def _converter():
+def _converter() -> opencc.OpenCC:
     import opencc
 
     return opencc.OpenCC("t2s")
