@@ -266,9 +266,23 @@ class Div:
     id: str | None = None
 
 
+#: What a witness *is*, which decides what later stages do with it.  Set by the reader
+#: (each format knows what it holds) or by the manifest's ``role``; no stage looks at
+#: the format's name.
+ROLES: dict[str, str] = {
+    "jishi": "李如圭《仪礼集释》: its 案 notes are parsed, applied and checked",
+    "zhushu": "《仪礼注疏》: the text the 案 notes' claims about 今注疏本 are checked against",
+    "songben": "a 宋本 or a faithful reprint of one (四部丛刊 明翻宋本): evidence for what a 宋本 reads",
+    "reference": "any other witness: collated, not a party to the 案 check",
+}
+
+
 @dataclass
 class WitnessMeta:
-    """What the manifest (or the command line) says about a witness file."""
+    """What the manifest (or the command line) says about a witness file.
+
+    ``role`` is one of :data:`ROLES` ("" until a reader or the manifest sets it).
+    """
 
     siglum: str
     file: str
@@ -283,6 +297,7 @@ class WitnessMeta:
     edition: str = ""
     author: str = ""
     extra: dict[str, str] = field(default_factory=dict)
+    role: str = ""
 
 
 @dataclass

@@ -63,7 +63,16 @@ def read_witness(path: str | Path, meta: WitnessMeta | None = None, fmt: str | N
         meta = WitnessMeta(siglum=Path(path).stem[:8].upper() or "W", file=str(path), format=reader.name)
     else:
         meta.format = reader.name
-    return reader.read(src, meta, check_format=False)
+    meta.role = meta.role or reader.role
+    w = reader.read(src, meta, check_format=False)
+    w.meta.author = w.meta.author or reader.author  # when neither the manifest nor the file names one
+    return w
 
 
-__all__ = ["READERS", "Reader", "ReaderError", "read_witness", "sniff", "get_reader", "load_source"]
+def default_role(fmt: str) -> str:
+    """The role a file of format ``fmt`` has when nothing says otherwise."""
+    reader = READERS.get(fmt)
+    return reader.role if reader is not None else "reference"
+
+
+__all__ = ["READERS", "Reader", "ReaderError", "default_role", "read_witness", "sniff", "get_reader", "load_source"]

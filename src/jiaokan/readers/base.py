@@ -503,6 +503,10 @@ class Reader:
 
     name: str = ""
     description: str = ""
+    #: what a file of this format is (a key of :data:`jiaokan.model.ROLES`), and who wrote
+    #: it when neither the manifest nor the file says; both fill only what is left empty
+    role: str = "reference"
+    author: str = ""
 
     def sniff(self, src: SourceText) -> float:
         """How sure (0–1) we are that ``src`` is in this format."""

@@ -25,6 +25,8 @@ SITE_HEADER = ("书名或作者", "正文关键词", "声明:", "声明：")
 
 class JishiPagesReader(Reader):
     name = "jishi-pages"
+    role = "jishi"
+    author = "李如圭"
     description = "集释 page export: 经 flush left, commentary lines start with a space, '卷十 第 1a 页 WYG….png' page markers (001)"
 
     def sniff(self, src: SourceText) -> float:

@@ -155,6 +155,7 @@ class MandokuSbckReader(MandokuReader):
     """
 
     name = "mandoku-sbck"
+    role = "songben"
     variant = "sbck"
     layout = "四部丛刊 鄭注: 经 in running text, 郑注 in double-column '(…/…)' (KR1d0026)"
     description = "Kanripo Mandoku raw, 四部丛刊 《儀禮》 鄭注 (KR1d0026): 经 running, 郑注 in '(…/…)'; reference for layer agreement"
@@ -243,6 +244,8 @@ class MandokuJishiReader(MandokuReader):
     """
 
     name = "mandoku-jishi"
+    role = "jishi"
+    author = "李如圭"
     variant = "jishi"
     layout = "集釋: 经 flush left, commentary indented with '　' and opened by 鄭注/釋曰 (KR1d0030)"
     description = "Kanripo Mandoku raw, 李如圭《儀禮集釋》 (KR1d0030): 经 flush left, indented 鄭注/釋曰 commentary, 案 notes"
@@ -288,6 +291,7 @@ class MandokuZhushuReader(MandokuReader):
     """《儀禮注疏》 in the 四库 layout; the layers are :class:`ZhushuLayerer`'s (see :mod:`.mandoku_zhushu`)."""
 
     name = "mandoku-zhushu"
+    role = "zhushu"
     variant = "zhushu"
     layout = "注疏: running 经, '注' opening 郑注, '○' new passages, 音義(…) and 疏(…) double-column (KR1d0028)"
     description = ("Kanripo Mandoku raw, 四库 《儀禮注疏》 (KR1d0028): running 经/注 with 注 and ○ markers, "

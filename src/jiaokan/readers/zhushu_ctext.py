@@ -91,6 +91,7 @@ def split_segments(body: str) -> list[tuple[str, str]]:
 
 class ZhushuCtextReader(Reader):
     name = "zhushu-ctext"
+    role = "zhushu"
     description = "仪礼注疏 ctext/docsify export: 经 in running text, 郑注 in 【…】, 疏 after '疏曰' inside the brackets (003)"
 
     def sniff(self, src: SourceText) -> float:
