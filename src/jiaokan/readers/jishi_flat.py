@@ -14,9 +14,11 @@ import re
 
 from ..model import Witness, WitnessMeta
 from .base import Reader, SourceText, WitnessBuilder
+from .registry import register
 from .jishi import JishiLayerer, PhysLine
 
 
+@register
 class JishiFlatReader(Reader):
     name = "jishi-flat"
     role = "jishi"

@@ -76,6 +76,7 @@ from collections import Counter
 
 from ..model import Gap, PageBreak, Witness, WitnessMeta
 from .base import Reader, ReaderError, SourceText, WitnessBuilder
+from .registry import register
 from .jishi import JishiLayerer, PhysLine
 from .mandoku_zhushu import ZhushuLayerer
 from .mandoku_text import (
@@ -145,6 +146,7 @@ class MandokuReader(Reader):
 # 四部丛刊 鄭注 (KR1d0026)
 
 
+@register
 class MandokuSbckReader(MandokuReader):
     """《儀禮》 鄭注 in the 四部丛刊 layout: 经 in running text, every ``(…)`` is 郑注.
 
@@ -234,6 +236,7 @@ class SbckLayerer:
 # 集释 (KR1d0030)
 
 
+@register
 class MandokuJishiReader(MandokuReader):
     """李如圭《儀禮集釋》 in the 四库 layout: the front end makes :class:`PhysLine` records.
 
@@ -287,6 +290,7 @@ def _author(doc: MandokuDoc) -> str | None:
 # 注疏 (KR1d0028)
 
 
+@register
 class MandokuZhushuReader(MandokuReader):
     """《儀禮注疏》 in the 四库 layout; the layers are :class:`ZhushuLayerer`'s (see :mod:`.mandoku_zhushu`)."""
 
@@ -316,7 +320,4 @@ class MandokuZhushuReader(MandokuReader):
         return ZhushuLayerer(b, flat, find_groups(flat, b, b.meta.file), self.voices)
 
 
-#: The Mandoku formats, in the order ``jiaokan formats`` lists them.
-MANDOKU_READERS: tuple[MandokuReader, ...] = (MandokuSbckReader(), MandokuZhushuReader(), MandokuJishiReader())
-
-__all__ = ["MANDOKU_READERS", "MandokuJishiReader", "MandokuReader", "MandokuSbckReader", "MandokuZhushuReader"]
+__all__ = ["MandokuJishiReader", "MandokuReader", "MandokuSbckReader", "MandokuZhushuReader"]

@@ -38,6 +38,7 @@ import re
 
 from ..model import Witness, WitnessMeta
 from .base import Reader, SourceText, WitnessBuilder
+from .registry import register
 
 LAYOUT = " \u3000\t"
 COMMENT_RE = re.compile(r"^\s*<!--.*-->\s*$")
@@ -89,6 +90,7 @@ def split_segments(body: str) -> list[tuple[str, str]]:
     return out
 
 
+@register
 class ZhushuCtextReader(Reader):
     name = "zhushu-ctext"
     role = "zhushu"
