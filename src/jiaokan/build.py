@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .collate.apparatus import write_apparatus
-from .collate.engine import CollationError, collate
+from .collate.engine import collate
+from .errors import CollationError, EmendationError
 from .collate.export import write_json
 from .corpus import Entry, load_collations, load_manifest
 from .model import Witness
@@ -122,7 +123,7 @@ def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | 
         zs_stem, zs, col = _zhushu_partner(res, w)
         try:
             r = emend(w, zs, collation=col)
-        except ValueError as exc:
+        except EmendationError as exc:
             res.errors.append(f"emend {stem}: {exc}")
             progress.step(stem)
             continue

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import __version__
+from .errors import EmendationError
 from .model import LAYERS, ROLES, Witness, WitnessMeta
 from .readers import READERS, ReaderError, read_witness
 from .readers.base import load_source
@@ -337,7 +338,7 @@ def cmd_emend(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         res = emend(w, zs)
-    except ValueError as exc:
+    except EmendationError as exc:
         _err(str(exc))
         return EXIT_USAGE
     names = {w.meta.siglum: Path(args.witness).name if args.witness.endswith(".xml") else Path(args.witness).stem + ".xml"}

@@ -35,6 +35,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
+from ..errors import EmendationError
 from ..collate.align import Op
 from ..collate.layertext import LayerText, layer_text
 from ..collate.model import Collation, Row
@@ -157,9 +158,9 @@ class Aligned:
 
     def __init__(self, col: Collation, siglum: str, against: str) -> None:
         if siglum not in col.witnesses or against not in col.witnesses:
-            raise ValueError(f"the collation has no witness {siglum if siglum not in col.witnesses else against}")
+            raise EmendationError(f"the collation has no witness {siglum if siglum not in col.witnesses else against}")
         if col.base not in (siglum, against):
-            raise ValueError(f"the collation's base {col.base} is neither {siglum} nor {against}")
+            raise EmendationError(f"the collation's base {col.base} is neither {siglum} nor {against}")
         self.col = col
         self.siglum = siglum
         self.against = against
