@@ -19,6 +19,7 @@ import pytest
 from lxml import etree
 
 from jiaokan.collate.engine import collate
+from jiaokan.errors import EmendationError
 from jiaokan.emend.anchor import anchor_witness
 from jiaokan.emend.apply import emend, emended_texts
 from jiaokan.emend.check import Aligned, check_claims
@@ -259,7 +260,7 @@ def test_aligned_accepts_either_base(seeds):
 
 def test_sigla_must_differ(seeds):
     other = _mini("JS", "simplified", [Text("司射袒执弓")])
-    with pytest.raises(ValueError, match="siglum"):
+    with pytest.raises(EmendationError, match="siglum"):
         emend(seeds[JS10], other)
 
 

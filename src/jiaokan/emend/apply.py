@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..errors import EmendationError
 from ..collate.engine import collate
 from ..collate.model import Collation
 from ..model import Witness
@@ -273,7 +274,7 @@ def emend(witness: Witness, against: Witness | None = None, *, collation: Collat
     aligned = None
     if against is not None:
         if against.meta.siglum == witness.meta.siglum:
-            raise ValueError(f"the witness and the 注疏 both have the siglum {witness.meta.siglum}: give them distinct sigla")
+            raise EmendationError(f"the witness and the 注疏 both have the siglum {witness.meta.siglum}: give them distinct sigla")
         if collation is None or collation.witnesses.get(witness.meta.siglum) is not witness \
                 or collation.witnesses.get(against.meta.siglum) is not against \
                 or collation.base not in (witness.meta.siglum, against.meta.siglum):

@@ -16,6 +16,7 @@ import re
 
 from ..model import PageBreak, Witness, WitnessMeta
 from .base import Reader, SourceText, WitnessBuilder
+from .registry import register
 from .jishi import JishiLayerer, PhysLine
 from .yili import chinese_numeral
 
@@ -23,8 +24,11 @@ PAGE_MARK_RE = re.compile(r"^卷(?P<juan>\S+)\s+第\s*(?P<n>\d+[ab])\s*页\s+(?P
 SITE_HEADER = ("书名或作者", "正文关键词", "声明:", "声明：")
 
 
+@register
 class JishiPagesReader(Reader):
     name = "jishi-pages"
+    role = "jishi"
+    author = "李如圭"
     description = "集释 page export: 经 flush left, commentary lines start with a space, '卷十 第 1a 页 WYG….png' page markers (001)"
 
     def sniff(self, src: SourceText) -> float:

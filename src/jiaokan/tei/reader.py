@@ -28,6 +28,7 @@ from ..model import (
     Witness,
     WitnessMeta,
 )
+from ..readers import default_role
 from ..readers.base import ReaderError
 from .writer import TEI_NS, XML_NS
 
@@ -85,6 +86,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
         edition=_text(bibl.find("t:edition", NS)) if bibl is not None else "",
         author=_text(bibl.find("t:author", NS)) if bibl is not None else "",
         extra={k[2:]: v for k, v in idnos.items() if k and k.startswith("x-")},
+        role=idnos.get("role") or default_role(idnos.get("format", "")),
     )
     w = Witness(meta=meta)
     people: dict[str, str] = {}
