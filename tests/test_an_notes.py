@@ -1,4 +1,4 @@
-"""Tests for the 案 note parser (jiaokan.emend.notes) and the note census script.
+"""Tests for the 案 note parser (jiaokan.emend.notes) and the note census (jiaokan.measure.an_census).
 
 The fixture ``seed_an_notes.json`` was annotated by hand from the 46 notes of the two
 集释 seed files; the parser must reproduce every field of it.  The shape tests cover
@@ -8,7 +8,6 @@ the note language beyond the seeds, each in simplified and traditional script.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import sys
 from collections import Counter
@@ -24,23 +23,12 @@ try:
 except ModuleNotFoundError:  # the package may not be installed: use the src tree
     sys.path.insert(0, str(ROOT / "src"))
     from jiaokan.emend.notes import KINDS, NoteRecord, parse_note
+from jiaokan.measure import an_census as census  # noqa: E402
 
 FIXTURE = json.loads((ROOT / "tests" / "fixtures" / "seed_an_notes.json").read_text(encoding="utf-8"))
 SEED_NOTES = FIXTURE["notes"]
 KANRIPO = ROOT.parent / "shared" / "kanripo"
 KANRIPO_JISHI = [KANRIPO / "KR1d0030_005.txt", KANRIPO / "KR1d0030_010.txt"]
-
-
-def _load_census():
-    spec = importlib.util.spec_from_file_location("an_note_census", ROOT / "scripts" / "an_note_census.py")
-    mod = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    sys.modules["an_note_census"] = mod  # dataclasses look their module up there
-    spec.loader.exec_module(mod)
-    return mod
-
-
-census = _load_census()
 
 
 # ---------------------------------------------------------------------------

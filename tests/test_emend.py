@@ -9,10 +9,8 @@ the 四库 注疏, where GUIDE §3 gives 司射遂袒 → 司射袒執弓 (confi
 from __future__ import annotations
 
 import csv
-import importlib.util
 import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -535,11 +533,9 @@ def test_kanripo_dasheyi_verdicts(kanripo10):
 def test_an_check_kanripo_script(capsys):
     _kanripo("KR1d0030_005.txt")
     _kanripo("KR1d0028_005.txt")
-    spec = importlib.util.spec_from_file_location("an_check_kanripo", ROOT / "scripts" / "an_check_kanripo.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["an_check_kanripo"] = mod
-    spec.loader.exec_module(mod)
-    code = mod.main(["--pair", str(KANRIPO / "KR1d0030_005.txt"), str(KANRIPO / "KR1d0028_005.txt")])
+    from jiaokan.measure.an_check import main
+
+    code = main(["--pair", str(KANRIPO / "KR1d0030_005.txt"), str(KANRIPO / "KR1d0028_005.txt")])
     out = capsys.readouterr().out
     assert code == 0
     assert "20 claims about the 注疏: confirmed 20 (100.0%)" in out

@@ -121,7 +121,7 @@ class EmendResult:
         return [e for e in self.emendations if e.witness == siglum]
 
     def kind_counts(self) -> dict[str, int]:
-        out = {k: 0 for k in KINDS}
+        out: dict[str, int] = {k: 0 for k in KINDS}
         for c in self.claims:
             out[c.record.kind] = out.get(c.record.kind, 0) + 1
         return out

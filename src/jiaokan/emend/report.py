@@ -199,7 +199,7 @@ def verdicts_by_note(res: EmendResult) -> dict[str, NoteVerdict]:
                      and ch.verdict == verdict), None) if verdict else None
         lead = lead or next((ch for ch in checks if ch is not None), None)
         r = first.record
-        head = r.kind
+        head: str = r.kind
         if r.lemma or r.reading:
             head += f" {r.lemma or '∅'}→{r.reading or '∅'}"
         if r.target_name:
