@@ -23,6 +23,8 @@ try:
 except ModuleNotFoundError:  # the package may not be installed: use the src tree
     sys.path.insert(0, str(ROOT / "src"))
     from jiaokan.emend.notes import KINDS, NoteRecord, parse_note
+from jiaokan.emend.lexicon import EXTRA_FOLD  # noqa: E402
+from jiaokan.emend.notes import detect_script, fold_note_text  # noqa: E402
 from jiaokan.measure import an_census as census  # noqa: E402
 
 FIXTURE = json.loads((ROOT / "tests" / "fixtures" / "seed_an_notes.json").read_text(encoding="utf-8"))
@@ -424,3 +426,26 @@ def test_readers_join_notes_as_the_independent_extraction_does(path):
     w = read_witness(f)
     assert [n.text for n in w.notes()] == [n.raw for n in found]
     assert [n.loc.line for n in w.notes()] == [n.line for n in found]
+
+
+# ---------------------------------------------------------------------------
+# The note fold (script conversion comes from jiaokan.normalize.script)
+# ---------------------------------------------------------------------------
+
+_HAN = st.characters(min_codepoint=0x3400, max_codepoint=0x9FFF)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.one_of(_HAN, st.sampled_from(sorted(EXTRA_FOLD)), st.sampled_from("/()¶ 　")), max_size=30))
+def test_note_fold_keeps_every_position_and_is_stable(text):
+    folded = fold_note_text(text)
+    assert len(folded) == len(text)  # spans found in the folded copy are cut from the original
+    assert fold_note_text(folded) == folded
+    assert detect_script(folded) in ("simplified", "unknown")
+
+
+def test_note_fold_reads_the_odd_forms_as_the_grammar_words():
+    assert fold_note_text("宋夲據唐石經改正") == "宋本据唐石经改正"
+    assert detect_script("案比今注疏本讹作北") == "simplified"
+    assert detect_script("案比今注疏本訛作北") == "traditional"
+    assert detect_script("案于云") == "unknown"  # shared forms prove nothing
