@@ -19,6 +19,7 @@ from .collate.engine import collate
 from .errors import CollationError, EmendationError
 from .collate.export import write_json
 from .corpus import Entry, load_collations, load_manifest
+from .emend.verdict import NoteVerdict
 from .model import Witness
 from .readers import ReaderError, read_witness
 from .tei.validate import validate_file
@@ -34,7 +35,7 @@ class BuildResult:
     errors: list[str] = field(default_factory=list)
     collations: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    verdicts: dict[str, dict] = field(default_factory=dict)  # 案 note id → {kind, verdict, summary, reading}
+    verdicts: dict[str, NoteVerdict] = field(default_factory=dict)  # 案 note id → its verdict record
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:

@@ -364,9 +364,9 @@ def cmd_emend(args: argparse.Namespace) -> int:
     if not written:  # nothing asked for: the per-note verdicts on standard output
         import json as _json
 
-        from .emend.report import verdicts_by_note
+        from .emend.report import verdicts_json
 
-        print(_json.dumps(verdicts_by_note(res), ensure_ascii=False, indent=1))
+        print(_json.dumps(verdicts_json(res), ensure_ascii=False, indent=1))
     return EXIT_OK
 
 

@@ -42,10 +42,9 @@ from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..normalize import is_ignorable, key
 from .anchor import Anchor, Claim, piece_context, piece_key
+from .verdict import VERDICTS
 
-__all__ = ["VERDICTS", "CHECKED_KINDS", "Check", "Aligned", "check_claims", "is_zhushu_claim"]
-
-VERDICTS: tuple[str, ...] = ("confirmed", "contradicted", "not covered")
+__all__ = ["CHECKED_KINDS", "Check", "Aligned", "check_claims", "is_zhushu_claim"]
 
 #: Kinds of claim that say what the 注疏 reads (and so can be checked).
 CHECKED_KINDS: frozenset[str] = frozenset({"corruption", "omission", "addition", "variant"})

@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 from ..model import DEFAULT_RESP, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text, Unit, Where, walk
 from .html import LAYER_ZH, attrs, page_id
 from .marks import Mark
-from .notes import note_html
+from .notes import Verdicts, note_html
 
 
 @dataclass
@@ -52,7 +52,7 @@ class ColumnWriter:
     """Render the units of one witness in one row; ``marks``: layer → marks of this row."""
 
     def __init__(self, siglum: str, marks: dict[str, list[Mark]] | None, pages: PageIds,
-                 verdicts: dict[str, dict] | None = None, page: str | None = None, link_units: bool = True,
+                 verdicts: Verdicts | None = None, page: str | None = None, link_units: bool = True,
                  footnotes: dict[str, int] | None = None):
         self.siglum = siglum
         self.marks = marks or {}
