@@ -167,3 +167,52 @@ def test_kanripo_collations_rebuild(names):
     col = collate(ws)
     assert any(g.kind == "lacuna" for g in col.gaps) or names[0] == "KR1d0030_003"
     _assert_rebuilds(col)
+
+
+# --- the viewers: the Versioning Machine 5 and EVT 2/3 ------------------------------------------
+
+TEI = "{http://www.tei-c.org/ns/1.0}"
+
+
+@pytest.mark.parametrize("viewer", ["vm", "evt"])
+def test_viewer_file_has_the_shape_the_viewers_rely_on(tmp_path, viewer, profile, tei_all, read_corpus):
+    from .conftest import corpus_file
+
+    out = tmp_path / f"xiangsheli.{viewer}.xml"
+    r = jiaokan("collate", str(corpus_file("jishi-juan05-xiangsheli-traditional")),
+                str(corpus_file("tushu-juan276-xiangsheli")), "--viewer", viewer, "-o", str(out))
+    assert r.returncode == 0, r.stderr.decode()
+    tree = etree.parse(str(out))
+    root = tree.getroot()
+    assert profile.validate(tree), profile.error_log
+    assert tei_all.validate(tree), tei_all.error_log
+    pis = [n for n in root.itersiblings(preceding=True) if isinstance(n, etree._ProcessingInstruction)]
+    if viewer == "vm":
+        # the VM renders through its XSLT, found relative to the file in its samples/ folder
+        assert [(p.target, p.get("type"), p.get("href")) for p in pis] == [
+            ("xml-stylesheet", "text/xsl", "../src/vmachine.xsl")]
+    else:
+        assert pis == []
+    # both read the witnesses from listWit in sourceDesc; the label is the witness's content
+    wits = root.findall(f"{TEI}teiHeader/{TEI}fileDesc/{TEI}sourceDesc/{TEI}listWit/{TEI}witness")
+    ids = [w.get("{http://www.w3.org/XML/1998/namespace}id") for w in wits]
+    assert ids == ["JS", "TS"]
+    for w in wits:
+        label = "".join(w.itertext()).strip()
+        assert label and ".xml" not in label and w.get("corresp", "").endswith(".xml")
+    enc = root.find(f"{TEI}teiHeader/{TEI}encodingDesc/{TEI}variantEncoding")
+    assert (enc.get("method"), enc.get("location")) == ("parallel-segmentation", "internal")
+    # every app names every witness exactly once, as #id, in lem/rdg @wit (EVT shows a reading for each)
+    apps = root.findall(f".//{TEI}body//{TEI}app")
+    assert apps
+    for app in apps:
+        named = [t for r in app if r.tag in (f"{TEI}lem", f"{TEI}rdg") for t in r.get("wit", "").split()]
+        assert all(t.startswith("#") for t in named)
+        assert sorted(t[1:] for t in named) == sorted(ids), etree.tostring(app, encoding="unicode")
+        assert app.find(f"{TEI}lem") is not None
+    # no note in the body: each would be a note icon in both viewers
+    assert root.find(f".//{TEI}body//{TEI}note") is None
+    # and a witness rebuilt by their rule is the witness
+    ws = {"JS": read_corpus("jishi-juan05-xiangsheli-traditional"), "TS": read_corpus("tushu-juan276-xiangsheli")}
+    expected = {s: witness_layers(w, COLLATED_LAYERS) for s, w in ws.items()}
+    assert _bad(compare_rebuild(expected, rebuild_from_tei(root))) == []

@@ -53,6 +53,14 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         "注 with 注) on normalized keys (NFC, OpenCC t2s, one-hop variant folds, taboo forms, gaiji); differences "
         "of script alone are not recorded; punctuation and whitespace are ignored; readings keep the original "
         "characters.",
+        "Reading a witness back: by the rules of parallel segmentation, text outside app belongs to every "
+        "witness and text inside app to the lem or rdg whose @wit names it. Every witness so read gives exactly "
+        "its own collated layer text (ab/@type), up to punctuation and script. Text a witness lacks (a layer, "
+        "text before or after an excerpt, a page lost from its source) is an app with an empty reading for it.",
+        "Script differences (e.g. 賓/宾) are not variants, so the text outside app is in the base's script. "
+        "To recover a witness's own characters, read its TEI file (listWit/witness/idno[@type='tei']): @corresp "
+        "on every ab and every non-empty lem and rdg points to the passage there (file#id); the JSON export's table also holds "
+        "each witness's own characters.",
         *(f"{t}: {doc}" for t, doc in TYPE_DOC.items()),
     ]
     if col.ignored:
