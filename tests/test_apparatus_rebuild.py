@@ -150,11 +150,13 @@ def test_every_collation_of_the_build_rebuilds(tmp_path):
 
 
 #: 集释 (WYG), 注疏 (WYG) and 四部丛刊 of one 篇 (the 集释 卷 that opens it): 士相見禮, 鄉射禮 (lost pages in
-#: the 四部丛刊), 大射儀 (lost pages).  KR1d0026_001/_008 hold a U+0001 the readers do not yet survive.
+#: the 四部丛刊), 大射儀 (lost pages), 聘禮.  KR1d0026_001/_008 hold a U+0001 the readers do not yet survive.
 KANRIPO_SETS = [
     ("KR1d0030_003", "KR1d0028_003", "KR1d0026_003"),
     ("KR1d0030_005", "KR1d0028_005", "KR1d0026_005"),
     ("KR1d0030_010", "KR1d0028_007", "KR1d0026_007"),
+    # 聘禮: the 集释 卷 opens late in the 篇, and a stray link once put the 注疏's opening passages after it
+    ("KR1d0030_014", "KR1d0028_008"),
 ]
 
 
@@ -165,7 +167,7 @@ def test_kanripo_collations_rebuild(names):
         pytest.skip("Kanripo files absent")
     ws = [read_witness(p, WitnessMeta(siglum=s, file=p.name, format="")) for s, p in zip("JZS", paths)]
     col = collate(ws)
-    assert any(g.kind == "lacuna" for g in col.gaps) or names[0] == "KR1d0030_003"
+    assert any(g.kind == "lacuna" for g in col.gaps) or len(names) == 2 or names[0] == "KR1d0030_003"
     _assert_rebuilds(col)
 
 

@@ -23,6 +23,7 @@ from .apparatus_reader import fold_script
 from .layertext import LayerText
 from .model import Collation, strongest
 from .segments import Segment, layer_segments, row_layer_inputs
+from .variants import _trimmed
 
 TYPE_DOC = {
     "orthographic": "the witnesses differ only in variant form (异体), e.g. 荅/答",
@@ -103,12 +104,7 @@ def _same(x: str, y: str) -> bool:
 
 def _trim(text: str) -> str:
     """A reading without the punctuation at its ends (punctuation is not collated)."""
-    i, j = 0, len(text)
-    while i < j and is_ignorable(text[i]):
-        i += 1
-    while j > i and is_ignorable(text[j - 1]):
-        j -= 1
-    return text[i:j]
+    return _trimmed(text, 0, len(text), is_ignorable)
 
 
 def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, LayerText], col: Collation,
