@@ -16,12 +16,12 @@ from lxml import etree
 
 from ..io import atomic_write_bytes
 from ..model import Witness
+from ..normalize import is_ignorable
 from ..tei.header import comparison_document
 from ..tei.writer import _el
-from ..normalize import is_ignorable
 from .apparatus_reader import fold_script
 from .layertext import LayerText
-from .model import Collation, strongest
+from .model import App, Collation, strongest
 from .segments import Segment, layer_segments, row_layer_inputs
 from .variants import _trimmed
 
@@ -170,12 +170,12 @@ def _absence(seg: Segment, missing: list[str]) -> str:
     return "lacuna" if "lacuna" in kinds else "edge" if "edge" in kinds else "layer"
 
 
-def _reading_type(seg: Segment, s: str, reading: str, lem: str, own) -> str:
+def _reading_type(seg: Segment, s: str, reading: str, lem: str, own: App | None) -> str:
     """The variant type of witness ``s``'s reading: the entry's own where it has one, else by its shape."""
-    types = [x.readings[s].type for x in seg.apps if s in x.readings and x.readings[s].type not in (None, "agree")]
+    types = [t for x in seg.apps if s in x.readings for t in [x.readings[s].type] if t is not None and t != "agree"]
     if own is not None and types:
         return types[0]
-    if seg.type in ("lacuna", "edge", "layer") and not types:
+    if seg.type is not None and seg.type in ("lacuna", "edge", "layer") and not types:
         return seg.type
     if types and len(seg.apps) == 1:
         return types[0]

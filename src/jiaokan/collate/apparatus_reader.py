@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from lxml import etree
 
 from ..readers.base import ReaderError
 from ..tei.writer import TEI_NS, XML_NS
+from ..model import Witness
 from .model import Collation
 
 NS = {"t": TEI_NS}
@@ -55,7 +57,7 @@ def listed_witnesses(root: etree._Element) -> list[ListedWitness]:
     return out
 
 
-def find_witness_file(name: str, apparatus: Path, candidates: list[Path] = ()) -> Path | None:
+def find_witness_file(name: str, apparatus: Path, candidates: Sequence[Path] = ()) -> Path | None:
     """Where the witness TEI file ``name`` of ``apparatus`` is (see the module doc), or None."""
     for c in candidates:
         if c.name == name and c.is_file():
@@ -163,7 +165,8 @@ def rebuild_from_tei(root: etree._Element) -> dict[str, dict[str, str]]:
                 for r in readings:
                     named.update(_wits(r))
                 for r in readings:
-                    wits = _wits(r) or ([s for s in sigla if s not in named] if r.tag.endswith("lem") else [])
+                    is_lem = r.tag == f"{{{TEI_NS}}}lem"
+                    wits = _wits(r) or ([s for s in sigla if s not in named] if is_lem else [])
                     add(wits, layer, _reading_text(r))
             elif isinstance(child.tag, str) and child.tag not in _SKIP:
                 add(sigla, layer, _reading_text(child))
@@ -183,7 +186,7 @@ def rebuild_from_json(data: dict) -> dict[str, dict[str, str]]:
     return out
 
 
-def witness_layers(w, layers: tuple[str, ...] | list[str]) -> dict[str, str]:
+def witness_layers(w: Witness, layers: tuple[str, ...] | list[str]) -> dict[str, str]:
     """A witness's own text of each collated layer, over the units a collation reads (front/back matter excluded)."""
     from .layertext import layer_text
     from .rows import body_units

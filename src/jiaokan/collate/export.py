@@ -76,7 +76,7 @@ def write_json(col: Collation, path: str | Path) -> Path:
 
 
 # ---------------------------------------------------------------- terminal diff
-COLOURS = {
+COLOURS: dict[str | None, str] = {  # keyed by Reading.type, which is None only for a lem
     "substantive": "\033[1;31m", "omission": "\033[35m", "addition": "\033[32m",
     "transposition": "\033[36m", "taboo": "\033[33m", "orthographic": "\033[2m",
 }

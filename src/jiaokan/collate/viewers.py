@@ -47,8 +47,9 @@ def viewer_tree(tree: etree._ElementTree, viewer: str) -> etree._ElementTree:
     for wit in root.iterfind("t:teiHeader//t:listWit/t:witness", NS):
         idno = wit.find("t:idno[@type='tei']", NS)
         if idno is not None:
-            if (idno.text or "").strip():
-                wit.set("corresp", idno.text.strip())
+            name = (idno.text or "").strip()
+            if name:
+                wit.set("corresp", name)
             wit.remove(idno)
     if viewer == "vm":
         pi = etree.ProcessingInstruction("xml-stylesheet", f'type="text/xsl" href="{VM_STYLESHEET}"')
