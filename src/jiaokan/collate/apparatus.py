@@ -5,7 +5,13 @@ Per row and layer, one ``ab`` holds the base text with ``app`` entries inline:
 differing witness with its ``@type``, an empty ``rdg`` for an omission.
 ``@corresp`` on ``ab``, ``lem`` and ``rdg`` points into each witness's TEI file
 (``file.xml#passage-id``); ``@n`` on readings is the page; ``pb`` marks where
-the base turns a page.  A layer that one side lacks is one ``app type="layer"``.
+the base turns a page.
+
+Every witness reads back exactly (:func:`.apparatus_reader.rebuild_from_tei`):
+the row and layer is cut into segments (:mod:`.segments`), and text a witness
+lacks is an ``app`` with an empty reading for it (``type`` layer, edge or
+lacuna, the last holding ``gap``), never base text outside an ``app``.  No
+``note`` per entry: viewers show each as an icon; the header explains the types.
 """
 
 from __future__ import annotations
