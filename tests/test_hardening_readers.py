@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from jiaokan.cli import main
-from jiaokan.model import UNKNOWN, Gaiji
+from jiaokan.model import UNKNOWN_CHAR, Gaiji
 from jiaokan.readers import READERS, ReaderError, load_source, read_witness
 from jiaokan.readers.lossless import check_lossless
 from jiaokan.tei.reader import read_tei
@@ -108,7 +108,7 @@ def test_private_use_glyphs_are_unknown_characters(tmp_path):
     w = read_witness(seed)
     codes = {n.code for p in w.pieces() for n in _walk(p.content) if isinstance(n, Gaiji)}
     assert {"U-EB8E", "U-E5AB"} <= codes
-    assert UNKNOWN in "".join(p.text for p in w.pieces())
+    assert UNKNOWN_CHAR in "".join(p.text for p in w.pieces())
     w.meta.siglum = "ZS"
     write_tei(w, tmp_path / "z.xml")
     assert validate_file(tmp_path / "z.xml").ok
@@ -350,7 +350,7 @@ def test_a_difference_over_an_unknown_character_is_uncertain_not_substantive():
     other = text.replace("司射命设丰", "司射命设\ue000", 1).replace("降复位", "降□位", 1).replace("西阶", "东阶", 1)
     col = collate([_zs(text, "A"), _zs(other, "B")], base="A")
     typed = {(a.lem.text, a.readings["B"].text): a.readings["B"].type for a in col.apps}
-    assert typed[("丰", UNKNOWN)] == "uncertain"
+    assert typed[("丰", UNKNOWN_CHAR)] == "uncertain"
     assert typed[("复", "□")] == "uncertain"
     assert typed[("西", "东")] == "substantive"
     assert col.counts()["uncertain"] == 2

@@ -13,7 +13,8 @@ import lxml.html
 import pytest
 
 from jiaokan.collate.model import VARIANT_TYPES
-from jiaokan.model import UNKNOWN
+from jiaokan.emend.verdict import NoteVerdict
+from jiaokan.model import UNKNOWN_CHAR
 from jiaokan.render.inline import UNKNOWN_MARK
 
 from .conftest import CORPUS
@@ -23,14 +24,11 @@ XIANGSHELI = ["jishi-juan05-xiangsheli-traditional", "tushu-juan276-xiangsheli"]
 SINGLE = "tushu-juan275-shebu-huikao"
 ALL = DASHEYI + XIANGSHELI + [SINGLE]
 
-#: a hand-made verdicts dict (the emend stage's shape)
+#: hand-made verdict records (what the emend stage gives the renderer)
 VERDICTS = {
-    "JS10.72.jing1.an1": {"kind": "omission", "verdict": "confirmed", "summary": "注疏 lacks 遂 (confirmed)",
-                          "reading": ""},
-    "JS10.11.jing1.an1": {"kind": "corruption", "verdict": "not covered", "summary": "no 注疏 text here",
-                          "reading": None},
-    "JS10.114.zhu1.an1": {"kind": "omission", "verdict": "contradicted", "summary": "注疏 reads 也 (contradicted)",
-                          "reading": "也"},
+    "JS10.72.jing1.an1": NoteVerdict("omission", "confirmed", "注疏 lacks 遂 (confirmed)", ""),
+    "JS10.11.jing1.an1": NoteVerdict("corruption", "not covered", "no 注疏 text here", None),
+    "JS10.114.zhu1.an1": NoteVerdict("omission", "contradicted", "注疏 reads 也 (contradicted)", "也"),
 }
 
 
@@ -104,9 +102,9 @@ def test_variant_marks_carry_type_and_app_and_cover_the_reading(built, name):
         assert len(types) == 1, cls
         assert m.get("data-app") in apps
     # each app is marked in the base column with exactly its lemma, and in each witness with its reading
-    # (an unknown character reads as UNKNOWN and shows as the mark 〓)
+    # (an unknown character reads as UNKNOWN_CHAR and shows as the mark 〓)
     base_texts = _mark_texts(doc, col.base)
-    shown = lambda t: t.replace(UNKNOWN, UNKNOWN_MARK)  # noqa: E731
+    shown = lambda t: t.replace(UNKNOWN_CHAR, UNKNOWN_MARK)  # noqa: E731
     for a in col.apps:
         assert base_texts.get(a.id) == shown(a.lem.text), (a.id, a.lem.text, base_texts.get(a.id))
         for s, r in a.readings.items():

@@ -50,7 +50,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..model import UNKNOWN, Gaiji, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Witness, advance_column
+from ..model import UNKNOWN_CHAR, Note, Piece, Place, Unit, Witness, walk, witness_places
 from ..normalize import is_ignorable, key, resolve_gaiji
 from .notes import NoteRecord, parse_note
 
@@ -150,38 +150,10 @@ class Claim:
 
 def note_offset(piece: Piece, note: Note) -> int:
     """The offset in ``piece.text`` at which ``note`` stands (characters before it)."""
-    off = 0
-    for node in piece.content:
-        if node is note:
-            return off
-        if isinstance(node, Text):
-            off += len(node.text)
-        elif isinstance(node, Gaiji):
-            off += 1
+    for step in walk(piece.content):
+        if step.node is note:
+            return step.offset
     raise ValueError("the note is not in this piece")
-
-
-def _positions(piece: Piece) -> tuple[list[str | None], list[int | None], list[int | None]]:
-    """Page, line and column (:func:`jiaokan.model.assign_columns`) of every character of ``piece.text``."""
-    pages: list[str | None] = []
-    lines: list[int | None] = []
-    cols: list[int | None] = []
-    page, line, col = piece.loc.page, piece.loc.line or None, (piece.col or 1) - 1
-    for node in piece.content:
-        if isinstance(node, PageBreak):
-            page = node.n
-        elif isinstance(node, LineBreak):
-            line, col = node.n, 0
-        elif isinstance(node, (Text, Gaiji)):
-            k = len(node.text) if isinstance(node, Text) else 1
-            pages.extend([page] * k)
-            lines.extend([line] * k)
-            cols.extend(range(col + 1, col + k + 1))
-            col += k
-        elif isinstance(node, (Label, Note)):
-            # labels and notes take columns on the line but are not the piece's text
-            col = advance_column(col, [node])
-    return pages, lines, cols
 
 
 def piece_key(unit: Unit, piece: Piece) -> str:
@@ -201,7 +173,7 @@ def _lemma_keys(lemma: str, char_decl: dict[str, str | None]) -> list[str]:
 
     def sub(m: re.Match) -> str:
         code = m.group(1)
-        return char_decl.get(code) or resolve_gaiji(code) or UNKNOWN
+        return char_decl.get(code) or resolve_gaiji(code) or UNKNOWN_CHAR
 
     lemma = _ENTITY.sub(sub, lemma)
     return [key(ch) for ch in lemma if not is_ignorable(ch)]
@@ -272,21 +244,20 @@ class _Doc:
                 for p in u.pieces:
                     self.index[id(p)] = len(self.slots)
                     self.slots.append(_Slot(di, u, p))
-        self._pl: dict[int, tuple[list, list, list]] = {}
+        self._places: dict[int, list[Place]] | None = None
 
     def piece_id(self, slot: _Slot) -> str:
         return piece_key(slot.unit, slot.piece)
 
     def where(self, slot: _Slot, offset: int) -> tuple[str | None, int | None, int | None]:
         """Page, line and column of the character at ``offset`` of the slot's piece."""
-        n = self.index[id(slot.piece)]
-        if n not in self._pl:
-            self._pl[n] = _positions(slot.piece)
-        pages, lines, cols = self._pl[n]
-        if not pages:
+        if self._places is None:
+            self._places = witness_places(self.w)
+        places = self._places[id(slot.piece)]
+        if not places:
             return slot.piece.loc.page, slot.piece.loc.line or None, slot.piece.col
-        i = min(max(offset, 0), len(pages) - 1)
-        return pages[i], lines[i], cols[i]
+        pl = places[min(max(offset, 0), len(places) - 1)]
+        return pl.page, pl.line, pl.col
 
     def same_layer(self, n: int, layer: str, *, backward: bool, unit_only: bool) -> Iterator[_Slot]:
         """Slots of ``layer`` before (``backward``) or after slot ``n``, in the same unit or chapter."""
@@ -456,11 +427,11 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
         return
 
     if pos == "near":
-        found = _near(slot, off, r.reading, decl)
-        if found is None:
+        near = _near(slot, off, r.reading, decl)
+        if near is None:
             _fail(c, f"no stretch like {r.reading!r} in the text before the note in {c.piece}")
             return
-        s, e = found
+        s, e = near
         c.anchors.append(_make(doc, slot, s, e, "near", distance=slot.k().count_between(e, off)))
         return
 
@@ -543,21 +514,20 @@ def _below(doc: _Doc, c: Claim, s_slot: _Slot, after: int, keys: list[str]) -> N
 def _sentence_start(piece: Piece, off: int) -> int:
     """Start of the sentence that ends at ``off``: after the last stop or earlier note."""
     start = 0
-    pos = 0
-    for node in piece.content:
+    for step in walk(piece.content):
+        if step.note is not None:
+            continue
+        pos = step.offset
         if pos >= off:
             break
-        if isinstance(node, Note):
+        if isinstance(step.node, Note):
             start = pos
-        elif isinstance(node, Text):
-            for i, ch in enumerate(node.text):
-                if pos + i >= off:
-                    break
-                if ch in SENTENCE_STOPS and pos + i < off - 1:
-                    start = pos + i + 1
-            pos += len(node.text)
-        elif isinstance(node, Gaiji):
-            pos += 1
+            continue
+        for i, ch in enumerate(step.node.reading):
+            if pos + i >= off:
+                break
+            if ch in SENTENCE_STOPS and pos + i < off - 1:
+                start = pos + i + 1
     text = piece.text
     while start < off and is_ignorable(text[start]):
         start += 1

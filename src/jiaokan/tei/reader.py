@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TypedDict
 
 from lxml import etree
 
@@ -27,12 +28,15 @@ from ..model import (
     Unit,
     Witness,
     ReaderWarning,
+    Where,
     WitnessMeta,
     assign_columns,
     code_codepoint,
     codepoint_code,
     split_held,
+    walk,
 )
+from ..readers import default_role
 from ..readers.base import ReaderError
 from .parse import parse_xml
 from .writer import TEI_NS, XML_NS
@@ -55,6 +59,13 @@ def read_tei(path: str | Path) -> Witness:
     return witness_from_tei(root, str(path))
 
 
+class _State(TypedDict):
+    """Where reading stands in the body: the last source line and page label seen."""
+
+    line: int
+    page: str | None
+
+
 def _text(el: etree._Element | None) -> str:
     return "".join(el.itertext()).strip() if el is not None else ""
 
@@ -65,7 +76,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
     scopes = {e.get("unit"): (e.text or "") for e in root.iterfind("t:teiHeader/t:fileDesc/t:sourceDesc/t:bibl/t:biblScope", NS)}
     wit = root.find("t:teiHeader/t:fileDesc/t:sourceDesc/t:listWit/t:witness", NS)
     meta = WitnessMeta(
-        siglum=wit.get(_XML_ID) if wit is not None else "W",
+        siglum=(wit.get(_XML_ID) if wit is not None else None) or "W",
         file=idnos.get("file", name),
         format=idnos.get("format", "tei"),
         title=_text(bibl.find("t:title", NS)) if bibl is not None else "",
@@ -78,6 +89,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
         edition=_text(bibl.find("t:edition", NS)) if bibl is not None else "",
         author=_text(bibl.find("t:author", NS)) if bibl is not None else "",
         extra={k[2:]: v for k, v in idnos.items() if k and k.startswith("x-")},
+        role=idnos.get("role") or default_role(idnos.get("format", "")),
     )
     w = Witness(meta=meta)
     people: dict[str, str] = {}
@@ -104,24 +116,14 @@ def _standard_mapping(ch: etree._Element) -> etree._Element | None:
     return None
 
 
-def _first_line(content: list[Inline], line_before: int) -> int:
-    """The line of a piece's first character: a line break before it, else the line so far."""
-    for x in content:
-        if isinstance(x, LineBreak):
-            return x.n
-        if isinstance(x, (Text, Label, Gaiji, Note)):
+def _start(content: list[Inline], line_before: int, page_before: str | None) -> Loc:
+    """Where a piece's first character stands: after the breaks that open the piece, else
+    where the text before it ended (the one walk decides, as for every later character)."""
+    where = Where(page_before, line_before)
+    for step in walk(content, where):
+        if step.node.kind not in ("pb", "lb", "gap"):
             break
-    return line_before
-
-
-def _first_page(content: list[Inline], page_before: str | None) -> str | None:
-    """The page of a piece's first character: a page break before it, else the page so far."""
-    for x in content:
-        if isinstance(x, PageBreak):
-            return x.n
-        if isinstance(x, (Text, Label, Gaiji, Note)):
-            break
-    return page_before
+    return Loc(where.line or line_before, where.page)
 
 
 #: Elements that group text blocks and hold no text of their own (their blocks are read).
@@ -165,7 +167,7 @@ class _BodyReader:
         self.w = w
         self.people = people
         self.name = name
-        self.state: dict = {"line": 0, "page": None}
+        self.state: _State = {"line": 0, "page": None}
         self.pending: list[Inline] = []
         self.div: Div | None = None
         self.units: dict[str, Unit] = {}
@@ -278,7 +280,7 @@ class _BodyReader:
         p = Piece(
             layer=layer,
             content=content,
-            loc=Loc(_first_line(content, line_before), _first_page(content, page_before)),
+            loc=_start(content, line_before, page_before),
             resp=self.people.get(el.get("resp", ""), None),
             subtype=subtype,
             cert=cert,

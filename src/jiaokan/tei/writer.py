@@ -28,9 +28,10 @@ from lxml import etree
 
 from .. import __version__
 from ..io import atomic_write_bytes
+from ..readers import default_role
 from ..model import (
     HELD_RE,
-    UNKNOWN,
+    UNKNOWN_CHAR,
     Div,
     Gaiji,
     Gap,
@@ -92,7 +93,7 @@ def xml_safe(s: str) -> str:
     net for metadata taken from a source (a ``#+TITLE:`` line, a 卷 number), which
     would otherwise make lxml refuse the whole document.
     """
-    return HELD_RE.sub(UNKNOWN, s) if HELD_RE.search(s) else s
+    return HELD_RE.sub(UNKNOWN_CHAR, s) if HELD_RE.search(s) else s
 
 
 def _el(parent: etree._Element, tag: str, text: str | None = None, **attrs: str | None) -> etree._Element:
@@ -201,6 +202,8 @@ def _write_header(header: etree._Element, w: Witness, resp: _RespTable) -> None:
         _el(bibl, "note", m.source, type="source")
     _el(bibl, "idno", Path(m.file).name, type="file")
     _el(bibl, "idno", m.format, type="format")
+    if m.role and m.role != default_role(m.format):  # only what the format does not already say
+        _el(bibl, "idno", m.role, type="role")
     if m.work:
         _el(bibl, "idno", m.work, type="work")
     if m.script:
