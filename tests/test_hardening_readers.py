@@ -404,3 +404,30 @@ def test_emend_anchors_give_the_column(tmp_path, capsys):
         # the anchor stands at its column, give or take the indentation the reader does not keep
         line, at = lines[a["line"] - 1], a["col"] - 1
         assert 0 <= line.find(a["text"], at) - at <= 2, (a, line)
+
+
+@pytest.mark.parametrize("inserted,code", [("\x00", "U-0000"), ("\x1b", "U-001B"), ("\x07", "U-0007")])
+def test_a_stray_control_in_a_real_file_is_kept_not_refused(inserted, code, tmp_path, capsys):
+    lines = _excerpt(kanripo_file("KR1d0026_005.txt"), 40).split("\n")
+    k = next(i for i, ln in enumerate(lines) if len(ln) > 10 and not ln.startswith(("#", "<")))
+    lines[k] = lines[k][:5] + inserted + lines[k][5:]
+    f = tmp_path / "KR1d0026_005.txt"
+    f.write_bytes("\n".join(lines).encode("utf-8"))
+    rc, err = _ingest(f, tmp_path / "out", capsys)
+    assert rc == 0, err
+    _assert_whole(f, tmp_path / "out")
+    w = read_witness(f)
+    assert [x.line for x in w.warnings if x.code == "held-character"] == [k + 1]
+    assert code in w.char_decl
+
+
+def test_a_control_alone_on_a_line_is_kept_in_place(tmp_path, capsys):
+    """U+0085 is white space to Python: a line holding only it looks blank to every reader."""
+    lines = _excerpt(kanripo_file("KR1d0026_005.txt"), 40).split("\n")
+    lines.insert(20, "\x85")
+    f = tmp_path / "KR1d0026_005.txt"
+    f.write_bytes("\n".join(lines).encode("utf-8"))
+    rc, err = _ingest(f, tmp_path / "out", capsys)
+    assert rc == 0, err
+    _assert_whole(f, tmp_path / "out")
+    assert "U-0085" in read_tei(tmp_path / "out" / "KR1d0026_005.xml").char_decl

@@ -87,7 +87,8 @@ def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
         guess = guess_encoding(data)
         if guess is not None:
             raise ReaderError(name, f"not UTF-8: {guess.hint()}")
-        raise ReaderError(name, "binary file (NUL bytes): expected a UTF-8 text witness")
+        if not _stray_nuls(data):
+            raise ReaderError(name, "binary file (NUL bytes): expected a UTF-8 text witness")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -111,6 +112,18 @@ def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
     return SourceText(name, text, lines, offsets)
 
 
+def _stray_nuls(data: bytes) -> bool:
+    """A few NUL bytes in otherwise valid UTF-8 text: a damaged text file, read (each NUL is held
+    as a marker and warned), not a binary one."""
+    if data.count(b"\x00") * 100 > len(data):
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 # --------------------------------------------------------------------------
 # Characters and widths
 
@@ -131,8 +144,13 @@ _COUNTED_RE = re.compile(f"{HAN_RE.pattern}|{HELD_RE.pattern}")
 def counted_chars(text: str) -> str:
     """The measure of losslessness: the Han characters of ``text`` and the code points the
     model holds as markers (controls, private-use glyphs: :data:`~jiaokan.model.HELD_RE`),
-    so that a source character kept as a marker is counted like any other."""
-    return "".join(_COUNTED_RE.findall(text))
+    so that a source character kept as a marker is counted like any other.
+
+    Controls that Python takes for white space (U+000B, U+000C, U+001C–U+001F, U+0085) are
+    not counted, as white space is not: a reader that strips a line drops them with the
+    spaces (the builder warns when it does, :meth:`WitnessBuilder.finish`).
+    """
+    return "".join(c for c in _COUNTED_RE.findall(text) if not c.isspace())
 
 
 def columns(text: str) -> int:
@@ -220,6 +238,7 @@ class WitnessBuilder:
         self.page: str | None = None
         self.line_no: int = 0
         self._pending: list[Inline] = []
+        self._held_seen: dict[str, int] = {}  # held code points kept so far, per code point
         self._div: Div | None = None
         self._unit: Unit | None = None
         self._piece: Piece | None = None
@@ -233,8 +252,26 @@ class WitnessBuilder:
     # -- provenance ---------------------------------------------------------
     def line(self, n: int) -> None:
         """Source line ``n`` starts here."""
+        self._blank_lines_held(self.line_no + 1, n)
         self.line_no = n
         self._pending.append(LineBreak(n))
+
+    def _blank_lines_held(self, lo: int, hi: int) -> None:
+        """Held code points on the lines ``lo``..``hi - 1`` the reader skipped as blank.
+
+        ``str.strip`` takes some controls for white space (U+0085, U+000B, U+001C–U+001F),
+        so a line holding only those looks blank to every reader; kept here, in place,
+        so that no source character is lost.
+        """
+        lines = self.source.lines
+        for k in range(max(lo, 1), min(hi, len(lines) + 1)):
+            ln = lines[k - 1]
+            if ln.strip() or not HELD_RE.search(ln):
+                continue
+            saved, self.line_no = self.line_no, k
+            self._pending.append(LineBreak(k))
+            self._pending.extend(self._held(ch) for ch in HELD_RE.findall(ln))
+            self.line_no = saved
 
     def page_break(self, pb: PageBreak) -> None:
         self.page = pb.n
@@ -348,7 +385,7 @@ class WitnessBuilder:
         self._flush()
         for kind, run in split_held(s):
             if kind == "held":
-                self._held(run)
+                self._target().append(self._held(run))
                 continue
             target = self._target()
             if target and isinstance(target[-1], Text):
@@ -360,7 +397,7 @@ class WitnessBuilder:
         self._flush()
         for kind, run in split_held(s):
             if kind == "held":
-                self._held(run)
+                self._target().append(self._held(run))
             else:
                 self._target().append(Label(run))
 
@@ -374,7 +411,7 @@ class WitnessBuilder:
         before, after = HELD_RE.sub("", ln[max(0, i - 6):i]), HELD_RE.sub("", ln[i + 1:i + 5])
         return f" (…{before}⟨here⟩{after}…)"
 
-    def _held(self, ch: str) -> None:
+    def _held(self, ch: str) -> Gaiji:
         """Keep a code point the model cannot hold as text as an unresolved marker, and say so.
 
         Every reader passes its text through :meth:`text` (or :meth:`label`), so
@@ -385,13 +422,27 @@ class WitnessBuilder:
         the file); a private-use glyph once per file (exports use them often).
         """
         code = codepoint_code(ch)
+        self._held_seen[ch] = self._held_seen.get(ch, 0) + 1
         first = code not in self.witness.char_decl
         if first:
             self.witness.char_decl[code] = None
         if first or not (0xE000 <= ord(ch) <= 0xF8FF or ord(ch) >= 0xF0000):
             self.warn("held-character", f"{describe_codepoint(ch)}{self._context(ch)} kept as the marker "
                       f"<g ref=\"#{code}\"/>: it is no reading; collation calls a difference over it uncertain")
-        self._target().append(Gaiji(code, None))
+        return Gaiji(code, None)
+
+    def _warn_stripped_held(self) -> None:
+        """Say where a white-space control was stripped with the spaces of a line rather than kept."""
+        want: dict[str, list[int]] = {}
+        for k, ln in enumerate(self.source.lines, 1):
+            for ch in HELD_RE.findall(ln):
+                if ch.isspace():
+                    want.setdefault(ch, []).append(k)
+        for ch, lines in want.items():
+            lost = len(lines) - self._held_seen.get(ch, 0)
+            if lost > 0:
+                self.warn("held-character", f"{describe_codepoint(ch)}: {lost} of {len(lines)} dropped with the "
+                          "white space of their line (a control Python counts as white space)", lines[0])
 
     def gaiji(self, code: str) -> None:
         self._flush()
@@ -419,6 +470,8 @@ class WitnessBuilder:
         self._note = note
 
     def finish(self) -> Witness:
+        self._blank_lines_held(self.line_no + 1, len(self.source.lines) + 1)
+        self._warn_stripped_held()
         if self._pending:
             # trailing breaks (a last page marker) go at the end of the last piece
             last = None

@@ -365,7 +365,8 @@ class _BodyReader:
         elif tag == "note":
             sub_state_line = state["line"]
             inner = self._inline(child)
-            layer = child.get("type") if child.get("type") in LAYERS else ("an" if not child.get("type") else "paratext")
+            ntype = child.get("type") or "an"  # an untyped note is read as a 案 note, as jiaokan writes them
+            layer = ntype if ntype in LAYERS else "paratext"
             out.append(
                 Note(
                     content=inner,
