@@ -20,6 +20,7 @@ and, for the Versioning Machine, the stylesheet instruction.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 from lxml import etree
@@ -43,7 +44,7 @@ def viewer_tree(tree: etree._ElementTree, viewer: str) -> etree._ElementTree:
     """A copy of the apparatus ``tree`` in the shape ``viewer`` (a key of :data:`VIEWERS`) opens as is."""
     if viewer not in VIEWERS:
         raise ValueError(f"unknown viewer {viewer!r}: choose from {', '.join(VIEWERS)}")
-    root = etree.fromstring(etree.tostring(tree))
+    root = copy.deepcopy(tree.getroot())  # a copy, not a re-parse: a 10 MB reading needs no parser limit
     for wit in root.iterfind("t:teiHeader//t:listWit/t:witness", NS):
         idno = wit.find("t:idno[@type='tei']", NS)
         if idno is not None:
