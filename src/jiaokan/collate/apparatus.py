@@ -17,6 +17,7 @@ from lxml import etree
 from ..io import atomic_write_bytes
 from ..model import Witness
 from ..tei.header import comparison_document
+from ..tei.validate import profile_check
 from ..tei.writer import _el
 from .model import App, Collation
 
@@ -149,5 +150,6 @@ def _write_segmented(ab: etree._Element, lt, apps: list[App], col: Collation, te
 def write_apparatus(col: Collation, path: str | Path, tei_names: dict[str, str] | None = None) -> Path:
     path = Path(path)
     tree = collation_to_tei(col, tei_names)
-    atomic_write_bytes(path, etree.tostring(tree, xml_declaration=True, encoding="UTF-8", pretty_print=True))
+    atomic_write_bytes(path, etree.tostring(tree, xml_declaration=True, encoding="UTF-8", pretty_print=True),
+                       check=profile_check)
     return path

@@ -8,9 +8,11 @@ every character sits in an element whose nearest ``@type`` is a layer.
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
 
 from lxml import etree
@@ -22,16 +24,22 @@ _T = "{%s}" % TEI_NS
 
 
 def find_schema_dir() -> Path:
-    """``$JIAOKAN_SCHEMAS``, else the ``schemas/`` folder of the checkout this package runs from."""
+    """Where the profile ``jiaokan.rng`` is: ``$JIAOKAN_SCHEMAS``; else the copy installed with the
+    package (``jiaokan/schemas/``, put there by the build: see ``setup.py``); else the
+    ``schemas/`` folder of the checkout this package runs from (an editable install)."""
     env = os.environ.get("JIAOKAN_SCHEMAS")
     if env:
         return Path(env)
+    packaged = Path(str(files("jiaokan").joinpath("schemas")))
+    if (packaged / "jiaokan.rng").is_file():
+        return packaged
     here = Path(__file__).resolve()
     for parent in here.parents:
         cand = parent / "schemas" / "jiaokan.rng"
         if cand.is_file():
             return cand.parent
-    raise FileNotFoundError("cannot find schemas/jiaokan.rng; set JIAOKAN_SCHEMAS to the schemas folder")
+    raise FileNotFoundError(errno.ENOENT, "cannot find the TEI profile (neither installed with the package nor in "
+                            "a checkout's schemas/); set JIAOKAN_SCHEMAS to the folder that holds it", "jiaokan.rng")
 
 
 @lru_cache(maxsize=4)
@@ -84,13 +92,24 @@ def layer_errors(root: etree._Element, limit: int = 20) -> list[str]:
     return errors
 
 
+#: How jiaokan parses TEI it validates: its own outputs may hold very long text nodes (a
+#: one-line export), and nothing in them is resolved or fetched (no entities, DTD, network).
+_PARSER = etree.XMLParser(huge_tree=True, resolve_entities=False, load_dtd=False, no_network=True)
+
+
 def validate_file(path: str | Path, tei_all: str | Path | None = None) -> Report:
-    rep = Report(str(path))
     try:
-        doc = etree.parse(str(path))
+        data = Path(path).read_bytes()
     except OSError:
-        rep.errors.append("cannot read the file")
-        return rep
+        return Report(str(path), ["cannot read the file"])
+    return validate_bytes(data, str(path), tei_all)
+
+
+def validate_bytes(data: bytes, name: str, tei_all: str | Path | None = None) -> Report:
+    """Validate serialized TEI against the profile (and tei_all) and the layer rule."""
+    rep = Report(name)
+    try:
+        doc = etree.ElementTree(etree.fromstring(data, _PARSER))
     except etree.XMLSyntaxError as exc:
         rep.errors.append(f"line {exc.lineno}: not well-formed XML: {exc.msg}")
         return rep
@@ -102,3 +121,9 @@ def validate_file(path: str | Path, tei_all: str | Path | None = None) -> Report
                 rep.errors.append(f"line {e.line}: {label}: {e.message}")
     rep.errors.extend(layer_errors(doc.getroot()))
     return rep
+
+
+def profile_check(data: bytes) -> list[str]:
+    """The check every TEI writer runs before its file is renamed into place
+    (:func:`jiaokan.io.atomic_write_bytes`): the profile and the layer rule."""
+    return validate_bytes(data, "").errors
