@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import WitnessMeta
+from .names import name_problem, siglum_problem
 from .readers.base import ReaderError
 
 MANIFEST = "corpus.toml"
@@ -34,16 +35,34 @@ def load_manifest(corpus_dir: str | Path) -> list[Entry]:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ReaderError(str(mpath), f"malformed manifest: {exc}") from None
     entries: list[Entry] = []
-    for i, w in enumerate(data.get("witness", []), 1):
+    witnesses = data.get("witness", [])
+    if not isinstance(witnesses, list) or not all(isinstance(w, dict) for w in witnesses):
+        raise ReaderError(str(mpath), "'witness' must be a list of [[witness]] tables")
+    for i, w in enumerate(witnesses, 1):
         if "file" not in w or "siglum" not in w:
             raise ReaderError(str(mpath), f"[[witness]] number {i} needs at least 'file' and 'siglum'")
+        problem = siglum_problem(str(w["siglum"]))
+        if problem:
+            raise ReaderError(str(mpath), f"[[witness]] number {i} ({w['file']}): {problem}")
         meta = WitnessMeta(file=w["file"], **{k: str(w.get(k, "")) for k in _FIELDS if k != "format"}, format=w.get("format", ""))
         if not meta.author and meta.format.startswith("jishi"):
             meta.author = "李如圭"
         entries.append(Entry(corpus_dir / w["file"], meta))
     if not entries:
         raise ReaderError(str(mpath), "the manifest lists no [[witness]]")
+    _check_stems(mpath, entries)
     return entries
+
+
+def _check_stems(mpath: Path, entries: list[Entry]) -> None:
+    """Each witness's TEI is OUT/tei/<file stem>.xml: two files with one stem would overwrite each other."""
+    seen: dict[str, str] = {}
+    for e in entries:
+        name = e.meta.file
+        if e.stem in seen and seen[e.stem] != name:
+            raise ReaderError(str(mpath), f"[[witness]] files {seen[e.stem]!r} and {name!r} would both be written "
+                              f"as tei/{e.stem}.xml: give them different names")
+        seen[e.stem] = name
 
 
 @dataclass
@@ -68,11 +87,25 @@ def load_collations(corpus_dir: str | Path, entries: list[Entry]) -> list[Collat
             if e.meta.chapter:
                 chapters.setdefault(e.meta.chapter, []).append(e)
         tables = [{"name": f"chapter{i}", "chapter": ch} for i, ch in enumerate(chapters, 1) if len(chapters[ch]) > 1]
+    names: set[str] = set()
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise ReaderError(str(mpath), "'collation' must be a list of [[collation]] tables")
     for i, t in enumerate(tables, 1):
         if "chapter" not in t:
             raise ReaderError(str(mpath), f"[[collation]] number {i} needs a 'chapter'")
+        name = str(t.get("name", f"chapter{i}"))
+        problem = name_problem(name) or (siglum_problem(str(t["base"])) if "base" in t else None)
+        if problem:
+            raise ReaderError(str(mpath), f"[[collation]] number {i}: {problem}")
+        if name in names:
+            raise ReaderError(str(mpath), f"[[collation]] number {i}: name {name!r} is used twice (it names the "
+                              "output files apparatus/NAME.xml and .json)")
+        names.add(name)
+        if name in {e.stem for e in entries}:
+            raise ReaderError(str(mpath), f"[[collation]] number {i}: name {name!r} is also a witness file's name "
+                              "(both would be written as tei/NAME.xml in the site): choose another")
         members = [e for e in entries if e.meta.chapter == t["chapter"]]
-        specs.append(CollationSpec(t.get("name", f"chapter{i}"), t["chapter"], t.get("base"), members))
+        specs.append(CollationSpec(name, t["chapter"], t.get("base"), members))
     return specs
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..model import Witness, WitnessMeta
+from ..names import derive_siglum
 from .base import Reader, ReaderError, SourceText, load_source
 from .jishi_flat import JishiFlatReader
 from .jishi_pages import JishiPagesReader
@@ -60,7 +61,7 @@ def read_witness(path: str | Path, meta: WitnessMeta | None = None, fmt: str | N
             raise ReaderError(src.path, "unknown format: no reader recognises this file (`jiaokan formats` lists them)")
         reader = found
     if meta is None:
-        meta = WitnessMeta(siglum=Path(path).stem[:8].upper() or "W", file=str(path), format=reader.name)
+        meta = WitnessMeta(siglum=derive_siglum(path), file=str(path), format=reader.name)
     else:
         meta.format = reader.name
     return reader.read(src, meta, check_format=False)
