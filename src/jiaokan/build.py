@@ -18,11 +18,12 @@ from .collate.apparatus import write_apparatus
 from .collate.engine import CollationError, collate
 from .collate.export import write_json
 from .corpus import Entry, load_collations, load_manifest
+from .io import InvalidOutput, OutputError
 from .model import Witness
 from .readers import ReaderError, read_witness
 from .tei.validate import validate_file
 from .tei.writer import write_tei
-from .ui import Progress, table
+from .ui import Progress, internal_error, table
 
 
 @dataclass
@@ -42,11 +43,17 @@ def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str |
         t0 = time.perf_counter()
         try:
             w = read_witness(e.path, e.meta, e.meta.format or None)
-        except ReaderError as exc:
+            path = write_tei(w, out / "tei" / f"{e.stem}.xml")
+        except (ReaderError, InvalidOutput) as exc:
             res.errors.append(str(exc))
             progress.step(f"{e.stem}: error")
             continue
-        path = write_tei(w, out / "tei" / f"{e.stem}.xml")
+        except OutputError:
+            raise  # a full disk or an unwritable folder: no later file would fare better
+        except Exception as exc:  # one witness's bug must not stop the others (JIAOKAN_TRACEBACK=1 shows it)
+            res.errors.append(internal_error(str(e.path), exc))
+            progress.step(f"{e.stem}: error")
+            continue
         rep = validate_file(path, tei_all)
         if not rep.ok:
             res.errors.extend(f"{path}: {err}" for err in rep.errors)
@@ -71,15 +78,21 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
             progress.step(spec.name)
             continue
         t0 = time.perf_counter()
+        names = {res.witnesses[e.stem].meta.siglum: f"{e.stem}.xml" for e in members}
         try:
             col = collate([res.witnesses[e.stem] for e in members], base=spec.base)
-        except CollationError as exc:
+            xml = write_apparatus(col, out / "apparatus" / f"{spec.name}.xml", names)
+            write_json(col, out / "apparatus" / f"{spec.name}.json")
+        except (CollationError, InvalidOutput) as exc:
             res.errors.append(f"collation {spec.name}: {exc}")
             progress.step(spec.name)
             continue
-        names = {res.witnesses[e.stem].meta.siglum: f"{e.stem}.xml" for e in members}
-        xml = write_apparatus(col, out / "apparatus" / f"{spec.name}.xml", names)
-        write_json(col, out / "apparatus" / f"{spec.name}.json")
+        except OutputError:
+            raise
+        except Exception as exc:
+            res.errors.append(internal_error(f"collation {spec.name}", exc))
+            progress.step(spec.name)
+            continue
         rep = validate_file(xml, tei_all)
         if not rep.ok:
             res.errors.extend(f"{xml}: {err}" for err in rep.errors)
@@ -123,22 +136,28 @@ def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | 
             continue
         t0 = time.perf_counter()
         zs_stem, zs, col = _zhushu_partner(res, w)
-        try:
-            r = emend(w, zs, collation=col)
-        except ValueError as exc:
-            res.errors.append(f"emend {stem}: {exc}")
-            progress.step(stem)
-            continue
         d = out / "emend"
         names = {w.meta.siglum: f"{stem}.xml"}
         if zs is not None:
             names[zs.meta.siglum] = f"{zs_stem}.xml"
-        write_json(r, d / f"{stem}.json")
-        write_csv(r, d / f"{stem}.csv")
-        teis = [write_emended(w, r, d / f"{stem}.emended.xml", names),
-                write_emendations(r, d / f"{stem}.apparatus.xml", names)]
-        if zs is not None and r.on(zs.meta.siglum):
-            teis.append(write_emended(zs, r, d / f"{zs_stem}.emended.xml", names))
+        try:
+            r = emend(w, zs, collation=col)
+            write_json(r, d / f"{stem}.json")
+            write_csv(r, d / f"{stem}.csv")
+            teis = [write_emended(w, r, d / f"{stem}.emended.xml", names),
+                    write_emendations(r, d / f"{stem}.apparatus.xml", names)]
+            if zs is not None and r.on(zs.meta.siglum):
+                teis.append(write_emended(zs, r, d / f"{zs_stem}.emended.xml", names))
+        except (ValueError, InvalidOutput) as exc:
+            res.errors.append(f"emend {stem}: {exc}")
+            progress.step(stem)
+            continue
+        except OutputError:
+            raise
+        except Exception as exc:
+            res.errors.append(internal_error(f"emend {stem}", exc))
+            progress.step(stem)
+            continue
         ok = True
         for path in teis:
             rep = validate_file(path, tei_all)
@@ -179,6 +198,12 @@ def render_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress) 
 def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | None = None) -> int:
     t0 = time.perf_counter()
     entries = load_manifest(corpus)
+    specs = load_collations(corpus, entries)  # a bad [[collation]] stops the build before anything is written
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(exc.filename or out, "cannot create the output folder: a file is in the way or no "
+                          f"permission ({exc.strerror or exc})") from None
     res = BuildResult(entries)
     progress = Progress(len(entries), "ingest", quiet=quiet)
     rows = ingest_stage(res, out, progress, tei_all)
@@ -186,7 +211,6 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         ("siglum", "file", "format", "passages", "经", "注", "疏", "other comm.", "案", "paratext", "warnings", "TEI", "time"),
         rows, numeric={3, 4, 5, 6, 7, 8, 9, 10},
     ))
-    specs = load_collations(corpus, entries)
     progress = Progress(len(specs), "collate", quiet=quiet)
     crows = collate_stage(res, corpus, out, progress, tei_all)
     if crows:

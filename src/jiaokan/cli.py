@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Sequence
 
 from . import __version__
+from .io import InvalidOutput, OutputError
 from .model import LAYERS, Witness, WitnessMeta
+from .names import STDIN_STEM, derive_siglum, output_stem, siglum_problem
 from .readers import READERS, ReaderError, read_witness
 from .readers.base import load_source
-from .ui import table
+from .ui import internal_error, table
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -58,7 +60,7 @@ def _meta_for(path: str, args: argparse.Namespace) -> WitnessMeta | None:
     entry = find_entry(path) if path != "-" else None
     meta = entry.meta if entry else None
     if meta is None and (getattr(args, "siglum", None) or getattr(args, "juan", None)):
-        meta = WitnessMeta(siglum=args.siglum or "W", file=path, format=args.format or "")
+        meta = WitnessMeta(siglum=args.siglum or derive_siglum(path), file=path, format=args.format or "")
     if meta is not None:
         if getattr(args, "siglum", None):
             meta.siglum = args.siglum
@@ -84,6 +86,9 @@ def summarize(w: Witness) -> str:
 def cmd_ingest(args: argparse.Namespace) -> int:
     from .tei.writer import tei_bytes, witness_to_tei, write_tei
 
+    bad = _bad_sigla(args, "siglum")
+    if bad:
+        return bad
     status = EXIT_OK
     out_dir = Path(args.output) if args.output != "-" else None
     for path in args.paths:
@@ -91,21 +96,32 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             if path == "-":
                 data = sys.stdin.buffer.read()
                 src_name = "<stdin>"
-                meta = _meta_for(path, args) or WitnessMeta(siglum=args.siglum or "W", file=src_name, format="")
+                meta = _meta_for(path, args) or WitnessMeta(siglum=args.siglum or derive_siglum(STDIN_STEM),
+                                                            file=src_name, format="")
                 w = _read_bytes(data, src_name, meta, args.format)
             else:
                 w = read_witness(path, _meta_for(path, args), args.format)
             if args.siglum:
                 w.meta.siglum = args.siglum
-        except ReaderError as exc:
+            if out_dir is None:
+                sys.stdout.buffer.write(tei_bytes(witness_to_tei(w)))
+                target = "<stdout>"
+            else:
+                target = str(write_tei(w, out_dir / f"{output_stem(path)}.xml"))
+        except ReaderError as exc:  # one bad file: its one line, and the others are still read
             _err(str(exc))
             status = EXIT_USAGE
             continue
-        if out_dir is None:
-            sys.stdout.buffer.write(tei_bytes(witness_to_tei(w)))
-            target = "<stdout>"
-        else:
-            target = str(write_tei(w, out_dir / f"{Path(path).stem}.xml"))
+        except InvalidOutput as exc:
+            _err(str(exc))
+            status = max(status, EXIT_FAIL)
+            continue
+        except OutputError:
+            raise  # a full disk or an unwritable folder: the next file would fail alike
+        except Exception as exc:
+            _err(internal_error(path, exc))
+            status = EXIT_USAGE
+            continue
         if not args.quiet:
             print(f"{path} [{w.meta.format}, siglum {w.meta.siglum}] -> {target}", file=sys.stderr)
             print(f"  {summarize(w)}", file=sys.stderr)
@@ -114,6 +130,17 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             if len(w.warnings) > args.show_warnings:
                 print(f"  … {len(w.warnings) - args.show_warnings} more warnings (--show-warnings N)", file=sys.stderr)
     return status
+
+
+def _bad_sigla(args: argparse.Namespace, *options: str) -> int:
+    """Check the sigla given on the command line (they become xml:ids): EXIT_USAGE and one line if bad."""
+    for opt in options:
+        value = getattr(args, opt, None)
+        problem = siglum_problem(value) if value is not None else None
+        if problem:
+            _err(f"--{opt.replace('_', '-')}: {problem}")
+            return EXIT_USAGE
+    return EXIT_OK
 
 
 def _read_bytes(data: bytes, name: str, meta: WitnessMeta, fmt: str | None) -> Witness:
@@ -279,8 +306,14 @@ def cmd_formats(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     from .build import run_build
 
+    corpus = Path(args.corpus)
+    if corpus.is_file():  # --corpus DIR/corpus.toml names the same corpus as --corpus DIR
+        if corpus.name != "corpus.toml":
+            _err(f"{corpus}: --corpus takes the folder that holds corpus.toml, or that corpus.toml itself")
+            return EXIT_USAGE
+        corpus = corpus.parent
     try:
-        return run_build(Path(args.corpus), Path(args.out), quiet=args.quiet, tei_all=args.tei_all)
+        return run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all)
     except ReaderError as exc:
         _err(str(exc))
         return EXIT_USAGE
@@ -314,6 +347,9 @@ def cmd_emend(args: argparse.Namespace) -> int:
     from .emend.report import summary_lines, write_csv, write_json
     from .emend.tei import write_emendations, write_emended
 
+    bad = _bad_sigla(args, "siglum", "against_siglum")
+    if bad:
+        return bad
     try:
         w = _load_any(args.witness)
         if args.siglum:
@@ -375,13 +411,16 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("ingest", help="read witness files into layered TEI",
                        description="Read witness files (any format of `jiaokan formats`) and write one TEI file each.\n"
                        "The format is sniffed unless --format is given; metadata comes from a corpus.toml beside\n"
-                       "the file when there is one.  PATH '-' reads standard input; -o - writes TEI to standard output.\n\n"
+                       "the file when there is one.  PATH '-' reads standard input; -o - writes TEI to standard output.\n"
+                       "Each PATH becomes DIR/<its file name without extension>.xml; standard input becomes DIR/stdin.xml.\n"
+                       "A file that cannot be read gets a one-line error and the others are still written (exit 2).\n\n"
                        "example:  jiaokan ingest corpus/jishi-juan10-dasheyi-simplified.txt -o build/tei",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("paths", nargs="+", metavar="PATH")
     s.add_argument("-o", "--output", default="build/tei", metavar="DIR", help="output folder (default build/tei; '-' = stdout)")
     s.add_argument("--format", choices=sorted(READERS), help="the witness format (default: sniffed)")
-    s.add_argument("--siglum", help="witness siglum for the apparatus (default: from corpus.toml)")
+    s.add_argument("--siglum", help="witness siglum for the apparatus (default: from corpus.toml, else made from the "
+                   "file name); a letter, then ASCII letters, digits, '_' or '-'")
     s.add_argument("--juan", help="the 卷 number (for ids and page references)")
     s.add_argument("--chapter", help="the 篇 the file holds, e.g. 大射仪")
     s.add_argument("--show-warnings", type=int, default=5, metavar="N", help="print at most N warnings per file (default 5)")
@@ -443,7 +482,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "OUT/apparatus/ (collations of the [[collation]] chapters), OUT/emend/ (案 notes checked and\n"
                        "applied), OUT/site/index.html (the HTML edition); a progress display and summary tables.",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    s.add_argument("--corpus", default="corpus", metavar="DIR", help="folder with corpus.toml (default corpus)")
+    s.add_argument("--corpus", default="corpus", metavar="DIR", help="folder with corpus.toml, or the corpus.toml itself "
+                   "(default corpus)")
     s.add_argument("--out", default="build", metavar="DIR", help="output folder (default build)")
     s.add_argument("--tei-all", metavar="PATH", help="also validate every output against tei_all.rng")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress display")
@@ -500,8 +540,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except BrokenPipeError:
         return EXIT_OK
+    except OutputError as exc:  # the one output helper names the target and the reason
+        _err(str(exc))
+        return EXIT_FAIL
     except OSError as exc:  # an output path that is a file, a read-only directory, a full disk …
-        where = exc.filename if exc.filename is not None else "output"
+        where = exc.filename if exc.filename is not None else "jiaokan"
         if isinstance(exc, (NotADirectoryError, FileExistsError)):
             _err(f"{where}: a file is in the way where a directory is needed (choose another output path)")
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import unicodedata
@@ -60,3 +61,14 @@ class Progress:
     @property
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
+
+
+def internal_error(where: str, exc: Exception) -> str:
+    """One line for an unexpected exception while handling one file, so the others still get done.
+
+    Set ``JIAOKAN_TRACEBACK=1`` to get the traceback instead (for a bug report).
+    """
+    if os.environ.get("JIAOKAN_TRACEBACK"):
+        raise exc
+    detail = " ".join(str(exc).split())[:200]
+    return f"{where}: internal error ({type(exc).__name__}: {detail}); please report it with this file"

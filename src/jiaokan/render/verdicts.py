@@ -11,6 +11,9 @@ from pathlib import Path
 
 from ..readers.base import ReaderError
 
+#: The members of a verdict record the renderer reads; each is a string (or absent/null).
+FIELDS = ("kind", "verdict", "summary", "reading")
+
 
 def load_verdicts(paths: list[str | Path]) -> dict[str, dict]:
     out: dict[str, dict] = {}
@@ -25,5 +28,10 @@ def load_verdicts(paths: list[str | Path]) -> dict[str, dict]:
             data = data["by_note"]
         if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
             raise ReaderError(str(p), "expected {note id: {kind, verdict, summary, reading}} or an emend report")
+        for note_id, rec in data.items():
+            bad = [k for k in FIELDS if rec.get(k) is not None and not isinstance(rec[k], str)]
+            if bad:
+                raise ReaderError(str(p), f"note {note_id!r}: {', '.join(bad)} must be text (a JSON string) or null, "
+                                  f"not {type(rec[bad[0]]).__name__}")
         out.update(data)
     return out
