@@ -183,6 +183,9 @@ def test_invalid_tei_is_never_written(tmp_path, capsys, monkeypatch):
     assert status == 1 and len(err.splitlines()) == 1
     assert f"{out / 'zhushu-dasheyi-excerpt.xml'}: not written: the output would be invalid" in err
     assert not out.exists() or list(out.iterdir()) == []
+    status = main(["ingest", "-q", str(CORPUS / "zhushu-dasheyi-excerpt.txt"), "-o", "-"])
+    cap = capsys.readouterr()
+    assert status == 1 and cap.out == "" and cap.err.startswith("jiaokan: error: <stdout>: not written")
 
 
 def test_emend_zhushu_juan4_against_jishi_juan4_is_valid(tmp_path):

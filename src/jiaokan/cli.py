@@ -104,7 +104,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             if args.siglum:
                 w.meta.siglum = args.siglum
             if out_dir is None:
-                sys.stdout.buffer.write(tei_bytes(witness_to_tei(w)))
+                _write_stdout(tei_bytes(witness_to_tei(w)))
                 target = "<stdout>"
             else:
                 target = str(write_tei(w, out_dir / f"{output_stem(path)}.xml"))
@@ -130,6 +130,16 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             if len(w.warnings) > args.show_warnings:
                 print(f"  … {len(w.warnings) - args.show_warnings} more warnings (--show-warnings N)", file=sys.stderr)
     return status
+
+
+def _write_stdout(tei: bytes) -> None:
+    """TEI to standard output, held to the same check as a file (nothing is printed if it fails)."""
+    from .tei.validate import profile_check
+
+    problems = profile_check(tei)
+    if problems:
+        raise InvalidOutput("<stdout>", f"not written: the output would be invalid: {problems[0]}")
+    sys.stdout.buffer.write(tei)
 
 
 def _bad_sigla(args: argparse.Namespace, *options: str) -> int:
@@ -257,7 +267,7 @@ def cmd_collate(args: argparse.Namespace) -> int:
         if target:
             print(f"  -> {target}", file=sys.stderr)
     if not args.output and not args.json:
-        sys.stdout.buffer.write(tei_bytes(collation_to_tei(col, names)))
+        _write_stdout(tei_bytes(collation_to_tei(col, names)))
     return EXIT_OK
 
 
