@@ -48,8 +48,8 @@ def test_an_interrupt_anywhere_in_a_command_is_130(monkeypatch, capsys, tmp_path
 
 
 @pytest.mark.parametrize("content,expect", [
-    ('{"JS10.11.jing1.an1": {"kind": ["x"], "verdict": 3}}', "kind, verdict must be text"),
-    ('{"by_note": {"JS10.11.jing1.an1": {"summary": {"a": 1}}}}', "summary must be text"),
+    ('{"JS10.11.jing1.an1": {"kind": ["x"], "verdict": 3}}', "note JS10.11.jing1.an1: kind"),
+    ('{"by_note": {"JS10.11.jing1.an1": {"kind": "comment", "summary": {"a": 1}}}}', "summary must be a string"),
     ("[1, 2]", "expected {note id"),
     ("{not json", "not JSON"),
 ])

@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .collate.apparatus import write_apparatus
-from .collate.engine import CollationError, collate
+from .collate.engine import collate
+from .errors import CollationError, EmendationError
 from .collate.export import write_json
 from .corpus import Entry, load_collations, load_manifest
 from .io import InvalidOutput, OutputError
+from .emend.verdict import NoteVerdict
 from .model import Witness
 from .readers import ReaderError, read_witness
 from .tei.validate import validate_file
@@ -34,7 +36,7 @@ class BuildResult:
     errors: list[str] = field(default_factory=list)
     collations: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    verdicts: dict[str, dict] = field(default_factory=dict)  # 案 note id → {kind, verdict, summary, reading}
+    verdicts: dict[str, NoteVerdict] = field(default_factory=dict)  # 案 note id → its verdict record
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
@@ -107,15 +109,12 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
 
 def _zhushu_partner(res: BuildResult, w: Witness):
     """(stem, witness, collation) of a 注疏 witness collated with ``w``, or Nones."""
-    def is_zhushu(x: Witness) -> bool:
-        return x.meta.format.endswith("zhushu") or x.meta.format.startswith("zhushu") or "注疏" in x.meta.title
-
     stem_of = {id(x): s for s, x in res.witnesses.items()}
     for col in res.collations.values():
         if not any(x is w for x in col.witnesses.values()):
             continue
         for x in col.witnesses.values():
-            if x is not w and is_zhushu(x) and id(x) in stem_of:
+            if x is not w and x.meta.role == "zhushu" and id(x) in stem_of:
                 return stem_of[id(x)], x, col
     return None, None, None
 
@@ -148,7 +147,7 @@ def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | 
                     write_emendations(r, d / f"{stem}.apparatus.xml", names)]
             if zs is not None and r.on(zs.meta.siglum):
                 teis.append(write_emended(zs, r, d / f"{zs_stem}.emended.xml", names))
-        except (ValueError, InvalidOutput) as exc:
+        except (EmendationError, InvalidOutput) as exc:
             res.errors.append(f"emend {stem}: {exc}")
             progress.step(stem)
             continue
@@ -202,7 +201,7 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise OutputError(exc.filename or out, "cannot create the output folder: a file is in the way or no "
+        raise OutputError(str(exc.filename or out), "cannot create the output folder: a file is in the way or no "
                           f"permission ({exc.strerror or exc})") from None
     res = BuildResult(entries)
     progress = Progress(len(entries), "ingest", quiet=quiet)

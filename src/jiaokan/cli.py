@@ -9,11 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from . import __version__
+from .errors import EmendationError
 from .io import InvalidOutput, OutputError
-from .model import LAYERS, Witness, WitnessMeta
+from .model import LAYERS, ROLES, Witness, WitnessMeta
 from .names import STDIN_STEM, derive_siglum, output_stem, siglum_problem
 from .readers import READERS, ReaderError, read_witness
 from .readers.base import load_source
@@ -44,7 +45,7 @@ Run `jiaokan COMMAND --help` for the options of each command.
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # usage errors: exit 2 with one line
+    def error(self, message: str) -> NoReturn:  # usage errors: exit 2 with one line
         self.print_usage(sys.stderr)
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise SystemExit(EXIT_USAGE)
@@ -59,7 +60,7 @@ def _meta_for(path: str, args: argparse.Namespace) -> WitnessMeta | None:
 
     entry = find_entry(path) if path != "-" else None
     meta = entry.meta if entry else None
-    if meta is None and (getattr(args, "siglum", None) or getattr(args, "juan", None)):
+    if meta is None and (getattr(args, "siglum", None) or getattr(args, "juan", None) or getattr(args, "role", None)):
         meta = WitnessMeta(siglum=args.siglum or derive_siglum(path), file=path, format=args.format or "")
     if meta is not None:
         if getattr(args, "siglum", None):
@@ -68,6 +69,8 @@ def _meta_for(path: str, args: argparse.Namespace) -> WitnessMeta | None:
             meta.juan = args.juan
         if getattr(args, "chapter", None):
             meta.chapter = args.chapter
+        if getattr(args, "role", None):
+            meta.role = args.role
     return meta
 
 
@@ -307,8 +310,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- formats
 def cmd_formats(args: argparse.Namespace) -> int:
-    rows = [(name, r.description) for name, r in sorted(READERS.items())]
-    print(table(("format", "reads"), rows))
+    rows = [(name, r.role, r.description) for name, r in sorted(READERS.items())]
+    print(table(("format", "role", "reads"), rows))
     return EXIT_OK
 
 
@@ -381,7 +384,7 @@ def cmd_emend(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         res = emend(w, zs)
-    except ValueError as exc:
+    except EmendationError as exc:
         _err(str(exc))
         return EXIT_USAGE
     names = {w.meta.siglum: Path(args.witness).name if args.witness.endswith(".xml") else Path(args.witness).stem + ".xml"}
@@ -407,9 +410,9 @@ def cmd_emend(args: argparse.Namespace) -> int:
     if not written:  # nothing asked for: the per-note verdicts on standard output
         import json as _json
 
-        from .emend.report import verdicts_by_note
+        from .emend.report import verdicts_json
 
-        print(_json.dumps(verdicts_by_note(res), ensure_ascii=False, indent=1))
+        print(_json.dumps(verdicts_json(res), ensure_ascii=False, indent=1))
     return EXIT_OK
 
 
@@ -433,6 +436,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "file name); a letter, then ASCII letters, digits, '_' or '-'")
     s.add_argument("--juan", help="the 卷 number (for ids and page references)")
     s.add_argument("--chapter", help="the 篇 the file holds, e.g. 大射仪")
+    s.add_argument("--role", choices=sorted(ROLES),
+                   help="what the witness is, when its format does not say: "
+                        + "; ".join(f"{k}: {v}" for k, v in ROLES.items()))
     s.add_argument("--show-warnings", type=int, default=5, metavar="N", help="print at most N warnings per file (default 5)")
     s.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     s.set_defaults(func=cmd_ingest)

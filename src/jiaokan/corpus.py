@@ -6,12 +6,12 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .model import WitnessMeta
+from .model import ROLES, WitnessMeta
 from .names import name_problem, siglum_problem
 from .readers.base import ReaderError
 
 MANIFEST = "corpus.toml"
-_FIELDS = ("siglum", "format", "title", "work", "chapter", "juan", "script", "source", "licence", "edition", "author")
+_FIELDS = ("siglum", "format", "title", "work", "chapter", "juan", "script", "source", "licence", "edition", "author", "role")
 
 
 @dataclass
@@ -44,9 +44,11 @@ def load_manifest(corpus_dir: str | Path) -> list[Entry]:
         problem = siglum_problem(str(w["siglum"]))
         if problem:
             raise ReaderError(str(mpath), f"[[witness]] number {i} ({w['file']}): {problem}")
-        meta = WitnessMeta(file=w["file"], **{k: str(w.get(k, "")) for k in _FIELDS if k != "format"}, format=w.get("format", ""))
-        if not meta.author and meta.format.startswith("jishi"):
-            meta.author = "李如圭"
+        # the ** keys are _FIELDS, all str fields of WitnessMeta; mypy cannot tell them from 'extra' (a dict)
+        meta = WitnessMeta(file=w["file"], **{k: str(w.get(k, "")) for k in _FIELDS if k != "format"}, format=w.get("format", ""))  # type: ignore[arg-type]
+        if meta.role and meta.role not in ROLES:
+            raise ReaderError(str(mpath), f"[[witness]] number {i} ({w['file']}): unknown role {meta.role!r}; "
+                              f"known roles: {', '.join(ROLES)}")
         entries.append(Entry(corpus_dir / w["file"], meta))
     if not entries:
         raise ReaderError(str(mpath), "the manifest lists no [[witness]]")

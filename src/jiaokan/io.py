@@ -3,8 +3,9 @@
 Every file a jiaokan command writes goes through :func:`atomic_write_bytes` (or
 :func:`copy_file`, which reads the source and writes through it).  The data go to a
 temporary file beside the target, are optionally checked, and only then renamed into
-place; on any failure the temporary file is removed and an :class:`OutputError` names
-the *target* (never the temporary file, never a bare "output").
+place; on any failure the temporary file is removed and an
+:class:`~jiaokan.errors.OutputError` names the *target* (never the temporary file, never a
+bare "output").
 """
 
 from __future__ import annotations
@@ -14,25 +15,16 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+from .errors import OutputError
+
 #: A check of the bytes about to be written: a list of problems (empty = fine).
 Check = Callable[[bytes], list[str]]
 
 
-class OutputError(Exception):
-    """An output file could not be written (disk full, no permission, invalid content …).
-
-    ``str()`` is one line: ``TARGET: reason``.  The target was left as it was before.
-    """
-
-    def __init__(self, path: str | Path, reason: str) -> None:
-        self.path = str(path)
-        self.reason = reason
-        super().__init__(f"{self.path}: {reason}")
-
-
 class InvalidOutput(OutputError):
     """The content failed its check (a bug in jiaokan, or input it mishandles): this file
-    is not written, but other outputs may still be (unlike a full disk)."""
+    is not written, but other outputs may still be (unlike a full disk).  ``str()`` is one
+    line, ``TARGET: reason``; the target is left as it was."""
 
 
 def _reason(exc: OSError) -> str:
@@ -54,7 +46,7 @@ def atomic_write_bytes(path: str | Path, data: bytes, check: Check | None = None
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
-        raise OutputError(exc.filename or path, _reason(exc)) from None
+        raise OutputError(str(exc.filename or path), _reason(exc)) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -64,7 +56,7 @@ def atomic_write_bytes(path: str | Path, data: bytes, check: Check | None = None
             problems = check(data)
             if problems:
                 more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-                raise InvalidOutput(path, f"not written: the output would be invalid: {problems[0]}{more}")
+                raise InvalidOutput(str(path), f"not written: the output would be invalid: {problems[0]}{more}")
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs are ordinary files
@@ -75,9 +67,9 @@ def atomic_write_bytes(path: str | Path, data: bytes, check: Check | None = None
         except FileNotFoundError:
             pass
         if isinstance(exc, IsADirectoryError):
-            raise OutputError(path, "is a directory (choose a file name)") from None
+            raise OutputError(str(path), "is a directory (choose a file name)") from None
         if isinstance(exc, OSError):
-            raise OutputError(path, _reason(exc)) from None
+            raise OutputError(str(path), _reason(exc)) from None
         raise
 
 
@@ -90,5 +82,5 @@ def copy_file(src: str | Path, dest: str | Path) -> None:
     try:
         data = Path(src).read_bytes()
     except OSError as exc:
-        raise OutputError(dest, f"cannot copy from {src}: {exc.strerror or exc}") from None
+        raise OutputError(str(dest), f"cannot copy from {src}: {exc.strerror or exc}") from None
     atomic_write_bytes(dest, data)

@@ -27,6 +27,7 @@ def _on_sigint(signum: int, frame: object) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when the caller ignores SIGINT
         signal.signal(signal.SIGINT, _on_sigint)
+    status: int | None = None
     try:
         from .cli import main as cli_main
 
@@ -34,8 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BaseException:
         if not _interrupted:
             raise
-        status = None
-    if _interrupted:
+    if _interrupted or status is None:
         if status != EXIT_INTERRUPTED:  # cli.main says so itself when the interrupt reaches it
             sys.stderr.write("jiaokan: error: interrupted\n")
         return EXIT_INTERRUPTED

@@ -7,6 +7,7 @@ take TEI files, so a scholar can hand-correct a TEI file and rerun them.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypedDict
 
 from lxml import etree
 
@@ -27,6 +28,7 @@ from ..model import (
     Witness,
     WitnessMeta,
 )
+from ..readers import default_role
 from ..readers.base import ReaderError
 from .writer import TEI_NS, XML_NS
 
@@ -54,6 +56,13 @@ def read_tei(path: str | Path) -> Witness:
     return witness_from_tei(root, str(path))
 
 
+class _State(TypedDict):
+    """Where reading stands in the body: the last source line and page label seen."""
+
+    line: int
+    page: str | None
+
+
 def _text(el: etree._Element | None) -> str:
     return "".join(el.itertext()).strip() if el is not None else ""
 
@@ -64,7 +73,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
     scopes = {e.get("unit"): (e.text or "") for e in root.iterfind("t:teiHeader/t:fileDesc/t:sourceDesc/t:bibl/t:biblScope", NS)}
     wit = root.find("t:teiHeader/t:fileDesc/t:sourceDesc/t:listWit/t:witness", NS)
     meta = WitnessMeta(
-        siglum=wit.get(_XML_ID) if wit is not None else "W",
+        siglum=(wit.get(_XML_ID) if wit is not None else None) or "W",
         file=idnos.get("file", name),
         format=idnos.get("format", "tei"),
         title=_text(bibl.find("t:title", NS)) if bibl is not None else "",
@@ -77,6 +86,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
         edition=_text(bibl.find("t:edition", NS)) if bibl is not None else "",
         author=_text(bibl.find("t:author", NS)) if bibl is not None else "",
         extra={k[2:]: v for k, v in idnos.items() if k and k.startswith("x-")},
+        role=idnos.get("role") or default_role(idnos.get("format", "")),
     )
     w = Witness(meta=meta)
     people: dict[str, str] = {}
@@ -88,7 +98,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
         mapping = ch.find("t:mapping", NS)
         w.char_decl[ch.get(_XML_ID, "")] = mapping.text if mapping is not None else None
 
-    state = {"line": 0, "page": None}
+    state: _State = {"line": 0, "page": None}
     for section in ("front", "body", "back"):
         holder = root.find(f"t:text/t:{section}", NS)
         if holder is None:
@@ -149,7 +159,7 @@ def _first_page(content: list[Inline], page_before: str | None) -> str | None:
     return page_before
 
 
-def _read_inline(el: etree._Element, w: Witness, people: dict[str, str], state: dict, div: Div) -> list[Inline]:
+def _read_inline(el: etree._Element, w: Witness, people: dict[str, str], state: _State, div: Div) -> list[Inline]:
     out: list[Inline] = []
 
     def add_text(s: str | None) -> None:
