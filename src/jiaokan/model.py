@@ -82,15 +82,10 @@ class _Node:
 
 
 @dataclass
-class Text(_Node):
-    """A run of source characters, kept exactly (punctuation and stray spaces too)."""
+class _Run(_Node):
+    """Source characters held as they are (the common part of Text and Label)."""
 
     text: str
-    kind: ClassVar[str] = "text"
-
-    @property
-    def reading(self) -> str:
-        return self.text
 
     @property
     def source(self) -> str:
@@ -98,19 +93,25 @@ class Text(_Node):
 
 
 @dataclass
-class Label(_Node):
+class Text(_Run):
+    """A run of source characters, kept exactly (punctuation and stray spaces too)."""
+
+    kind: ClassVar[str] = "text"
+
+    @property
+    def reading(self) -> str:
+        return self.text
+
+
+@dataclass
+class Label(_Run):
     """A marker that opens a layer in the source (鄭注, 疏, 音義, 〈朱注〉, 郑康成曰:).
 
     Kept so that no source character is lost, but not part of the layer's text:
     collation skips labels.
     """
 
-    text: str
     kind: ClassVar[str] = "label"
-
-    @property
-    def source(self) -> str:
-        return self.text
 
 
 @dataclass

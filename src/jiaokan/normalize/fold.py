@@ -119,32 +119,23 @@ def keys(text: str) -> list[tuple[int, str]]:
     cache = _key_cache
     out: list[tuple[int, str]] = []
     append = out.append
-    if "&" not in text:
-        for i, ch in enumerate(text):
-            k = cache.get(ch)
-            if k is None:
-                k = _char_key(ch)
-            if k:
-                append((i, k))
-        return out
-    pos = 0
-    for m in ENTITY_RE.finditer(text):
-        for i in range(pos, m.start()):
+
+    def plain(start: int, end: int) -> None:
+        for i in range(start, end):
             ch = text[i]
             k = cache.get(ch)
             if k is None:
                 k = _char_key(ch)
             if k:
                 append((i, k))
-        append((m.start(), fold_token(m.group(0)).key))
-        pos = m.end()
-    for i in range(pos, len(text)):
-        ch = text[i]
-        k = cache.get(ch)
-        if k is None:
-            k = _char_key(ch)
-        if k:
-            append((i, k))
+
+    pos = 0
+    if "&" in text:
+        for m in ENTITY_RE.finditer(text):
+            plain(pos, m.start())
+            append((m.start(), fold_token(m.group(0)).key))
+            pos = m.end()
+    plain(pos, len(text))
     return out
 
 

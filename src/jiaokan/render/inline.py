@@ -200,34 +200,29 @@ class ColumnWriter:
             i = self.pos.get(layer, 0)
             zs = zero.pop(i, None)
             m = cover.get(i)
-            if _is_pua(ch):
-                parts.append(str(escape("".join(run))))
-                run = []
-                if zs:
-                    self._close(parts)
-                    for z in zs:
-                        parts.append(self._insertion(z))
-                self._switch(m, parts)
+            pua = _is_pua(ch)
+            if pua or zs or m is not self._open:
+                self._boundary(run, zs, m, parts)
+            if pua:
                 parts.append(_pua(ch))
-                self.pos[layer] = i + 1
-                if self.footnotes is not None and self._open is not None and self._open.end == i + 1:
-                    self._maybe_ref(parts)
-                continue
-            if zs or m is not self._open:
-                parts.append(str(escape("".join(run))))
-                run = []
-                if zs:
-                    self._close(parts)
-                    for z in zs:
-                        parts.append(self._insertion(z))
-                self._switch(m, parts)
-            run.append(ch)
+            else:
+                run.append(ch)
             self.pos[layer] = i + 1
             if self.footnotes is not None and self._open is not None and self._open.end == i + 1:
                 parts.append(str(escape("".join(run))))
-                run = []
+                run.clear()
                 self._maybe_ref(parts)
         parts.append(str(escape("".join(run))))
+
+    def _boundary(self, run: list[str], zs: list[Mark] | None, m: Mark | None, parts: list[str]) -> None:
+        """Where marks change: write the pending run, the insertion signs that stand here, open ``m``."""
+        parts.append(str(escape("".join(run))))
+        run.clear()
+        if zs:
+            self._close(parts)
+            for z in zs:
+                parts.append(self._insertion(z))
+        self._switch(m, parts)
 
     def _maybe_ref(self, parts: list[str], m: Mark | None = None) -> None:
         """After the last character of a lemma (or an insertion sign): its footnote number."""

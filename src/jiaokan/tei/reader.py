@@ -26,7 +26,9 @@ from ..model import (
     Text,
     Unit,
     Witness,
+    Where,
     WitnessMeta,
+    walk,
 )
 from ..readers import default_role
 from ..readers.base import ReaderError
@@ -120,11 +122,10 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
                     unit = Unit(id=unit_id)
                     units[unit_id] = unit
                     div.units.append(unit)
-                first_line = _first_line(content, line_before)
                 p = Piece(
                     layer=layer,
                     content=content,
-                    loc=Loc(first_line, _first_page(content, page_before)),
+                    loc=_start(content, line_before, page_before),
                     resp=people.get(el.get("resp", ""), None),
                     subtype=el.get("subtype"),
                     cert=el.get("cert"),
@@ -139,24 +140,14 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
     return w
 
 
-def _first_line(content: list[Inline], line_before: int) -> int:
-    """The line of a piece's first character: a line break before it, else the line so far."""
-    for x in content:
-        if isinstance(x, LineBreak):
-            return x.n
-        if isinstance(x, (Text, Label, Gaiji, Note)):
+def _start(content: list[Inline], line_before: int, page_before: str | None) -> Loc:
+    """Where a piece's first character stands: after the breaks that open the piece, else
+    where the text before it ended (the one walk decides, as for every later character)."""
+    where = Where(page_before, line_before)
+    for step in walk(content, where):
+        if step.node.kind not in ("pb", "lb", "gap"):
             break
-    return line_before
-
-
-def _first_page(content: list[Inline], page_before: str | None) -> str | None:
-    """The page of a piece's first character: a page break before it, else the page so far."""
-    for x in content:
-        if isinstance(x, PageBreak):
-            return x.n
-        if isinstance(x, (Text, Label, Gaiji, Note)):
-            break
-    return page_before
+    return Loc(where.line or line_before, where.page)
 
 
 def _read_inline(el: etree._Element, w: Witness, people: dict[str, str], state: _State, div: Div) -> list[Inline]:
