@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import unicodedata
@@ -60,3 +61,16 @@ class Progress:
     @property
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
+
+
+def colour_wanted(choice: str, stream: IO[str]) -> bool:
+    """Whether to colour output: ``always``/``never`` as asked; ``auto`` on a terminal unless ``NO_COLOR``.
+
+    Why: https://no-color.org — a non-empty ``NO_COLOR`` turns colour off by default, and an
+    explicit command-line choice still wins over it.
+    """
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return hasattr(stream, "isatty") and stream.isatty()
