@@ -151,3 +151,16 @@ def test_same_table_as_collatex_itself(tmp_path):
         return {(a, b) for a in rows for b in rows if a < b
                 and [_plain(x or "") for x in rows[a]] == [_plain(x or "") for x in rows[b]]}
     assert agreeing(theirs) == agreeing(ours) == {("A", "B")}
+
+
+def test_a_real_collation_is_a_well_formed_alignment_table(read_corpus):
+    """The shipped 大射仪 witnesses: every row the same length, cells tokens or null, 经 and 注 columns."""
+    from jiaokan.api import collate, to_json
+
+    data = to_json(collate([read_corpus("jishi-juan10-dasheyi-simplified"), read_corpus("zhushu-dasheyi-excerpt")],
+                           layers=["jing", "zhu"]))
+    rows = read_alignment_table(data)
+    assert list(rows) == ["JS", "ZS"] and len(rows["JS"]) > 100
+    layers = {t["layer"] for row in data["table"] for cell in row if cell for t in cell}
+    assert layers == {"jing", "zhu"}
+    assert all(t["n"] for row in data["table"] for cell in row if cell for t in cell)  # CollateX's normalized form
