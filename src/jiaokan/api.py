@@ -59,7 +59,8 @@ def read(path: PathLike | None = None, *, text: str | bytes | None = None, forma
     if text is not None:
         w = _read_text(text.encode("utf-8") if isinstance(text, str) else text, format, siglum)
     else:
-        w = _read_path(Path(path), format)  # type: ignore[arg-type]
+        assert path is not None  # checked above: exactly one of the two
+        w = _read_path(Path(path), format)
     if siglum:
         w.meta.siglum = siglum
     for k, v in meta.items():
@@ -98,7 +99,7 @@ def read_collatex(path: PathLike) -> list[Witness]:
     """
     from .collate.collatex import read_collatex_json
 
-    return read_collatex_json(path)
+    return read_collatex_json(Path(path))
 
 
 def _witnesses(items: Iterable[Witness | PathLike]) -> list[Witness]:
@@ -170,7 +171,7 @@ def to_tei(obj: Witness | Collation | EmendResult, path: PathLike | None = None)
     else:
         raise TypeError(f"to_tei() takes a Witness, Collation or EmendResult, not {type(obj).__name__}")
     if path is not None:
-        atomic_write_bytes(path, data)
+        atomic_write_bytes(Path(path), data)
     return data.decode("utf-8")
 
 
@@ -193,7 +194,7 @@ def to_json(obj: Collation | EmendResult, path: PathLike | None = None) -> dict[
     else:
         raise TypeError(f"to_json() takes a Collation or EmendResult, not {type(obj).__name__}")
     if path is not None:
-        atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=1))
+        atomic_write_text(Path(path), json.dumps(data, ensure_ascii=False, indent=1))
     return data
 
 
@@ -234,5 +235,5 @@ def render(*items: Witness | Collation | EmendResult | PathLike, out: PathLike =
                 verdicts.update(verdicts_by_note(it))
             else:
                 paths.append(Path(it))
-        render_paths(paths, out, verdicts=verdicts or None, title=title)
+        render_paths(paths, Path(out), verdicts=verdicts or None, title=title)
     return Path(out) / "index.html"

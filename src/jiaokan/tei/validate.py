@@ -20,6 +20,7 @@ import subprocess
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Sequence
 
 from lxml import etree
 
@@ -127,7 +128,7 @@ def jing_errors(schema: str | Path, paths: list[str], jing: str, limit: int = 10
     return out
 
 
-def validate_files(paths: list[str | Path], tei_all: str | Path | None = None) -> list[Report]:
+def validate_files(paths: Sequence[str | Path], tei_all: str | Path | None = None) -> list[Report]:
     """Validate several files; tei_all (when given) in one jing run for all of them when jing is installed."""
     reports = [Report(str(path)) for path in paths]
     by_file = {r.file: r for r in reports}
