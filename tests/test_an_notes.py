@@ -1,4 +1,4 @@
-"""Tests for the 案 note parser (jiaokan.emend.notes) and the note census script.
+"""Tests for the 案 note parser (jiaokan.emend.notes) and the note census (jiaokan.measure.an_census).
 
 The fixture ``seed_an_notes.json`` was annotated by hand from the 46 notes of the two
 集释 seed files; the parser must reproduce every field of it.  The shape tests cover
@@ -8,7 +8,6 @@ the note language beyond the seeds, each in simplified and traditional script.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import sys
 from collections import Counter
@@ -24,23 +23,14 @@ try:
 except ModuleNotFoundError:  # the package may not be installed: use the src tree
     sys.path.insert(0, str(ROOT / "src"))
     from jiaokan.emend.notes import KINDS, NoteRecord, parse_note
+from jiaokan.emend.lexicon import EXTRA_FOLD  # noqa: E402
+from jiaokan.emend.notes import detect_script, fold_note_text  # noqa: E402
+from jiaokan.measure import an_census as census  # noqa: E402
 
 FIXTURE = json.loads((ROOT / "tests" / "fixtures" / "seed_an_notes.json").read_text(encoding="utf-8"))
 SEED_NOTES = FIXTURE["notes"]
 KANRIPO = ROOT.parent / "shared" / "kanripo"
 KANRIPO_JISHI = [KANRIPO / "KR1d0030_005.txt", KANRIPO / "KR1d0030_010.txt"]
-
-
-def _load_census():
-    spec = importlib.util.spec_from_file_location("an_note_census", ROOT / "scripts" / "an_note_census.py")
-    mod = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    sys.modules["an_note_census"] = mod  # dataclasses look their module up there
-    spec.loader.exec_module(mod)
-    return mod
-
-
-census = _load_census()
 
 
 # ---------------------------------------------------------------------------
@@ -436,3 +426,26 @@ def test_readers_join_notes_as_the_independent_extraction_does(path):
     w = read_witness(f)
     assert [n.text for n in w.notes()] == [n.raw for n in found]
     assert [n.loc.line for n in w.notes()] == [n.line for n in found]
+
+
+# ---------------------------------------------------------------------------
+# The note fold (script conversion comes from jiaokan.normalize.script)
+# ---------------------------------------------------------------------------
+
+_HAN = st.characters(min_codepoint=0x3400, max_codepoint=0x9FFF)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.one_of(_HAN, st.sampled_from(sorted(EXTRA_FOLD)), st.sampled_from("/()¶ 　")), max_size=30))
+def test_note_fold_keeps_every_position_and_is_stable(text):
+    folded = fold_note_text(text)
+    assert len(folded) == len(text)  # spans found in the folded copy are cut from the original
+    assert fold_note_text(folded) == folded
+    assert detect_script(folded) in ("simplified", "unknown")
+
+
+def test_note_fold_reads_the_odd_forms_as_the_grammar_words():
+    assert fold_note_text("宋夲據唐石經改正") == "宋本据唐石经改正"
+    assert detect_script("案比今注疏本讹作北") == "simplified"
+    assert detect_script("案比今注疏本訛作北") == "traditional"
+    assert detect_script("案于云") == "unknown"  # shared forms prove nothing

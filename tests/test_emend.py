@@ -9,21 +9,21 @@ the 四库 注疏, where GUIDE §3 gives 司射遂袒 → 司射袒執弓 (confi
 from __future__ import annotations
 
 import csv
-import importlib.util
 import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
 from lxml import etree
 
 from jiaokan.collate.engine import collate
+from jiaokan.errors import EmendationError
 from jiaokan.emend.anchor import anchor_witness
 from jiaokan.emend.apply import emend, emended_texts
 from jiaokan.emend.check import Aligned, check_claims
 from jiaokan.emend.report import CSV_FIELDS, csv_text, summary_lines, to_json, verdicts_by_note
 from jiaokan.emend.tei import emendations_to_tei, emended_witness_tei
+from jiaokan.emend.verdict import KINDS, VERDICTS, NoteVerdict
 from jiaokan.model import Div, Gaiji, LineBreak, Loc, Note, Piece, Text, Unit, Witness, WitnessMeta
 
 from .conftest import KANRIPO, ROOT
@@ -132,7 +132,7 @@ def test_anchor_failure_is_reported():
     res = emend(w)
     assert res.checks["n1"].verdict is None
     assert any("not anchored" in line for line in summary_lines(res))
-    assert "not anchored" in verdicts_by_note(res)["n1"]["summary"]
+    assert "not anchored" in verdicts_by_note(res)["n1"].summary
 
 
 def test_anchor_on_keys_and_gaiji():
@@ -259,7 +259,7 @@ def test_aligned_accepts_either_base(seeds):
 
 def test_sigla_must_differ(seeds):
     other = _mini("JS", "simplified", [Text("司射袒执弓")])
-    with pytest.raises(ValueError, match="siglum"):
+    with pytest.raises(EmendationError, match="siglum"):
         emend(seeds[JS10], other)
 
 
@@ -367,13 +367,45 @@ def test_verdicts_by_note_shape(res10, res5):
     v = {**verdicts_by_note(res10), **verdicts_by_note(res5)}
     assert len(v) == 46
     for nid, rec in v.items():
-        assert set(rec) == {"kind", "verdict", "summary", "reading"}
-        assert rec["verdict"] in ("confirmed", "contradicted", "not covered", None)
-        assert isinstance(rec["summary"], str) and "\n" not in rec["summary"]
-    assert v["JS10.72.jing1.an1"]["verdict"] == "confirmed" and v["JS10.72.jing1.an1"]["reading"] == ""
-    assert v["JS10.114.zhu1.an1"] == {**v["JS10.114.zhu1.an1"], "verdict": "contradicted", "reading": "也"}
-    assert v["JS10.27.zhu1.an1"]["kind"] == "conjecture" and v["JS10.27.zhu1.an1"]["verdict"] is None
-    assert v["JS5.4.zhu1.an1"]["verdict"] == "not covered" and v["JS5.4.zhu1.an1"]["reading"] is None
+        assert isinstance(rec, NoteVerdict)
+        assert rec.kind in KINDS and rec.verdict in (*VERDICTS, None)
+        assert isinstance(rec.summary, str) and "\n" not in rec.summary
+        assert set(rec.to_dict()) == {"kind", "verdict", "summary", "reading"}
+    assert v["JS10.72.jing1.an1"].verdict == "confirmed" and v["JS10.72.jing1.an1"].reading == ""
+    assert (v["JS10.114.zhu1.an1"].verdict, v["JS10.114.zhu1.an1"].reading) == ("contradicted", "也")
+    assert v["JS10.27.zhu1.an1"].kind == "conjecture" and v["JS10.27.zhu1.an1"].verdict is None
+    assert v["JS5.4.zhu1.an1"].verdict == "not covered" and v["JS5.4.zhu1.an1"].reading is None
+
+
+def test_verdicts_file_reads_back_the_same_records(res10, tmp_path):
+    from jiaokan.emend.report import write_json
+    from jiaokan.render.verdicts import load_verdicts
+
+    report = write_json(res10, tmp_path / "r.json")
+    assert load_verdicts([report]) == verdicts_by_note(res10)
+    bare = tmp_path / "v.json"
+    bare.write_text(json.dumps(to_json(res10)["by_note"], ensure_ascii=False), encoding="utf-8")
+    assert load_verdicts([bare]) == verdicts_by_note(res10)
+
+
+@pytest.mark.parametrize("record, message", [
+    ({"kind": "typo", "verdict": None}, "kind 'typo' is not one of corruption"),
+    ({"verdict": "confirmed"}, "kind None is not one of"),
+    ({"kind": "omission", "verdict": "maybe"}, "verdict 'maybe' is not one of confirmed, contradicted, not covered"),
+    ({"kind": "omission", "verdict": None, "summary": 3}, "summary must be a string"),
+    ({"kind": "omission", "verdict": None, "reading": ["也"]}, "reading must be a string or null"),
+    ("confirmed", "expected {note id"),
+])
+def test_malformed_verdicts_file_is_one_clear_error(tmp_path, record, message):
+    from jiaokan.readers import ReaderError
+    from jiaokan.render.verdicts import load_verdicts
+
+    bad = tmp_path / "v.json"
+    bad.write_text(json.dumps({"by_note": {"JS10.1.jing1.an1": record}}), encoding="utf-8")
+    with pytest.raises(ReaderError) as exc:
+        load_verdicts([bad])
+    assert str(exc.value).startswith(f"{bad}: note JS10.1.jing1.an1: ")
+    assert message in str(exc.value) and "\n" not in str(exc.value)
 
 
 def test_json_and_csv(res10):
@@ -453,8 +485,8 @@ def test_build_emend_stage(tmp_path):
     assert res.errors == []
     assert {r[1]: r[2] for r in rows} == {JS10: "ZS", JS5: "-"}
     assert len(res.verdicts) == 46
-    assert res.verdicts["JS10.72.jing1.an1"]["verdict"] == "confirmed"
-    assert all(v["verdict"] in ("not covered", None) for k, v in res.verdicts.items() if k.startswith("JS5."))
+    assert res.verdicts["JS10.72.jing1.an1"].verdict == "confirmed"
+    assert all(v.verdict in ("not covered", None) for k, v in res.verdicts.items() if k.startswith("JS5."))
     d = tmp_path / "emend"
     for name in (f"{JS10}.json", f"{JS10}.csv", f"{JS10}.emended.xml", f"{JS10}.apparatus.xml",
                  f"{ZS}.emended.xml", f"{JS5}.json", f"{JS5}.emended.xml"):
@@ -502,11 +534,9 @@ def test_kanripo_dasheyi_verdicts(kanripo10):
 def test_an_check_kanripo_script(capsys):
     _kanripo("KR1d0030_005.txt")
     _kanripo("KR1d0028_005.txt")
-    spec = importlib.util.spec_from_file_location("an_check_kanripo", ROOT / "scripts" / "an_check_kanripo.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["an_check_kanripo"] = mod
-    spec.loader.exec_module(mod)
-    code = mod.main(["--pair", str(KANRIPO / "KR1d0030_005.txt"), str(KANRIPO / "KR1d0028_005.txt")])
+    from jiaokan.measure.an_check import main
+
+    code = main(["--pair", str(KANRIPO / "KR1d0030_005.txt"), str(KANRIPO / "KR1d0028_005.txt")])
     out = capsys.readouterr().out
     assert code == 0
     assert "20 claims about the 注疏: confirmed 20 (100.0%)" in out

@@ -1,30 +1,35 @@
-"""scripts/layer_agreement.py: the measure behaves (not the figures, which depend on the readers)."""
+"""jiaokan.measure.layer_agreement (scripts/layer_agreement.py): the measure behaves (not the figures, which depend on the readers)."""
 
 from __future__ import annotations
 
 import copy
-import importlib.util
-import sys
 
 import pytest
 
+from jiaokan.measure import layer_agreement
 from jiaokan.model import ReaderWarning, WitnessMeta
+from jiaokan.normalize import keys
 from jiaokan.readers.base import load_source
 from jiaokan.readers.zhushu_ctext import ZhushuCtextReader
 
-from .conftest import ROOT, corpus_file
+from .conftest import KANRIPO, corpus_file
 
 ZS = "zhushu-dasheyi-excerpt"
 
 
+#: The standard pairs of scripts/layer_agreement.py.
+STANDARD_PAIRS = [(corpus_file(stem), KANRIPO / ref) for stem, ref in (
+    ("tushu-juan276-xiangsheli", "KR1d0026_005.txt"), ("jishi-juan05-xiangsheli-traditional", "KR1d0026_005.txt"),
+    ("jishi-juan10-dasheyi-simplified", "KR1d0026_007.txt"), ("zhushu-dasheyi-excerpt", "KR1d0026_007.txt"),
+)] + [(KANRIPO / w, KANRIPO / r) for w, r in (
+    ("KR1d0028_005.txt", "KR1d0026_005.txt"), ("KR1d0028_007.txt", "KR1d0026_007.txt"),
+    ("KR1d0030_005.txt", "KR1d0026_005.txt"), ("KR1d0030_010.txt", "KR1d0026_007.txt"),
+)]
+
+
 @pytest.fixture(scope="module")
 def la():
-    spec = importlib.util.spec_from_file_location("layer_agreement", ROOT / "scripts" / "layer_agreement.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["layer_agreement"] = mod  # dataclasses look their module up
-    spec.loader.exec_module(mod)
-    yield mod
-    sys.modules.pop("layer_agreement", None)
+    return layer_agreement
 
 
 def zs(text: str):
@@ -56,7 +61,7 @@ def test_a_flipped_layer_scores_lower_and_is_shown(la, read_corpus):
     bad = flipped(w, "zhu", "jing")
     res = la.measure(bad, w)
     zhu_keys = sum(1 for c in la.stream(w).classes if c == la.COMM) - sum(
-        1 for p in w.pieces() if p.layer == "shu" for _ in la.keys(p.text))
+        1 for p in w.pieces() if p.layer == "shu" for _ in keys(p.text))
     assert res.share < 0.8
     assert res.jing_as_comm == zhu_keys and res.comm_as_jing == 0
     kinds = {ex.kind for ex in res.examples}
@@ -135,7 +140,7 @@ def test_unreadable_pair_is_reported_not_a_traceback(la, tmp_path, capsys):
 
 
 def test_default_mode_runs_the_standard_pairs(la, capsys):
-    assert la.main([]) == 0
+    assert la.main([], standard_pairs=STANDARD_PAIRS) == 0
     out = capsys.readouterr().out
     for stem in ("tushu-juan276-xiangsheli", "jishi-juan05-xiangsheli-traditional",
                  "jishi-juan10-dasheyi-simplified", "zhushu-dasheyi-excerpt"):

@@ -19,8 +19,8 @@ from jiaokan.normalize import (
     IGNORABLE,
     RELATIONS,
     Folded,
-    fold,
     fold_sources,
+    fold_token,
     is_ignorable,
     key,
     keys,
@@ -59,7 +59,7 @@ def test_key_is_idempotent(c: str) -> None:
 
 @given(chars)
 def test_fold_keeps_the_original_character(c: str) -> None:
-    f = fold(c)
+    f = fold_token(c)
     assert isinstance(f, Folded)
     assert f.char == c
     assert f.cls in CLASSES
@@ -135,7 +135,7 @@ def test_minor_pairs(p: tables.PairEntry) -> None:
 def test_taboo_rows(p: tables.PairEntry) -> None:
     assert relation(p.a, p.b) == "taboo"
     if p.level == "form":
-        assert fold(p.b) == Folded(p.b, p.a, "taboo")
+        assert fold_token(p.b) == Folded(p.b, p.a, "taboo")
     elif p.level == "pair":
         assert key(p.a) != key(p.b), "a taboo substitute is a normal character and never folds"
 
@@ -253,19 +253,19 @@ def test_distinct_characters_keep_distinct_keys() -> None:
 def test_yu_decision() -> None:
     """於/于: one key (aligned as the same token); typed minor only between traditional witnesses."""
     assert key("於") == key("于") == "于"
-    assert fold("於").cls == "script"
+    assert fold_token("於").cls == "script"
     assert relation("於", "于") == "minor"
     assert relation("於", "于", simplified=True) == "orthographic"
 
 
 def test_fold_classes() -> None:
-    assert fold("衆") == Folded("衆", "众", "script")
-    assert fold("荅") == Folded("荅", "答", "variant")
-    assert fold("𤣥") == Folded("𤣥", "玄", "taboo")
-    assert fold("元") == Folded("元", "元", "identity")
-    assert fold("&KR0925;") == Folded("&KR0925;", "楣", "gaiji")
-    assert fold("\ufa0c") == Folded("\ufa0c", "兀", "identity")  # compatibility ideograph: NFC only
-    assert fold("\uf900") == Folded("\uf900", "岂", "script")  # NFC 豈, then t2s
+    assert fold_token("衆") == Folded("衆", "众", "script")
+    assert fold_token("荅") == Folded("荅", "答", "variant")
+    assert fold_token("𤣥") == Folded("𤣥", "玄", "taboo")
+    assert fold_token("元") == Folded("元", "元", "identity")
+    assert fold_token("&KR0925;") == Folded("&KR0925;", "楣", "gaiji")
+    assert fold_token("\ufa0c") == Folded("\ufa0c", "兀", "identity")  # compatibility ideograph: NFC only
+    assert fold_token("\uf900") == Folded("\uf900", "岂", "script")  # NFC 豈, then t2s
 
 
 def test_parallel_passages_have_equal_keys() -> None:
@@ -317,14 +317,14 @@ def test_gaiji() -> None:
     assert resolve_gaiji("KR9999") is None
     assert resolve_gaiji("KR1969") is None  # seen in the texts, not resolvable from parallels
     assert resolve_gaiji("nonsense") is None
-    assert fold("&KR9999;") == Folded("&KR9999;", "&KR9999;", "gaiji")
+    assert fold_token("&KR9999;") == Folded("&KR9999;", "&KR9999;", "gaiji")
     assert relation("&KR9999;", "&KR9999;") == "identical"
     assert keys("甲&CB00123;乙") == [(0, "甲"), (1, "&CB00123;"), (10, "乙")]  # unknown entity: one position
 
 
 def test_fold_rejects_strings() -> None:
     with pytest.raises(ValueError):
-        fold("賓客")
+        fold_token("賓客")
 
 
 def test_fold_sources() -> None:
@@ -335,3 +335,45 @@ def test_fold_sources() -> None:
     assert srcs["jiaokan:gaiji-kanripo"].entries >= 20
     folds = [s for s in fold_sources() if s.cls in ("script", "variant")]
     assert sum(s.entries or 0 for s in folds) == len(tables.variants())
+
+
+# ----------------------------------------------------------------------------- numerals and script
+
+_CN = "〇一二三四五六七八九"
+
+
+def _written(n: int) -> str:
+    """``n`` (1–999) as the texts write it: 十四, 二十, 一百二十, 一百〇五."""
+    h, t, u = n // 100, n // 10 % 10, n % 10
+    out = (_CN[h] + "百") if h else ""
+    if t:
+        out += ("" if t == 1 and not h else _CN[t]) + "十"
+    elif h and u:
+        out += "〇"
+    return out + (_CN[u] if u else "")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=1, max_value=999))
+def test_chinese_numeral_reads_what_it_is_written(n: int) -> None:
+    from jiaokan.normalize.numerals import chinese_numeral
+
+    assert chinese_numeral(_written(n)) == n
+    assert chinese_numeral(str(n)) == n
+
+
+def test_chinese_numeral_rejects_what_is_not_a_count() -> None:
+    from jiaokan.normalize.numerals import chinese_numeral
+
+    assert chinese_numeral("廿四") == 24 and chinese_numeral("两") == 2 and chinese_numeral("卅") == 30
+    for s in ("", "二二", "十十", "十百", "百百", "二耦", "〇十", "兩"):
+        assert chinese_numeral(s) is None, s
+
+
+def test_script_conversion() -> None:
+    from jiaokan.normalize.script import convert_text, s2t_char
+
+    assert t2s_char("薴") == t2s_char(t2s_char("薴")) == "苎"  # repeated until stable
+    assert s2t_char("众") == "衆" and s2t_char("衆") == "衆" and s2t_char("a") == "a"
+    assert convert_text("宾礼辞", "traditional") == "賓禮辭" and convert_text("", "traditional") == ""
+    assert convert_text("賓禮辭", "simplified") == "宾礼辞"

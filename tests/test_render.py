@@ -13,6 +13,7 @@ import lxml.html
 import pytest
 
 from jiaokan.collate.model import VARIANT_TYPES
+from jiaokan.emend.verdict import NoteVerdict
 
 from .conftest import CORPUS
 
@@ -21,14 +22,11 @@ XIANGSHELI = ["jishi-juan05-xiangsheli-traditional", "tushu-juan276-xiangsheli"]
 SINGLE = "tushu-juan275-shebu-huikao"
 ALL = DASHEYI + XIANGSHELI + [SINGLE]
 
-#: a hand-made verdicts dict (the emend stage's shape)
+#: hand-made verdict records (what the emend stage gives the renderer)
 VERDICTS = {
-    "JS10.72.jing1.an1": {"kind": "omission", "verdict": "confirmed", "summary": "注疏 lacks 遂 (confirmed)",
-                          "reading": ""},
-    "JS10.11.jing1.an1": {"kind": "corruption", "verdict": "not covered", "summary": "no 注疏 text here",
-                          "reading": None},
-    "JS10.114.zhu1.an1": {"kind": "omission", "verdict": "contradicted", "summary": "注疏 reads 也 (contradicted)",
-                          "reading": "也"},
+    "JS10.72.jing1.an1": NoteVerdict("omission", "confirmed", "注疏 lacks 遂 (confirmed)", ""),
+    "JS10.11.jing1.an1": NoteVerdict("corruption", "not covered", "no 注疏 text here", None),
+    "JS10.114.zhu1.an1": NoteVerdict("omission", "contradicted", "注疏 reads 也 (contradicted)", "也"),
 }
 
 

@@ -80,6 +80,16 @@ def test_read_tei_from_disk(tmp_path, read_corpus):
     assert [n.text for n in back.notes()] == [n.text for n in w.notes()]
 
 
+def test_witness_without_xml_id_gets_the_default_siglum(read_corpus):
+    """A listWit witness with no @xml:id reads as siglum "W" (as a TEI without listWit does), not None."""
+    tree = witness_to_tei(read_corpus("jishi-juan10-dasheyi-simplified"))
+    wit = tree.getroot().find(".//{http://www.tei-c.org/ns/1.0}listWit/{http://www.tei-c.org/ns/1.0}witness")
+    del wit.attrib["{http://www.w3.org/XML/1998/namespace}id"]
+    back = witness_from_tei(etree.fromstring(tei_bytes(tree)), "noid.xml")
+    assert back.meta.siglum == "W"
+    assert _roundtrip(back).meta.siglum == "W"
+
+
 def test_layer_rule_catches_untyped_text():
     root = etree.fromstring(
         b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><body><div type="chapter">'

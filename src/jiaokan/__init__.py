@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 __all__ = [
     "__version__", "read", "read_collatex", "collate", "emend", "to_tei", "to_json", "render",
-    "Witness", "Collation", "EmendResult", "ReaderError", "CollationError",
+    "Witness", "Collation", "EmendResult", "JiaokanError", "ReaderError", "CollationError",
 ]
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load on first use (below)
@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load on f
         Collation,
         CollationError,
         EmendResult,
+        JiaokanError,
         ReaderError,
         Witness,
         collate,

@@ -14,7 +14,8 @@ is the model itself (:class:`~jiaokan.model.Witness`, :class:`~jiaokan.collate.m
     col.counts()                                                       # variants per type
 
 Errors in the input raise :class:`ReaderError` (bad witness file) or
-:class:`CollationError` (what was asked cannot be collated), both with a one-line message.
+:class:`CollationError` (what was asked cannot be collated), both with a one-line message;
+both are :class:`JiaokanError`, the one class to catch for any of jiaokan's own errors.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any, Iterable, Union
 
 from .collate.engine import CollationError
+from .errors import JiaokanError
 from .collate.model import Collation
 from .emend.apply import EmendResult
 from .model import Witness, WitnessMeta
@@ -36,7 +38,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = [
     "read", "read_collatex", "collate", "emend", "to_tei", "to_json", "render",
-    "Witness", "Collation", "EmendResult", "ReaderError", "CollationError",
+    "Witness", "Collation", "EmendResult", "JiaokanError", "ReaderError", "CollationError",
 ]
 
 
@@ -211,7 +213,9 @@ def render(*items: Witness | Collation | EmendResult | PathLike, out: PathLike =
     from .emend.report import verdicts_by_note
     from .render import render_paths
 
-    verdicts: dict[str, dict] = {}
+    from .emend.verdict import NoteVerdict
+
+    verdicts: dict[str, NoteVerdict] = {}
     with tempfile.TemporaryDirectory(prefix="jiaokan-render-") as tmp:
         t = Path(tmp)
         paths: list[str | Path] = []

@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .collate.apparatus import write_apparatus
-from .collate.engine import CollationError, collate
+from .collate.engine import collate
+from .errors import CollationError, EmendationError
 from .collate.export import write_json
 from .corpus import Entry, load_collations, load_manifest
+from .emend.verdict import NoteVerdict
 from .model import Witness
 from .readers import ReaderError, read_witness
 from .tei.validate import validate_file, validate_files
@@ -33,7 +35,7 @@ class BuildResult:
     errors: list[str] = field(default_factory=list)
     collations: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    verdicts: dict[str, dict] = field(default_factory=dict)  # 案 note id → {kind, verdict, summary, reading}
+    verdicts: dict[str, NoteVerdict] = field(default_factory=dict)  # 案 note id → its verdict record
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
@@ -94,15 +96,12 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
 
 def _zhushu_partner(res: BuildResult, w: Witness):
     """(stem, witness, collation) of a 注疏 witness collated with ``w``, or Nones."""
-    def is_zhushu(x: Witness) -> bool:
-        return x.meta.format.endswith("zhushu") or x.meta.format.startswith("zhushu") or "注疏" in x.meta.title
-
     stem_of = {id(x): s for s, x in res.witnesses.items()}
     for col in res.collations.values():
         if not any(x is w for x in col.witnesses.values()):
             continue
         for x in col.witnesses.values():
-            if x is not w and is_zhushu(x) and id(x) in stem_of:
+            if x is not w and x.meta.role == "zhushu" and id(x) in stem_of:
                 return stem_of[id(x)], x, col
     return None, None, None
 
@@ -125,7 +124,7 @@ def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | 
         zs_stem, zs, col = _zhushu_partner(res, w)
         try:
             r = emend(w, zs, collation=col)
-        except ValueError as exc:
+        except EmendationError as exc:
             res.errors.append(f"emend {stem}: {exc}")
             progress.step(stem)
             continue

@@ -9,10 +9,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from . import __version__
-from .model import LAYERS, Witness, WitnessMeta
+from .errors import EmendationError
+from .model import LAYERS, ROLES, Witness, WitnessMeta
 from .readers import READERS, ReaderError, read_witness
 from .readers.base import load_source
 from .ui import colour_wanted, table
@@ -42,7 +43,7 @@ Run `jiaokan COMMAND --help` for the options of each command.
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # usage errors: exit 2 with one line
+    def error(self, message: str) -> NoReturn:  # usage errors: exit 2 with one line
         self.print_usage(sys.stderr)
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise SystemExit(EXIT_USAGE)
@@ -79,7 +80,7 @@ def _meta_for(path: str, args: argparse.Namespace) -> WitnessMeta | None:
 
     entry = find_entry(path) if path != "-" else None
     meta = entry.meta if entry else None
-    if meta is None and (getattr(args, "siglum", None) or getattr(args, "juan", None)):
+    if meta is None and (getattr(args, "siglum", None) or getattr(args, "juan", None) or getattr(args, "role", None)):
         meta = WitnessMeta(siglum=args.siglum or "W", file=path, format=args.format or "")
     if meta is not None:
         if getattr(args, "siglum", None):
@@ -88,6 +89,8 @@ def _meta_for(path: str, args: argparse.Namespace) -> WitnessMeta | None:
             meta.juan = args.juan
         if getattr(args, "chapter", None):
             meta.chapter = args.chapter
+        if getattr(args, "role", None):
+            meta.role = args.role
     return meta
 
 
@@ -318,8 +321,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- formats
 def cmd_formats(args: argparse.Namespace) -> int:
-    rows = [(name, r.description) for name, r in sorted(READERS.items())]
-    print(table(("format", "reads"), rows))
+    rows = [(name, r.role, r.description) for name, r in sorted(READERS.items())]
+    print(table(("format", "role", "reads"), rows))
     return EXIT_OK
 
 
@@ -383,7 +386,7 @@ def cmd_emend(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         res = emend(w, zs)
-    except ValueError as exc:
+    except EmendationError as exc:
         _err(str(exc))
         return EXIT_USAGE
     names = {w.meta.siglum: Path(args.witness).name if args.witness.endswith(".xml") else Path(args.witness).stem + ".xml"}
@@ -409,9 +412,9 @@ def cmd_emend(args: argparse.Namespace) -> int:
     if not written:  # nothing asked for: the per-note verdicts on standard output
         import json as _json
 
-        from .emend.report import verdicts_by_note
+        from .emend.report import verdicts_json
 
-        print(_json.dumps(verdicts_by_note(res), ensure_ascii=False, indent=1))
+        print(_json.dumps(verdicts_json(res), ensure_ascii=False, indent=1))
     return EXIT_OK
 
 
@@ -432,6 +435,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--siglum", help="witness siglum for the apparatus (default: from corpus.toml)")
     s.add_argument("--juan", help="the 卷 number (for ids and page references)")
     s.add_argument("--chapter", help="the 篇 the file holds, e.g. 大射仪")
+    s.add_argument("--role", choices=sorted(ROLES),
+                   help="what the witness is, when its format does not say: "
+                        + "; ".join(f"{k}: {v}" for k, v in ROLES.items()))
     s.add_argument("--show-warnings", type=int, default=5, metavar="N", help="print at most N warnings per file (default 5)")
     s.set_defaults(func=cmd_ingest)
 

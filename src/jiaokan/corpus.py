@@ -9,11 +9,11 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .model import WitnessMeta
+from .model import ROLES, WitnessMeta
 from .readers.base import ReaderError
 
 MANIFEST = "corpus.toml"
-_FIELDS = ("siglum", "format", "title", "work", "chapter", "juan", "script", "source", "licence", "edition", "author")
+_FIELDS = ("siglum", "format", "title", "work", "chapter", "juan", "script", "source", "licence", "edition", "author", "role")
 
 
 #: The keys each table of the manifest may have; anything else is most likely a typo (``fromat``).
@@ -105,9 +105,11 @@ def load_manifest(corpus_dir: str | Path) -> list[Entry]:
     for i, w in enumerate(data.get("witness", []), 1):
         if "file" not in w or "siglum" not in w:
             raise ReaderError(str(mpath), f"[[witness]] number {i} needs at least 'file' and 'siglum'")
-        meta = WitnessMeta(file=w["file"], **{k: str(w.get(k, "")) for k in _FIELDS if k != "format"}, format=w.get("format", ""))
-        if not meta.author and meta.format.startswith("jishi"):
-            meta.author = "李如圭"
+        # the ** keys are _FIELDS, all str fields of WitnessMeta; mypy cannot tell them from 'extra' (a dict)
+        meta = WitnessMeta(file=w["file"], **{k: str(w.get(k, "")) for k in _FIELDS if k != "format"}, format=w.get("format", ""))  # type: ignore[arg-type]
+        if meta.role and meta.role not in ROLES:
+            raise ReaderError(str(mpath), f"[[witness]] number {i} ({w['file']}): unknown role {meta.role!r}; "
+                              f"known roles: {', '.join(ROLES)}")
         entries.append(Entry(corpus_dir / w["file"], meta))
     if not entries:
         raise ReaderError(str(mpath), "the manifest lists no [[witness]]")

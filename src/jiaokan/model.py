@@ -18,7 +18,7 @@ node has exactly one TEI element.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Literal, Union
+from typing import ClassVar, Iterator, Literal, Union
 
 #: The fixed layer vocabulary; also the values of ``@type`` in the TEI.
 LAYERS: tuple[str, ...] = (
@@ -61,26 +61,61 @@ class Loc:
     offset: int | None = None
 
 
+class _Node:
+    """What every inline node answers, so that no stage has to ask which kind it holds.
+
+    ``reading`` is what the node adds to its container's reading text (the text
+    collation, emendation and search see); ``source`` is what it stood for in the
+    source file (for the losslessness check).  Both are empty unless a subclass
+    says otherwise.  ``kind`` names the node for table-driven writers (TEI, HTML).
+    """
+
+    kind: ClassVar[str] = ""
+
+    @property
+    def reading(self) -> str:
+        return ""
+
+    @property
+    def source(self) -> str:
+        return ""
+
+
 @dataclass
-class Text:
-    """A run of source characters, kept exactly (punctuation and stray spaces too)."""
+class _Run(_Node):
+    """Source characters held as they are (the common part of Text and Label)."""
 
     text: str
 
+    @property
+    def source(self) -> str:
+        return self.text
+
 
 @dataclass
-class Label:
+class Text(_Run):
+    """A run of source characters, kept exactly (punctuation and stray spaces too)."""
+
+    kind: ClassVar[str] = "text"
+
+    @property
+    def reading(self) -> str:
+        return self.text
+
+
+@dataclass
+class Label(_Run):
     """A marker that opens a layer in the source (鄭注, 疏, 音義, 〈朱注〉, 郑康成曰:).
 
     Kept so that no source character is lost, but not part of the layer's text:
     collation skips labels.
     """
 
-    text: str
+    kind: ClassVar[str] = "label"
 
 
 @dataclass
-class Gaiji:
+class Gaiji(_Node):
     """A character the source encodes as an entity, e.g. Kanripo ``&KR0925;`` = 楣.
 
     ``char`` is the resolved character, or ``None`` when the code is unknown.
@@ -88,10 +123,19 @@ class Gaiji:
 
     code: str
     char: str | None = None
+    kind: ClassVar[str] = "gaiji"
+
+    @property
+    def reading(self) -> str:
+        return self.char or UNKNOWN_CHAR
+
+    @property
+    def source(self) -> str:
+        return f"&{self.code};"
 
 
 @dataclass
-class PageBreak:
+class PageBreak(_Node):
     """A page boundary: ``n`` is the page label (``1a``), ``facs`` the image name.
 
     ``edition`` names the edition whose pagination this is (``WYG``, ``SBCK``);
@@ -102,17 +146,19 @@ class PageBreak:
     facs: str | None = None
     edition: str | None = None
     juan: str | None = None
+    kind: ClassVar[str] = "pb"
 
 
 @dataclass
-class LineBreak:
+class LineBreak(_Node):
     """The start of source line ``n`` (1-based line number in the file)."""
 
     n: int
+    kind: ClassVar[str] = "lb"
 
 
 @dataclass
-class Gap:
+class Gap(_Node):
     """Source text that is lost: a page the transcription notes as missing (``# page missing``).
 
     Nothing of the source is here; the node says that the text on either side is
@@ -123,10 +169,11 @@ class Gap:
     reason: str = "lost"
     unit: str = "page"
     desc: str | None = None
+    kind: ClassVar[str] = "gap"
 
 
 @dataclass
-class Note:
+class Note(_Node):
     """An inline editorial note: the 四库 editors' 案 notes (layer ``an``).
 
     ``content`` holds its text with any page and line breaks it runs over;
@@ -138,11 +185,17 @@ class Note:
     layer: str = "an"
     resp: str | None = "四库馆臣"
     id: str | None = None
+    kind: ClassVar[str] = "note"
 
     @property
     def text(self) -> str:
         """The note's characters in reading order, breaks removed."""
         return inline_text(self.content)
+
+    @property
+    def source(self) -> str:
+        # not part of the reading of the piece it stands in, but every character counts for losslessness
+        return all_source_chars(self.content)
 
 
 Inline = Union[Text, Label, Gaiji, PageBreak, LineBreak, Gap, Note]
@@ -214,9 +267,23 @@ class Div:
     id: str | None = None
 
 
+#: What a witness *is*, which decides what later stages do with it.  Set by the reader
+#: (each format knows what it holds) or by the manifest's ``role``; no stage looks at
+#: the format's name.
+ROLES: dict[str, str] = {
+    "jishi": "李如圭《仪礼集释》: its 案 notes are parsed, applied and checked",
+    "zhushu": "《仪礼注疏》: the text the 案 notes' claims about 今注疏本 are checked against",
+    "songben": "a 宋本 or a faithful reprint of one (四部丛刊 明翻宋本): evidence for what a 宋本 reads",
+    "reference": "any other witness: collated, not a party to the 案 check",
+}
+
+
 @dataclass
 class WitnessMeta:
-    """What the manifest (or the command line) says about a witness file."""
+    """What the manifest (or the command line) says about a witness file.
+
+    ``role`` is one of :data:`ROLES` ("" until a reader or the manifest sets it).
+    """
 
     siglum: str
     file: str
@@ -231,6 +298,7 @@ class WitnessMeta:
     edition: str = ""
     author: str = ""
     extra: dict[str, str] = field(default_factory=dict)
+    role: str = ""
 
 
 @dataclass
@@ -285,15 +353,13 @@ class Witness:
         return out
 
 
+#: What an unresolved gaiji reads as until the character is known.
+UNKNOWN_CHAR = "\ufffd"
+
+
 def inline_text(content: list[Inline]) -> str:
     """Reading text of inline content: text runs and resolved gaiji; labels and notes skipped."""
-    parts: list[str] = []
-    for node in content:
-        if isinstance(node, Text):
-            parts.append(node.text)
-        elif isinstance(node, Gaiji):
-            parts.append(node.char or "\ufffd")
-    return "".join(parts)
+    return "".join(node.reading for node in content)
 
 
 def iter_notes(content: list[Inline]) -> Iterator[Note]:
@@ -311,12 +377,101 @@ def all_source_chars(content: list[Inline]) -> str:
 
     Gaiji count as their entity text (``&KR0925;``) because that is what the source holds.
     """
-    parts: list[str] = []
+    return "".join(node.source for node in content)
+
+
+# ---------------------------------------------------------------------------
+# The one walk over inline content
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Where:
+    """The page and source line in force while walking a witness.
+
+    One cursor is carried from piece to piece (and into notes, whose content can
+    turn a page), so that every stage — collation, emendation, HTML, TEI — gives
+    a character the same page and line.  A piece's own ``loc`` is only used when
+    nothing has been seen yet (the first piece of a walk).
+    """
+
+    page: str | None = None
+    line: int | None = None
+
+    def enter(self, piece: "Piece") -> None:
+        if self.page is None:
+            self.page = piece.loc.page
+        if self.line is None:
+            self.line = piece.loc.line or None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One inline node met by :func:`walk`, with where it stands.
+
+    ``page``/``line`` are in force at the node (a break's own value for a break);
+    ``offset`` is the reading offset of the node within its container (the piece,
+    or ``note`` when the node is inside one): the characters of the container's
+    reading text before it.
+    """
+
+    node: Inline
+    page: str | None
+    line: int | None
+    offset: int
+    note: Note | None = None
+
+
+def walk(content: list[Inline], where: Where | None = None, note: Note | None = None) -> Iterator[Step]:
+    """Every inline node of ``content`` in document order, descending into notes.
+
+    ``where`` is updated in place by the breaks met (inside notes too), so a caller
+    walking several pieces passes the same cursor to each.
+    """
+    if where is None:
+        where = Where()
+    offset = 0
     for node in content:
-        if isinstance(node, (Text, Label)):
-            parts.append(node.text)
-        elif isinstance(node, Gaiji):
-            parts.append(f"&{node.code};")
-        elif isinstance(node, Note):
-            parts.append(all_source_chars(node.content))
-    return "".join(parts)
+        if isinstance(node, PageBreak):
+            where.page = node.n
+        elif isinstance(node, LineBreak):
+            where.line = node.n
+        yield Step(node, where.page, where.line, offset, note)
+        if isinstance(node, Note):
+            yield from walk(node.content, where, node)
+        offset += len(node.reading)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Page and line of one reading character."""
+
+    page: str | None
+    line: int | None
+
+
+def reading_places(piece: "Piece", where: Where | None = None) -> list[Place]:
+    """Page and line of every character of ``piece.text``, in order (``len == len(piece.text)``).
+
+    Pass the walk's cursor to carry page and line from the pieces before.
+    """
+    if where is None:
+        where = Where()
+    where.enter(piece)
+    out: list[Place] = []
+    for step in walk(piece.content, where):
+        if step.note is None:
+            r = step.node.reading
+            if r:
+                out.extend([Place(step.page, step.line)] * len(r))
+    return out
+
+
+def witness_places(w: "Witness") -> dict[int, list[Place]]:
+    """Page and line of every reading character of every piece, keyed by ``id(piece)``.
+
+    One cursor over the whole witness in document order: the one answer every
+    stage gives to "where does this character stand".
+    """
+    where = Where()
+    return {id(p): reading_places(p, where) for p in w.pieces()}

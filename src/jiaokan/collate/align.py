@@ -173,7 +173,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from itertools import compress
 from dataclasses import dataclass
-from typing import Callable, Hashable, Iterable, Literal, Sequence
+from typing import Callable, Hashable, Iterable, Literal, Sequence, TypeGuard
 
 __all__ = [
     "Op",
@@ -244,7 +244,7 @@ class Op:
         return Op(kind, self.b0, self.b1, self.a0, self.a1)
 
 
-_MIRROR_KIND = {
+_MIRROR_KIND: dict[OpKind, OpKind] = {
     "equal": "equal",
     "replace": "replace",
     "delete": "insert",
@@ -362,15 +362,17 @@ def _encode(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[str, str]:
         return "".join(a), "".join(b)
     keys = set(a)
     keys.update(b)
+    ordered: list[Hashable]
     try:
-        ordered = sorted(keys)
+        # keys of one type usually compare; mixed or unorderable ones raise TypeError, handled below
+        ordered = sorted(keys)  # type: ignore[type-var]
     except TypeError:
         ordered = sorted(keys, key=lambda k: (type(k).__name__, repr(k)))
     table = {k: _code_point(i) for i, k in enumerate(ordered)}
     return "".join([table[k] for k in a]), "".join([table[k] for k in b])
 
 
-def _all_chars(seq: Sequence[Hashable]) -> bool:
+def _all_chars(seq: Sequence[Hashable]) -> TypeGuard[Sequence[str]]:
     for k in seq:
         if type(k) is not str or len(k) != 1:
             return False
@@ -447,7 +449,7 @@ def _match_blocks(X: str, Y: str) -> list[tuple[int, int, int]]:
     while stack:
         item = stack.pop()
         if len(item) == 3:
-            out.append(item)  # type: ignore[arg-type]
+            out.append(item)
             continue
         alo, ahi, blo, bhi = item
         p = _common_prefix(X, Y, alo, blo, min(ahi - alo, bhi - blo))
@@ -961,7 +963,7 @@ def _detect_transpositions(ops: list[Op], A: str, B: str) -> list[Op]:
         length = d.a1 - d.a0
         window = min(TRANSPOSE_WINDOW_MAX, TRANSPOSE_WINDOW_PER_KEY * length)
         for sd in _slides(ops, t, A, d.a0, d.a1):
-            lst = ins_by_key.get(A[d.a0 + sd : d.a1 + sd])
+            lst = ins_by_key.get(A[d.a0 + sd : d.a1 + sd], [])
             if not lst:
                 continue
             da0, da1, db = d.a0 + sd, d.a1 + sd, d.b0 + sd
@@ -991,7 +993,7 @@ def _detect_transpositions(ops: list[Op], A: str, B: str) -> list[Op]:
         return ops
     # greedy, nearest first; ties broken by position only (keeps align symmetric)
     cands.sort()
-    cur = [[op.kind, op.a0, op.a1, op.b0, op.b1] for op in ops]
+    cur = [[op.a0, op.a1, op.b0, op.b1] for op in ops]  # kinds stay in ops
     moved: dict[int, int] = {}
     used: set[int] = set()
     for *_, t, u, sd, su in cands:
@@ -1005,30 +1007,30 @@ def _detect_transpositions(ops: list[Op], A: str, B: str) -> list[Op]:
                 delta[x - 1][1] += sh
                 delta[x + 1][0] += sh
         if any(
-            not (0 <= x < len(cur)) or cur[x][0] != "equal" or (cur[x][2] + e) - (cur[x][1] + st) < 1
+            not (0 <= x < len(cur)) or ops[x].kind != "equal" or (cur[x][1] + e) - (cur[x][0] + st) < 1
             for x, (st, e) in delta.items()
         ):
             continue
         for x, (st, e) in delta.items():
-            cur[x][1] += st
-            cur[x][3] += st
-            cur[x][2] += e
-            cur[x][4] += e
+            cur[x][0] += st
+            cur[x][2] += st
+            cur[x][1] += e
+            cur[x][3] += e
         for x, sh in ((t, sd), (u, su)):
+            cur[x][0] += sh
             cur[x][1] += sh
             cur[x][2] += sh
             cur[x][3] += sh
-            cur[x][4] += sh
         used.add(t)
         used.add(u)
         moved[t] = u
     result: list[Op] = []
-    for t, (kind, a0, a1, b0, b1) in enumerate(cur):
+    for t, (a0, a1, b0, b1) in enumerate(cur):
         if t in moved:
             u = moved[t]
-            result.append(Op("transpose", a0, a1, cur[u][3], cur[u][4]))
+            result.append(Op("transpose", a0, a1, cur[u][2], cur[u][3]))
         elif t not in used:  # (a used insert is absorbed into its transposition)
-            result.append(Op(kind, a0, a1, b0, b1))  # type: ignore[arg-type]
+            result.append(Op(ops[t].kind, a0, a1, b0, b1))
     return result
 
 

@@ -11,6 +11,7 @@ the base turns a page.  A layer that one side lacks is one ``app type="layer"``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
@@ -19,6 +20,9 @@ from ..model import Witness
 from ..tei.header import comparison_document
 from ..tei.writer import _el
 from .model import App, Collation
+
+if TYPE_CHECKING:
+    from .layertext import LayerText
 
 TYPE_DOC = {
     "orthographic": "the witnesses differ only in variant form (异体), e.g. 荅/答",
@@ -60,7 +64,7 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     )
     body = _el(_el(root, "text"), "body")
     div = _el(body, "div", type="apparatus", n=chapter or None)
-    apps_by = {}
+    apps_by: dict[tuple[str, str], list[App]] = {}
     for a in col.apps:
         apps_by.setdefault((a.row, a.layer), []).append(a)
     gaps_by = {(g.row, g.layer): g for g in col.gaps}
@@ -113,7 +117,7 @@ def _append(el: etree._Element, s: str) -> None:
         el.text = (el.text or "") + s
 
 
-def _write_segmented(ab: etree._Element, lt, apps: list[App], col: Collation, tei_names: dict[str, str]) -> None:
+def _write_segmented(ab: etree._Element, lt: LayerText, apps: list[App], col: Collation, tei_names: dict[str, str]) -> None:
     text = lt.text
     pos = 0
     page = lt.pages[0] if lt.pages else None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from lxml import etree
 
@@ -55,7 +56,7 @@ def listed_witnesses(root: etree._Element) -> list[ListedWitness]:
     return out
 
 
-def find_witness_file(name: str, apparatus: Path, candidates: list[Path] = ()) -> Path | None:
+def find_witness_file(name: str, apparatus: Path, candidates: Sequence[Path] = ()) -> Path | None:
     """Where the witness TEI file ``name`` of ``apparatus`` is (see the module doc), or None."""
     for c in candidates:
         if c.name == name and c.is_file():

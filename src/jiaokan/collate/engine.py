@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from itertools import count
 
+from ..errors import CollationError
 from ..model import Gap, Unit, Witness
 from ..normalize import is_ignorable, key
 from .align import align_texts
@@ -17,10 +18,6 @@ from .layertext import LayerText, layer_text
 from .model import COLLATED_LAYERS, Collation, LayerAlignment, LayerGap
 from .rows import body_units, passage_rows
 from .variants import classify, merge_apps
-
-
-class CollationError(ValueError):
-    """A user mistake in what was asked to collate (unknown siglum, one witness …)."""
 
 
 def _unique_sigla(witnesses: list[Witness]) -> dict[str, Witness]:

@@ -31,6 +31,7 @@ def collation_to_json(col: Collation) -> dict:
     table: list[list] = [[] for _ in sigla]
     units = {s: {u.id: u for u in body_units(w)} for s, w in col.witnesses.items()}
     apps_by: dict[tuple[str, str], list[App]] = {}
+    a: App | None  # an entry, or None for a stretch without one (the segments below)
     for a in col.apps:
         apps_by.setdefault((a.row, a.layer), []).append(a)
     ops_by = {(al.row, al.layer, al.siglum): al.ops for al in col.alignments}
@@ -109,7 +110,7 @@ def write_json(col: Collation, path: str | Path) -> Path:
 
 
 # ---------------------------------------------------------------- terminal diff
-COLOURS = {
+COLOURS: dict[str | None, str] = {  # keyed by Reading.type, which is None only for a lem
     "substantive": "\033[1;31m", "omission": "\033[35m", "addition": "\033[32m",
     "transposition": "\033[36m", "taboo": "\033[33m", "orthographic": "\033[2m",
 }

@@ -10,16 +10,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import Gaiji, Gap, Inline, LineBreak, Note, PageBreak, Text, Unit
+from ..model import Gap, Piece, Unit, Where, walk
 
 
 @dataclass
 class LayerText:
+    """The reading text of one layer over some units, with where each character stands.
+
+    ``pieces`` gives the offset at which each of the layer's pieces starts, so a
+    stage holding an offset can find the piece (and the offset inside it).
+    """
+
     text: str = ""
     units: list[str] = field(default_factory=list)
     pages: list[str | None] = field(default_factory=list)
     lines: list[int | None] = field(default_factory=list)
     gaps: list[int] = field(default_factory=list)  # offsets where the source lost text (a Gap in the layer)
+    pieces: list[tuple[int, Unit, Piece]] = field(default_factory=list)
 
     def where(self, offset: int) -> tuple[str | None, str | None, int | None]:
         """(unit, page, line) of the character at ``offset`` (or the last one before it)."""
@@ -28,37 +35,41 @@ class LayerText:
         i = min(max(offset, 0), len(self.text) - 1)
         return self.units[i], self.pages[i], self.lines[i]
 
+    def piece_at(self, pos: int, point: bool = False) -> tuple[int, Unit, Piece] | None:
+        """The piece holding offset ``pos`` (for a point, the piece it ends, if any)."""
+        best = None
+        for off, u, p in self.pieces:
+            n = len(p.text)
+            if off <= pos < off + n or (point and off <= pos <= off + n):
+                return off, u, p
+            if off <= pos:
+                best = (off, u, p)
+        return best
+
 
 def layer_text(units: list[Unit], layer: str) -> LayerText:
+    """Walk every piece of ``units`` (not only the layer's: a page can turn in another
+    layer) with one cursor, keeping the layer's own reading characters."""
     out = LayerText()
     chars: list[str] = []
-    state = {"page": None, "line": None}
-
-    def walk(content: list[Inline], uid: str, take: bool) -> None:
-        for node in content:
-            if isinstance(node, PageBreak):
-                state["page"] = node.n
-            elif isinstance(node, LineBreak):
-                state["line"] = node.n
-            elif isinstance(node, Note):
-                walk(node.content, uid, False)
-            elif take and isinstance(node, Gap):
-                out.gaps.append(len(chars))
-            elif take and isinstance(node, (Text, Gaiji)):
-                s = node.text if isinstance(node, Text) else (node.char or "\ufffd")
-                for ch in s:
-                    chars.append(ch)
-                    out.units.append(uid)
-                    out.pages.append(state["page"])
-                    out.lines.append(state["line"])
-
+    where = Where()
     for u in units:
         for p in u.pieces:
-            # a piece that starts mid-line or mid-page carries where it starts
-            if state["page"] is None:
-                state["page"] = p.loc.page
-            if state["line"] is None:
-                state["line"] = p.loc.line or None
-            walk(p.content, u.id, p.layer == layer)
+            where.enter(p)
+            take = p.layer == layer
+            if take:
+                out.pieces.append((len(chars), u, p))
+            for step in walk(p.content, where):
+                if not take or step.note is not None:
+                    continue
+                if isinstance(step.node, Gap):
+                    out.gaps.append(len(chars))
+                    continue
+                r = step.node.reading
+                if r:
+                    chars.extend(r)
+                    out.units.extend([u.id] * len(r))
+                    out.pages.extend([step.page] * len(r))
+                    out.lines.extend([step.line] * len(r))
     out.text = "".join(chars)
     return out

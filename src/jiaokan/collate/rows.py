@@ -137,8 +137,8 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
         for i, u in enumerate(units[s]):
             if u.jing is None:
                 continue
-            k = _row_of_component(uf, uf.find((s, i)), base_idx, row_of_base, base)
-            if k is None:
+            at = _row_of_component(uf, uf.find((s, i)), base_idx, row_of_base, base)
+            if at is None:
                 # 经 the base lacks: one row for each run of such passages, after the previous row
                 if last_extra is None:
                     last_extra = {t: [] for t in witnesses}
@@ -146,8 +146,8 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
                 last_extra[s].append(i)
                 continue
             last_extra = None
-            rows[k][s].append(i)
-            prev_row = k
+            rows[at][s].append(i)
+            prev_row = at
 
     ordered: list[dict[str, list[int]]] = []
     ordered.extend(extra_after.get(-1, []))

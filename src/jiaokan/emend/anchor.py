@@ -50,7 +50,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..model import Gaiji, LineBreak, Note, PageBreak, Piece, Text, Unit, Witness
+from ..model import Note, Piece, Place, Unit, Witness, walk, witness_places
 from ..normalize import is_ignorable, key, resolve_gaiji
 from .notes import NoteRecord, parse_note
 
@@ -148,34 +148,10 @@ class Claim:
 
 def note_offset(piece: Piece, note: Note) -> int:
     """The offset in ``piece.text`` at which ``note`` stands (characters before it)."""
-    off = 0
-    for node in piece.content:
-        if node is note:
-            return off
-        if isinstance(node, Text):
-            off += len(node.text)
-        elif isinstance(node, Gaiji):
-            off += 1
+    for step in walk(piece.content):
+        if step.node is note:
+            return step.offset
     raise ValueError("the note is not in this piece")
-
-
-def _positions(piece: Piece) -> tuple[list[str | None], list[int | None]]:
-    """Page and line of every character of ``piece.text``."""
-    pages: list[str | None] = []
-    lines: list[int | None] = []
-    page, line = piece.loc.page, piece.loc.line or None
-    for node in piece.content:
-        if isinstance(node, PageBreak):
-            page = node.n
-        elif isinstance(node, LineBreak):
-            line = node.n
-        elif isinstance(node, Text):
-            pages.extend([page] * len(node.text))
-            lines.extend([line] * len(node.text))
-        elif isinstance(node, Gaiji):
-            pages.append(page)
-            lines.append(line)
-    return pages, lines
 
 
 def piece_key(unit: Unit, piece: Piece) -> str:
@@ -266,20 +242,19 @@ class _Doc:
                 for p in u.pieces:
                     self.index[id(p)] = len(self.slots)
                     self.slots.append(_Slot(di, u, p))
-        self._pl: dict[int, tuple[list, list]] = {}
+        self._places: dict[int, list[Place]] | None = None
 
     def piece_id(self, slot: _Slot) -> str:
         return piece_key(slot.unit, slot.piece)
 
     def where(self, slot: _Slot, offset: int) -> tuple[str | None, int | None]:
-        n = self.index[id(slot.piece)]
-        if n not in self._pl:
-            self._pl[n] = _positions(slot.piece)
-        pages, lines = self._pl[n]
-        if not pages:
+        if self._places is None:
+            self._places = witness_places(self.w)
+        places = self._places[id(slot.piece)]
+        if not places:
             return slot.piece.loc.page, slot.piece.loc.line or None
-        i = min(max(offset, 0), len(pages) - 1)
-        return pages[i], lines[i]
+        pl = places[min(max(offset, 0), len(places) - 1)]
+        return pl.page, pl.line
 
     def same_layer(self, n: int, layer: str, *, backward: bool, unit_only: bool) -> Iterator[_Slot]:
         """Slots of ``layer`` before (``backward``) or after slot ``n``, in the same unit or chapter."""
@@ -448,11 +423,11 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
         return
 
     if pos == "near":
-        found = _near(slot, off, r.reading, decl)
-        if found is None:
+        near = _near(slot, off, r.reading, decl)
+        if near is None:
             _fail(c, f"no stretch like {r.reading!r} in the text before the note in {c.piece}")
             return
-        s, e = found
+        s, e = near
         c.anchors.append(_make(doc, slot, s, e, "near", distance=slot.k().count_between(e, off)))
         return
 
@@ -535,21 +510,20 @@ def _below(doc: _Doc, c: Claim, s_slot: _Slot, after: int, keys: list[str]) -> N
 def _sentence_start(piece: Piece, off: int) -> int:
     """Start of the sentence that ends at ``off``: after the last stop or earlier note."""
     start = 0
-    pos = 0
-    for node in piece.content:
+    for step in walk(piece.content):
+        if step.note is not None:
+            continue
+        pos = step.offset
         if pos >= off:
             break
-        if isinstance(node, Note):
+        if isinstance(step.node, Note):
             start = pos
-        elif isinstance(node, Text):
-            for i, ch in enumerate(node.text):
-                if pos + i >= off:
-                    break
-                if ch in SENTENCE_STOPS and pos + i < off - 1:
-                    start = pos + i + 1
-            pos += len(node.text)
-        elif isinstance(node, Gaiji):
-            pos += 1
+            continue
+        for i, ch in enumerate(step.node.reading):
+            if pos + i >= off:
+                break
+            if ch in SENTENCE_STOPS and pos + i < off - 1:
+                start = pos + i + 1
     text = piece.text
     while start < off and is_ignorable(text[start]):
         start += 1

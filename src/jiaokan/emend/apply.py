@@ -22,14 +22,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
+from ..errors import EmendationError
 from ..collate.engine import collate
 from ..collate.model import Collation
 from ..model import Witness
+from ..normalize.script import convert_text
 from .anchor import Anchor, Claim, anchor_witness, piece_key
 from .check import Aligned, Check, check_claims, is_zhushu_claim
 from .notes import Source
+from .verdict import KINDS
 
 __all__ = ["Emendation", "EmendResult", "emend", "emend_self", "emend_against", "emended_texts", "proposer"]
 
@@ -120,9 +122,7 @@ class EmendResult:
         return [e for e in self.emendations if e.witness == siglum]
 
     def kind_counts(self) -> dict[str, int]:
-        from .notes import KINDS
-
-        out = {k: 0 for k in KINDS}
+        out: dict[str, int] = {k: 0 for k in KINDS}
         for c in self.claims:
             out[c.record.kind] = out.get(c.record.kind, 0) + 1
         return out
@@ -239,24 +239,13 @@ def _emendation(c: Claim, a: Anchor, witness: str, unit: str, piece: str, layer:
     )
 
 
-@lru_cache(maxsize=4)
-def _cc(config: str):
-    try:
-        import opencc  # type: ignore
-
-        return opencc.OpenCC(config)
-    except Exception:  # pragma: no cover - opencc is a declared dependency
-        return None
-
-
 def _in_script(text: str, source: str, target: str) -> str:
     """This text's characters written in the 注疏's script (a simplified 集释 against a traditional 注疏)."""
     if source == target or not text or source not in ("simplified", "traditional"):
         return text
     if target not in ("simplified", "traditional"):
         return text
-    cc = _cc("s2t" if target == "traditional" else "t2s")
-    return cc.convert(text) if cc is not None else text
+    return convert_text(text, target)
 
 
 # ---------------------------------------------------------------------------
@@ -273,7 +262,7 @@ def emend(witness: Witness, against: Witness | None = None, *, collation: Collat
     aligned = None
     if against is not None:
         if against.meta.siglum == witness.meta.siglum:
-            raise ValueError(f"the witness and the 注疏 both have the siglum {witness.meta.siglum}: give them distinct sigla")
+            raise EmendationError(f"the witness and the 注疏 both have the siglum {witness.meta.siglum}: give them distinct sigla")
         if collation is None or collation.witnesses.get(witness.meta.siglum) is not witness \
                 or collation.witnesses.get(against.meta.siglum) is not against \
                 or collation.base not in (witness.meta.siglum, against.meta.siglum):

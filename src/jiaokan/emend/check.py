@@ -35,16 +35,16 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
+from ..errors import EmendationError
 from ..collate.align import Op
+from ..collate.layertext import LayerText, layer_text
 from ..collate.model import Collation, Row
 from ..collate.rows import body_units
-from ..model import Piece, Unit
 from ..normalize import is_ignorable, key
 from .anchor import Anchor, Claim, piece_context, piece_key
+from .verdict import VERDICTS
 
-__all__ = ["VERDICTS", "CHECKED_KINDS", "Check", "Aligned", "check_claims", "is_zhushu_claim"]
-
-VERDICTS: tuple[str, ...] = ("confirmed", "contradicted", "not covered")
+__all__ = ["CHECKED_KINDS", "Check", "Aligned", "check_claims", "is_zhushu_claim"]
 
 #: Kinds of claim that say what the 注疏 reads (and so can be checked).
 CHECKED_KINDS: frozenset[str] = frozenset({"corruption", "omission", "addition", "variant"})
@@ -91,7 +91,7 @@ class Check:
     below: list["Check"] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        d = {
+        d: dict[str, object] = {
             "verdict": self.verdict,
             "detail": self.detail,
             "summary": self.summary,
@@ -132,47 +132,18 @@ def _trim(s: str) -> str:
 # ---------------------------------------------------------------------------
 
 
-@dataclass
-class _LayerSide:
-    text: str
-    pieces: list[tuple[int, Unit, Piece]]  # (offset in the layer text, unit, piece)
-
-    def offset_of(self, pkey: str) -> int | None:
-        for off, u, p in self.pieces:
-            if piece_key(u, p) == pkey:
-                return off
-        return None
-
-    def piece_at(self, pos: int, point: bool = False) -> tuple[int, Unit, Piece] | None:
-        """The piece holding layer-text offset ``pos`` (for a point, the piece it ends, if any)."""
-        best = None
-        for off, u, p in self.pieces:
-            n = len(p.text)
-            if off <= pos < off + n or (point and off <= pos <= off + n):
-                return off, u, p
-            if off <= pos:
-                best = (off, u, p)
-        return best
-
-
-def _side(units: list[Unit], layer: str) -> _LayerSide:
-    pieces = []
-    off = 0
-    parts = []
-    for u in units:
-        for p in u.pieces:
-            if p.layer == layer:
-                t = p.text
-                pieces.append((off, u, p))
-                parts.append(t)
-                off += len(t)
-    return _LayerSide("".join(parts), pieces)
+def _offset_of(side: LayerText, pkey: str) -> int | None:
+    """Where the piece with anchor id ``pkey`` starts in the layer text."""
+    for off, u, p in side.pieces:
+        if piece_key(u, p) == pkey:
+            return off
+    return None
 
 
 @dataclass
 class _Pairing:
-    a: _LayerSide
-    b: _LayerSide
+    a: LayerText
+    b: LayerText
     ops: list[Op]
     aligned: list[int]  # a positions paired by equal ops, sorted
     amap: dict[int, int]
@@ -186,9 +157,9 @@ class Aligned:
 
     def __init__(self, col: Collation, siglum: str, against: str) -> None:
         if siglum not in col.witnesses or against not in col.witnesses:
-            raise ValueError(f"the collation has no witness {siglum if siglum not in col.witnesses else against}")
+            raise EmendationError(f"the collation has no witness {siglum if siglum not in col.witnesses else against}")
         if col.base not in (siglum, against):
-            raise ValueError(f"the collation's base {col.base} is neither {siglum} nor {against}")
+            raise EmendationError(f"the collation's base {col.base} is neither {siglum} nor {against}")
         self.col = col
         self.siglum = siglum
         self.against = against
@@ -215,8 +186,8 @@ class Aligned:
             if ops is None:
                 self._cache[k] = None
             else:
-                a = _side([self.units[self.siglum][u] for u in row.units.get(self.siglum, [])], layer)
-                b = _side([self.units[self.against][u] for u in row.units.get(self.against, [])], layer)
+                a = layer_text([self.units[self.siglum][u] for u in row.units.get(self.siglum, [])], layer)
+                b = layer_text([self.units[self.against][u] for u in row.units.get(self.against, [])], layer)
                 amap: dict[int, int] = {}
                 for op in ops:
                     if op.kind != "equal":
@@ -296,7 +267,7 @@ def _all_edits(claims: list[Claim], al: Aligned) -> dict[tuple[str, str], list["
             if row is None:
                 continue
             pr = al.pairing(row, a.layer)
-            off = pr.a.offset_of(a.piece) if pr is not None else None
+            off = _offset_of(pr.a, a.piece) if pr is not None else None
             if off is None:
                 continue
             out.setdefault((row.id, a.layer), []).append(
@@ -340,7 +311,7 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
     pr = al.pairing(row, anchor.layer)
     if pr is None:
         return _uncovered(base, zs, "no-layer", f"the {ZS_NAME} witness has no {anchor.layer} in this passage")
-    off = pr.a.offset_of(anchor.piece)
+    off = _offset_of(pr.a, anchor.piece)
     if off is None:  # pragma: no cover - the anchor's piece is always in its row
         return _uncovered(base, zs, "no-layer", f"piece {anchor.piece} is not in row {row.id}")
     a, b = pr.a.text, pr.b.text
@@ -506,26 +477,7 @@ def _locate(ch: Check, pr: _Pairing, span: tuple[int, int]) -> None:
     ch.zs_start = max(0, s - off)
     ch.zs_end = min(len(p.text), max(ch.zs_start, e - off))
     ch.zs_context = piece_context(p.text, ch.zs_start, ch.zs_end)
-    ch.zs_page = _page_at(p, ch.zs_start)
-
-
-def _page_at(p: Piece, offset: int) -> str | None:
-    from ..model import Gaiji, PageBreak, Text
-
-    page = p.loc.page
-    pos = 0
-    for node in p.content:
-        if isinstance(node, PageBreak):
-            page = node.n
-        elif isinstance(node, Text):
-            if pos + len(node.text) > offset:
-                return page
-            pos += len(node.text)
-        elif isinstance(node, Gaiji):
-            if pos + 1 > offset:
-                return page
-            pos += 1
-    return page
+    ch.zs_page = pr.b.where(s)[1]
 
 
 def _uncovered(ch: Check, zs: bool, detail: str, why: str) -> Check:

@@ -17,9 +17,10 @@ claim against the aligned 注疏 witness (``target == "zhushu"``).
 Design
 ------
 * The grammar lives in one place (:data:`GRAMMAR`, named regular expressions built from
-  the named fragments in :data:`FRAGMENTS` and the lexicons :data:`WITNESSES` and
-  :data:`SOURCES`).  Rules are written once, in simplified characters.
-* Notes are matched on a *folded* copy of the text (:func:`fold`): every character is
+  the named fragments in :data:`FRAGMENTS` and the word lists of :mod:`.lexicon`:
+  witnesses, sources, verbs, scope markers).  Rules are written once, in simplified
+  characters; this module is the parser, :mod:`.lexicon` the words.
+* Notes are matched on a *folded* copy of the text (:func:`fold_note_text`): every character is
   mapped to its simplified form one-for-one (OpenCC ``t2s`` per character, plus the
   odd forms of these texts: 宋夲, 𥙷, 郷/鄕, 脫 …).  Because folding never changes the
   length, every span found in the folded text is cut from the *original* text: lemma,
@@ -104,160 +105,41 @@ from typing import Any, Iterable
 
 import regex
 
+from ..normalize.numerals import chinese_numeral
+from ..normalize.script import s2t_char, t2s_char
+from .lexicon import (
+    CORRECTING_VERBS,
+    EMENDATION_VERBS,
+    EXTRA_FOLD,
+    JUDGEMENT_OPENERS,
+    LAYER_OF_PREFIX,
+    REJECTIONS,
+    SCOPE_BELOW,
+    SHARED_FORMS,
+    SOURCES,
+    WITNESSES,
+)
+from .verdict import KINDS, Kind
+
 __all__ = [
     "KINDS",
     "SCOPES",
-    "WITNESSES",
-    "SOURCES",
     "FRAGMENTS",
     "GRAMMAR",
     "Source",
     "NoteRecord",
     "parse_note",
     "join_note_text",
-    "fold",
+    "fold_note_text",
     "detect_script",
-    "cn_number",
 ]
-
-# ---------------------------------------------------------------------------
-# Vocabulary
-# ---------------------------------------------------------------------------
-
-#: The kinds of claim a note makes.  ``comment`` is both "a judgement that changes no
-#: reading" and the fallback for shapes the grammar does not know (``rule="unparsed"``).
-KINDS: tuple[str, ...] = ("corruption", "omission", "addition", "variant", "conjecture", "comment", "lacuna")
 
 #: ``here``: this occurrence; ``below``: this and later occurrences (下同).
 SCOPES: tuple[str, ...] = ("here", "below")
 
-#: Witness names a claim can be *about* (folded, simplified) -> target id.
-#: 监本 and 今本 are filed under ``zhushu`` (the 注疏 line our ZS witness belongs to);
-#: the name as written stays in ``target_name``.
-WITNESSES: dict[str, str] = {
-    "今注疏本": "zhushu",
-    "注疏本": "zhushu",
-    "今本注疏": "zhushu",
-    "今注疏": "zhushu",
-    "监本注疏": "zhushu",
-    "北监本": "zhushu",
-    "监本": "zhushu",
-    "今本": "zhushu",
-    "原本": "yuanben",
-    "原书": "yuanben",
-    "永乐大典本": "yuanben",
-    "大典本": "yuanben",
-    "唐石经": "tangshijing",
-    "开成石经": "tangshijing",
-    "石经": "tangshijing",
-    "宋本": "songben",
-    "宋板": "songben",
-    "宋椠本": "songben",
-    "宋椠": "songben",
-    "宋刻本": "songben",
-    "宋刊本": "songben",
-    "释文": "shiwen",
-    "毛本": "maoben",
-    "汲古阁本": "maoben",
-    "闽本": "minben",
-    "敖本": "aojigong",
-    "诸本": "zhuben",
-    "各本": "zhuben",
-}
-
-#: Sources a note cites as evidence (folded, simplified) -> source id.  Witnesses can be
-#: cited too.  A compound "<source>疏" / "<source>注" (鄉飲酒禮疏) is a 疏 / 注 citation.
-SOURCES: dict[str, str] = {
-    **WITNESSES,
-    "永乐大典": "yuanben",
-    "经典释文": "shiwen",
-    "陆德明": "shiwen",
-    "音义": "shiwen",
-    "敖继公": "aojigong",
-    "敖氏": "aojigong",
-    "仪礼集说": "aojigong",
-    "集说": "aojigong",
-    "贾公彦": "shu",
-    "贾疏": "shu",
-    "贾氏": "shu",
-    "疏文": "shu",
-    "疏": "shu",
-    "郑注": "zhu",
-    "郑玄": "zhu",
-    "郑康成": "zhu",
-    "郑氏": "zhu",
-    "注文": "zhu",
-    "注": "zhu",
-    "经文": "jing",
-    "考工记": "kaogongji",
-    "周礼": "zhouli",
-    "周官": "zhouli",
-    "礼记": "liji",
-    "说文": "shuowen",
-    "尔雅": "erya",
-    "毛诗": "shijing",
-    "仪礼经传通解": "tongjie",
-    "经传通解": "tongjie",
-    "通解": "tongjie",
-    "朱子": "tongjie",
-    "朱熹": "tongjie",
-    "杨复": "yangfu",
-    "仪礼图": "yangfu",
-    "通典": "tongdian",
-    "三礼图": "sanlitu",
-    "聂崇义": "sanlitu",
-    "士冠礼": "shiguanli",
-    "士昏礼": "shihunli",
-    "士相见礼": "shixiangjianli",
-    "乡饮酒礼": "xiangyinjiuli",
-    "乡饮酒": "xiangyinjiuli",
-    "乡射礼": "xiangsheli",
-    "乡射": "xiangsheli",
-    "燕礼": "yanli",
-    "大射仪": "dasheyi",
-    "大射礼": "dasheyi",
-    "大射": "dasheyi",
-    "聘礼": "pinli",
-    "公食大夫礼": "gongshidafuli",
-    "觐礼": "jinli",
-    "丧服": "sangfu",
-    "士丧礼": "shisangli",
-    "既夕礼": "jixili",
-    "既夕": "jixili",
-    "士虞礼": "shiyuli",
-    "特牲馈食礼": "teshengkuishili",
-    "特牲": "teshengkuishili",
-    "少牢馈食礼": "shaolaokuishili",
-    "少牢": "shaolaokuishili",
-    "有司彻": "yousiche",
-}
-
-#: Characters that OpenCC ``t2s`` does not fold but these texts use as variants.
-EXTRA_FOLD: dict[str, str] = {
-    "夲": "本",
-    "𥙷": "补",
-    "郷": "乡",
-    "鄕": "乡",
-    "脫": "脱",
-    "譌": "讹",
-    "爲": "为",
-    "內": "内",
-    "説": "说",
-    "竝": "并",
-    "並": "并",
-    "攷": "考",
-    "刪": "删",
-    "闕": "阙",
-    "葢": "盖",
-    "蓋": "盖",
-    "於": "于",
-    "按": "案",
-    "據": "据",
-    "拠": "据",
-    "當": "当",
-    "從": "从",
-    "無": "无",
-}
+# ---------------------------------------------------------------------------
+# Grammar (built from the word lists of :mod:`.lexicon`)
+# ---------------------------------------------------------------------------
 
 
 def _alt(names: Iterable[str]) -> str:
@@ -282,8 +164,8 @@ FRAGMENTS: dict[str, str] = {
     # sources joined by 及 / 与 / 并 / 、
     "SRCS": rf"(?:{_alt(SOURCES)})(?:疏|注)?(?:(?:及|与|暨|并|、|和)?(?:{_alt(SOURCES)})(?:疏|注)?)*",
     # verbs that close an evidence clause: 据宋本改正 / 从宋本补 / 据宋本删
-    "VERB": "改正|订正|校正|改定|更正|补正|补入|增入|删去|乙正|改|补|增|添|删|削|正",
-    "BELOW": "以下并同|以下皆同|以下同|下并同|下皆同|下俱同|下仿此|后仿此|下放此|后并同|后同|下同|余同",
+    "VERB": "|".join(EMENDATION_VERBS),
+    "BELOW": "|".join(SCOPE_BELOW),
     # a locator before the witness: 此下 / 此上 / X下 / X上
     "LOC": r"此下|此上|以下|(?:&[A-Za-z0-9_]+;|[\p{Han}〇○]){1,6}?(?:下|上)",
     # where a reading (other witness / proposed) ends: an evidence verb, a source, a scope
@@ -399,11 +281,11 @@ GRAMMAR: dict[str, regex.Pattern] = {
     "scope_below": _compile(r"{BELOW}|下(?:文)?(?:{H}{1,4}字)?(?:并|皆|俱)?同"),
     "clause_joiner": _compile(r"(?P<join>又(?:案)?|且)?(?P<following>下文)?"),
     # the note's own judgement starts: what follows is argument, not a claim
-    "judgement": _compile(r"当是|疑是|疑当|盖|似|疑|则|是|故|然"),
+    "judgement": _compile("|".join(JUDGEMENT_OPENERS)),
     # an author named before a conjecture: 敖继公云 / 敖继公曰
     "author": _compile(r"(?P<srcs>{SRC})(?:云|曰|谓|以为|说)"),
     # the editors reject the conjecture they report: 敖继公云X当作Y非是
-    "rejected": _compile(r"非是|非也|恐非|未确|未然|不可从|未可从|不足据|不足信|无据"),
+    "rejected": _compile("|".join(REJECTIONS)),
     # judgement on another witness: 当是石经误倒 / 石经误
     "judged_wrong": _compile(r"(?:当是|疑|盖|似|乃)?(?:{WIT})?(?:误|讹|倒|非)"),
     # where a backwards-read lemma starts: the start, or after one of these
@@ -432,7 +314,7 @@ CLAIM_RULES: tuple[str, ...] = (
     "conjecture_insert",
 )
 
-_KIND_OF_RULE: dict[str, str] = {
+_KIND_OF_RULE: dict[str, Kind] = {
     "lacuna": "lacuna",
     "transposition_wit_first": "corruption",
     "transposition_lemma_first": "corruption",
@@ -450,7 +332,6 @@ _KIND_OF_RULE: dict[str, str] = {
     "conjecture_insert": "conjecture",
 }
 
-_NUM_CHARS = set("一二三四五六七八九十百两廿卅")
 _SOURCE_RE = regex.compile(rf"(?:{_alt(SOURCES)})(?:疏|注)?")
 _COUNT_RE = regex.compile(rf"(?P<n>{FRAGMENTS['NUM']})字")
 _COUNT_AT_END_RE = regex.compile(rf"(?P<n>{FRAGMENTS['NUM']})字$")
@@ -486,7 +367,7 @@ class NoteRecord:
     See the module docstring for the meaning of each kind and position.
     """
 
-    kind: str
+    kind: Kind
     raw: str
     script: str
     lemma: str = ""
@@ -539,78 +420,29 @@ def join_note_text(text: str) -> str:
     return _JOIN_STRIP.sub("", text)
 
 
-@lru_cache(maxsize=None)
-def _opencc(config: str):
-    try:
-        import opencc  # type: ignore
-
-        return opencc.OpenCC(config)
-    except Exception:  # pragma: no cover - opencc is a declared dependency
-        return None
-
-
 @lru_cache(maxsize=8192)
 def _fold_char(ch: str) -> str:
-    if ch in EXTRA_FOLD:
-        return EXTRA_FOLD[ch]
-    cc = _opencc("t2s")
-    if cc is None:
-        return ch
-    out = cc.convert(ch)
-    return out if len(out) == 1 else ch
+    return EXTRA_FOLD.get(ch) or t2s_char(ch)
 
 
-def fold(text: str) -> str:
-    """Simplified, variant-folded copy of ``text`` with exactly the same length.
+def fold_note_text(text: str) -> str:
+    """Simplified, variant-folded copy of a note's ``text`` with exactly the same length.
 
     Why one-for-one: grammar rules match on the folded copy and the spans they find are
-    cut from the original, so the record keeps the witness's own characters.
+    cut from the original, so the record keeps the witness's own characters.  Unlike the
+    collation keys (:func:`jiaokan.normalize.fold_token`) this folds only script and the
+    odd spellings of the note language (:data:`~jiaokan.emend.lexicon.EXTRA_FOLD`), not 异体.
     """
     return "".join(_fold_char(ch) for ch in text)
-
-
-#: Simplified characters that are also ordinary traditional characters (s2t would change
-#: them, but they prove nothing about the script).
-_SHARED = set("于云后内脱台干里面发余只系制范松谷丑冲斗历征采几御准涂板表舍郁吁姜仆朴别克千困借苏升叶回团夲并凶咸折")
 
 
 def detect_script(text: str) -> str:
     """``traditional`` if a character folds under t2s, ``simplified`` if one is simplified-only, else ``unknown``."""
     if any(_fold_char(ch) != ch for ch in text if ch not in "夲𥙷"):
         return "traditional"
-    if any(ch not in _SHARED and _to_traditional(ch) != ch for ch in text):
+    if any(ch not in SHARED_FORMS and s2t_char(ch) != ch for ch in text):
         return "simplified"
     return "unknown"
-
-
-@lru_cache(maxsize=8192)
-def _to_traditional(ch: str) -> str:
-    cc = _opencc("s2t")
-    return cc.convert(ch) if cc is not None else ch
-
-
-_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-
-
-def cn_number(s: str) -> int | None:
-    """Value of a Chinese numeral as used in counts (四, 十四, 二十, 廿四, 一百二十); ``None`` if not one."""
-    if not s or any(ch not in _NUM_CHARS for ch in s):
-        return None
-    s = s.replace("廿", "二十").replace("卅", "三十")
-    total, cur = 0, None
-    seen_unit = {"百": False, "十": False}
-    for ch in s:
-        if ch in _DIGITS:
-            if cur is not None:
-                return None
-            cur = _DIGITS[ch]
-        elif ch in ("十", "百"):
-            if seen_unit[ch] or (ch == "百" and seen_unit["十"]):
-                return None
-            seen_unit[ch] = True
-            total += (cur if cur is not None else 1) * (10 if ch == "十" else 100)
-            cur = None
-    return total + (cur or 0)
 
 
 def _split_count(body: str) -> tuple[str, int | None, bool]:
@@ -625,8 +457,8 @@ def _split_count(body: str) -> tuple[str, int | None, bool]:
     if len(body) > 1:
         for k in range(1, len(body) + 1):
             suffix, pre = body[-k:], body[:-k]
-            n = cn_number(suffix)
-            if n is None:
+            n = chinese_numeral(suffix)
+            if not n:  # not a numeral, or 〇: no count
                 break
             if pre == "此":
                 return "", n, True
@@ -693,7 +525,7 @@ def _position(m: regex.Match, raw: str, default: str) -> str:
 class _Claim:
     """A claim found in the text, before the tail is read (mutable while parsing)."""
 
-    kind: str
+    kind: Kind
     rule: str
     start: int
     end: int
@@ -762,7 +594,7 @@ def _fill_lacuna(c: _Claim, m: regex.Match, raw: str, folded: str) -> None:
     if not c.target:  # 此下缺: the gap is in this text's source
         c.target, c.target_name = "yuanben", ""
     n = _grp(m, "n")
-    c.count = cn_number(folded[n[0] : n[1]]) if n else None
+    c.count = chinese_numeral(folded[n[0] : n[1]]) if n else None
     c.position = _position(m, raw, "after")
 
 
@@ -771,7 +603,7 @@ def _fill_transposition(c: _Claim, m: regex.Match, raw: str, folded: str) -> Non
     assert lb is not None
     c.lemma = raw[lb[0] : lb[1]]
     n = _grp(m, "n")
-    c.count = cn_number(folded[n[0] : n[1]]) if n else None
+    c.count = chinese_numeral(folded[n[0] : n[1]]) if n else None
     c.reading = c.lemma[::-1] if len(c.lemma) == 2 else ""
     c.position = _position(m, raw, "preceding")
 
@@ -804,7 +636,7 @@ def _fill_lemma_reading(c: _Claim, m: regex.Match, raw: str, folded: str) -> Non
     reading = raw[r[0] : r[1]] if r else ""
     rn = _grp(m, "rn")
     if rn:  # 讹作召南二字: the count belongs to the reading unless it does not fit
-        n = cn_number(folded[rn[0] : rn[1]])
+        n = chinese_numeral(folded[rn[0] : rn[1]])
         if n is not None and n != len(reading):
             reading += raw[rn[0] : rn[1]]
     if r and len(reading) == 2 and folded[r[0]] == "一" and folded[r[1] : r[1] + 1] == "字" \
@@ -854,9 +686,9 @@ def _search_replace(raw: str, folded: str, pos: int) -> _Claim | None:
         kw = m.start() - (1 if folded[m.start() - 1 : m.start()] == "字" else 0)
         counted = _COUNT_BEFORE.search(folded, pos, m.start())
         limit = None
-        if counted is not None and cn_number(counted.group("n")) is not None:
+        if counted is not None and chinese_numeral(counted.group("n")) is not None:
             # 于事二字当作於是: the count closes the lemma and says how long it is
-            kw, limit = counted.start(), cn_number(counted.group("n"))
+            kw, limit = counted.start(), chinese_numeral(counted.group("n"))
         if kw <= pos:
             continue
         reading = raw[m.end() : r_end]
@@ -897,7 +729,7 @@ def _search_delete(raw: str, folded: str, pos: int) -> _Claim | None:
             continue
         span, count = None, None
         for cm in reversed(list(_COUNT_RE.finditer(folded, pos, kw))):
-            n = cn_number(cm.group("n"))
+            n = chinese_numeral(cm.group("n"))
             if n and cm.start() - n >= pos and "字" not in folded[cm.start() - n : cm.start()]:
                 span, count = (cm.start() - n, cm.start()), n
                 break
@@ -919,7 +751,7 @@ def _search_transpose(raw: str, folded: str, pos: int) -> _Claim | None:
     """``XY二字误倒`` (two characters unless a count says otherwise)."""
     for m in GRAMMAR["search_transpose"].finditer(folded, pos):
         nm = _COUNT_AT_END_RE.search(folded, pos, m.start())
-        n, e = ((cn_number(nm.group("n")) or 2), nm.start()) if nm else (2, m.start())
+        n, e = ((chinese_numeral(nm.group("n")) or 2), nm.start()) if nm else (2, m.start())
         s = max(pos, e - n)
         if s >= e:
             continue
@@ -1022,10 +854,6 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int) -> _Ta
     return t
 
 
-#: Emendation verbs that call the other reading an error (X今注疏本作Y据宋本改 -> corruption).
-_CORRECTING_VERBS = frozenset({"改正", "订正", "校正", "改定", "更正", "改", "正"})
-
-
 def _finish(
     raw: str, folded: str, c: _Claim, script: str, depth: int, clause_raw: str
 ) -> tuple[NoteRecord, list[Source]]:
@@ -1035,11 +863,11 @@ def _finish(
     kind, rule = c.kind, c.rule
     if kind == "variant" and not c.lemma and rule == "variant_wit_first":
         rule = "witness_reads"
-        if GRAMMAR["judged_wrong"].search(fold(tail.remark)):
+        if GRAMMAR["judged_wrong"].search(fold_note_text(tail.remark)):
             kind, rule = "comment", "witness_judged"
-    if kind == "conjecture" and GRAMMAR["rejected"].search(fold(tail.remark)):
+    if kind == "conjecture" and GRAMMAR["rejected"].search(fold_note_text(tail.remark)):
         kind, rule = "comment", "conjecture_rejected"  # reported, then rejected: changes nothing
-    if kind == "variant" and any(v in _CORRECTING_VERBS for v in tail.verbs):
+    if kind == "variant" and any(v in CORRECTING_VERBS for v in tail.verbs):
         kind = "corruption"  # the editors corrected, so they call the other reading wrong
     evidence = [*c.evidence, *tail.evidence]
     if not tail.evidence:  # X讹作Y下文Z讹作W并据宋本改正: the shared evidence is ours too
@@ -1063,9 +891,6 @@ def _finish(
     return rec, tail.shared
 
 
-_LAYER_OF_PREFIX = {"经": "jing", "注": "zhu", "疏": "shu"}
-
-
 def parse_note(raw: str, script: str | None = None) -> NoteRecord:
     """Parse one joined 案 note into a :class:`NoteRecord`; never raises.
 
@@ -1077,7 +902,7 @@ def parse_note(raw: str, script: str | None = None) -> NoteRecord:
     text = join_note_text(raw)
     try:
         script = script or detect_script(text)
-        folded = fold(text)
+        folded = fold_note_text(text)
         m = GRAMMAR["note_start"].match(folded)
         pos = m.end() if m else 0
         layer = ""
@@ -1085,7 +910,7 @@ def parse_note(raw: str, script: str | None = None) -> NoteRecord:
         if lm:
             claim = _claim_at(text, folded, lm.end())
             if claim is not None:
-                layer = _LAYER_OF_PREFIX[folded[lm.start()]]
+                layer = LAYER_OF_PREFIX[folded[lm.start()]]
         if not layer:
             claim = _claim_at(text, folded, pos) or _claim_by_search(text, folded, pos)
         if claim is None:

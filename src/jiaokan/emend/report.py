@@ -5,9 +5,10 @@
 * :func:`write_csv` — one row per claim, for a spreadsheet;
 * :func:`summary_lines` — counts per kind and per verdict, the anchoring failures and
   the contradicted claims (what ``jiaokan emend`` prints on stderr);
-* :func:`verdicts_by_note` — ``{note id: {kind, verdict, summary, reading}}``, the shape
-  the HTML renderer consumes (one entry per 案 note: its first claim's kind; the verdict
-  over its claims about the 注疏).
+* :func:`verdicts_by_note` — ``{note id: NoteVerdict}``, what the HTML renderer consumes
+  (one record per 案 note: its first claim's kind; the verdict over its claims about the
+  注疏); in the JSON report it is ``by_note``, each record as ``{kind, verdict, summary,
+  reading}``.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from .. import __version__
 from ..io import atomic_write_bytes
 from .anchor import Claim
 from .apply import EmendResult
-from .check import is_zhushu_claim
+from .check import Check, is_zhushu_claim
+from .verdict import NoteVerdict, Verdict
 
-__all__ = ["to_json", "write_json", "write_csv", "csv_text", "summary_lines", "verdicts_by_note", "CSV_FIELDS"]
+__all__ = ["to_json", "write_json", "write_csv", "csv_text", "summary_lines", "verdicts_by_note", "verdicts_json", "CSV_FIELDS"]
 
 CSV_FIELDS: tuple[str, ...] = (
     "claim", "note", "kind", "rule", "target", "lemma", "reading", "evidence", "scope", "position",
@@ -69,7 +71,7 @@ def to_json(res: EmendResult) -> dict:
             "none": sum(1 for c in res.claims if c.status == "none"),
         },
         "emendations": {s: len(res.on(s)) for s in [w.meta.siglum] + ([res.against.meta.siglum] if res.against else [])},
-        "by_note": verdicts_by_note(res),
+        "by_note": verdicts_json(res),
         "items": [_claim_json(c, res) for c in res.claims],
     }
 
@@ -164,23 +166,28 @@ def summary_lines(res: EmendResult, *, list_contradicted: bool = True) -> list[s
     return out
 
 
-def _note_verdict(checks: list) -> str | None:
+#: Which verdict of its claims a note shows: one contradicted claim is worth a reader's look.
+_NOTE_PRECEDENCE: tuple[Verdict, ...] = ("contradicted", "confirmed", "not covered")
+
+
+def _note_verdict(checks: list[Check | None]) -> Verdict | None:
+    """The verdict of a note over its claims: contradicted if any is, else confirmed if any is, else not covered."""
     vs = [ch.verdict for ch in checks if ch is not None and ch.verdict]
-    for v in ("contradicted", "confirmed", "not covered"):
+    for v in _NOTE_PRECEDENCE:
         if v in vs:
             return v
     return None
 
 
-def verdicts_by_note(res: EmendResult) -> dict[str, dict]:
-    """``{note id: {"kind", "verdict", "summary", "reading"}}`` for the HTML renderer.
+def verdicts_by_note(res: EmendResult) -> dict[str, NoteVerdict]:
+    """``{note id: NoteVerdict}`` for the HTML renderer.
 
     ``kind`` is the note's (first claim's) kind; ``verdict`` the verdict over its claims
     about the 注疏 (contradicted if any is, else confirmed if any is, else not covered;
     None when it makes no claim about the 注疏); ``summary`` one line; ``reading`` what
     the 注疏 reads at the (first checked) anchor, None when not covered.
     """
-    out: dict[str, dict] = {}
+    out: dict[str, NoteVerdict] = {}
     by_note: dict[str, list[Claim]] = {}
     for c in res.claims:
         by_note.setdefault(c.note_id, []).append(c)
@@ -192,7 +199,7 @@ def verdicts_by_note(res: EmendResult) -> dict[str, dict]:
                      and ch.verdict == verdict), None) if verdict else None
         lead = lead or next((ch for ch in checks if ch is not None), None)
         r = first.record
-        head = r.kind
+        head: str = r.kind
         if r.lemma or r.reading:
             head += f" {r.lemma or '∅'}→{r.reading or '∅'}"
         if r.target_name:
@@ -203,7 +210,10 @@ def verdicts_by_note(res: EmendResult) -> dict[str, dict]:
         if first.status == "failed":
             summary = f"{head}: not anchored ({first.error})"
         reading = lead.reading if (lead is not None and lead.verdict != "not covered") else None
-        out[nid] = {"kind": r.kind, "verdict": verdict, "summary": summary, "reading": reading}
+        out[nid] = NoteVerdict(r.kind, verdict, summary, reading)
     return out
 
 
+def verdicts_json(res: EmendResult) -> dict[str, dict]:
+    """:func:`verdicts_by_note` as JSON-ready dicts (``by_note`` of the report, and ``jiaokan emend``'s stdout)."""
+    return {nid: v.to_dict() for nid, v in verdicts_by_note(res).items()}

@@ -103,7 +103,9 @@ def _cited(res: EmendResult) -> tuple[set[str], set[str]]:
 def _add_header_parts(header: etree._Element, res: EmendResult, *, title_note: str | None = None) -> None:
     """respStmt for the editors/proposers, listWit of cited witnesses, listBibl of cited sources."""
     fd = header.find(_T + "fileDesc")
+    assert fd is not None  # the header is this package's own: fileDesc, titleStmt, sourceDesc are always there
     ts = fd.find(_T + "titleStmt")
+    assert ts is not None
     if title_note:
         ts.insert(1, etree.Element(_T + "title", type="sub"))
         ts[1].text = title_note
@@ -124,6 +126,7 @@ def _add_header_parts(header: etree._Element, res: EmendResult, *, title_note: s
         pos += 1
         used.add(rid)
     sd = fd.find(_T + "sourceDesc")
+    assert sd is not None
     sources, wits = _cited(res)
     lw = sd.find(_T + "listWit")
     if lw is None:
@@ -204,9 +207,9 @@ def _claim_app(parent: etree._Element, c: Claim, res: EmendResult, names: dict[s
     if r.kind == "conjecture":
         new = _conjectured(c, here)
         _el(app, "lem", new or None, resp=f"#{rid}", source=src)
-        wits = [js] + ([zs] if zs_read is not None and zs_read == here else [])
+        wits = [js] + ([zs] if zs and zs_read is not None and zs_read == here else [])
         _el(app, "rdg", here or None, wit=" ".join("#" + s for s in wits), type=rtype, corresp=unit_ptr)
-        if zs_read is not None and zs_read != here:
+        if zs and zs_read is not None and zs_read != here:
             _el(app, "rdg", zs_read or None, wit="#" + zs, corresp=zs_ptr)
     else:
         claimed = _claimed(c)
@@ -214,7 +217,7 @@ def _claim_app(parent: etree._Element, c: Claim, res: EmendResult, names: dict[s
         lem_wits = [js]
         rdg_wits = [f"wit-{target}"] if target and claimed is not None else []
         extra = None
-        if zs_read is not None and is_zhushu_claim(c):
+        if zs and ch is not None and zs_read is not None and is_zhushu_claim(c):
             if ch.verdict == "confirmed":
                 rdg_wits.append(zs)
             elif ch.detail == "as-this-text":
@@ -228,7 +231,7 @@ def _claim_app(parent: etree._Element, c: Claim, res: EmendResult, names: dict[s
         if rdg_wits:
             _el(app, "rdg", claimed or None, wit=" ".join("#" + s for s in rdg_wits), type=rtype,
                 resp=f"#{SIKU[0]}", corresp=zs_ptr if zs in rdg_wits else None)
-        if extra is not None:
+        if zs and ch is not None and extra is not None:  # (extra is only set when zs_read is, so zs and ch are)
             _el(app, "rdg", ch.zs_window if ch.zs_window is not None else extra or None, wit="#" + zs,
                 type="substantive", corresp=zs_ptr)
     # the verdict (or why there is none) and the anchoring
@@ -276,7 +279,9 @@ def emended_witness_tei(w: Witness, res: EmendResult, tei_names: dict[str, str] 
     tree = witness_to_tei(w)
     root = tree.getroot()
     ems = res.on(w.meta.siglum)
-    _add_header_parts(root.find(_T + "teiHeader"), res,
+    header = root.find(_T + "teiHeader")
+    assert header is not None  # witness_to_tei always writes one
+    _add_header_parts(header, res,
                       title_note=f"emended: {len(ems)} readings changed on the authority of the 案 notes "
                                  f"of {res.witness.meta.title or res.witness.meta.file}")
     encd = root.find(f"{_T}teiHeader/{_T}encodingDesc")
@@ -302,6 +307,7 @@ def emended_witness_tei(w: Witness, res: EmendResult, tei_names: dict[str, str] 
             app = etree.Element(_T + "app", type="emendation", subtype=e.kind)
             app.set(_XML_ID, e.id)
             ptr = f"#{e.note_id}" if e.witness == js else _ptr(names, js, e.note_id)
+            assert ptr is not None  # a note id is never empty (anchor gives unnamed notes one)
             app.set("corresp", ptr)
             lem = etree.SubElement(app, _T + "lem", resp=f"#{e.resp}")
             src = _src_ref(s.id for s in e.sources)
@@ -323,7 +329,8 @@ def _piece_elements(tree: etree._ElementTree, w: Witness) -> dict[str, etree._El
     from .anchor import piece_key
 
     text = tree.getroot().find(_T + "text")
-    els = []
+    assert text is not None  # the writer's own document
+    els: list[etree._Element] = []
     for section in ("front", "body", "back"):
         holder = text.find(_T + section)
         if holder is None:

@@ -17,7 +17,7 @@ character), :mod:`.tables` (the shipped data), :mod:`.fold` (keys), :mod:`.relat
 
 from __future__ import annotations
 
-from .fold import CLASSES, Folded, fold, key, keys, tokens
+from .fold import CLASSES, Folded, fold_token, key, keys, tokens
 from .gaiji import gaiji_evidence, resolve_gaiji
 from .ignorable import IGNORABLE, is_ignorable
 from .relation import RELATIONS, relation, relation_str, worst
@@ -29,8 +29,8 @@ __all__ = [
     "RELATIONS",
     "FoldSource",
     "Folded",
-    "fold",
     "fold_sources",
+    "fold_token",
     "gaiji_evidence",
     "is_ignorable",
     "key",

@@ -71,11 +71,11 @@ def _fold_entity(ent: str) -> Folded:
     if char is None:
         # unresolved: the entity itself is the key, so identical codes still match
         return Folded(ent, f"&{code};" if code else ent, "gaiji")
-    return Folded(ent, fold(char).key, "gaiji")
+    return Folded(ent, fold_token(char).key, "gaiji")
 
 
-def fold(ch: str) -> Folded:
-    """Fold one character (a ``str`` of length 1, astral characters included).
+def fold_token(ch: str) -> Folded:
+    """Fold one token — a character (a ``str`` of length 1, astral characters included) — to its comparison key.
 
     Also accepts a Kanripo gaiji entity (``"&KR0925;"``), which folds like the character
     it stands for with class ``gaiji``; an unknown entity keys to itself.
@@ -88,15 +88,15 @@ def fold(ch: str) -> Folded:
     elif ch.startswith("&") and ch.endswith(";") and normalize_code(ch):
         f = _fold_entity(ch)
     else:
-        raise ValueError(f"fold expects one character or a gaiji entity, got {ch!r}")
+        raise ValueError(f"fold_token expects one character or a gaiji entity, got {ch!r}")
     _cache[ch] = f
     return f
 
 
 def key(ch: str) -> str:
-    """The comparison key of one character: ``fold(ch).key``."""
+    """The comparison key of one character: ``fold_token(ch).key``."""
     f = _cache.get(ch)
-    return f.key if f is not None else fold(ch).key
+    return f.key if f is not None else fold_token(ch).key
 
 
 # per-character key cache for keys(): "" marks an ignorable character
@@ -104,7 +104,7 @@ _key_cache: dict[str, str] = {}
 
 
 def _char_key(ch: str) -> str:
-    k = "" if is_ignorable(ch) else fold(ch).key
+    k = "" if is_ignorable(ch) else fold_token(ch).key
     _key_cache[ch] = k
     return k
 
@@ -119,32 +119,23 @@ def keys(text: str) -> list[tuple[int, str]]:
     cache = _key_cache
     out: list[tuple[int, str]] = []
     append = out.append
-    if "&" not in text:
-        for i, ch in enumerate(text):
-            k = cache.get(ch)
-            if k is None:
-                k = _char_key(ch)
-            if k:
-                append((i, k))
-        return out
-    pos = 0
-    for m in ENTITY_RE.finditer(text):
-        for i in range(pos, m.start()):
+
+    def plain(start: int, end: int) -> None:
+        for i in range(start, end):
             ch = text[i]
             k = cache.get(ch)
             if k is None:
                 k = _char_key(ch)
             if k:
                 append((i, k))
-        append((m.start(), fold(m.group(0)).key))
-        pos = m.end()
-    for i in range(pos, len(text)):
-        ch = text[i]
-        k = cache.get(ch)
-        if k is None:
-            k = _char_key(ch)
-        if k:
-            append((i, k))
+
+    pos = 0
+    if "&" in text:
+        for m in ENTITY_RE.finditer(text):
+            plain(pos, m.start())
+            append((m.start(), fold_token(m.group(0)).key))
+            pos = m.end()
+    plain(pos, len(text))
     return out
 
 

@@ -22,7 +22,7 @@ import unicodedata
 from functools import lru_cache
 
 from . import tables
-from .fold import fold, key, tokens
+from .fold import fold_token, key, tokens
 
 #: Relations from the weakest to the strongest difference; ``relation_str`` reports the
 #: strongest one found across positions.
@@ -71,7 +71,7 @@ def relation(a: str, b: str, *, simplified: bool = False) -> str:
     """
     if a == b or _nfc(a) == _nfc(b):
         return "identical"
-    fa, fb = fold(a), fold(b)
+    fa, fb = fold_token(a), fold_token(b)
     if fa.key == fb.key:
         if fa.cls == "taboo" or fb.cls == "taboo":
             return "taboo"

@@ -1,25 +1,41 @@
-"""The script fold: OpenCC ``t2s`` applied one character at a time.
+"""Script conversion (traditional ↔ simplified): the one place the toolkit calls OpenCC.
 
-Why per character: collation needs one key per source character, at the same position;
-phrase-level conversion (OpenCC's default) may rewrite several characters at once and
-would make keys depend on the neighbours.  Why repeated until stable: t2s is not
-idempotent on a few characters (薴 → 苧 → 苎), and keys must be.  Why a cache: OpenCC costs
-about a microsecond per call, and a chapter has 150k characters of only ~2k distinct ones.
+Three uses, three functions:
+
+* :func:`t2s_char` — the script fold of collation keys and of the 案 grammar: OpenCC
+  ``t2s`` applied one character at a time.  Why per character: collation needs one key
+  per source character, at the same position; phrase-level conversion (OpenCC's default)
+  may rewrite several characters at once and would make keys depend on the neighbours.
+  Why repeated until stable: t2s is not idempotent on a few characters (薴 → 苧 → 苎),
+  and keys must be.
+* :func:`s2t_char` — one character in traditional script (``s2t`` once): a character
+  that it changes is written in simplified script (script detection of 案 notes).
+* :func:`convert_text` — a whole reading in the other script, phrase-level (an emended
+  reading of a simplified 集释 written into a traditional 注疏).
+
+Why caches: OpenCC costs about a microsecond per call, and a chapter has 150k characters
+of only ~2k distinct ones.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import opencc
+
+__all__ = ["t2s_char", "s2t_char", "convert_text"]
 
 _FIRST_CONVERTED = 0x3400  # OpenCC t2s leaves everything below CJK Ext A unchanged
 _cache: dict[str, str] = {}
 
 
-@lru_cache(maxsize=1)
-def _converter():  # type: ignore[no-untyped-def]
+@lru_cache(maxsize=None)
+def _converter(config: str) -> opencc.OpenCC:
     import opencc
 
-    return opencc.OpenCC("t2s")
+    return opencc.OpenCC(config)
 
 
 def t2s_char(ch: str) -> str:
@@ -30,7 +46,7 @@ def t2s_char(ch: str) -> str:
     r = ch
     cp = ord(ch) if len(ch) == 1 else 0
     if cp >= _FIRST_CONVERTED and not (0xD800 <= cp <= 0xDFFF):
-        conv = _converter()
+        conv = _converter("t2s")
         for _ in range(4):
             nxt = conv.convert(r)
             if nxt == r or len(nxt) != 1:
@@ -38,3 +54,15 @@ def t2s_char(ch: str) -> str:
             r = nxt
     _cache[ch] = r
     return r
+
+
+@lru_cache(maxsize=8192)
+def s2t_char(ch: str) -> str:
+    """The traditional form of one character under OpenCC ``s2t`` (``ch`` itself when it leaves it alone)."""
+    out = _converter("s2t").convert(ch)
+    return out if len(out) == 1 else ch
+
+
+def convert_text(text: str, target: str) -> str:
+    """``text`` written in the ``target`` script, ``traditional`` or ``simplified`` (OpenCC ``s2t``/``t2s``, phrase-level)."""
+    return _converter("s2t" if target == "traditional" else "t2s").convert(text) if text else text

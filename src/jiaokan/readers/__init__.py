@@ -10,24 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..model import Witness, WitnessMeta
+from . import jishi_flat, jishi_pages, mandoku, tushu_blocks, tushu_wikisource, zhushu_ctext  # noqa: F401  (they register)
 from .base import Reader, ReaderError, SourceText, load_source
-from .jishi_flat import JishiFlatReader
-from .jishi_pages import JishiPagesReader
-from .tushu_blocks import TushuBlocksReader
-from .tushu_wikisource import TushuWikisourceReader
-from .zhushu_ctext import ZhushuCtextReader
-from .mandoku import MANDOKU_READERS
+from .registry import READERS, load_plugins, register
 
-READERS: dict[str, Reader] = {}
-
-
-def register(reader: Reader) -> Reader:
-    READERS[reader.name] = reader
-    return reader
-
-
-for _r in (JishiPagesReader(), JishiFlatReader(), TushuWikisourceReader(), TushuBlocksReader(), ZhushuCtextReader(), *MANDOKU_READERS):
-    register(_r)
+load_plugins()
 
 
 def sniff(src: SourceText) -> Reader | None:
@@ -63,7 +50,16 @@ def read_witness(path: str | Path, meta: WitnessMeta | None = None, fmt: str | N
         meta = WitnessMeta(siglum=Path(path).stem[:8].upper() or "W", file=str(path), format=reader.name)
     else:
         meta.format = reader.name
-    return reader.read(src, meta, check_format=False)
+    meta.role = meta.role or reader.role
+    w = reader.read(src, meta, check_format=False)
+    w.meta.author = w.meta.author or reader.author  # when neither the manifest nor the file names one
+    return w
 
 
-__all__ = ["READERS", "Reader", "ReaderError", "read_witness", "sniff", "get_reader", "load_source"]
+def default_role(fmt: str) -> str:
+    """The role a file of format ``fmt`` has when nothing says otherwise."""
+    reader = READERS.get(fmt)
+    return reader.role if reader is not None else "reference"
+
+
+__all__ = ["READERS", "Reader", "ReaderError", "default_role", "register", "read_witness", "sniff", "get_reader", "load_source"]

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
+from ..errors import InputError
 from ..model import (
     DEFAULT_RESP,
     Div,
@@ -38,18 +39,11 @@ from ..model import (
 GaijiResolver = Callable[[str], "str | None"]
 
 
-class ReaderError(Exception):
-    """A user-facing error about an input file: printed as one line, exit status 2."""
+class ReaderError(InputError):
+    """A witness file a reader cannot read: printed as one line, exit status 2."""
 
     def __init__(self, file: str, message: str, line: int | None = None) -> None:
-        self.file = file
-        self.line = line
-        self.message = message
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.message}"
+        super().__init__(file, message, line)
 
 
 @dataclass
@@ -503,6 +497,10 @@ class Reader:
 
     name: str = ""
     description: str = ""
+    #: what a file of this format is (a key of :data:`jiaokan.model.ROLES`), and who wrote
+    #: it when neither the manifest nor the file says; both fill only what is left empty
+    role: str = "reference"
+    author: str = ""
 
     def sniff(self, src: SourceText) -> float:
         """How sure (0–1) we are that ``src`` is in this format."""

@@ -14,11 +14,15 @@ import re
 
 from ..model import Witness, WitnessMeta
 from .base import Reader, SourceText, WitnessBuilder
+from .registry import register
 from .jishi import JishiLayerer, PhysLine
 
 
+@register
 class JishiFlatReader(Reader):
     name = "jishi-flat"
+    role = "jishi"
+    author = "李如圭"
     description = "集释 without indentation (004): layers recovered from the 21/20-column 四库 page layout"
 
     def sniff(self, src: SourceText) -> float:

@@ -15,16 +15,20 @@ from __future__ import annotations
 import re
 
 from ..model import PageBreak, Witness, WitnessMeta
+from ..normalize.numerals import chinese_numeral
 from .base import Reader, SourceText, WitnessBuilder
+from .registry import register
 from .jishi import JishiLayerer, PhysLine
-from .yili import chinese_numeral
 
 PAGE_MARK_RE = re.compile(r"^卷(?P<juan>\S+)\s+第\s*(?P<n>\d+[ab])\s*页\s+(?P<facs>\S+\.(?:png|jpg|tif))\s*$")
 SITE_HEADER = ("书名或作者", "正文关键词", "声明:", "声明：")
 
 
+@register
 class JishiPagesReader(Reader):
     name = "jishi-pages"
+    role = "jishi"
+    author = "李如圭"
     description = "集释 page export: 经 flush left, commentary lines start with a space, '卷十 第 1a 页 WYG….png' page markers (001)"
 
     def sniff(self, src: SourceText) -> float:
@@ -64,7 +68,7 @@ class JishiPagesReader(Reader):
                     b.warn("empty-line", "empty line inside the text: the export may have lost a printed line here", n)
                 continue
             indent = ln[:1] in (" ", "\u3000", "\t")
-            lines.append(PhysLine(n=n, body=ln.strip(), indent=indent, breaks=breaks))
+            lines.append(PhysLine(n=n, body=ln.strip(), indent=indent, breaks=list(breaks)))  # as list[PageBreak | Gap]
             breaks = []
             in_text = True
         JishiLayerer(b, lines).run()

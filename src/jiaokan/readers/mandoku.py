@@ -76,6 +76,7 @@ from collections import Counter
 
 from ..model import Gap, PageBreak, Witness, WitnessMeta
 from .base import Reader, ReaderError, SourceText, WitnessBuilder
+from .registry import register
 from .jishi import JishiLayerer, PhysLine
 from .mandoku_zhushu import ZhushuLayerer
 from .mandoku_text import (
@@ -145,6 +146,7 @@ class MandokuReader(Reader):
 # 四部丛刊 鄭注 (KR1d0026)
 
 
+@register
 class MandokuSbckReader(MandokuReader):
     """《儀禮》 鄭注 in the 四部丛刊 layout: 经 in running text, every ``(…)`` is 郑注.
 
@@ -155,6 +157,7 @@ class MandokuSbckReader(MandokuReader):
     """
 
     name = "mandoku-sbck"
+    role = "songben"
     variant = "sbck"
     layout = "四部丛刊 鄭注: 经 in running text, 郑注 in double-column '(…/…)' (KR1d0026)"
     description = "Kanripo Mandoku raw, 四部丛刊 《儀禮》 鄭注 (KR1d0026): 经 running, 郑注 in '(…/…)'; reference for layer agreement"
@@ -233,6 +236,7 @@ class SbckLayerer:
 # 集释 (KR1d0030)
 
 
+@register
 class MandokuJishiReader(MandokuReader):
     """李如圭《儀禮集釋》 in the 四库 layout: the front end makes :class:`PhysLine` records.
 
@@ -243,6 +247,8 @@ class MandokuJishiReader(MandokuReader):
     """
 
     name = "mandoku-jishi"
+    role = "jishi"
+    author = "李如圭"
     variant = "jishi"
     layout = "集釋: 经 flush left, commentary indented with '　' and opened by 鄭注/釋曰 (KR1d0030)"
     description = "Kanripo Mandoku raw, 李如圭《儀禮集釋》 (KR1d0030): 经 flush left, indented 鄭注/釋曰 commentary, 案 notes"
@@ -284,10 +290,12 @@ def _author(doc: MandokuDoc) -> str | None:
 # 注疏 (KR1d0028)
 
 
+@register
 class MandokuZhushuReader(MandokuReader):
     """《儀禮注疏》 in the 四库 layout; the layers are :class:`ZhushuLayerer`'s (see :mod:`.mandoku_zhushu`)."""
 
     name = "mandoku-zhushu"
+    role = "zhushu"
     variant = "zhushu"
     layout = "注疏: running 经, '注' opening 郑注, '○' new passages, 音義(…) and 疏(…) double-column (KR1d0028)"
     description = ("Kanripo Mandoku raw, 四库 《儀禮注疏》 (KR1d0028): running 经/注 with 注 and ○ markers, "
@@ -312,7 +320,4 @@ class MandokuZhushuReader(MandokuReader):
         return ZhushuLayerer(b, flat, find_groups(flat, b, b.meta.file), self.voices)
 
 
-#: The Mandoku formats, in the order ``jiaokan formats`` lists them.
-MANDOKU_READERS: tuple[MandokuReader, ...] = (MandokuSbckReader(), MandokuZhushuReader(), MandokuJishiReader())
-
-__all__ = ["MANDOKU_READERS", "MandokuJishiReader", "MandokuReader", "MandokuSbckReader", "MandokuZhushuReader"]
+__all__ = ["MandokuJishiReader", "MandokuReader", "MandokuSbckReader", "MandokuZhushuReader"]

@@ -15,8 +15,9 @@ from typing import Iterator
 
 from ..model import DEFAULT_RESP, Gap, PageBreak, WitnessMeta
 from ..normalize import key as fold_key
+from ..normalize.numerals import chinese_numeral
 from .base import GAIJI_RE, ReaderError, SourceText, WitnessBuilder
-from .yili import PIAN, chinese_numeral, pian_heading
+from .yili import PIAN, pian_heading
 
 # --------------------------------------------------------------------------
 # Line shapes of the format

@@ -135,6 +135,7 @@ def jingu_end(span: str, before: str) -> tuple[int, int | None]:
     is the variant the note is about), and the note may go on (``又曰X``).
     Without a note: (1, None).
     """
+    m: re.Match[str] | None  # a 今文/古文 note below, then the optional matches after it
     last = None
     for m in JINGU_RE.finditer(span):
         last = m

@@ -54,6 +54,7 @@ from dataclasses import dataclass
 
 from ..model import Witness, WitnessMeta
 from .base import Reader, ReaderError, SourceText, WitnessBuilder
+from .registry import register
 from .zhushu_ctext import warn_private_use
 
 #: Layer tags → (layer, resp).  正义 is the 疏 of the 礼记 (孔颖达), 〈注〉 郑玄's 礼记注.
@@ -163,6 +164,7 @@ def candidate_openers(line: str, start: int = 0) -> list[Opener]:
     return found
 
 
+@register
 class TushuBlocksReader(Reader):
     name = "tushu-blocks"
     description = (

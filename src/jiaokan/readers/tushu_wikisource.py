@@ -53,6 +53,7 @@ from typing import Callable
 
 from ..model import Witness, WitnessMeta
 from .base import Reader, ReaderError, SourceText, WitnessBuilder, han_chars
+from .registry import register
 from .yili import pian_heading
 
 # --------------------------------------------------------------------------
@@ -393,6 +394,7 @@ def label_text(paras: list[Para]) -> None:
 # The reader
 
 
+@register
 class TushuWikisourceReader(Reader):
     name = "tushu-wikisource"
     description = (

@@ -36,24 +36,3 @@ def pian_heading(line: str) -> str | None:
     m = PIAN_HEADING_RE.match(line)
     return m.group("title") if m else None
 
-
-def chinese_numeral(n: str) -> int | None:
-    """``十`` → 10, ``二十三`` → 23, ``五`` → 5 (enough for 卷 and 篇 numbers)."""
-    digits = {c: i for i, c in enumerate("〇一二三四五六七八九")}
-    if not n:
-        return None
-    if n.isdigit():
-        return int(n)
-    total, cur = 0, 0
-    for ch in n:
-        if ch in digits:
-            cur = digits[ch]
-        elif ch == "十":
-            total += (cur or 1) * 10
-            cur = 0
-        elif ch == "百":
-            total += (cur or 1) * 100
-            cur = 0
-        else:
-            return None
-    return total + cur

@@ -38,6 +38,7 @@ import re
 
 from ..model import Witness, WitnessMeta
 from .base import Reader, SourceText, WitnessBuilder
+from .registry import register
 
 LAYOUT = " \u3000\t"
 COMMENT_RE = re.compile(r"^\s*<!--.*-->\s*$")
@@ -89,8 +90,10 @@ def split_segments(body: str) -> list[tuple[str, str]]:
     return out
 
 
+@register
 class ZhushuCtextReader(Reader):
     name = "zhushu-ctext"
+    role = "zhushu"
     description = "仪礼注疏 ctext/docsify export: 经 in running text, 郑注 in 【…】, 疏 after '疏曰' inside the brackets (003)"
 
     def sniff(self, src: SourceText) -> float:

@@ -18,10 +18,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from .chapter import Chapter
+from .notes import Verdicts
 from .site import SiteReport, render_site
 
 
-def render_paths(paths: list[str | Path], out: str | Path, *, verdicts: dict[str, dict] | None = None,
+def render_paths(paths: list[str | Path], out: str | Path, *, verdicts: Verdicts | None = None,
                  title: str | None = None) -> SiteReport:
     """``jiaokan render``: witness and apparatus TEI files → a site in ``out``."""
     from .inputs import load_inputs
@@ -31,7 +32,7 @@ def render_paths(paths: list[str | Path], out: str | Path, *, verdicts: dict[str
 
 
 def render_collations(collations: dict, witnesses: dict, out: str | Path, *, tei_paths: dict | None = None,
-                      apparatus_dir: str | Path | None = None, verdicts: dict[str, dict] | None = None,
+                      apparatus_dir: str | Path | None = None, verdicts: Verdicts | None = None,
                       title: str | None = None) -> SiteReport:
     """``jiaokan build``'s render stage: collations by name and witnesses by file stem → a site.
 

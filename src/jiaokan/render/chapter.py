@@ -19,6 +19,7 @@ from .appview import app_data, footnote_html, gap_text
 from .html import LAYER_EN, LAYER_ZH, VARIANT_LABEL, lang_of
 from .inline import ColumnWriter, PageIds
 from .marks import mark_index, reading_order
+from .notes import Verdicts
 from .overview import overview_cells
 from .searchfold import fold_table
 
@@ -106,7 +107,7 @@ def _witness_heads(ch: Chapter) -> list[dict]:
     return out
 
 
-def _edge_rows(ch: Chapter, kind: str, pages: PageIds, verdicts) -> dict | None:
+def _edge_rows(ch: Chapter, kind: str, pages: PageIds, verdicts: Verdicts | None) -> dict | None:
     """The front (site headers, tables of contents) or back (考证, licences) matter, in columns."""
     cols = []
     any_units = False
@@ -123,7 +124,7 @@ def _edge_rows(ch: Chapter, kind: str, pages: PageIds, verdicts) -> dict | None:
     return {"id": kind, "label": "front matter" if kind == "front" else "back matter", "cols": cols}
 
 
-def parallel_context(ch: Chapter, verdicts: dict[str, dict] | None = None) -> dict:
+def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     """Everything chapter.html needs."""
     col = ch.collation
     marks = mark_index(col) if col else {}
@@ -185,7 +186,7 @@ def _vtypes(col: Collation | None) -> list[tuple[str, str, int]]:
     return [(t, VARIANT_LABEL[t], counts.get(t, 0)) for t in order if counts.get(t, 0)]
 
 
-def base_context(ch: Chapter, verdicts: dict[str, dict] | None = None) -> dict:
+def base_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     """The base text running, numbered footnote references at each entry, the apparatus under each passage."""
     col = ch.collation
     base = ch.base
@@ -209,7 +210,7 @@ def base_context(ch: Chapter, verdicts: dict[str, dict] | None = None) -> dict:
         for uid in ids:
             cw.add_unit(units[uid], openers.get(uid))
         apps = sorted(apps_by_row.get(row.id, []), key=lambda a: numbers.get(a.id, 0))
-        foot = [footnote_html(a, numbers[a.id], col) for a in apps if a.id in numbers]
+        foot = [footnote_html(a, numbers[a.id], col) for a in apps if col is not None and a.id in numbers]
         notes = []
         for g in gaps_by_row.get(row.id, []):
             t = gap_text(g, present | {base})

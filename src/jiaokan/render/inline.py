@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
-from ..model import DEFAULT_RESP, Div, Gaiji, Gap, Inline, Label, LineBreak, Note, PageBreak, Piece, Text, Unit
+from ..model import DEFAULT_RESP, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text, Unit, Where, walk
 from .html import LAYER_ZH, attrs, page_id
 from .marks import Mark
-from .notes import note_html
+from .notes import Verdicts, note_html
 
 
 @dataclass
@@ -52,7 +52,7 @@ class ColumnWriter:
     """Render the units of one witness in one row; ``marks``: layer → marks of this row."""
 
     def __init__(self, siglum: str, marks: dict[str, list[Mark]] | None, pages: PageIds,
-                 verdicts: dict[str, dict] | None = None, page: str | None = None, link_units: bool = True,
+                 verdicts: Verdicts | None = None, page: str | None = None, link_units: bool = True,
                  footnotes: dict[str, int] | None = None):
         self.siglum = siglum
         self.marks = marks or {}
@@ -112,7 +112,7 @@ class ColumnWriter:
     def _piece(self, p: Piece) -> _PieceOut:
         page0, line0 = self.page or p.loc.page, p.loc.line or self.line
         parts: list[str] = []
-        self._open: Mark | None = None
+        self._open = None
         self._content(p.content, p.layer, parts, take=True)
         self._close(parts)
         lines = f"line {line0}" if line0 else ""
@@ -134,42 +134,55 @@ class ColumnWriter:
         return out
 
     def _content(self, content: list[Inline], layer: str, parts: list[str], take: bool) -> None:
-        for node in content:
-            if isinstance(node, Text):
-                if take:
-                    self._chars(node.text, layer, parts)
-                else:
-                    parts.append(str(escape(node.text)))
-            elif isinstance(node, Gaiji):
-                ch = node.char or "\ufffd"
-                if take:
-                    self._chars(ch, layer, parts, gaiji=node)
-                else:
-                    parts.append(_gaiji(node))
-            elif isinstance(node, Label):
-                self._close(parts)
-                parts.append(f'<span class="label">{escape(node.text)}</span>')
-            elif isinstance(node, PageBreak):
-                self._close(parts)
-                parts.append(self._pb(node))
-            elif isinstance(node, LineBreak):
-                self.line = node.n
-            elif isinstance(node, Gap):
-                self._close(parts)
-                title = f"{self.siglum}: a {node.unit} of the source is lost here" + (f" ({node.desc})" if node.desc else "")
-                parts.append(f'<span{attrs(cls="gap", title=title, role="note", aria_label=title)}>〔缺〕</span>')
+        """One pass of :func:`jiaokan.model.walk`: the piece's own nodes go to ``parts``
+        (marked when ``take``); a note's nodes are gathered and rendered as the note."""
+        where = Where(self.page, self.line)
+        note: Note | None = None
+        inner: list[str] = []
+        saved: Mark | None = None
+        for step in walk(content, where):
+            node = step.node
+            if note is not None and step.note is not note:  # the note has ended
+                parts.append(note_html(note, "".join(inner), self.verdicts))
+                self._open, note = saved, None
+            if step.note is not None:
+                self._node(node, step.note.layer, inner, take=False)
             elif isinstance(node, Note):
                 self._close(parts)
-                inner: list[str] = []
-                saved = self._open
-                self._open = None
-                self._content(node.content, node.layer, inner, take=False)
-                self._open = saved
-                parts.append(note_html(node, "".join(inner), self.verdicts))
+                saved, self._open, note, inner = self._open, None, node, []
+            else:
+                self._node(node, layer, parts, take)
+            self.line = where.line
+        if note is not None:
+            parts.append(note_html(note, "".join(inner), self.verdicts))
+            self._open = saved
+
+    def _node(self, node: Inline, layer: str, parts: list[str], take: bool) -> None:
+        if isinstance(node, Text):
+            if take:
+                self._chars(node.text, layer, parts)
+            else:
+                parts.append(str(escape(node.text)))
+        elif isinstance(node, Gaiji):
+            if take:
+                self._chars(node.reading, layer, parts, gaiji=node)
+            else:
+                parts.append(_gaiji(node))
+        elif isinstance(node, Label):
+            self._close(parts)
+            parts.append(f'<span class="label">{escape(node.text)}</span>')
+        elif isinstance(node, PageBreak):
+            self._close(parts)
+            parts.append(self._pb(node))
+        elif isinstance(node, Gap):
+            self._close(parts)
+            title = f"{self.siglum}: a {node.unit} of the source is lost here" + (f" ({node.desc})" if node.desc else "")
+            parts.append(f'<span{attrs(cls="gap", title=title, role="note", aria_label=title)}>〔缺〕</span>')
 
     def _chars(self, s: str, layer: str, parts: list[str], gaiji: Gaiji | None = None) -> None:
         cover = self._cover.get(layer, {})
         zero = self._zero.get(layer, {})
+        m: Mark | None  # an insertion mark, then the mark covering each character
         if gaiji is not None:
             # one node: its characters share one mark
             i = self.pos.get(layer, 0)
@@ -187,34 +200,29 @@ class ColumnWriter:
             i = self.pos.get(layer, 0)
             zs = zero.pop(i, None)
             m = cover.get(i)
-            if _is_pua(ch):
-                parts.append(str(escape("".join(run))))
-                run = []
-                if zs:
-                    self._close(parts)
-                    for z in zs:
-                        parts.append(self._insertion(z))
-                self._switch(m, parts)
+            pua = _is_pua(ch)
+            if pua or zs or m is not self._open:
+                self._boundary(run, zs, m, parts)
+            if pua:
                 parts.append(_pua(ch))
-                self.pos[layer] = i + 1
-                if self.footnotes is not None and self._open is not None and self._open.end == i + 1:
-                    self._maybe_ref(parts)
-                continue
-            if zs or m is not self._open:
-                parts.append(str(escape("".join(run))))
-                run = []
-                if zs:
-                    self._close(parts)
-                    for z in zs:
-                        parts.append(self._insertion(z))
-                self._switch(m, parts)
-            run.append(ch)
+            else:
+                run.append(ch)
             self.pos[layer] = i + 1
             if self.footnotes is not None and self._open is not None and self._open.end == i + 1:
                 parts.append(str(escape("".join(run))))
-                run = []
+                run.clear()
                 self._maybe_ref(parts)
         parts.append(str(escape("".join(run))))
+
+    def _boundary(self, run: list[str], zs: list[Mark] | None, m: Mark | None, parts: list[str]) -> None:
+        """Where marks change: write the pending run, the insertion signs that stand here, open ``m``."""
+        parts.append(str(escape("".join(run))))
+        run.clear()
+        if zs:
+            self._close(parts)
+            for z in zs:
+                parts.append(self._insertion(z))
+        self._switch(m, parts)
 
     def _maybe_ref(self, parts: list[str], m: Mark | None = None) -> None:
         """After the last character of a lemma (or an insertion sign): its footnote number."""

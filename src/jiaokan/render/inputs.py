@@ -26,11 +26,11 @@ def _kind(path: Path) -> str:
     return "apparatus" if is_apparatus(root) else "witness"
 
 
-def load_inputs(paths: list[str | Path]) -> tuple[list[Chapter], dict[str, Path]]:
+def load_inputs(inputs: list[str | Path]) -> tuple[list[Chapter], dict[str, Path]]:
     """Chapters to render, and href → file for every TEI file to copy into the site (``tei/NAME``)."""
     from ..tei.reader import read_tei
 
-    paths = [Path(p) for p in paths]
+    paths = [Path(p) for p in inputs]
     kinds = {p: _kind(p) for p in paths}
     chapters: list[Chapter] = []
     copies: dict[str, Path] = {}

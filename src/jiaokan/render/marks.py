@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..collate.model import App, Collation
 from ..collate.rows import body_units
-from ..model import Gaiji, Note, Text, Unit
+from ..model import Unit
 
 
 @dataclass(frozen=True)
@@ -53,18 +53,7 @@ def mark_index(col: Collation) -> MarkIndex:
 
 def _layer_chars(u: Unit) -> list[tuple[str, int]]:
     """(layer, characters) per piece of a unit, counted as layer_text counts them."""
-    out = []
-    for p in u.pieces:
-        n = 0
-        for node in p.content:
-            if isinstance(node, Text):
-                n += len(node.text)
-            elif isinstance(node, Gaiji):
-                n += len(node.char or "\ufffd")
-            elif isinstance(node, Note):
-                pass
-        out.append((p.layer, n))
-    return out
+    return [(p.layer, len(p.text)) for p in u.pieces]
 
 
 def reading_order(col: Collation) -> dict[str, int]:

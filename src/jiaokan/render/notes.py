@@ -1,43 +1,47 @@
 """案 notes at their place, with the verdict of the check against 注疏 as a badge, and their summary.
 
-``verdicts`` (optional, from the emendation stage) maps a Note id to
-``{"kind", "verdict", "summary", "reading"}``; see :func:`note_html`.
+``verdicts`` (optional, from the emendation stage) maps a Note id to its
+:class:`~jiaokan.emend.verdict.NoteVerdict`; see :func:`note_html`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from markupsafe import Markup, escape
 
+from ..emend.verdict import KINDS, VERDICTS, NoteVerdict
 from ..model import Note, Witness
 from .html import attrs
 
-KINDS: tuple[str, ...] = ("corruption", "omission", "addition", "variant", "conjecture", "comment", "lacuna")
+#: What the renderer is given: the verdict record of each 案 note, by note id.
+Verdicts = Mapping[str, NoteVerdict]
+
 KIND_ZH: dict[str, str] = {
     "corruption": "讹", "omission": "脱", "addition": "衍", "variant": "异文",
     "conjecture": "当作", "comment": "按语", "lacuna": "阙",
 }
-VERDICTS: tuple[str, ...] = ("confirmed", "contradicted", "not covered", "unchecked")
+#: The badges shown: the verdicts, and ``unchecked`` for a note with no claim about the 注疏.
+BADGES: tuple[str, ...] = (*VERDICTS, "unchecked")
 VERDICT_SIGN: dict[str, str] = {"confirmed": "✓", "contradicted": "✗", "not covered": "–", "unchecked": ""}
 
 
 def verdict_key(v: str | None) -> str:
-    return v if v in ("confirmed", "contradicted", "not covered") else "unchecked"
+    return v if v in VERDICTS else "unchecked"
 
 
-def note_html(note: Note, inner_html: str, verdicts: dict[str, dict] | None) -> str:
+def note_html(note: Note, inner_html: str, verdicts: Verdicts | None) -> str:
     """A 案 note at its place: 〔…〕 small and distinct, its verdict as a badge."""
-    v = (verdicts or {}).get(note.id or "") if verdicts is not None else None
+    v = verdicts.get(note.id or "") if verdicts is not None else None
     cls = f"an l-{note.layer}"
     title = f"案 note {note.id or ''}".strip()
     badge = ""
     if v:
-        kind = v.get("kind") or "comment"
-        vk = verdict_key(v.get("verdict"))
+        kind = v.kind
+        vk = verdict_key(v.verdict)
         cls += f" k-{kind} an-{vk.replace(' ', '-')}"
-        summary = v.get("summary") or ""
+        summary = v.summary
         title = f"{kind} · {vk}" + (f" — {summary}" if summary else "")
         sign = VERDICT_SIGN.get(vk, "")
         text = f"{KIND_ZH.get(kind, kind)} {sign}".strip()
@@ -48,7 +52,7 @@ def note_html(note: Note, inner_html: str, verdicts: dict[str, dict] | None) -> 
             f'<span class="an-b" aria-hidden="true">〕</span>{badge}</span>')
 
 
-def note_summary(witnesses: Iterable[Witness], verdicts: dict[str, dict] | None) -> dict:
+def note_summary(witnesses: Iterable[Witness], verdicts: Verdicts | None) -> dict:
     """Counts for the index: per kind and verdict when verdicts are known, else notes per witness."""
     notes: list[Note] = [n for w in witnesses for n in w.notes()]
     out: dict = {"notes": len(notes), "with_verdicts": verdicts is not None}
@@ -57,15 +61,15 @@ def note_summary(witnesses: Iterable[Witness], verdicts: dict[str, dict] | None)
     table: dict[str, Counter] = {}
     for n in notes:
         v = verdicts.get(n.id or "")
-        kind = (v or {}).get("kind") or "unparsed"
-        table.setdefault(kind, Counter())[verdict_key((v or {}).get("verdict"))] += 1
+        kind = v.kind if v is not None else "unparsed"
+        table.setdefault(kind, Counter())[verdict_key(v.verdict if v is not None else None)] += 1
     order = [k for k in KINDS if k in table] + sorted(k for k in table if k not in KINDS)
-    out["rows"] = [(k, KIND_ZH.get(k, ""), [table[k][vk] for vk in VERDICTS], sum(table[k].values())) for k in order]
-    out["totals"] = [sum(table[k][vk] for k in table) for vk in VERDICTS]
-    out["verdicts"] = VERDICTS
+    out["rows"] = [(k, KIND_ZH.get(k, ""), [table[k][vk] for vk in BADGES], sum(table[k].values())) for k in order]
+    out["totals"] = [sum(table[k][vk] for k in table) for vk in BADGES]
+    out["verdicts"] = BADGES
     return out
 
 
 def badge_legend() -> Markup:
     return Markup(" ".join(f'<span class="badge vd-{v.replace(" ", "-")}">{VERDICT_SIGN[v] or "·"} {v}</span>'
-                           for v in VERDICTS))
+                           for v in BADGES))

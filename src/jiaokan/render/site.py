@@ -17,7 +17,7 @@ from ..io import atomic_write_bytes
 from ..model import Witness
 from .chapter import Chapter, base_context, parallel_context
 from .html import lang_of
-from .notes import badge_legend, note_summary
+from .notes import Verdicts, badge_legend, note_summary
 
 STATIC = ("edition.css", "edition.js")
 
@@ -59,7 +59,7 @@ def _witness_rows(chapters: list[Chapter]) -> list[dict]:
     return out
 
 
-def index_context(chapters: list[Chapter], title: str, verdicts: dict[str, dict] | None) -> dict:
+def index_context(chapters: list[Chapter], title: str, verdicts: Verdicts | None) -> dict:
     works: dict[str, list[dict]] = {}
     for ch in chapters:
         w = ch.witnesses[ch.base]
@@ -82,7 +82,7 @@ def index_context(chapters: list[Chapter], title: str, verdicts: dict[str, dict]
             "an": note_summary(all_w, verdicts), "legend": badge_legend(), "view": "index"}
 
 
-def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: dict[str, dict] | None = None,
+def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts | None = None,
                 title: str | None = None, copies: dict[str, Path] | None = None) -> SiteReport:
     """Write the site into ``out``; ``copies``: href → file to copy alongside (the TEI sources)."""
     out = Path(out)

@@ -7,6 +7,7 @@ take TEI files, so a scholar can hand-correct a TEI file and rerun them.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypedDict
 
 from lxml import etree
 
@@ -25,8 +26,11 @@ from ..model import (
     Text,
     Unit,
     Witness,
+    Where,
     WitnessMeta,
+    walk,
 )
+from ..readers import default_role
 from ..readers.base import ReaderError
 from .writer import TEI_NS, XML_NS
 
@@ -54,6 +58,13 @@ def read_tei(path: str | Path) -> Witness:
     return witness_from_tei(root, str(path))
 
 
+class _State(TypedDict):
+    """Where reading stands in the body: the last source line and page label seen."""
+
+    line: int
+    page: str | None
+
+
 def _text(el: etree._Element | None) -> str:
     return "".join(el.itertext()).strip() if el is not None else ""
 
@@ -64,7 +75,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
     scopes = {e.get("unit"): (e.text or "") for e in root.iterfind("t:teiHeader/t:fileDesc/t:sourceDesc/t:bibl/t:biblScope", NS)}
     wit = root.find("t:teiHeader/t:fileDesc/t:sourceDesc/t:listWit/t:witness", NS)
     meta = WitnessMeta(
-        siglum=wit.get(_XML_ID) if wit is not None else "W",
+        siglum=(wit.get(_XML_ID) if wit is not None else None) or "W",
         file=idnos.get("file", name),
         format=idnos.get("format", "tei"),
         title=_text(bibl.find("t:title", NS)) if bibl is not None else "",
@@ -77,6 +88,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
         edition=_text(bibl.find("t:edition", NS)) if bibl is not None else "",
         author=_text(bibl.find("t:author", NS)) if bibl is not None else "",
         extra={k[2:]: v for k, v in idnos.items() if k and k.startswith("x-")},
+        role=idnos.get("role") or default_role(idnos.get("format", "")),
     )
     w = Witness(meta=meta)
     people: dict[str, str] = {}
@@ -88,7 +100,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
         mapping = ch.find("t:mapping", NS)
         w.char_decl[ch.get(_XML_ID, "")] = mapping.text if mapping is not None else None
 
-    state = {"line": 0, "page": None}
+    state: _State = {"line": 0, "page": None}
     for section in ("front", "body", "back"):
         holder = root.find(f"t:text/t:{section}", NS)
         if holder is None:
@@ -110,11 +122,10 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
                     unit = Unit(id=unit_id)
                     units[unit_id] = unit
                     div.units.append(unit)
-                first_line = _first_line(content, line_before)
                 p = Piece(
                     layer=layer,
                     content=content,
-                    loc=Loc(first_line, _first_page(content, page_before)),
+                    loc=_start(content, line_before, page_before),
                     resp=people.get(el.get("resp", ""), None),
                     subtype=el.get("subtype"),
                     cert=el.get("cert"),
@@ -129,27 +140,17 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
     return w
 
 
-def _first_line(content: list[Inline], line_before: int) -> int:
-    """The line of a piece's first character: a line break before it, else the line so far."""
-    for x in content:
-        if isinstance(x, LineBreak):
-            return x.n
-        if isinstance(x, (Text, Label, Gaiji, Note)):
+def _start(content: list[Inline], line_before: int, page_before: str | None) -> Loc:
+    """Where a piece's first character stands: after the breaks that open the piece, else
+    where the text before it ended (the one walk decides, as for every later character)."""
+    where = Where(page_before, line_before)
+    for step in walk(content, where):
+        if step.node.kind not in ("pb", "lb", "gap"):
             break
-    return line_before
+    return Loc(where.line or line_before, where.page)
 
 
-def _first_page(content: list[Inline], page_before: str | None) -> str | None:
-    """The page of a piece's first character: a page break before it, else the page so far."""
-    for x in content:
-        if isinstance(x, PageBreak):
-            return x.n
-        if isinstance(x, (Text, Label, Gaiji, Note)):
-            break
-    return page_before
-
-
-def _read_inline(el: etree._Element, w: Witness, people: dict[str, str], state: dict, div: Div) -> list[Inline]:
+def _read_inline(el: etree._Element, w: Witness, people: dict[str, str], state: _State, div: Div) -> list[Inline]:
     out: list[Inline] = []
 
     def add_text(s: str | None) -> None:

@@ -25,6 +25,7 @@ from lxml import etree
 
 from .. import __version__
 from ..io import atomic_write_bytes
+from ..readers import default_role
 from ..model import (
     Div,
     Gaiji,
@@ -183,6 +184,8 @@ def _write_header(header: etree._Element, w: Witness, resp: _RespTable) -> None:
         _el(bibl, "note", m.source, type="source")
     _el(bibl, "idno", Path(m.file).name, type="file")
     _el(bibl, "idno", m.format, type="format")
+    if m.role and m.role != default_role(m.format):  # only what the format does not already say
+        _el(bibl, "idno", m.role, type="role")
     if m.work:
         _el(bibl, "idno", m.work, type="work")
     if m.script:

@@ -1,0 +1,398 @@
+"""Layer agreement, measured: how often a witness's 经/commentary split agrees with a reference.
+
+The command line is ``scripts/layer_agreement.py`` (:func:`main`, given the standard
+pairs of this checkout).
+
+The reference is a witness whose layers are certain: the 四部丛刊 《仪礼》 郑注
+(Kanripo KR1d0026, Mandoku raw): 经 in running text, 郑注 in double-column brackets.
+
+Method.  Both witnesses become one stream of comparison keys in reading order
+(:func:`jiaokan.normalize.keys`: punctuation skipped, script and variant forms
+folded).  The witness stream holds *every* layer (经, 注, 疏, 音义, 释, 案 …,
+paratext); the reference stream only its 经 and commentary, since 疏 and 释 present
+in the witness and absent from the reference must not decide where anything goes:
+they simply come out as insertions.  :func:`jiaokan.collate.align.align` aligns the
+two; over the ``equal`` characters we compare the *class* of the layer (经 against
+commentary; the commentary layers 注 疏 音义 释 案 考证 and named commentators all
+count as commentary).
+
+Reported per pair:
+
+* ``agree``: the share of aligned characters whose class agrees;
+* ``经→注``: characters the witness labels 经 where the reference has commentary,
+  ``注→经`` the reverse, ``para``: characters the witness labels paratext where the
+  reference has 经 or commentary (a heading rule that ate text);
+* ``疏 as 经``: witness 经 characters with no counterpart at all in the reference,
+  in runs of at least :data:`SHU_RUN` keys.  The reference holds every 经 and 注
+  character, so a long stretch of "经" it lacks is commentary the reader failed to
+  see (typically 疏); short runs are ordinary textual variants and are not counted.
+  This must be 0;
+* ``ref cover``: the share of the reference aligned, to show the alignment found the
+  text (an excerpt covers only its part of the chapter).
+
+For a witness with inferred 注/经 boundaries (a 经 piece with no marker right after a
+注 piece: the 四库 注疏), a second table says how good those guesses are and whether
+the reader's ``cert="low"`` flags the bad ones: boundaries, flagged, off (some
+aligned character of the 注 or the 经 on either side disagrees), off and flagged,
+and unflagged exact.
+
+A few examples of each disagreement are printed with the witness passage id (and
+the reference's), so a human can read them.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from ..collate.align import align
+from ..model import Gaiji, Inline, Label, LineBreak, Note, PageBreak, Text, Witness
+from ..normalize import keys
+from ..readers import ReaderError, read_witness
+from ..ui import table
+
+__all__ = ["Stream", "stream", "Result", "Boundaries", "Example", "inferred_boundaries", "measure", "report",
+           "run_pairs", "main"]
+
+#: Witness 经 runs with no reference counterpart at least this long are counted as 疏 labelled 经.
+SHU_RUN = 8
+#: The alignment may pin the first few reference characters after a lacuna to the same
+#: characters just before the text the reference lost (``…奠觶于[lost page]篚…``):
+#: a run that follows so few of them still stands in the lacuna.
+LACUNA_SLACK = 3
+
+JING, COMM, PARA = "经", "注", "para"
+
+def layer_class(layer: str) -> str:
+    """经, commentary (any commentary layer) or paratext."""
+    if layer == "jing":
+        return JING
+    if layer == "paratext":
+        return PARA
+    return COMM
+
+
+# --------------------------------------------------------------------------
+# Streams
+
+
+@dataclass
+class Stream:
+    """A witness as comparison keys in reading order, each with its layer class, unit and source character."""
+
+    keys: list[str] = field(default_factory=list)
+    classes: list[str] = field(default_factory=list)
+    units: list[str] = field(default_factory=list)
+    chars: list[str] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)  # source line of each key
+    pieces: list[str] = field(default_factory=list)  # id of the piece each key is in
+
+
+def _runs(content: Sequence[Inline], layer: str, line: list[int]) -> Iterable[tuple[str, str]]:
+    """(text, layer) runs of inline content: text and gaiji in the piece's layer, notes in theirs.
+
+    ``line`` (one element, updated in place) follows the line breaks passed.
+    """
+    for node in content:
+        if isinstance(node, Text):
+            yield node.text, layer
+        elif isinstance(node, Gaiji):
+            yield node.char or f"&{node.code};", layer
+        elif isinstance(node, LineBreak):
+            line[0] = node.n
+        elif isinstance(node, Note):
+            yield from _runs(node.content, node.layer, line)
+
+
+def stream(w: Witness, classes: set[str] | None = None) -> Stream:
+    """The key stream of ``w``; only pieces whose layer class is in ``classes`` (all when None)."""
+    out = Stream()
+    line = [0]
+    for u in w.units():
+        for p in u.pieces:
+            line[0] = max(line[0], p.loc.line)
+            keep = classes is None or layer_class(p.layer) in classes
+            for text, layer in _runs(p.content, p.layer, line):
+                if not keep:
+                    continue
+                cls = layer_class(layer)
+                for i, k in keys(text):
+                    out.keys.append(k)
+                    out.classes.append(cls)
+                    out.units.append(u.id)
+                    out.chars.append(text[i])
+                    out.lines.append(line[0])
+                    out.pieces.append(p.id or "")
+    return out
+
+
+def lacuna_gaps(w: Witness, s: Stream) -> list[int]:
+    """Key indexes of ``s`` that follow a lost page of ``w`` (its reader's ``lacuna`` warnings).
+
+    The reference is not continuous there, so witness text it lacks at that point is
+    not evidence of a layer error.
+    """
+    gaps: list[int] = []
+    for lac in sorted(x.line for x in w.warnings if x.code == "lacuna"):
+        gaps.append(next((i for i, ln in enumerate(s.lines) if ln > lac), len(s.lines)))
+    return gaps
+
+
+# --------------------------------------------------------------------------
+# Measuring
+
+
+@dataclass
+class Example:
+    kind: str
+    witness_unit: str
+    reference_unit: str
+    text: str
+
+
+@dataclass
+class Result:
+    witness: str
+    reference: str
+    aligned: int = 0
+    agree: int = 0
+    jing_as_comm: int = 0  # witness 经, reference commentary
+    comm_as_jing: int = 0  # witness commentary, reference 经
+    para: int = 0  # witness paratext over reference text
+    shu_as_jing: int = 0
+    in_lacuna: int = 0  # witness 经 the reference lacks because it lost a page there
+    ref_total: int = 0
+    boundaries: "Boundaries | None" = None  # inferred 注/经 boundaries, when the witness has any
+    examples: list[Example] = field(default_factory=list)
+
+    @property
+    def share(self) -> float:
+        return self.agree / self.aligned if self.aligned else 0.0
+
+    @property
+    def coverage(self) -> float:
+        return self.aligned / self.ref_total if self.ref_total else 0.0
+
+
+@dataclass
+class Boundaries:
+    """Inferred 注/经 boundaries against the reference: how many, and whether the flags catch the bad ones."""
+
+    total: int = 0
+    flagged: int = 0
+    off: int = 0
+    off_flagged: int = 0
+
+    @property
+    def unflagged_exact(self) -> int:
+        return self.total - self.flagged - (self.off - self.off_flagged)
+
+
+def inferred_boundaries(w: Witness) -> list[tuple[str, str, bool]]:
+    """(注 piece id, 经 piece id, flagged) for every 经 piece that follows a 注 piece with no marker of its own."""
+    out = []
+    prev = None
+    for p in w.pieces():
+        if prev is not None and prev.layer == "zhu" and p.layer == "jing" and not isinstance(
+                next((x for x in p.content if not isinstance(x, (LineBreak, PageBreak))), None), Label):
+            out.append((prev.id or "", p.id or "", p.cert == "low"))
+        prev = p
+    return out
+
+
+def _boundaries(wit: Witness, ws: Stream, wrong: set[int]) -> Boundaries | None:
+    found = inferred_boundaries(wit)
+    if not found:
+        return None
+    bad_pieces = {ws.pieces[i] for i in wrong}
+    res = Boundaries(total=len(found))
+    for zhu, jing, flagged in found:
+        off = zhu in bad_pieces or jing in bad_pieces
+        res.flagged += flagged
+        res.off += off
+        res.off_flagged += off and flagged
+    return res
+
+
+def _kind(wcls: str, rcls: str) -> str | None:
+    if wcls == rcls:
+        return None
+    if wcls == PARA:
+        return "para"
+    return "经→注" if wcls == JING else "注→经"
+
+
+def measure(wit: Witness, ref: Witness, *, witness_name: str = "", reference_name: str = "",
+            max_examples: int = 3) -> Result:
+    """Align the reference's 经+commentary against the witness's full text and count layer agreement."""
+    ws = stream(wit)
+    rs = stream(ref, {JING, COMM})
+    res = Result(witness_name or wit.meta.file, reference_name or ref.meta.file, ref_total=len(rs.keys))
+    partner: list[int | None] = [None] * len(ws.keys)
+    disagreements: list[tuple[int, int, str]] = []  # (witness index, reference index, kind)
+    for op in align(rs.keys, ws.keys):
+        if op.kind not in ("equal", "transpose"):
+            continue
+        for k in range(op.a1 - op.a0):
+            r, w = op.a0 + k, op.b0 + k
+            partner[w] = r
+            res.aligned += 1
+            kind = _kind(ws.classes[w], rs.classes[r])
+            if kind is None:
+                res.agree += 1
+            else:
+                disagreements.append((w, r, kind))
+    counts = {"经→注": 0, "注→经": 0, "para": 0}
+    for _, _, kind in disagreements:
+        counts[kind] += 1
+    res.jing_as_comm, res.comm_as_jing, res.para = counts["经→注"], counts["注→经"], counts["para"]
+    res.examples.extend(_examples(disagreements, ws, rs, max_examples))
+    if wit.meta.format == "mandoku-zhushu":  # the one format whose 注/经 boundaries are inferred
+        res.boundaries = _boundaries(wit, ws, {w for w, _, kind in disagreements if kind != "para"})
+    _count_unmatched_jing(res, ws, partner, lacuna_gaps(ref, rs), max_examples)
+    return res
+
+
+def _examples(disagreements: list[tuple[int, int, str]], ws: Stream, rs: Stream, limit: int) -> list[Example]:
+    """The first ``limit`` runs of each kind: consecutive witness characters of one unit that disagree alike."""
+    out: list[Example] = []
+    shown: dict[str, int] = {}
+    prev: tuple[int, str] | None = None
+    for w, r, kind in disagreements:
+        last = out[-1] if out else None
+        if prev == (w - 1, kind) and last is not None and last.kind == kind and last.witness_unit == ws.units[w]:
+            last.text += ws.chars[w]
+        elif shown.get(kind, 0) < limit:
+            out.append(Example(kind, ws.units[w], rs.units[r], ws.chars[w]))
+            shown[kind] = shown.get(kind, 0) + 1
+        else:
+            prev = None
+            continue
+        prev = (w, kind)
+    return out
+
+
+def _count_unmatched_jing(res: Result, ws: Stream, partner: list[int | None], gaps: list[int],
+                          max_examples: int) -> None:
+    """Runs of witness 经 keys that the reference lacks entirely: commentary read as 经.
+
+    A run that stands where the reference lost a page (a lacuna gap lies between the
+    reference characters aligned just before and just after it, or at most
+    :data:`LACUNA_SLACK` characters before the one aligned just before it) is counted apart.
+    """
+    n = len(ws.keys)
+    i = 0
+    while i < n:
+        if partner[i] is not None or ws.classes[i] != JING:
+            i += 1
+            continue
+        j = i
+        while j < n and partner[j] is None and ws.classes[j] == JING:
+            j += 1
+        if j - i >= SHU_RUN:
+            before = next((p for p in (partner[k] for k in range(i - 1, -1, -1)) if p is not None), -1)
+            next_after = next((p for p in (partner[k] for k in range(j, n)) if p is not None), None)
+            after = next_after if next_after is not None else max(before + 1, max(gaps, default=0))
+            if any(before < g <= after or g <= before < g + LACUNA_SLACK for g in gaps):
+                res.in_lacuna += j - i
+            else:
+                res.shu_as_jing += j - i
+                if sum(ex.kind == "疏 as 经" for ex in res.examples) < max_examples:
+                    res.examples.append(Example("疏 as 经", ws.units[i], "-", "".join(ws.chars[i:j])))
+        i = j
+
+
+# --------------------------------------------------------------------------
+# Reading and reporting
+
+
+def read(path: Path, fmt: str | None = None) -> Witness:
+    """A witness with its manifest metadata when it is a corpus file."""
+    from ..corpus import find_entry
+
+    entry = find_entry(path)
+    if entry is not None and not fmt:
+        return read_witness(entry.path, entry.meta, entry.meta.format)
+    return read_witness(path, None, fmt)
+
+
+def report(results: list[Result], skipped: list[tuple[str, str, str]]) -> str:
+    headers = ["witness", "reference", "aligned", "agree", "经→注", "注→经", "para", "疏 as 经", "ref lacuna",
+               "ref cover"]
+    rows = [
+        [r.witness, r.reference, r.aligned, f"{100 * r.share:.2f}%", r.jing_as_comm, r.comm_as_jing, r.para,
+         r.shu_as_jing, r.in_lacuna, f"{100 * r.coverage:.1f}%"]
+        for r in results
+    ]
+    out = [table(headers, rows, numeric=set(range(2, 10)))]
+    for w, ref, why in skipped:
+        out.append(f"skipped {w} vs {ref}: {why}")
+    inferred = [r for r in results if r.boundaries is not None]
+    if inferred:
+        out.append("\ninferred 注/经 boundaries (cert=low = flagged):")
+        out.append(table(["witness", "boundaries", "flagged", "off", "off & flagged", "unflagged exact"],
+                         [[r.witness, b.total, b.flagged, b.off, b.off_flagged, b.unflagged_exact]
+                          for r in inferred if (b := r.boundaries) is not None], numeric=set(range(1, 6))))
+    for r in results:
+        if r.examples:
+            out.append(f"\n{r.witness} vs {r.reference}: examples")
+            for ex in r.examples:
+                text = ex.text if len(ex.text) <= 40 else ex.text[:40] + "…"
+                out.append(f"  [{ex.kind}] witness {ex.witness_unit} / reference {ex.reference_unit}: {text}")
+    return "\n".join(out)
+
+
+def run_pairs(pairs: Sequence[tuple[Path, Path]], *, witness_format: str | None = None,
+              reference_format: str | None = None, max_examples: int = 3) -> tuple[list[Result], list[tuple[str, str, str]]]:
+    """Measure every pair; a pair whose files cannot be read (no reader yet, missing file) is skipped with the reason."""
+    results: list[Result] = []
+    skipped: list[tuple[str, str, str]] = []
+    refs: dict[Path, Witness] = {}
+    for wpath, rpath in pairs:
+        try:
+            if rpath not in refs:
+                refs[rpath] = read(rpath, reference_format)
+            wit = read(wpath, witness_format)
+        except ReaderError as exc:
+            skipped.append((wpath.name, rpath.name, str(exc)))
+            continue
+        results.append(measure(wit, refs[rpath], witness_name=wpath.stem, reference_name=rpath.stem,
+                               max_examples=max_examples))
+    return results, skipped
+
+
+def main(argv: Sequence[str] | None = None, *, standard_pairs: Sequence[tuple[Path, Path]] = ()) -> int:
+    """``layer_agreement [WITNESS --reference REF] ...``: one table; without a witness, the ``standard_pairs``."""
+    ap = argparse.ArgumentParser(prog="layer_agreement", description="Share of aligned characters whose layer (经/commentary) agrees with a reference witness.")
+    ap.add_argument("witness", nargs="?", help="witness file (default: the standard pairs)")
+    ap.add_argument("--reference", help="reference witness file whose layers are certain (KR1d0026_00N.txt)")
+    ap.add_argument("--witness-format", help="reader for the witness (default: manifest or sniffed)")
+    ap.add_argument("--reference-format", help="reader for the reference (default: sniffed)")
+    ap.add_argument("--examples", type=int, default=3, help="examples shown per kind of disagreement (default 3)")
+    ap.add_argument("--zhushu-voices", metavar="TSV",
+                    help="prior of the 注疏 boundary models instead of the shipped one (from "
+                         "scripts/build_zhushu_voices.py: leave a chapter out to measure it fairly)")
+    args = ap.parse_args(argv)
+    if args.zhushu_voices:
+        from ..readers import READERS
+        from ..readers.mandoku_boundary import read_voices
+
+        try:
+            READERS["mandoku-zhushu"].voices = read_voices(args.zhushu_voices)  # type: ignore[attr-defined]
+        except OSError as exc:
+            ap.error(f"--zhushu-voices {args.zhushu_voices}: {exc.strerror}")
+        except ValueError as exc:
+            ap.error(f"--zhushu-voices: {exc}")
+    if args.witness and not args.reference:
+        ap.error("a witness needs --reference")
+    if args.reference and not args.witness:
+        ap.error("--reference needs a witness")
+    pairs = [(Path(args.witness), Path(args.reference))] if args.witness else list(standard_pairs)
+    results, skipped = run_pairs(pairs, witness_format=args.witness_format, reference_format=args.reference_format,
+                                 max_examples=args.examples)
+    print(report(results, skipped))
+    if args.witness and not results:
+        return 2
+    return 0
