@@ -248,6 +248,7 @@ def cmd_collate(args: argparse.Namespace) -> int:
     from .collate.apparatus import collation_to_tei, write_apparatus
     from .collate.engine import CollationError
     from .collate.export import write_json
+    from .collate.viewers import viewer_tree, write_viewer
     from .tei.writer import tei_bytes
 
     try:
@@ -255,7 +256,9 @@ def cmd_collate(args: argparse.Namespace) -> int:
     except (ReaderError, CollationError) as exc:
         _err(str(exc))
         return EXIT_USAGE
-    if args.output:
+    if args.output and args.viewer:
+        write_viewer(col, args.output, args.viewer, names)
+    elif args.output:
         write_apparatus(col, args.output, names)
     if args.json:
         write_json(col, args.json)
@@ -274,7 +277,8 @@ def cmd_collate(args: argparse.Namespace) -> int:
         if target:
             print(f"  -> {target}", file=sys.stderr)
     if not args.output and not args.json:
-        sys.stdout.buffer.write(tei_bytes(collation_to_tei(col, names)))
+        tree = collation_to_tei(col, names)
+        sys.stdout.buffer.write(tei_bytes(viewer_tree(tree, args.viewer) if args.viewer else tree))
     return EXIT_OK
 
 
@@ -482,6 +486,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--ignore", metavar="T,T", help="variant types to leave out, e.g. orthographic,taboo")
     s.add_argument("-o", "--output", metavar="FILE.xml", help="write the TEI apparatus here")
     s.add_argument("--json", metavar="FILE.json", help="write the JSON alignment table and variants here")
+    s.add_argument("--viewer", choices=("vm", "evt"),
+                   help="write the apparatus for a viewer to open as is: vm = the Versioning Machine 5 "
+                        "(put the file in its samples/ folder), evt = EVT 2/3 (see the README)")
     s.set_defaults(func=cmd_collate)
 
     s = sub.add_parser("diff", help="show where two witnesses differ, passage by passage",

@@ -5,24 +5,31 @@ Per row and layer, one ``ab`` holds the base text with ``app`` entries inline:
 differing witness with its ``@type``, an empty ``rdg`` for an omission.
 ``@corresp`` on ``ab``, ``lem`` and ``rdg`` points into each witness's TEI file
 (``file.xml#passage-id``); ``@n`` on readings is the page; ``pb`` marks where
-the base turns a page.  A layer that one side lacks is one ``app type="layer"``.
+the base turns a page.
+
+Every witness reads back exactly (:func:`.apparatus_reader.rebuild_from_tei`):
+the row and layer is cut into segments (:mod:`.segments`), and text a witness
+lacks is an ``app`` with an empty reading for it (``type`` layer, edge or
+lacuna, the last holding ``gap``), never base text outside an ``app``.  No
+``note`` per entry: viewers show each as an icon; the header explains the types.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from ..io import atomic_write_bytes
 from ..model import Witness
+from ..normalize import is_ignorable
 from ..tei.header import comparison_document
 from ..tei.writer import _el
-from .model import App, Collation
-
-if TYPE_CHECKING:
-    from .layertext import LayerText
+from .apparatus_reader import fold_script
+from .layertext import LayerText
+from .model import App, Collation, strongest
+from .segments import Segment, layer_segments, row_layer_inputs
+from .variants import _trimmed
 
 TYPE_DOC = {
     "orthographic": "the witnesses differ only in variant form (异体), e.g. 荅/答",
@@ -31,7 +38,10 @@ TYPE_DOC = {
     "omission": "the witness lacks what the base has (empty rdg)",
     "addition": "the witness has what the base lacks (empty lem)",
     "transposition": "the same characters in another order or place",
-    "layer": "a whole layer (e.g. 疏) present in one witness of a passage and absent from another",
+    "layer": "a layer (e.g. 疏) present in one witness of a passage and absent from another: the witness that "
+             "lacks it has an empty reading (rdg, or lem for the base)",
+    "edge": "text before a witness begins or after it ends (an excerpt): the witness has an empty reading",
+    "lacuna": "text a witness lost with a page of its source: its reading holds gap reason=lost",
     "emendation": "a 四库 editors' 案 note applied (see the emendation report)",
 }
 
@@ -50,6 +60,14 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         "注 with 注) on normalized keys (NFC, OpenCC t2s, one-hop variant folds, taboo forms, gaiji); differences "
         "of script alone are not recorded; punctuation and whitespace are ignored; readings keep the original "
         "characters.",
+        "Reading a witness back: by the rules of parallel segmentation, text outside app belongs to every "
+        "witness and text inside app to the lem or rdg whose @wit names it. Every witness so read gives exactly "
+        "its own collated layer text (ab/@type), up to punctuation and script. Text a witness lacks (a layer, "
+        "text before or after an excerpt, a page lost from its source) is an app with an empty reading for it.",
+        "Script differences (e.g. 賓/宾) are not variants, so the text outside app is in the base's script. "
+        "To recover a witness's own characters, read its TEI file (listWit/witness/idno[@type='tei']): @corresp "
+        "on every ab and every non-empty lem and rdg points to the passage there (file#id); the JSON export's table also holds "
+        "each witness's own characters.",
         *(f"{t}: {doc}" for t, doc in TYPE_DOC.items()),
     ]
     if col.ignored:
@@ -64,47 +82,15 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     )
     body = _el(_el(root, "text"), "body")
     div = _el(body, "div", type="apparatus", n=chapter or None)
-    apps_by: dict[tuple[str, str], list[App]] = {}
-    for a in col.apps:
-        apps_by.setdefault((a.row, a.layer), []).append(a)
-    gaps_by = {(g.row, g.layer): g for g in col.gaps}
-
-    from .layertext import layer_text
-    from .rows import body_units
-
-    units = {s: {u.id: u for u in body_units(w)} for s, w in col.witnesses.items()}
-    for row in col.rows:
-        for layer in col.layers:
-            base_lt = layer_text([units[col.base][u] for u in row.units.get(col.base, [])], layer)
-            gap = gaps_by.get((row.id, layer))
-            if not base_lt.text.strip() and gap is None:
-                continue
-            corresp = " ".join(
-                f"{_witness_file(col.witnesses[s], tei_names)}#{uid}"
-                for s, uids in row.units.items() for uid in uids[:1]
-            )
-            ab = _el(div, "ab", type=layer, n=row.id, xml_id=f"{row.id}.{layer}", corresp=corresp or None)
-            if gap is not None and col.base not in gap.present:
-                app = _el(ab, "app", type="layer")
-                _el(app, "lem", wit="#" + col.base)
-                for s in gap.present:
-                    lt = layer_text([units[s][u] for u in row.units.get(s, [])], layer)
-                    _el(app, "rdg", lt.text, wit="#" + s, type=None)
-                continue
-            if gap is not None and gap.absent and gap.kind == "lacuna":
-                app = _el(ab, "app", type="lacuna")
-                _el(app, "lem", wit="#" + col.base)
-                rdg = _el(app, "rdg", wit=" ".join("#" + s for s in gap.absent))
-                _el(rdg, "gap", reason="lost", unit="page")
-                note = _el(app, "note", f"lost with a page of {', '.join(gap.absent)}'s source", type="comment")
-                note.set("subtype", "lacuna")
-            elif gap is not None and gap.absent:
-                app = _el(ab, "app", type="layer")
-                _el(app, "lem", wit="#" + col.base)
-                _el(app, "rdg", wit=" ".join("#" + s for s in gap.absent))
-                note = _el(app, "note", f"{layer} absent from {', '.join(gap.absent)} here", type="comment")
-                note.set("subtype", "layer-absent")
-            _write_segmented(ab, base_lt, apps_by.get((row.id, layer), []), col, tei_names)
+    row_ids = {r.id: r for r in col.rows}
+    for row_id, layer, texts, apps, gaps, ops in row_layer_inputs(col):
+        row = row_ids[row_id]
+        corresp = " ".join(
+            f"{_witness_file(col.witnesses[s], tei_names)}#{uid}"
+            for s, uids in row.units.items() for uid in uids[:1]
+        )
+        ab = _el(div, "ab", type=layer, n=row_id, xml_id=f"{row_id}.{layer}", corresp=corresp or None)
+        _write_segments(ab, layer_segments(col, row_id, layer, texts, apps, gaps, ops), texts, col, tei_names)
     return etree.ElementTree(root)
 
 
@@ -117,37 +103,93 @@ def _append(el: etree._Element, s: str) -> None:
         el.text = (el.text or "") + s
 
 
-def _write_segmented(ab: etree._Element, lt: LayerText, apps: list[App], col: Collation, tei_names: dict[str, str]) -> None:
-    text = lt.text
-    pos = 0
-    page = lt.pages[0] if lt.pages else None
+def _same(x: str, y: str) -> bool:
+    """Two readings the apparatus does not tell apart: equal after dropping punctuation and folding script."""
+    return fold_script(x) == fold_script(y)
 
-    def emit_plain(upto: int) -> None:
-        nonlocal pos, page
-        start = pos
-        for i in range(pos, upto):
-            if lt.pages[i] != page and lt.pages[i] is not None:
-                _append(ab, text[start:i])
-                _el(ab, "pb", n=lt.pages[i], ed=col.base)
-                page = lt.pages[i]
+
+def _trim(text: str) -> str:
+    """A reading without the punctuation at its ends (punctuation is not collated)."""
+    return _trimmed(text, 0, len(text), is_ignorable)
+
+
+def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, LayerText], col: Collation,
+                    tei_names: dict[str, str]) -> None:
+    base = col.base
+    blt = texts[base]
+    page = blt.pages[0] if blt.pages else None
+
+    def emit_plain(a0: int, a1: int) -> None:
+        nonlocal page
+        start = a0
+        for i in range(a0, a1):
+            if blt.pages[i] != page and blt.pages[i] is not None:
+                _append(ab, blt.text[start:i])
+                _el(ab, "pb", n=blt.pages[i], ed=base)
+                page = blt.pages[i]
                 start = i
-        _append(ab, text[start:upto])
-        pos = upto
+        _append(ab, blt.text[start:a1])
 
-    for a in sorted(apps, key=lambda x: (x.lem.start, x.lem.end)):
-        if a.lem.start < pos:
-            continue  # cannot happen for merged entries; never write overlapping apps
-        emit_plain(a.lem.start)
-        app = _el(ab, "app", type=a.type, subtype=a.subtype, xml_id=a.id)
-        agree = [s for s, r in a.readings.items() if r.type == "agree"]
-        _el(app, "lem", text[a.lem.start:a.lem.end] or None,
-                  wit=" ".join("#" + s for s in [col.base] + agree), n=a.lem.page,
-                  corresp=f"{_witness_file(col.witnesses[col.base], tei_names)}#{a.lem.unit}" if a.lem.unit else None)
-        for s, r in a.differing().items():
-            _el(app, "rdg", r.text or None, wit="#" + s, type=r.type, n=r.page,
-                corresp=f"{_witness_file(col.witnesses[s], tei_names)}#{r.unit}" if r.unit else None)
-        pos = a.lem.end
-    emit_plain(len(text))
+    def corresp(s: str, unit: str | None) -> str | None:
+        return f"{_witness_file(col.witnesses[s], tei_names)}#{unit}" if unit else None
+
+    for seg in segs:
+        a0, a1 = seg.spans[base]
+        if seg.type is None:
+            emit_plain(a0, a1)
+            continue
+        own = seg.apps[0] if len(seg.apps) == 1 and (seg.apps[0].lem.start, seg.apps[0].lem.end) == (a0, a1) else None
+        subtypes = {x.subtype for x in seg.apps}
+        app = _el(ab, "app", type=seg.type, subtype=subtypes.pop() if len(subtypes) == 1 else None,
+                  xml_id=seg.apps[0].id if seg.apps else None)
+        lem_text = _trim(blt.text[a0:a1])
+        readings = {s: _trim(texts[s].text[b0:b1]) for s, (b0, b1) in seg.spans.items()
+                    if s != base and s not in seg.absent}
+        agree = [s for s, r in readings.items() if _same(r, lem_text)]
+        base_absent = base in seg.absent
+        lem_wits = [base] + agree + ([s for s in seg.absent if s != base] if base_absent else [])
+        unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
+        lem = _el(app, "lem", lem_text or None, wit=" ".join("#" + s for s in lem_wits),
+                  n=pg if lem_text else None, corresp=corresp(base, unit) if lem_text else None)
+        if base_absent and seg.absent[base] == "lacuna":
+            _el(lem, "gap", reason="lost", unit="page")
+        for s, r in readings.items():
+            if s in agree:
+                continue
+            b0, b1 = seg.spans[s]
+            u, pg, _ = texts[s].where(b0 if b1 > b0 else max(b0 - 1, 0))
+            rtype = _reading_type(seg, s, r, lem_text, own)
+            rdg = _el(app, "rdg", r or None, wit="#" + s, type=rtype,
+                      n=pg if r else None, corresp=corresp(s, u) if r else None)
+            if rtype == "lacuna" and not r:
+                _el(rdg, "gap", reason="lost", unit="page")
+        missing = [s for s in seg.absent if s != base] if not base_absent else []
+        if missing:
+            kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
+            rdg = _el(app, "rdg", wit=" ".join("#" + s for s in missing), type=kind)
+            if kind == "lacuna":
+                _el(rdg, "gap", reason="lost", unit="page")
+
+
+def _absence(seg: Segment, missing: list[str]) -> str:
+    kinds = {seg.absent[s] for s in missing}
+    return "lacuna" if "lacuna" in kinds else "edge" if "edge" in kinds else "layer"
+
+
+def _reading_type(seg: Segment, s: str, reading: str, lem: str, own: App | None) -> str:
+    """The variant type of witness ``s``'s reading: the entry's own where it has one, else by its shape."""
+    types = [t for x in seg.apps if s in x.readings for t in [x.readings[s].type] if t is not None and t != "agree"]
+    if own is not None and types:
+        return types[0]
+    if seg.type is not None and seg.type in ("lacuna", "edge", "layer") and not types:
+        return seg.type
+    if types and len(seg.apps) == 1:
+        return types[0]
+    if not fold_script(reading):
+        return "omission"
+    if not fold_script(lem):
+        return "addition"
+    return strongest(types) if types else "substantive"
 
 
 def write_apparatus(col: Collation, path: str | Path, tei_names: dict[str, str] | None = None) -> Path:

@@ -22,6 +22,7 @@ from lxml import etree
 
 from ..readers.base import ReaderError
 from ..tei.writer import TEI_NS, XML_NS
+from ..model import Witness
 from .model import Collation
 
 NS = {"t": TEI_NS}
@@ -104,3 +105,128 @@ def load_apparatus(path: str | Path, candidates: list[Path] | None = None) -> tu
     except CollationError as exc:
         raise ReaderError(str(path), str(exc)) from None
     return col, files
+
+
+# ------------------------------------------------------------ reading witnesses back
+#
+# Why this lives here: an apparatus is only trustworthy if every witness can be
+# read back out of it by the rules any consumer (EVT, the Versioning Machine, a
+# script) applies, so the toolkit carries the reader and the tests hold the writer
+# to it.  The rules of parallel segmentation (TEI P5 §12.2.4): text outside ``app``
+# belongs to every witness; inside an ``app``, to the witnesses that the ``@wit``
+# of its ``lem``/``rdg`` names (a ``lem`` without ``@wit`` to those no reading
+# names).  ``note``, ``witDetail`` and ``gap`` carry no witness text; ``pb``/``lb``
+# none either.  Script-only differences are not variants (see the header), so the
+# comparison folds script: :func:`fold_script`.
+
+_SKIP = {f"{{{TEI_NS}}}{n}" for n in ("note", "witDetail", "gap", "desc", "pb", "lb", "label")}
+
+
+def fold_script(text: str) -> str:
+    """``text`` as the apparatus promises to keep it: punctuation and whitespace dropped, script folded (t2s)."""
+    from ..normalize import is_ignorable
+    from ..normalize.script import t2s_char
+
+    return "".join(t2s_char(c) for c in text if not is_ignorable(c))
+
+
+def _reading_text(el: etree._Element) -> str:
+    """The characters a reading contributes (its text and its children's, minus notes and markers)."""
+    out = [el.text or ""]
+    for child in el:
+        if child.tag not in _SKIP and isinstance(child.tag, str):
+            out.append(_reading_text(child))
+        out.append(child.tail or "")
+    return "".join(out)
+
+
+def _wits(el: etree._Element) -> list[str]:
+    return [w.lstrip("#") for w in (el.get("wit") or "").split()]
+
+
+def rebuild_from_tei(root: etree._Element) -> dict[str, dict[str, str]]:
+    """Each listed witness's text, layer by layer (``ab/@type``), as the apparatus encodes it (unfolded)."""
+    sigla = [lw.siglum for lw in listed_witnesses(root)]
+    out: dict[str, dict[str, str]] = {s: {} for s in sigla}
+    app_tag = f"{{{TEI_NS}}}app"
+
+    def add(wits: list[str], layer: str, text: str) -> None:
+        for s in wits:
+            if s in out:
+                out[s][layer] = out[s].get(layer, "") + text
+
+    for ab in root.iterfind(".//t:text//t:ab", NS):
+        layer = ab.get("type") or ""
+        add(sigla, layer, ab.text or "")
+        for child in ab:
+            if child.tag == app_tag:
+                named: set[str] = set()
+                readings = [r for r in child if r.tag in (f"{{{TEI_NS}}}lem", f"{{{TEI_NS}}}rdg")]
+                for r in readings:
+                    named.update(_wits(r))
+                for r in readings:
+                    is_lem = r.tag == f"{{{TEI_NS}}}lem"
+                    wits = _wits(r) or ([s for s in sigla if s not in named] if is_lem else [])
+                    add(wits, layer, _reading_text(r))
+            elif isinstance(child.tag, str) and child.tag not in _SKIP:
+                add(sigla, layer, _reading_text(child))
+            add(sigla, layer, child.tail or "")
+    return out
+
+
+def rebuild_from_json(data: dict) -> dict[str, dict[str, str]]:
+    """Each witness's text, layer by layer, from the JSON alignment table (:mod:`.export`)."""
+    out: dict[str, dict[str, str]] = {}
+    for siglum, cells in zip(data["witnesses"], data["table"]):
+        layers: dict[str, str] = {}
+        for cell in cells:
+            for tok in cell or []:
+                layers[tok["layer"]] = layers.get(tok["layer"], "") + tok["t"]
+        out[siglum] = layers
+    return out
+
+
+def witness_layers(w: Witness, layers: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """A witness's own text of each collated layer, over the units a collation reads (front/back matter excluded)."""
+    from .layertext import layer_text
+    from .rows import body_units
+
+    units = body_units(w)
+    return {layer: layer_text(units, layer).text for layer in layers}
+
+
+@dataclass
+class RebuildFigure:
+    """One witness and layer: what the witness has, what the apparatus gives back, and where they part."""
+
+    siglum: str
+    layer: str
+    expected: int  # characters of the witness (folded)
+    rebuilt: int  # characters read back (folded)
+    mismatches: int  # characters not in common (edit distance bound: unmatched on either side)
+    first_difference: str  # a little context where they first differ, "" if equal
+
+    @property
+    def ok(self) -> bool:
+        return self.mismatches == 0
+
+
+def compare_rebuild(expected: dict[str, dict[str, str]], rebuilt: dict[str, dict[str, str]]) -> list[RebuildFigure]:
+    """Per witness and layer, the expected (the witness's own) text against what was read back, both folded."""
+    from .align import align
+
+    figures = []
+    for s, layers in expected.items():
+        for layer, text in layers.items():
+            a = fold_script(text)
+            b = fold_script(rebuilt.get(s, {}).get(layer, ""))
+            if not a and not b:
+                continue
+            if a == b:
+                figures.append(RebuildFigure(s, layer, len(a), len(b), 0, ""))
+                continue
+            same = sum(op.a1 - op.a0 for op in align(list(a), list(b), transpositions=False) if op.kind == "equal")
+            i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            figures.append(RebuildFigure(s, layer, len(a), len(b), (len(a) - same) + (len(b) - same),
+                                         f"witness …{a[max(0, i - 8):i + 8]}… / apparatus …{b[max(0, i - 8):i + 8]}…"))
+    return figures

@@ -4,7 +4,8 @@ The ``table`` is what CollateX's ``export_alignment_table_as_json`` writes:
 ``table[i]`` is the row of witness ``witnesses[i]``, one cell per column, a
 cell being a list of tokens ``{"t": original, "n": key}`` or ``null`` where the
 witness has nothing.  Columns run row by row, layer by layer: stretches where
-all witnesses agree, then each apparatus location; tokens carry the passage
+all witnesses agree, then each apparatus location (the segments of
+:mod:`.segments`, so each witness's cells hold exactly its own text); tokens carry the passage
 row and layer so existing tooling can still tell 经 from 注.
 """
 
@@ -15,11 +16,9 @@ from pathlib import Path
 from typing import IO
 
 from ..io import atomic_write_text
-from ..normalize import is_ignorable, key
-from .layertext import LayerText, layer_text
+from ..normalize import key
 from .model import App, Collation
-from .rows import body_units
-from .variants import _witness_span
+from .segments import layer_segments, row_layer_inputs
 
 
 def _tokens(text: str, row: str, layer: str) -> list[dict]:
@@ -29,46 +28,13 @@ def _tokens(text: str, row: str, layer: str) -> list[dict]:
 def collation_to_json(col: Collation) -> dict:
     sigla = col.sigla
     table: list[list] = [[] for _ in sigla]
-    units = {s: {u.id: u for u in body_units(w)} for s, w in col.witnesses.items()}
-    apps_by: dict[tuple[str, str], list[App]] = {}
-    a: App | None  # an entry, or None for a stretch without one (the segments below)
-    for a in col.apps:
-        apps_by.setdefault((a.row, a.layer), []).append(a)
-    ops_by = {(al.row, al.layer, al.siglum): al.ops for al in col.alignments}
-    for row in col.rows:
-        for layer in col.layers:
-            lts: dict[str, LayerText] = {
-                s: layer_text([units[s][u] for u in row.units.get(s, [])], layer) for s in sigla
-            }
-            if not any(lt.text.strip() for lt in lts.values()):
-                continue
-            base = lts[col.base].text
-            if not base.strip():
-                for i, s in enumerate(sigla):
-                    table[i].append(_tokens(lts[s].text, row.id, layer) or None)
-                continue
-            cuts = [(a.lem.start, a.lem.end, a) for a in sorted(apps_by.get((row.id, layer), []), key=lambda a: a.lem.start)]
-            pos = 0
-            segments: list[tuple[int, int, App | None]] = []
-            for s0, s1, a in cuts:
-                if s0 > pos:
-                    segments.append((pos, s0, None))
-                segments.append((s0, s1, a))
-                pos = max(pos, s1)
-            if pos < len(base):
-                segments.append((pos, len(base), None))
-            for s0, s1, a in segments:
-                for i, s in enumerate(sigla):
-                    if s == col.base:
-                        cell = base[s0:s1]
-                    elif a is not None and s in a.readings and a.readings[s].type != "agree":
-                        cell = a.readings[s].text
-                    elif (row.id, layer, s) in ops_by and s1 > s0:
-                        b0, b1 = _witness_span(ops_by[(row.id, layer, s)], base, lts[s].text, s0, s1, is_ignorable)
-                        cell = lts[s].text[b0:b1]
-                    else:
-                        cell = ""
-                    table[i].append(_tokens(cell, row.id, layer) or None)
+    # one column per segment (:mod:`.segments`): each witness's cell is its own text there, so every
+    # witness's row reads back its layer text exactly (null where it has nothing)
+    for row_id, layer, texts, apps, gaps, ops in row_layer_inputs(col):
+        for seg in layer_segments(col, row_id, layer, texts, apps, gaps, ops):
+            for i, s in enumerate(sigla):
+                b0, b1 = seg.spans.get(s, (0, 0))
+                table[i].append(_tokens(texts[s].text[b0:b1], row_id, layer) or None)
     variants = [
         {
             "id": a.id,

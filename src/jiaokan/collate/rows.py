@@ -154,6 +154,10 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
     for k, row in enumerate(rows):
         ordered.append(row)
         ordered.extend(extra_after.get(k, []))
+    for s in witnesses:
+        if s != base:
+            _keep_document_order(ordered, s, units[s])
+    ordered = [row for row in ordered if any(row.values())]
     _attach_unpassaged(ordered, units)
     out: list[Row] = []
     for n, row in enumerate(ordered, 1):
@@ -174,6 +178,67 @@ def _row_of_component(uf: _Union, root: tuple[str, int], base_idx: list[int],
             cache.setdefault(uf.find((base, i)), row_of_base[i])
         uf._root_rows = cache  # type: ignore[attr-defined]
     return cache.get(root)
+
+
+def _keep_document_order(rows: list[dict[str, list[int]]], s: str, units: list[Unit]) -> None:
+    """Rows must hold each witness's passages in its own order, or no apparatus can give its text back.
+
+    A stray link (a heading or formula that matches a passage far away) can put a
+    passage in a row before passages that precede it in the witness.  Keep the
+    heaviest (by 经 characters) set of passages whose rows already increase with
+    document order, and move each other passage into the row of the kept passage
+    before it (the first kept row if none), where it is collated as text that row's
+    other witnesses lack or read differently.
+    """
+    seq = sorted((i, k) for k, row in enumerate(rows) for i in row.get(s, []))
+    if not seq:
+        return
+    weight = []
+    for i, _ in seq:
+        jing = units[i].jing
+        weight.append(1 + (len(jing.text) if jing is not None else 0))  # every passage counts, however short
+    n_rows = len(rows)
+    # weighted longest non-decreasing subsequence of row numbers, by a Fenwick tree of prefix maxima
+    tree = [(0, -1)] * (n_rows + 1)
+
+    def best_upto(k: int) -> tuple[int, int]:
+        out = (0, -1)
+        k += 1
+        while k > 0:
+            out = max(out, tree[k])
+            k -= k & -k
+        return out
+
+    def update(k: int, val: tuple[int, int]) -> None:
+        k += 1
+        while k <= n_rows:
+            if val > tree[k]:
+                tree[k] = val
+            k += k & -k
+
+    score, back = [0] * len(seq), [-1] * len(seq)
+    for j, (_, k) in enumerate(seq):
+        prev_score, prev = best_upto(k)
+        score[j], back[j] = prev_score + weight[j], prev
+        update(k, (score[j], j))
+    j = max(range(len(seq)), key=lambda x: score[x])
+    keep: set[int] = set()
+    while j >= 0:
+        keep.add(j)
+        j = back[j]
+    if len(keep) == len(seq):
+        return
+    first_kept = seq[min(keep)][1]
+    current = first_kept
+    target: list[int] = []
+    for j, (_, k) in enumerate(seq):
+        if j in keep:
+            current = k
+        target.append(current)
+    for row in rows:
+        row[s] = []
+    for (i, _), k in zip(seq, target):
+        rows[k][s].append(i)
 
 
 def _attach_unpassaged(rows: list[dict[str, list[int]]], units: dict[str, list[Unit]]) -> None:

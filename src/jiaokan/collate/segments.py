@@ -1,0 +1,232 @@
+"""One row and layer of a collation cut into segments that every witness can be read back from.
+
+Why: parallel segmentation (TEI) and the alignment table (JSON) both say, for a
+stretch of the base, what each witness reads there; text outside an apparatus
+entry is every witness's.  An entry list made per witness (as
+:func:`.variants.merge_apps` does) can leave gaps in that promise: text a
+witness lacks at an excerpt's edge or with a lost page (dropped from the
+apparatus on purpose), a transposed stretch whose reading was read off a
+monotone span, a whole layer one witness lacks.  This module cuts the base into
+*plain* segments (every present witness has exactly these characters, up to
+script) and *app* segments (the existing entries, widened or merged where needed,
+and new ones where a witness lacks or has text the entries do not cover), and
+gives each witness's span in its own layer text, so the writers cannot lose or
+invent a character.
+
+How: each witness's edit script is reduced to its ``equal`` character pairs,
+which increase on both sides.  A base character is clean for a witness when it
+is one of those pairs; the place between two base characters is clean when
+their partners are neighbours in the witness (nothing inserted or moved in
+between).  Everything not clean, plus the existing entries, becomes app
+segments (touching ones merged where the place between them is not clean); the
+rest is plain.  A witness's span for a segment runs from just after the partner
+of the last base character before it to the partner of the first after it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from ..normalize import is_ignorable
+from .layertext import LayerText
+from .model import App, Collation, LayerGap, strongest
+
+
+@dataclass
+class Segment:
+    """A stretch of the base and what each witness reads there (spans into each witness's layer text)."""
+
+    spans: dict[str, tuple[int, int]]  # siglum → (start, end) in that witness's layer text; the base too
+    type: str | None = None  # None: plain (every witness reads the base); else the app's type
+    apps: list[App] = field(default_factory=list)  # the collation's entries this segment carries
+    absent: dict[str, str] = field(default_factory=dict)  # siglum → why it has nothing here (layer, edge, lacuna)
+
+
+def _keys(text: str) -> list[int]:
+    return [i for i, c in enumerate(text) if not is_ignorable(c)]
+
+
+def _pairs(ops: list, a: str, b: str) -> dict[int, int]:
+    """Base string offset → witness string offset for the characters of ``equal`` ops (a monotone matching)."""
+    out: dict[int, int] = {}
+    for op in ops:
+        if op.kind == "equal":
+            pa = [i for i in range(op.a0, op.a1) if not is_ignorable(a[i])]
+            pb = [j for j in range(op.b0, op.b1) if not is_ignorable(b[j])]
+            out.update(zip(pa, pb))
+    return out
+
+
+def _absence_kind(gaps: list[LayerGap], siglum: str) -> str:
+    kinds = {g.kind for g in gaps if siglum in g.absent}
+    for k in ("lacuna", "edge", "layer"):
+        if k in kinds:
+            return k
+    return "layer"
+
+
+def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerText],
+                   apps: list[App], gaps: list[LayerGap], ops: dict[str, list]) -> list[Segment]:
+    """The segments of ``row``/``layer``; ``texts``: every witness's layer text; ``ops``: base→witness edit scripts."""
+    base = col.base
+    a = texts[base].text
+    present = [s for s in texts if any(not is_ignorable(c) for c in texts[s].text)]
+    others = [s for s in texts if s != base]
+    if base not in present:
+        # a layer the base lacks here: one entry, each witness reading its whole text
+        spans = {s: (0, len(texts[s].text)) if s in present else (0, 0) for s in texts}
+        absent = {s: _absence_kind(gaps, s) for s in texts if s not in present}
+        kind = "lacuna" if absent.get(base) == "lacuna" else "edge" if absent.get(base) == "edge" else "layer"
+        return [Segment(spans, kind, [], absent)]
+    akeys = _keys(a)
+    n = len(akeys)
+    wit = [s for s in others if s in present]
+    absent = {s: _absence_kind(gaps, s) for s in others if s not in present}
+    match: dict[str, dict[int, int]] = {}
+    bad_char: set[int] = set()
+    bad_place: set[int] = set()  # t: the place before base key t (t == n: after the last)
+    for s in wit:
+        b = texts[s].text
+        m = _pairs(ops[s], a, b)
+        match[s] = m
+        bkeys = _keys(b)
+        bidx = {p: k for k, p in enumerate(bkeys)}
+        for k, p in enumerate(akeys):
+            if p not in m:
+                bad_char.add(k)
+        for t in range(n + 1):
+            left = m.get(akeys[t - 1]) if t > 0 else None
+            right = m.get(akeys[t]) if t < n else None
+            if t == 0:
+                ok = right is not None and bidx[right] == 0
+            elif t == n:
+                ok = left is not None and bidx[left] == len(bkeys) - 1
+            else:
+                ok = left is not None and right is not None and bidx[right] == bidx[left] + 1
+            if not ok:
+                bad_place.add(t)
+    # intervals in base key indices: [k0, k1), with the entries they carry
+    items: list[tuple[int, int, list[App]]] = []
+    for ap in apps:
+        k0 = sum(1 for p in akeys if p < ap.lem.start)
+        k1 = sum(1 for p in akeys if p < ap.lem.end)
+        items.append((k0, k1, [ap]))
+    items += [(k, k + 1, []) for k in bad_char] + [(t, t, []) for t in bad_place]
+    items.sort(key=lambda x: (x[0], x[1]))
+    merged: list[list] = []
+    for k0, k1, carried in items:
+        if merged:
+            m0, m1, mc = merged[-1]
+            if k0 < m1 or (k0 == m1 and (k0 in bad_place or k0 == k1 == m0 == m1)):
+                merged[-1] = [m0, max(m1, k1), mc + carried]
+                continue
+        merged.append([k0, k1, carried])
+
+    def base_span(k0: int, k1: int) -> tuple[int, int]:
+        if k1 > k0:
+            return akeys[k0], akeys[k1 - 1] + 1
+        p = akeys[k0 - 1] + 1 if k0 > 0 else 0
+        return p, p
+
+    def wit_span(s: str, k0: int, k1: int) -> tuple[int, int]:
+        b = texts[s].text
+        lo = match[s][akeys[k0 - 1]] + 1 if k0 > 0 else 0
+        hi = match[s][akeys[k1]] if k1 < n else len(b)
+        return lo, hi
+
+    out: list[Segment] = []
+    prev_k, prev_a = 0, 0
+    prev_b = {s: 0 for s in wit}
+
+    def plain_upto(k: int, a_to: int, b_to: dict[str, int]) -> None:
+        if a_to > prev_a:
+            spans = {base: (prev_a, a_to), **{s: (prev_b[s], b_to[s]) for s in wit}, **{s: (0, 0) for s in absent}}
+            # text some witness lacks (a whole layer of this row) is an entry with an empty reading for it;
+            # punctuation between two entries is nobody's text and stays plain
+            typed = absent and k > prev_k
+            out.append(Segment(spans, _kind_of_absence(absent) if typed else None, [], dict(absent) if typed else {}))
+
+    for k0, k1, carried in merged:
+        a0, a1 = base_span(k0, k1)
+        spans_b = {s: wit_span(s, k0, k1) for s in wit}
+        plain_upto(k0, a0, {s: sp[0] for s, sp in spans_b.items()})
+        if carried:
+            types = [x.type for x in carried]
+            kind = strongest(types)
+        else:
+            kind = _untyped(a[a0:a1], {s: texts[s].text[sp[0]:sp[1]] for s, sp in spans_b.items()}, gaps, base)
+        out.append(Segment({base: (a0, a1), **spans_b, **{s: (0, 0) for s in absent}}, kind, carried, dict(absent)))
+        prev_k, prev_a = k1, a1
+        prev_b = {s: sp[1] for s, sp in spans_b.items()}
+    plain_upto(n, len(a), {s: len(texts[s].text) for s in wit})
+    if _tiles(out, texts):
+        return out
+    # cannot happen if the edit scripts keep their contract; never write a file that loses text if it does
+    spans = {s: (0, len(texts[s].text)) if s in present else (0, 0) for s in texts}
+    return [Segment(spans, strongest([x.type for x in apps]) if apps else "substantive", list(apps), dict(absent))]
+
+
+def _kind_of_absence(absent: dict[str, str]) -> str:
+    kinds = set(absent.values())
+    return "lacuna" if "lacuna" in kinds else "edge" if "edge" in kinds else "layer"
+
+
+def _untyped(lem: str, readings: dict[str, str], gaps: list[LayerGap], base: str) -> str:
+    """The type of a stretch no entry covers: text dropped at an edge or a lost page, else by its shape."""
+    lem_k = [c for c in lem if not is_ignorable(c)]
+    for s, r in readings.items():
+        r_k = [c for c in r if not is_ignorable(c)]
+        if r_k == lem_k:
+            continue
+        who = s if not r_k else base if not lem_k else None
+        if who is not None:
+            kinds = {g.kind for g in gaps if who in g.absent}
+            if "lacuna" in kinds:
+                return "lacuna"
+            if "edge" in kinds:
+                return "edge"
+        return "omission" if not r_k else "addition" if not lem_k else "substantive"
+    return "substantive"
+
+
+def _tiles(segs: list[Segment], texts: dict[str, LayerText]) -> bool:
+    """Each witness's spans tile its layer text in order (up to punctuation), so nothing is lost or repeated."""
+    for s, lt in texts.items():
+        if all(is_ignorable(c) for c in lt.text):
+            continue  # a witness without this layer here has nothing to lose
+        pos = 0
+        for seg in segs:
+            if s in seg.absent:
+                continue
+            b0, b1 = seg.spans.get(s, (pos, pos))
+            if b0 < pos or b1 < b0 or any(not is_ignorable(c) for c in lt.text[pos:b0]):
+                return False
+            pos = b1
+        if any(not is_ignorable(c) for c in lt.text[pos:]):
+            return False
+    return True
+
+
+def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, LayerText], list[App], list[LayerGap], dict[str, list]]]:
+    """For every row and layer that some witness has: (row, layer, texts, entries, gaps, edit scripts)."""
+    from .layertext import layer_text
+    from .rows import body_units
+
+    units = {s: {u.id: u for u in body_units(w)} for s, w in col.witnesses.items()}
+    apps_by: dict[tuple[str, str], list[App]] = {}
+    for ap in col.apps:
+        apps_by.setdefault((ap.row, ap.layer), []).append(ap)
+    gaps_by: dict[tuple[str, str], list[LayerGap]] = {}
+    for g in col.gaps:
+        gaps_by.setdefault((g.row, g.layer), []).append(g)
+    ops_by: dict[tuple[str, str], dict[str, list]] = {}
+    for al in col.alignments:
+        ops_by.setdefault((al.row, al.layer), {})[al.siglum] = al.ops
+    for row in col.rows:
+        for layer in col.layers:
+            texts = {s: layer_text([units[s][u] for u in row.units.get(s, [])], layer) for s in col.witnesses}
+            if all(is_ignorable(c) for lt in texts.values() for c in lt.text):
+                continue
+            yield (row.id, layer, texts, apps_by.get((row.id, layer), []), gaps_by.get((row.id, layer), []),
+                   ops_by.get((row.id, layer), {}))
