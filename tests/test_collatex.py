@@ -44,14 +44,8 @@ def read_alignment_table(data: dict) -> dict[str, list[str | None]]:
 
 
 def _plain(s: str) -> str:
-    """The text without whitespace and punctuation: jiaokan's table holds the compared characters.
-
-    (That the table also carries every ignorable character of every witness is the rebuild
-    property of the apparatus/JSON track, tested there.)
-    """
-    from jiaokan.normalize import is_ignorable
-
-    return "".join(c for c in s if not is_ignorable(c))
+    """The text without whitespace: in jiaokan's table a token is a character, and spaces are not tokens."""
+    return "".join(s.split())
 
 
 def test_the_table_reader_reads_collatex_own_output():
