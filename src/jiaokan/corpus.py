@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+import re
+import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +15,69 @@ from .readers.base import ReaderError
 
 MANIFEST = "corpus.toml"
 _FIELDS = ("siglum", "format", "title", "work", "chapter", "juan", "script", "source", "licence", "edition", "author", "role")
+
+
+#: The keys each table of the manifest may have; anything else is most likely a typo (``fromat``).
+_KNOWN_KEYS: dict[str, tuple[str, ...]] = {
+    "": ("corpus", "witness", "collation"),
+    "corpus": ("title", "work"),
+    "witness": ("file",) + _FIELDS,
+    "collation": ("name", "chapter", "base"),
+}
+_warned: set[str] = set()
+
+
+def _key_lines(text: str) -> dict[tuple[str, int, str], int]:
+    """(table kind, its number, key) → the line where the key is set, for messages that point at it."""
+    lines: dict[tuple[str, int, str], int] = {}
+    kind, counts = "", {"": 1, "corpus": 0, "witness": 0, "collation": 0}
+    for n, line in enumerate(text.splitlines(), 1):
+        m = re.match(r"\s*\[\[?\s*([A-Za-z_-]+)\s*\]", line)
+        if m:
+            kind = m.group(1)
+            counts[kind] = counts.get(kind, 0) + 1
+            continue
+        m = re.match(r"\s*\"?([A-Za-z0-9_-]+)\"?\s*=", line)
+        if m:
+            lines.setdefault((kind, counts.get(kind, 0), m.group(1)), n)
+    return lines
+
+
+def unknown_key_warnings(data: dict, mpath: Path, text: str = "") -> list[str]:
+    """One message per key the manifest does not know, with a did-you-mean when one is close.
+
+    Why: a misspelt key (``fromat = "jishi-pages"``) would otherwise be ignored silently and
+    the file sniffed or described wrongly, with nothing to say why.
+    """
+    msgs: list[str] = []
+    lines = _key_lines(text)
+
+    def check(table: object, kind: str, i: int, where: str) -> None:
+        if not isinstance(table, dict):
+            return
+        known = _KNOWN_KEYS[kind]
+        for k in table:
+            if k not in known:
+                close = difflib.get_close_matches(k, known, n=1, cutoff=0.6)
+                hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(known)})"
+                line = lines.get((kind, i, k))
+                msgs.append(f"{mpath}{f':{line}' if line else ''}: warning: unknown key '{k}' in {where}, ignored{hint}")
+
+    check(data, "", 1, "the manifest")
+    check(data.get("corpus"), "corpus", 1, "[corpus]")
+    for kind in ("witness", "collation"):
+        tables = data.get(kind)
+        for i, t in enumerate(tables if isinstance(tables, list) else [], 1):
+            check(t, kind, i, f"[[{kind}]] number {i}" + (f" ({t['file']})" if isinstance(t, dict) and "file" in t else ""))
+    return msgs
+
+
+def _warn_once(msgs: list[str]) -> None:
+    """To stderr, once per process (the manifest is read again for every file `ingest` looks up)."""
+    for m in msgs:
+        if m not in _warned:
+            _warned.add(m)
+            print(m, file=sys.stderr)
 
 
 @dataclass
@@ -31,9 +97,11 @@ def load_manifest(corpus_dir: str | Path) -> list[Entry]:
     if not mpath.is_file():
         raise ReaderError(str(mpath), "no corpus manifest here (expected corpus.toml listing the witnesses)")
     try:
-        data = tomllib.loads(mpath.read_text(encoding="utf-8"))
+        text = mpath.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ReaderError(str(mpath), f"malformed manifest: {exc}") from None
+    _warn_once(unknown_key_warnings(data, mpath, text))
     entries: list[Entry] = []
     witnesses = data.get("witness", [])
     if not isinstance(witnesses, list) or not all(isinstance(w, dict) for w in witnesses):

@@ -72,3 +72,16 @@ def internal_error(where: str, exc: Exception) -> str:
         raise exc
     detail = " ".join(str(exc).split())[:200]
     return f"{where}: internal error ({type(exc).__name__}: {detail}); please report it with this file"
+
+
+def colour_wanted(choice: str, stream: IO[str]) -> bool:
+    """Whether to colour output: ``always``/``never`` as asked; ``auto`` on a terminal unless ``NO_COLOR``.
+
+    Why: https://no-color.org — a non-empty ``NO_COLOR`` turns colour off by default, and an
+    explicit command-line choice still wins over it.
+    """
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return hasattr(stream, "isatty") and stream.isatty()
