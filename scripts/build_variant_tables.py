@@ -108,7 +108,12 @@ def load_yitizi(path: str | None) -> tuple[dict[str, str], str]:
         except ImportError as exc:  # pragma: no cover - depends on the machine
             raise SystemExit("yitizi not importable: pass --yitizi PATH (wheel or yitizi.json)") from exc
         data = yitizi.yitizi_data  # type: ignore[attr-defined]
-        version = getattr(yitizi, "__version__", "installed")
+        try:  # the distribution's version: the package has no __version__, and the header must name it
+            from importlib.metadata import version as dist_version
+
+            version = dist_version("yitizi")
+        except Exception:  # pragma: no cover - a vendored copy without metadata
+            version = getattr(yitizi, "__version__", "installed")
         return dict(data), str(version)
     p = Path(path)
     if p.suffix == ".whl":

@@ -222,7 +222,7 @@ def test_cli_collate_and_diff(tmp_path):
     assert jiaokan("validate", str(tmp_path / "app.xml")).returncode == 0
     r = jiaokan("diff", str(a), str(b), "--only", "substantive", "--color", "never")
     out = r.stdout.decode()
-    assert r.returncode == 0 and "[实 | 宾]" in out and "orthographic" not in out.split("--")[0]
+    assert r.returncode == 1 and "[实 | 宾]" in out and "orthographic" not in out.split("--")[0]
     r = jiaokan("collate", str(a), str(b), "--base", "XX")
     assert r.returncode == 2 and b"no witness has the siglum XX" in r.stderr
     r = jiaokan("collate", str(a), str(b), "--ignore", "bogus")

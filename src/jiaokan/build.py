@@ -19,12 +19,13 @@ from .collate.engine import collate
 from .errors import CollationError, EmendationError
 from .collate.export import write_json
 from .corpus import Entry, load_collations, load_manifest
+from .io import InvalidOutput, OutputError
 from .emend.verdict import NoteVerdict
 from .model import Witness
 from .readers import ReaderError, read_witness
-from .tei.validate import validate_file
+from .tei.validate import validate_file, validate_files
 from .tei.writer import write_tei
-from .ui import Progress, table
+from .ui import Progress, internal_error, table
 
 
 @dataclass
@@ -44,11 +45,17 @@ def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str |
         t0 = time.perf_counter()
         try:
             w = read_witness(e.path, e.meta, e.meta.format or None)
-        except ReaderError as exc:
+            path = write_tei(w, out / "tei" / f"{e.stem}.xml")
+        except (ReaderError, InvalidOutput) as exc:
             res.errors.append(str(exc))
             progress.step(f"{e.stem}: error")
             continue
-        path = write_tei(w, out / "tei" / f"{e.stem}.xml")
+        except OutputError:
+            raise  # a full disk or an unwritable folder: no later file would fare better
+        except Exception as exc:  # one witness's bug must not stop the others (JIAOKAN_TRACEBACK=1 shows it)
+            res.errors.append(internal_error(str(e.path), exc))
+            progress.step(f"{e.stem}: error")
+            continue
         rep = validate_file(path, tei_all)
         if not rep.ok:
             res.errors.extend(f"{path}: {err}" for err in rep.errors)
@@ -73,15 +80,21 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
             progress.step(spec.name)
             continue
         t0 = time.perf_counter()
+        names = {res.witnesses[e.stem].meta.siglum: f"{e.stem}.xml" for e in members}
         try:
             col = collate([res.witnesses[e.stem] for e in members], base=spec.base)
-        except CollationError as exc:
+            xml = write_apparatus(col, out / "apparatus" / f"{spec.name}.xml", names)
+            write_json(col, out / "apparatus" / f"{spec.name}.json")
+        except (CollationError, InvalidOutput) as exc:
             res.errors.append(f"collation {spec.name}: {exc}")
             progress.step(spec.name)
             continue
-        names = {res.witnesses[e.stem].meta.siglum: f"{e.stem}.xml" for e in members}
-        xml = write_apparatus(col, out / "apparatus" / f"{spec.name}.xml", names)
-        write_json(col, out / "apparatus" / f"{spec.name}.json")
+        except OutputError:
+            raise
+        except Exception as exc:
+            res.errors.append(internal_error(f"collation {spec.name}", exc))
+            progress.step(spec.name)
+            continue
         rep = validate_file(xml, tei_all)
         if not rep.ok:
             res.errors.extend(f"{xml}: {err}" for err in rep.errors)
@@ -122,22 +135,28 @@ def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | 
             continue
         t0 = time.perf_counter()
         zs_stem, zs, col = _zhushu_partner(res, w)
-        try:
-            r = emend(w, zs, collation=col)
-        except EmendationError as exc:
-            res.errors.append(f"emend {stem}: {exc}")
-            progress.step(stem)
-            continue
         d = out / "emend"
         names = {w.meta.siglum: f"{stem}.xml"}
         if zs is not None:
             names[zs.meta.siglum] = f"{zs_stem}.xml"
-        write_json(r, d / f"{stem}.json")
-        write_csv(r, d / f"{stem}.csv")
-        teis = [write_emended(w, r, d / f"{stem}.emended.xml", names),
-                write_emendations(r, d / f"{stem}.apparatus.xml", names)]
-        if zs is not None and r.on(zs.meta.siglum):
-            teis.append(write_emended(zs, r, d / f"{zs_stem}.emended.xml", names))
+        try:
+            r = emend(w, zs, collation=col)
+            write_json(r, d / f"{stem}.json")
+            write_csv(r, d / f"{stem}.csv")
+            teis = [write_emended(w, r, d / f"{stem}.emended.xml", names),
+                    write_emendations(r, d / f"{stem}.apparatus.xml", names)]
+            if zs is not None and r.on(zs.meta.siglum):
+                teis.append(write_emended(zs, r, d / f"{zs_stem}.emended.xml", names))
+        except (EmendationError, InvalidOutput) as exc:
+            res.errors.append(f"emend {stem}: {exc}")
+            progress.step(stem)
+            continue
+        except OutputError:
+            raise
+        except Exception as exc:
+            res.errors.append(internal_error(f"emend {stem}", exc))
+            progress.step(stem)
+            continue
         ok = True
         for path in teis:
             rep = validate_file(path, tei_all)
@@ -175,9 +194,37 @@ def render_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress) 
           f"(largest {name}, {size / 1024:.0f} KiB; {time.perf_counter() - t0:.1f} s)")
 
 
+def tei_all_stage(res: BuildResult, out: Path, tei_all: str, since: float) -> str:
+    """Every TEI file this build wrote against tei_all, in one go; returns the summary line.
+
+    Why once at the end rather than per file: jing (used when installed) costs a JVM start and
+    a schema load per call, about as much per file as lxml's one compilation for the lot.
+    """
+    t0 = time.perf_counter()
+    files = sorted(p for sub in ("tei", "apparatus", "emend") for p in (out / sub).glob("*.xml")
+                   if p.stat().st_mtime >= since)  # not stale files of an earlier build
+    reports = validate_files(files, tei_all)
+    bad = 0
+    for r in reports:
+        errs = [e for e in r.errors if ": tei_all: " in e]  # the profile was checked file by file already
+        if errs:
+            bad += 1
+            res.errors.extend(f"{r.file}: {e}" for e in errs)
+    via = reports[0].validator if reports else "-"
+    return f"tei_all: {len(reports) - bad}/{len(reports)} files valid ({via}, {time.perf_counter() - t0:.1f} s)"
+
+
 def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | None = None) -> int:
     t0 = time.perf_counter()
+    since = time.time() - 1  # file times have coarse resolution on some file systems
+    checked_all, tei_all = tei_all, None  # the stages check the profile; tei_all is checked once, at the end
     entries = load_manifest(corpus)
+    specs = load_collations(corpus, entries)  # a bad [[collation]] stops the build before anything is written
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(str(exc.filename or out), "cannot create the output folder: a file is in the way or no "
+                          f"permission ({exc.strerror or exc})") from None
     res = BuildResult(entries)
     progress = Progress(len(entries), "ingest", quiet=quiet)
     rows = ingest_stage(res, out, progress, tei_all)
@@ -185,7 +232,6 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         ("siglum", "file", "format", "passages", "经", "注", "疏", "other comm.", "案", "paratext", "warnings", "TEI", "time"),
         rows, numeric={3, 4, 5, 6, 7, 8, 9, 10},
     ))
-    specs = load_collations(corpus, entries)
     progress = Progress(len(specs), "collate", quiet=quiet)
     crows = collate_stage(res, corpus, out, progress, tei_all)
     if crows:
@@ -207,6 +253,8 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         print(f"{sum(r[3] for r in erows)} 案 notes in {len(erows)} witnesses -> {out / 'emend'}: "
               f"confirmed {sum(r[5] for r in erows)}, contradicted {sum(r[6] for r in erows)}, "
               f"not covered {sum(r[7] for r in erows)}")
+    if checked_all:
+        print(tei_all_stage(res, out, checked_all, since))
     if res.errors:
         for err in res.errors:
             sys.stderr.write(f"jiaokan: error: {err}\n")

@@ -13,10 +13,12 @@ from typing import NoReturn, Sequence
 
 from . import __version__
 from .errors import EmendationError
+from .io import InvalidOutput, OutputError
 from .model import LAYERS, ROLES, Witness, WitnessMeta
+from .names import STDIN_STEM, derive_siglum, output_stem, siglum_problem
 from .readers import READERS, ReaderError, read_witness
 from .readers.base import load_source
-from .ui import table
+from .ui import colour_wanted, internal_error, table
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -49,6 +51,28 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+def _common_options() -> argparse.ArgumentParser:
+    """The options every command takes, defined once and shared as an argparse parent."""
+    c = argparse.ArgumentParser(add_help=False)
+    g = c.add_argument_group("output detail (every command)")
+    x = g.add_mutually_exclusive_group()
+    x.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors (and the command's own output)")
+    x.add_argument("-v", "--verbose", action="count", default=0,
+                   help="more detail: every warning (ingest), the validator used (validate), …")
+    return c
+
+
+_COMMON = _common_options()
+
+
+class _CommandParser(_Parser):
+    """A subcommand's parser: always has the shared -q/-v options (so no command can forget them)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs["parents"] = [*kwargs.get("parents", []), _COMMON]
+        super().__init__(*args, **kwargs)
+
+
 def _err(msg: str) -> None:
     sys.stderr.write(f"jiaokan: error: {msg}\n")
 
@@ -59,7 +83,7 @@ def _meta_for(path: str, args: argparse.Namespace) -> WitnessMeta | None:
     entry = find_entry(path) if path != "-" else None
     meta = entry.meta if entry else None
     if meta is None and (getattr(args, "siglum", None) or getattr(args, "juan", None) or getattr(args, "role", None)):
-        meta = WitnessMeta(siglum=args.siglum or "W", file=path, format=args.format or "")
+        meta = WitnessMeta(siglum=args.siglum or derive_siglum(path), file=path, format=args.format or "")
     if meta is not None:
         if getattr(args, "siglum", None):
             meta.siglum = args.siglum
@@ -87,6 +111,9 @@ def summarize(w: Witness) -> str:
 def cmd_ingest(args: argparse.Namespace) -> int:
     from .tei.writer import tei_bytes, witness_to_tei, write_tei
 
+    bad = _bad_sigla(args, "siglum")
+    if bad:
+        return bad
     status = EXIT_OK
     out_dir = Path(args.output) if args.output != "-" else None
     for path in args.paths:
@@ -94,29 +121,62 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             if path == "-":
                 data = sys.stdin.buffer.read()
                 src_name = "<stdin>"
-                meta = _meta_for(path, args) or WitnessMeta(siglum=args.siglum or "W", file=src_name, format="")
+                meta = _meta_for(path, args) or WitnessMeta(siglum=args.siglum or derive_siglum(STDIN_STEM),
+                                                            file=src_name, format="")
                 w = _read_bytes(data, src_name, meta, args.format)
             else:
                 w = read_witness(path, _meta_for(path, args), args.format)
             if args.siglum:
                 w.meta.siglum = args.siglum
-        except ReaderError as exc:
+            if out_dir is None:
+                _write_stdout(tei_bytes(witness_to_tei(w)))
+                target = "<stdout>"
+            else:
+                target = str(write_tei(w, out_dir / f"{output_stem(path)}.xml"))
+        except ReaderError as exc:  # one bad file: its one line, and the others are still read
             _err(str(exc))
             status = EXIT_USAGE
             continue
-        if out_dir is None:
-            sys.stdout.buffer.write(tei_bytes(witness_to_tei(w)))
-            target = "<stdout>"
-        else:
-            target = str(write_tei(w, out_dir / f"{Path(path).stem}.xml"))
+        except InvalidOutput as exc:
+            _err(str(exc))
+            status = max(status, EXIT_FAIL)
+            continue
+        except OutputError:
+            raise  # a full disk or an unwritable folder: the next file would fail alike
+        except Exception as exc:
+            _err(internal_error(path, exc))
+            status = EXIT_USAGE
+            continue
         if not args.quiet:
             print(f"{path} [{w.meta.format}, siglum {w.meta.siglum}] -> {target}", file=sys.stderr)
             print(f"  {summarize(w)}", file=sys.stderr)
-            for warning in w.warnings[: args.show_warnings]:
+            shown = len(w.warnings) if args.verbose else args.show_warnings
+            for warning in w.warnings[:shown]:
                 print(f"  {warning}", file=sys.stderr)
-            if len(w.warnings) > args.show_warnings:
-                print(f"  … {len(w.warnings) - args.show_warnings} more warnings (--show-warnings N)", file=sys.stderr)
+            if len(w.warnings) > shown:
+                print(f"  … {len(w.warnings) - shown} more warnings (--show-warnings N, or -v for all)", file=sys.stderr)
     return status
+
+
+def _write_stdout(tei: bytes) -> None:
+    """TEI to standard output, held to the same check as a file (nothing is printed if it fails)."""
+    from .tei.validate import profile_check
+
+    problems = profile_check(tei)
+    if problems:
+        raise InvalidOutput("<stdout>", f"not written: the output would be invalid: {problems[0]}")
+    sys.stdout.buffer.write(tei)
+
+
+def _bad_sigla(args: argparse.Namespace, *options: str) -> int:
+    """Check the sigla given on the command line (they become xml:ids): EXIT_USAGE and one line if bad."""
+    for opt in options:
+        value = getattr(args, opt, None)
+        problem = siglum_problem(value) if value is not None else None
+        if problem:
+            _err(f"--{opt.replace('_', '-')}: {problem}")
+            return EXIT_USAGE
+    return EXIT_OK
 
 
 def _read_bytes(data: bytes, name: str, meta: WitnessMeta, fmt: str | None) -> Witness:
@@ -132,17 +192,21 @@ def _read_bytes(data: bytes, name: str, meta: WitnessMeta, fmt: str | None) -> W
 
 # ---------------------------------------------------------------- validate
 def cmd_validate(args: argparse.Namespace) -> int:
-    from .tei.validate import validate_file
+    from .tei.validate import validate_files
 
     status = EXIT_OK
+    present = []
     for f in args.files:
         if not Path(f).is_file():
             _err(f"{f}: no such file")
             status = EXIT_USAGE
-            continue
-        rep = validate_file(f, args.tei_all)
+        else:
+            present.append(f)
+    for f, rep in zip(present, validate_files(present, args.tei_all)):  # tei_all: one jing run for all files
         if rep.ok:
-            print(f"{f}: valid" + (" (jiaokan profile + tei_all)" if args.tei_all else " (jiaokan profile)"))
+            if not args.quiet:
+                print(f"{f}: valid" + (" (jiaokan profile + tei_all)" if args.tei_all else " (jiaokan profile)")
+                      + (f" [tei_all: {rep.validator}]" if args.verbose and args.tei_all else ""))
         else:
             if status == EXIT_OK:
                 status = EXIT_FAIL
@@ -194,6 +258,15 @@ def _load_any(path: str) -> Witness:
     return read_witness(path, _meta_for(path, argparse.Namespace()))
 
 
+def _load_witnesses(path: str) -> list[Witness]:
+    """The witnesses of one collate input: CollateX JSON input (.json) holds several, other files one."""
+    if path.endswith(".json"):
+        from .collate.collatex import read_collatex_json
+
+        return read_collatex_json(path)
+    return [_load_any(path)]
+
+
 def _split(value: str | None) -> list[str]:
     return [x.strip() for x in value.split(",") if x.strip()] if value else []
 
@@ -206,9 +279,10 @@ def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore
     bad = [t for t in ignore if t not in VARIANT_TYPES]
     if bad:
         raise CollationError(f"unknown variant type(s) {', '.join(bad)}: choose from {', '.join(VARIANT_TYPES)}")
-    witnesses = [_load_any(p) for p in paths]
-    names = {w.meta.siglum: Path(p).name if p.endswith(".xml") else Path(p).stem + ".xml"
-             for w, p in zip(witnesses, paths)}
+    loaded = [(p, w) for p in paths for w in _load_witnesses(p)]
+    witnesses = [w for _, w in loaded]
+    names = {w.meta.siglum: Path(p).name if p.endswith((".xml", ".json")) else Path(p).stem + ".xml"
+             for p, w in loaded}
     return collate(witnesses, base=base, layers=layers or None, ignore=ignore), names
 
 
@@ -230,6 +304,10 @@ def cmd_collate(args: argparse.Namespace) -> int:
         write_apparatus(col, args.output, names)
     if args.json:
         write_json(col, args.json)
+    if args.quiet:
+        if not args.output and not args.json:
+            sys.stdout.buffer.write(tei_bytes(collation_to_tei(col, names)))
+        return EXIT_OK
     counts = col.counts()
     print(f"collated {', '.join(col.sigla)} (base {col.base}): {len(col.rows)} aligned passage rows, "
           f"{len(col.apps)} apparatus entries", file=sys.stderr)
@@ -242,7 +320,7 @@ def cmd_collate(args: argparse.Namespace) -> int:
             print(f"  -> {target}", file=sys.stderr)
     if not args.output and not args.json:
         tree = collation_to_tei(col, names)
-        sys.stdout.buffer.write(tei_bytes(viewer_tree(tree, args.viewer) if args.viewer else tree))
+        _write_stdout(tei_bytes(viewer_tree(tree, args.viewer) if args.viewer else tree))
     return EXIT_OK
 
 
@@ -269,15 +347,22 @@ def cmd_diff(args: argparse.Namespace) -> int:
     only = set(_split(args.only))
     if only:
         col.apps = [a for a in col.apps if any(r.type in only for r in a.differing().values())]
+    # as diff(1): 1 when the witnesses differ.  A layer one witness lacks is a difference too,
+    # unless --only narrows the question to some variant types (a layer gap is none of them).
+    gaps = [] if only else _gap_summary(col)
+    status = EXIT_FAIL if col.apps or gaps else EXIT_OK
+    if args.quiet:
+        return status
     if args.format == "json":
         data = collation_to_json(col)
         print(_json.dumps({"witnesses": data["witnesses"], "base": data["base"], "variants": data["variants"]},
                           ensure_ascii=False, indent=1))
-        return EXIT_OK
-    colour = {"always": True, "never": False}.get(args.color, sys.stdout.isatty())
-    n = format_diff(col, colour, sys.stdout)
+        return status
+    n = format_diff(col, colour_wanted(args.color, sys.stdout), sys.stdout)
     print(f"-- {n} differences ({', '.join(f'{t} {k}' for t, k in col.counts().items() if k)})")
-    return EXIT_OK
+    if gaps:
+        print("-- layers present in one witness only: " + "; ".join(gaps))
+    return status
 
 
 # ---------------------------------------------------------------- formats
@@ -291,8 +376,14 @@ def cmd_formats(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     from .build import run_build
 
+    corpus = Path(args.corpus)
+    if corpus.is_file():  # --corpus DIR/corpus.toml names the same corpus as --corpus DIR
+        if corpus.name != "corpus.toml":
+            _err(f"{corpus}: --corpus takes the folder that holds corpus.toml, or that corpus.toml itself")
+            return EXIT_USAGE
+        corpus = corpus.parent
     try:
-        return run_build(Path(args.corpus), Path(args.out), quiet=args.quiet, tei_all=args.tei_all)
+        return run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all)
     except ReaderError as exc:
         _err(str(exc))
         return EXIT_USAGE
@@ -326,6 +417,9 @@ def cmd_emend(args: argparse.Namespace) -> int:
     from .emend.report import summary_lines, write_csv, write_json
     from .emend.tei import write_emendations, write_emended
 
+    bad = _bad_sigla(args, "siglum", "against_siglum")
+    if bad:
+        return bad
     try:
         w = _load_any(args.witness)
         if args.siglum:
@@ -382,25 +476,27 @@ def cmd_emend(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="jiaokan", description=MAIN_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"jiaokan {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
 
     s = sub.add_parser("ingest", help="read witness files into layered TEI",
                        description="Read witness files (any format of `jiaokan formats`) and write one TEI file each.\n"
                        "The format is sniffed unless --format is given; metadata comes from a corpus.toml beside\n"
-                       "the file when there is one.  PATH '-' reads standard input; -o - writes TEI to standard output.\n\n"
+                       "the file when there is one.  PATH '-' reads standard input; -o - writes TEI to standard output.\n"
+                       "Each PATH becomes DIR/<its file name without extension>.xml; standard input becomes DIR/stdin.xml.\n"
+                       "A file that cannot be read gets a one-line error and the others are still written (exit 2).\n\n"
                        "example:  jiaokan ingest corpus/jishi-juan10-dasheyi-simplified.txt -o build/tei",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("paths", nargs="+", metavar="PATH")
     s.add_argument("-o", "--output", default="build/tei", metavar="DIR", help="output folder (default build/tei; '-' = stdout)")
     s.add_argument("--format", choices=sorted(READERS), help="the witness format (default: sniffed)")
-    s.add_argument("--siglum", help="witness siglum for the apparatus (default: from corpus.toml)")
+    s.add_argument("--siglum", help="witness siglum for the apparatus (default: from corpus.toml, else made from the "
+                   "file name); a letter, then ASCII letters, digits, '_' or '-'")
     s.add_argument("--juan", help="the 卷 number (for ids and page references)")
     s.add_argument("--chapter", help="the 篇 the file holds, e.g. 大射仪")
     s.add_argument("--role", choices=sorted(ROLES),
                    help="what the witness is, when its format does not say: "
                         + "; ".join(f"{k}: {v}" for k, v in ROLES.items()))
     s.add_argument("--show-warnings", type=int, default=5, metavar="N", help="print at most N warnings per file (default 5)")
-    s.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     s.set_defaults(func=cmd_ingest)
 
     s = sub.add_parser("validate", help="check TEI files against the project profile (and tei_all)",
@@ -408,7 +504,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "and every character of a witness sits in an element whose nearest @type is a layer.",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("files", nargs="+", metavar="FILE")
-    s.add_argument("--tei-all", metavar="PATH", help="also validate against the official tei_all.rng (compiles in ~15 s)")
+    s.add_argument("--tei-all", metavar="PATH",
+                   help="also validate against the official tei_all.rng: with jing when it is on PATH (Debian package "
+                   "jing, ~1.5 s), else with lxml (compiles the schema in ~15-20 s)")
     s.set_defaults(func=cmd_validate)
 
     s = sub.add_parser("text", help="print the plain text of one layer, one passage per line",
@@ -425,10 +523,18 @@ def build_parser() -> argparse.ArgumentParser:
                        "against a base, 经 with 经 and 注 with 注, character by character on normalized keys, and\n"
                        "write a TEI apparatus (parallel segmentation) and/or CollateX-style JSON.\n"
                        "Without -o or --json the apparatus goes to standard output.\n\n"
+                       "CollateX input: a FILE.json in CollateX's JSON input format, {\"witnesses\": [{\"id\": \"A\",\n"
+                       "\"content\": \"…\"} or {\"id\": \"B\", \"tokens\": [{\"t\": \"…\", \"n\": \"…\"}, …]}]}, adds each of its\n"
+                       "witnesses (the id is the siglum).  A CollateX witness has no layers: its whole text is one\n"
+                       "passage of 经 (jing), collated with the 经 of the other witnesses.  The text is the tokens' t\n"
+                       "joined; n is not used, since jiaokan compares characters on its own keys (script, 异体 folds).\n"
+                       "CollateX output: --json writes CollateX's alignment table, {\"witnesses\": [sigla], \"table\":\n"
+                       "[[cell, …] per witness]} with a cell a list of tokens {\"t\", \"n\"} or null, plus jiaokan's own\n"
+                       "keys (base, variants, layer_gaps, rows, counts) that such readers ignore.\n\n"
                        "example:  jiaokan collate build/tei/jishi-juan10-dasheyi-simplified.xml \\\n"
                        "              build/tei/zhushu-dasheyi-excerpt.xml --base JS -o app.xml --json app.json",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    s.add_argument("files", nargs="+", metavar="WITNESS")
+    s.add_argument("files", nargs="+", metavar="WITNESS", help="TEI (.xml), CollateX JSON input (.json) or a raw witness file")
     s.add_argument("--base", metavar="SIGLUM", help="the base text (default: the first witness)")
     s.add_argument("--layers", metavar="L,L", help="layers to collate (default all: jing,zhu,shu,yinyi,shi,kaozheng,commentary)")
     s.add_argument("--ignore", metavar="T,T", help="variant types to leave out, e.g. orthographic,taboo")
@@ -441,7 +547,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("diff", help="show where two witnesses differ, passage by passage",
                        description="Collate A against B and print each difference with its context and the page and\n"
-                       "line in both witnesses; colours by type on a terminal.\n\n"
+                       "line in both witnesses; colours by type on a terminal (not when NO_COLOR is set).\n"
+                       "Script-only differences are not differences (see `jiaokan collate`).\n\n"
+                       "exit status, as diff(1):  0 the witnesses do not differ (in the layers and types asked for),\n"
+                       "  1 they differ (a variant, or a layer only one of them has), 2 trouble (bad input or usage).\n"
+                       "  With -q nothing is printed: only the exit status answers.\n\n"
                        "example:  jiaokan diff build/tei/jishi-juan10-dasheyi-simplified.xml \\\n"
                        "              build/tei/zhushu-dasheyi-excerpt.xml --layer jing --only substantive",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -450,7 +560,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--layer", metavar="L,L", help="only these layers (default all)")
     s.add_argument("--only", metavar="T,T", help="only these variant types, e.g. substantive")
     s.add_argument("--format", choices=("text", "json"), default="text")
-    s.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    s.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="auto: colour on a terminal unless NO_COLOR is set (default); always overrides NO_COLOR")
     s.set_defaults(func=cmd_diff)
 
     s = sub.add_parser("formats", help="list the witness formats jiaokan reads")
@@ -461,10 +572,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "OUT/apparatus/ (collations of the [[collation]] chapters), OUT/emend/ (案 notes checked and\n"
                        "applied), OUT/site/index.html (the HTML edition); a progress display and summary tables.",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    s.add_argument("--corpus", default="corpus", metavar="DIR", help="folder with corpus.toml (default corpus)")
+    s.add_argument("--corpus", default="corpus", metavar="DIR", help="folder with corpus.toml, or the corpus.toml itself "
+                   "(default corpus)")
     s.add_argument("--out", default="build", metavar="DIR", help="output folder (default build)")
     s.add_argument("--tei-all", metavar="PATH", help="also validate every output against tei_all.rng")
-    s.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     s.set_defaults(func=cmd_build)
     s = sub.add_parser("emend", help="anchor, apply and check the 案 notes of a witness (against the 注疏)",
                        description="Parse every 四库 案 note of WITNESS (the 集释), find the characters it bears on,\n"
@@ -486,7 +597,6 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--siglum", help="siglum of WITNESS (default: from the file)")
     s.add_argument("--against-siglum", metavar="SIGLUM", help="siglum of the 注疏 (default: from the file; ZS if it clashes)")
     s.add_argument("--brief", action="store_true", help="do not list the contradicted claims in the summary")
-    s.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     s.set_defaults(func=cmd_emend)
     s = sub.add_parser("render", help="write the parallel-text HTML edition of witness and apparatus TEI files",
                        description="Write a static HTML edition into DIR: index.html, and per chapter a parallel page\n"
@@ -503,7 +613,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="案 verdicts: {note id: {kind, verdict, summary, reading}} or a `jiaokan emend --json` report "
                    "(repeatable)")
     s.add_argument("--title", help="the edition's title on the index page")
-    s.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     s.set_defaults(func=cmd_render)
     return p
 
@@ -518,8 +627,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except BrokenPipeError:
         return EXIT_OK
+    except OutputError as exc:  # the one output helper names the target and the reason
+        _err(str(exc))
+        return EXIT_FAIL
     except OSError as exc:  # an output path that is a file, a read-only directory, a full disk …
-        where = exc.filename if exc.filename is not None else "output"
+        where = exc.filename if exc.filename is not None else "jiaokan"
         if isinstance(exc, (NotADirectoryError, FileExistsError)):
             _err(f"{where}: a file is in the way where a directory is needed (choose another output path)")
         else:

@@ -2,15 +2,82 @@
 
 from __future__ import annotations
 
+import difflib
+import re
+import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from .model import ROLES, WitnessMeta
+from .names import name_problem, siglum_problem
 from .readers.base import ReaderError
 
 MANIFEST = "corpus.toml"
 _FIELDS = ("siglum", "format", "title", "work", "chapter", "juan", "script", "source", "licence", "edition", "author", "role")
+
+
+#: The keys each table of the manifest may have; anything else is most likely a typo (``fromat``).
+_KNOWN_KEYS: dict[str, tuple[str, ...]] = {
+    "": ("corpus", "witness", "collation"),
+    "corpus": ("title", "work"),
+    "witness": ("file",) + _FIELDS,
+    "collation": ("name", "chapter", "base"),
+}
+_warned: set[str] = set()
+
+
+def _key_lines(text: str) -> dict[tuple[str, int, str], int]:
+    """(table kind, its number, key) → the line where the key is set, for messages that point at it."""
+    lines: dict[tuple[str, int, str], int] = {}
+    kind, counts = "", {"": 1, "corpus": 0, "witness": 0, "collation": 0}
+    for n, line in enumerate(text.splitlines(), 1):
+        m = re.match(r"\s*\[\[?\s*([A-Za-z_-]+)\s*\]", line)
+        if m:
+            kind = m.group(1)
+            counts[kind] = counts.get(kind, 0) + 1
+            continue
+        m = re.match(r"\s*\"?([A-Za-z0-9_-]+)\"?\s*=", line)
+        if m:
+            lines.setdefault((kind, counts.get(kind, 0), m.group(1)), n)
+    return lines
+
+
+def unknown_key_warnings(data: dict, mpath: Path, text: str = "") -> list[str]:
+    """One message per key the manifest does not know, with a did-you-mean when one is close.
+
+    Why: a misspelt key (``fromat = "jishi-pages"``) would otherwise be ignored silently and
+    the file sniffed or described wrongly, with nothing to say why.
+    """
+    msgs: list[str] = []
+    lines = _key_lines(text)
+
+    def check(table: object, kind: str, i: int, where: str) -> None:
+        if not isinstance(table, dict):
+            return
+        known = _KNOWN_KEYS[kind]
+        for k in table:
+            if k not in known:
+                close = difflib.get_close_matches(k, known, n=1, cutoff=0.6)
+                hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(known)})"
+                line = lines.get((kind, i, k))
+                msgs.append(f"{mpath}{f':{line}' if line else ''}: warning: unknown key '{k}' in {where}, ignored{hint}")
+
+    check(data, "", 1, "the manifest")
+    check(data.get("corpus"), "corpus", 1, "[corpus]")
+    for kind in ("witness", "collation"):
+        tables = data.get(kind)
+        for i, t in enumerate(tables if isinstance(tables, list) else [], 1):
+            check(t, kind, i, f"[[{kind}]] number {i}" + (f" ({t['file']})" if isinstance(t, dict) and "file" in t else ""))
+    return msgs
+
+
+def _warn_once(msgs: list[str]) -> None:
+    """To stderr, once per process (the manifest is read again for every file `ingest` looks up)."""
+    for m in msgs:
+        if m not in _warned:
+            _warned.add(m)
+            print(m, file=sys.stderr)
 
 
 @dataclass
@@ -30,13 +97,21 @@ def load_manifest(corpus_dir: str | Path) -> list[Entry]:
     if not mpath.is_file():
         raise ReaderError(str(mpath), "no corpus manifest here (expected corpus.toml listing the witnesses)")
     try:
-        data = tomllib.loads(mpath.read_text(encoding="utf-8"))
+        text = mpath.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ReaderError(str(mpath), f"malformed manifest: {exc}") from None
+    _warn_once(unknown_key_warnings(data, mpath, text))
     entries: list[Entry] = []
-    for i, w in enumerate(data.get("witness", []), 1):
+    witnesses = data.get("witness", [])
+    if not isinstance(witnesses, list) or not all(isinstance(w, dict) for w in witnesses):
+        raise ReaderError(str(mpath), "'witness' must be a list of [[witness]] tables")
+    for i, w in enumerate(witnesses, 1):
         if "file" not in w or "siglum" not in w:
             raise ReaderError(str(mpath), f"[[witness]] number {i} needs at least 'file' and 'siglum'")
+        problem = siglum_problem(str(w["siglum"]))
+        if problem:
+            raise ReaderError(str(mpath), f"[[witness]] number {i} ({w['file']}): {problem}")
         # the ** keys are _FIELDS, all str fields of WitnessMeta; mypy cannot tell them from 'extra' (a dict)
         meta = WitnessMeta(file=w["file"], **{k: str(w.get(k, "")) for k in _FIELDS if k != "format"}, format=w.get("format", ""))  # type: ignore[arg-type]
         if meta.role and meta.role not in ROLES:
@@ -45,7 +120,19 @@ def load_manifest(corpus_dir: str | Path) -> list[Entry]:
         entries.append(Entry(corpus_dir / w["file"], meta))
     if not entries:
         raise ReaderError(str(mpath), "the manifest lists no [[witness]]")
+    _check_stems(mpath, entries)
     return entries
+
+
+def _check_stems(mpath: Path, entries: list[Entry]) -> None:
+    """Each witness's TEI is OUT/tei/<file stem>.xml: two files with one stem would overwrite each other."""
+    seen: dict[str, str] = {}
+    for e in entries:
+        name = e.meta.file
+        if e.stem in seen and seen[e.stem] != name:
+            raise ReaderError(str(mpath), f"[[witness]] files {seen[e.stem]!r} and {name!r} would both be written "
+                              f"as tei/{e.stem}.xml: give them different names")
+        seen[e.stem] = name
 
 
 @dataclass
@@ -70,11 +157,25 @@ def load_collations(corpus_dir: str | Path, entries: list[Entry]) -> list[Collat
             if e.meta.chapter:
                 chapters.setdefault(e.meta.chapter, []).append(e)
         tables = [{"name": f"chapter{i}", "chapter": ch} for i, ch in enumerate(chapters, 1) if len(chapters[ch]) > 1]
+    names: set[str] = set()
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise ReaderError(str(mpath), "'collation' must be a list of [[collation]] tables")
     for i, t in enumerate(tables, 1):
         if "chapter" not in t:
             raise ReaderError(str(mpath), f"[[collation]] number {i} needs a 'chapter'")
+        name = str(t.get("name", f"chapter{i}"))
+        problem = name_problem(name) or (siglum_problem(str(t["base"])) if "base" in t else None)
+        if problem:
+            raise ReaderError(str(mpath), f"[[collation]] number {i}: {problem}")
+        if name in names:
+            raise ReaderError(str(mpath), f"[[collation]] number {i}: name {name!r} is used twice (it names the "
+                              "output files apparatus/NAME.xml and .json)")
+        names.add(name)
+        if name in {e.stem for e in entries}:
+            raise ReaderError(str(mpath), f"[[collation]] number {i}: name {name!r} is also a witness file's name "
+                              "(both would be written as tei/NAME.xml in the site): choose another")
         members = [e for e in entries if e.meta.chapter == t["chapter"]]
-        specs.append(CollationSpec(t.get("name", f"chapter{i}"), t["chapter"], t.get("base"), members))
+        specs.append(CollationSpec(name, t["chapter"], t.get("base"), members))
     return specs
 
 

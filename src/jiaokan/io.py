@@ -1,35 +1,86 @@
-"""Writing outputs safely: never leave a half-written file behind."""
+"""Writing outputs safely: never leave a half-written or invalid file behind.
+
+Every file a jiaokan command writes goes through :func:`atomic_write_bytes` (or
+:func:`copy_file`, which reads the source and writes through it).  The data go to a
+temporary file beside the target, are optionally checked, and only then renamed into
+place; on any failure the temporary file is removed and an
+:class:`~jiaokan.errors.OutputError` names the *target* (never the temporary file, never a
+bare "output").
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from pathlib import Path
+from typing import Callable
+
+from .errors import OutputError
+
+#: A check of the bytes about to be written: a list of problems (empty = fine).
+Check = Callable[[bytes], list[str]]
 
 
-def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it into place.
+class InvalidOutput(OutputError):
+    """The content failed its check (a bug in jiaokan, or input it mishandles): this file
+    is not written, but other outputs may still be (unlike a full disk).  ``str()`` is one
+    line, ``TARGET: reason``; the target is left as it was."""
 
-    Why: a crash or a user error halfway through must not leave a truncated
-    TEI file that a later step (or a scholar) would take for a real one.
+
+def _reason(exc: OSError) -> str:
+    if isinstance(exc, (NotADirectoryError, FileExistsError)):
+        return "a file is in the way where a directory is needed (choose another output path)"
+    return f"cannot write: {exc.strerror or exc}"
+
+
+def atomic_write_bytes(path: str | Path, data: bytes, check: Check | None = None) -> None:
+    """Write ``data`` to a temporary file beside ``path``, check it, then rename it into place.
+
+    Why: a crash, a full disk or a user's Ctrl-C halfway through must not leave a
+    truncated file that a later step (or a scholar) would take for a real one; and a
+    file that fails ``check`` (e.g. TEI invalid against the profile) must not appear at
+    all.  Raises :class:`OutputError` naming ``path``; the temporary file is gone.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise OutputError(str(exc.filename or path), _reason(exc)) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())  # a full disk may only say so here
+        if check is not None:
+            problems = check(data)
+            if problems:
+                more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+                raise InvalidOutput(str(path), f"not written: the output would be invalid: {problems[0]}{more}")
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs are ordinary files
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, IsADirectoryError):
+            raise OutputError(str(path), "is a directory (choose a file name)") from None
+        if isinstance(exc, OSError):
+            raise OutputError(str(path), _reason(exc)) from None
         raise
 
 
-def atomic_write_text(path: str | Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
+def atomic_write_text(path: str | Path, text: str, check: Check | None = None) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), check)
+
+
+def copy_file(src: str | Path, dest: str | Path) -> None:
+    """Copy ``src`` to ``dest`` atomically (a source that cannot be read names ``src``)."""
+    try:
+        data = Path(src).read_bytes()
+    except OSError as exc:
+        raise OutputError(str(dest), f"cannot copy from {src}: {exc.strerror or exc}") from None
+    atomic_write_bytes(dest, data)

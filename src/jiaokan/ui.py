@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import unicodedata
@@ -60,3 +61,27 @@ class Progress:
     @property
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
+
+
+def internal_error(where: str, exc: Exception) -> str:
+    """One line for an unexpected exception while handling one file, so the others still get done.
+
+    Set ``JIAOKAN_TRACEBACK=1`` to get the traceback instead (for a bug report).
+    """
+    if os.environ.get("JIAOKAN_TRACEBACK"):
+        raise exc
+    detail = " ".join(str(exc).split())[:200]
+    return f"{where}: internal error ({type(exc).__name__}: {detail}); please report it with this file"
+
+
+def colour_wanted(choice: str, stream: IO[str]) -> bool:
+    """Whether to colour output: ``always``/``never`` as asked; ``auto`` on a terminal unless ``NO_COLOR``.
+
+    Why: https://no-color.org — a non-empty ``NO_COLOR`` turns colour off by default, and an
+    explicit command-line choice still wins over it.
+    """
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return hasattr(stream, "isatty") and stream.isatty()

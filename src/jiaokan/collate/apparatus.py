@@ -24,6 +24,7 @@ from ..io import atomic_write_bytes
 from ..model import Witness
 from ..normalize import is_ignorable
 from ..tei.header import comparison_document
+from ..tei.validate import profile_check
 from ..tei.writer import _el
 from .apparatus_reader import fold_script
 from .layertext import LayerText
@@ -197,5 +198,6 @@ def _reading_type(seg: Segment, s: str, reading: str, lem: str, own: App | None)
 def write_apparatus(col: Collation, path: str | Path, tei_names: dict[str, str] | None = None) -> Path:
     path = Path(path)
     tree = collation_to_tei(col, tei_names)
-    atomic_write_bytes(path, etree.tostring(tree, xml_declaration=True, encoding="UTF-8", pretty_print=True))
+    atomic_write_bytes(path, etree.tostring(tree, xml_declaration=True, encoding="UTF-8", pretty_print=True),
+                       check=profile_check)
     return path

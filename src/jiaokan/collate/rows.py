@@ -79,8 +79,13 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
     uf = _Union()
     bkeys, bowner = streams[base]
     blen = Counter(bowner)
+    passages = {s: [i for i, u in enumerate(us) if u.jing is not None] for s, us in units.items()}
+    one_each = all(len(p) == 1 for p in passages.values())
     for s in witnesses:
         if s == base:
+            continue
+        if one_each:  # one passage per witness (CollateX input, a bare text): the same passage, however different
+            uf.union((base, passages[base][0]), (s, passages[s][0]))
             continue
         xkeys, xowner = streams[s]
         xlen = Counter(xowner)

@@ -81,7 +81,6 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
         return [Segment(spans, kind, [], absent)]
     akeys = _keys(a)
     n = len(akeys)
-    index = {p: k for k, p in enumerate(akeys)}
     wit = [s for s in others if s in present]
     absent = {s: _absence_kind(gaps, s) for s in others if s not in present}
     match: dict[str, dict[int, int]] = {}

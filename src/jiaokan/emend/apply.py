@@ -166,7 +166,7 @@ def emend_self(claims: list[Claim]) -> list[Emendation]:
         if r.kind != "conjecture" or r.target != "self" or c.status != "ok":
             continue
         rid, rname = proposer(c)
-        for a in c.anchors:
+        for k, a in enumerate(c.anchors):
             if a.is_point:
                 op, new = "insert", r.reading
                 if not new:
@@ -177,7 +177,7 @@ def emend_self(claims: list[Claim]) -> list[Emendation]:
                 op, new = "delete", ""
             else:
                 op, new = "replace", r.reading
-            out.append(_emendation(c, a, c.witness, a.unit, a.piece, a.layer, a.start, a.end, a.text, new, op,
+            out.append(_emendation(c, k, a, c.witness, a.unit, a.piece, a.layer, a.start, a.end, a.text, new, op,
                                    rid, rname, None))
     return out
 
@@ -196,7 +196,7 @@ def emend_against(claims: list[Claim], checks: dict[str, Check], against: Witnes
         if ch is None:
             continue
         pairs = [(c.anchors[0], ch)] + list(zip(c.below, ch.below))
-        for a, k in pairs:
+        for n, (a, k) in enumerate(pairs):
             if k.verdict != "confirmed" or not k.exact or k.zs_piece is None:
                 continue
             ours = _in_script(a.text, script_of_notes, target_script)
@@ -208,14 +208,16 @@ def emend_against(claims: list[Claim], checks: dict[str, Check], against: Witnes
                 op, new = "delete", ""
             else:
                 op, new = ("transpose" if c.record.rule.startswith("transposition") else "replace"), ours
-            out.append(_emendation(c, a, against.meta.siglum, k.zs_unit or "", k.zs_piece, a.layer,
+            out.append(_emendation(c, n, a, against.meta.siglum, k.zs_unit or "", k.zs_piece, a.layer,
                                    k.zs_start or 0, k.zs_end or 0, theirs, new, op, *SIKU, k.verdict))
     return out
 
 
-def _emendation(c: Claim, a: Anchor, witness: str, unit: str, piece: str, layer: str, start: int, end: int,
+def _emendation(c: Claim, k: int, a: Anchor, witness: str, unit: str, piece: str, layer: str, start: int, end: int,
                 original: str, new: str, op: str, rid: str, rname: str, verdict: str | None) -> Emendation:
-    suffix = "" if a.role == "main" else f".b{a.start}"
+    # The k-th anchor of the claim: unique per claim and witness by construction (the
+    # anchor's offset is not: two 下同 occurrences may sit at the same offset of two pieces).
+    suffix = "" if k == 0 else f".b{k}"
     return Emendation(
         id=f"em.{witness}.{c.id}{suffix}".replace("~", "-"),
         claim_id=c.id,

@@ -33,6 +33,7 @@ from lxml import etree
 from ..io import atomic_write_bytes
 from ..model import Witness
 from ..tei.header import comparison_document
+from ..tei.validate import profile_check
 from ..tei.writer import TEI_NS, XML_NS, _el, witness_to_tei
 from .anchor import Claim
 from .apply import SIKU, EmendResult, Emendation, non_overlapping, proposer
@@ -435,11 +436,11 @@ def _bytes(tree: etree._ElementTree) -> bytes:
 
 def write_emendations(res: EmendResult, path: str | Path, tei_names: dict[str, str] | None = None) -> Path:
     path = Path(path)
-    atomic_write_bytes(path, _bytes(emendations_to_tei(res, tei_names)))
+    atomic_write_bytes(path, _bytes(emendations_to_tei(res, tei_names)), check=profile_check)
     return path
 
 
 def write_emended(w: Witness, res: EmendResult, path: str | Path, tei_names: dict[str, str] | None = None) -> Path:
     path = Path(path)
-    atomic_write_bytes(path, _bytes(emended_witness_tei(w, res, tei_names)))
+    atomic_write_bytes(path, _bytes(emended_witness_tei(w, res, tei_names)), check=profile_check)
     return path

@@ -29,6 +29,7 @@ from ..emend.apply import EmendResult, emend
 from ..emend.check import is_zhushu_claim
 from ..emend.report import to_json
 from ..emend.verdict import VERDICTS
+from ..io import atomic_write_text
 from ..model import Witness, WitnessMeta
 from ..normalize import key
 from ..readers import ReaderError, read_witness
@@ -172,6 +173,6 @@ def main(argv: Sequence[str] | None = None, *, default_dir: Path | None = None) 
             dump.append({"jishi": str(j), "zhushu": str(z) if z else None, **to_json(res)})
     print(f"\n== all: {shares(total)}")
     if args.json:
-        args.json.write_text(json.dumps(dump, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        atomic_write_text(args.json, json.dumps(dump, ensure_ascii=False, indent=1) + "\n")
         print(f"-> {args.json}", file=sys.stderr)
     return 0

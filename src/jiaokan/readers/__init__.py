@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..model import Witness, WitnessMeta
+from ..names import derive_siglum
 from . import jishi_flat, jishi_pages, mandoku, tushu_blocks, tushu_wikisource, zhushu_ctext  # noqa: F401  (they register)
 from .base import Reader, ReaderError, SourceText, load_source
 from .registry import READERS, load_plugins, register
@@ -47,7 +48,7 @@ def read_witness(path: str | Path, meta: WitnessMeta | None = None, fmt: str | N
             raise ReaderError(src.path, "unknown format: no reader recognises this file (`jiaokan formats` lists them)")
         reader = found
     if meta is None:
-        meta = WitnessMeta(siglum=Path(path).stem[:8].upper() or "W", file=str(path), format=reader.name)
+        meta = WitnessMeta(siglum=derive_siglum(path), file=str(path), format=reader.name)
     else:
         meta.format = reader.name
     meta.role = meta.role or reader.role

@@ -5,7 +5,6 @@ Everything is relative and local (no CDN, no network): the site works opened fro
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
@@ -13,7 +12,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from .. import __version__
-from ..io import atomic_write_bytes
+from ..io import atomic_write_bytes, copy_file
 from ..model import Witness
 from .chapter import Chapter, base_context, parallel_context
 from .html import lang_of
@@ -82,14 +81,27 @@ def index_context(chapters: list[Chapter], title: str, verdicts: Verdicts | None
             "an": note_summary(all_w, verdicts), "legend": badge_legend(), "view": "index"}
 
 
+def _distinct_pages(chapters: list[Chapter]) -> None:
+    """Give every chapter page names of its own: ``NAME.html`` and ``NAME-base.html`` must not
+    overwrite ``index.html`` or another chapter's pages (a witness file called ``index.xml``,
+    or one called ``x-base.xml`` beside a collation ``x``)."""
+    taken = {"index"}
+    for ch in chapters:
+        name, k = ch.name, 2
+        while name in taken or f"{name}-base" in taken:
+            name, k = f"{ch.name}-{k}", k + 1
+        taken.update((name, f"{name}-base"))
+        ch.name = name
+
+
 def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts | None = None,
                 title: str | None = None, copies: dict[str, Path] | None = None) -> SiteReport:
     """Write the site into ``out``; ``copies``: href → file to copy alongside (the TEI sources)."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     env = environment()
     rep = SiteReport(out)
     title = title or "校勘 edition"
+    _distinct_pages(chapters)
 
     def write(name: str, template: str, ctx: dict) -> None:
         data = env.get_template(template).render(site_title=title, **ctx).encode("utf-8")
@@ -100,13 +112,10 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
         write(ch.page, "chapter.html", parallel_context(ch, verdicts))
         write(ch.base_page, "basetext.html", base_context(ch, verdicts))
     write("index.html", "index.html", index_context(chapters, title, verdicts))
-    static = out / "static"
-    static.mkdir(exist_ok=True)
     for name in STATIC:
-        (static / name).write_bytes(files("jiaokan").joinpath("static", name).read_bytes())
+        atomic_write_bytes(out / "static" / name, files("jiaokan").joinpath("static", name).read_bytes())
     for href, src in (copies or {}).items():
         dest = out / href
-        dest.parent.mkdir(parents=True, exist_ok=True)
         if Path(src).resolve() != dest.resolve():
-            shutil.copyfile(src, dest)
+            copy_file(src, dest)
     return rep

@@ -47,6 +47,16 @@ def parse_xml(path: str | Path) -> etree._ElementTree:
     return tree
 
 
+def parse_xml_bytes(data: bytes, name: str) -> etree._ElementTree:
+    """:func:`parse_xml` for serialized XML (an output checked before it is written)."""
+    try:
+        tree = etree.ElementTree(etree.fromstring(data, xml_parser()))
+    except etree.XMLSyntaxError as exc:
+        raise ReaderError(name, f"not well-formed XML: {exc.msg}", exc.lineno) from None
+    refuse_hostile(tree, name)
+    return tree
+
+
 def refuse_hostile(tree: etree._ElementTree, name: str) -> None:
     """Refuse DTD declarations, external DTDs, entity references and XIncludes."""
     info = tree.docinfo

@@ -4,36 +4,53 @@ The profile (``schemas/jiaokan.rng``) encodes the project's own constraints;
 tei_all (the official TEI P5 schema) guarantees other TEI tools can read the
 files; :func:`layer_errors` checks the one rule RELAX NG cannot say directly:
 every character sits in an element whose nearest ``@type`` is a layer.
+
+tei_all is large: lxml (libxml2) compiles it in ~15–20 s per process, while
+``jing`` (James Clark's validator, Debian package ``jing``) reads it in about a
+second, so tei_all goes through jing when it is on PATH and lxml otherwise.
+The project profile is small and always goes through lxml.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import shutil
+import subprocess
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
+from typing import Sequence
 
 from lxml import etree
 
 from ..model import LAYERS
 from ..readers.base import ReaderError
-from .parse import parse_xml
+from .parse import parse_xml, parse_xml_bytes
 from .writer import TEI_NS
 
 _T = "{%s}" % TEI_NS
 
 
 def find_schema_dir() -> Path:
-    """``$JIAOKAN_SCHEMAS``, else the ``schemas/`` folder of the checkout this package runs from."""
+    """Where the profile ``jiaokan.rng`` is: ``$JIAOKAN_SCHEMAS``; else the copy installed with the
+    package (``jiaokan/schemas/``, put there by the build: see ``setup.py``); else the
+    ``schemas/`` folder of the checkout this package runs from (an editable install)."""
     env = os.environ.get("JIAOKAN_SCHEMAS")
     if env:
         return Path(env)
+    packaged = Path(str(files("jiaokan").joinpath("schemas")))
+    if (packaged / "jiaokan.rng").is_file():
+        return packaged
     here = Path(__file__).resolve()
     for parent in here.parents:
         cand = parent / "schemas" / "jiaokan.rng"
         if cand.is_file():
             return cand.parent
-    raise FileNotFoundError("cannot find schemas/jiaokan.rng; set JIAOKAN_SCHEMAS to the schemas folder")
+    raise FileNotFoundError(errno.ENOENT, "cannot find the TEI profile (neither installed with the package nor in "
+                            "a checkout's schemas/); set JIAOKAN_SCHEMAS to the folder that holds it", "jiaokan.rng")
 
 
 @lru_cache(maxsize=4)
@@ -50,6 +67,7 @@ def profile_schema() -> etree.RelaxNG:
 class Report:
     file: str
     errors: list[str] = field(default_factory=list)
+    validator: str = "lxml"  # what checked tei_all (when asked): "jing" or "lxml"
 
     @property
     def ok(self) -> bool:
@@ -86,12 +104,19 @@ def layer_errors(root: etree._Element, limit: int = 20) -> list[str]:
     return errors
 
 
-def validate_file(path: str | Path, tei_all: str | Path | None = None) -> Report:
-    rep = Report(str(path))
+#: How jiaokan parses TEI it validates: its own outputs may hold very long text nodes (a
+#: one-line export), and nothing in them is resolved or fetched (no entities, DTD, network).
+def _parse_error(exc: ReaderError) -> str:
+    return f"line {exc.line}: {exc.message}" if exc.line else exc.message
+
+
+def validate_bytes(data: bytes, name: str, tei_all: str | Path | None = None) -> Report:
+    """Validate serialized TEI against the profile (and tei_all) and the layer rule."""
+    rep = Report(name)
     try:
-        doc = parse_xml(path)
+        doc = parse_xml_bytes(data, name)
     except ReaderError as exc:
-        rep.errors.append(f"line {exc.line}: {exc.message}" if exc.line else exc.message)
+        rep.errors.append(_parse_error(exc))
         return rep
     for label, schema in (("jiaokan profile", profile_schema()),) + (
         (("tei_all", load_rng(str(tei_all))),) if tei_all else ()
@@ -101,3 +126,88 @@ def validate_file(path: str | Path, tei_all: str | Path | None = None) -> Report
                 rep.errors.append(f"line {e.line}: {label}: {e.message}")
     rep.errors.extend(layer_errors(doc.getroot()))
     return rep
+
+
+def profile_check(data: bytes) -> list[str]:
+    """The check every TEI writer runs before its file is renamed into place
+    (:func:`jiaokan.io.atomic_write_bytes`): the profile and the layer rule."""
+    return validate_bytes(data, "").errors
+
+
+def jing_command() -> str | None:
+    """The ``jing`` executable on PATH, or None (then tei_all is checked with lxml)."""
+    return shutil.which("jing")
+
+
+_JING_LINE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>.*)$")
+
+
+def jing_errors(schema: str | Path, paths: list[str], jing: str, limit: int = 10) -> dict[str, list[str]]:
+    """Validate ``paths`` against ``schema`` in one jing run (one JVM, one schema load).
+
+    Returns the errors per file (at most ``limit`` each), formatted as lxml's are.
+    Raises RuntimeError when jing itself fails (a broken install, an unreadable schema):
+    the caller then falls back to lxml rather than calling the files invalid.
+    """
+    abs_paths = [str(Path(p).resolve()) for p in paths]
+    proc = subprocess.run([jing, str(schema), *abs_paths], capture_output=True, text=True, encoding="utf-8",
+                          errors="replace")
+    by_abs = {a: p for a, p in zip(abs_paths, paths)}
+    out: dict[str, list[str]] = {p: [] for p in paths}
+    for line in proc.stdout.splitlines():
+        m = _JING_LINE.match(line)
+        if not m:
+            continue
+        f = by_abs.get(str(Path(m["file"]).resolve()))
+        if f is None:  # an error in the schema itself
+            raise RuntimeError(f"jing: {line}")
+        if len(out[f]) < limit:
+            out[f].append(f"line {m['line']}: tei_all: {m['msg']}")
+    if proc.returncode not in (0, 1) or (proc.returncode == 1 and not any(out.values())):
+        raise RuntimeError(f"jing failed (status {proc.returncode}): {(proc.stdout + proc.stderr).strip()[-300:]}")
+    return out
+
+
+def validate_files(paths: Sequence[str | Path], tei_all: str | Path | None = None) -> list[Report]:
+    """Validate several files; tei_all (when given) in one jing run for all of them when jing is installed."""
+    reports = [Report(str(path)) for path in paths]
+    by_file = {r.file: r for r in reports}
+    parsed: dict[str, etree._ElementTree] = {}
+    for rep in reports:
+        path = rep.file
+        try:
+            doc = parse_xml(path)
+        except ReaderError as exc:
+            rep.errors.append(_parse_error(exc))
+            continue
+        parsed[rep.file] = doc
+        schema = profile_schema()
+        if not schema.validate(doc):
+            for e in list(schema.error_log)[:10]:
+                rep.errors.append(f"line {e.line}: jiaokan profile: {e.message}")
+    if tei_all and parsed:
+        jing = jing_command()
+        found: dict[str, list[str]] | None = None
+        if jing:
+            try:
+                found = jing_errors(tei_all, list(parsed), jing)
+            except (RuntimeError, OSError):
+                found = None  # jing is broken here: lxml still gives the right answer, only slower
+        for f, doc in parsed.items():
+            rep = by_file[f]
+            if found is not None:
+                rep.validator = "jing"
+                rep.errors.extend(found[f])
+                continue
+            schema = load_rng(str(tei_all))
+            if not schema.validate(doc):
+                for e in list(schema.error_log)[:10]:
+                    rep.errors.append(f"line {e.line}: tei_all: {e.message}")
+    for f, doc in parsed.items():
+        by_file[f].errors.extend(layer_errors(doc.getroot()))
+    return reports
+
+
+def validate_file(path: str | Path, tei_all: str | Path | None = None) -> Report:
+    """One file against the project profile (and tei_all), plus the layer rule."""
+    return validate_files([path], tei_all)[0]

@@ -314,6 +314,8 @@ def tei_bytes(tree: etree._ElementTree) -> bytes:
 
 def write_tei(w: Witness, path: str | Path) -> Path:
     """Write the witness as TEI to ``path`` atomically; returns the path."""
+    from .validate import profile_check
+
     path = Path(path)
-    atomic_write_bytes(path, tei_bytes(witness_to_tei(w)))
+    atomic_write_bytes(path, tei_bytes(witness_to_tei(w)), check=profile_check)
     return path

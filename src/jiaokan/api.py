@@ -1,0 +1,243 @@
+"""The Python API: the whole pipeline from one import, for notebooks and scripts.
+
+Why a facade: the stages live in one package each (readers, tei, collate, emend,
+render), which is right for the code and wrong for a user, who would need eight
+imports from seven modules and the names of internal functions.  These functions
+are thin, typed wrappers over the same code the command line runs; what they return
+is the model itself (:class:`~jiaokan.model.Witness`, :class:`~jiaokan.collate.model.Collation`,
+:class:`~jiaokan.emend.apply.EmendResult`), so nothing is lost by starting here.
+
+    import jiaokan
+    js = jiaokan.read("corpus/jishi-juan10-dasheyi-simplified.txt")   # format sniffed, siglum from corpus.toml
+    zs = jiaokan.read("corpus/zhushu-dasheyi-excerpt.txt")
+    col = jiaokan.collate([js, zs], layers=["jing"])
+    col.counts()                                                       # variants per type
+
+Errors in the input raise :class:`ReaderError` (bad witness file) or
+:class:`CollationError` (what was asked cannot be collated), both with a one-line message;
+both are :class:`JiaokanError`, the one class to catch for any of jiaokan's own errors.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable, Union
+
+from .collate.engine import CollationError
+from .errors import JiaokanError
+from .collate.model import Collation
+from .emend.apply import EmendResult
+from .model import Witness, WitnessMeta
+from .readers.base import ReaderError
+
+#: What the functions accept where a file is meant.
+PathLike = Union[str, "os.PathLike[str]"]
+
+__all__ = [
+    "read", "read_collatex", "collate", "emend", "to_tei", "to_json", "render",
+    "Witness", "Collation", "EmendResult", "JiaokanError", "ReaderError", "CollationError",
+]
+
+
+def read(path: PathLike | None = None, *, text: str | bytes | None = None, format: str | None = None,
+         siglum: str | None = None, **meta: str) -> Witness:
+    """Read one witness: a raw witness file in any format of ``jiaokan formats``, or a TEI file (``.xml``).
+
+    Give either ``path`` or ``text`` (the file's content, as ``str`` or ``bytes``).  The format
+    is sniffed unless ``format`` names it.  Metadata is optional: a file listed in a
+    ``corpus.toml`` beside it takes its metadata from there; ``siglum`` and any
+    :class:`~jiaokan.model.WitnessMeta` field given as a keyword (``chapter="大射仪"``,
+    ``juan="10"``, ``script="simplified"`` …) override it.  Raises :class:`ReaderError`.
+    """
+    if (path is None) == (text is None):
+        raise TypeError("read() takes a path or text=, not both and not neither")
+    unknown = set(meta) - set(WitnessMeta.__dataclass_fields__) - {"file", "format"}
+    if unknown or "file" in meta or "format" in meta:
+        raise TypeError(f"read() got unknown metadata {sorted(unknown | ({'file', 'format'} & set(meta)))}; "
+                        f"known: {', '.join(f for f in WitnessMeta.__dataclass_fields__ if f not in ('file', 'format', 'extra'))}")
+    if text is not None:
+        w = _read_text(text.encode("utf-8") if isinstance(text, str) else text, format, siglum)
+    else:
+        assert path is not None  # checked above: exactly one of the two
+        w = _read_path(Path(path), format)
+    if siglum:
+        w.meta.siglum = siglum
+    for k, v in meta.items():
+        setattr(w.meta, k, v)
+    return w
+
+
+def _read_path(p: Path, fmt: str | None) -> Witness:
+    from .corpus import find_entry
+    from .readers import read_witness
+    from .tei.reader import read_tei
+
+    if p.suffix == ".xml" and fmt is None:
+        return read_tei(p)
+    entry = find_entry(p)
+    return read_witness(p, entry.meta if entry else None, fmt)
+
+
+def _read_text(data: bytes, fmt: str | None, siglum: str | None) -> Witness:
+    from .readers import get_reader, sniff
+    from .readers.base import load_source
+
+    name = "<text>"
+    src = load_source(name, data)
+    reader = get_reader(fmt) if fmt else sniff(src)
+    if reader is None:
+        raise ReaderError(name, "unknown format: no reader recognises this text (give format=…)")
+    return reader.read(src, WitnessMeta(siglum=siglum or "W", file=name, format=reader.name))
+
+
+def read_collatex(path: PathLike) -> list[Witness]:
+    """The witnesses of a CollateX JSON input file (``{"witnesses": [{"id", "content"|"tokens"}]}``).
+
+    A CollateX witness has no layers: its text becomes one passage of 经, collated with the
+    经 of other witnesses (see :mod:`jiaokan.collate.collatex`).
+    """
+    from .collate.collatex import read_collatex_json
+
+    return read_collatex_json(Path(path))
+
+
+def _witnesses(items: Iterable[Witness | PathLike]) -> list[Witness]:
+    out: list[Witness] = []
+    for it in items:
+        if isinstance(it, Witness):
+            out.append(it)
+        elif str(it).endswith(".json"):
+            out.extend(read_collatex(it))
+        else:
+            out.append(read(it))
+    return out
+
+
+def collate(witnesses: Iterable[Witness | PathLike], *, base: str | None = None,
+            layers: Iterable[str] | None = None, ignore: Iterable[str] = ()) -> Collation:
+    """Collate two or more witnesses layer by layer (经 with 经, 注 with 注) against ``base``.
+
+    ``witnesses`` may mix :class:`Witness` objects and paths (read with :func:`read`; a
+    ``.json`` path is CollateX input).  ``base`` is a siglum (default: the first witness);
+    ``layers`` limits the layers (default all); ``ignore`` drops variant types, e.g.
+    ``["orthographic"]``.  Raises :class:`CollationError` for a request that cannot be met.
+    """
+    from .collate.engine import collate as _collate
+
+    return _collate(_witnesses(witnesses), base=base, layers=list(layers) if layers else None, ignore=tuple(ignore))
+
+
+def emend(witness: Witness | PathLike, against: Witness | PathLike | None = None) -> EmendResult:
+    """Anchor, apply and check the 四库 editors' 案 notes of ``witness`` (the 集释).
+
+    With ``against`` (the 注疏), each claim about 今注疏本 is checked against it after
+    aligning the two: ``confirmed``, ``contradicted`` or ``not covered``
+    (``result.checks[claim.id].verdict``); ``result.emendations`` lists what was applied.
+    """
+    from .emend.apply import emend as _emend
+
+    w = witness if isinstance(witness, Witness) else read(witness)
+    zs = against if isinstance(against, Witness) or against is None else read(against)
+    return _emend(w, zs)
+
+
+def _names(col: Collation) -> dict[str, str]:
+    """Siglum → the witness TEI file name an apparatus points at (``SIGLUM.xml`` when written by :func:`render`)."""
+    return {s: f"{s}.xml" for s in col.witnesses}
+
+
+def to_tei(obj: Witness | Collation | EmendResult, path: PathLike | None = None) -> str:
+    """The TEI P5 of a witness (layered text), a collation (the apparatus) or an emendation result.
+
+    Returns the XML as a string; with ``path`` also writes it there (atomically: a temporary
+    file renamed into place).  An apparatus points at its witnesses as ``SIGLUM.xml``.
+    """
+    from .io import atomic_write_bytes
+    from .tei.writer import tei_bytes
+
+    if isinstance(obj, Witness):
+        from .tei.writer import witness_to_tei
+
+        data = tei_bytes(witness_to_tei(obj))
+    elif isinstance(obj, Collation):
+        from .collate.apparatus import collation_to_tei
+
+        data = tei_bytes(collation_to_tei(obj, _names(obj)))
+    elif isinstance(obj, EmendResult):
+        from .emend.tei import emendations_to_tei
+
+        data = tei_bytes(emendations_to_tei(obj))
+    else:
+        raise TypeError(f"to_tei() takes a Witness, Collation or EmendResult, not {type(obj).__name__}")
+    if path is not None:
+        atomic_write_bytes(Path(path), data)
+    return data.decode("utf-8")
+
+
+def to_json(obj: Collation | EmendResult, path: PathLike | None = None) -> dict[str, Any]:
+    """A collation as CollateX's alignment table plus typed variants, or an emendation report, as a dict.
+
+    The collation's ``{"witnesses", "table"}`` is what tools that read CollateX's JSON
+    output expect; with ``path`` the JSON is also written there (atomically).
+    """
+    from .io import atomic_write_text
+
+    if isinstance(obj, Collation):
+        from .collate.export import collation_to_json
+
+        data = collation_to_json(obj)
+    elif isinstance(obj, EmendResult):
+        from .emend.report import to_json as _report
+
+        data = _report(obj)
+    else:
+        raise TypeError(f"to_json() takes a Collation or EmendResult, not {type(obj).__name__}")
+    if path is not None:
+        atomic_write_text(Path(path), json.dumps(data, ensure_ascii=False, indent=1))
+    return data
+
+
+def render(*items: Witness | Collation | EmendResult | PathLike, out: PathLike = "site",
+           title: str | None = None) -> Path:
+    """Write the parallel-text HTML edition into ``out``; returns the path of its ``index.html``.
+
+    ``items`` are TEI file paths (witnesses and apparatus, as ``jiaokan render`` takes) and/or
+    objects: a :class:`Collation` becomes a parallel page of its witnesses, a
+    :class:`Witness` a page of its own, an :class:`EmendResult` supplies the 案 verdicts shown
+    in place.  Objects are written as TEI to a temporary folder first, because the renderer
+    reads what a reader of the edition would: the TEI.
+    """
+    from .emend.report import verdicts_by_note
+    from .render import render_paths
+
+    from .emend.verdict import NoteVerdict
+
+    verdicts: dict[str, NoteVerdict] = {}
+    with tempfile.TemporaryDirectory(prefix="jiaokan-render-") as tmp:
+        t = Path(tmp)
+        paths: list[str | Path] = []
+        written: set[str] = set()
+
+        def witness_file(w: Witness) -> None:
+            if w.meta.siglum not in written:
+                written.add(w.meta.siglum)
+                paths.append(t / f"{w.meta.siglum}.xml")
+                to_tei(w, paths[-1])
+
+        for i, it in enumerate(items):
+            if isinstance(it, Collation):
+                for w in it.witnesses.values():
+                    witness_file(w)
+                paths.append(t / f"collation{i + 1}.xml")
+                to_tei(it, paths[-1])
+            elif isinstance(it, Witness):
+                witness_file(it)
+            elif isinstance(it, EmendResult):
+                verdicts.update(verdicts_by_note(it))
+            else:
+                paths.append(Path(it))
+        render_paths(paths, Path(out), verdicts=verdicts or None, title=title)
+    return Path(out) / "index.html"

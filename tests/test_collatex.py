@@ -1,0 +1,160 @@
+"""CollateX in both directions: its JSON input is read, and jiaokan's JSON is its alignment table.
+
+The fixtures are CollateX's own documented examples (tests/fixtures/collatex/README.md names
+the sources).  When CollateX itself is installed (``pip install -e '.[bench]'``) the table
+jiaokan writes is also compared with the one CollateX writes for the same input.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from jiaokan.readers.base import ReaderError
+
+from .conftest import ROOT, corpus_file
+
+FIX = ROOT / "tests" / "fixtures" / "collatex"
+
+
+def read_alignment_table(data: dict) -> dict[str, list[str | None]]:
+    """What a consumer of CollateX's JSON output does: one row per witness, one cell per column.
+
+    Checks the shape CollateX documents: ``witnesses`` a list of sigla, ``table[i]`` the row
+    of ``witnesses[i]``, all rows the same length, a cell ``null`` or a list of token objects
+    each with a string ``t``.  Returns siglum → the cells' text (``None`` for an empty cell).
+    """
+    sigla, table = data["witnesses"], data["table"]
+    assert isinstance(sigla, list) and all(isinstance(s, str) for s in sigla)
+    assert isinstance(table, list) and len(table) == len(sigla)
+    assert len({len(row) for row in table}) == 1, "rows of different lengths"
+    out: dict[str, list[str | None]] = {}
+    for s, row in zip(sigla, table):
+        cells: list[str | None] = []
+        for cell in row:
+            if cell is None:
+                cells.append(None)
+                continue
+            assert isinstance(cell, list) and cell and all(isinstance(t, dict) and isinstance(t["t"], str) for t in cell)
+            cells.append("".join(t["t"] for t in cell))
+        out[s] = cells
+    return out
+
+
+def _plain(s: str) -> str:
+    """The text without whitespace: in jiaokan's table a token is a character, and spaces are not tokens."""
+    return "".join(s.split())
+
+
+def test_the_table_reader_reads_collatex_own_output():
+    rows = read_alignment_table(json.loads((FIX / "pythonport-output-empty-cell.json").read_text()))
+    assert rows == {"A": ["賓", "再", "拜"], "B": ["賓", None, "拜。"]}
+
+
+@pytest.mark.parametrize("fixture", ["doc-input-content.json", "doc-input-tokens.json"])
+def test_collatex_input_collates_and_the_output_is_an_alignment_table(fixture, tmp_path):
+    from jiaokan.api import collate, read_collatex, to_json, to_tei
+
+    raw = json.loads((FIX / fixture).read_text())
+    texts = {w["id"]: w.get("content") or "".join(t["t"] for t in w["tokens"]) for w in raw["witnesses"]}
+    ws = read_collatex(FIX / fixture)
+    assert [w.meta.siglum for w in ws] == list(texts)
+    assert all([p.layer for p in w.pieces()] == ["jing"] for w in ws)  # no layers: one passage of 经
+    col = collate(ws)
+    data = to_json(col, tmp_path / "out.json")
+    assert json.loads((tmp_path / "out.json").read_text()) == data
+    rows = read_alignment_table(data)
+    assert list(rows) == list(texts)
+    for s, cells in rows.items():  # every witness reads back from its row (whitespace is not a token here)
+        assert _plain("".join(c for c in cells if c)) == _plain(texts[s])
+    # a column where all witnesses agree is never a variant, and every variant is a column that differs
+    columns = list(zip(*rows.values()))
+    differing = [c for c in columns if len({x or "" for x in c}) > 1]
+    assert len(differing) >= len(col.apps) > 0
+    # identical witnesses agree in every column
+    for a in texts:
+        for b in texts:
+            same_text = _plain(texts[a]) == _plain(texts[b])
+            assert same_text == (rows[a] == rows[b] or [x or "" for x in rows[a]] == [x or "" for x in rows[b]])
+    # and the TEI apparatus of a CollateX input is valid for the profile
+    from lxml import etree
+
+    from jiaokan.tei.validate import profile_schema
+
+    assert profile_schema().validate(etree.fromstring(to_tei(col).encode()))
+
+
+def test_cli_collates_collatex_json_with_a_tei_witness(tmp_path):
+    """A CollateX witness is 经: collated against the 经 of a real witness, it finds the planted variant."""
+    from jiaokan.api import read, to_tei
+    from jiaokan.cli import main
+
+    zs = read(corpus_file("zhushu-dasheyi-excerpt"))
+    to_tei(zs, tmp_path / "zs.xml")
+    jing = "".join(p.text for p in zs.pieces() if p.layer == "jing")
+    i = next(i for i, ch in enumerate(jing) if ch == "公")
+    planted = jing[:i] + "君" + jing[i + 1:]
+    (tmp_path / "cx.json").write_text(json.dumps({"witnesses": [{"id": "CX", "tokens": [{"t": c} for c in planted]}]},
+                                                 ensure_ascii=False), encoding="utf-8")
+    assert main(["collate", str(tmp_path / "zs.xml"), str(tmp_path / "cx.json"), "--layers", "jing",
+                 "--json", str(tmp_path / "out.json"), "-o", str(tmp_path / "app.xml"), "-q"]) == 0
+    data = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    assert data["witnesses"] == ["ZS", "CX"]
+    subst = [v for v in data["variants"] if v["type"] == "substantive"]
+    assert [(v["readings"]["ZS"], v["readings"]["CX"]) for v in subst] == [("公", "君")]
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("[]", "not CollateX JSON input"),
+    ('{"witnesses": [{"content": "x"}]}', "witnesses[0]: expected an object with a string 'id'"),
+    ('{"witnesses": [{"id": "A"}]}', "witnesses[0]: expected 'content'"),
+    ('{"witnesses": [{"id": "A", "tokens": [{"n": "x"}]}]}', "witnesses[0].tokens[0]: expected an object with a string 't'"),
+    ('{"witnesses": [{"id": "A", "content": "x"}, {"id": "A", "content": "y"}]}', "used twice"),
+    ('{"witnesses": [{"id": "1859", "content": "x"}]}', "cannot be a TEI siglum"),
+    ('{"witnesses": [\n{"id": "A",, }]}', ":2: not valid JSON"),
+])
+def test_malformed_collatex_input_is_one_line(bad, message, tmp_path, capsys):
+    from jiaokan.cli import main
+    from jiaokan.collate.collatex import read_collatex_json
+
+    f = tmp_path / "in.json"
+    f.write_text(bad, encoding="utf-8")
+    with pytest.raises(ReaderError) as exc:
+        read_collatex_json(f)
+    assert message in str(exc.value) and str(f) in str(exc.value)
+    assert main(["collate", str(f), str(corpus_file("zhushu-dasheyi-excerpt")), "-o", str(tmp_path / "o.xml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and not (tmp_path / "o.xml").exists()
+
+
+def test_same_table_as_collatex_itself(tmp_path):
+    """With CollateX installed: the same witnesses, the same agreement, the same table shape."""
+    collatex = pytest.importorskip("collatex", reason="CollateX not installed (pip install -e '.[bench]')")
+    from jiaokan.api import collate, read_collatex, to_json
+
+    raw = json.loads((FIX / "doc-input-content.json").read_text())
+    theirs = read_alignment_table(json.loads(collatex.collate(raw, output="json")))
+    ours = read_alignment_table(to_json(collate(read_collatex(FIX / "doc-input-content.json"))))
+    assert list(theirs) == list(ours)
+    for s in theirs:
+        assert _plain("".join(c or "" for c in theirs[s])) == _plain("".join(c or "" for c in ours[s]))
+    # the pairs of witnesses that agree in every column are the same in both tables
+    def agreeing(rows: dict[str, list[str | None]]) -> set[tuple[str, str]]:
+        return {(a, b) for a in rows for b in rows if a < b
+                and [_plain(x or "") for x in rows[a]] == [_plain(x or "") for x in rows[b]]}
+    assert agreeing(theirs) == agreeing(ours) == {("A", "B")}
+
+
+def test_a_real_collation_is_a_well_formed_alignment_table(read_corpus):
+    """The shipped 大射仪 witnesses: every row the same length, cells tokens or null, 经 and 注 columns."""
+    from jiaokan.api import collate, to_json
+
+    data = to_json(collate([read_corpus("jishi-juan10-dasheyi-simplified"), read_corpus("zhushu-dasheyi-excerpt")],
+                           layers=["jing", "zhu"]))
+    rows = read_alignment_table(data)
+    assert list(rows) == ["JS", "ZS"] and len(rows["JS"]) > 100
+    layers = {t["layer"] for row in data["table"] for cell in row if cell for t in cell}
+    assert layers == {"jing", "zhu"}
+    assert all(t["n"] for row in data["table"] for cell in row if cell for t in cell)  # CollateX's normalized form
