@@ -431,3 +431,16 @@ def test_a_control_alone_on_a_line_is_kept_in_place(tmp_path, capsys):
     assert rc == 0, err
     _assert_whole(f, tmp_path / "out")
     assert "U-0085" in read_tei(tmp_path / "out" / "KR1d0026_005.xml").char_decl
+
+
+def test_collatex_json_with_a_control_character_collates(tmp_path, capsys):
+    """Text that enters without a reader (CollateX JSON) gets the same markers."""
+    import json
+
+    f = tmp_path / "in.json"
+    f.write_text(json.dumps({"witnesses": [{"id": "A", "content": "司射命設豐\u0001于西楹"},
+                                           {"id": "B", "content": "司射命設豐于西楹\ue000"}]}), encoding="utf-8")
+    assert main(["collate", str(f), "-o", str(tmp_path / "app.xml")]) == 0
+    err = capsys.readouterr().err
+    assert "uncertain 2" in err and "substantive 0" in err
+    assert validate_file(tmp_path / "app.xml").ok

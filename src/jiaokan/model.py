@@ -154,6 +154,14 @@ def split_held(s: str) -> Iterator[tuple[str, str]]:
         yield "text", s[pos:]
 
 
+def text_nodes(s: str) -> list["Inline"]:
+    """``s`` as inline nodes: text runs, and a marker (:class:`Gaiji` ``U-XXXX``) for each held code point.
+
+    For text that enters the model without a reader (CollateX JSON, an API call).
+    """
+    return [Gaiji(codepoint_code(run), None) if kind == "held" else Text(run) for kind, run in split_held(s)]
+
+
 def codepoint_code(ch: str) -> str:
     """The marker code of a held code point: U+0001 → ``U-0001`` (an XML name, never an entity name)."""
     return f"U-{ord(ch):04X}"

@@ -26,7 +26,7 @@ import json
 import re
 from pathlib import Path
 
-from ..model import Div, Loc, Piece, Text, Unit, Witness, WitnessMeta
+from ..model import Div, Gaiji, Loc, Piece, Unit, Witness, WitnessMeta, text_nodes
 from ..readers.base import ReaderError
 
 FORMAT = "collatex-json"
@@ -76,9 +76,11 @@ def witnesses_from_collatex(data: object, name: str = "<json>") -> list[Witness]
         if not text.strip():
             raise ReaderError(name, f"{where}: witness {sig!r} has no text")
         meta = WitnessMeta(siglum=sig, file=name, format=FORMAT, title=sig, work="")
-        piece = Piece(layer="jing", content=[Text(text)], loc=Loc(line=1))
+        content = text_nodes(text)  # a control character XML cannot hold becomes its marker
+        piece = Piece(layer="jing", content=content, loc=Loc(line=1))
         div = Div(type="chapter", n="1", title=None, units=[Unit(id=f"{sig}.1", pieces=[piece])], id=f"{sig}.d1")
-        out.append(Witness(meta=meta, divs=[div]))
+        chars = {n.code: None for n in content if isinstance(n, Gaiji)}
+        out.append(Witness(meta=meta, divs=[div], char_decl=dict(chars)))
     if not out:
         raise ReaderError(name, "the CollateX input lists no witnesses")
     return out
