@@ -11,8 +11,8 @@ from pathlib import Path
 
 from lxml import etree
 
+from ..errors import InputError
 from ..collate.apparatus_reader import is_apparatus, load_apparatus
-from ..readers.base import ReaderError
 from .chapter import Chapter
 
 
@@ -20,9 +20,9 @@ def _kind(path: Path) -> str:
     try:
         root = etree.parse(str(path)).getroot()
     except OSError:
-        raise ReaderError(str(path), "no such file or not readable") from None
+        raise InputError(str(path), "no such file or not readable") from None
     except etree.XMLSyntaxError as exc:
-        raise ReaderError(str(path), f"not well-formed XML: {exc.msg}", exc.lineno) from None
+        raise InputError(str(path), f"not well-formed XML: {exc.msg}", exc.lineno) from None
     return "apparatus" if is_apparatus(root) else "witness"
 
 

@@ -11,6 +11,7 @@ from typing import TypedDict
 
 from lxml import etree
 
+from ..errors import InputError
 from ..model import (
     LAYERS,
     Div,
@@ -31,7 +32,6 @@ from ..model import (
     walk,
 )
 from ..readers import default_role
-from ..readers.base import ReaderError
 from .writer import TEI_NS, XML_NS
 
 _T = "{%s}" % TEI_NS
@@ -40,21 +40,21 @@ NS = {"t": TEI_NS}
 
 
 def read_tei(path: str | Path) -> Witness:
-    """Parse a witness TEI file; a one-line :class:`ReaderError` if it is not one."""
+    """Parse a witness TEI file; a one-line :class:`InputError` if it is not one."""
     path = Path(path)
     try:
         tree = etree.parse(str(path))
     except OSError:
-        raise ReaderError(str(path), "no such file or not readable") from None
+        raise InputError(str(path), "no such file or not readable") from None
     except etree.XMLSyntaxError as exc:
-        raise ReaderError(str(path), f"not well-formed XML: {exc.msg}", exc.lineno) from None
+        raise InputError(str(path), f"not well-formed XML: {exc.msg}", exc.lineno) from None
     root = tree.getroot()
     if root.tag != _T + "TEI":
-        raise ReaderError(str(path), "not a TEI document (root element is not TEI in the TEI namespace)")
+        raise InputError(str(path), "not a TEI document (root element is not TEI in the TEI namespace)")
     if root.find("t:text/t:body", NS) is None:
-        raise ReaderError(str(path), "TEI without text/body")
+        raise InputError(str(path), "TEI without text/body")
     if root.find(".//t:app", NS) is not None and root.find(".//t:ab[@type='jing']", NS) is None:
-        raise ReaderError(str(path), "this is an apparatus file, not a witness transcription")
+        raise InputError(str(path), "this is an apparatus file, not a witness transcription")
     return witness_from_tei(root, str(path))
 
 
@@ -113,7 +113,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
                     continue
                 layer = el.get("type", "")
                 if layer not in LAYERS:
-                    raise ReaderError(name, f"<{etree.QName(el).localname}> with @type={layer!r}: not a layer", el.sourceline)
+                    raise InputError(name, f"<{etree.QName(el).localname}> with @type={layer!r}: not a layer", el.sourceline)
                 page_before, line_before = state["page"], state["line"]
                 content = _read_inline(el, w, people, state, div)
                 unit_id = el.get("n") or (el.get(_XML_ID) or f"u{len(units) + 1}")
