@@ -8,11 +8,10 @@ jiaokan writes is also compared with the one CollateX writes for the same input.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from jiaokan.readers.base import ReaderError
+from jiaokan.errors import InputError
 
 from .conftest import ROOT, corpus_file
 
@@ -121,7 +120,7 @@ def test_malformed_collatex_input_is_one_line(bad, message, tmp_path, capsys):
 
     f = tmp_path / "in.json"
     f.write_text(bad, encoding="utf-8")
-    with pytest.raises(ReaderError) as exc:
+    with pytest.raises(InputError) as exc:
         read_collatex_json(f)
     assert message in str(exc.value) and str(f) in str(exc.value)
     assert main(["collate", str(f), str(corpus_file("zhushu-dasheyi-excerpt")), "-o", str(tmp_path / "o.xml")]) == 2

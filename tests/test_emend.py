@@ -17,7 +17,7 @@ import pytest
 from lxml import etree
 
 from jiaokan.collate.engine import collate
-from jiaokan.errors import EmendationError
+from jiaokan.errors import InputError, EmendationError
 from jiaokan.emend.anchor import anchor_witness
 from jiaokan.emend.apply import emend, emended_texts
 from jiaokan.emend.check import Aligned, check_claims
@@ -397,12 +397,11 @@ def test_verdicts_file_reads_back_the_same_records(res10, tmp_path):
     ("confirmed", "expected {note id"),
 ])
 def test_malformed_verdicts_file_is_one_clear_error(tmp_path, record, message):
-    from jiaokan.readers import ReaderError
     from jiaokan.render.verdicts import load_verdicts
 
     bad = tmp_path / "v.json"
     bad.write_text(json.dumps({"by_note": {"JS10.1.jing1.an1": record}}), encoding="utf-8")
-    with pytest.raises(ReaderError) as exc:
+    with pytest.raises(InputError) as exc:
         load_verdicts([bad])
     assert str(exc.value).startswith(f"{bad}: note JS10.1.jing1.an1: ")
     assert message in str(exc.value) and "\n" not in str(exc.value)

@@ -21,7 +21,7 @@ from lxml import etree
 
 import jiaokan.io as jio
 from jiaokan.cli import main
-from jiaokan.io import InvalidOutput, OutputError, atomic_write_bytes
+from jiaokan.io import InvalidOutput, atomic_write_bytes
 
 from .conftest import CORPUS, ROOT, kanripo_file
 from .test_cli import jiaokan

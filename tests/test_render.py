@@ -12,6 +12,7 @@ import re
 import lxml.html
 import pytest
 
+from jiaokan.errors import InputError
 from jiaokan.collate.model import VARIANT_TYPES
 from jiaokan.emend.verdict import NoteVerdict
 from jiaokan.model import UNKNOWN_CHAR
@@ -268,7 +269,6 @@ def test_cli_render_from_tei_files(built, capsys):
 
 def test_apparatus_reader_finds_witnesses_beside_or_in_tei(built, tmp_path):
     from jiaokan.collate.apparatus_reader import load_apparatus
-    from jiaokan.readers.base import ReaderError
 
     col, files = load_apparatus(built["root"] / "apparatus" / "dasheyi.xml")
     assert list(col.witnesses) == ["JS", "ZS"] and col.base == "JS"
@@ -277,7 +277,7 @@ def test_apparatus_reader_finds_witnesses_beside_or_in_tei(built, tmp_path):
     assert [(a.id, a.type, a.lem.text) for a in col.apps] == [(a.id, a.type, a.lem.text) for a in ref.apps]
     lonely = tmp_path / "dasheyi.xml"
     lonely.write_bytes((built["root"] / "apparatus" / "dasheyi.xml").read_bytes())
-    with pytest.raises(ReaderError, match="was found neither"):
+    with pytest.raises(InputError, match="was found neither"):
         load_apparatus(lonely)
 
 

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from jiaokan.errors import InputError
 from jiaokan.corpus import load_manifest
 from jiaokan.model import ROLES
-from jiaokan.readers import READERS, ReaderError, read_witness
+from jiaokan.readers import READERS, read_witness
 from jiaokan.tei.reader import witness_from_tei
 from jiaokan.tei.writer import witness_to_tei
 
@@ -53,7 +54,7 @@ def _copy_corpus(tmp_path: Path, edit) -> Path:
 
 def test_manifest_role_is_checked(tmp_path: Path) -> None:
     d = _copy_corpus(tmp_path, lambda s: s.replace('format = "zhushu-ctext"', 'format = "zhushu-ctext"\nrole = "zhushuu"'))
-    with pytest.raises(ReaderError, match="unknown role 'zhushuu'.*known roles: jishi"):
+    with pytest.raises(InputError, match="unknown role 'zhushuu'.*known roles: jishi"):
         load_manifest(d)
 
 

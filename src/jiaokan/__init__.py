@@ -24,15 +24,19 @@ from typing import TYPE_CHECKING
 
 __all__ = [
     "__version__", "read", "read_collatex", "collate", "emend", "to_tei", "to_json", "render",
-    "Witness", "Collation", "EmendResult", "JiaokanError", "ReaderError", "CollationError",
+    "Witness", "Collation", "EmendResult",
+    "JiaokanError", "InputError", "ReaderError", "CollationError", "EmendationError", "OutputError",
 ]
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load on first use (below)
     from .api import (
         Collation,
         CollationError,
+        EmendationError,
         EmendResult,
+        InputError,
         JiaokanError,
+        OutputError,
         ReaderError,
         Witness,
         collate,

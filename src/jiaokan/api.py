@@ -13,9 +13,11 @@ is the model itself (:class:`~jiaokan.model.Witness`, :class:`~jiaokan.collate.m
     col = jiaokan.collate([js, zs], layers=["jing"])
     col.counts()                                                       # variants per type
 
-Errors in the input raise :class:`ReaderError` (bad witness file) or
-:class:`CollationError` (what was asked cannot be collated), both with a one-line message;
-both are :class:`JiaokanError`, the one class to catch for any of jiaokan's own errors.
+Errors raise the one hierarchy of :mod:`jiaokan.errors`, each with a one-line message:
+:class:`InputError` (a file that cannot be read as what it should be; :class:`ReaderError`
+for a witness file), :class:`CollationError` (what was asked cannot be collated),
+:class:`EmendationError` and :class:`OutputError`; :class:`JiaokanError` is the one
+class to catch for any of them.
 """
 
 from __future__ import annotations
@@ -26,11 +28,10 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Union
 
-from .collate.engine import CollationError
-from .errors import JiaokanError
 from .collate.model import Collation
 from .emend.apply import EmendResult
 from .model import Witness, WitnessMeta
+from .errors import CollationError, EmendationError, InputError, JiaokanError, OutputError
 from .readers.base import ReaderError
 
 #: What the functions accept where a file is meant.
@@ -38,7 +39,8 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = [
     "read", "read_collatex", "collate", "emend", "to_tei", "to_json", "render",
-    "Witness", "Collation", "EmendResult", "JiaokanError", "ReaderError", "CollationError",
+    "Witness", "Collation", "EmendResult",
+    "JiaokanError", "InputError", "ReaderError", "CollationError", "EmendationError", "OutputError",
 ]
 
 

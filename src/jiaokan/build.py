@@ -16,13 +16,13 @@ from pathlib import Path
 
 from .collate.apparatus import write_apparatus
 from .collate.engine import collate
-from .errors import CollationError, EmendationError
+from .errors import InputError, CollationError, EmendationError
 from .collate.export import write_json
 from .corpus import Entry, load_collations, load_manifest
 from .io import InvalidOutput, OutputError
 from .emend.verdict import NoteVerdict
 from .model import Witness
-from .readers import ReaderError, read_witness
+from .readers import read_witness
 from .tei.validate import validate_file, validate_files
 from .tei.writer import write_tei
 from .ui import Progress, internal_error, table
@@ -46,7 +46,7 @@ def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str |
         try:
             w = read_witness(e.path, e.meta, e.meta.format or None)
             path = write_tei(w, out / "tei" / f"{e.stem}.xml")
-        except (ReaderError, InvalidOutput) as exc:
+        except (InputError, InvalidOutput) as exc:
             res.errors.append(str(exc))
             progress.step(f"{e.stem}: error")
             continue

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import NoReturn, Sequence
 
 from . import __version__
-from .errors import EmendationError
+from .errors import InputError, JiaokanError
 from .io import InvalidOutput, OutputError
 from .model import LAYERS, ROLES, Witness, WitnessMeta
 from .names import STDIN_STEM, derive_siglum, output_stem, siglum_problem
-from .readers import READERS, ReaderError, read_witness
+from .readers import READERS, read_witness
 from .readers.base import load_source
 from .ui import colour_wanted, internal_error, table
 
@@ -133,7 +133,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 target = "<stdout>"
             else:
                 target = str(write_tei(w, out_dir / f"{output_stem(path)}.xml"))
-        except ReaderError as exc:  # one bad file: its one line, and the others are still read
+        except InputError as exc:  # one bad file: its one line, and the others are still read
             _err(str(exc))
             status = EXIT_USAGE
             continue
@@ -185,7 +185,7 @@ def _read_bytes(data: bytes, name: str, meta: WitnessMeta, fmt: str | None) -> W
     src = load_source(name, data)
     reader = get_reader(fmt) if fmt else sniff(src)
     if reader is None:
-        raise ReaderError(name, "unknown format: no reader recognises this input (give --format)")
+        raise InputError(name, "unknown format: no reader recognises this input (give --format)")
     meta.format = reader.name
     return reader.read(src, meta)
 
@@ -220,11 +220,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_text(args: argparse.Namespace) -> int:
     from .tei.reader import read_tei
 
-    try:
-        w = read_tei(args.file)
-    except ReaderError as exc:
-        _err(str(exc))
-        return EXIT_USAGE
+    w = read_tei(args.file)
     # TEI from elsewhere: say what could not be placed in a layer (it is kept, not dropped)
     for warning in w.warnings[:5]:
         print(f"jiaokan: {warning}", file=sys.stderr)
@@ -288,16 +284,11 @@ def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore
 
 def cmd_collate(args: argparse.Namespace) -> int:
     from .collate.apparatus import collation_to_tei, write_apparatus
-    from .collate.engine import CollationError
     from .collate.export import write_json
     from .collate.viewers import viewer_tree, write_viewer
     from .tei.writer import tei_bytes
 
-    try:
-        col, names = _run_collation(args.files, args.base, _split(args.layers), _split(args.ignore))
-    except (ReaderError, CollationError) as exc:
-        _err(str(exc))
-        return EXIT_USAGE
+    col, names = _run_collation(args.files, args.base, _split(args.layers), _split(args.ignore))
     if args.output and args.viewer:
         write_viewer(col, args.output, args.viewer, names)
     elif args.output:
@@ -336,14 +327,9 @@ def _gap_summary(col) -> list[str]:
 def cmd_diff(args: argparse.Namespace) -> int:
     import json as _json
 
-    from .collate.engine import CollationError
     from .collate.export import collation_to_json, format_diff
 
-    try:
-        col, _names = _run_collation([args.a, args.b], None, _split(args.layer), [])
-    except (ReaderError, CollationError) as exc:
-        _err(str(exc))
-        return EXIT_USAGE
+    col, _names = _run_collation([args.a, args.b], None, _split(args.layer), [])
     only = set(_split(args.only))
     if only:
         col.apps = [a for a in col.apps if any(r.type in only for r in a.differing().values())]
@@ -382,11 +368,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             _err(f"{corpus}: --corpus takes the folder that holds corpus.toml, or that corpus.toml itself")
             return EXIT_USAGE
         corpus = corpus.parent
-    try:
-        return run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all)
-    except ReaderError as exc:
-        _err(str(exc))
-        return EXIT_USAGE
+    return run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all)
 
 
 # ---------------------------------------------------------------- render
@@ -398,12 +380,8 @@ def cmd_render(args: argparse.Namespace) -> int:
         if not Path(f).is_file():
             _err(f"{f}: no such file")
             return EXIT_USAGE
-    try:
-        verdicts = load_verdicts(args.verdicts) if args.verdicts else None
-        rep = render_paths(args.inputs, args.output, verdicts=verdicts, title=args.title)
-    except ReaderError as exc:
-        _err(str(exc))
-        return EXIT_USAGE
+    verdicts = load_verdicts(args.verdicts) if args.verdicts else None
+    rep = render_paths(args.inputs, args.output, verdicts=verdicts, title=args.title)
     name, size = rep.largest
     if not args.quiet:
         print(f"{len(rep.pages)} pages -> {Path(args.output) / 'index.html'} (largest: {name}, {size / 1024:.0f} KiB)",
@@ -420,30 +398,22 @@ def cmd_emend(args: argparse.Namespace) -> int:
     bad = _bad_sigla(args, "siglum", "against_siglum")
     if bad:
         return bad
-    try:
-        w = _load_any(args.witness)
-        if args.siglum:
-            w.meta.siglum = args.siglum
-        zs = _load_any(args.against) if args.against else None
-        if zs is not None:
-            if args.against_siglum:
-                zs.meta.siglum = args.against_siglum
-            elif zs.meta.siglum == w.meta.siglum:
-                zs.meta.siglum = "ZS" if w.meta.siglum != "ZS" else "ZS2"
-    except ReaderError as exc:
-        _err(str(exc))
-        return EXIT_USAGE
+    w = _load_any(args.witness)
+    if args.siglum:
+        w.meta.siglum = args.siglum
+    zs = _load_any(args.against) if args.against else None
+    if zs is not None:
+        if args.against_siglum:
+            zs.meta.siglum = args.against_siglum
+        elif zs.meta.siglum == w.meta.siglum:
+            zs.meta.siglum = "ZS" if w.meta.siglum != "ZS" else "ZS2"
     if not w.notes():
         _err(f"{args.witness}: no 案 notes in this witness (WITNESS is the text that carries them, e.g. the 集释)")
         return EXIT_USAGE
     if zs is None and args.against_output:
         _err("--against-output needs --against")
         return EXIT_USAGE
-    try:
-        res = emend(w, zs)
-    except EmendationError as exc:
-        _err(str(exc))
-        return EXIT_USAGE
+    res = emend(w, zs)
     names = {w.meta.siglum: Path(args.witness).name if args.witness.endswith(".xml") else Path(args.witness).stem + ".xml"}
     if zs is not None:
         names[zs.meta.siglum] = (Path(args.against).name if args.against.endswith(".xml")
@@ -627,9 +597,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except BrokenPipeError:
         return EXIT_OK
-    except OutputError as exc:  # the one output helper names the target and the reason
+    except JiaokanError as exc:  # every error a user must be told about: one line (file, line, what was expected)
         _err(str(exc))
-        return EXIT_FAIL
+        return exc.exit_status
     except OSError as exc:  # an output path that is a file, a read-only directory, a full disk …
         where = exc.filename if exc.filename is not None else "jiaokan"
         if isinstance(exc, (NotADirectoryError, FileExistsError)):

@@ -9,9 +9,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import InputError
 from .model import ROLES, WitnessMeta
 from .names import name_problem, siglum_problem
-from .readers.base import ReaderError
 
 MANIFEST = "corpus.toml"
 _FIELDS = ("siglum", "format", "title", "work", "chapter", "juan", "script", "source", "licence", "edition", "author", "role")
@@ -91,35 +91,35 @@ class Entry:
 
 
 def load_manifest(corpus_dir: str | Path) -> list[Entry]:
-    """Read ``corpus.toml``; a one-line :class:`ReaderError` for a missing or malformed manifest."""
+    """Read ``corpus.toml``; a one-line :class:`InputError` for a missing or malformed manifest."""
     corpus_dir = Path(corpus_dir)
     mpath = corpus_dir / MANIFEST
     if not mpath.is_file():
-        raise ReaderError(str(mpath), "no corpus manifest here (expected corpus.toml listing the witnesses)")
+        raise InputError(str(mpath), "no corpus manifest here (expected corpus.toml listing the witnesses)")
     try:
         text = mpath.read_text(encoding="utf-8")
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ReaderError(str(mpath), f"malformed manifest: {exc}") from None
+        raise InputError(str(mpath), f"malformed manifest: {exc}") from None
     _warn_once(unknown_key_warnings(data, mpath, text))
     entries: list[Entry] = []
     witnesses = data.get("witness", [])
     if not isinstance(witnesses, list) or not all(isinstance(w, dict) for w in witnesses):
-        raise ReaderError(str(mpath), "'witness' must be a list of [[witness]] tables")
+        raise InputError(str(mpath), "'witness' must be a list of [[witness]] tables")
     for i, w in enumerate(witnesses, 1):
         if "file" not in w or "siglum" not in w:
-            raise ReaderError(str(mpath), f"[[witness]] number {i} needs at least 'file' and 'siglum'")
+            raise InputError(str(mpath), f"[[witness]] number {i} needs at least 'file' and 'siglum'")
         problem = siglum_problem(str(w["siglum"]))
         if problem:
-            raise ReaderError(str(mpath), f"[[witness]] number {i} ({w['file']}): {problem}")
+            raise InputError(str(mpath), f"[[witness]] number {i} ({w['file']}): {problem}")
         # the ** keys are _FIELDS, all str fields of WitnessMeta; mypy cannot tell them from 'extra' (a dict)
         meta = WitnessMeta(file=w["file"], **{k: str(w.get(k, "")) for k in _FIELDS if k != "format"}, format=w.get("format", ""))  # type: ignore[arg-type]
         if meta.role and meta.role not in ROLES:
-            raise ReaderError(str(mpath), f"[[witness]] number {i} ({w['file']}): unknown role {meta.role!r}; "
+            raise InputError(str(mpath), f"[[witness]] number {i} ({w['file']}): unknown role {meta.role!r}; "
                               f"known roles: {', '.join(ROLES)}")
         entries.append(Entry(corpus_dir / w["file"], meta))
     if not entries:
-        raise ReaderError(str(mpath), "the manifest lists no [[witness]]")
+        raise InputError(str(mpath), "the manifest lists no [[witness]]")
     _check_stems(mpath, entries)
     return entries
 
@@ -130,7 +130,7 @@ def _check_stems(mpath: Path, entries: list[Entry]) -> None:
     for e in entries:
         name = e.meta.file
         if e.stem in seen and seen[e.stem] != name:
-            raise ReaderError(str(mpath), f"[[witness]] files {seen[e.stem]!r} and {name!r} would both be written "
+            raise InputError(str(mpath), f"[[witness]] files {seen[e.stem]!r} and {name!r} would both be written "
                               f"as tei/{e.stem}.xml: give them different names")
         seen[e.stem] = name
 
@@ -159,20 +159,20 @@ def load_collations(corpus_dir: str | Path, entries: list[Entry]) -> list[Collat
         tables = [{"name": f"chapter{i}", "chapter": ch} for i, ch in enumerate(chapters, 1) if len(chapters[ch]) > 1]
     names: set[str] = set()
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
-        raise ReaderError(str(mpath), "'collation' must be a list of [[collation]] tables")
+        raise InputError(str(mpath), "'collation' must be a list of [[collation]] tables")
     for i, t in enumerate(tables, 1):
         if "chapter" not in t:
-            raise ReaderError(str(mpath), f"[[collation]] number {i} needs a 'chapter'")
+            raise InputError(str(mpath), f"[[collation]] number {i} needs a 'chapter'")
         name = str(t.get("name", f"chapter{i}"))
         problem = name_problem(name) or (siglum_problem(str(t["base"])) if "base" in t else None)
         if problem:
-            raise ReaderError(str(mpath), f"[[collation]] number {i}: {problem}")
+            raise InputError(str(mpath), f"[[collation]] number {i}: {problem}")
         if name in names:
-            raise ReaderError(str(mpath), f"[[collation]] number {i}: name {name!r} is used twice (it names the "
+            raise InputError(str(mpath), f"[[collation]] number {i}: name {name!r} is used twice (it names the "
                               "output files apparatus/NAME.xml and .json)")
         names.add(name)
         if name in {e.stem for e in entries}:
-            raise ReaderError(str(mpath), f"[[collation]] number {i}: name {name!r} is also a witness file's name "
+            raise InputError(str(mpath), f"[[collation]] number {i}: name {name!r} is also a witness file's name "
                               "(both would be written as tei/NAME.xml in the site): choose another")
         members = [e for e in entries if e.meta.chapter == t["chapter"]]
         specs.append(CollationSpec(name, t["chapter"], t.get("base"), members))
@@ -189,6 +189,6 @@ def find_entry(path: str | Path) -> Entry | None:
         for e in load_manifest(path.parent):
             if e.path.resolve() == path:
                 return e
-    except ReaderError:
+    except InputError:
         return None
     return None

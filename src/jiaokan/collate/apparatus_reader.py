@@ -20,7 +20,7 @@ from typing import Sequence
 
 from lxml import etree
 
-from ..readers.base import ReaderError
+from ..errors import InputError
 from ..tei.writer import TEI_NS, XML_NS
 from ..model import Witness
 from .model import Collation
@@ -73,7 +73,7 @@ def load_apparatus(path: str | Path, candidates: list[Path] | None = None) -> tu
     """Re-collate the witnesses an apparatus file lists, base first.
 
     Returns the collation and siglum → witness TEI path.  A one-line
-    :class:`ReaderError` when the file is not an apparatus or a witness file is missing.
+    :class:`InputError` when the file is not an apparatus or a witness file is missing.
     """
     from ..tei.parse import parse_xml
     from ..tei.reader import read_tei
@@ -83,12 +83,12 @@ def load_apparatus(path: str | Path, candidates: list[Path] | None = None) -> tu
     root = parse_xml(path).getroot()
     listed = listed_witnesses(root)
     if len(listed) < 2:
-        raise ReaderError(str(path), "not an apparatus file (teiHeader lists fewer than two witnesses)")
+        raise InputError(str(path), "not an apparatus file (teiHeader lists fewer than two witnesses)")
     files: dict[str, Path] = {}
     for lw in listed:
         found = find_witness_file(lw.tei, path, list(candidates or []))
         if found is None:
-            raise ReaderError(str(path), f"witness {lw.siglum}: its TEI file {lw.tei or '(not named)'} was found "
+            raise InputError(str(path), f"witness {lw.siglum}: its TEI file {lw.tei or '(not named)'} was found "
                               "neither among the inputs nor beside the apparatus (nor in ../tei/)")
         files[lw.siglum] = found
     witnesses = []
@@ -99,7 +99,7 @@ def load_apparatus(path: str | Path, candidates: list[Path] | None = None) -> tu
     try:
         col = collate(witnesses, base=listed[0].siglum)
     except CollationError as exc:
-        raise ReaderError(str(path), str(exc)) from None
+        raise InputError(str(path), str(exc)) from None
     return col, files
 
 

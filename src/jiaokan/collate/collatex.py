@@ -26,8 +26,8 @@ import json
 import re
 from pathlib import Path
 
+from ..errors import InputError
 from ..model import Div, Gaiji, Loc, Piece, Unit, Witness, WitnessMeta, text_nodes
-from ..readers.base import ReaderError
 
 FORMAT = "collatex-json"
 _NCNAME = re.compile(r"^[A-Za-z_][\w.\-]*$")
@@ -42,39 +42,39 @@ def looks_like_collatex(data: object) -> bool:
 def _witness_text(w: dict, where: str, name: str) -> str:
     if "content" in w:
         if not isinstance(w["content"], str):
-            raise ReaderError(name, f"{where}.content: expected a string, found {type(w['content']).__name__}")
+            raise InputError(name, f"{where}.content: expected a string, found {type(w['content']).__name__}")
         return w["content"]
     tokens = w.get("tokens")
     if not isinstance(tokens, list):
-        raise ReaderError(name, f"{where}: expected 'content' (a string) or 'tokens' (a list of {{\"t\": …}})")
+        raise InputError(name, f"{where}: expected 'content' (a string) or 'tokens' (a list of {{\"t\": …}})")
     parts: list[str] = []
     for j, tok in enumerate(tokens):
         if not isinstance(tok, dict) or not isinstance(tok.get("t"), str):
-            raise ReaderError(name, f"{where}.tokens[{j}]: expected an object with a string 't'")
+            raise InputError(name, f"{where}.tokens[{j}]: expected an object with a string 't'")
         parts.append(tok["t"])
     return "".join(parts)
 
 
 def witnesses_from_collatex(data: object, name: str = "<json>") -> list[Witness]:
-    """The witnesses of a parsed CollateX JSON input; a one-line :class:`ReaderError` for a malformed one."""
+    """The witnesses of a parsed CollateX JSON input; a one-line :class:`InputError` for a malformed one."""
     if not isinstance(data, dict) or not isinstance(data.get("witnesses"), list):
-        raise ReaderError(name, 'not CollateX JSON input: expected an object {"witnesses": [{"id": …, "content": …}, …]}')
+        raise InputError(name, 'not CollateX JSON input: expected an object {"witnesses": [{"id": …, "content": …}, …]}')
     out: list[Witness] = []
     seen: set[str] = set()
     for i, w in enumerate(data["witnesses"]):
         where = f"witnesses[{i}]"
         if not isinstance(w, dict) or not isinstance(w.get("id"), str) or not w["id"]:
-            raise ReaderError(name, f"{where}: expected an object with a string 'id'")
+            raise InputError(name, f"{where}: expected an object with a string 'id'")
         sig = w["id"]
         if not _NCNAME.match(sig):
-            raise ReaderError(name, f"{where}: id {sig!r} cannot be a TEI siglum: use letters, digits, '_', '-', '.', "
+            raise InputError(name, f"{where}: id {sig!r} cannot be a TEI siglum: use letters, digits, '_', '-', '.', "
                               "starting with a letter or '_'")
         if sig in seen:
-            raise ReaderError(name, f"{where}: id {sig!r} is used twice: witness ids must be unique")
+            raise InputError(name, f"{where}: id {sig!r} is used twice: witness ids must be unique")
         seen.add(sig)
         text = _witness_text(w, where, name)
         if not text.strip():
-            raise ReaderError(name, f"{where}: witness {sig!r} has no text")
+            raise InputError(name, f"{where}: witness {sig!r} has no text")
         meta = WitnessMeta(siglum=sig, file=name, format=FORMAT, title=sig, work="")
         content = text_nodes(text)  # a control character XML cannot hold becomes its marker
         piece = Piece(layer="jing", content=content, loc=Loc(line=1))
@@ -82,7 +82,7 @@ def witnesses_from_collatex(data: object, name: str = "<json>") -> list[Witness]
         chars = {n.code: None for n in content if isinstance(n, Gaiji)}
         out.append(Witness(meta=meta, divs=[div], char_decl=dict(chars)))
     if not out:
-        raise ReaderError(name, "the CollateX input lists no witnesses")
+        raise InputError(name, "the CollateX input lists no witnesses")
     return out
 
 
@@ -92,11 +92,11 @@ def read_collatex_json(path: str | Path) -> list[Witness]:
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
-        raise ReaderError(name, f"cannot read: {exc.strerror or exc}") from None
+        raise InputError(name, f"cannot read: {exc.strerror or exc}") from None
     try:
         data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
-        raise ReaderError(name, f"not UTF-8 (byte {exc.start}): JSON input must be UTF-8") from None
+        raise InputError(name, f"not UTF-8 (byte {exc.start}): JSON input must be UTF-8") from None
     except json.JSONDecodeError as exc:
-        raise ReaderError(name, f"not valid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
+        raise InputError(name, f"not valid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
     return witnesses_from_collatex(data, name)

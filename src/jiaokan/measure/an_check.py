@@ -25,6 +25,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Sequence, TextIO
 
+from ..errors import InputError
 from ..emend.apply import EmendResult, emend
 from ..emend.check import is_zhushu_claim
 from ..emend.report import to_json
@@ -32,7 +33,7 @@ from ..emend.verdict import VERDICTS
 from ..io import atomic_write_text
 from ..model import Witness, WitnessMeta
 from ..normalize import key
-from ..readers import ReaderError, read_witness
+from ..readers import read_witness
 
 __all__ = ["find_pairs", "check_pair", "counts", "shares", "report", "main"]
 
@@ -56,7 +57,7 @@ def _chapters(folder: Path, text_id: str, siglum: str, problems: list[str]) -> l
     for p in sorted(folder.glob(f"{text_id}_*.txt")):
         try:
             out.append((p, chapter_key(read(p, siglum))))
-        except ReaderError as exc:
+        except InputError as exc:
             problems.append(f"{p.name}: cannot read: {exc}")
     return out
 
@@ -165,7 +166,7 @@ def main(argv: Sequence[str] | None = None, *, default_dir: Path | None = None) 
     for j, z in pairs:
         try:
             res = check_pair(j, z)
-        except (ReaderError, ValueError) as exc:
+        except (InputError, ValueError) as exc:
             print(f"an_check_kanripo: error: {j.name}: {exc}", file=sys.stderr)
             continue
         total += report(res, j, z, sys.stdout)

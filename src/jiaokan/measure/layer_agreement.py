@@ -47,10 +47,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from ..errors import InputError
 from ..collate.align import align
 from ..model import Gaiji, Inline, Label, LineBreak, Note, PageBreak, Text, Witness
 from ..normalize import keys
-from ..readers import ReaderError, read_witness
+from ..readers import read_witness
 from ..ui import table
 
 __all__ = ["Stream", "stream", "Result", "Boundaries", "Example", "inferred_boundaries", "measure", "report",
@@ -355,7 +356,7 @@ def run_pairs(pairs: Sequence[tuple[Path, Path]], *, witness_format: str | None 
             if rpath not in refs:
                 refs[rpath] = read(rpath, reference_format)
             wit = read(wpath, witness_format)
-        except ReaderError as exc:
+        except InputError as exc:
             skipped.append((wpath.name, rpath.name, str(exc)))
             continue
         results.append(measure(wit, refs[rpath], witness_name=wpath.stem, reference_name=rpath.stem,

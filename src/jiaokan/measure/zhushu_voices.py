@@ -23,8 +23,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Sequence, TextIO
 
+from ..errors import InputError
 from ..io import atomic_write_bytes
-from ..readers import ReaderError
 from ..readers.base import load_source
 from ..readers.mandoku import MandokuZhushuReader
 from ..readers.mandoku_boundary import bigram_counts, format_voices
@@ -37,7 +37,7 @@ Voices = dict[str, Counter[tuple[str, str]]]
 def count_voices(files: Sequence[Path], log: TextIO | None = None) -> Voices:
     """Bigram counts of the certain 经 and 注 stretches of ``files``; a line per file on ``log``.
 
-    Raises ``OSError`` or :class:`ReaderError` for a file that cannot be read.
+    Raises ``OSError`` or :class:`InputError` for a file that cannot be read.
     """
     reader = MandokuZhushuReader(voices={})  # no prior: count the files themselves
     voices: Voices = {"jing": Counter(), "zhu": Counter()}
@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None, *, default_files: Sequence[Path] = (
         ap.error("no output given (-o)")
     try:
         voices = count_voices(files, sys.stderr)
-    except (OSError, ReaderError) as exc:
+    except (OSError, InputError) as exc:
         print(f"build_zhushu_voices: error: {exc}", file=sys.stderr)
         return 2
     header = ("Prior of the 注/经 boundary models of the mandoku-zhushu reader: character bigram counts of the\n"

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..errors import InputError
 from ..emend.verdict import NoteVerdict
-from ..readers.base import ReaderError
 
 _EXPECTED = "expected {note id: {kind, verdict, summary, reading}} or an emend report"
 
@@ -24,18 +24,18 @@ def load_verdicts(paths: list[str | Path]) -> dict[str, NoteVerdict]:
         try:
             data = json.loads(Path(p).read_text(encoding="utf-8"))
         except OSError:
-            raise ReaderError(str(p), "no such file or not readable") from None
+            raise InputError(str(p), "no such file or not readable") from None
         except ValueError as exc:
-            raise ReaderError(str(p), f"not JSON: {exc}") from None
+            raise InputError(str(p), f"not JSON: {exc}") from None
         if isinstance(data, dict) and isinstance(data.get("by_note"), dict):
             data = data["by_note"]
         if not isinstance(data, dict):
-            raise ReaderError(str(p), _EXPECTED)
+            raise InputError(str(p), _EXPECTED)
         for nid, record in data.items():
             if not isinstance(record, dict):
-                raise ReaderError(str(p), f"note {nid}: {_EXPECTED}")
+                raise InputError(str(p), f"note {nid}: {_EXPECTED}")
             try:
                 out[nid] = NoteVerdict.from_dict(record)
             except ValueError as exc:
-                raise ReaderError(str(p), f"note {nid}: {exc}") from None
+                raise InputError(str(p), f"note {nid}: {exc}") from None
     return out

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from ..readers.base import ReaderError
+from ..errors import InputError
 
 XINCLUDE_NS = "http://www.w3.org/2001/XInclude"
 
@@ -34,15 +34,15 @@ def xml_parser() -> etree.XMLParser:
 
 
 def parse_xml(path: str | Path) -> etree._ElementTree:
-    """Parse ``path`` safely; a one-line :class:`ReaderError` (file and line) when it is not
+    """Parse ``path`` safely; a one-line :class:`InputError` (file and line) when it is not
     well-formed XML or asks for a DTD, an entity or an XInclude."""
     name = str(path)
     try:
         tree = etree.parse(name, xml_parser())
     except OSError:
-        raise ReaderError(name, "no such file or not readable") from None
+        raise InputError(name, "no such file or not readable") from None
     except etree.XMLSyntaxError as exc:
-        raise ReaderError(name, f"not well-formed XML: {exc.msg}", exc.lineno) from None
+        raise InputError(name, f"not well-formed XML: {exc.msg}", exc.lineno) from None
     refuse_hostile(tree, name)
     return tree
 
@@ -52,7 +52,7 @@ def parse_xml_bytes(data: bytes, name: str) -> etree._ElementTree:
     try:
         tree = etree.ElementTree(etree.fromstring(data, xml_parser()))
     except etree.XMLSyntaxError as exc:
-        raise ReaderError(name, f"not well-formed XML: {exc.msg}", exc.lineno) from None
+        raise InputError(name, f"not well-formed XML: {exc.msg}", exc.lineno) from None
     refuse_hostile(tree, name)
     return tree
 
@@ -61,14 +61,14 @@ def refuse_hostile(tree: etree._ElementTree, name: str) -> None:
     """Refuse DTD declarations, external DTDs, entity references and XIncludes."""
     info = tree.docinfo
     if info.system_url or info.public_id:
-        raise ReaderError(name, f"the DOCTYPE names an external DTD ({info.system_url or info.public_id}); "
+        raise InputError(name, f"the DOCTYPE names an external DTD ({info.system_url or info.public_id}); "
                           "jiaokan loads no DTD (remove the DOCTYPE)", 1)
     if info.internalDTD is not None:
-        raise ReaderError(name, "the DOCTYPE has an internal subset (declarations); jiaokan reads no DTD "
+        raise InputError(name, "the DOCTYPE has an internal subset (declarations); jiaokan reads no DTD "
                           "(remove it)", 1)
     for node in tree.iter(etree.Entity):
-        raise ReaderError(name, f"entity reference {node.text}: jiaokan resolves no entities "
+        raise InputError(name, f"entity reference {node.text}: jiaokan resolves no entities "
                           "(write the character itself)", node.sourceline)
     for node in tree.iter(f"{{{XINCLUDE_NS}}}*"):
-        raise ReaderError(name, "XInclude element: jiaokan does not follow XIncludes "
+        raise InputError(name, "XInclude element: jiaokan does not follow XIncludes "
                           "(include the text itself)", node.sourceline)

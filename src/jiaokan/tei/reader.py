@@ -12,6 +12,7 @@ from typing import TypedDict
 
 from lxml import etree
 
+from ..errors import InputError
 from ..model import (
     LAYERS,
     Div,
@@ -37,7 +38,6 @@ from ..model import (
     walk,
 )
 from ..readers import default_role
-from ..readers.base import ReaderError
 from .parse import parse_xml
 from .writer import TEI_NS, XML_NS
 
@@ -47,15 +47,15 @@ NS = {"t": TEI_NS}
 
 
 def read_tei(path: str | Path) -> Witness:
-    """Parse a witness TEI file; a one-line :class:`ReaderError` if it is not one."""
+    """Parse a witness TEI file; a one-line :class:`InputError` if it is not one."""
     path = Path(path)
     root = parse_xml(path).getroot()
     if root.tag != _T + "TEI":
-        raise ReaderError(str(path), "not a TEI document (root element is not TEI in the TEI namespace)")
+        raise InputError(str(path), "not a TEI document (root element is not TEI in the TEI namespace)")
     if root.find("t:text/t:body", NS) is None:
-        raise ReaderError(str(path), "TEI without text/body")
+        raise InputError(str(path), "TEI without text/body")
     if root.find(".//t:app", NS) is not None and root.find(".//t:ab[@type='jing']", NS) is None:
-        raise ReaderError(str(path), "this is an apparatus file, not a witness transcription")
+        raise InputError(str(path), "this is an apparatus file, not a witness transcription")
     return witness_from_tei(root, str(path))
 
 

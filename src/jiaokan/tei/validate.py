@@ -27,7 +27,7 @@ from typing import Sequence
 from lxml import etree
 
 from ..model import LAYERS
-from ..readers.base import ReaderError
+from ..errors import InputError
 from .parse import parse_xml, parse_xml_bytes
 from .writer import TEI_NS
 
@@ -106,7 +106,7 @@ def layer_errors(root: etree._Element, limit: int = 20) -> list[str]:
 
 #: How jiaokan parses TEI it validates: its own outputs may hold very long text nodes (a
 #: one-line export), and nothing in them is resolved or fetched (no entities, DTD, network).
-def _parse_error(exc: ReaderError) -> str:
+def _parse_error(exc: InputError) -> str:
     return f"line {exc.line}: {exc.message}" if exc.line else exc.message
 
 
@@ -115,7 +115,7 @@ def validate_bytes(data: bytes, name: str, tei_all: str | Path | None = None) ->
     rep = Report(name)
     try:
         doc = parse_xml_bytes(data, name)
-    except ReaderError as exc:
+    except InputError as exc:
         rep.errors.append(_parse_error(exc))
         return rep
     for label, schema in (("jiaokan profile", profile_schema()),) + (
@@ -177,7 +177,7 @@ def validate_files(paths: Sequence[str | Path], tei_all: str | Path | None = Non
         path = rep.file
         try:
             doc = parse_xml(path)
-        except ReaderError as exc:
+        except InputError as exc:
             rep.errors.append(_parse_error(exc))
             continue
         parsed[rep.file] = doc
