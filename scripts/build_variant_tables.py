@@ -50,7 +50,6 @@ import io
 import json
 import re
 import sys
-import unicodedata
 import zipfile
 from pathlib import Path
 

@@ -3,7 +3,7 @@ through a real entry point)."""
 
 from jiaokan.model import Witness, WitnessMeta
 from jiaokan.readers import Reader
-from jiaokan.readers.base import SourceText, WitnessBuilder
+from jiaokan.readers.common.base import SourceText, WitnessBuilder
 
 
 class LinesReader(Reader):

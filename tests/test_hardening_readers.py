@@ -25,7 +25,7 @@ from lxml import etree
 from jiaokan.cli import main
 from jiaokan.model import UNKNOWN_CHAR, Gaiji
 from jiaokan.readers import READERS, ReaderError, load_source, read_witness
-from jiaokan.readers.lossless import check_lossless
+from jiaokan.readers.common.lossless import check_lossless
 from jiaokan.tei.reader import read_tei
 from jiaokan.tei.validate import validate_file
 from jiaokan.tei.writer import write_tei

@@ -9,8 +9,8 @@ import pytest
 from jiaokan.measure import layer_agreement
 from jiaokan.model import ReaderWarning, WitnessMeta
 from jiaokan.normalize import keys
-from jiaokan.readers.base import load_source
-from jiaokan.readers.zhushu_ctext import ZhushuCtextReader
+from jiaokan.readers.common.base import load_source
+from jiaokan.readers.formats.zhushu_ctext import ZhushuCtextReader
 
 from .conftest import KANRIPO, corpus_file
 

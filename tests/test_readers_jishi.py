@@ -8,9 +8,9 @@ import pytest
 
 from jiaokan.model import LineBreak, Note, PageBreak, WitnessMeta
 from jiaokan.readers import ReaderError, read_witness
-from jiaokan.readers.base import columns, load_source
-from jiaokan.readers.jishi_flat import JishiFlatReader
-from jiaokan.readers.jishi_pages import JishiPagesReader
+from jiaokan.readers.common.base import columns, load_source
+from jiaokan.readers.formats.jishi_flat import JishiFlatReader
+from jiaokan.readers.formats.jishi_pages import JishiPagesReader
 
 from .conftest import corpus_file, kanripo_file
 

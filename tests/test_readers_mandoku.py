@@ -8,13 +8,13 @@ from hypothesis import strategies as st
 
 from jiaokan.model import Gaiji, Gap, Label, LineBreak, PageBreak, WitnessMeta
 from jiaokan.readers import READERS, ReaderError, read_witness, sniff
-from jiaokan.readers.base import load_source
-from jiaokan.readers.lossless import check_lossless
-from jiaokan.readers.mandoku import MandokuJishiReader, MandokuSbckReader, MandokuZhushuReader
-from jiaokan.readers.mandoku_boundary import (
+from jiaokan.readers.common.base import load_source
+from jiaokan.readers.common.lossless import check_lossless
+from jiaokan.readers.formats.mandoku import MandokuJishiReader, MandokuSbckReader, MandokuZhushuReader
+from jiaokan.readers.layouts.zhushu_boundary import (
     END, START, CharModel, best_split, bigram_counts, format_voices, read_voices, shipped_voices)
-from jiaokan.readers.mandoku_text import parse_page_id
-from jiaokan.readers.mandoku_zhushu import echo_bonus, jingu_end, lemma_at, shared_runs
+from jiaokan.readers.formats.mandoku.source import parse_page_id
+from jiaokan.readers.layouts.zhushu import echo_bonus, jingu_end, lemma_at, shared_runs
 from jiaokan.tei.reader import read_tei
 from jiaokan.tei.validate import layer_errors
 from jiaokan.tei.writer import witness_to_tei, write_tei

@@ -6,9 +6,9 @@ import pytest
 
 from jiaokan.model import Label, LineBreak, WitnessMeta
 from jiaokan.readers import ReaderError, read_witness
-from jiaokan.readers.base import load_source
-from jiaokan.readers.lossless import check_lossless
-from jiaokan.readers.tushu_blocks import TushuBlocksReader
+from jiaokan.readers.common.base import load_source
+from jiaokan.readers.common.lossless import check_lossless
+from jiaokan.readers.formats.tushu_blocks import TushuBlocksReader
 from jiaokan.tei.validate import layer_errors
 from jiaokan.tei.writer import witness_to_tei
 

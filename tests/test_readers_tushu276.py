@@ -16,9 +16,9 @@ from lxml import etree
 from .conftest import corpus_file, kanripo_file
 from jiaokan.model import Label, LineBreak, Text, WitnessMeta
 from jiaokan.readers import READERS, ReaderError, read_witness, sniff
-from jiaokan.readers.base import han_chars, load_source
-from jiaokan.readers.lossless import check_lossless
-from jiaokan.readers.tushu_wikisource import (
+from jiaokan.readers.common.base import han_chars, load_source
+from jiaokan.readers.common.lossless import check_lossless
+from jiaokan.readers.formats.tushu_wikisource import (
     COMM,
     JING,
     Para,

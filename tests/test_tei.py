@@ -23,8 +23,8 @@ from jiaokan.model import (
     WitnessMeta,
 )
 from jiaokan.readers import READERS
-from jiaokan.readers.base import load_source
-from jiaokan.readers.lossless import check_lossless
+from jiaokan.readers.common.base import load_source
+from jiaokan.readers.common.lossless import check_lossless
 from jiaokan.tei.reader import read_tei, witness_from_tei
 from jiaokan.tei.validate import layer_errors
 from jiaokan.tei.writer import tei_bytes, witness_to_tei

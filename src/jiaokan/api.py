@@ -32,7 +32,7 @@ from .collate.model import Collation
 from .emend.apply import EmendResult
 from .model import Witness, WitnessMeta
 from .errors import CollationError, EmendationError, InputError, JiaokanError, OutputError
-from .readers.base import ReaderError
+from .readers.common.base import ReaderError
 
 #: What the functions accept where a file is meant.
 PathLike = Union[str, "os.PathLike[str]"]
@@ -85,7 +85,7 @@ def _read_path(p: Path, fmt: str | None) -> Witness:
 
 def _read_text(data: bytes, fmt: str | None, siglum: str | None) -> Witness:
     from .readers import get_reader, sniff
-    from .readers.base import load_source
+    from .readers.common.base import load_source
 
     name = "<text>"
     src = load_source(name, data)

@@ -17,7 +17,7 @@ from .io import InvalidOutput, OutputError
 from .model import LAYERS, ROLES, Witness, WitnessMeta
 from .names import STDIN_STEM, derive_siglum, output_stem, siglum_problem
 from .readers import READERS, read_witness
-from .readers.base import load_source
+from .readers.common.base import load_source
 from .ui import colour_wanted, internal_error, table
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2

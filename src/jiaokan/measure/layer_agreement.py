@@ -378,7 +378,7 @@ def main(argv: Sequence[str] | None = None, *, standard_pairs: Sequence[tuple[Pa
     args = ap.parse_args(argv)
     if args.zhushu_voices:
         from ..readers import READERS
-        from ..readers.mandoku_boundary import read_voices
+        from ..readers.layouts.zhushu_boundary import read_voices
 
         try:
             READERS["mandoku-zhushu"].voices = read_voices(args.zhushu_voices)  # type: ignore[attr-defined]

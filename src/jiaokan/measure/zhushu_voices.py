@@ -5,7 +5,7 @@ of this checkout and where the shipped table lives).
 
 Why a shipped prior: the 四库 《儀禮注疏》 does not mark where a 郑注 stops and the 经
 resumes, and the reader infers it from the voices of 经 and 注 (character bigram
-models, :mod:`jiaokan.readers.mandoku_boundary`).  A short 卷 teaches those models
+models, :mod:`jiaokan.readers.layouts.zhushu_boundary`).  A short 卷 teaches those models
 little; the certain stretches of the chapters at hand teach them the same voices.
 
 What is counted: only stretches whose layer the markers of the witness itself decide
@@ -25,9 +25,9 @@ from typing import Sequence, TextIO
 
 from ..errors import InputError
 from ..io import atomic_write_bytes
-from ..readers.base import load_source
-from ..readers.mandoku import MandokuZhushuReader
-from ..readers.mandoku_boundary import bigram_counts, format_voices
+from ..readers.common.base import load_source
+from ..readers.formats.mandoku import MandokuZhushuReader
+from ..readers.layouts.zhushu_boundary import bigram_counts, format_voices
 
 __all__ = ["count_voices", "main"]
 

@@ -3,6 +3,18 @@
 Each reader knows one transcription format; :func:`read_witness` picks the
 reader (sniffing the format when it is not given), decodes the file safely and
 returns a :class:`~jiaokan.model.Witness`.
+
+The folder says what each module is:
+
+* ``formats/`` — one module per witness format (the Mandoku family is a folder:
+  its three readers and the Mandoku file model they share); each reader class
+  registers itself with :func:`~jiaokan.readers.registry.register`;
+* ``layouts/`` — layout models several formats share: how a 集释 page or a 注疏
+  page lays out its layers, whatever file the page comes in (``jishi``,
+  ``zhushu`` and its 注/经 boundary model ``zhushu_boundary``);
+* ``common/`` — the machinery every reader uses: the decoded source and the
+  witness builder (``base``), encodings, losslessness, facts of 《仪礼》 (``yili``);
+* ``registry.py`` — the format names, and plugins from other packages.
 """
 
 from __future__ import annotations
@@ -11,8 +23,8 @@ from pathlib import Path
 
 from ..model import Witness, WitnessMeta
 from ..names import derive_siglum
-from . import jishi_flat, jishi_pages, mandoku, tushu_blocks, tushu_wikisource, zhushu_ctext  # noqa: F401  (they register)
-from .base import Reader, ReaderError, SourceText, load_source
+from .formats import jishi_flat, jishi_pages, mandoku, tushu_blocks, tushu_wikisource, zhushu_ctext  # noqa: F401  (they register)
+from .common.base import Reader, ReaderError, SourceText, load_source
 from .registry import READERS, load_plugins, register
 
 load_plugins()

@@ -5,7 +5,7 @@ so adding a format is adding one module; a name can be taken only once (two
 readers answering to one name would make ``--format`` and the TEI's recorded
 format ambiguous).  Another package adds a format without touching jiaokan by
 declaring an entry point in the ``jiaokan.readers`` group that names a
-:class:`~jiaokan.readers.base.Reader` subclass::
+:class:`~jiaokan.readers.common.base.Reader` subclass::
 
     [project.entry-points."jiaokan.readers"]
     my-format = "my_package.reader:MyReader"
@@ -21,7 +21,7 @@ import sys
 from importlib.metadata import EntryPoint, entry_points
 from typing import TypeVar
 
-from .base import Reader
+from .common.base import Reader
 
 #: name → reader instance, for every registered format
 READERS: dict[str, Reader] = {}

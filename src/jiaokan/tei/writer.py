@@ -89,7 +89,7 @@ def xml_safe(s: str) -> str:
     """``s`` with every code point XML cannot hold (or the model holds as a marker) as U+FFFD.
 
     The witness text never needs this: readers keep such code points as ``g``
-    markers (:meth:`jiaokan.readers.base.WitnessBuilder.text`).  It is the safety
+    markers (:meth:`jiaokan.readers.common.base.WitnessBuilder.text`).  It is the safety
     net for metadata taken from a source (a ``#+TITLE:`` line, a 卷 number), which
     would otherwise make lxml refuse the whole document.
     """

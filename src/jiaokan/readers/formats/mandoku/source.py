@@ -13,11 +13,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..model import DEFAULT_RESP, Gap, PageBreak, WitnessMeta
-from ..normalize import key as fold_key
-from ..normalize.numerals import chinese_numeral
-from .base import GAIJI_RE, ReaderError, SourceText, WitnessBuilder
-from .yili import PIAN, pian_heading
+from ....model import DEFAULT_RESP, Gap, PageBreak, WitnessMeta
+from ....normalize import key as fold_key
+from ....normalize.numerals import chinese_numeral
+from ...common.base import GAIJI_RE, ReaderError, SourceText, WitnessBuilder
+from ...common.yili import PIAN, pian_heading
 
 # --------------------------------------------------------------------------
 # Line shapes of the format

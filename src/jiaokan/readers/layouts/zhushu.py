@@ -49,9 +49,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .base import WitnessBuilder, columns
-from .mandoku_boundary import CharModel, LengthPrior, best_split, shipped_voices, whole_zhu
-from .mandoku_text import Flat, Group, Seg, paratext_kind
+from ..common.base import WitnessBuilder, columns
+from .zhushu_boundary import CharModel, LengthPrior, best_split, shipped_voices, whole_zhu
+from ..formats.mandoku.source import Flat, Group, Seg, paratext_kind
 
 #: Below this margin (nats) an inferred 注/经 boundary is reported and marked ``cert="low"``.
 #: Calibrated on 卷五 and 卷七 against the 四部丛刊: of the 128 inferred splits, 48 fall below

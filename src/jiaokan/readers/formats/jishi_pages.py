@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 
-from ..model import PageBreak, Witness, WitnessMeta
-from ..normalize.numerals import chinese_numeral
-from .base import Reader, SourceText, WitnessBuilder
-from .registry import register
-from .jishi import JishiLayerer, PhysLine
+from ...model import PageBreak, Witness, WitnessMeta
+from ...normalize.numerals import chinese_numeral
+from ..common.base import Reader, SourceText, WitnessBuilder
+from ..registry import register
+from ..layouts.jishi import JishiLayerer, PhysLine
 
 PAGE_MARK_RE = re.compile(r"^卷(?P<juan>\S+)\s+第\s*(?P<n>\d+[ab])\s*页\s+(?P<facs>\S+\.(?:png|jpg|tif))\s*$")
 SITE_HEADER = ("书名或作者", "正文关键词", "声明:", "声明：")

@@ -51,10 +51,10 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from ..model import Witness, WitnessMeta
-from .base import Reader, ReaderError, SourceText, WitnessBuilder, han_chars
-from .registry import register
-from .yili import pian_heading
+from ...model import Witness, WitnessMeta
+from ..common.base import Reader, ReaderError, SourceText, WitnessBuilder, han_chars
+from ..registry import register
+from ..common.yili import pian_heading
 
 # --------------------------------------------------------------------------
 # Line shapes (both scripts: other 卷 may come from the zh-hant view)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import Witness, all_source_chars
+from ...model import Witness, all_source_chars
 from .base import Reader, SourceText, counted_chars
 
 

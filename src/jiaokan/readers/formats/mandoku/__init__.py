@@ -74,12 +74,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..model import Gap, PageBreak, Witness, WitnessMeta
-from .base import Reader, ReaderError, SourceText, WitnessBuilder
-from .registry import register
-from .jishi import JishiLayerer, PhysLine
-from .mandoku_zhushu import ZhushuLayerer
-from .mandoku_text import (
+from ....model import Gap, PageBreak, Witness, WitnessMeta
+from ...common.base import Reader, ReaderError, SourceText, WitnessBuilder
+from ...registry import register
+from ...layouts.jishi import JishiLayerer, PhysLine
+from ...layouts.zhushu import ZhushuLayerer
+from .source import (
     COUNT_RE,
     KNOWN_TEXTS,
     Flat,

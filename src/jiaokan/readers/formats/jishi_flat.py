@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 
-from ..model import Witness, WitnessMeta
-from .base import Reader, SourceText, WitnessBuilder
-from .registry import register
-from .jishi import JishiLayerer, PhysLine
+from ...model import Witness, WitnessMeta
+from ..common.base import Reader, SourceText, WitnessBuilder
+from ..registry import register
+from ..layouts.jishi import JishiLayerer, PhysLine
 
 
 @register

@@ -22,9 +22,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..model import Gap, PageBreak
-from .base import NoteLineEmitter, WitnessBuilder, columns
-from .yili import pian_heading
+from ...model import Gap, PageBreak
+from ..common.base import NoteLineEmitter, WitnessBuilder, columns
+from ..common.yili import pian_heading
 
 JING_WIDTH = 21
 COMMENTARY_WIDTH = 20

@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import re
 
-from ..model import Witness, WitnessMeta
-from .base import Reader, SourceText, WitnessBuilder
-from .registry import register
+from ...model import Witness, WitnessMeta
+from ..common.base import Reader, SourceText, WitnessBuilder
+from ..registry import register
 
 LAYOUT = " \u3000\t"
 COMMENT_RE = re.compile(r"^\s*<!--.*-->\s*$")

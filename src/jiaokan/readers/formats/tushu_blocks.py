@@ -52,9 +52,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..model import Witness, WitnessMeta
-from .base import Reader, ReaderError, SourceText, WitnessBuilder
-from .registry import register
+from ...model import Witness, WitnessMeta
+from ..common.base import Reader, ReaderError, SourceText, WitnessBuilder
+from ..registry import register
 
 #: Layer tags → (layer, resp).  正义 is the 疏 of the 礼记 (孔颖达), 〈注〉 郑玄's 礼记注.
 TAGS: dict[str, tuple[str, str]] = {

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from .encoding import guess_encoding
-from ..errors import InputError
-from ..model import (
+from ...errors import InputError
+from ...model import (
     DEFAULT_RESP,
     HELD_RE,
     Div,
@@ -622,7 +622,7 @@ class Reader:
 
     def gaiji_table(self) -> "GaijiResolver":
         try:
-            from ..normalize import resolve_gaiji
+            from ...normalize import resolve_gaiji
         except ImportError:  # pragma: no cover - normalization not installed yet
             return {"KR0925": "楣"}.get
         return resolve_gaiji

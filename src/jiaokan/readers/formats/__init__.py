@@ -1,0 +1,1 @@
+"""One module (or folder) per witness format: each defines a Reader that registers itself in jiaokan.readers."""
