@@ -334,7 +334,10 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         print(pian_table(res, specs, erows))
     for line in res.notes:
         print(line)
-    print(f"\n{len(res.witnesses)} witnesses ({len(entries)} files) -> {out / 'tei'}; "
+    read = len(res.units) + sum(len(v) for v in res.parts.values()) - sum(1 for e in res.units if e.name)
+    what = (f"{len(res.witnesses)} witness texts (one per 篇) from {read}/{len(entries)} files" if res.parts
+            else f"{len(res.witnesses)}/{len(entries)} witnesses")
+    print(f"\n{what} -> {out / 'tei'}; "
           f"{len(res.collations)} collations -> {out / 'apparatus'}  ({time.perf_counter() - t0:.1f} s)")
     if erows:
         print(f"{sum(r[3] for r in erows)} 案 notes in {len(erows)} witnesses -> {out / 'emend'}: "
