@@ -109,3 +109,44 @@ def test_init_and_build_the_book_from_the_kanripo_clones(tmp_path):
         assert m and m.group(1) == m.group(2)
     pbs = re.findall(r'<pb n="([^"]+)"', (tmp_path / "X" / "build" / "tei" / "pian08-JS.xml").read_text(encoding="utf-8"))
     assert len(pbs) == len(set(pbs)) and pbs[0].startswith("011-")  # 聘禮 over 卷十一–十四: no page label twice
+
+
+def _copy_kanripo(dest, names):
+    for n in names:
+        if not (KANRIPO / n).is_file():
+            pytest.skip("../shared/kanripo not available")
+        (dest / n).write_bytes((KANRIPO / n).read_bytes())
+
+
+def test_one_bad_file_gets_its_line_and_the_rest_of_the_book_builds(tmp_path):
+    _copy_kanripo(tmp_path, ["KR1d0026_003.txt", "KR1d0026_004.txt", "KR1d0028_003.txt", "KR1d0028_004.txt"])
+    bad = tmp_path / "KR1d0026_004.txt"
+    bad.write_text(bad.read_text(encoding="utf-8") + "<pb:KR1d0026_SBCK_004-99a\n", encoding="utf-8")
+    (tmp_path / "corpus.toml").write_text(
+        '[[witness]]\nsiglum = "SB"\nfiles = ["KR1d0026_*.txt"]\n'
+        '[[witness]]\nsiglum = "ZS"\nfiles = ["KR1d0028_*.txt"]\n', encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "jiaokan", "build", "-q", "--corpus", str(tmp_path),
+                        "--out", str(tmp_path / "build")], capture_output=True)
+    err = r.stderr.decode().strip().splitlines()
+    assert r.returncode == 2 and "Traceback" not in r.stderr.decode()
+    assert len(err) == 1 and "KR1d0026_004.txt" in err[0] and "cut off" in err[0]
+    assert (tmp_path / "build" / "apparatus" / "pian03.xml").is_file()  # 士相見禮: both witnesses, collated
+    assert (tmp_path / "build" / "tei" / "pian04-ZS.xml").is_file()  # the good 卷 of 鄉飲酒禮 is still written
+    assert re.search(r"^鄉飲酒禮\s+1\s+ZS\s+-", r.stdout.decode(), re.M)  # and the summary says what it holds
+
+
+def test_a_manifest_mixes_a_kanripo_clone_with_a_one_file_witness(tmp_path):
+    """The 图书集成 乡射礼 (simplified, one file) joins the Kanripo 鄉射禮 (traditional, two 卷) in one collation."""
+    from .conftest import corpus_file
+
+    _copy_kanripo(tmp_path, ["KR1d0030_005.txt", "KR1d0030_006.txt"])
+    ts = corpus_file("tushu-juan276-xiangsheli")
+    (tmp_path / "corpus.toml").write_text(
+        f'[corpus]\nbase = "JS"\n[[witness]]\nfile = "{ts}"\nsiglum = "TS"\nchapter = "乡射礼"\n'
+        '[[witness]]\nsiglum = "JS"\nfiles = ["KR1d0030_00*.txt"]\n', encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "jiaokan", "build", "-q", "--corpus", str(tmp_path),
+                        "--out", str(tmp_path / "build")], capture_output=True)
+    assert r.returncode == 0, r.stderr.decode()
+    xml = (tmp_path / "build" / "apparatus" / "pian05.xml").read_text(encoding="utf-8")
+    assert set(re.findall(r'<witness xml:id="(\w+)"', xml)) == {"JS", "TS"}
+    assert re.search(r"^鄉射禮\s+3\s+TS JS\s+pian05", r.stdout.decode(), re.M)

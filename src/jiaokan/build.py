@@ -268,7 +268,8 @@ def pian_table(res: BuildResult, specs: list, erows: list[tuple]) -> str:
         col = res.collations.get(spec.name) if spec is not None else None
         sig = " ".join(e.meta.siglum for e in res.units if canonical(e.meta.chapter) == pian)
         n = notes.get(pian, [0, 0, 0, 0])
-        rows.append((pian, len(res.placed.get(pian, [])), sig, spec.name if col is not None and spec else "-",
+        n_files = len(res.placed.get(pian, [])) + sum(1 for e in res.units if not e.name and canonical(e.meta.chapter) == pian)
+        rows.append((pian, n_files, sig, spec.name if col is not None and spec else "-",
                      len(col.rows) if col is not None else 0, sum(col.counts().values()) if col is not None else 0,
                      n[0], n[1], n[2], n[3]))
     return table(("篇", "files", "witnesses", "collation", "rows", "variants", "案", "confirmed", "contradicted",

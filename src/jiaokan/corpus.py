@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import glob
 import re
 import sys
 import tomllib
@@ -165,7 +166,9 @@ def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict) -> list[Entry
         raise InputError(str(mpath), f"[[witness]] number {i}: 'overrides' must be tables keyed by file name")
     found: list[Path] = []
     for pat in patterns:
-        hits = sorted(p for p in corpus_dir.glob(pat) if p.is_file()) if _is_glob(pat) else [corpus_dir / pat]
+        # glob.glob, not Path.glob: a pattern may be absolute or climb out of the corpus folder (../kanripo/…)
+        hits = sorted(p for p in map(Path, glob.glob(str(corpus_dir / pat))) if p.is_file()) if _is_glob(pat) \
+            else [corpus_dir / pat]
         if not hits or not hits[0].is_file():
             raise InputError(str(mpath), f"[[witness]] number {i}: 'files' entry {pat!r} matches no file "
                               f"(relative to {corpus_dir})")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 from ..errors import InputError
 from ..model import Div, Note, PageBreak, Piece, Unit, Witness, WitnessMeta, walk
@@ -113,9 +114,12 @@ def assemble(siglum: str, parts: list[FilePart], default: str = "") -> tuple[dic
             if src.meta.juan and src.meta.juan not in juans.setdefault(st.pian, []):
                 juans[st.pian].append(src.meta.juan)
     for pian, w in by_pian.items():
-        w.meta.file = " ".join(files[pian])
+        # the TEI names the file by its base name: all of them, so no 卷 of the 篇 goes unnamed
+        w.meta.file = " ".join(PurePath(f).name for f in files[pian])
         w.meta.juan = ",".join(juans.get(pian, []))
-        w.meta.extra["files"] = w.meta.file
+        w.meta.extra["files"] = " ".join(files[pian])
+        if "kanripo-juan" in w.meta.extra:
+            w.meta.extra["kanripo-juan"] = w.meta.juan
     return by_pian, placed
 
 
