@@ -55,10 +55,7 @@ def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str |
             w = read_witness(e.path, e.meta, e.meta.format or None)
             if e.group is not None:  # one file of a witness: joined per 篇 (join_stage), then written
                 res.parts.setdefault(e.group, []).append((e, w))
-                c = w.layer_counts()
-                rows.append((w.meta.siglum, e.meta.file, w.meta.format, sum(1 for _ in w.passages()), c["jing"],
-                             c["zhu"], c["shu"], c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"],
-                             c["paratext"], len(w.warnings), "(per 篇)", f"{time.perf_counter() - t0:.2f}s"))
+                rows.append(_ingest_row(w, e.meta.file, "(per 篇)", t0))
                 progress.step(e.stem)
                 continue
             path = write_tei(w, out / "tei" / f"{e.stem}.xml")
@@ -72,20 +69,29 @@ def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str |
             res.errors.append(internal_error(str(e.path), exc))
             progress.step(f"{e.stem}: error")
             continue
-        rep = validate_file(path, tei_all)
-        if not rep.ok:
-            res.errors.extend(f"{path}: {err}" for err in rep.errors)
-        res.witnesses[e.stem] = w
-        res.tei_paths[e.stem] = path
-        res.units.append(e)
-        c = w.layer_counts()
-        rows.append((
-            w.meta.siglum, e.path.name, w.meta.format, sum(1 for _ in w.passages()),
-            c["jing"], c["zhu"], c["shu"], c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"],
-            c["paratext"], len(w.warnings), "ok" if rep.ok else "INVALID", f"{time.perf_counter() - t0:.2f}s",
-        ))
+        ok = _keep(res, e, w, path, tei_all)
+        rows.append(_ingest_row(w, e.path.name, "ok" if ok else "INVALID", t0))
         progress.step(e.stem)
     return rows
+
+
+def _ingest_row(w: Witness, name: str, status: str, t0: float) -> tuple:
+    """A row of the ingest table: characters per layer of one file (or witness) as read."""
+    c = w.layer_counts()
+    return (w.meta.siglum, name, w.meta.format, sum(1 for _ in w.passages()), c["jing"], c["zhu"], c["shu"],
+            c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"], c["paratext"], len(w.warnings),
+            status, f"{time.perf_counter() - t0:.2f}s")
+
+
+def _keep(res: BuildResult, e: Entry, w: Witness, path: Path, tei_all: str | None) -> bool:
+    """Validate a written witness TEI and keep the witness for collation; False when it is invalid."""
+    rep = validate_file(path, tei_all)
+    if not rep.ok:
+        res.errors.extend(f"{path}: {err}" for err in rep.errors)
+    res.witnesses[e.stem] = w
+    res.tei_paths[e.stem] = path
+    res.units.append(e)
+    return rep.ok
 
 
 def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None) -> None:
@@ -118,12 +124,7 @@ def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None) -
             except InvalidOutput as exc:
                 res.errors.append(str(exc))
                 continue
-            rep = validate_file(path, tei_all)
-            if not rep.ok:
-                res.errors.extend(f"{path}: {err}" for err in rep.errors)
-            res.witnesses[e.stem] = w
-            res.tei_paths[e.stem] = path
-            res.units.append(e)
+            _keep(res, e, w, path, tei_all)
 
 
 def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
