@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as st
 
+import jiaokan
 from jiaokan.book.init import survey
 from jiaokan.book.pian import FRONT, file_stretches
 from jiaokan.corpus import load_manifest
@@ -107,6 +109,12 @@ def test_init_and_build_the_book_from_the_kanripo_clones(tmp_path):
     if TEI_ALL.is_file():
         m = re.search(r"tei_all: (\d+)/(\d+) files valid", out)
         assert m and m.group(1) == m.group(2)
+    build = tmp_path / "X" / "build"
+    for i in range(1, 9):  # every witness aligned with the others: no row holds more than one 经 passage's worth
+        rows = json.loads((build / "apparatus" / f"pian{i:02d}.json").read_text(encoding="utf-8"))["rows"]
+        jing = {u.id: len(u.layer_text("jing")) for sig in ("JS", "ZS", "SB")
+                for u in jiaokan.read(build / "tei" / f"pian{i:02d}-{sig}.xml").units()}
+        assert max(sum(jing[u] for u in us) for r in rows for us in r["units"].values()) < 1000
     pbs = re.findall(r'<pb n="([^"]+)"', (tmp_path / "X" / "build" / "tei" / "pian08-JS.xml").read_text(encoding="utf-8"))
     assert len(pbs) == len(set(pbs)) and pbs[0].startswith("011-")  # 聘禮 over 卷十一–十四: no page label twice
 
