@@ -76,6 +76,10 @@ def test_manifest_files_globs_and_overrides(tmp_path):
     (tmp_path / "corpus.toml").write_text('[[witness]]\nsiglum = "JS"\nfiles = ["KR1d0030_1*.txt"]\n', encoding="utf-8")
     with pytest.raises(InputError, match="matches no file"):
         load_manifest(tmp_path)
+    (tmp_path / "corpus.toml").write_text('[[witness]]\nsiglum = "JS"\nfiles = ["KR1d0030_00*.txt"]\n'
+                                          '[witness.overrides."KR1d0030_016.txt"]\nchapter = "覲禮"\n', encoding="utf-8")
+    with pytest.raises(InputError, match="not one of its files"):
+        load_manifest(tmp_path)
 
 
 def test_init_and_build_the_book_from_the_kanripo_clones(tmp_path):
@@ -158,3 +162,25 @@ def test_a_manifest_mixes_a_kanripo_clone_with_a_one_file_witness(tmp_path):
     xml = (tmp_path / "build" / "apparatus" / "pian05.xml").read_text(encoding="utf-8")
     assert set(re.findall(r'<witness xml:id="(\w+)"', xml)) == {"JS", "TS"}
     assert re.search(r"^鄉射禮\s+3\s+TS JS\s+pian05", r.stdout.decode(), re.M)
+
+
+def test_init_says_what_it_could_not_place_and_build_refuses_only_that_file(tmp_path):
+    """A 卷 that opens mid-篇 with nothing open before it (its title lines gone) is reported, not guessed."""
+    _copy_kanripo(tmp_path, ["KR1d0026_003.txt", "KR1d0030_006.txt"])
+    f = tmp_path / "KR1d0030_006.txt"
+    f.write_text(f.read_text(encoding="utf-8").replace("鄉射禮¶", "", 1), encoding="utf-8")
+    manifest = tmp_path / "m" / "corpus.toml"
+    manifest.parent.mkdir()
+    jk = [sys.executable, "-m", "jiaokan"]
+    r = subprocess.run(jk + ["init", str(tmp_path), "-o", str(manifest)], capture_output=True)
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "not placed" in err and "KR1d0030_006.txt" in err and "KR1d0026" not in err
+    text = manifest.read_text(encoding="utf-8")
+    assert '# chapter = "…"' in text and "??? (not placed)" in text
+    r = subprocess.run(jk + ["build", "-q", "--corpus", str(manifest), "--out", str(tmp_path / "b")], capture_output=True)
+    assert r.returncode == 2 and "KR1d0030_006.txt" in r.stderr.decode() and "overrides" in r.stderr.decode()
+    text = text.replace('# [witness.overrides.', '[witness.overrides.').replace('# chapter = "…"', 'chapter = "鄉射禮"')
+    manifest.write_text(text, encoding="utf-8")
+    r = subprocess.run(jk + ["build", "-q", "--corpus", str(manifest), "--out", str(tmp_path / "b")], capture_output=True)
+    assert r.returncode == 0, r.stderr.decode()
+    assert (tmp_path / "b" / "tei" / "pian05-JS.xml").is_file() and (tmp_path / "b" / "tei" / "pian03-SB.xml").is_file()

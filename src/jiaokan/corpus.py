@@ -174,12 +174,17 @@ def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict) -> list[Entry
                               f"(relative to {corpus_dir})")
         found.extend(p for p in hits if p not in found)
     out: list[Entry] = []
+    used: set[str] = set()
     for path in found:
         rel = path.relative_to(corpus_dir).as_posix() if path.is_relative_to(corpus_dir) else str(path)
-        o = overrides.get(rel) or overrides.get(path.name) or {}
+        key = rel if rel in overrides else path.name
+        used.add(key)
+        o = overrides.get(key) or {}
         meta = _meta(mpath, i, {**w, **{k: v for k, v in o.items() if k in ("format", "juan")}}, rel)
         meta.chapter = ""  # found from the text; the witness's chapter only fills what nothing places
         out.append(Entry(path, meta, group=i, override=str(o.get("chapter", ""))))
+    for name in overrides.keys() - used:  # a misspelt file name would otherwise change nothing, silently
+        raise InputError(str(mpath), f"[[witness]] number {i}: overrides for {name!r}, which is not one of its files")
     return sorted(out, key=lambda e: (_juan_key(e.meta.juan or _juan_of_name(e.path.name)), e.path.name))
 
 
