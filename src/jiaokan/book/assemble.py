@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from ..errors import InputError
-from ..model import Div, Note, PageBreak, Piece, Unit, Witness, WitnessMeta, walk
+from ..model import Div, Note, PageBreak, Piece, Unit, Witness, walk
 from .pian import FRONT, Stretch, file_stretches
 
 
