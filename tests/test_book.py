@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from lxml import etree
 from hypothesis import given, settings, strategies as st
 
 import jiaokan
@@ -121,6 +122,18 @@ def test_init_and_build_the_book_from_the_kanripo_clones(tmp_path):
         assert max(sum(jing[u] for u in us) for r in rows for us in r["units"].values()) < 1000
     pbs = re.findall(r'<pb n="([^"]+)"', (tmp_path / "X" / "build" / "tei" / "pian08-JS.xml").read_text(encoding="utf-8"))
     assert len(pbs) == len(set(pbs)) and pbs[0].startswith("011-")  # 聘禮 over 卷十一–十四: no page label twice
+    # every witness of every 篇 reads back from the apparatus (TEI and JSON), character for character
+    from jiaokan.collate.apparatus_reader import (compare_rebuild, find_witness_file, listed_witnesses,
+                                                  rebuild_from_json, rebuild_from_tei, witness_layers)
+    from jiaokan.collate.model import COLLATED_LAYERS
+    from jiaokan.tei.reader import read_tei
+
+    for p in sorted((build / "apparatus").glob("pian*.xml")):
+        root = etree.parse(str(p)).getroot()
+        expected = {lw.siglum: witness_layers(read_tei(find_witness_file(lw.tei, p)), COLLATED_LAYERS)
+                    for lw in listed_witnesses(root)}
+        for got in (rebuild_from_tei(root), rebuild_from_json(json.loads(p.with_suffix(".json").read_text()))):
+            assert [f for f in compare_rebuild(expected, got) if not f.ok] == [], p.name
 
 
 def _copy_kanripo(dest, names):
