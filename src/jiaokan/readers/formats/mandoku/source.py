@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ....model import DEFAULT_RESP, Gap, PageBreak, WitnessMeta
-from ....normalize import key as fold_key
 from ....normalize.numerals import chinese_numeral
 from ...common.base import GAIJI_RE, ReaderError, SourceText, WitnessBuilder
-from ...common.yili import PIAN, pian_heading
+from ...common.yili import canonical_pian, pian_heading
 
 # --------------------------------------------------------------------------
 # Line shapes of the format
@@ -42,7 +41,7 @@ KANRIPO_ID_RE = re.compile(r"^KR\d[a-z]\d{4}")
 INDENT = "\u3000"
 NUM = "〇一二三四五六七八九十百"
 #: ``儀禮卷第五`` ``儀禮注疏卷五`` ``儀禮注疏卷五考證`` ``儀禮集釋卷五　　宋　李如圭　撰``
-JUAN_TITLE_RE = re.compile(rf"^(?P<title>\S{{1,12}}?)卷(?:第)?(?P<n>[{NUM}]+)(?P<kz>考證|考证)?(?:[\s\u3000]+(?P<rest>.*))?$")
+JUAN_TITLE_RE = re.compile(rf"^(?P<title>\S{{1,12}}?)[卷巻](?:第)?(?P<n>[{NUM}]+)(?P<kz>考證|考证)?(?:[\s\u3000]+(?P<rest>.*))?$")
 SIKU_RE = re.compile(r"^(欽定四庫全書|钦定四库全书)$")
 #: ``漢鄭氏注　唐陸德明音義　賈公彦疏``, ``宋　李如圭　撰``: dynasty, name, what they did.
 RESP_LINE_RE = re.compile(r"^(?:[漢汉魏晉晋唐宋元明清][\u3000\s]*\S{1,6}?[\u3000\s]*(?:注|疏|音義|音义|撰|集釋|集释)[\u3000\s]*)+$")
@@ -278,15 +277,8 @@ def juan_title(body: str) -> re.Match[str] | None:
 
 def pian_of(body: str) -> str | None:
     """The 篇 a heading line names, in its canonical form (``鄕射禮第五　儀禮　鄭氏注`` → 鄉射禮)."""
-    first = re.split(r"[\u3000\s]+", body.strip(), maxsplit=1)[0]
-    found = pian_heading(first)
-    if found is None:
-        return None
-    k = "".join(fold_key(c) for c in found)
-    for title in PIAN:
-        if "".join(fold_key(c) for c in title) == k:
-            return title
-    return found
+    found = pian_heading(body)
+    return canonical_pian(found) if found else None
 
 
 def paratext_kind(body: str) -> str | None:
@@ -325,6 +317,8 @@ def fill_meta(meta: WitnessMeta, doc: MandokuDoc) -> list[Notice]:
         if m and juan_title_n is None:
             juan_title_n = chinese_numeral(m.group("n"))
         chapter = chapter or pian_of(pl.body)
+        if chapter or (paratext_kind(pl.body) is None and not pl.indent):
+            break  # the 篇 title heads the 卷, among its (indented) title lines: a 卷 that opens mid-篇 has none
     juan = (first.juan if first and first.juan else None) or (str(juan_title_n) if juan_title_n else None) or h.get("JUAN")
     if h.get("JUAN") and juan and h["JUAN"].lstrip("0") != juan.lstrip("0"):
         notices.append(Notice(1, "header-juan", f"#+PROPERTY: JUAN {h['JUAN']} disagrees with the page tags and "
