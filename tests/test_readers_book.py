@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jiaokan.model import DEFAULT_RESP, LAYERS, WitnessMeta
-from jiaokan.readers import READERS, read_witness
 from jiaokan.readers.common.base import load_source
 from jiaokan.readers.common.lossless import check_lossless
 from jiaokan.readers.common.yili import canonical_pian, pian_heading
@@ -21,8 +20,6 @@ from jiaokan.readers.layouts.zhushu_markers import big_marks, fold, is_zhu_marke
 from jiaokan.render.html import LAYER_EN, LAYER_ZH
 from jiaokan.tei.validate import layer_errors
 from jiaokan.tei.writer import witness_to_tei
-
-from .conftest import kanripo_file
 
 #: 篇 of each Kanripo file of ../shared/kanripo (its README); None: front matter, no 篇.
 PIAN_OF_FILE = {
@@ -39,15 +36,8 @@ PIAN_OF_FILE = {
 
 
 @pytest.fixture(scope="module")
-def book():
-    cache: dict = {}
-
-    def _read(stem: str):
-        if stem not in cache:
-            cache[stem] = read_witness(kanripo_file(f"{stem}.txt"))
-        return cache[stem]
-
-    return _read
+def book(read_kanripo):
+    return read_kanripo
 
 
 def read_text(reader, text: str, name: str = "KR_excerpt.txt"):
