@@ -212,6 +212,9 @@ def _layers_by_unit(w) -> list[list[tuple[str, str]]]:
 def test_zhushu_reads_the_zhuan_between_jing_and_zhu():
     w = read_text(MandokuZhushuReader(), ZHUSHU_ZHUAN)
     assert w.meta.chapter == "喪服"
+    # ``#+PROPERTY: JUAN 卷十一`` and the title ``儀禮注疏巻十一`` (巻 for 卷) both say 卷 11
+    assert w.meta.juan == "11" and "header-juan" not in [x.code for x in w.warnings]
+    assert [p.text for p in pieces(w, "paratext") if p.subtype == "title"] == ["儀禮注疏巻十一"]
     units = _layers_by_unit(w)
     assert units[1] == [
         ("jing", "斬衰裳苴絰杖絞帶冠繩纓菅屨者"),

@@ -298,6 +298,16 @@ def paratext_kind(body: str) -> str | None:
     return None
 
 
+HEADER_JUAN_RE = re.compile(rf"^[卷巻]?第?(?P<n>[{NUM}]+)$")
+
+
+def _header_juan(value: str) -> str:
+    """The ``JUAN`` property as a number: ``5``, and ``卷十一`` (some clones write it so) → ``11``."""
+    m = HEADER_JUAN_RE.match(value.strip())
+    n = chinese_numeral(m.group("n")) if m else None
+    return str(n) if n else value.strip()
+
+
 def fill_meta(meta: WitnessMeta, doc: MandokuDoc) -> list[Notice]:
     """Fill what the user or the manifest left empty from the header, the page tags and the title lines.
 
@@ -319,8 +329,9 @@ def fill_meta(meta: WitnessMeta, doc: MandokuDoc) -> list[Notice]:
         chapter = chapter or pian_of(pl.body)
         if chapter or (paratext_kind(pl.body) is None and not pl.indent):
             break  # the 篇 title heads the 卷, among its (indented) title lines: a 卷 that opens mid-篇 has none
-    juan = (first.juan if first and first.juan else None) or (str(juan_title_n) if juan_title_n else None) or h.get("JUAN")
-    if h.get("JUAN") and juan and h["JUAN"].lstrip("0") != juan.lstrip("0"):
+    header_juan = _header_juan(h.get("JUAN", ""))
+    juan = (first.juan if first and first.juan else None) or (str(juan_title_n) if juan_title_n else None) or header_juan
+    if header_juan and juan and header_juan.lstrip("0") != juan.lstrip("0"):
         notices.append(Notice(1, "header-juan", f"#+PROPERTY: JUAN {h['JUAN']} disagrees with the page tags and "
                                                f"the 卷 title (卷 {juan}); using {juan}"))
     if not meta.title and h.get("TITLE"):
