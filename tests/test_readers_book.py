@@ -330,3 +330,13 @@ def test_the_zhuan_is_valid_tei(reader, text, profile, tei_all):
 def test_the_zhuan_layer_is_known_everywhere():
     assert "zhuan" in LAYERS and DEFAULT_RESP["zhuan"] == "子夏"
     assert LAYER_ZH["zhuan"] == "传" and "zhuan" in LAYER_EN
+
+
+@pytest.mark.parametrize("stem, line", [
+    ("KR1d0026_001", "儀禮卷第一經一千八百九十八字注三千六百二字"),  # ``儀禮卷第一(經一千八百九十八字/注三千六百二字)``
+    ("KR1d0026_008", "儀禮卷第八經五千三百四注一万九百六十一"),  # the count without 字
+])
+def test_the_closing_title_with_its_count_is_paratext(book, stem, line):
+    w = book(stem)
+    assert [p.layer for p in w.pieces() if p.text == line] == ["paratext"]
+    assert not any(line[:5] in p.text for p in w.pieces() if p.layer != "paratext")

@@ -46,7 +46,8 @@ SIKU_RE = re.compile(r"^(欽定四庫全書|钦定四库全书)$")
 #: ``漢鄭氏注　唐陸德明音義　賈公彦疏``, ``宋　李如圭　撰``: dynasty, name, what they did.
 RESP_LINE_RE = re.compile(r"^(?:[漢汉魏晉晋唐宋元明清][\u3000\s]*\S{1,6}?[\u3000\s]*(?:注|疏|音義|音义|撰|集釋|集释)[\u3000\s]*)+$")
 #: ``(經三千六百四十五字/注六千九百一十五字)``: the 卷's character counts.
-COUNT_RE = re.compile(rf"^(?:[經经注疏音義义]+[{NUM}千萬万零]+字)+$")
+#: The 字 may be left out (``(經五千三百四/注一万九百六十一)``, 卷八).
+COUNT_RE = re.compile(rf"^(?:[經经注疏音義义]+[{NUM}千萬万零]+字?)+$")
 
 #: Kanripo text ids of the works whose layout each variant knows.
 KNOWN_TEXTS = {"KR1d0026": "sbck", "KR1d0028": "zhushu", "KR1d0030": "jishi"}
@@ -289,6 +290,9 @@ def paratext_kind(body: str) -> str | None:
     """
     if SIKU_RE.match(body):
         return "collection"
+    head, bracket, rest = body.partition("(")
+    if bracket and juan_title(head) and COUNT_RE.match(rest.rstrip(")").replace("/", "").replace(" ", "")):
+        return "title"  # the closing title with the 卷's count: ``儀禮卷第一(經一千八百九十八字/注三千六百二字)``
     if m := juan_title(body):
         return "kaozheng" if m.group("kz") else "title"
     if pian_of(body):
