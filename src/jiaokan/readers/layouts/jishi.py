@@ -40,7 +40,7 @@ ZHU_MARK = re.compile(r"^(鄭注|郑注)")
 SHI_MARK = re.compile(r"^(釋曰|释曰)")
 MULU_MARK = re.compile(r"^(鄭目錄云|郑目录云|鄭目録云)")
 SIKU_RE = re.compile(r"^(欽定四庫全書|钦定四库全书)\s*$")
-TITLE_RE = re.compile(r"^(儀禮|仪礼)集(釋|释)卷")
+TITLE_RE = re.compile(r"^(儀禮|仪礼)集(釋|释)[卷巻]")
 JUAN_LABEL_RE = re.compile(r"^卷[一二三四五六七八九十百]+\s*$")
 
 
