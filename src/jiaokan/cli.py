@@ -530,7 +530,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("files", nargs="+", metavar="WITNESS", help="TEI (.xml), CollateX JSON input (.json) or a raw witness file")
     s.add_argument("--base", metavar="SIGLUM", help="the base text (default: the first witness)")
-    s.add_argument("--layers", metavar="L,L", help="layers to collate (default all: jing,zhu,shu,yinyi,shi,kaozheng,commentary)")
+    s.add_argument("--layers", metavar="L,L", help="layers to collate (default all: jing,zhuan,zhu,shu,yinyi,shi,kaozheng,commentary)")
     s.add_argument("--ignore", metavar="T,T", help="variant types to leave out, e.g. orthographic,taboo")
     s.add_argument("-o", "--output", metavar="FILE.xml", help="write the TEI apparatus here")
     s.add_argument("--json", metavar="FILE.json", help="write the JSON alignment table and variants here")
