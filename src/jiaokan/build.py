@@ -79,7 +79,7 @@ def _ingest_row(w: Witness, name: str, status: str, t0: float) -> tuple:
     """A row of the ingest table: characters per layer of one file (or witness) as read."""
     c = w.layer_counts()
     return (w.meta.siglum, name, w.meta.format, sum(1 for _ in w.passages()), c["jing"], c["zhu"], c["shu"],
-            c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"], c["paratext"], len(w.warnings),
+            c["zhuan"] + c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"], c["paratext"], len(w.warnings),
             status, f"{time.perf_counter() - t0:.2f}s")
 
 
