@@ -50,6 +50,8 @@ class BuildResult:
     parts: dict[int, list[tuple[Entry, Witness]]] = field(default_factory=dict)
     #: 篇 → files placed in it (for the summary), and files that could not be placed
     placed: dict[str, list[str]] = field(default_factory=dict)
+    #: files that could not be read (their errors are in ``errors``), for the closing summary
+    failed: list[str] = field(default_factory=list)
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
@@ -61,22 +63,24 @@ def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str |
             if e.group is not None:  # one file of a witness: joined per 篇 (join_stage), then written
                 res.parts.setdefault(e.group, []).append((e, w))
                 rows.append(_ingest_row(w, e.meta.file, "(per 篇)", t0))
-                progress.step(e.stem)
+                progress.step(f"{e.meta.siglum} {e.path.name}")
                 continue
             path = write_tei(w, out / "tei" / f"{e.stem}.xml")
         except (InputError, InvalidOutput) as exc:
             res.errors.append(str(exc))
-            progress.step(f"{e.stem}: error")
+            res.failed.append(e.meta.file or str(e.path))
+            progress.step(f"{e.meta.siglum} {e.path.name}: error")
             continue
         except OutputError:
             raise  # a full disk or an unwritable folder: no later file would fare better
         except Exception as exc:  # one witness's bug must not stop the others (JIAOKAN_TRACEBACK=1 shows it)
             res.errors.append(internal_error(str(e.path), exc))
-            progress.step(f"{e.stem}: error")
+            res.failed.append(e.meta.file or str(e.path))
+            progress.step(f"{e.meta.siglum} {e.path.name}: error")
             continue
         ok = _keep(res, e, w, path, tei_all)
         rows.append(_ingest_row(w, e.path.name, "ok" if ok else "INVALID", t0))
-        progress.step(e.stem)
+        progress.step(f"{e.meta.siglum} {e.path.name}")
     return rows
 
 
@@ -206,7 +210,7 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         members = [e for e in spec.entries if e.stem in res.witnesses]
         if len(members) < 2:
             res.notes.append(f"collation {spec.name}: fewer than two witnesses of {spec.chapter} were read; skipped")
-            progress.step(spec.name)
+            progress.step(f"{spec.name} {spec.chapter}")
             continue
         todo.append((spec, [e.stem for e in members]))
     results: dict[str, _Collated] = {}
@@ -224,7 +228,7 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
                         by_siglum = {w.meta.siglum: w for w in (res.witnesses[s] for s in stems)}
                         r.col.witnesses = {s: by_siglum[s] for s in r.sigla}
                     results[spec.name] = r
-                    progress.step(spec.name)
+                    progress.step(f"{spec.name} {spec.chapter}")
         except BrokenProcessPool:  # a worker died (out of memory, killed): do what is left here
             res.notes.append("collate: a worker process died; the remaining 篇 were collated in this process")
         finally:
@@ -232,7 +236,7 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
     for spec, stems in todo:
         if spec.name not in results:
             results[spec.name] = _collate_one(spec.name, stems, spec.base, out, tei_all, res)
-            progress.step(spec.name)
+            progress.step(f"{spec.name} {spec.chapter}")
     rows = []
     for spec, _stems in todo:  # in the manifest's order, however they finished
         r = results[spec.name]
@@ -437,6 +441,9 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
               f"not covered {sum(r[7] for r in erows)}")
     if checked_all:
         print(tei_all_stage(res, out, checked_all, since))
+    if res.failed:
+        print(f"{len(res.failed)} file(s) could not be read, and the 篇 they hold are built without them "
+              f"(the errors follow): {', '.join(res.failed)}")
     if res.errors:
         for err in res.errors:
             sys.stderr.write(f"jiaokan: error: {err}\n")
