@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
 import subprocess
@@ -41,7 +42,7 @@ TARGET_S, TARGET_MB = 20.0, 1024
 STAGES = ("manifest", "ingest", "join", "collate", "emend", "render")
 
 
-def child(corpus: Path, out: Path) -> dict:
+def child(corpus: Path, out: Path, jobs: int) -> dict:
     """Run the build's stages in this process; seconds per stage and the peak memory."""
     from jiaokan.build import BuildResult, collate_stage, emend_stage, ingest_stage, join_stage, render_stage
     from jiaokan.corpus import load_collations, load_manifest
@@ -62,7 +63,7 @@ def child(corpus: Path, out: Path) -> dict:
     times["join"] = time.perf_counter() - t
     load_collations(corpus, res.units if res.parts else entries)
     t = time.perf_counter()
-    collate_stage(res, corpus, out, Progress(1, "collate", **quiet), None)
+    collate_stage(res, corpus, out, Progress(1, "collate", **quiet), None, jobs=jobs)
     times["collate"] = time.perf_counter() - t
     t = time.perf_counter()
     emend_stage(res, out, Progress(1, "emend", **quiet), None)
@@ -72,6 +73,7 @@ def child(corpus: Path, out: Path) -> dict:
     times["render"] = time.perf_counter() - t
     chars = sum(sum(w.layer_counts().values()) for w in res.witnesses.values())
     return {"times": times, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "worker_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
             "witnesses": len(res.witnesses), "collations": len(res.collations), "chars": chars,
             "errors": res.errors}
 
@@ -88,9 +90,10 @@ def doubled(manifest: Path) -> Path:
     return folder
 
 
-def run(corpus: Path, out: Path) -> dict:
+def run(corpus: Path, out: Path, jobs: int) -> dict:
     t = time.perf_counter()
-    p = subprocess.run([sys.executable, __file__, "--child", str(corpus), str(out)], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, __file__, "--child", str(corpus), str(out), str(jobs)],
+                       capture_output=True, text=True)
     wall = time.perf_counter() - t
     if p.returncode != 0:
         sys.exit(f"bench_book: the build failed:\n{p.stderr[-3000:]}")
@@ -102,10 +105,12 @@ def run(corpus: Path, out: Path) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kanripo", type=Path, default=KANRIPO, help="folder of Kanripo files (default ../shared/kanripo)")
-    ap.add_argument("--child", nargs=2, metavar=("CORPUS", "OUT"), help=argparse.SUPPRESS)
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                    help="篇 collated at once, as `jiaokan build --jobs` (default: the machine's cores)")
+    ap.add_argument("--child", nargs=3, metavar=("CORPUS", "OUT", "JOBS"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        print(json.dumps(child(Path(args.child[0]), Path(args.child[1]))))
+        print(json.dumps(child(Path(args.child[0]), Path(args.child[1]), int(args.child[2]))))
         return 0
     from jiaokan.ui import table
 
@@ -118,8 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     t_init = time.perf_counter() - t
     if r.returncode != 0:
         sys.exit(f"bench_book: init failed:\n{r.stderr}")
-    one = run(book, tmp / "out1")
-    two = run(doubled(book / "corpus.toml"), tmp / "out2")
+    one = run(book, tmp / "out1", args.jobs)
+    two = run(doubled(book / "corpus.toml"), tmp / "out2", args.jobs)
     rows = [("init (separate command)", f"{t_init:.2f}", "", "")]
     for s in STAGES:
         a, b = one["times"][s], two["times"][s]
@@ -129,10 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(("process wall (with start-up)", f"{one['wall']:.2f}", f"{two['wall']:.2f}", ""))
     rows.append(("peak memory (MB)", f"{one['peak_mb']:.0f}", f"{two['peak_mb']:.0f}",
                  f"{two['peak_mb'] / one['peak_mb']:.1f}×"))
+    rows.append(("largest worker's peak (MB)", f"{one['worker_mb']:.0f}", f"{two['worker_mb']:.0f}", ""))
     rows.append(("witness texts / collations", f"{one['witnesses']} / {one['collations']}",
                  f"{two['witnesses']} / {two['collations']}", ""))
     rows.append(("characters read", f"{one['chars']:,}", f"{two['chars']:,}", ""))
-    print(f"jiaokan build, stage by stage: {args.kanripo} and the same witnesses doubled (seconds)\n")
+    print(f"jiaokan build --jobs {args.jobs}, stage by stage: {args.kanripo} and the same witnesses doubled "
+          f"(seconds; {os.cpu_count()} cores)\n")
     print(table(("stage", "book", "doubled", "growth"), rows))
     share = one["chars"] / BOOK_CHARS if one["chars"] else 1.0
     est = one["wall"] / share if share < 1 else one["wall"]

@@ -10,6 +10,7 @@ Stages run in order and each adds to the summary:
 from __future__ import annotations
 
 import multiprocessing
+from collections import Counter
 import os
 import sys
 import time
@@ -52,6 +53,8 @@ class BuildResult:
     placed: dict[str, list[str]] = field(default_factory=dict)
     #: files that could not be read (their errors are in ``errors``), for the closing summary
     failed: list[str] = field(default_factory=list)
+    #: 案 results a ``--jobs`` worker made along with its 篇's collation (stem → result)
+    emended: dict[str, _Emended] = field(default_factory=dict)
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
@@ -148,6 +151,19 @@ class _Collated:
     valid: bool = True
     output_error: OutputError | None = None
     seconds: float = 0.0
+    #: the 案 notes of this 篇's witnesses, checked in the same worker (stem → result)
+    emended: dict[str, _Emended] = field(default_factory=dict)
+
+
+@dataclass
+class _Emended:
+    """What the 案 stage gives back for one witness (from this process or a worker)."""
+
+    stem: str
+    row: tuple | None = None
+    verdicts: dict[str, NoteVerdict] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    output_error: OutputError | None = None
 
 
 #: The build a forked worker reads its witnesses from (set just before the pool starts).
@@ -193,8 +209,17 @@ def _light(r: _Collated) -> _Collated:
     return r
 
 
-def _collate_in_worker(name: str, stems: list[str], base: str | None, out: Path, tei_all: str | None) -> _Collated:
-    return _light(_collate_one(name, stems, base, out, tei_all))
+def _collate_in_worker(name: str, stems: list[str], base: str | None, out: Path, tei_all: str | None,
+                       emend_stems: list[str]) -> _Collated:
+    """Collate one 篇, then check the 案 notes of its witnesses while the worker holds the collation
+    (the 案 stage is the build's second largest; done here it runs in parallel too)."""
+    r = _collate_one(name, stems, base, out, tei_all)
+    res = _SHARED
+    if r.col is not None and res is not None:
+        res.collations[name] = r.col  # this worker's copy of the build: the partner is found in it
+        for stem in emend_stems:
+            r.emended[stem] = _emend_one(res, stem, res.witnesses[stem], out, tei_all)
+    return _light(r)
 
 
 def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, tei_all: str | None,
@@ -213,13 +238,15 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
             progress.step(f"{spec.name} {spec.chapter}")
             continue
         todo.append((spec, [e.stem for e in members]))
+    in_one = Counter(s for _spec, stems in todo for s in stems)  # a witness in two collations: emended later, here
     results: dict[str, _Collated] = {}
     if jobs > 1 and len(todo) > 1 and "fork" in multiprocessing.get_all_start_methods():
         _SHARED = res
         try:
             ctx = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=ctx) as pool:
-                futures = {pool.submit(_collate_in_worker, spec.name, stems, spec.base, out, tei_all): (spec, stems)
+                futures = {pool.submit(_collate_in_worker, spec.name, stems, spec.base, out, tei_all,
+                                       [s for s in stems if in_one[s] == 1 and res.witnesses[s].notes()]): (spec, stems)
                            for spec, stems in todo}
                 for fut in as_completed(futures):
                     spec, stems = futures[fut]
@@ -243,6 +270,7 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         if r.output_error is not None:
             raise r.output_error
         res.errors.extend(r.errors)
+        res.emended.update(r.emended)
         col = r.col
         if col is None:
             continue
@@ -271,54 +299,67 @@ def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | 
 
     A witness collated with a 注疏 witness is checked against it; without one, its claims
     about the 注疏 are "not covered".  Fills ``res.verdicts`` (note id → verdict record).
+    Witnesses a ``--jobs`` worker already did (``res.emended``) are only gathered here.
     """
-    from .emend.apply import emend
-    from .emend.report import verdicts_by_note, write_csv, write_json
-    from .emend.tei import write_emendations, write_emended
-
     rows = []
     for stem, w in list(res.witnesses.items()):
         if not w.notes():
             continue
-        t0 = time.perf_counter()
-        zs_stem, zs, col = _zhushu_partner(res, w)
-        d = out / "emend"
-        names = {w.meta.siglum: f"{stem}.xml"}
-        if zs is not None:
-            names[zs.meta.siglum] = f"{zs_stem}.xml"
-        try:
-            r = emend(w, zs, collation=col)
-            write_json(r, d / f"{stem}.json")
-            write_csv(r, d / f"{stem}.csv")
-            teis = [write_emended(w, r, d / f"{stem}.emended.xml", names),
-                    write_emendations(r, d / f"{stem}.apparatus.xml", names)]
-            if zs is not None and r.on(zs.meta.siglum):
-                teis.append(write_emended(zs, r, d / f"{zs_stem}.emended.xml", names))
-        except (EmendationError, InvalidOutput) as exc:
-            res.errors.append(f"emend {stem}: {exc}")
-            progress.step(stem)
-            continue
-        except OutputError:
-            raise
-        except Exception as exc:
-            res.errors.append(internal_error(f"emend {stem}", exc))
-            progress.step(stem)
-            continue
-        ok = True
-        for path in teis:
-            rep = validate_file(path, tei_all)
-            if not rep.ok:
-                ok = False
-                res.errors.extend(f"{path}: {err}" for err in rep.errors)
-        res.verdicts.update(verdicts_by_note(r))
-        v = r.verdict_counts()
-        anchored = sum(1 for c in r.claims if c.status != "failed")
-        rows.append((w.meta.siglum, stem, zs.meta.siglum if zs is not None else "-", len(w.notes()),
-                     f"{anchored}/{len(r.claims)}", v["confirmed"], v["contradicted"], v["not covered"],
-                     len(r.on(w.meta.siglum)), len(r.on(zs.meta.siglum)) if zs is not None else 0,
-                     "ok" if ok else "INVALID", f"{time.perf_counter() - t0:.2f}s"))
+        e = res.emended.pop(stem, None) or _emend_one(res, stem, w, out, tei_all)
+        if e.output_error is not None:
+            raise e.output_error
+        res.errors.extend(e.errors)
+        res.verdicts.update(e.verdicts)
+        if e.row is not None:
+            rows.append(e.row)
         progress.step(stem)
     return rows
+
+
+def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str | None) -> _Emended:
+    """The 案 notes of one witness: checked, applied, written; errors are returned, never raised."""
+    from .emend.apply import emend
+    from .emend.report import verdicts_by_note, write_csv, write_json
+    from .emend.tei import write_emendations, write_emended
+
+    result = _Emended(stem)
+    t0 = time.perf_counter()
+    zs_stem, zs, col = _zhushu_partner(res, w)
+    d = out / "emend"
+    names = {w.meta.siglum: f"{stem}.xml"}
+    if zs is not None:
+        names[zs.meta.siglum] = f"{zs_stem}.xml"
+    try:
+        r = emend(w, zs, collation=col)
+        write_json(r, d / f"{stem}.json")
+        write_csv(r, d / f"{stem}.csv")
+        teis = [write_emended(w, r, d / f"{stem}.emended.xml", names),
+                write_emendations(r, d / f"{stem}.apparatus.xml", names)]
+        if zs is not None and r.on(zs.meta.siglum):
+            teis.append(write_emended(zs, r, d / f"{zs_stem}.emended.xml", names))
+    except (EmendationError, InvalidOutput) as exc:
+        result.errors.append(f"emend {stem}: {exc}")
+        return result
+    except OutputError as exc:
+        result.output_error = exc
+        return result
+    except Exception as exc:
+        result.errors.append(internal_error(f"emend {stem}", exc))
+        return result
+    ok = True
+    for path in teis:
+        rep = validate_file(path, tei_all)
+        if not rep.ok:
+            ok = False
+            result.errors.extend(f"{path}: {err}" for err in rep.errors)
+    result.verdicts = verdicts_by_note(r)
+    v = r.verdict_counts()
+    anchored = sum(1 for c in r.claims if c.status != "failed")
+    result.row = (w.meta.siglum, stem, zs.meta.siglum if zs is not None else "-", len(w.notes()),
+                  f"{anchored}/{len(r.claims)}", v["confirmed"], v["contradicted"], v["not covered"],
+                  len(r.on(w.meta.siglum)), len(r.on(zs.meta.siglum)) if zs is not None else 0,
+                  "ok" if ok else "INVALID", f"{time.perf_counter() - t0:.2f}s")
+    return result
 
 
 def render_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress) -> None:
