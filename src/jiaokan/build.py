@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable, TypeVar
 
 from .collate.apparatus import write_apparatus
 from .collate.engine import collate
@@ -34,6 +35,11 @@ from .readers import read_witness
 from .tei.validate import validate_file, validate_files
 from .tei.writer import write_tei
 from .ui import Progress, internal_error, table
+
+if TYPE_CHECKING:  # the emend modules are imported where they are used (their grammar compiles in ~1 s)
+    from .emend.apply import EmendResult
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -140,30 +146,48 @@ def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None) -
 
 
 @dataclass
-class _Collated:
-    """What one collation gives back to the build (from this process or a worker)."""
+class _Outcome:
+    """What one step of a stage gives back (from this process or a worker): errors are returned, never
+    raised, so one 篇's fault does not stop the others; a refused write travels back whole."""
 
-    name: str
+    errors: list[str] = field(default_factory=list)
+    output_error: OutputError | None = None
+
+    def guard(self, where: str, expected: tuple[type[Exception], ...], step: Callable[[], T]) -> T | None:
+        """``step()``, or None with the error recorded: an expected one as its line, a refused write
+        whole (the build stops on it), anything else as one line of internal error."""
+        try:
+            return step()
+        except expected as exc:
+            self.errors.append(f"{where}: {exc}")
+        except OutputError as exc:
+            self.output_error = exc
+        except Exception as exc:
+            self.errors.append(internal_error(where, exc))
+        return None
+
+
+@dataclass
+class _Collated(_Outcome):
+    """What one collation gives back to the build."""
+
+    name: str = ""
     col: Collation | None = None  # from a worker, without its witnesses (see _light)
     sigla: list[str] = field(default_factory=list)
     xml: Path | None = None
-    errors: list[str] = field(default_factory=list)
     valid: bool = True
-    output_error: OutputError | None = None
     seconds: float = 0.0
     #: the 案 notes of this 篇's witnesses, checked in the same worker (stem → result)
     emended: dict[str, _Emended] = field(default_factory=dict)
 
 
 @dataclass
-class _Emended:
-    """What the 案 stage gives back for one witness (from this process or a worker)."""
+class _Emended(_Outcome):
+    """What the 案 stage gives back for one witness."""
 
-    stem: str
+    stem: str = ""
     row: tuple | None = None
     verdicts: dict[str, NoteVerdict] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
-    output_error: OutputError | None = None
 
 
 #: The build a forked worker reads its witnesses from (set just before the pool starts).
@@ -176,22 +200,20 @@ def _collate_one(name: str, stems: list[str], base: str | None, out: Path, tei_a
     res = res if res is not None else _SHARED
     assert res is not None
     t0 = time.perf_counter()
-    r = _Collated(name)
+    r = _Collated(name=name)
     ws = [res.witnesses[s] for s in stems]
     names = {w.meta.siglum: f"{s}.xml" for s, w in zip(stems, ws)}
-    try:
+
+    def step() -> tuple[Collation, Path]:
         col = collate(ws, base=base)
-        r.xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names)
+        xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names)
         write_json(col, out / "apparatus" / f"{name}.json")
-    except (CollationError, InvalidOutput) as exc:
-        r.errors.append(f"collation {name}: {exc}")
+        return col, xml
+
+    done = r.guard(f"collation {name}", (CollationError, InvalidOutput), step)
+    if done is None:
         return r
-    except OutputError as exc:
-        r.output_error = exc
-        return r
-    except Exception as exc:
-        r.errors.append(internal_error(f"collation {name}", exc))
-        return r
+    col, r.xml = done
     rep = validate_file(r.xml, tei_all)
     r.valid = rep.ok
     r.errors.extend(f"{r.xml}: {err}" for err in rep.errors)
@@ -322,14 +344,15 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
     from .emend.report import verdicts_by_note, write_csv, write_json
     from .emend.tei import write_emendations, write_emended
 
-    result = _Emended(stem)
+    result = _Emended(stem=stem)
     t0 = time.perf_counter()
     zs_stem, zs, col = _zhushu_partner(res, w)
     d = out / "emend"
     names = {w.meta.siglum: f"{stem}.xml"}
     if zs is not None:
         names[zs.meta.siglum] = f"{zs_stem}.xml"
-    try:
+
+    def step() -> tuple[EmendResult, list[Path]]:
         r = emend(w, zs, collation=col)
         write_json(r, d / f"{stem}.json")
         write_csv(r, d / f"{stem}.csv")
@@ -337,15 +360,12 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
                 write_emendations(r, d / f"{stem}.apparatus.xml", names)]
         if zs is not None and r.on(zs.meta.siglum):
             teis.append(write_emended(zs, r, d / f"{zs_stem}.emended.xml", names))
-    except (EmendationError, InvalidOutput) as exc:
-        result.errors.append(f"emend {stem}: {exc}")
+        return r, teis
+
+    done = result.guard(f"emend {stem}", (EmendationError, InvalidOutput), step)
+    if done is None:
         return result
-    except OutputError as exc:
-        result.output_error = exc
-        return result
-    except Exception as exc:
-        result.errors.append(internal_error(f"emend {stem}", exc))
-        return result
+    r, teis = done
     ok = True
     for path in teis:
         rep = validate_file(path, tei_all)
