@@ -567,7 +567,14 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("build", help="ingest, collate, emend and render the whole corpus",
                        description="Run the pipeline over every witness in CORPUS/corpus.toml: OUT/tei/*.xml (witnesses),\n"
                        "OUT/apparatus/ (collations of the [[collation]] chapters), OUT/emend/ (案 notes checked and\n"
-                       "applied), OUT/site/index.html (the HTML edition); a progress display and summary tables.",
+                       "applied), OUT/site/index.html (the HTML edition); a progress display and summary tables.\n\n"
+                       "A witness of many files (`files = [...]` in the manifest, as `jiaokan init` writes it) is joined\n"
+                       "per 篇: OUT/tei/pianNN-SIGLUM.xml, and each 篇 is collated across every witness that holds it\n"
+                       "(OUT/apparatus/pianNN.xml).  A file that cannot be read gets its one-line error and the rest\n"
+                       "still builds; the exit status is then 2.\n\n"
+                       "examples:  jiaokan build                                   # the shipped corpus/ -> build/\n"
+                       "           jiaokan init KR1d0030 KR1d0028 KR1d0026 -o book/corpus.toml\n"
+                       "           jiaokan build --corpus book/corpus.toml --out book/build -j 2",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("--corpus", default="corpus", metavar="DIR", help="folder with corpus.toml, or the corpus.toml itself "
                    "(default corpus)")
