@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..model import Unit, Witness
-from .layertext import LayerText, layer_text
+from .layertext import LayerText, layer_texts
 
 #: Variant types, weakest first; an app with several kinds of difference takes the strongest.
 #: ``uncertain``: the only difference involves an unknown character (an unresolved gaiji, a
@@ -121,7 +121,12 @@ class Collation:
                 from .rows import body_units
 
                 units = self._units[siglum] = {u.id: u for u in body_units(self.witnesses[siglum])}
-            lt = self._texts[key] = layer_text([units[u] for u in row.units.get(siglum, [])], layer)
+            # every collated layer of this witness in this row at once: one walk instead of one per layer
+            layers = frozenset(self.layers) | {layer}
+            texts = layer_texts([units[u] for u in row.units.get(siglum, [])], layers)
+            for name, text in texts.items():
+                self._texts.setdefault((row.id, siglum, name), text)
+            lt = self._texts[key]
         return lt
 
     def counts(self) -> dict[str, int]:
