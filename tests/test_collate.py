@@ -227,3 +227,17 @@ def test_cli_collate_and_diff(tmp_path):
     assert r.returncode == 2 and b"no witness has the siglum XX" in r.stderr
     r = jiaokan("collate", str(a), str(b), "--ignore", "bogus")
     assert r.returncode == 2 and b"unknown variant type" in r.stderr
+
+
+@needs_zs
+def test_writers_share_the_segments_and_see_filtered_entries(read_corpus):
+    """The TEI and JSON writers share one segmentation per collation; filtering the entries (as
+    ``collate --only`` does) makes a new one, so nothing stale is written."""
+    col = collate([read_corpus(JS10), read_corpus(ZS)], base="JS")
+    full_json = json.dumps(collation_to_json(col), ensure_ascii=False)
+    assert json.dumps(collation_to_json(col), ensure_ascii=False) == full_json  # the memo gives the same
+    before = len(collation_to_tei(col).getroot().findall(".//{http://www.tei-c.org/ns/1.0}app"))
+    col.apps = [a for a in col.apps if a.type == "substantive"]
+    after = len(collation_to_tei(col).getroot().findall(".//{http://www.tei-c.org/ns/1.0}app"))
+    assert after < before
+    assert json.dumps(collation_to_json(col), ensure_ascii=False) != full_json

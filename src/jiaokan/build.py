@@ -228,6 +228,7 @@ def _light(r: _Collated) -> _Collated:
         col.witnesses = {}
         col._texts.clear()
         col._units.clear()
+        col._segments = None
     return r
 
 

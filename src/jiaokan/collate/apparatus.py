@@ -29,7 +29,7 @@ from ..tei.validate import profile_check
 from .apparatus_reader import fold_script
 from .layertext import LayerText
 from .model import App, Collation, strongest
-from .segments import Segment, layer_segments, row_layer_inputs
+from .segments import Segment, row_layer_segments
 from .variants import _trimmed
 
 TYPE_DOC = {
@@ -50,7 +50,8 @@ TYPE_DOC = {
 
 
 def _witness_file(w: Witness, tei_names: dict[str, str]) -> str:
-    return tei_names.get(w.meta.siglum, Path(w.meta.file).stem + ".xml")
+    name = tei_names.get(w.meta.siglum)  # (not .get(k, default): the default would be built on every call)
+    return name if name is not None else Path(w.meta.file).stem + ".xml"
 
 
 def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, title: str | None = None) -> etree._ElementTree:
@@ -86,7 +87,7 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     div = E.div(type="apparatus", n=chapter or None)
     root.append(E.text(E.body(div)))
     row_ids = {r.id: r for r in col.rows}
-    for row_id, layer, texts, apps, gaps, ops in row_layer_inputs(col):
+    for row_id, layer, texts, segments in row_layer_segments(col):
         row = row_ids[row_id]
         corresp = " ".join(
             f"{_witness_file(col.witnesses[s], tei_names)}#{uid}"
@@ -94,7 +95,7 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         )
         ab = E.ab(type=layer, n=row_id, xml_id=f"{row_id}.{layer}", corresp=corresp or None)
         div.append(ab)
-        _write_segments(ab, layer_segments(col, row_id, layer, texts, apps, gaps, ops), texts, col, tei_names)
+        _write_segments(ab, segments, texts, col, tei_names)
     return etree.ElementTree(root)
 
 

@@ -18,7 +18,7 @@ from typing import IO
 from ..io import atomic_write_text
 from ..normalize import key
 from .model import App, Collation, Reading
-from .segments import layer_segments, row_layer_inputs
+from .segments import row_layer_segments
 
 
 def _tokens(text: str, row: str, layer: str) -> list[dict]:
@@ -30,8 +30,8 @@ def collation_to_json(col: Collation) -> dict:
     table: list[list] = [[] for _ in sigla]
     # one column per segment (:mod:`.segments`): each witness's cell is its own text there, so every
     # witness's row reads back its layer text exactly (null where it has nothing)
-    for row_id, layer, texts, apps, gaps, ops in row_layer_inputs(col):
-        for seg in layer_segments(col, row_id, layer, texts, apps, gaps, ops):
+    for row_id, layer, texts, segments in row_layer_segments(col):
+        for seg in segments:
             for i, s in enumerate(sigla):
                 b0, b1 = seg.spans.get(s, (0, 0))
                 table[i].append(_tokens(texts[s].text[b0:b1], row_id, layer) or None)

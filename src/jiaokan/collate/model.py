@@ -106,6 +106,9 @@ class Collation:
     #: JSON writers and the 案 check all ask for it, so it is made once
     _texts: dict[tuple[str, str, str], LayerText] = field(default_factory=dict, repr=False, compare=False)
     _units: dict[str, dict[str, Unit]] = field(default_factory=dict, repr=False, compare=False)
+    #: the apparatus segments of every row and layer, with what they were made from
+    #: (:func:`jiaokan.collate.segments.row_layer_segments`)
+    _segments: tuple[tuple, list] | None = field(default=None, repr=False, compare=False)
 
     @property
     def sigla(self) -> list[str]:

@@ -226,3 +226,20 @@ def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, Layer
                 continue
             yield (row.id, layer, texts, apps_by.get((row.id, layer), []), gaps_by.get((row.id, layer), []),
                    ops_by.get((row.id, layer), {}))
+
+
+def row_layer_segments(col: Collation) -> list[tuple[str, str, dict[str, LayerText], list[Segment]]]:
+    """(row, layer, texts, segments) for every row and layer that some witness has.
+
+    Made once per collation: the TEI and the JSON writers both need every segment, and
+    segmenting is most of what writing costs.  The memo is dropped when the entries,
+    gaps, alignments or rows it was made from are replaced or grow (``collate --only``
+    filters the entries).
+    """
+    stamp = (id(col.apps), len(col.apps), id(col.gaps), len(col.gaps), len(col.alignments), len(col.rows))
+    memo = col._segments
+    if memo is None or memo[0] != stamp:
+        made = [(row, layer, texts, layer_segments(col, row, layer, texts, apps, gaps, ops))
+                for row, layer, texts, apps, gaps, ops in row_layer_inputs(col)]
+        memo = col._segments = (stamp, made)
+    return memo[1]
