@@ -166,8 +166,9 @@ def test_a_juan_that_opens_mid_pian_invents_no_title():
 
 @pytest.mark.parametrize("line, title", [
     ("士昬禮第二", "士昏禮"), ("鄕飮酒禮第四", "鄉飲酒禮"), ("䘮服第十一　子夏傳", "喪服"),
-    ("喪服第十一", "喪服"), ("旣夕禮", "既夕禮"), ("乡射礼", "鄉射禮"), ("士冠禮第一　儀禮　鄭氏注", "士冠禮"),
-    ("燕禮小臣戒與者", None), ("記燕朝服於寢", None), ("士相見之禮", None),
+    ("喪服第十一", "喪服"), ("旣夕禮", "既夕禮"), ("特牲餽食禮第十五", "特牲饋食禮"), ("有司第十七", "有司徹"),
+    ("喪服經傳第十一", "喪服"), ("乡射礼", "鄉射禮"), ("士冠禮第一　儀禮　鄭氏注", "士冠禮"),
+    ("燕禮小臣戒與者", None), ("記燕朝服於寢", None), ("士相見之禮", None), ("有司", None), ("有司　執事", None),
 ])
 def test_pian_headings_in_variant_forms(line, title):
     found = pian_heading(line)

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..model import Unit, Witness
-from ..readers.common.yili import PIAN, pian_index
+from ..readers.common.yili import PIAN, canonical_pian, pian_index
 
 #: The 篇 key of front matter (提要, 目录, 序): kept with the witness, never collated.
 FRONT = "front"
@@ -30,16 +30,17 @@ def canonical(chapter: str) -> str:
     Why: the manifest, the 图书集成 export and the Kanripo files spell the same 篇
     differently, and the book joins witnesses by 篇.
     """
-    i = pian_index(chapter.strip())
-    return PIAN[i] if i is not None else chapter.strip()
+    name = chapter.strip()
+    i = pian_index(name)
+    return PIAN[i] if i is not None else canonical_pian(name) or name  # a bare alias (有司) too
 
 
 def slug(chapter: str) -> str:
     """A file-name part for a 篇: ``pian05`` for 鄉射禮 (its place in the book), ``front``; else the name."""
     if chapter == FRONT:
         return FRONT
-    i = pian_index(chapter.strip())
-    return f"pian{i + 1:02d}" if i is not None else chapter.strip()
+    name = canonical(chapter)
+    return f"pian{PIAN.index(name) + 1:02d}" if name in PIAN else name
 
 
 def heading_pian(unit: Unit) -> str | None:

@@ -28,10 +28,25 @@ def _folded(text: str) -> str:
     return "".join(key(c) or c for c in text)
 
 
-#: Titles some editions print short (``既夕第十三``), → the 篇 they name.
-PIAN_ALIASES: dict[str, str] = {"既夕": "既夕禮"}
+#: Titles some editions print short (``既夕第十三``) or with another form the variant tables keep
+#: apart (餽 for 饋 in 饋食, which in general words are different characters), → the 篇 they name.
+PIAN_ALIASES: dict[str, str] = {
+    "既夕": "既夕禮", "特牲餽食禮": "特牲饋食禮", "少牢餽食禮": "少牢饋食禮", "喪服經傳": "喪服",
+    "有司": "有司徹",
+}
+
+#: Aliases that are also everyday words (有司 "the officers"): a heading only with its number (有司第十七).
+_NUMBERED_ONLY = frozenset({"有司"})
 
 _FOLDED_TITLES: dict[str, str] = {}
+
+
+def _titles() -> dict[str, str]:
+    """Folded title or alias → the 篇 in :data:`PIAN` (made on first use: folding needs the variant tables)."""
+    if not _FOLDED_TITLES:
+        _FOLDED_TITLES.update({_folded(t): t for t in PIAN})
+        _FOLDED_TITLES.update({_folded(a): t for a, t in PIAN_ALIASES.items()})
+    return _FOLDED_TITLES
 
 
 def pian_heading(line: str) -> str | None:
@@ -41,18 +56,17 @@ def pian_heading(line: str) -> str | None:
     normalizer knows is recognised (``士昬禮第二``, ``鄕飮酒禮第四``, ``䘮服第十一　子夏傳``);
     a trailing statement of responsibility after a space is allowed.
     """
-    if not _FOLDED_TITLES:
-        _FOLDED_TITLES.update({_folded(t): t for t in PIAN})
-        _FOLDED_TITLES.update({_folded(a): t for a, t in PIAN_ALIASES.items()})
     m = PIAN_LINE_RE.match(line)
-    if m is None or _folded(m.group("title")) not in _FOLDED_TITLES:
+    if m is None or _folded(m.group("title")) not in _titles():
+        return None
+    if m.group("title") in _NUMBERED_ONLY and not m.group("n"):
         return None
     return m.group("title")
 
 
 def canonical_pian(title: str) -> str | None:
     """The canonical (traditional) form in :data:`PIAN` of a title as written, or None."""
-    return _FOLDED_TITLES.get(_folded(title)) if pian_heading(title) else None
+    return _titles().get(_folded(title.strip()))
 
 
 def pian_index(line: str) -> int | None:
