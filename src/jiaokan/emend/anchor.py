@@ -390,6 +390,40 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
         _check_count(c)
         return
 
+    if pos == "sentence-start":  # 此句上…: the point before the sentence's first character
+        s = _sentence_start(slot.piece, off)
+        c.anchors.append(_make(doc, slot, s, s, pos))
+        c.warnings.append("此句上: the sentence is taken from the previous stop, note or piece start")
+        return
+
+    if pos == "piece":  # 此注…: the whole piece before the note
+        kd = slot.k()
+        before = [p for p in kd.pos if p < off]
+        if not before:
+            _fail(c, f"no text before the note in {c.piece}")
+            return
+        c.anchors.append(_make(doc, slot, before[0], before[-1] + 1, pos))
+        return
+
+    if pos.startswith(("after:", "before:")) and r.kind == "omission" and r.lemma:
+        # X上今注疏本脱Y字: Y is the text right before X (X下…: right after X)
+        side, x = pos.split(":", 1)
+        lk, xk = _lemma_keys(r.lemma, decl), _lemma_keys(x, decl)
+        found = _search_back(home, lk + xk if side == "before" else xk + lk)
+        if found is None:
+            _fail(c, f"lemma {r.lemma!r} {'before' if side == 'before' else 'after'} {x!r} not found in {where}")
+            return
+        s_slot, (s, e), dist = found
+        kd = s_slot.k()
+        i = kd.pos.index(s)
+        if side == "before":
+            s, e = s, kd.pos[i + len(lk) - 1] + 1
+        else:
+            s = kd.pos[i + len(xk)]
+        c.anchors.append(_make(doc, s_slot, s, e, pos, distance=dist))
+        _far(c, dist)
+        return
+
     if pos.startswith(("after:", "before:")):
         side, x = pos.split(":", 1)
         keys = _lemma_keys(x, decl)
