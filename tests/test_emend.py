@@ -217,7 +217,10 @@ def test_check_third_reading_shows_what_the_zhushu_reads():
     js, zs = _pair([Text("其功一也而和者益"), _note("案益今注疏本讹作亦据宋本改正", "n1"), Text("多尚欢乐也")],
                    [Text("其功一也而和者又多尚歡樂也")])
     ch = emend(js, zs).checks["n1"]
-    assert ch.verdict == "contradicted" and ch.detail == "otherwise" and ch.reading == "又"
+    # a third reading may be a variant form the folding does not know (䙧 for 纁) or a slip:
+    # the 注疏 is shown, but the editors are not called wrong on it (issue 13)
+    assert ch.verdict == "not covered" and ch.detail == "partly" and ch.reading == "又"
+    assert "又" in ch.summary and "亦" in ch.summary
 
 
 def test_check_addition_with_an_ambiguous_alignment():

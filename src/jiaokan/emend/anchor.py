@@ -462,11 +462,18 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
 
     if pos == "near":
         near = _near(slot, off, r.reading, decl)
+        if near is None and len(_lemma_keys(r.reading, decl)) == 1:
+            # 今注疏本作蒼 after 倉: a one-character quotation bears on the character before the note
+            before = [p for p in slot.k().pos if p < off]
+            if before:
+                near = before[-1], before[-1] + 1
+                c.warnings.append("a one-character reading with no like character: taken as the character before the note")
         if near is None:
             _fail(c, f"no stretch like {r.reading!r} in the text before the note in {c.piece}")
             return
         s, e = near
-        c.anchors.append(_make(doc, slot, s, e, "near", distance=slot.k().count_between(e, off)))
+        method = "near" if not c.warnings or not c.warnings[-1].startswith("a one-character") else "near-1"
+        c.anchors.append(_make(doc, slot, s, e, method, distance=slot.k().count_between(e, off)))
         return
 
     if pos in ("preceding", "following"):

@@ -281,6 +281,10 @@ def check_claim(c: Claim, aligned: Aligned | None, edits: dict | None = None) ->
         return [x for x in edits.get((row.id, a.layer), []) if x.owner != (c.id, a.start, a.end)] if row else []
 
     main = _check_anchor(c, c.anchor, aligned, zs, others(c.anchor))
+    if zs and main.verdict == "contradicted" and c.anchor.method == "near-1":
+        # the anchor was a guess (the character before the note): never a contradiction on a guess
+        main.verdict, main.detail = "not covered", "unsure-anchor"
+        main.summary = f"not covered: the note quotes only {c.record.reading}, and {main.reading or '∅'} here is not it"
     if zs and main.verdict != "confirmed" and c.anchor.method == "near":
         # the note quotes the 注疏, not this text: the stretch it replaces may be shorter than the
         # quotation (乃升 for 升: the 注疏 inserts 乃), so try the stretch without an end character
@@ -500,6 +504,14 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
         verdict, detail = _nearly(kp + kl + kq, _k(new or ""), ka, len(kp))
     if verdict is None and new is not None and _in_running_text(anchor, al, new):
         verdict, detail = "confirmed", "agrees-running"
+    if verdict is None and kind in ("corruption", "variant") and new and _partly(kp, kl, kq, _k(new), ka):
+        # the 注疏 differs from this text, but not quite as the note quotes it (纁 for the
+        # note's 䙧, a form the folding does not know; 啐亦自貶於君 for 肺亦自貶于君): unsure,
+        # and a false "the editors were wrong" is the worst error, so no contradiction
+        base.verdict, base.detail = "not covered", "partly"
+        base.summary = (f"not covered: the {ZS_NAME} reads {base.zs_window or '∅'} where this text has "
+                        f"{base.window or '∅'}; the note quotes {r.reading} (a variant form or a slip?)")
+        return base
     if verdict is None:
         verdict = "contradicted"
         same = ka == kp + kl + kq or (reading is not None and kl and _k(reading) == kl)
@@ -555,6 +567,18 @@ def _in_running_text(anchor: Anchor, al: Aligned, new: str) -> bool:
         return False
     want, have = pre + _k(new) + post, pre + mine[a0:a1] + post
     return want != have and want in theirs and have not in theirs
+
+
+def _partly(kp: str, kl: str, kq: str, knew: str, ka: str) -> bool:
+    """The 注疏 window has this text's context around a reading that is not this text's and
+    differs from the note's in at most one character per :data:`NEARLY` (at least one)."""
+    if len(ka) != len(kp) + len(knew) + len(kq) or not ka.startswith(kp) or not ka.endswith(kq):
+        return False
+    got = ka[len(kp) : len(ka) - len(kq)]
+    if got == kl:
+        return False
+    slips = sum(1 for x, y in zip(got, knew) if x != y)
+    return 0 < slips <= max(1, len(knew) // NEARLY)
 
 
 #: An added stretch at least this long may differ from the note's quotation in one character

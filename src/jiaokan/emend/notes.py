@@ -503,6 +503,8 @@ def _split_count(body: str) -> tuple[str, int | None, bool]:
                 break
             if fold_note_text(pre) in _SPAN_PREFIXES:  # 此十四 / 此注四 / 注文十四
                 return "", n, True
+            if len(pre) > 2 and pre.endswith("以下"):  # 啐以下七字: the seven characters from 啐
+                return "", n, True
             if pre == "" and k > 1:
                 return "", n, True
             if pre and len(pre) == n:
@@ -931,6 +933,12 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: 
             _add_sources(t, m, raw, folded)
             pos = m.end()
             continue
+        # 张淳云…: a quotation of a scholar or book, which argues and claims nothing of its own
+        m = GRAMMAR["author"].match(folded, pos)
+        if m and m.group("srcs") not in WITNESSES:
+            _add_sources(t, m, raw, folded)
+            t.remark = raw[pos:]
+            break
         # a further claim, possibly after 又 or 下文 (never inside the editors' argument)
         if depth < 4 and not GRAMMAR["judgement"].match(folded, pos):
             j = GRAMMAR["clause_joiner"].match(folded, pos)
@@ -939,6 +947,9 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: 
             if sub is not None and sub.end > q:
                 if j and j.group("following") and sub.position == "preceding":
                     sub.position = "following"
+                if sub.position == "near" and prev is not None and prev.lemma and prev.position == "preceding":
+                    # 嘗唐石經作嘗…各本竝訛作常: a claim that quotes no lemma is about the previous one's
+                    sub.lemma, sub.position = prev.lemma, "preceding"
                 clause_start = j.end("join") if j and j.group("join") else pos
                 rec, shared = _finish(raw, folded, sub, script, depth + 1, raw[clause_start:])
                 t.more.append(rec)
