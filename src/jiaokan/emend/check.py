@@ -704,8 +704,10 @@ def _summary(c: Claim, ch: Check, anchor: Anchor) -> str:
         if ch.detail == "agrees-nearly":
             return f"confirmed: the {ZS_NAME} {what}; the note quotes it as {r.reading} (a slip in a character)"
         return f"confirmed: the {ZS_NAME} {what}, as the note says"
+    where = r.place.replace("after:", "after ").replace("before:", "before ")
     said = {
-        "corruption": f"the note says {r.reading or 'a transposition'}",
+        "corruption": (f"the note says it stands {where} there" if r.rule == "transposition_moved"
+                       else f"the note says {r.reading or 'a transposition'}"),
         "variant": f"the note says {r.reading}",
         "omission": f"the note says it lacks {r.lemma or lem}",
         "addition": f"the note says it has an extra {r.reading}",

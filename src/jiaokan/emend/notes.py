@@ -293,6 +293,8 @@ GRAMMAR: dict[str, regex.Pattern] = {
     "clause_joiner": _compile(r"(?P<join>又(?:案)?|且)?(?P<following>下文)?"),
     # 脱也字及今文无之四字: a further omission / addition of the same witness
     "and_also": _compile(r"字?及(?P<body>{H}+?)字"),
+    # …又用鴈上有納采而三字: a further addition in the witness the note spoke of
+    "and_has": _compile(r"(?P<loc>{LOC})(?:有|多|衍)(?P<body>{H}+?)字"),
     # the note's own judgement starts: what follows is argument, not a claim
     "judgement": _compile("|".join(JUDGEMENT_OPENERS)),
     # an author named before a conjecture: 敖继公云 / 敖继公曰
@@ -944,6 +946,12 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: 
             j = GRAMMAR["clause_joiner"].match(folded, pos)
             q = j.end() if j else pos
             sub = _claim_at(raw, folded, q)
+            if sub is None and j and j.group("join") and prev is not None and prev.target:
+                h = GRAMMAR["and_has"].match(folded, q)
+                if h:
+                    sub = _Claim("addition", "addition_has", h.start(), h.end(), target=prev.target,
+                                 target_name=prev.target_name, also=prev.also)
+                    _fill_from_body(sub, h, raw, folded)
             if sub is not None and sub.end > q:
                 if j and j.group("following") and sub.position == "preceding":
                     sub.position = "following"
