@@ -220,3 +220,40 @@ def test_the_last_character_not_found_is_never_a_contradiction():
 def test_real_contradictions_stay(juan, claim_id):
     ch = _verdict(juan, claim_id)
     assert ch.verdict == "contradicted" and ch.detail == "as-this-text"
+
+
+# ---------------------------------------------------------------------------
+# 6. text the editors supplied from the 疏, marked in the TEI
+# ---------------------------------------------------------------------------
+
+
+def test_supplied_text_is_marked_in_the_tei(profile, tei_all):
+    """卷一: 案此下永樂大典内刪去原文注云餘同賈疏今取疏義補之 + 少牢云史左執筮… (the editors' text)."""
+    from lxml import etree
+
+    from jiaokan.measure.an_check import read
+    from jiaokan.model import Note, iter_notes
+    from jiaokan.tei.reader import witness_from_tei
+    from jiaokan.tei.writer import TEI_NS, tei_bytes, witness_to_tei
+
+    w = read(kanripo_file("KR1d0030_001.txt"), "JS")
+    tree = witness_to_tei(w)
+    assert profile.validate(tree), profile.error_log
+    assert tei_all.validate(tree), tei_all.error_log
+    sup = tree.getroot().findall(f".//{{{TEI_NS}}}note/{{{TEI_NS}}}supplied")
+    # three notes supply text; the fourth 永樂大典 note (今集釋僅缺此數…) supplies none
+    assert len(sup) == 3
+    assert {(s.get("reason"), s.get("resp"), s.get("source")) for s in sup} == {
+        ("deleted-in-yongle-dadian", "#resp-siku", "#resp-jiagongyan")}
+    first = "".join(sup[0].itertext())
+    assert first.startswith("少牢云史左執筮") and "補之" not in first
+    note = sup[0].getparent()
+    assert "".join(note.itertext()).startswith("案此下永樂大典内刪去原文注云餘同賈疏今取疏義補之少牢云")
+    # nothing is lost: the notes read back with the same text
+    back = witness_from_tei(etree.fromstring(tei_bytes(tree)), "rt.xml")
+
+    def notes(x):
+        return [n.text for d in x.divs for u in d.units for p in u.pieces for n in iter_notes(p.content)
+                if isinstance(n, Note)]
+
+    assert notes(back) == notes(w)

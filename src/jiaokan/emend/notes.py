@@ -132,6 +132,7 @@ __all__ = [
     "join_note_text",
     "fold_note_text",
     "detect_script",
+    "supplied_start",
 ]
 
 #: ``here``: this occurrence; ``below``: this and later occurrences (下同).
@@ -464,6 +465,25 @@ def fold_note_text(text: str) -> str:
     odd spellings of the note language (:data:`~jiaokan.emend.lexicon.EXTRA_FOLD`), not 异体.
     """
     return "".join(_fold_char(ch) for ch in text)
+
+
+#: 此下永樂大典内刪去原文…今取疏義補之: the words that close the formula; what follows in
+#: the same note is the text the editors supplied (GUIDE §1, §3).
+_SUPPLIED = regex.compile(r"(?:永乐大典|大典)(?:内|中)?(?:删去|删|阙|缺)[^补]{0,60}?(?:取|采|录)[^补]{0,8}?补(?:之|入|足)?")
+
+
+def supplied_start(text: str) -> int | None:
+    """Where the text the editors supplied starts in the reading text of a 案 note, or None.
+
+    In the 集释 (which survives only through the 永樂大典) a note ``此下永樂大典内刪去原文
+    注云…今取疏義補之…`` goes on, in the same small type, with text the 四库 editors took
+    from the 疏: that text is theirs, not 李如圭's.  None when the note has no such formula,
+    or nothing follows it.
+    """
+    m = _SUPPLIED.search(fold_note_text(text))
+    if m is None or not text[m.end() :].strip():
+        return None
+    return m.end()
 
 
 def detect_script(text: str) -> str:

@@ -22,11 +22,13 @@ its layer, and :mod:`jiaokan.tei.reader` can rebuild the model exactly.
 from __future__ import annotations
 
 import datetime as _dt
+from dataclasses import replace
 from pathlib import Path
 
 from lxml import etree
 
 from .. import __version__
+from ..emend.notes import supplied_start
 from ..io import atomic_write_bytes
 from ..readers import default_role
 from ..model import (
@@ -303,9 +305,38 @@ def _write_inline(el: etree._Element, content: list[Inline], resp: _RespTable) -
                 _el(gap, "desc", node.desc)
         elif isinstance(node, Note):
             ne = _el(el, "note", type=node.layer, resp=resp.ref(node.resp, node.layer), xml_id=node.id)
-            _write_inline(ne, node.content, resp)
+            cut = supplied_start(node.text) if node.layer == "an" else None
+            if cut is None:
+                _write_inline(ne, node.content, resp)
+            else:  # 此下永樂大典内刪去原文…今取疏義補之 + the text the editors took from the 疏
+                before, after = split_inline(node.content, cut)
+                _write_inline(ne, before, resp)
+                sup = _el(ne, "supplied", reason="deleted-in-yongle-dadian", resp=resp.ref("四库馆臣", "an"),
+                          source=resp.ref("贾公彦", "shu"))
+                _write_inline(sup, after, resp)
         else:  # pragma: no cover - the model has no other inline kinds
             raise TypeError(f"unknown inline node {node!r}")
+
+
+def split_inline(content: list[Inline], cut: int) -> tuple[list[Inline], list[Inline]]:
+    """``content`` cut at reading offset ``cut`` (a text run there is split in two; breaks stay before)."""
+    before: list[Inline] = []
+    after: list[Inline] = []
+    offset = 0
+    for node in content:
+        n = len(node.reading)
+        if offset + n <= cut and not (n == 0 and offset == cut and after):
+            before.append(node)
+        elif offset >= cut:
+            after.append(node)
+        elif isinstance(node, Text):
+            k = cut - offset
+            before.append(replace(node, text=node.text[:k]))
+            after.append(replace(node, text=node.text[k:]))
+        else:  # a node that cannot be split (a gaiji): it stays whole, after the cut
+            after.append(node)
+        offset += n
+    return before, after
 
 
 def tei_bytes(tree: etree._ElementTree) -> bytes:
