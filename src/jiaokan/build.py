@@ -18,7 +18,9 @@ from .collate.apparatus import write_apparatus
 from .collate.engine import collate
 from .errors import InputError, CollationError, EmendationError
 from .collate.export import write_json
-from .corpus import Entry, load_collations, load_manifest
+from .book.assemble import FilePart, assemble
+from .book.pian import FRONT, canonical, slug
+from .corpus import Entry, load_collations, load_manifest, witness_defaults
 from .io import InvalidOutput, OutputError
 from .emend.verdict import NoteVerdict
 from .model import Witness
@@ -37,6 +39,12 @@ class BuildResult:
     collations: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     verdicts: dict[str, NoteVerdict] = field(default_factory=dict)  # 案 note id → its verdict record
+    #: what is collated: one-file witnesses as read, and one entry per 篇 of every ``files`` witness
+    units: list[Entry] = field(default_factory=list)
+    #: the files of each ``files`` witness (its [[witness]] number), read, in 卷 order
+    parts: dict[int, list[tuple[Entry, Witness]]] = field(default_factory=dict)
+    #: 篇 → files placed in it (for the summary), and files that could not be placed
+    placed: dict[str, list[str]] = field(default_factory=dict)
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
@@ -45,6 +53,11 @@ def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str |
         t0 = time.perf_counter()
         try:
             w = read_witness(e.path, e.meta, e.meta.format or None)
+            if e.group is not None:  # one file of a witness: joined per 篇 (join_stage), then written
+                res.parts.setdefault(e.group, []).append((e, w))
+                rows.append(_ingest_row(w, e.meta.file, "(per 篇)", t0))
+                progress.step(e.stem)
+                continue
             path = write_tei(w, out / "tei" / f"{e.stem}.xml")
         except (InputError, InvalidOutput) as exc:
             res.errors.append(str(exc))
@@ -56,24 +69,67 @@ def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str |
             res.errors.append(internal_error(str(e.path), exc))
             progress.step(f"{e.stem}: error")
             continue
-        rep = validate_file(path, tei_all)
-        if not rep.ok:
-            res.errors.extend(f"{path}: {err}" for err in rep.errors)
-        res.witnesses[e.stem] = w
-        res.tei_paths[e.stem] = path
-        c = w.layer_counts()
-        rows.append((
-            w.meta.siglum, e.path.name, w.meta.format, sum(1 for _ in w.passages()),
-            c["jing"], c["zhu"], c["shu"], c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"],
-            c["paratext"], len(w.warnings), "ok" if rep.ok else "INVALID", f"{time.perf_counter() - t0:.2f}s",
-        ))
+        ok = _keep(res, e, w, path, tei_all)
+        rows.append(_ingest_row(w, e.path.name, "ok" if ok else "INVALID", t0))
         progress.step(e.stem)
     return rows
 
 
+def _ingest_row(w: Witness, name: str, status: str, t0: float) -> tuple:
+    """A row of the ingest table: characters per layer of one file (or witness) as read."""
+    c = w.layer_counts()
+    return (w.meta.siglum, name, w.meta.format, sum(1 for _ in w.passages()), c["jing"], c["zhu"], c["shu"],
+            c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"], c["paratext"], len(w.warnings),
+            status, f"{time.perf_counter() - t0:.2f}s")
+
+
+def _keep(res: BuildResult, e: Entry, w: Witness, path: Path, tei_all: str | None) -> bool:
+    """Validate a written witness TEI and keep the witness for collation; False when it is invalid."""
+    rep = validate_file(path, tei_all)
+    if not rep.ok:
+        res.errors.extend(f"{path}: {err}" for err in rep.errors)
+    res.witnesses[e.stem] = w
+    res.tei_paths[e.stem] = path
+    res.units.append(e)
+    return rep.ok
+
+
+def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None) -> None:
+    """Join the files of every ``files`` witness into one witness per 篇 → OUT/tei/pianNN-SIGLUM.xml.
+
+    A file whose text nothing places (no 篇 heading, no 篇 open before it, no ``chapter``
+    in the manifest) is an error of its own; the rest of the witness is still joined.
+    """
+    defaults = witness_defaults(corpus)
+    for group, read in res.parts.items():
+        siglum = read[0][0].meta.siglum
+        parts = [FilePart(e.meta.file, w, e.override) for e, w in read]
+        try:
+            by_pian, placed = assemble(siglum, parts, defaults.get(group, ""))
+        except InputError as exc:
+            res.errors.append(str(exc))
+            continue
+        for pl in placed:
+            for st in pl.stretches:
+                if st.pian is None:
+                    res.errors.append(f"{pl.name}: {len(st.units)} passages of witness {siglum} are in no 篇: no 篇 "
+                                      "heading before them and none open from an earlier 卷; set its chapter under "
+                                      "'overrides' in the manifest")
+                else:
+                    res.placed.setdefault(st.pian, []).append(pl.name)
+        for pian, w in by_pian.items():
+            e = Entry(read[0][0].path, w.meta, name=f"{slug(pian)}-{siglum}")
+            try:
+                path = write_tei(w, out / "tei" / f"{e.stem}.xml")
+            except InvalidOutput as exc:
+                res.errors.append(str(exc))
+                continue
+            _keep(res, e, w, path, tei_all)
+
+
 def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
     rows = []
-    for spec in load_collations(corpus, res.entries):
+    for spec in load_collations(corpus, res.units):
         members = [e for e in spec.entries if e.stem in res.witnesses]
         if len(members) < 2:
             res.notes.append(f"collation {spec.name}: fewer than two witnesses of {spec.chapter} were read; skipped")
@@ -194,6 +250,33 @@ def render_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress) 
           f"(largest {name}, {size / 1024:.0f} KiB; {time.perf_counter() - t0:.1f} s)")
 
 
+def pian_table(res: BuildResult, specs: list, erows: list[tuple]) -> str:
+    """One row per 篇 of the book: its files, witnesses, collation and 案 notes checked."""
+    by_stem = {e.stem: e for e in res.units}
+    notes: dict[str, list[int]] = {}
+    for r in erows:  # (siglum, stem, against, notes, anchored, confirmed, contradicted, not covered, …)
+        e = by_stem.get(r[1])
+        if e is not None:
+            n = notes.setdefault(canonical(e.meta.chapter), [0, 0, 0, 0])
+            for k, v in enumerate((r[3], r[5], r[6], r[7])):
+                n[k] += v
+    rows = []
+    pians = list(dict.fromkeys(canonical(e.meta.chapter) for e in res.units if e.meta.chapter))
+    for pian in pians:
+        if pian == FRONT:
+            continue
+        spec = next((s for s in specs if canonical(s.chapter) == pian), None)
+        col = res.collations.get(spec.name) if spec is not None else None
+        sig = " ".join(e.meta.siglum for e in res.units if canonical(e.meta.chapter) == pian)
+        n = notes.get(pian, [0, 0, 0, 0])
+        n_files = len(res.placed.get(pian, [])) + sum(1 for e in res.units if not e.name and canonical(e.meta.chapter) == pian)
+        rows.append((pian, n_files, sig, spec.name if col is not None and spec else "-",
+                     len(col.rows) if col is not None else 0, sum(col.counts().values()) if col is not None else 0,
+                     n[0], n[1], n[2], n[3]))
+    return table(("篇", "files", "witnesses", "collation", "rows", "variants", "案", "confirmed", "contradicted",
+                  "not covered"), rows, numeric={1, 4, 5, 6, 7, 8, 9})
+
+
 def tei_all_stage(res: BuildResult, out: Path, tei_all: str, since: float) -> str:
     """Every TEI file this build wrote against tei_all, in one go; returns the summary line.
 
@@ -232,6 +315,9 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         ("siglum", "file", "format", "passages", "经", "注", "疏", "other comm.", "案", "paratext", "warnings", "TEI", "time"),
         rows, numeric={3, 4, 5, 6, 7, 8, 9, 10},
     ))
+    if res.parts:
+        join_stage(res, corpus, out, tei_all)
+        specs = load_collations(corpus, res.units)
     progress = Progress(len(specs), "collate", quiet=quiet)
     crows = collate_stage(res, corpus, out, progress, tei_all)
     if crows:
@@ -245,9 +331,15 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         print(table(("案 notes of", "file", "against", "notes", "anchored", "confirmed", "contradicted",
                      "not covered", "emended", "注疏 emended", "TEI", "time"), erows, numeric={3, 5, 6, 7, 8, 9}))
     render_stage(res, corpus, out, Progress(1, "render", quiet=quiet))
+    if res.parts:
+        print()
+        print(pian_table(res, specs, erows))
     for line in res.notes:
         print(line)
-    print(f"\n{len(res.witnesses)}/{len(entries)} witnesses -> {out / 'tei'}; "
+    read = len(res.units) + sum(len(v) for v in res.parts.values()) - sum(1 for e in res.units if e.name)
+    what = (f"{len(res.witnesses)} witness texts (one per 篇) from {read}/{len(entries)} files" if res.parts
+            else f"{len(res.witnesses)}/{len(entries)} witnesses")
+    print(f"\n{what} -> {out / 'tei'}; "
           f"{len(res.collations)} collations -> {out / 'apparatus'}  ({time.perf_counter() - t0:.1f} s)")
     if erows:
         print(f"{sum(r[3] for r in erows)} 案 notes in {len(erows)} witnesses -> {out / 'emend'}: "

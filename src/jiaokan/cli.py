@@ -371,6 +371,30 @@ def cmd_build(args: argparse.Namespace) -> int:
     return run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all)
 
 
+# ---------------------------------------------------------------- init
+def cmd_init(args: argparse.Namespace) -> int:
+    """Find witness files under PATH..., group them into witnesses, propose a manifest (see :mod:`jiaokan.book.init`)."""
+    from .book.init import coverage, survey, write_manifest
+    from .ui import table
+
+    s = survey(args.paths)
+    out = Path(args.output)
+    if not s.groups:
+        _err(f"{', '.join(args.paths)}: no witness file found (no *.txt that a reader recognises)")
+        return EXIT_USAGE
+    write_manifest(s, out)
+    if not args.quiet:
+        print(table(("siglum", "role", "format", "text", "files"),
+                    [(g.siglum, g.role, g.format, g.key, len(g.files)) for g in s.groups], numeric={4}))
+        print()
+        print(table(("篇", "witnesses (卷)"), coverage(s)))
+        n = sum(len(g.files) for g in s.groups)
+        print(f"\n{n} files in {len(s.groups)} witnesses, base {s.base} -> {out}")
+    for msg in s.skipped + s.unplaced():
+        _err(f"not placed: {msg}")
+    return EXIT_FAIL if s.skipped or s.unplaced() else EXIT_OK
+
+
 # ---------------------------------------------------------------- render
 def cmd_render(args: argparse.Namespace) -> int:
     from .render import render_paths
@@ -547,6 +571,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", default="build", metavar="DIR", help="output folder (default build)")
     s.add_argument("--tei-all", metavar="PATH", help="also validate every output against tei_all.rng")
     s.set_defaults(func=cmd_build)
+    s = sub.add_parser("init", help="find witness files, group them into witnesses and write a corpus.toml",
+                       description="Look through PATH... (folders such as Kanripo clones, or files) for witness files,\n"
+                       "group them into witnesses (one per text and edition), find the 篇 of every file, propose\n"
+                       "sigla and a base, and write a manifest to edit and build.  Exit 1 if a file could not be placed.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("paths", nargs="+", metavar="PATH", help="folders or files")
+    s.add_argument("-o", "--output", default="corpus.toml", metavar="FILE", help="the manifest to write (default corpus.toml)")
+    s.set_defaults(func=cmd_init)
     s = sub.add_parser("emend", help="anchor, apply and check the 案 notes of a witness (against the 注疏)",
                        description="Parse every 四库 案 note of WITNESS (the 集释), find the characters it bears on,\n"
                        "apply it (conjectures emend WITNESS; claims about 今注疏本 emend the 注疏 where confirmed),\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import glob
 import re
 import sys
 import tomllib
@@ -20,9 +21,10 @@ _FIELDS = ("siglum", "format", "title", "work", "chapter", "juan", "script", "so
 #: The keys each table of the manifest may have; anything else is most likely a typo (``fromat``).
 _KNOWN_KEYS: dict[str, tuple[str, ...]] = {
     "": ("corpus", "witness", "collation"),
-    "corpus": ("title", "work"),
-    "witness": ("file",) + _FIELDS,
+    "corpus": ("title", "work", "base"),
+    "witness": ("file", "files", "overrides") + _FIELDS,
     "collation": ("name", "chapter", "base"),
+    "override": ("chapter", "format", "juan"),
 }
 _warned: set[str] = set()
 
@@ -69,6 +71,9 @@ def unknown_key_warnings(data: dict, mpath: Path, text: str = "") -> list[str]:
         tables = data.get(kind)
         for i, t in enumerate(tables if isinstance(tables, list) else [], 1):
             check(t, kind, i, f"[[{kind}]] number {i}" + (f" ({t['file']})" if isinstance(t, dict) and "file" in t else ""))
+            overrides = t.get("overrides") if kind == "witness" and isinstance(t, dict) else None
+            for name, o in overrides.items() if isinstance(overrides, dict) else ():
+                check(o, "override", i, f"the overrides of {name!r} in [[witness]] number {i}")
     return msgs
 
 
@@ -82,12 +87,23 @@ def _warn_once(msgs: list[str]) -> None:
 
 @dataclass
 class Entry:
+    """One file to read (``path``, ``meta``); or, after :mod:`jiaokan.book` joined them, one witness's 篇.
+
+    ``group`` is set for the files of a ``files = […]`` witness (the number of its
+    [[witness]] table): such files are read one by one, then joined per 篇.
+    ``override`` is the file's own ``chapter`` from ``overrides``; ``name`` replaces the
+    file stem as the name of the TEI file (``pian05-JS``).
+    """
+
     path: Path
     meta: WitnessMeta
+    group: int | None = None
+    override: str = ""
+    name: str | None = None
 
     @property
     def stem(self) -> str:
-        return self.path.stem
+        return self.name or self.path.stem
 
 
 def load_manifest(corpus_dir: str | Path) -> list[Entry]:
@@ -107,27 +123,104 @@ def load_manifest(corpus_dir: str | Path) -> list[Entry]:
     if not isinstance(witnesses, list) or not all(isinstance(w, dict) for w in witnesses):
         raise InputError(str(mpath), "'witness' must be a list of [[witness]] tables")
     for i, w in enumerate(witnesses, 1):
+        if "files" in w and "file" not in w and "siglum" in w:
+            entries.extend(_files_entries(corpus_dir, mpath, i, w))
+            continue
         if "file" not in w or "siglum" not in w:
-            raise InputError(str(mpath), f"[[witness]] number {i} needs at least 'file' and 'siglum'")
-        problem = siglum_problem(str(w["siglum"]))
-        if problem:
-            raise InputError(str(mpath), f"[[witness]] number {i} ({w['file']}): {problem}")
-        # the ** keys are _FIELDS, all str fields of WitnessMeta; mypy cannot tell them from 'extra' (a dict)
-        meta = WitnessMeta(file=w["file"], **{k: str(w.get(k, "")) for k in _FIELDS if k != "format"}, format=w.get("format", ""))  # type: ignore[arg-type]
-        if meta.role and meta.role not in ROLES:
-            raise InputError(str(mpath), f"[[witness]] number {i} ({w['file']}): unknown role {meta.role!r}; "
-                              f"known roles: {', '.join(ROLES)}")
-        entries.append(Entry(corpus_dir / w["file"], meta))
+            raise InputError(str(mpath), f"[[witness]] number {i} needs at least 'siglum' and 'file' (or 'files')")
+        entries.append(Entry(corpus_dir / w["file"], _meta(mpath, i, w, w["file"])))
     if not entries:
         raise InputError(str(mpath), "the manifest lists no [[witness]]")
     _check_stems(mpath, entries)
     return entries
 
 
+def _meta(mpath: Path, i: int, w: dict, file: str) -> WitnessMeta:
+    """The WitnessMeta of one file of [[witness]] number ``i``."""
+    problem = siglum_problem(str(w["siglum"]))
+    if problem:
+        raise InputError(str(mpath), f"[[witness]] number {i} ({w.get('file') or 'files'}): {problem}")
+    # the ** keys are _FIELDS, all str fields of WitnessMeta; mypy cannot tell them from 'extra' (a dict)
+    meta = WitnessMeta(file=file, **{k: str(w.get(k, "")) for k in _FIELDS if k != "format"}, format=w.get("format", ""))  # type: ignore[arg-type]
+    if meta.role and meta.role not in ROLES:
+        raise InputError(str(mpath), f"[[witness]] number {i} ({file}): unknown role {meta.role!r}; "
+                          f"known roles: {', '.join(ROLES)}")
+    return meta
+
+
+def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict) -> list[Entry]:
+    """The files of a ``files = ["KR1d0030_0*.txt", …]`` witness, one Entry each, in 卷 order.
+
+    Globs are relative to the manifest; a pattern that matches nothing is an error (a
+    typo would otherwise drop a whole 卷 silently).  ``overrides`` (file name → table)
+    sets a file's own ``chapter`` (its 篇, where the text does not say), ``format`` or ``juan``.
+    The witness's ``chapter``, if any, is the 篇 of text that nothing else places.
+    """
+    patterns = w["files"]
+    if isinstance(patterns, str):
+        patterns = [patterns]
+    if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+        raise InputError(str(mpath), f"[[witness]] number {i}: 'files' must be a list of file names or globs")
+    overrides = w.get("overrides") or {}
+    if not isinstance(overrides, dict) or not all(isinstance(o, dict) for o in overrides.values()):
+        raise InputError(str(mpath), f"[[witness]] number {i}: 'overrides' must be tables keyed by file name")
+    found: list[Path] = []
+    for pat in patterns:
+        # glob.glob, not Path.glob: a pattern may be absolute or climb out of the corpus folder (../kanripo/…)
+        hits = sorted(p for p in map(Path, glob.glob(str(corpus_dir / pat))) if p.is_file()) if _is_glob(pat) \
+            else [corpus_dir / pat]
+        if not hits or not hits[0].is_file():
+            raise InputError(str(mpath), f"[[witness]] number {i}: 'files' entry {pat!r} matches no file "
+                              f"(relative to {corpus_dir})")
+        found.extend(p for p in hits if p not in found)
+    out: list[Entry] = []
+    used: set[str] = set()
+    for path in found:
+        rel = path.relative_to(corpus_dir).as_posix() if path.is_relative_to(corpus_dir) else str(path)
+        key = rel if rel in overrides else path.name
+        used.add(key)
+        o = overrides.get(key) or {}
+        meta = _meta(mpath, i, {**w, **{k: v for k, v in o.items() if k in ("format", "juan")}}, rel)
+        meta.chapter = ""  # found from the text; the witness's chapter only fills what nothing places
+        out.append(Entry(path, meta, group=i, override=str(o.get("chapter", ""))))
+    for name in overrides.keys() - used:  # a misspelt file name would otherwise change nothing, silently
+        raise InputError(str(mpath), f"[[witness]] number {i}: overrides for {name!r}, which is not one of its files")
+    return sorted(out, key=lambda e: (_juan_key(e.meta.juan or _juan_of_name(e.path.name)), e.path.name))
+
+
+def _is_glob(pat: str) -> bool:
+    return any(c in pat for c in "*?[")
+
+
+def _juan_of_name(name: str) -> str:
+    """``KR1d0030_013.txt`` → ``013``: the Kanripo file name numbers its 卷."""
+    m = re.search(r"_(\d{1,3})\.[^.]+$", name)
+    return m.group(1) if m else ""
+
+
+def _juan_key(juan: str) -> tuple[int, str]:
+    return (int(juan), "") if juan.isdigit() else (10**6, juan)
+
+
+def witness_defaults(corpus_dir: str | Path) -> dict[int, str]:
+    """[[witness]] number → its ``chapter`` (for a ``files`` witness: the 篇 of text nothing else places)."""
+    data = tomllib.loads((Path(corpus_dir) / MANIFEST).read_text(encoding="utf-8"))
+    return {i: str(w.get("chapter", "")) for i, w in enumerate(data.get("witness", []), 1) if isinstance(w, dict)}
+
+
+def corpus_base(corpus_dir: str | Path) -> str | None:
+    """``[corpus] base``: the siglum collations use as base when their table names none."""
+    data = tomllib.loads((Path(corpus_dir) / MANIFEST).read_text(encoding="utf-8"))
+    base = data.get("corpus", {}).get("base")
+    return str(base) if base else None
+
+
 def _check_stems(mpath: Path, entries: list[Entry]) -> None:
     """Each witness's TEI is OUT/tei/<file stem>.xml: two files with one stem would overwrite each other."""
     seen: dict[str, str] = {}
     for e in entries:
+        if e.group is not None:
+            continue  # a files witness is written per 篇 (pianNN-SIGLUM.xml), not per file
         name = e.meta.file
         if e.stem in seen and seen[e.stem] != name:
             raise InputError(str(mpath), f"[[witness]] files {seen[e.stem]!r} and {name!r} would both be written "
@@ -146,7 +239,15 @@ class CollationSpec:
 
 
 def load_collations(corpus_dir: str | Path, entries: list[Entry]) -> list[CollationSpec]:
-    """The [[collation]] tables of the manifest; without any, every chapter shared by 2+ witnesses."""
+    """The [[collation]] tables of the manifest; without any, every chapter shared by 2+ witnesses.
+
+    Chapters match by 篇, whatever the spelling (``乡射礼`` in one file, ``鄉射禮`` in a
+    Kanripo clone): see :func:`jiaokan.book.pian.canonical`.  A generated collation is
+    named by its 篇 (``pian05``) and uses ``[corpus] base`` when that witness holds the 篇.
+    Front matter is never collated.
+    """
+    from .book.pian import FRONT, canonical, slug
+
     mpath = Path(corpus_dir) / MANIFEST
     data = tomllib.loads(mpath.read_text(encoding="utf-8"))
     specs: list[CollationSpec] = []
@@ -154,9 +255,12 @@ def load_collations(corpus_dir: str | Path, entries: list[Entry]) -> list[Collat
     if tables is None:
         chapters: dict[str, list[Entry]] = {}
         for e in entries:
-            if e.meta.chapter:
-                chapters.setdefault(e.meta.chapter, []).append(e)
-        tables = [{"name": f"chapter{i}", "chapter": ch} for i, ch in enumerate(chapters, 1) if len(chapters[ch]) > 1]
+            if e.meta.chapter and canonical(e.meta.chapter) != FRONT:
+                chapters.setdefault(canonical(e.meta.chapter), []).append(e)
+        base = corpus_base(corpus_dir)
+        tables = [{"name": slug(ch) if name_problem(slug(ch)) is None else f"chapter{i}", "chapter": ch}
+                  | ({"base": base} if base and any(e.meta.siglum == base for e in chapters[ch]) else {})
+                  for i, ch in enumerate(chapters, 1) if len(chapters[ch]) > 1]
     names: set[str] = set()
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
         raise InputError(str(mpath), "'collation' must be a list of [[collation]] tables")
@@ -174,7 +278,7 @@ def load_collations(corpus_dir: str | Path, entries: list[Entry]) -> list[Collat
         if name in {e.stem for e in entries}:
             raise InputError(str(mpath), f"[[collation]] number {i}: name {name!r} is also a witness file's name "
                               "(both would be written as tei/NAME.xml in the site): choose another")
-        members = [e for e in entries if e.meta.chapter == t["chapter"]]
+        members = [e for e in entries if e.meta.chapter and canonical(e.meta.chapter) == canonical(str(t["chapter"]))]
         specs.append(CollationSpec(name, t["chapter"], t.get("base"), members))
     return specs
 

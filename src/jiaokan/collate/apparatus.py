@@ -24,8 +24,8 @@ from ..io import atomic_write_bytes
 from ..model import Witness
 from ..normalize import is_ignorable
 from ..tei.header import comparison_document
+from ..tei.build import E, append_text, tei_bytes
 from ..tei.validate import profile_check
-from ..tei.writer import _el
 from .apparatus_reader import fold_script
 from .layertext import LayerText
 from .model import App, Collation, strongest
@@ -83,8 +83,8 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         ("parallel-segmentation", "internal"),
         editorial,
     )
-    body = _el(_el(root, "text"), "body")
-    div = _el(body, "div", type="apparatus", n=chapter or None)
+    div = E.div(type="apparatus", n=chapter or None)
+    root.append(E.text(E.body(div)))
     row_ids = {r.id: r for r in col.rows}
     for row_id, layer, texts, apps, gaps, ops in row_layer_inputs(col):
         row = row_ids[row_id]
@@ -92,18 +92,10 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
             f"{_witness_file(col.witnesses[s], tei_names)}#{uid}"
             for s, uids in row.units.items() for uid in uids[:1]
         )
-        ab = _el(div, "ab", type=layer, n=row_id, xml_id=f"{row_id}.{layer}", corresp=corresp or None)
+        ab = E.ab(type=layer, n=row_id, xml_id=f"{row_id}.{layer}", corresp=corresp or None)
+        div.append(ab)
         _write_segments(ab, layer_segments(col, row_id, layer, texts, apps, gaps, ops), texts, col, tei_names)
     return etree.ElementTree(root)
-
-
-def _append(el: etree._Element, s: str) -> None:
-    if not s:
-        return
-    if len(el):
-        el[-1].tail = (el[-1].tail or "") + s
-    else:
-        el.text = (el.text or "") + s
 
 
 def _same(x: str, y: str) -> bool:
@@ -122,16 +114,20 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
     blt = texts[base]
     page = blt.pages[0] if blt.pages else None
 
+    def emit_text(a0: int, a1: int) -> None:
+        if a1 > a0:  # no empty text: an ab whose first segment is an app stays without one
+            append_text(ab, blt.text[a0:a1])
+
     def emit_plain(a0: int, a1: int) -> None:
         nonlocal page
         start = a0
         for i in range(a0, a1):
             if blt.pages[i] != page and blt.pages[i] is not None:
-                _append(ab, blt.text[start:i])
-                _el(ab, "pb", n=blt.pages[i], ed=base)
+                emit_text(start, i)
+                ab.append(E.pb(n=blt.pages[i], ed=base))
                 page = blt.pages[i]
                 start = i
-        _append(ab, blt.text[start:a1])
+        emit_text(start, a1)
 
     def corresp(s: str, unit: str | None) -> str | None:
         return f"{_witness_file(col.witnesses[s], tei_names)}#{unit}" if unit else None
@@ -143,8 +139,6 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
             continue
         own = seg.apps[0] if len(seg.apps) == 1 and (seg.apps[0].lem.start, seg.apps[0].lem.end) == (a0, a1) else None
         subtypes = {x.subtype for x in seg.apps}
-        app = _el(ab, "app", type=seg.type, subtype=subtypes.pop() if len(subtypes) == 1 else None,
-                  xml_id=seg.apps[0].id if seg.apps else None)
         lem_text = _trim(blt.text[a0:a1])
         readings = {s: _trim(texts[s].text[b0:b1]) for s, (b0, b1) in seg.spans.items()
                     if s != base and s not in seg.absent}
@@ -152,26 +146,27 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
         base_absent = base in seg.absent
         lem_wits = [base] + agree + ([s for s in seg.absent if s != base] if base_absent else [])
         unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
-        lem = _el(app, "lem", lem_text or None, wit=" ".join("#" + s for s in lem_wits),
-                  n=pg if lem_text else None, corresp=corresp(base, unit) if lem_text else None)
-        if base_absent and seg.absent[base] == "lacuna":
-            _el(lem, "gap", reason="lost", unit="page")
+        lost = base_absent and seg.absent[base] == "lacuna"
+        lem = E.lem(lem_text or None, E.gap(reason="lost", unit="page") if lost else None,
+                    wit=" ".join("#" + s for s in lem_wits),
+                    n=pg if lem_text else None, corresp=corresp(base, unit) if lem_text else None)
+        rdgs: list[etree._Element] = []
         for s, r in readings.items():
             if s in agree:
                 continue
             b0, b1 = seg.spans[s]
             u, pg, _ = texts[s].where(b0 if b1 > b0 else max(b0 - 1, 0))
             rtype = _reading_type(seg, s, r, lem_text, own)
-            rdg = _el(app, "rdg", r or None, wit="#" + s, type=rtype,
-                      n=pg if r else None, corresp=corresp(s, u) if r else None)
-            if rtype == "lacuna" and not r:
-                _el(rdg, "gap", reason="lost", unit="page")
+            lost = rtype == "lacuna" and not r
+            rdgs.append(E.rdg(r or None, E.gap(reason="lost", unit="page") if lost else None, wit="#" + s,
+                              type=rtype, n=pg if r else None, corresp=corresp(s, u) if r else None))
         missing = [s for s in seg.absent if s != base] if not base_absent else []
         if missing:
             kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
-            rdg = _el(app, "rdg", wit=" ".join("#" + s for s in missing), type=kind)
-            if kind == "lacuna":
-                _el(rdg, "gap", reason="lost", unit="page")
+            rdgs.append(E.rdg(E.gap(reason="lost", unit="page") if kind == "lacuna" else None,
+                              wit=" ".join("#" + s for s in missing), type=kind))
+        ab.append(E.app(lem, *rdgs, type=seg.type, subtype=subtypes.pop() if len(subtypes) == 1 else None,
+                        xml_id=seg.apps[0].id if seg.apps else None))
 
 
 def _absence(seg: Segment, missing: list[str]) -> str:
@@ -198,6 +193,5 @@ def _reading_type(seg: Segment, s: str, reading: str, lem: str, own: App | None)
 def write_apparatus(col: Collation, path: str | Path, tei_names: dict[str, str] | None = None) -> Path:
     path = Path(path)
     tree = collation_to_tei(col, tei_names)
-    atomic_write_bytes(path, etree.tostring(tree, xml_declaration=True, encoding="UTF-8", pretty_print=True),
-                       check=profile_check)
+    atomic_write_bytes(path, tei_bytes(tree), check=profile_check)
     return path

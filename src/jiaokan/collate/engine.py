@@ -14,7 +14,7 @@ from ..errors import CollationError
 from ..model import Gap, Unit, Witness
 from ..normalize import is_ignorable, key
 from .align import align_texts
-from .layertext import LayerText, layer_text
+from .layertext import LayerText
 from .model import COLLATED_LAYERS, Collation, LayerAlignment, LayerGap
 from .rows import body_units, passage_rows
 from .variants import classify, merge_apps
@@ -67,9 +67,7 @@ def collate(
 
     for row in col.rows:
         for layer in layers:
-            texts: dict[str, LayerText] = {
-                s: layer_text([unit_by_id[s][uid] for uid in row.units.get(s, [])], layer) for s in ordered
-            }
+            texts: dict[str, LayerText] = {s: col.row_text(row, s, layer) for s in ordered}
             present = {s: len([c for c in t.text if not is_ignorable(c)]) for s, t in texts.items()}
             present = {s: n for s, n in present.items() if n}
             if not present:

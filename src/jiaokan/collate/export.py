@@ -72,7 +72,9 @@ def row_units(col: Collation, row_id: str) -> list[str]:
 
 
 def write_json(col: Collation, path: str | Path) -> Path:
-    atomic_write_text(path, json.dumps(collation_to_json(col), ensure_ascii=False, indent=1))
+    # compact: json's C encoder only runs without indent (with indent=1 the pure-Python
+    # encoder took a third of a whole-book build); `python -m json.tool` pretty-prints it
+    atomic_write_text(path, json.dumps(collation_to_json(col), ensure_ascii=False, separators=(",", ":")))
     return Path(path)
 
 

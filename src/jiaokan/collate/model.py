@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import Witness
+from ..model import Unit, Witness
+from .layertext import LayerText, layer_text
 
 #: Variant types, weakest first; an app with several kinds of difference takes the strongest.
 #: ``uncertain``: the only difference involves an unknown character (an unresolved gaiji, a
@@ -101,10 +102,27 @@ class Collation:
     alignments: list[LayerAlignment] = field(default_factory=list)
     layers: tuple[str, ...] = COLLATED_LAYERS
     ignored: tuple[str, ...] = ()
+    #: (row id, siglum, layer) → that witness's layer text in the row: the collation, the TEI and
+    #: JSON writers and the 案 check all ask for it, so it is made once
+    _texts: dict[tuple[str, str, str], LayerText] = field(default_factory=dict, repr=False, compare=False)
+    _units: dict[str, dict[str, Unit]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def sigla(self) -> list[str]:
         return list(self.witnesses)
+
+    def row_text(self, row: Row, siglum: str, layer: str) -> LayerText:
+        """The layer text of witness ``siglum`` in ``row`` (computed once per collation)."""
+        key = (row.id, siglum, layer)
+        lt = self._texts.get(key)
+        if lt is None:
+            units = self._units.get(siglum)
+            if units is None:
+                from .rows import body_units
+
+                units = self._units[siglum] = {u.id: u for u in body_units(self.witnesses[siglum])}
+            lt = self._texts[key] = layer_text([units[u] for u in row.units.get(siglum, [])], layer)
+        return lt
 
     def counts(self) -> dict[str, int]:
         """Apparatus entries per variant type (per witness reading, so two witnesses count twice)."""

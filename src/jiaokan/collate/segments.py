@@ -210,10 +210,6 @@ def _tiles(segs: list[Segment], texts: dict[str, LayerText]) -> bool:
 
 def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, LayerText], list[App], list[LayerGap], dict[str, list]]]:
     """For every row and layer that some witness has: (row, layer, texts, entries, gaps, edit scripts)."""
-    from .layertext import layer_text
-    from .rows import body_units
-
-    units = {s: {u.id: u for u in body_units(w)} for s, w in col.witnesses.items()}
     apps_by: dict[tuple[str, str], list[App]] = {}
     for ap in col.apps:
         apps_by.setdefault((ap.row, ap.layer), []).append(ap)
@@ -225,7 +221,7 @@ def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, Layer
         ops_by.setdefault((al.row, al.layer), {})[al.siglum] = al.ops
     for row in col.rows:
         for layer in col.layers:
-            texts = {s: layer_text([units[s][u] for u in row.units.get(s, [])], layer) for s in col.witnesses}
+            texts = {s: col.row_text(row, s, layer) for s in col.witnesses}
             if all(is_ignorable(c) for lt in texts.values() for c in lt.text):
                 continue
             yield (row.id, layer, texts, apps_by.get((row.id, layer), []), gaps_by.get((row.id, layer), []),

@@ -26,8 +26,8 @@ from pathlib import Path
 from lxml import etree
 
 from ..io import atomic_write_bytes
+from ..tei.build import TEI_NS, tei_bytes
 from ..tei.validate import profile_check
-from ..tei.writer import TEI_NS
 from .apparatus import collation_to_tei
 from .model import Collation
 
@@ -63,6 +63,5 @@ def write_viewer(col: Collation, path: str | Path, viewer: str, tei_names: dict[
     """Write the apparatus of ``col`` for ``viewer`` to ``path`` (atomically)."""
     path = Path(path)
     tree = viewer_tree(collation_to_tei(col, tei_names), viewer)
-    atomic_write_bytes(path, etree.tostring(tree, xml_declaration=True, encoding="UTF-8", pretty_print=True),
-                       check=profile_check)
+    atomic_write_bytes(path, tei_bytes(tree), check=profile_check)
     return path

@@ -33,15 +33,15 @@ from lxml import etree
 from ..io import atomic_write_bytes
 from ..model import Witness
 from ..tei.header import comparison_document
+from ..tei.build import TEI_NS, XML_ID, E, append_text, tei_bytes
 from ..tei.validate import profile_check
-from ..tei.writer import TEI_NS, XML_NS, _el, witness_to_tei
+from ..tei.writer import witness_to_tei
 from .anchor import Claim
 from .apply import SIKU, EmendResult, Emendation, non_overlapping, proposer
 from .check import is_zhushu_claim
 from .notes import SOURCES, WITNESSES
 
 _T = "{%s}" % TEI_NS
-_XML_ID = "{%s}id" % XML_NS
 
 __all__ = ["emendations_to_tei", "emended_witness_tei", "write_emendations", "write_emended", "tei_names_for"]
 
@@ -108,22 +108,16 @@ def _add_header_parts(header: etree._Element, res: EmendResult, *, title_note: s
     ts = fd.find(_T + "titleStmt")
     assert ts is not None
     if title_note:
-        ts.insert(1, etree.Element(_T + "title", type="sub"))
-        ts[1].text = title_note
-    used = {e.get(_XML_ID) for e in header.iter() if e.get(_XML_ID)}
+        ts.insert(1, E.title(title_note, type="sub"))
+    used = {e.get(XML_ID) for e in header.iter() if e.get(XML_ID)}
     # respStmt after the titles
     last_title = max(i for i, e in enumerate(ts) if e.tag == _T + "title")
     pos = last_title + 1
     for rid, name in _resp_people(res).items():
         if rid in used:
             continue
-        rs = etree.Element(_T + "respStmt")
-        rs.set(_XML_ID, rid)
-        r = etree.SubElement(rs, _T + "resp")
-        r.text = "emendation (案 notes)" if rid == SIKU[0] else "proposed reading (quoted in 案 notes)"
-        pn = etree.SubElement(rs, _T + "persName")
-        pn.text = name
-        ts.insert(pos, rs)
+        what = "emendation (案 notes)" if rid == SIKU[0] else "proposed reading (quoted in 案 notes)"
+        ts.insert(pos, E.respStmt(E.resp(what), E.persName(name), xml_id=rid))
         pos += 1
         used.add(rid)
     sd = fd.find(_T + "sourceDesc")
@@ -131,28 +125,23 @@ def _add_header_parts(header: etree._Element, res: EmendResult, *, title_note: s
     sources, wits = _cited(res)
     lw = sd.find(_T + "listWit")
     if lw is None:
-        lw = etree.SubElement(sd, _T + "listWit")
+        lw = E.listWit()
+        sd.append(lw)
     for wid in sorted(wits):
         xid = f"wit-{wid}"
         if xid in used:
             continue
-        w = etree.SubElement(lw, _T + "witness")
-        w.set(_XML_ID, xid)
-        w.text = f"{_NAME_OF.get(wid, wid)} (as cited by the 案 notes)"
+        lw.append(E.witness(f"{_NAME_OF.get(wid, wid)} (as cited by the 案 notes)", xml_id=xid))
         used.add(xid)
-    if sources:
-        lb = etree.SubElement(sd, _T + "listBibl")
-        for sid in sorted(sources):
-            xid = f"src-{sid}"
-            if xid in used:
-                continue
-            b = etree.SubElement(lb, _T + "bibl")
-            b.set(_XML_ID, xid)
-            t = etree.SubElement(b, _T + "title")
-            t.text = _NAME_OF.get(sid, sid)
-            used.add(xid)
-        if not len(lb):
-            sd.remove(lb)
+    bibls: list[etree._Element] = []
+    for sid in sorted(sources):
+        xid = f"src-{sid}"
+        if xid in used:
+            continue
+        bibls.append(E.bibl(E.title(_NAME_OF.get(sid, sid)), xml_id=xid))
+        used.add(xid)
+    if bibls:
+        sd.append(E.listBibl(*bibls))
 
 
 # ---------------------------------------------------------------------------
@@ -181,22 +170,19 @@ def emendations_to_tei(res: EmendResult, tei_names: dict[str, str] | None = None
     )
     _add_header_parts(header, res)
 
-    body = _el(_el(root, "text"), "body")
-    div = _el(body, "div", type="emendations", n=chapter or None)
-    la = _el(div, "listApp", type="emendation", corresp=names.get(js))
-    for c in res.claims:
-        _claim_app(la, c, res, names, js, zs)
+    root.append(E.text(E.body(E.div(
+        E.listApp(*(_claim_app(c, res, names, js, zs) for c in res.claims),
+                  type="emendation", corresp=names.get(js)),
+        type="emendations", n=chapter or None))))
     return etree.ElementTree(root)
 
 
-def _claim_app(parent: etree._Element, c: Claim, res: EmendResult, names: dict[str, str], js: str,
-               zs: str | None) -> None:
+def _claim_app(c: Claim, res: EmendResult, names: dict[str, str], js: str, zs: str | None) -> etree._Element:
+    """The ``app`` of one claim: its readings, then the verdict and the anchoring as notes."""
     r = c.record
     ch = res.checks.get(c.id)
     a = c.anchor
     note_ptr = _ptr(names, js, c.note_id)
-    app = _el(parent, "app", type="emendation", subtype=r.kind, xml_id=f"app.{c.id}".replace("~", "-"),
-              corresp=note_ptr, n=a.unit if a is not None else c.unit)
     rid, _name = proposer(c)
     src = _src_ref(s.id for s in r.evidence)
     here = a.text if a is not None else ""
@@ -205,13 +191,16 @@ def _claim_app(parent: etree._Element, c: Claim, res: EmendResult, names: dict[s
     zs_ptr = _ptr(names, zs, ch.zs_unit) if (zs and ch is not None and ch.zs_unit) else None
     rtype = _RDG_TYPE.get(r.kind)
 
+    readings: list[etree._Element | None]
     if r.kind == "conjecture":
         new = _conjectured(c, here)
-        _el(app, "lem", new or None, resp=f"#{rid}", source=src)
         wits = [js] + ([zs] if zs and zs_read is not None and zs_read == here else [])
-        _el(app, "rdg", here or None, wit=" ".join("#" + s for s in wits), type=rtype, corresp=unit_ptr)
-        if zs and zs_read is not None and zs_read != here:
-            _el(app, "rdg", zs_read or None, wit="#" + zs, corresp=zs_ptr)
+        readings = [
+            E.lem(new or None, resp=f"#{rid}", source=src),
+            E.rdg(here or None, wit=" ".join("#" + s for s in wits), type=rtype, corresp=unit_ptr),
+            E.rdg(zs_read or None, wit="#" + zs, corresp=zs_ptr) if zs and zs_read is not None and zs_read != here
+            else None,
+        ]
     else:
         claimed = _claimed(c)
         target = r.target if r.target and r.target != "self" else None
@@ -227,25 +216,30 @@ def _claim_app(parent: etree._Element, c: Claim, res: EmendResult, names: dict[s
                 extra = zs_read
         elif zs_read is not None and target == "zhushu":
             extra = zs_read
-        _el(app, "lem", here or None, wit=" ".join("#" + s for s in lem_wits), resp=f"#{SIKU[0]}",
-            source=src, corresp=unit_ptr)
-        if rdg_wits:
-            _el(app, "rdg", claimed or None, wit=" ".join("#" + s for s in rdg_wits), type=rtype,
-                resp=f"#{SIKU[0]}", corresp=zs_ptr if zs in rdg_wits else None)
-        if zs and ch is not None and extra is not None:  # (extra is only set when zs_read is, so zs and ch are)
-            _el(app, "rdg", ch.zs_window if ch.zs_window is not None else extra or None, wit="#" + zs,
-                type="substantive", corresp=zs_ptr)
+        readings = [
+            E.lem(here or None, wit=" ".join("#" + s for s in lem_wits), resp=f"#{SIKU[0]}",
+                  source=src, corresp=unit_ptr),
+            E.rdg(claimed or None, wit=" ".join("#" + s for s in rdg_wits), type=rtype,
+                  resp=f"#{SIKU[0]}", corresp=zs_ptr if zs in rdg_wits else None) if rdg_wits else None,
+            # (extra is only set when zs_read is, so zs and ch are)
+            E.rdg(ch.zs_window if ch.zs_window is not None else extra or None, wit="#" + zs,
+                  type="substantive", corresp=zs_ptr) if zs and ch is not None and extra is not None else None,
+        ]
     # the verdict (or why there is none) and the anchoring
+    verdict = None
     if ch is not None and ch.verdict:
-        _el(app, "note", ch.summary, type="verdict", subtype=_VERDICT_SUBTYPE[ch.verdict], target=note_ptr)
+        verdict = E.note(ch.summary, type="verdict", subtype=_VERDICT_SUBTYPE[ch.verdict], target=note_ptr)
     elif ch is not None and ch.summary:
-        _el(app, "note", ch.summary, type="comment", subtype="no-verdict", target=note_ptr)
+        verdict = E.note(ch.summary, type="comment", subtype="no-verdict", target=note_ptr)
+    anchoring = None
     if c.status == "failed":
-        _el(app, "note", f"not anchored: {c.error}", type="comment", subtype="unanchored", target=note_ptr)
+        anchoring = E.note(f"not anchored: {c.error}", type="comment", subtype="unanchored", target=note_ptr)
     elif a is not None:
         extra_anchors = f"; 下同: {len(c.below)} later occurrences" if c.below else ""
-        _el(app, "note", f"{r.raw} — at {a.context}{extra_anchors}", type="comment", subtype="anchor",
-            target=note_ptr)
+        anchoring = E.note(f"{r.raw} — at {a.context}{extra_anchors}", type="comment", subtype="anchor",
+                           target=note_ptr)
+    return E.app(*readings, verdict, anchoring, type="emendation", subtype=r.kind,
+                 xml_id=f"app.{c.id}".replace("~", "-"), corresp=note_ptr, n=a.unit if a is not None else c.unit)
 
 
 def _conjectured(c: Claim, here: str) -> str:
@@ -287,13 +281,12 @@ def emended_witness_tei(w: Witness, res: EmendResult, tei_names: dict[str, str] 
                                  f"of {res.witness.meta.title or res.witness.meta.file}")
     encd = root.find(f"{_T}teiHeader/{_T}encodingDesc")
     if encd is not None and ems and encd.find(_T + "variantEncoding") is None:
-        encd.insert(0, etree.Element(_T + "variantEncoding", method="parallel-segmentation", location="internal"))
+        encd.insert(0, E.variantEncoding(method="parallel-segmentation", location="internal"))
     edl = root.find(f"{_T}teiHeader/{_T}encodingDesc/{_T}editorialDecl")
     if edl is not None:
-        p = etree.SubElement(edl, _T + "p")
-        p.text = ("Emended text: each change is an inline app type='emendation'; lem is the emended reading "
-                  "(@resp who proposes it, @source the evidence), rdg the witness's own characters; @corresp "
-                  "points to the 案 note that motivates it.")
+        edl.append(E.p("Emended text: each change is an inline app type='emendation'; lem is the emended reading "
+                       "(@resp who proposes it, @source the evidence), rdg the witness's own characters; "
+                       "@corresp points to the 案 note that motivates it."))
     elements = _piece_elements(tree, w)
     by_piece: dict[str, list[Emendation]] = {}
     for e in ems:
@@ -305,23 +298,15 @@ def emended_witness_tei(w: Witness, res: EmendResult, tei_names: dict[str, str] 
         if el is None:
             continue
         for e in reversed(non_overlapping(lst)):
-            app = etree.Element(_T + "app", type="emendation", subtype=e.kind)
-            app.set(_XML_ID, e.id)
             ptr = f"#{e.note_id}" if e.witness == js else _ptr(names, js, e.note_id)
             assert ptr is not None  # a note id is never empty (anchor gives unnamed notes one)
-            app.set("corresp", ptr)
-            lem = etree.SubElement(app, _T + "lem", resp=f"#{e.resp}")
-            src = _src_ref(s.id for s in e.sources)
-            if src:
-                lem.set("source", src)
-            lem.text = e.emended or None
-            rdg = etree.Element(_T + "rdg", wit="#" + w.meta.siglum)
+            app = E.app(E.lem(e.emended or None, resp=f"#{e.resp}", source=_src_ref(s.id for s in e.sources)),
+                        type="emendation", subtype=e.kind, xml_id=e.id, corresp=ptr)
+            rdg = E.rdg(wit="#" + w.meta.siglum)
             ch = checks.get(e.claim_id)
             _wrap(el, e.start, e.end, app, rdg)
             if e.witness != js and ch is not None and ch.verdict:
-                n = etree.SubElement(app, _T + "note", type="verdict", subtype=_VERDICT_SUBTYPE[ch.verdict])
-                n.set("target", ptr)
-                n.text = ch.summary
+                app.append(E.note(ch.summary, type="verdict", subtype=_VERDICT_SUBTYPE[ch.verdict], target=ptr))
     return tree
 
 
@@ -422,25 +407,18 @@ def _wrap(el: etree._Element, start: int, end: int, app: etree._Element, rdg: et
 
 def _put(el: etree._Element, kind: str, x) -> None:
     if kind == "t":
-        if len(el):
-            el[-1].tail = (el[-1].tail or "") + x
-        else:
-            el.text = (el.text or "") + x
+        append_text(el, x)
     else:
         el.append(x)
 
 
-def _bytes(tree: etree._ElementTree) -> bytes:
-    return etree.tostring(tree, xml_declaration=True, encoding="UTF-8", pretty_print=True)
-
-
 def write_emendations(res: EmendResult, path: str | Path, tei_names: dict[str, str] | None = None) -> Path:
     path = Path(path)
-    atomic_write_bytes(path, _bytes(emendations_to_tei(res, tei_names)), check=profile_check)
+    atomic_write_bytes(path, tei_bytes(emendations_to_tei(res, tei_names)), check=profile_check)
     return path
 
 
 def write_emended(w: Witness, res: EmendResult, path: str | Path, tei_names: dict[str, str] | None = None) -> Path:
     path = Path(path)
-    atomic_write_bytes(path, _bytes(emended_witness_tei(w, res, tei_names)), check=profile_check)
+    atomic_write_bytes(path, tei_bytes(emended_witness_tei(w, res, tei_names)), check=profile_check)
     return path

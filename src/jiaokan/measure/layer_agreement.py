@@ -49,7 +49,7 @@ from typing import Iterable, Sequence
 
 from ..errors import InputError
 from ..collate.align import align
-from ..model import Gaiji, Inline, Label, LineBreak, Note, PageBreak, Text, Witness
+from ..model import Inline, Where, Witness, walk
 from ..normalize import keys
 from ..readers import read_witness
 from ..ui import table
@@ -91,20 +91,17 @@ class Stream:
     pieces: list[str] = field(default_factory=list)  # id of the piece each key is in
 
 
-def _runs(content: Sequence[Inline], layer: str, line: list[int]) -> Iterable[tuple[str, str]]:
+def _runs(content: list[Inline], layer: str, line: list[int]) -> Iterable[tuple[str, str]]:
     """(text, layer) runs of inline content: text and gaiji in the piece's layer, notes in theirs.
 
-    ``line`` (one element, updated in place) follows the line breaks passed.
+    ``line`` (one element, updated in place) follows the line breaks passed (the one walk's).
     """
-    for node in content:
-        if isinstance(node, Text):
-            yield node.text, layer
-        elif isinstance(node, Gaiji):
-            yield node.reading, layer
-        elif isinstance(node, LineBreak):
-            line[0] = node.n
-        elif isinstance(node, Note):
-            yield from _runs(node.content, node.layer, line)
+    where = Where(line=line[0])
+    for step in walk(content, where):
+        line[0] = where.line or line[0]
+        r = step.node.reading
+        if r:
+            yield r, (step.note.layer if step.note is not None else layer)
 
 
 def stream(w: Witness, classes: set[str] | None = None) -> Stream:
@@ -196,8 +193,8 @@ def inferred_boundaries(w: Witness) -> list[tuple[str, str, bool]]:
     out = []
     prev = None
     for p in w.pieces():
-        if prev is not None and prev.layer == "zhu" and p.layer == "jing" and not isinstance(
-                next((x for x in p.content if not isinstance(x, (LineBreak, PageBreak))), None), Label):
+        first = next((x for x in p.content if x.kind not in ("lb", "pb")), None)
+        if prev is not None and prev.layer == "zhu" and p.layer == "jing" and (first is None or first.kind != "label"):
             out.append((prev.id or "", p.id or "", p.cert == "low"))
         prev = p
     return out

@@ -12,7 +12,7 @@ from lxml import etree
 
 from .. import __version__
 from ..model import Witness
-from .writer import TEI_NS, XML_NS, _el, _lang
+from .build import E, language_tag
 
 
 def comparison_document(
@@ -29,28 +29,27 @@ def comparison_document(
     is (method, location) of ``variantEncoding``; ``editorial`` the paragraphs of the
     ``editorialDecl``.  Callers append to the header (more respStmts, sources) as needed.
     """
-    root = etree.Element("{%s}TEI" % TEI_NS, nsmap={None: TEI_NS})
-    root.set("{%s}lang" % XML_NS, _lang(witnesses[0].meta.script if witnesses else ""))
-    header = _el(root, "teiHeader")
-    fd = _el(header, "fileDesc")
-    ts = _el(fd, "titleStmt")
-    _el(ts, "title", title, type="main")
-    rs = _el(ts, "respStmt")
-    _el(rs, "resp", role)
-    _el(rs, "name", f"jiaokan {__version__}")
-    ps = _el(fd, "publicationStmt")
-    _el(ps, "publisher", "jiaokan")
-    av = _el(ps, "availability")
-    _el(av, "licence", "; ".join(sorted({w.meta.licence for w in witnesses if w.meta.licence})) or "unknown")
-    sd = _el(fd, "sourceDesc")
-    lw = _el(sd, "listWit")
-    for w in witnesses:
-        wit = _el(lw, "witness", xml_id=w.meta.siglum)
-        _el(wit, "title", w.meta.title or w.meta.file)
-        _el(wit, "idno", tei_names.get(w.meta.siglum, ""), type="tei")
-    ed = _el(header, "encodingDesc")
-    _el(ed, "variantEncoding", method=variant_encoding[0], location=variant_encoding[1])
-    edl = _el(ed, "editorialDecl")
-    for p in editorial:
-        _el(edl, "p", p)
+    licences = sorted({w.meta.licence for w in witnesses if w.meta.licence})
+    header = E.teiHeader(
+        E.fileDesc(
+            E.titleStmt(
+                E.title(title, type="main"),
+                E.respStmt(E.resp(role), E.name(f"jiaokan {__version__}")),
+            ),
+            E.publicationStmt(
+                E.publisher("jiaokan"),
+                E.availability(E.licence("; ".join(licences) or "unknown")),
+            ),
+            E.sourceDesc(E.listWit(*(
+                E.witness(E.title(w.meta.title or w.meta.file),
+                          E.idno(tei_names.get(w.meta.siglum, ""), type="tei"),
+                          xml_id=w.meta.siglum)
+                for w in witnesses))),
+        ),
+        E.encodingDesc(
+            E.variantEncoding(method=variant_encoding[0], location=variant_encoding[1]),
+            E.editorialDecl(*(E.p(p) for p in editorial)),
+        ),
+    )
+    root = E.TEI(header, xml_lang=language_tag(witnesses[0].meta.script if witnesses else ""))
     return root, header

@@ -32,8 +32,6 @@ from ..emend.notes import supplied_start
 from ..io import atomic_write_bytes
 from ..readers import default_role
 from ..model import (
-    HELD_RE,
-    UNKNOWN_CHAR,
     Div,
     Gaiji,
     Gap,
@@ -47,12 +45,9 @@ from ..model import (
     code_codepoint,
     describe_codepoint,
 )
+from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
 
-TEI_NS = "http://www.tei-c.org/ns/1.0"
-XML_NS = "http://www.w3.org/XML/1998/namespace"
-_T = "{%s}" % TEI_NS
-_XML_ID = "{%s}id" % XML_NS
-_XML_LANG = "{%s}lang" % XML_NS
+__all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes"]
 
 #: Stable ids for the responsible people we know; others get ``resp-N``.
 KNOWN_RESP: dict[str, tuple[str, str]] = {
@@ -87,29 +82,6 @@ LAYER_DOC = {
 }
 
 
-def xml_safe(s: str) -> str:
-    """``s`` with every code point XML cannot hold (or the model holds as a marker) as U+FFFD.
-
-    The witness text never needs this: readers keep such code points as ``g``
-    markers (:meth:`jiaokan.readers.common.base.WitnessBuilder.text`).  It is the safety
-    net for metadata taken from a source (a ``#+TITLE:`` line, a 卷 number), which
-    would otherwise make lxml refuse the whole document.
-    """
-    return HELD_RE.sub(UNKNOWN_CHAR, s) if HELD_RE.search(s) else s
-
-
-def _el(parent: etree._Element, tag: str, text: str | None = None, **attrs: str | None) -> etree._Element:
-    e = etree.SubElement(parent, _T + tag)
-    for k, v in attrs.items():
-        if v is None:
-            continue
-        key = {"xml_id": _XML_ID, "xml_lang": _XML_LANG}.get(k, k)
-        e.set(key, xml_safe(v))
-    if text is not None:
-        e.text = xml_safe(text)
-    return e
-
-
 class _RespTable:
     """Assigns a stable ``xml:id`` to every responsible person a witness names."""
 
@@ -131,191 +103,149 @@ class _RespTable:
         return "#" + self.ids[name]
 
 
-def _lang(script: str) -> str:
-    return {"simplified": "lzh-Hans", "traditional": "lzh-Hant"}.get(script, "lzh")
-
-
 def witness_to_tei(w: Witness) -> etree._ElementTree:
     """Build the TEI document of a witness (header, front, body)."""
     m = w.meta
     resp = _RespTable()
-    root = etree.Element(_T + "TEI", nsmap={None: TEI_NS})
-    root.set(_XML_LANG, _lang(m.script))
-    header = _el(root, "teiHeader")
-    text_el = _el(root, "text")
-
     fronts = [d for d in w.divs if d.type == "front"]
     backs = [d for d in w.divs if d.type == "back"]
     bodies = [d for d in w.divs if d.type not in ("front", "back")]
-    if fronts:
-        front = _el(text_el, "front")
-        for d in fronts:
-            _write_div(front, d, resp)
-    body = _el(text_el, "body")
-    for d in bodies:
-        _write_div(body, d, resp)
-    if not bodies:
-        _el(body, "div", type="chapter")
-    if backs:
-        back = _el(text_el, "back")
-        for d in backs:
-            _write_div(back, d, resp)
-
-    _write_header(header, w, resp)
-    return etree.ElementTree(root)
+    # the text first: writing it fills the resp table the header lists
+    text = E.text(
+        E.front(*(_div(d, resp) for d in fronts)) if fronts else None,
+        E.body(*(_div(d, resp) for d in bodies) if bodies else [E.div(type="chapter")]),
+        E.back(*(_div(d, resp) for d in backs)) if backs else None,
+    )
+    return etree.ElementTree(E.TEI(_header(w, resp), text, xml_lang=language_tag(m.script)))
 
 
-def _write_header(header: etree._Element, w: Witness, resp: _RespTable) -> None:
+def _header(w: Witness, resp: _RespTable) -> etree._Element:
     m = w.meta
-    fd = _el(header, "fileDesc")
-    ts = _el(fd, "titleStmt")
-    _el(ts, "title", m.title or Path(m.file).name, type="main")
-    if m.chapter:
-        _el(ts, "title", m.chapter, type="sub")
-    if m.author:
-        _el(ts, "author", m.author)
-    for name, rid in resp.ids.items():
-        rs = _el(ts, "respStmt", xml_id=rid[len("#"):] if rid.startswith("#") else rid)
-        layers = sorted(resp.roles.get(name, ()))
-        _el(rs, "resp", " ".join(layers))
-        _el(rs, "persName", name)
-    rs = _el(ts, "respStmt")
-    _el(rs, "resp", "TEI encoding")
-    _el(rs, "name", f"jiaokan {__version__}")
-
-    ps = _el(fd, "publicationStmt")
-    _el(ps, "publisher", "jiaokan")
-    av = _el(ps, "availability")
-    _el(av, "licence", m.licence or "unknown")
-    _el(ps, "date", _dt.date.today().isoformat())
-
-    sd = _el(fd, "sourceDesc")
-    bibl = _el(sd, "bibl")
-    _el(bibl, "title", m.title or Path(m.file).name)
-    if m.author:
-        _el(bibl, "author", m.author)
-    if m.edition:
-        _el(bibl, "edition", m.edition)
-    if m.juan:
-        _el(bibl, "biblScope", m.juan, unit="juan")
-    if m.chapter:
-        _el(bibl, "biblScope", m.chapter, unit="chapter")
-    if m.source:
-        _el(bibl, "note", m.source, type="source")
-    _el(bibl, "idno", Path(m.file).name, type="file")
-    _el(bibl, "idno", m.format, type="format")
-    if m.role and m.role != default_role(m.format):  # only what the format does not already say
-        _el(bibl, "idno", m.role, type="role")
-    if m.work:
-        _el(bibl, "idno", m.work, type="work")
-    if m.script:
-        _el(bibl, "idno", m.script, type="script")
-    for k, v in sorted(m.extra.items()):
-        _el(bibl, "idno", v, type=f"x-{k}")
-    lw = _el(sd, "listWit")
-    _el(lw, "witness", m.title or m.siglum, xml_id=m.siglum)
-
-    ed = _el(header, "encodingDesc")
-    pd = _el(ed, "projectDesc")
-    _el(pd, "p", "Layered transcription produced by jiaokan: every character sits in exactly one element "
-        "whose nearest @type names its layer; @n groups a 经 passage with its commentary; "
-        "@corresp points from commentary to its passage; lb/@n is the line of the source file.")
-    edl = _el(ed, "editorialDecl")
-    for layer, doc in LAYER_DOC.items():
-        _el(edl, "p", f"{layer}: {doc}")
-    if w.warnings:
-        _el(edl, "p", f"The reader reported {len(w.warnings)} warnings; passages it was unsure of carry cert=\"low\".")
-    if w.char_decl:
-        cd = _el(ed, "charDecl")
-        for code, char in sorted(w.char_decl.items()):
-            c = _el(cd, "char", xml_id=code)
-            held = code_codepoint(code)
-            if held is not None:
-                # a code point the source holds in place (a control, a private-use glyph):
-                # the mapping records it, since XML may not hold the character itself
-                _el(c, "charName", describe_codepoint(held))
-                _el(c, "mapping", f"U+{ord(held):04X}", type="codepoint")
-                _el(c, "note", "held by the source at each g that points here; no reading is known")
-                continue
-            _el(c, "charName", f"Kanripo gaiji {code}")
-            if char:
-                _el(c, "mapping", char, type="standard")
-            else:
-                _el(c, "note", "no known mapping")
-
-    prof = _el(header, "profileDesc")
-    lu = _el(prof, "langUsage")
-    _el(lu, "language", {"simplified": "Literary Chinese, simplified script",
-                         "traditional": "Literary Chinese, traditional script"}.get(m.script, "Literary Chinese"),
-        ident=_lang(m.script))
+    name = Path(m.file).name
+    return E.teiHeader(
+        E.fileDesc(
+            E.titleStmt(
+                E.title(m.title or name, type="main"),
+                E.title(m.chapter, type="sub") if m.chapter else None,
+                E.author(m.author) if m.author else None,
+                *(E.respStmt(E.resp(" ".join(sorted(resp.roles.get(person, ())))), E.persName(person),
+                             xml_id=rid.removeprefix("#"))
+                  for person, rid in resp.ids.items()),
+                E.respStmt(E.resp("TEI encoding"), E.name(f"jiaokan {__version__}")),
+            ),
+            E.publicationStmt(
+                E.publisher("jiaokan"),
+                E.availability(E.licence(m.licence or "unknown")),
+                E.date(_dt.date.today().isoformat()),
+            ),
+            E.sourceDesc(
+                E.bibl(
+                    E.title(m.title or name),
+                    E.author(m.author) if m.author else None,
+                    E.edition(m.edition) if m.edition else None,
+                    E.biblScope(m.juan, unit="juan") if m.juan else None,
+                    E.biblScope(m.chapter, unit="chapter") if m.chapter else None,
+                    E.note(m.source, type="source") if m.source else None,
+                    E.idno(name, type="file"),
+                    E.idno(m.format, type="format"),
+                    # the role only where the format does not already say it
+                    E.idno(m.role, type="role") if m.role and m.role != default_role(m.format) else None,
+                    E.idno(m.work, type="work") if m.work else None,
+                    E.idno(m.script, type="script") if m.script else None,
+                    *(E.idno(v, type=f"x-{k}") for k, v in sorted(m.extra.items())),
+                ),
+                E.listWit(E.witness(m.title or m.siglum, xml_id=m.siglum)),
+            ),
+        ),
+        E.encodingDesc(
+            E.projectDesc(E.p(
+                "Layered transcription produced by jiaokan: every character sits in exactly one element "
+                "whose nearest @type names its layer; @n groups a 经 passage with its commentary; "
+                "@corresp points from commentary to its passage; lb/@n is the line of the source file.")),
+            E.editorialDecl(
+                *(E.p(f"{layer}: {doc}") for layer, doc in LAYER_DOC.items()),
+                E.p(f"The reader reported {len(w.warnings)} warnings; passages it was unsure of carry "
+                    "cert=\"low\".") if w.warnings else None,
+            ),
+            E.charDecl(*(_char(code, char) for code, char in sorted(w.char_decl.items())))
+            if w.char_decl else None,
+        ),
+        E.profileDesc(E.langUsage(E.language(
+            {"simplified": "Literary Chinese, simplified script",
+             "traditional": "Literary Chinese, traditional script"}.get(m.script, "Literary Chinese"),
+            ident=language_tag(m.script)))),
+    )
 
 
-def _write_div(parent: etree._Element, d: Div, resp: _RespTable) -> None:
-    div = _el(parent, "div", type=d.type, n=d.n, xml_id=d.id)
+def _char(code: str, char: str | None) -> etree._Element:
+    """The ``charDecl`` entry of one gaiji code."""
+    held = code_codepoint(code)
+    if held is not None:
+        # a code point the source holds in place (a control, a private-use glyph):
+        # the mapping records it, since XML may not hold the character itself
+        return E.char(
+            E.charName(describe_codepoint(held)),
+            E.mapping(f"U+{ord(held):04X}", type="codepoint"),
+            E.note("held by the source at each g that points here; no reading is known"),
+            xml_id=code,
+        )
+    return E.char(
+        E.charName(f"Kanripo gaiji {code}"),
+        E.mapping(char, type="standard") if char else E.note("no known mapping"),
+        xml_id=code,
+    )
+
+
+def _div(d: Div, resp: _RespTable) -> etree._Element:
+    div = E.div(type=d.type, n=d.n, xml_id=d.id)
     first = True
-    for ui, u in enumerate(d.units, 1):
-        jing = u.jing
+    for u in d.units:
         for p in u.pieces:
             as_head = first and p.layer == "paratext" and p.subtype == "head"
-            tag = "head" if as_head else "ab"
             if not as_head:
                 first = False
-            attrs: dict[str, str | None] = {
-                "type": p.layer,
-                "subtype": p.subtype,
-                "n": u.id,
-                "resp": resp.ref(p.resp, p.layer),
-                "cert": p.cert,
-            }
-            if p.layer == "jing":
-                attrs["xml_id"] = u.id
-            else:
-                attrs["xml_id"] = p.id
-                if jing is not None:
-                    attrs["corresp"] = "#" + u.id
-            el = _el(div, tag, **attrs)
-            _write_inline(el, p.content, resp)
+            is_jing = p.layer == "jing"
+            who = resp.ref(p.resp, p.layer)  # before the content's notes: resp ids number in document order
+            el = E("head" if as_head else "ab", *_inline(p.content, resp),
+                   type=p.layer, subtype=p.subtype, n=u.id, resp=who, cert=p.cert,
+                   xml_id=u.id if is_jing else p.id,
+                   corresp="#" + u.id if not is_jing and u.jing is not None else None)
             if el.text is None and len(el):
                 el.text = ""  # mixed content: keeps pretty-printing from indenting a piece of breaks only
+            div.append(el)
+    return div
 
 
-def _append_text(el: etree._Element, s: str) -> None:
-    if len(el):
-        last = el[-1]
-        last.tail = (last.tail or "") + s
-    else:
-        el.text = (el.text or "") + s
-
-
-def _write_inline(el: etree._Element, content: list[Inline], resp: _RespTable) -> None:
+def _inline(content: list[Inline], resp: _RespTable) -> list[etree._Element | str]:
+    """The children of the element holding ``content``: its text runs and one element per other node."""
+    out: list[etree._Element | str] = []
     for node in content:
         if isinstance(node, Text):
-            _append_text(el, node.text)
+            out.append(node.text)
         elif isinstance(node, Label):
-            _el(el, "label", node.text)
+            out.append(E.label(node.text))
         elif isinstance(node, Gaiji):
-            _el(el, "g", node.char or None, ref="#" + node.code)
+            out.append(E.g(node.char or None, ref="#" + node.code))
         elif isinstance(node, PageBreak):
-            _el(el, "pb", n=node.n, facs=node.facs, ed=node.edition)
+            out.append(E.pb(n=node.n, facs=node.facs, ed=node.edition))
         elif isinstance(node, LineBreak):
-            _el(el, "lb", n=str(node.n))
+            out.append(E.lb(n=str(node.n)))
         elif isinstance(node, Gap):
-            gap = _el(el, "gap", reason=node.reason, unit=node.unit)
-            if node.desc:
-                _el(gap, "desc", node.desc)
+            out.append(E.gap(E.desc(node.desc) if node.desc else None, reason=node.reason, unit=node.unit))
         elif isinstance(node, Note):
-            ne = _el(el, "note", type=node.layer, resp=resp.ref(node.resp, node.layer), xml_id=node.id)
+            who = resp.ref(node.resp, node.layer)  # before the notes inside it, as for a piece
             cut = supplied_start(node.text) if node.layer == "an" else None
             if cut is None:
-                _write_inline(ne, node.content, resp)
+                out.append(E.note(*_inline(node.content, resp), type=node.layer, resp=who, xml_id=node.id))
             else:  # 此下永樂大典内刪去原文…今取疏義補之 + the text the editors took from the 疏
                 before, after = split_inline(node.content, cut)
-                _write_inline(ne, before, resp)
-                sup = _el(ne, "supplied", reason="deleted-in-yongle-dadian", resp=resp.ref("四库馆臣", "an"),
-                          source=resp.ref("贾公彦", "shu"))
-                _write_inline(sup, after, resp)
+                head = _inline(before, resp)
+                sup = E.supplied(*_inline(after, resp), reason="deleted-in-yongle-dadian",
+                                 resp=resp.ref("四库馆臣", "an"), source=resp.ref("贾公彦", "shu"))
+                out.append(E.note(*head, sup, type=node.layer, resp=who, xml_id=node.id))
         else:  # pragma: no cover - the model has no other inline kinds
             raise TypeError(f"unknown inline node {node!r}")
+    return out
 
 
 def split_inline(content: list[Inline], cut: int) -> tuple[list[Inline], list[Inline]]:
@@ -337,10 +267,6 @@ def split_inline(content: list[Inline], cut: int) -> tuple[list[Inline], list[In
             after.append(node)
         offset += n
     return before, after
-
-
-def tei_bytes(tree: etree._ElementTree) -> bytes:
-    return etree.tostring(tree, xml_declaration=True, encoding="UTF-8", pretty_print=True)
 
 
 def write_tei(w: Witness, path: str | Path) -> Path:

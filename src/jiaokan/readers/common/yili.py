@@ -16,7 +16,7 @@ PIAN: tuple[str, ...] = (
 
 # characters that differ between the scripts or by variant form in these titles
 _ALT = {
-    "禮": "禮礼", "鄉": "鄉乡郷鄕", "飲": "飲饮", "見": "見见", "儀": "儀仪", "覲": "覲觐",
+    "禮": "禮礼", "鄉": "鄉乡郷鄕", "飲": "飲饮飮", "昏": "昏昬", "見": "見见", "儀": "儀仪", "覲": "覲觐",
     "喪": "喪丧", "饋": "饋馈", "徹": "徹彻", "夫": "夫", "虞": "虞",
 }
 _NUM = "一二三四五六七八九十"
@@ -27,7 +27,7 @@ def _pattern(title: str) -> str:
 
 
 PIAN_HEADING_RE = re.compile(
-    r"^\s*(?P<title>" + "|".join(_pattern(t) for t in PIAN) + rf")(?:第(?P<n>[{_NUM}]+))?\s*$"
+    r"^\s*(?P<title>" + "|".join(_pattern(t) for t in PIAN) + rf")(?:第(?P<n>[{_NUM}]+)(?:之[{_NUM}]+)?)?\s*$"
 )
 
 
@@ -36,3 +36,18 @@ def pian_heading(line: str) -> str | None:
     m = PIAN_HEADING_RE.match(line)
     return m.group("title") if m else None
 
+
+
+def pian_index(line: str) -> int | None:
+    """0-based place in :data:`PIAN` of the 篇 a heading line names (``鄕飮酒禮第四`` → 3), else None.
+
+    Why not the matched text: variant forms (鄕, 飮, 昬) name the same 篇, and the book
+    groups files by 篇, so every form must come to one key.
+    """
+    m = PIAN_HEADING_RE.match(line)
+    if m is None:
+        return None
+    for i, title in enumerate(PIAN):
+        if re.fullmatch(_pattern(title), m.group("title")):
+            return i
+    return None

@@ -1,0 +1,246 @@
+"""``jiaokan init PATH... -o corpus.toml``: find the witness files, group them into witnesses, write a manifest.
+
+What a scholar has is folders (Kanripo clones, a folder of exports) and files; what
+``jiaokan build`` needs is a manifest.  ``init`` writes the one from the other and says
+what it decided, so the scholar edits a proposal rather than starting from nothing:
+
+* every ``*.txt`` under the paths whose format a reader recognises is a witness file;
+* Kanripo files are grouped by text and edition (``KR1d0030`` + ``WYG`` from the page
+  tags): one witness, all its 卷; any other file is a witness of its own;
+* each witness gets a siglum from its role (JS 集释, ZS 注疏, SB 宋本/四部丛刊, TS
+  图书集成, W other) and the base is the 集释 when there is one (its 案 notes are the
+  point of the edition), else the 注疏;
+* every file is read to find the 篇 it holds (:mod:`.pian`), exactly as ``build`` will.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError
+from ..io import atomic_write_bytes
+from ..model import Witness, WitnessMeta
+from ..readers import default_role, read_witness, sniff
+from ..readers.common.base import load_source
+from ..readers.formats.mandoku.source import KANRIPO_PB_RE, text_id_of
+from .assemble import FilePart, place_files
+from .pian import FRONT
+
+#: The siglum a witness of each role is proposed under (a second one of a role gets a number).
+ROLE_SIGLA = {"jishi": "JS", "zhushu": "ZS", "songben": "SB"}
+PB_ID_RE = re.compile(r"<pb:([^>\s]+)>")
+
+
+@dataclass
+class Found:
+    """One witness file: its sniffed format, Kanripo text id and edition, and what reading it placed."""
+
+    path: Path
+    format: str
+    text_id: str | None = None
+    edition: str = ""
+    title: str = ""
+    juan: str = ""
+    pians: list[tuple[str | None, str]] = field(default_factory=list)  # (篇 or None, how), in order
+
+
+@dataclass
+class Group:
+    """The files of one witness (one file, or every 卷 of one Kanripo text and edition)."""
+
+    files: list[Found]
+    format: str
+    role: str
+    siglum: str = ""
+
+    @property
+    def key(self) -> str:
+        f = self.files[0]
+        return f"{f.text_id} {f.edition}" if f.text_id else str(f.path)
+
+
+@dataclass
+class Survey:
+    groups: list[Group]
+    skipped: list[str]  # "path: why" for files no reader recognises or that fail to read
+    base: str | None = None
+
+    def unplaced(self) -> list[str]:
+        return [f"{f.path}: no 篇 found (no heading and none open from an earlier 卷)"
+                for g in self.groups for f in g.files if any(p is None for p, _ in f.pians)]
+
+
+def candidates(paths: list[str]) -> list[Path]:
+    """Every ``*.txt`` file under the given folders, and the given files, once each, sorted."""
+    out: dict[Path, None] = {}
+    for p in map(Path, paths):
+        if p.is_dir():
+            for f in sorted(p.rglob("*.txt")):
+                if not any(part.startswith(".") for part in f.relative_to(p).parts):
+                    out[f] = None
+        elif p.is_file():
+            out[p] = None
+        else:
+            raise InputError(str(p), "no such file or folder")
+    return list(out)
+
+
+def _found(path: Path) -> Found | str:
+    """What sniffing says about ``path``, or why it is no witness file."""
+    try:
+        src = load_source(path)
+    except InputError as exc:
+        return str(exc)
+    reader = sniff(src)
+    if reader is None:
+        return f"{path}: no reader recognises this file"
+    f = Found(path, reader.name, text_id_of(src))
+    for ln in src.lines[:400]:
+        if m := PB_ID_RE.search(ln):
+            if pb := KANRIPO_PB_RE.match(m.group(1)):
+                f.edition = pb.group("ed")
+            break
+    return f
+
+
+def survey(paths: list[str]) -> Survey:
+    """Find, sniff, group and read every witness file under ``paths``."""
+    groups: dict[str, list[Found]] = {}
+    skipped: list[str] = []
+    for path in candidates(paths):
+        f = _found(path)
+        if isinstance(f, str):
+            skipped.append(f)
+            continue
+        key = f"{f.text_id} {f.edition}" if f.text_id else str(f.path)
+        groups.setdefault(key, []).append(f)
+    out: list[Group] = []
+    for files in groups.values():
+        fmt = Counter(f.format for f in files).most_common(1)[0][0]
+        g = Group(files, fmt, default_role(fmt))
+        _place(g, skipped)
+        if g.files:
+            out.append(g)
+    order = {r: i for i, r in enumerate(("jishi", "zhushu", "songben"))}
+    out.sort(key=lambda g: (order.get(g.role, len(order)), g.key))  # the witness with 案 notes first
+    _sigla(out)
+    base = next((g.siglum for role in ("jishi", "zhushu") for g in out if g.role == role), None)
+    return Survey(out, skipped, base or (out[0].siglum if out else None))
+
+
+def _place(g: Group, skipped: list[str]) -> None:
+    """Read every file of ``g`` (in 卷 order) and record the 篇 of each, as ``build`` will find them."""
+    read: list[tuple[Found, Witness]] = []
+    for f in g.files:
+        meta = WitnessMeta(siglum="W", file=str(f.path), format="", role=g.role)
+        try:
+            w = read_witness(f.path, meta, f.format)
+        except InputError as exc:
+            skipped.append(str(exc))
+            continue
+        f.title, f.juan = w.meta.title, w.meta.juan
+        read.append((f, w))
+    read.sort(key=lambda fw: (int(fw[0].juan) if fw[0].juan.isdigit() else 10**6, fw[0].path.name))
+    g.files = [f for f, _ in read]
+    for f, pl in zip(g.files, place_files([FilePart(str(f.path), w) for f, w in read])):
+        f.pians = [(st.pian, st.how) for st in pl.stretches]
+
+
+def _sigla(groups: list[Group]) -> None:
+    used: Counter[str] = Counter()
+    for g in groups:
+        stem = ROLE_SIGLA.get(g.role) or ("TS" if g.format.startswith("tushu") else "W")
+        used[stem] += 1
+        g.siglum = stem if used[stem] == 1 else f"{stem}{used[stem]}"
+
+
+# --------------------------------------------------------------------------
+# The manifest
+
+
+def _q(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _files_value(g: Group, root: Path) -> list[str]:
+    """The witness's files relative to the manifest: one glob per folder when it matches exactly these files."""
+    by_dir: dict[Path, list[Path]] = {}
+    for f in g.files:
+        by_dir.setdefault(f.path.parent, []).append(f.path)
+    out: list[str] = []
+    for d, paths in by_dir.items():
+        rel = Path(os.path.relpath(d, root))
+        tid = g.files[0].text_id
+        pattern = f"{tid}_*.txt" if tid else ""
+        if pattern and {p.resolve() for p in d.glob(pattern)} == {p.resolve() for p in paths}:
+            out.append((rel / pattern).as_posix())
+        else:
+            out.extend((rel / p.name).as_posix() for p in paths)
+    return out
+
+
+def manifest_text(s: Survey, root: Path) -> str:
+    """The manifest ``init`` proposes, with comments that say what was found and how to change it."""
+    lines = [
+        "# The corpus manifest, proposed by `jiaokan init`: read it, edit it, then `jiaokan build --corpus THIS_FILE`.",
+        "#",
+        "# One [[witness]] per text and edition.  `files` lists its files (globs relative to this file); each",
+        "# file keeps its own 卷, pages and lines.  The 篇 of every part of a file is found from the text (headings",
+        "# such as 鄉射禮第五; a 卷 that opens mid-篇 continues the open one).  Where the text does not say, set it:",
+        "#   [witness.overrides.\"FILE\"]  chapter = \"聘禮\"   (also: format, juan)",
+        "# `role`: jishi (its 案 notes are checked), zhushu (what they are checked against), songben, reference.",
+        "# `base` (under [corpus]): the witness every 篇 is collated against when it holds the 篇.",
+        "",
+        "[corpus]",
+        f"title = {_q('仪礼 ' + ' · '.join(g.siglum for g in s.groups))}",
+        'work = "仪礼"',
+    ]
+    if s.base:
+        lines.append(f"base = {_q(s.base)}")
+    for g in s.groups:
+        f0 = g.files[0]
+        lines += ["", f"# {g.key}: {len(g.files)} file(s), format {g.format}"]
+        for f in g.files:
+            where = ", ".join(f"{p or '??? (not placed)'} ({how})" for p, how in f.pians) or "no text"
+            lines.append(f"#   {f.path.name}  卷 {f.juan or '?'}: {where}")
+        lines += ["[[witness]]", f"siglum = {_q(g.siglum)}", f"role = {_q(g.role)}", f"format = {_q(g.format)}"]
+        if f0.title:
+            lines.append(f"title = {_q(f0.title + (' (' + f0.edition + ')' if f0.edition else ''))}")
+        if f0.edition:
+            lines.append(f"edition = {_q(f0.edition)}")
+        if f0.text_id:
+            lines.append(f"source = {_q(f'Kanseki Repository {f0.text_id}, {f0.edition} branch')}")
+        if len(g.files) == 1 and not f0.text_id:
+            lines.append(f"file = {_q(Path(os.path.relpath(f0.path, root)).as_posix())}")
+            pian = next((p for p, _ in f0.pians if p and p != FRONT), None)
+            if pian:
+                lines.append(f"chapter = {_q(pian)}")
+            continue
+        lines.append("files = [" + ", ".join(_q(v) for v in _files_value(g, root)) + "]")
+        for f in g.files:
+            rel = Path(os.path.relpath(f.path, root)).as_posix()
+            if f.format != g.format:
+                lines += [f"[witness.overrides.{_q(rel)}]",
+                          f"format = {_q(f.format)}  # its body does not show the {g.format} layout (front matter?)"]
+            if any(p is None for p, _ in f.pians):
+                lines += [f"# [witness.overrides.{_q(rel)}]", '# chapter = "…"  # no 篇 found for this file: say which']
+    return "\n".join(lines) + "\n"
+
+
+def coverage(s: Survey) -> list[tuple]:
+    """One row per 篇: the witnesses (sigla) and files that hold it, in book order."""
+    rows: dict[str, dict[str, list[str]]] = {}
+    for g in s.groups:
+        for f in g.files:
+            for p, _ in f.pians:
+                if p is not None:
+                    rows.setdefault(p, {}).setdefault(g.siglum, []).append(f.path.stem.rsplit("_", 1)[-1])
+    return [(p, " ".join(f"{sig}({','.join(js)})" for sig, js in by.items())) for p, by in rows.items()]
+
+
+def write_manifest(s: Survey, out: Path) -> None:
+    atomic_write_bytes(out, manifest_text(s, out.parent.resolve()).encode("utf-8"))

@@ -1,0 +1,199 @@
+"""The whole book: witnesses over many files, the 篇 of every file, `jiaokan init` and `jiaokan build` on Kanripo."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+from lxml import etree
+from hypothesis import given, settings, strategies as st
+
+import jiaokan
+from jiaokan.book.init import survey
+from jiaokan.book.pian import FRONT, file_stretches
+from jiaokan.corpus import load_manifest
+from jiaokan.errors import InputError
+from jiaokan.model import Div, Loc, Piece, Text, Unit, Witness, WitnessMeta
+from jiaokan.readers.common.yili import PIAN
+
+from .conftest import KANRIPO, TEI_ALL
+
+
+def _unit(i: int, kind: str, pian: int) -> Unit:
+    if kind == "heading":
+        title = PIAN[pian] + ("第" + "一二三四五六七八九十"[pian % 10] if pian % 2 else "")
+        return Unit(f"W1.{i}", [Piece("paratext", [Text(title)], Loc(i), subtype="pian")])
+    if kind == "title":
+        return Unit(f"W1.{i}", [Piece("paratext", [Text("儀禮集釋卷五")], Loc(i), subtype="title")])
+    return Unit(f"W1.{i}", [Piece("jing", [Text("賓主人大夫揖")], Loc(i))])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["heading", "title", "jing", "jing"]), st.integers(0, 16)), max_size=30),
+       st.sampled_from([None, "聘禮"]))
+def test_stretches_keep_every_unit_in_order_and_follow_the_headings(spec, open_pian):
+    units = [_unit(i, kind, p) for i, (kind, p) in enumerate(spec)]
+    w = Witness(WitnessMeta("W", "f.txt", "x", juan="5"), [Div("chapter", "5", None, units)])
+    out = file_stretches(w, open_pian)
+    assert [u.id for s in out for u in s.units] == [u.id for u in units]  # nothing lost, nothing moved
+    current = open_pian
+    for s in out:
+        heads = [PIAN[p] for k, p in spec if k == "heading"]
+        assert s.pian is None or s.pian in heads + [open_pian]
+    for i, (kind, p) in enumerate(spec):  # a 篇 runs from its heading to the next one
+        holder = next(s for s in out if any(u.id == f"W1.{i}" for u in s.units))
+        if kind == "heading":
+            current = PIAN[p]
+        if kind == "jing":
+            assert holder.pian == current
+
+
+def test_a_file_that_ends_one_pian_and_begins_the_next_is_split_at_the_heading():
+    spec = [("jing", 0), ("title", 0), ("heading", 7), ("jing", 0)]
+    units = [_unit(i, k, p) for i, (k, p) in enumerate(spec)]
+    w = Witness(WitnessMeta("W", "f.txt", "x", juan="11"), [Div("chapter", "11", None, units)])
+    out = file_stretches(w, "大射儀")
+    assert [(s.pian, [u.id for u in s.units]) for s in out] == [
+        ("大射儀", ["W1.0"]), ("聘禮", ["W1.1", "W1.2", "W1.3"])]  # the 卷 title opens the new 篇
+    assert file_stretches(w, "大射儀", override="燕禮")[0].pian == "燕禮"
+    w.meta.juan = "0"
+    assert file_stretches(w, None)[0].pian == FRONT
+
+
+def test_manifest_files_globs_and_overrides(tmp_path):
+    for n in ("KR1d0030_005.txt", "KR1d0030_006.txt"):
+        if not (KANRIPO / n).is_file():
+            pytest.skip("../shared/kanripo not available")
+        (tmp_path / n).write_bytes((KANRIPO / n).read_bytes())
+    (tmp_path / "corpus.toml").write_text(
+        '[[witness]]\nsiglum = "JS"\nfiles = ["KR1d0030_00*.txt"]\n'
+        '[witness.overrides."KR1d0030_006.txt"]\nchapter = "鄉射禮"\n', encoding="utf-8")
+    es = load_manifest(tmp_path)
+    assert [e.path.name for e in es] == ["KR1d0030_005.txt", "KR1d0030_006.txt"]
+    assert {e.group for e in es} == {1} and [e.override for e in es] == ["", "鄉射禮"]
+    (tmp_path / "corpus.toml").write_text('[[witness]]\nsiglum = "JS"\nfiles = ["KR1d0030_1*.txt"]\n', encoding="utf-8")
+    with pytest.raises(InputError, match="matches no file"):
+        load_manifest(tmp_path)
+    (tmp_path / "corpus.toml").write_text('[[witness]]\nsiglum = "JS"\nfiles = ["KR1d0030_00*.txt"]\n'
+                                          '[witness.overrides."KR1d0030_016.txt"]\nchapter = "覲禮"\n', encoding="utf-8")
+    with pytest.raises(InputError, match="not one of its files"):
+        load_manifest(tmp_path)
+
+
+def test_init_and_build_the_book_from_the_kanripo_clones(tmp_path):
+    """`jiaokan init ../shared/kanripo` places every file; `jiaokan build` collates every 篇 across the three."""
+    files = sorted(KANRIPO.glob("KR1d00*.txt"))
+    if not files:
+        pytest.skip("../shared/kanripo not available")
+    s = survey([str(KANRIPO)])
+    assert not s.skipped and not s.unplaced()
+    assert sorted(f.path for g in s.groups for f in g.files) == files  # every file, in one witness
+    assert {g.siglum: g.role for g in s.groups} == {"JS": "jishi", "ZS": "zhushu", "SB": "songben"} and s.base == "JS"
+    pians = {p for g in s.groups for f in g.files for p, _ in f.pians}
+    assert pians - {FRONT} == set(PIAN[:8])
+
+    manifest = tmp_path / "X" / "corpus.toml"
+    manifest.parent.mkdir()
+    jk = [sys.executable, "-m", "jiaokan"]
+    r = subprocess.run(jk + ["init", str(KANRIPO), "-o", str(manifest)], capture_output=True)
+    assert r.returncode == 0 and manifest.is_file(), r.stderr.decode()
+    args = jk + ["build", "--corpus", str(manifest), "--out", str(tmp_path / "X" / "build")]
+    if TEI_ALL.is_file():
+        args += ["--tei-all", str(TEI_ALL)]
+    r = subprocess.run(args, capture_output=True)
+    out = r.stdout.decode()
+    assert r.returncode == 0, r.stderr.decode()[-2000:]
+    for i, title in enumerate(PIAN[:8], 1):  # one collation per 篇, 集释 · 注疏 · 四部丛刊 in each
+        xml = (tmp_path / "X" / "build" / "apparatus" / f"pian{i:02d}.xml").read_text(encoding="utf-8")
+        assert set(re.findall(r'<witness xml:id="(\w+)"', xml)) == {"JS", "ZS", "SB"}, title
+        assert re.search(rf"^{title}\s+\d", out, re.M), f"no summary row for {title}"
+    assert "394 案 notes" in out  # every 案 note of 卷一–十四, each checked against the 注疏 of its 篇
+    if TEI_ALL.is_file():
+        m = re.search(r"tei_all: (\d+)/(\d+) files valid", out)
+        assert m and m.group(1) == m.group(2)
+    build = tmp_path / "X" / "build"
+    for i in range(1, 9):  # every witness aligned with the others: no row holds more than one 经 passage's worth
+        rows = json.loads((build / "apparatus" / f"pian{i:02d}.json").read_text(encoding="utf-8"))["rows"]
+        jing = {u.id: len(u.layer_text("jing")) for sig in ("JS", "ZS", "SB")
+                for u in jiaokan.read(build / "tei" / f"pian{i:02d}-{sig}.xml").units()}
+        assert max(sum(jing[u] for u in us) for r in rows for us in r["units"].values()) < 1000
+    pbs = re.findall(r'<pb n="([^"]+)"', (tmp_path / "X" / "build" / "tei" / "pian08-JS.xml").read_text(encoding="utf-8"))
+    assert len(pbs) == len(set(pbs)) and pbs[0].startswith("011-")  # 聘禮 over 卷十一–十四: no page label twice
+    # every witness of every 篇 reads back from the apparatus (TEI and JSON), character for character
+    from jiaokan.collate.apparatus_reader import (compare_rebuild, find_witness_file, listed_witnesses,
+                                                  rebuild_from_json, rebuild_from_tei, witness_layers)
+    from jiaokan.collate.model import COLLATED_LAYERS
+    from jiaokan.tei.reader import read_tei
+
+    for p in sorted((build / "apparatus").glob("pian*.xml")):
+        root = etree.parse(str(p)).getroot()
+        expected = {lw.siglum: witness_layers(read_tei(find_witness_file(lw.tei, p)), COLLATED_LAYERS)
+                    for lw in listed_witnesses(root)}
+        for got in (rebuild_from_tei(root), rebuild_from_json(json.loads(p.with_suffix(".json").read_text()))):
+            assert [f for f in compare_rebuild(expected, got) if not f.ok] == [], p.name
+
+
+def _copy_kanripo(dest, names):
+    for n in names:
+        if not (KANRIPO / n).is_file():
+            pytest.skip("../shared/kanripo not available")
+        (dest / n).write_bytes((KANRIPO / n).read_bytes())
+
+
+def test_one_bad_file_gets_its_line_and_the_rest_of_the_book_builds(tmp_path):
+    _copy_kanripo(tmp_path, ["KR1d0026_003.txt", "KR1d0026_004.txt", "KR1d0028_003.txt", "KR1d0028_004.txt"])
+    bad = tmp_path / "KR1d0026_004.txt"
+    bad.write_text(bad.read_text(encoding="utf-8") + "<pb:KR1d0026_SBCK_004-99a\n", encoding="utf-8")
+    (tmp_path / "corpus.toml").write_text(
+        '[[witness]]\nsiglum = "SB"\nfiles = ["KR1d0026_*.txt"]\n'
+        '[[witness]]\nsiglum = "ZS"\nfiles = ["KR1d0028_*.txt"]\n', encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "jiaokan", "build", "-q", "--corpus", str(tmp_path),
+                        "--out", str(tmp_path / "build")], capture_output=True)
+    err = r.stderr.decode().strip().splitlines()
+    assert r.returncode == 2 and "Traceback" not in r.stderr.decode()
+    assert len(err) == 1 and "KR1d0026_004.txt" in err[0] and "cut off" in err[0]
+    assert (tmp_path / "build" / "apparatus" / "pian03.xml").is_file()  # 士相見禮: both witnesses, collated
+    assert (tmp_path / "build" / "tei" / "pian04-ZS.xml").is_file()  # the good 卷 of 鄉飲酒禮 is still written
+    assert re.search(r"^鄉飲酒禮\s+1\s+ZS\s+-", r.stdout.decode(), re.M)  # and the summary says what it holds
+
+
+def test_a_manifest_mixes_a_kanripo_clone_with_a_one_file_witness(tmp_path):
+    """The 图书集成 乡射礼 (simplified, one file) joins the Kanripo 鄉射禮 (traditional, two 卷) in one collation."""
+    from .conftest import corpus_file
+
+    _copy_kanripo(tmp_path, ["KR1d0030_005.txt", "KR1d0030_006.txt"])
+    ts = corpus_file("tushu-juan276-xiangsheli")
+    (tmp_path / "corpus.toml").write_text(
+        f'[corpus]\nbase = "JS"\n[[witness]]\nfile = "{ts}"\nsiglum = "TS"\nchapter = "乡射礼"\n'
+        '[[witness]]\nsiglum = "JS"\nfiles = ["KR1d0030_00*.txt"]\n', encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "jiaokan", "build", "-q", "--corpus", str(tmp_path),
+                        "--out", str(tmp_path / "build")], capture_output=True)
+    assert r.returncode == 0, r.stderr.decode()
+    xml = (tmp_path / "build" / "apparatus" / "pian05.xml").read_text(encoding="utf-8")
+    assert set(re.findall(r'<witness xml:id="(\w+)"', xml)) == {"JS", "TS"}
+    assert re.search(r"^鄉射禮\s+3\s+TS JS\s+pian05", r.stdout.decode(), re.M)
+
+
+def test_init_says_what_it_could_not_place_and_build_refuses_only_that_file(tmp_path):
+    """A 卷 that opens mid-篇 with nothing open before it (its title lines gone) is reported, not guessed."""
+    _copy_kanripo(tmp_path, ["KR1d0026_003.txt", "KR1d0030_006.txt"])
+    f = tmp_path / "KR1d0030_006.txt"
+    f.write_text(f.read_text(encoding="utf-8").replace("鄉射禮¶", "", 1), encoding="utf-8")
+    manifest = tmp_path / "m" / "corpus.toml"
+    manifest.parent.mkdir()
+    jk = [sys.executable, "-m", "jiaokan"]
+    r = subprocess.run(jk + ["init", str(tmp_path), "-o", str(manifest)], capture_output=True)
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "not placed" in err and "KR1d0030_006.txt" in err and "KR1d0026" not in err
+    text = manifest.read_text(encoding="utf-8")
+    assert '# chapter = "…"' in text and "??? (not placed)" in text
+    r = subprocess.run(jk + ["build", "-q", "--corpus", str(manifest), "--out", str(tmp_path / "b")], capture_output=True)
+    assert r.returncode == 2 and "KR1d0030_006.txt" in r.stderr.decode() and "overrides" in r.stderr.decode()
+    text = text.replace('# [witness.overrides.', '[witness.overrides.').replace('# chapter = "…"', 'chapter = "鄉射禮"')
+    manifest.write_text(text, encoding="utf-8")
+    r = subprocess.run(jk + ["build", "-q", "--corpus", str(manifest), "--out", str(tmp_path / "b")], capture_output=True)
+    assert r.returncode == 0, r.stderr.decode()
+    assert (tmp_path / "b" / "tei" / "pian05-JS.xml").is_file() and (tmp_path / "b" / "tei" / "pian03-SB.xml").is_file()

@@ -1,0 +1,94 @@
+"""tei.build: the TEI element maker every writer uses, and that TEI is only built through it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+import jiaokan
+from jiaokan.model import Div, Loc, Note, Piece, Text, Unit, Witness, WitnessMeta
+from jiaokan.tei.build import TEI_NS, XML_ID, XML_LANG, E, append_text, language_tag, tei_bytes
+from jiaokan.tei.writer import witness_to_tei
+
+SRC = Path(jiaokan.__file__).parent
+
+
+def test_xml_attributes_none_and_namespace():
+    el = E.TEI(E.teiHeader(E.title("儀禮", None, type="main", n=None, xml_id="t1")), xml_lang=language_tag("traditional"))
+    assert el.tag == f"{{{TEI_NS}}}TEI" and el.get(XML_LANG) == "lzh-Hant"
+    title = el[0][0]
+    assert title.tag == f"{{{TEI_NS}}}title"
+    assert dict(title.attrib) == {"type": "main", XML_ID: "t1"}  # n=None is left out, in the order given
+    assert title.text == "儀禮" and len(title) == 0  # the None child is skipped
+    # one namespace declaration, on the root: children built on their own do not repeat it
+    assert tei_bytes(el).count(b"xmlns=") == 1
+
+
+def test_strings_xml_cannot_hold_become_the_unknown_character():
+    el = E.title("a\x01b", E.g(), "c\ue000", n="\x02")
+    assert el.text == "a\ufffdb" and el[0].tail == "c\ufffd" and el.get("n") == "\ufffd"
+    etree.fromstring(tei_bytes(el))  # and the document can be written and read
+
+
+children = st.lists(st.one_of(st.text(alphabet="宾賓\x01 ", max_size=3),
+                              st.sampled_from(["lb", "pb", "g"]).map(lambda t: ("el", t))), max_size=8)
+
+
+@settings(max_examples=100, deadline=None)
+@given(kids=children)
+def test_append_text_places_text_as_the_builder_does(kids):
+    """A loop of append/append_text makes the same element as E given the same children."""
+    built = E.ab(*[E(k[1]) if isinstance(k, tuple) else k for k in kids])
+    looped = E.ab()
+    for k in kids:
+        if isinstance(k, tuple):
+            looped.append(E(k[1]))
+        else:
+            append_text(looped, k)
+    assert etree.tostring(looped) == etree.tostring(built)
+
+
+def test_resp_ids_number_in_document_order():
+    """A piece's own responsibility is numbered before that of the notes inside it."""
+    note = Note([Text("案")], Loc(1), layer="an", resp="乙", id="W.1.zhu1.an1")
+    piece = Piece("zhu", [Text("注"), note], Loc(1), resp="甲", id="W.1.zhu1")
+    unit = Unit("W.1", [Piece("jing", [Text("經")], Loc(1)), piece])
+    w = Witness(WitnessMeta(siglum="W", file="w.txt", format="gen"), [Div("chapter", "1", "士冠禮", units=[unit])])
+    root = witness_to_tei(w).getroot()
+    ns = {"t": TEI_NS}
+    assert root.find(".//t:ab[@type='zhu']", ns).get("resp") == "#resp-1"
+    assert root.find(".//t:note[@type='an']", ns).get("resp") == "#resp-2"
+    people = {rs.findtext("t:persName", namespaces=ns): rs.get(XML_ID) for rs in root.iterfind(".//t:respStmt", ns)}
+    assert people == {"甲": "resp-1", "乙": "resp-2", None: None}
+
+
+def test_no_package_imports_a_private_name_from_tei():
+    """tei/ builds TEI for everyone through public names; a private one used outside it is a hidden coupling."""
+    bad = []
+    for path in SRC.rglob("*.py"):
+        if path.parent.name == "tei" and path.parent.parent == SRC:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and (
+                    node.module == "tei" or node.module.startswith("tei.")
+                    or node.module.startswith("jiaokan.tei")):
+                bad += [f"{path.relative_to(SRC)}: {a.name}" for a in node.names if a.name.startswith("_")]
+    assert bad == []
+
+
+def test_only_tei_build_makes_elements():
+    """Every TEI element comes from tei.build.E: no SubElement, Element() or ElementMaker of its own elsewhere."""
+    makers = ("SubElement", "ElementMaker", "makeelement")
+    found = []
+    for path in SRC.rglob("*.py"):
+        if path == SRC / "tei" / "build.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and (node.attr in makers or (
+                    node.attr == "Element" and isinstance(node.value, ast.Name) and node.value.id == "etree")):
+                found.append(f"{path.relative_to(SRC)}:{node.lineno} {node.attr}")
+    assert found == []
