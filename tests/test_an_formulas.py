@@ -159,6 +159,28 @@ def test_a_further_claim_without_a_lemma_is_about_the_first_lemma():
     assert [(m.lemma, m.reading, m.target, m.position) for m in r.more] == [("嘗", "常", "zhuben", "preceding")]
 
 
+@pytest.mark.parametrize("note, kind, rule", [
+    ("案疏云言人之者公將及升堂故以人意相存偶", "comment", "quotation"),  # 卷七 (line 116)
+    ("案由猶古通用", "comment", "interchangeable"),  # 卷十二 (line 168)
+    ("案前云非以君命使則不稱寡大夫寡君之老當在此下錯簡已久", "comment", "misplaced"),  # 卷三 (line 263)
+    ("案敖繼公云句下當有爵字如鄉飲酒鄉射禮之所云此文脫耳", "conjecture", "conjecture_insert"),  # 卷八 (line 75)
+])
+def test_notes_without_a_reading_of_the_zhushu(note, kind, rule):
+    r = parse_note(note)
+    assert (r.kind, r.rule) == (kind, rule)
+
+
+def test_a_worn_character_then_every_edition():
+    r = parse_note("案上字唐石經摩滅各本訛作士今考疏云玉藻上大夫曰下臣與此同也經文作上大夫明矣")  # 卷三 (line 260)
+    assert (r.kind, r.rule, r.lemma, r.target) == ("lacuna", "witness_worn", "上", "tangshijing")
+    assert [(m.kind, m.lemma, m.reading, m.target) for m in r.more] == [("corruption", "上", "士", "zhuben")]
+
+
+def test_zhou_xuejian_edited_our_zhushu():
+    r = parse_note("案及周學健改作其")  # 卷一 (line 164): 周學健 signs the 四库 注疏's 考證
+    assert (r.kind, r.lemma, r.reading, r.target) == ("variant", "及", "其", "zhushu")
+
+
 # ---------------------------------------------------------------------------
 # Verdicts on the real files (2, 3, 4, 5 and the checked 各本)
 # ---------------------------------------------------------------------------

@@ -35,6 +35,8 @@ WITNESSES: dict[str, str] = {
     "监本注疏": "zhushu",
     # OCR slips of the formula in the 文渊阁 transcription (今注疏木: 本 read as 木)
     "今注疏木": "zhushu",
+    # 周学健, the 四库 editor of the 注疏 (臣学健按 in its 考证): X周学健改作Y = our 注疏 reads Y
+    "周学健": "zhushu",
     "注疏木": "zhushu",
     # the 明 北监本 注疏: an edition of the 注疏 line, but not the 四库 注疏 we hold
     "明监本注疏": "mingjianben",

@@ -172,7 +172,7 @@ FRAGMENTS: dict[str, str] = {
     # where a reading (other witness / proposed) ends: an evidence verb, a source, a scope
     # marker, 字, or the end of the note.  Single-character sources (疏, 注) are left out
     # so that they can occur inside a reading.
-    "TERM": rf"(?=据|依|从|照|今|考|又|是也|当是|当作|当为|疑|似|盖|应(?:从|同|作|为)|下文|凡{{NUM}}字|注(?:并|皆)?同|(?:并|皆|俱)(?:据|依|从)|之讹|之误|字|以下|下同|下并|下皆|后同|与(?:{_alt(SOURCES)})|{_alt(WITNESSES)}|{_alt(_MULTI_SOURCES)}|$)",
+    "TERM": rf"(?=据|依|从|照|今|考|又|是也|当是|当作|当为|疑|似|盖|应(?:从|同|作|为)|即(?:{{H}}){{1,4}}?之(?:俗|古|或|别|省|本)(?:体|字)|下文|凡{{NUM}}字|注(?:并|皆)?同|(?:并|皆|俱)(?:据|依|从)|之讹|之误|字|以下|下同|下并|下皆|后同|与(?:{_alt(SOURCES)})|{_alt(WITNESSES)}|{_alt(_MULTI_SOURCES)}|$)",
 }
 
 
@@ -264,9 +264,19 @@ GRAMMAR: dict[str, regex.Pattern] = {
     "witness_says": _compile(r"(?P<wit>{WITS})(?:云|曰)(?P<reading>{H}+?){TERM}"),
     # 庿字从唐石经: this text's reading follows a source (the basis, no claim about another text)
     "basis": _compile(r"(?!{WIT})(?P<lbody>{LH}{1,6}?)(?:字)?(?:从|依|据)(?P<srcs>{SRCS})(?:为正)?$"),
+    # 上字唐石经摩灭: the witness is worn at this character (its reading unknown)
+    "witness_worn": _compile(
+        r"(?!{WIT})(?P<lbody>{LH}{1,6}?)(?:字)?(?P<wit>{WITS})(?:并|亦|皆)?(?:摩灭|磨灭|漫漶|剥蚀|残缺|模糊)"
+    ),
+    # X Y古通用: two forms the editors call interchangeable (a judgement, no reading changes)
+    "interchangeable": _compile(r"(?P<lbody>{H}{1,2}?)(?P<other>{H}{1,2}?)(?:二字)?(?:古字?)?通用"),
+    # 前云…当在此下错简已久: a judgement that text is misplaced (no reading changes)
+    "misplaced": _compile(r".{0,60}?错简"),
+    # 疏云…: a bare quotation of a source (the argument without a claim)
+    "quotation": _compile(r"(?P<srcs>{SRCS})(?:云|曰)(?!.*(?:当作|当为|衍|脱|讹|误))"),
     # X下疑脱Y字 (a gap in this text)
     "conjecture_insert": _compile(
-        r"(?:(?P<who>{SRC})(?:云|曰|谓|以为))?(?:(?P<loc>{LOC}))(?:疑|似|当|盖)(?:有)?(?:脱|阙|缺|夺)"
+        r"(?:(?P<who>{SRC})(?:云|曰|谓|以为))?(?:(?P<loc>{LOC}))(?:(?:疑|似|当|盖)(?:有)?(?:脱|阙|缺|夺)|当有|疑有)"
         r"(?P<body>{H}+?)(?:字)?{TERM}"
     ),
     # -- keywords of claims found anywhere (the lemma is read backwards from the keyword) -
@@ -295,6 +305,8 @@ GRAMMAR: dict[str, regex.Pattern] = {
     # 脱也字及今文无之四字: a further omission / addition of the same witness
     "and_also": _compile(r"字?及(?P<body>{H}+?)字"),
     # …又用鴈上有納采而三字: a further addition in the witness the note spoke of
+    # 即尝之俗体: the editors' gloss on the form just quoted (no claim)
+    "form_gloss": _compile(r"即{H}{1,4}?之(?:俗|古|或|别|省|本)(?:体|字)"),
     "and_has": _compile(r"(?P<loc>{LOC})(?:有|多|衍)(?P<body>{H}+?)字"),
     # the note's own judgement starts: what follows is argument, not a claim
     "judgement": _compile("|".join(JUDGEMENT_OPENERS)),
@@ -332,6 +344,10 @@ CLAIM_RULES: tuple[str, ...] = (
     "variant_wit_first",
     "conjecture_insert",
     "basis",
+    "witness_worn",
+    "interchangeable",
+    "misplaced",
+    "quotation",
 )
 
 _KIND_OF_RULE: dict[str, Kind] = {
@@ -339,6 +355,10 @@ _KIND_OF_RULE: dict[str, Kind] = {
     "transposition_moved": "corruption",
     "witness_says": "variant",
     "basis": "comment",
+    "witness_worn": "lacuna",
+    "interchangeable": "comment",
+    "misplaced": "comment",
+    "quotation": "comment",
     "lacuna": "lacuna",
     "transposition_wit_first": "corruption",
     "transposition_lemma_first": "corruption",
@@ -631,9 +651,16 @@ def _target_id(name_f: str) -> str:
     return "yuanben" if name_f.startswith("原") else "other"
 
 
-def _claim_at(raw: str, folded: str, pos: int) -> _Claim | None:
-    """Try the anchored claim rules at ``pos``; the first that matches wins."""
+#: Rules for a whole note, never for a clause after a claim (an argument's 古字通用 or
+#: 疏云 is not a further claim).
+START_ONLY: frozenset[str] = frozenset({"interchangeable", "misplaced", "quotation"})
+
+
+def _claim_at(raw: str, folded: str, pos: int, start: bool = True) -> _Claim | None:
+    """Try the anchored claim rules at ``pos``; the first that matches wins (``start``: at the note's start)."""
     for rule in CLAIM_RULES:
+        if not start and rule in START_ONLY:
+            continue
         m = GRAMMAR[rule].match(folded, pos)
         if m is None:
             continue
@@ -665,6 +692,24 @@ def _claim_from_match(rule: str, m: regex.Match, raw: str, folded: str) -> _Clai
         s = _grp(m, "srcs")
         assert s is not None
         c.evidence.extend(_sources_in(raw[s[0] : s[1]], folded[s[0] : s[1]]))
+    elif rule == "witness_worn":
+        lb = _grp(m, "lbody")
+        assert lb is not None
+        c.lemma, c.position = _strip_this(raw[lb[0] : lb[1]]), "preceding"
+    elif rule in ("interchangeable", "misplaced", "quotation"):
+        c.position = "none"
+        if rule == "interchangeable":
+            lb = _grp(m, "lbody")
+            assert lb is not None
+            c.lemma, c.reading = raw[lb[0] : lb[1]], raw[lb[1] : m.end("other")]
+            c.position = "preceding"
+        if rule == "quotation":
+            s = _grp(m, "srcs")
+            assert s is not None
+            c.evidence.extend(_sources_in(raw[s[0] : s[1]], folded[s[0] : s[1]]))
+            c.end = len(raw)  # the rest is the quotation
+        if rule == "misplaced":
+            c.end = len(raw)
     elif rule == "lacuna":
         _fill_lacuna(c, m, raw, folded)
     elif rule.startswith("transposition"):
@@ -930,6 +975,10 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: 
         if m:
             t.scope, pos = "below", m.end()
             continue
+        m = GRAMMAR["form_gloss"].match(folded, pos)
+        if m:
+            pos = m.end()
+            continue
         m = GRAMMAR["ev_verb"].match(folded, pos)
         if m:
             found = _add_sources(t, m, raw, folded)
@@ -965,7 +1014,7 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: 
         if depth < 4 and not GRAMMAR["judgement"].match(folded, pos):
             j = GRAMMAR["clause_joiner"].match(folded, pos)
             q = j.end() if j else pos
-            sub = _claim_at(raw, folded, q)
+            sub = _claim_at(raw, folded, q, start=False)
             if sub is None and j and j.group("join") and prev is not None and prev.target:
                 h = GRAMMAR["and_has"].match(folded, q)
                 if h:
@@ -975,7 +1024,8 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: 
             if sub is not None and sub.end > q:
                 if j and j.group("following") and sub.position == "preceding":
                     sub.position = "following"
-                if sub.position == "near" and prev is not None and prev.lemma and prev.position == "preceding":
+                if sub.position == "near" and prev is not None and prev.lemma and prev.position == "preceding" \
+                        and prev.kind != "conjecture":
                     # 嘗唐石經作嘗…各本竝訛作常: a claim that quotes no lemma is about the previous one's
                     sub.lemma, sub.position = prev.lemma, "preceding"
                 clause_start = j.end("join") if j and j.group("join") else pos
