@@ -326,10 +326,14 @@ def _moved(c: Claim, ch: Check, al: Aligned) -> None:
     # MOVED_KEYS characters next to X decide
     want = kx + moved[:MOVED_KEYS] if side == "after" else moved[-MOVED_KEYS:] + kx
     where = "after" if side == "after" else "before"
-    if moved and kx and want in al.main_keys(c.anchor.layer):
+    mine, _ = al.running(al.siglum)
+    if moved and kx and want in al.main_keys(c.anchor.layer) and want not in mine:
         # the alignment may pair the moved text with its new place, so the text found there decides
         ch.verdict, ch.detail = "confirmed", "agrees"
         ch.summary = f"confirmed: the {ZS_NAME} has {c.anchor.text} {where} {x}, as the note says"
+    elif moved and kx and want in mine:  # this text has that order too: the place proves nothing
+        ch.verdict, ch.detail = "not covered", "moved-unseen"
+        ch.summary = f"not covered: this text too has {c.anchor.text} {where} {x}; the move cannot be checked"
     elif ch.verdict == "confirmed":
         ch.verdict, ch.detail = "not covered", "moved-unseen"
         ch.summary = (f"not covered: the {ZS_NAME} lacks {c.anchor.text} here, but it was not found {where} {x}"
