@@ -176,6 +176,11 @@ def test_a_worn_character_then_every_edition():
     assert [(m.kind, m.lemma, m.reading, m.target) for m in r.more] == [("corruption", "上", "士", "zhuben")]
 
 
+def test_not_repeated_is_an_omission_of_the_repeat():
+    r = parse_note("案今注疏本不重讀之二字係訛脱")  # 卷十四 JS14.44.zhu1.an1
+    assert (r.kind, r.lemma, r.count, r.target) == ("omission", "讀之", 2, "zhushu")
+
+
 def test_zhou_xuejian_edited_our_zhushu():
     r = parse_note("案及周學健改作其")  # 卷一 (line 164): 周學健 signs the 四库 注疏's 考證
     assert (r.kind, r.lemma, r.reading, r.target) == ("variant", "及", "其", "zhushu")
@@ -233,6 +238,16 @@ def test_the_last_character_not_found_is_never_a_contradiction():
     """卷六 JS6.170: 薰 / the note's 䙧 / the 注疏's 纁 — a form the folding does not know."""
     ch = _verdict(6, "JS6.170.jing1.an1")
     assert ch.verdict == "not covered" and ch.detail == "partly" and "纁" in ch.summary
+
+
+def test_a_one_character_lemma_the_prints_confuse():
+    """卷七 JS7.59: 案己今注疏本訛作也 after 拜其酌已 — found as 已, and the 注疏 reads 已 too."""
+    from jiaokan.measure.an_check import check_pair
+
+    res = check_pair(kanripo_file("KR1d0030_007.txt"), kanripo_file("KR1d0028_006.txt"))
+    claim = next(c for c in res.claims if c.id == "JS7.59.zhu1.an1")
+    assert claim.anchor is not None and claim.anchor.text == "已"
+    assert res.checks[claim.id].verdict == "contradicted"
 
 
 @pytest.mark.parametrize("juan, claim_id", [

@@ -59,6 +59,10 @@ __all__ = ["Anchor", "Claim", "anchor_witness", "anchor_note", "note_offset", "p
 #: Characters that end a sentence (for ``position == "sentence"``).
 SENTENCE_STOPS = frozenset("。；;！？!?")
 
+#: Characters the prints (and the transcriptions) confuse: a one-character lemma not found
+#: before its note is looked for as these (keys of :func:`jiaokan.normalize.key`).
+CONFUSED: dict[str, str] = {"己": "已巳", "已": "己巳", "巳": "己已"}
+
 #: A lemma found further than this many characters before its note is flagged.
 FAR = 40
 
@@ -483,6 +487,13 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
         keys = _lemma_keys(r.lemma, decl)
         if pos == "preceding":
             found = _search_back(home, keys)
+            if found is None and len(keys) == 1 and keys[0] in CONFUSED:
+                # 案己今注疏本訛作也 after 酌已: prints confuse 己/已/巳, and the note's copy may too
+                for alt in CONFUSED[keys[0]]:
+                    found = _search_back(home, _lemma_keys(alt, decl))
+                    if found is not None:
+                        c.warnings.append(f"the note writes {r.lemma}, the text has {alt}")
+                        break
             if found is None:
                 _fail(c, f"lemma {r.lemma!r} not found in {where}")
                 return
