@@ -62,3 +62,18 @@ def kanripo_file(name: str) -> Path:
     if not p.is_file():
         pytest.skip(f"{p} not available")
     return p
+
+
+@pytest.fixture(scope="session")
+def read_kanripo():
+    """Read a file of ../shared/kanripo by stem (``KR1d0028_002``) with its sniffed reader (cached)."""
+    from jiaokan.readers import read_witness
+
+    cache: dict = {}
+
+    def _read(stem: str):
+        if stem not in cache:
+            cache[stem] = read_witness(kanripo_file(f"{stem}.txt"))
+        return cache[stem]
+
+    return _read

@@ -143,3 +143,18 @@ def test_file_cut_in_the_middle_of_a_character(tmp_path):
     err = r.stderr.decode().strip()
     assert r.returncode == 2 and "cut off" in err and len(err.splitlines()) == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_build_in_parallel_writes_what_one_process_writes(tmp_path):
+    """`--jobs 2` collates the 篇 in forked workers; every output is the same as with `--jobs 1`."""
+    import filecmp
+
+    one, two = tmp_path / "one", tmp_path / "two"
+    for out, jobs in ((one, "1"), (two, "2")):
+        r = jiaokan("build", "--out", str(out), "-q", "--jobs", jobs)
+        assert r.returncode == 0, r.stderr.decode()
+    files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
+    assert files and files == sorted(p.relative_to(two) for p in two.rglob("*") if p.is_file())
+    _, mismatch, errors = filecmp.cmpfiles(one, two, [str(f) for f in files], shallow=False)
+    assert not mismatch and not errors
+    assert jiaokan("build", "--out", str(tmp_path / "x"), "--jobs", "0").returncode == 2

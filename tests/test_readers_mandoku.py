@@ -39,16 +39,9 @@ def codes(w) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def kanripo():
+def kanripo(read_kanripo):
     """The six real files, each read once with its sniffed reader."""
-    cache: dict = {}
-
-    def _read(stem: str):
-        if stem not in cache:
-            cache[stem] = read_witness(kanripo_file(f"{stem}.txt"))
-        return cache[stem]
-
-    return _read
+    return read_kanripo
 
 
 # --- the format: header, pages, lines, comments -----------------------------------------------

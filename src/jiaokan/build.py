@@ -9,13 +9,18 @@ Stages run in order and each adds to the summary:
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .collate.apparatus import write_apparatus
 from .collate.engine import collate
+from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
 from .collate.export import write_json
 from .book.assemble import FilePart, assemble
@@ -79,7 +84,7 @@ def _ingest_row(w: Witness, name: str, status: str, t0: float) -> tuple:
     """A row of the ingest table: characters per layer of one file (or witness) as read."""
     c = w.layer_counts()
     return (w.meta.siglum, name, w.meta.format, sum(1 for _ in w.passages()), c["jing"], c["zhu"], c["shu"],
-            c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"], c["paratext"], len(w.warnings),
+            c["zhuan"] + c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"], c["paratext"], len(w.warnings),
             status, f"{time.perf_counter() - t0:.2f}s")
 
 
@@ -127,39 +132,121 @@ def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None) -
             _keep(res, e, w, path, tei_all)
 
 
-def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
-    rows = []
+@dataclass
+class _Collated:
+    """What one collation gives back to the build (from this process or a worker)."""
+
+    name: str
+    col: Collation | None = None  # from a worker, without its witnesses (see _light)
+    sigla: list[str] = field(default_factory=list)
+    xml: Path | None = None
+    errors: list[str] = field(default_factory=list)
+    valid: bool = True
+    output_error: OutputError | None = None
+    seconds: float = 0.0
+
+
+#: The build a forked worker reads its witnesses from (set just before the pool starts).
+_SHARED: BuildResult | None = None
+
+
+def _collate_one(name: str, stems: list[str], base: str | None, out: Path, tei_all: str | None,
+                 res: BuildResult | None = None) -> _Collated:
+    """Collate one 篇 and write its apparatus (TEI, JSON); errors are returned, never raised."""
+    res = res if res is not None else _SHARED
+    assert res is not None
+    t0 = time.perf_counter()
+    r = _Collated(name)
+    ws = [res.witnesses[s] for s in stems]
+    names = {w.meta.siglum: f"{s}.xml" for s, w in zip(stems, ws)}
+    try:
+        col = collate(ws, base=base)
+        r.xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names)
+        write_json(col, out / "apparatus" / f"{name}.json")
+    except (CollationError, InvalidOutput) as exc:
+        r.errors.append(f"collation {name}: {exc}")
+        return r
+    except OutputError as exc:
+        r.output_error = exc
+        return r
+    except Exception as exc:
+        r.errors.append(internal_error(f"collation {name}", exc))
+        return r
+    rep = validate_file(r.xml, tei_all)
+    r.valid = rep.ok
+    r.errors.extend(f"{r.xml}: {err}" for err in rep.errors)
+    r.col, r.sigla, r.seconds = col, list(col.witnesses), time.perf_counter() - t0
+    return r
+
+
+def _light(r: _Collated) -> _Collated:
+    """For the trip back from a worker: the collation without the witnesses the build already holds."""
+    col = r.col
+    if col is not None:
+        col.witnesses = {}
+        col._texts.clear()
+        col._units.clear()
+    return r
+
+
+def _collate_in_worker(name: str, stems: list[str], base: str | None, out: Path, tei_all: str | None) -> _Collated:
+    return _light(_collate_one(name, stems, base, out, tei_all))
+
+
+def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, tei_all: str | None,
+                  jobs: int = 1) -> list[tuple]:
+    """Collate every 篇; with ``jobs`` > 1 several at once, in forked worker processes.
+
+    Why processes and fork: collation is pure Python (the GIL allows no threads to help),
+    and a forked worker already holds every witness, so only the collation comes back.
+    """
+    global _SHARED
+    todo = []
     for spec in load_collations(corpus, res.units):
         members = [e for e in spec.entries if e.stem in res.witnesses]
         if len(members) < 2:
             res.notes.append(f"collation {spec.name}: fewer than two witnesses of {spec.chapter} were read; skipped")
             progress.step(spec.name)
             continue
-        t0 = time.perf_counter()
-        names = {res.witnesses[e.stem].meta.siglum: f"{e.stem}.xml" for e in members}
+        todo.append((spec, [e.stem for e in members]))
+    results: dict[str, _Collated] = {}
+    if jobs > 1 and len(todo) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        _SHARED = res
         try:
-            col = collate([res.witnesses[e.stem] for e in members], base=spec.base)
-            xml = write_apparatus(col, out / "apparatus" / f"{spec.name}.xml", names)
-            write_json(col, out / "apparatus" / f"{spec.name}.json")
-        except (CollationError, InvalidOutput) as exc:
-            res.errors.append(f"collation {spec.name}: {exc}")
+            ctx = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=ctx) as pool:
+                futures = {pool.submit(_collate_in_worker, spec.name, stems, spec.base, out, tei_all): (spec, stems)
+                           for spec, stems in todo}
+                for fut in as_completed(futures):
+                    spec, stems = futures[fut]
+                    r = fut.result()
+                    if r.col is not None:  # the witnesses stayed here: give them back, in the collation's order
+                        by_siglum = {w.meta.siglum: w for w in (res.witnesses[s] for s in stems)}
+                        r.col.witnesses = {s: by_siglum[s] for s in r.sigla}
+                    results[spec.name] = r
+                    progress.step(spec.name)
+        except BrokenProcessPool:  # a worker died (out of memory, killed): do what is left here
+            res.notes.append("collate: a worker process died; the remaining 篇 were collated in this process")
+        finally:
+            _SHARED = None
+    for spec, stems in todo:
+        if spec.name not in results:
+            results[spec.name] = _collate_one(spec.name, stems, spec.base, out, tei_all, res)
             progress.step(spec.name)
+    rows = []
+    for spec, _stems in todo:  # in the manifest's order, however they finished
+        r = results[spec.name]
+        if r.output_error is not None:
+            raise r.output_error
+        res.errors.extend(r.errors)
+        col = r.col
+        if col is None:
             continue
-        except OutputError:
-            raise
-        except Exception as exc:
-            res.errors.append(internal_error(f"collation {spec.name}", exc))
-            progress.step(spec.name)
-            continue
-        rep = validate_file(xml, tei_all)
-        if not rep.ok:
-            res.errors.extend(f"{xml}: {err}" for err in rep.errors)
         res.collations[spec.name] = col
         c = col.counts()
         rows.append((spec.name, spec.chapter, " ".join(col.sigla), col.base, len(col.rows),
                      c["substantive"], c["omission"], c["addition"], c["transposition"], c["taboo"],
-                     c["orthographic"], c["uncertain"], "ok" if rep.ok else "INVALID", f"{time.perf_counter() - t0:.2f}s"))
-        progress.step(spec.name)
+                     c["orthographic"], c["uncertain"], "ok" if r.valid else "INVALID", f"{r.seconds:.2f}s"))
     return rows
 
 
@@ -297,7 +384,10 @@ def tei_all_stage(res: BuildResult, out: Path, tei_all: str, since: float) -> st
     return f"tei_all: {len(reports) - bad}/{len(reports)} files valid ({via}, {time.perf_counter() - t0:.1f} s)"
 
 
-def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | None = None) -> int:
+def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | None = None,
+              jobs: int | None = None) -> int:
+    """The whole pipeline; ``jobs``: how many 篇 to collate at once (default: the machine's cores)."""
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     t0 = time.perf_counter()
     since = time.time() - 1  # file times have coarse resolution on some file systems
     checked_all, tei_all = tei_all, None  # the stages check the profile; tei_all is checked once, at the end
@@ -319,7 +409,7 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         join_stage(res, corpus, out, tei_all)
         specs = load_collations(corpus, res.units)
     progress = Progress(len(specs), "collate", quiet=quiet)
-    crows = collate_stage(res, corpus, out, progress, tei_all)
+    crows = collate_stage(res, corpus, out, progress, tei_all, jobs=jobs)
     if crows:
         print()
         print(table(("collation", "chapter", "witnesses", "base", "rows", "substantive", "omission", "addition",

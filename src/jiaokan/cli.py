@@ -368,7 +368,10 @@ def cmd_build(args: argparse.Namespace) -> int:
             _err(f"{corpus}: --corpus takes the folder that holds corpus.toml, or that corpus.toml itself")
             return EXIT_USAGE
         corpus = corpus.parent
-    return run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all)
+    if args.jobs is not None and args.jobs < 1:
+        _err(f"--jobs {args.jobs}: give at least 1")
+        return EXIT_USAGE
+    return run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all, jobs=args.jobs)
 
 
 # ---------------------------------------------------------------- init
@@ -530,7 +533,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("files", nargs="+", metavar="WITNESS", help="TEI (.xml), CollateX JSON input (.json) or a raw witness file")
     s.add_argument("--base", metavar="SIGLUM", help="the base text (default: the first witness)")
-    s.add_argument("--layers", metavar="L,L", help="layers to collate (default all: jing,zhu,shu,yinyi,shi,kaozheng,commentary)")
+    s.add_argument("--layers", metavar="L,L", help="layers to collate (default all: jing,zhuan,zhu,shu,yinyi,shi,kaozheng,commentary)")
     s.add_argument("--ignore", metavar="T,T", help="variant types to leave out, e.g. orthographic,taboo")
     s.add_argument("-o", "--output", metavar="FILE.xml", help="write the TEI apparatus here")
     s.add_argument("--json", metavar="FILE.json", help="write the JSON alignment table and variants here")
@@ -570,6 +573,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default corpus)")
     s.add_argument("--out", default="build", metavar="DIR", help="output folder (default build)")
     s.add_argument("--tei-all", metavar="PATH", help="also validate every output against tei_all.rng")
+    s.add_argument("-j", "--jobs", type=int, metavar="N",
+                   help="collate N 篇 at once, in separate processes (default: the machine's cores; 1: one at a time)")
     s.set_defaults(func=cmd_build)
     s = sub.add_parser("init", help="find witness files, group them into witnesses and write a corpus.toml",
                        description="Look through PATH... (folders such as Kanripo clones, or files) for witness files,\n"

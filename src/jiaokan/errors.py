@@ -36,6 +36,19 @@ class JiaokanError(Exception):
             where = f"{where} (page {self.page})" if where else f"page {self.page}"
         return f"{where}: {self.message}" if where else self.message
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle by fields, whatever a subclass's ``__init__`` takes: a ``build --jobs`` worker's
+        error must reach the parent whole (the default pickling calls ``cls(*args)`` and fails)."""
+        return (_rebuild, (type(self), self.__dict__.copy()))
+
+
+def _rebuild(cls: type[JiaokanError], state: dict[str, object]) -> JiaokanError:
+    """Unpickle a :class:`JiaokanError` without calling its ``__init__``."""
+    err = cls.__new__(cls)
+    err.__dict__.update(state)
+    Exception.__init__(err, str(err))
+    return err
+
 
 class InputError(JiaokanError):
     """A file, manifest or argument that cannot be read as what it should be."""

@@ -25,6 +25,7 @@ from typing import ClassVar, Iterator, Literal, NamedTuple, Union
 #: The fixed layer vocabulary; also the values of ``@type`` in the TEI.
 LAYERS: tuple[str, ...] = (
     "jing",
+    "zhuan",
     "zhu",
     "shu",
     "yinyi",
@@ -35,11 +36,12 @@ LAYERS: tuple[str, ...] = (
     "paratext",
 )
 
-Layer = Literal["jing", "zhu", "shu", "yinyi", "shi", "an", "kaozheng", "commentary", "paratext"]
+Layer = Literal["jing", "zhuan", "zhu", "shu", "yinyi", "shi", "an", "kaozheng", "commentary", "paratext"]
 
 #: Default responsible author per layer (GUIDE §2).  ``None``: no person.
 DEFAULT_RESP: dict[str, str | None] = {
     "jing": None,
+    "zhuan": "子夏",  # the 傳 of 喪服 (篇十一), between its 经 and 郑注
     "zhu": "郑玄",
     "shu": "贾公彦",
     "yinyi": "陆德明",

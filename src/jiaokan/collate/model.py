@@ -21,7 +21,7 @@ VARIANT_TYPES: tuple[str, ...] = ("uncertain", "orthographic", "taboo", "transpo
 _RANK = {t: i for i, t in enumerate(VARIANT_TYPES)}
 
 #: Layers that are collated (案 notes and paratext are not: they belong to one witness).
-COLLATED_LAYERS: tuple[str, ...] = ("jing", "zhu", "shu", "yinyi", "shi", "kaozheng", "commentary")
+COLLATED_LAYERS: tuple[str, ...] = ("jing", "zhuan", "zhu", "shu", "yinyi", "shi", "kaozheng", "commentary")
 
 
 def strongest(types: list[str]) -> str:

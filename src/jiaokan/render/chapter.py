@@ -94,7 +94,7 @@ def layers_present(ch: Chapter) -> list[str]:
             seen.add(p.layer)
             if p.notes():
                 seen.add("an")
-    order = ["jing", "zhu", "shu", "yinyi", "shi", "an", "kaozheng", "commentary", "paratext"]
+    order = ["jing", "zhuan", "zhu", "shu", "yinyi", "shi", "an", "kaozheng", "commentary", "paratext"]
     return [x for x in order if x in seen]
 
 

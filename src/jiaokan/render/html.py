@@ -9,6 +9,7 @@ from markupsafe import Markup, escape
 #: Layer → the name a reader of the printed page knows.
 LAYER_ZH: dict[str, str] = {
     "jing": "经",
+    "zhuan": "传",
     "zhu": "注",
     "shu": "疏",
     "yinyi": "音义",
@@ -22,6 +23,7 @@ LAYER_ZH: dict[str, str] = {
 #: Layer → English, for titles and tooltips.
 LAYER_EN: dict[str, str] = {
     "jing": "classic",
+    "zhuan": "Zixia's tradition (传)",
     "zhu": "Zheng Xuan's commentary",
     "shu": "Jia Gongyan's sub-commentary",
     "yinyi": "Lu Deming's glosses",

@@ -53,6 +53,7 @@ __all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "wri
 KNOWN_RESP: dict[str, tuple[str, str]] = {
     "郑玄": ("zhengxuan", "注"),
     "鄭玄": ("zhengxuan", "注"),
+    "子夏": ("zixia", "传"),
     "贾公彦": ("jiagongyan", "疏"),
     "賈公彦": ("jiagongyan", "疏"),
     "陆德明": ("ludeming", "音义"),
@@ -71,6 +72,7 @@ KNOWN_RESP: dict[str, tuple[str, str]] = {
 
 LAYER_DOC = {
     "jing": "经 the classic",
+    "zhuan": "传 子夏's tradition on 喪服, between the 经 and the 注",
     "zhu": "注 郑玄's commentary",
     "shu": "疏 贾公彦's sub-commentary",
     "yinyi": "音义 陆德明's glosses",

@@ -633,7 +633,13 @@ class Reader:
     def read(self, src: SourceText, meta: WitnessMeta, *, check_format: bool = True) -> Witness:
         if check_format and self.sniff(src) <= 0:
             raise ReaderError(src.path, f"does not look like a '{self.name}' file: expected {self.expected()}")
-        return self.parse(src, meta)
+        w = self.parse(src, meta)
+        from .lossless import lossless_warning  # (lossless builds on this module)
+
+        lost = lossless_warning(self, src, w)
+        if lost is not None:
+            w.warnings.append(lost)
+        return w
 
 
 def iter_nonempty(lines: list[str]) -> Iterator[tuple[int, str]]:

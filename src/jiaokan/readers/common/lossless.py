@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...model import Witness, all_source_chars
+from ...model import ReaderWarning, Witness, all_source_chars
 from .base import Reader, SourceText, counted_chars
 
 
@@ -40,3 +40,29 @@ def check_lossless(reader: Reader, src: SourceText, w: Witness) -> LosslessRepor
     i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     ctx = f"source …{a[max(0, i - 10):i + 10]}… vs witness …{b[max(0, i - 10):i + 10]}…"
     return LosslessReport(len(a), len(b), i, ctx)
+
+
+def source_line_of(src: SourceText, k: int) -> int:
+    """The line of the source holding its ``k``-th counted character (the last line if past the end)."""
+    seen = 0
+    for n, line in enumerate(src.lines, 1):
+        seen += len(counted_chars(line))
+        if seen > k:
+            return n
+    return len(src.lines)
+
+
+def lossless_warning(reader: Reader, src: SourceText, w: Witness) -> ReaderWarning | None:
+    """A warning if the reader lost (or made up) source characters: the safety net under every read.
+
+    Every reader is tested to keep every character; this says so at run time for the
+    file in hand, rather than leaving a scholar with a silently shortened text.
+    """
+    rep = check_lossless(reader, src, w)
+    if rep.ok:
+        return None
+    assert rep.first_difference is not None
+    line = source_line_of(src, rep.first_difference)
+    return ReaderWarning(src.path, line, "lost-text",
+                         f"the reader kept {rep.witness_chars} of the {rep.source_chars} characters of the source "
+                         f"(first difference: {rep.context}); please report it with this file")

@@ -14,28 +14,45 @@ PIAN: tuple[str, ...] = (
     "覲禮", "喪服", "士喪禮", "既夕禮", "士虞禮", "特牲饋食禮", "少牢饋食禮", "有司徹",
 )
 
-# characters that differ between the scripts or by variant form in these titles
-_ALT = {
-    "禮": "禮礼", "鄉": "鄉乡郷鄕", "飲": "飲饮飮", "昏": "昏昬", "見": "見见", "儀": "儀仪", "覲": "覲觐",
-    "喪": "喪丧", "饋": "饋馈", "徹": "徹彻", "夫": "夫", "虞": "虞",
-}
 _NUM = "一二三四五六七八九十"
 
+#: A heading line: the title, an optional ``第N``, and optionally, after a space, who wrote
+#: what (``喪服第十一　子夏傳``, ``士冠禮第一　儀禮　鄭氏注``).  The title is up to six characters.
+PIAN_LINE_RE = re.compile(
+    rf"^\s*(?P<title>\S{{2,6}}?)(?:第(?P<n>[{_NUM}]+)(?:之[{_NUM}]+)?)?(?:[\s\u3000]+(?P<rest>\S.{{0,16}}))?\s*$")
 
-def _pattern(title: str) -> str:
-    return "".join(f"[{_ALT[c]}]" if c in _ALT else re.escape(c) for c in title)
+
+def _folded(text: str) -> str:
+    from ...normalize import key  # the normalizer's variant tables: 昬 = 昏, 飮 = 飲, 䘮 = 喪, 鄕 = 鄉 …
+
+    return "".join(key(c) or c for c in text)
 
 
-PIAN_HEADING_RE = re.compile(
-    r"^\s*(?P<title>" + "|".join(_pattern(t) for t in PIAN) + rf")(?:第(?P<n>[{_NUM}]+)(?:之[{_NUM}]+)?)?\s*$"
-)
+#: Titles some editions print short (``既夕第十三``), → the 篇 they name.
+PIAN_ALIASES: dict[str, str] = {"既夕": "既夕禮"}
+
+_FOLDED_TITLES: dict[str, str] = {}
 
 
 def pian_heading(line: str) -> str | None:
-    """The 篇 title if ``line`` is a chapter heading such as ``大射仪`` or ``鄉射禮第五``."""
-    m = PIAN_HEADING_RE.match(line)
-    return m.group("title") if m else None
+    """The 篇 title (as written) if ``line`` is a chapter heading such as ``大射仪`` or ``鄉射禮第五``.
 
+    Titles are compared in their folded form, so every variant or script form the
+    normalizer knows is recognised (``士昬禮第二``, ``鄕飮酒禮第四``, ``䘮服第十一　子夏傳``);
+    a trailing statement of responsibility after a space is allowed.
+    """
+    if not _FOLDED_TITLES:
+        _FOLDED_TITLES.update({_folded(t): t for t in PIAN})
+        _FOLDED_TITLES.update({_folded(a): t for a, t in PIAN_ALIASES.items()})
+    m = PIAN_LINE_RE.match(line)
+    if m is None or _folded(m.group("title")) not in _FOLDED_TITLES:
+        return None
+    return m.group("title")
+
+
+def canonical_pian(title: str) -> str | None:
+    """The canonical (traditional) form in :data:`PIAN` of a title as written, or None."""
+    return _FOLDED_TITLES.get(_folded(title)) if pian_heading(title) else None
 
 
 def pian_index(line: str) -> int | None:
@@ -44,10 +61,6 @@ def pian_index(line: str) -> int | None:
     Why not the matched text: variant forms (鄕, 飮, 昬) name the same 篇, and the book
     groups files by 篇, so every form must come to one key.
     """
-    m = PIAN_HEADING_RE.match(line)
-    if m is None:
-        return None
-    for i, title in enumerate(PIAN):
-        if re.fullmatch(_pattern(title), m.group("title")):
-            return i
-    return None
+    found = pian_heading(line)
+    canonical = canonical_pian(found) if found else None
+    return PIAN.index(canonical) if canonical else None

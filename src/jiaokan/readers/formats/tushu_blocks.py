@@ -227,6 +227,7 @@ class _Parser:
             self._head_block(blk)
         for blk in bl[first_title:]:
             self._block(blk)
+        self._unused_tag()
         return self.b.finish()
 
     def _front(self, front: list[list[tuple[int, str]]]) -> None:
@@ -268,7 +269,18 @@ class _Parser:
             self._next_line(blk[k][0], blk[k][1], blk[k - 1][1])
         self.st.pending_tag = None
 
+    def _unused_tag(self) -> None:
+        """A title's tag with no block after it to govern (the file ends, or another title
+        follows): keep its characters as a label of the heading, and say so."""
+        if self.st.pending_tag is None:
+            return
+        tag, label = self.st.pending_tag
+        self.st.pending_tag = None
+        self.b.label(label)
+        self.b.warn("tag-without-block", f"the tag {label} after a title governs no block; kept in the heading")
+
     def _title(self, n: int, line: str, m: re.Match[str]) -> None:
+        self._unused_tag()
         groups = _groups(m)
         if len(groups) >= 2:
             self.book = groups[0]

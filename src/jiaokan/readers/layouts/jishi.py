@@ -15,6 +15,10 @@ width: the next line may continue it or be a new 经 passage.  There the engine
 looks ahead: a 经 line is 21 columns, which commentary never reaches; and 鄭注
 never follows 鄭注 without 经 between, so lines that are followed by a 鄭注 are
 经.
+
+喪服 carries 子夏's 传 in 经-sized text: a flush line that opens with ``傳曰`` starts a
+``zhuan`` piece of the same unit, and so does ``傳曰`` inside a 经 line (``父傳曰爲父何以斬衰
+也父至尊也``); the 传 goes on over full lines as the 经 does.
 """
 
 from __future__ import annotations
@@ -25,15 +29,18 @@ from dataclasses import dataclass, field
 from ...model import Gap, PageBreak
 from ..common.base import NoteLineEmitter, WitnessBuilder, columns
 from ..common.yili import pian_heading
+from .zhushu_markers import ZHUAN_OPEN, fold, zhuan_opening
 
 JING_WIDTH = 21
+#: Layers printed in large characters flush left: 经, and 子夏's 传 in 喪服.
+TEXT_LAYERS = ("jing", "zhuan")
 COMMENTARY_WIDTH = 20
 
 ZHU_MARK = re.compile(r"^(鄭注|郑注)")
 SHI_MARK = re.compile(r"^(釋曰|释曰)")
 MULU_MARK = re.compile(r"^(鄭目錄云|郑目录云|鄭目録云)")
 SIKU_RE = re.compile(r"^(欽定四庫全書|钦定四库全书)\s*$")
-TITLE_RE = re.compile(r"^(儀禮|仪礼)集(釋|释)卷")
+TITLE_RE = re.compile(r"^(儀禮|仪礼)集(釋|释)[卷巻]")
 JUAN_LABEL_RE = re.compile(r"^卷[一二三四五六七八九十百]+\s*$")
 
 
@@ -122,21 +129,36 @@ class JishiLayerer:
                 if self.layer not in ("zhu", "shi") or b.current is None:
                     self._start("zhu", cert="low", new_unit=self.layer in (None, "paratext"))
                     b.warn("unmarked-commentary", "indented line with no 鄭注/釋曰 where no commentary is open; read as 郑注")
+            elif self.layer != "zhuan" and fold(body[:2]) == ZHUAN_OPEN and not (
+                    pl.indent is None and self.prev_full and self.layer in ("zhu", "shi")):  # not indented
+                self._start("zhuan", new_unit=self.layer in (None, "paratext"))
             elif pl.indent is False:
-                if not (self.layer == "jing" and self.prev_full):
+                if not (self.layer in TEXT_LAYERS and self.prev_full):
                     self._start("jing")
             else:  # indentation lost: decide by width
-                if self.prev_full and self.layer == "jing":
+                if self.prev_full and self.layer in TEXT_LAYERS:
                     pass
                 elif self.prev_full and self.layer in ("zhu", "shi"):
                     if self._next_after_full_commentary_is_jing(i):
                         self._start("jing")
                 else:
                     self._start("jing")
+            rest = self._zhuan(rest, pl.n)
             self.notes.feed(rest, pl.n)
             self.notes.end_line(pl.n, last_line=i == last_index)
-            width = JING_WIDTH if self.layer == "jing" else COMMENTARY_WIDTH
+            width = JING_WIDTH if self.layer in TEXT_LAYERS else COMMENTARY_WIDTH
             self.prev_full = self.layer != "paratext" and columns(body) >= width
+
+    def _zhuan(self, rest: str, n: int) -> str:
+        """Open 子夏's 传 where ``傳曰`` stands in 经 text (outside any 案 note); what is left to feed."""
+        if self.layer != "jing":
+            return rest
+        at = zhuan_opening(fold(rest), 0, len(rest))
+        if not at or rest[:at].count("(") != rest[:at].count(")") or self.notes.open:
+            return rest
+        self.notes.feed(rest[:at], n)
+        self._start("zhuan", new_unit=False)
+        return rest[at:]
 
     def _start(self, layer: str, *, subtype: str | None = None, cert: str | None = None,
                new_unit: bool | None = None) -> None:

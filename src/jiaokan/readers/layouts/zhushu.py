@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from ..common.base import WitnessBuilder, columns
 from .zhushu_boundary import CharModel, LengthPrior, best_split, shipped_voices, whole_zhu
 from ..formats.mandoku.source import Flat, Group, Seg, paratext_kind
+from .zhushu_markers import SHU, SHU_OPEN_RE, ZHU, ZHU_PART_RE, big_marks, no_zhu_end, fold, group_marker, zhuan_opening
 
 #: Below this margin (nats) an inferred 注/经 boundary is reported and marked ``cert="low"``.
 #: Calibrated on 卷五 and 卷七 against the 四部丛刊: of the 128 inferred splits, 48 fall below
@@ -92,9 +93,6 @@ ECHO_MAX = 8
 #: No 注 and no 经 passage is shorter than this (none is, in either chapter of the 四部丛刊 郑注).
 MIN_PART = 2
 
-ZHU_PART_RE = re.compile("注釋曰|注释曰")
-BIG_MARK_RE = re.compile("[○注]")
-GROUP_MARKERS = (("音義", "yinyi"), ("音义", "yinyi"), ("疏", "shu"))
 #: Columns of a full line of the 考證: flush lines and indented ones both end at 21; a
 #: line holding an editor's signature ``(臣紱/)`` counts one column less than it takes,
 #: so 20 already means full.
@@ -115,7 +113,7 @@ class Run:
 class Part:
     """A stretch of the main body with its layer decided (``zhu+jing``: to be split)."""
 
-    kind: str  # jing | zhu | zhu+jing | yinyi | shu | para | orphan | cont
+    kind: str  # jing | zhuan | zhu | zhu+jing | yinyi | shu | para | orphan | cont
     start: int  # text start (after any label)
     end: int
     label: tuple[int, int] | None = None  # the marker before the text
@@ -124,6 +122,7 @@ class Part:
     line: int = 0  # source line
     follow: str = ""  # for 注: what ends it (注, ○, shu, yinyi, end)
     splits: list[int] = field(default_factory=list)  # where a 疏 turns to the 注 (注釋曰)
+    resume: str = "jing"  # for 注: the layer of running text hidden at its end (zhuan inside a 传)
 
 
 def jingu_end(span: str, before: str) -> tuple[int, int | None]:
@@ -238,6 +237,8 @@ class ZhushuLayerer:
         self.flat = flat
         self.groups = groups
         self.parts: list[Part] = []
+        self.folded = fold(flat.text)  # markers are matched in their folded form (䟽 = 疏, 註 = 注)
+        self.in_zhuan = False  # running text without a ○ continues an open 传 (喪服)
         self.voices = shipped_voices() if voices is None else voices  # the models' prior
 
     def certain_texts(self) -> dict[str, list[str]]:
@@ -326,11 +327,13 @@ class ZhushuLayerer:
 
     def _parts(self, runs: list[Run], kinds: dict[int, str]) -> None:
         after = "para"  # what came before: para | shu | yinyi | text | orphan
+        self.in_zhuan = False
         for r, run in enumerate(runs):
             n = self.flat.lines[run.line].n
             if run.kind == "para":
                 self.parts.append(Part("para", run.start, run.end, subtype=kinds[run.line], line=n))
                 after = "para"
+                self.in_zhuan = False
             elif run.kind == "group":
                 after = self._group_part(runs, r, after, n)
             else:
@@ -343,6 +346,9 @@ class ZhushuLayerer:
         run = runs[r]
         marker = self._group_marker(runs, r)
         if marker is not None:
+            if self.folded[marker[0]] == ZHU:
+                self.b.warn("mismarked-shu", "'注' right before a double-column group that opens with 釋曰: read as "
+                                             "the 疏 marker", line)
             self.parts.append(Part(marker[1], run.start, run.end, label=(marker[0], run.start), line=line))
             return marker[1]
         if after in ("shu", "yinyi"):  # a chain interrupted by a title line goes on
@@ -358,27 +364,46 @@ class ZhushuLayerer:
         if r == 0 or runs[r].kind != "group" or runs[r - 1].kind != "big":
             return None
         prev = runs[r - 1]
-        body = self.flat.text[prev.start:prev.end]
-        for marker, layer in GROUP_MARKERS:
-            if body.endswith(marker):
-                return prev.end - len(marker), layer
-        return None
+        found = group_marker(self.folded[prev.start:prev.end])
+        if found is None and self.folded[prev.end - 1] == ZHU and SHU_OPEN_RE.match(
+                fold(self.flat.reading(runs[r].start, runs[r].end))):
+            found = (1, "shu")  # a 疏 written with '注' (卷六: ``取象觚者東面注(釋曰…``)
+        return (prev.end - found[0], found[1]) if found else None
 
     def _big(self, start: int, end: int, after: str, line: int, follow: str) -> None:
-        """Running text: 经 and 注 parts, cut at the ○ and 注 markers."""
+        """Running text: 经 (or 传) and 注 parts, cut at the ○ and 注 markers."""
         bounds: list[tuple[int, str | None]] = [(start, None)]
-        bounds += [(m.start(), m.group(0)) for m in BIG_MARK_RE.finditer(self.flat.text, start, end)]
+        bounds += big_marks(self.flat.text, self.folded, start, end)
         for j, (p, mark) in enumerate(bounds):
             stop = bounds[j + 1][0] if j + 1 < len(bounds) else end
             if mark is None:
                 if stop > p:
-                    self.parts.append(Part("cont" if after == "orphan" else "jing", p, stop, line=line))
+                    if after == "orphan":
+                        self.parts.append(Part("cont", p, stop, line=line))
+                    else:
+                        self._text(p, stop, None, line)
             elif mark == "○":
-                self.parts.append(Part("jing", p + 1, stop, label=(p, p + 1), line=line))
+                self.in_zhuan = False  # a ○ opens a new 经 passage
+                self._text(p + 1, stop, (p, p + 1), line)
             else:
                 nxt = bounds[j + 1][1] if j + 1 < len(bounds) else follow
                 kind = "zhu+jing" if nxt == "注" else "zhu"
-                self.parts.append(Part(kind, p + 1, stop, label=(p, p + 1), line=line, follow=nxt or "end"))
+                self.parts.append(Part(kind, p + 1, stop, label=(p, p + 1), line=line, follow=nxt or "end",
+                                       resume="zhuan" if self.in_zhuan else "jing"))
+
+    def _text(self, start: int, end: int, label: tuple[int, int] | None, line: int) -> None:
+        """经 running text, or 子夏's 传 where ``傳曰`` opens it or an open 传 goes on (喪服)."""
+        if self.in_zhuan:
+            self.parts.append(Part("zhuan", start, end, label=label, line=line))
+            return
+        at = zhuan_opening(self.folded, start, end)
+        if at is None:
+            self.parts.append(Part("jing", start, end, label=label, line=line))
+            return
+        if at > start or label:
+            self.parts.append(Part("jing", start, at, label=label, line=line))
+        self.parts.append(Part("zhuan", at, end, line=self._line_of(at)))
+        self.in_zhuan = True
 
     # -- the 疏 that betrays a hidden 注 ---------------------------------------------
     def _find_mismarked_zhu(self) -> None:
@@ -389,7 +414,7 @@ class ZhushuLayerer:
             if part.kind in ("jing", "para"):
                 unit = len(out)
             if part.kind == "shu" and not any(q.kind.startswith("zhu") for q in out[unit:]) \
-                    and ZHU_PART_RE.match(self.flat.reading(part.start, part.end).lstrip("(")):
+                    and ZHU_PART_RE.match(fold(self.flat.reading(part.start, part.end).lstrip("("))):
                 self._split_mismarked(out, unit, part)
             out.append(part)
         self.parts = out
@@ -398,7 +423,7 @@ class ZhushuLayerer:
         text = self.flat.text
         for k in range(len(out) - 1, unit - 1, -1):
             p = out[k]
-            at = text.rfind("疏", p.start, p.end) if p.kind == "jing" else -1
+            at = self.folded.rfind(SHU, p.start, p.end) if p.kind == "jing" else -1
             if at > p.start:
                 zhu = Part("zhu", at + 1, p.end, label=(at, at + 1), cert="low", line=self._line_of(at))
                 p.end = at
@@ -428,7 +453,7 @@ class ZhushuLayerer:
                 out.extend(self._may_split(p, zhu_m, jing_m, prior, before))
             else:
                 out.append(p)
-            if out[-1].kind == "jing":
+            if out[-1].kind in ("jing", "zhuan"):
                 before = text[out[-1].start:out[-1].end]
         self.parts = out
 
@@ -440,6 +465,7 @@ class ZhushuLayerer:
             return [Part("zhu", p.start, p.end, label=p.label, line=p.line)]
         lo, exact = jingu_end(span, before)
         bonus = echo_bonus(span, before, following)
+        no_zhu_end(span, bonus)
         if exact is not None:
             bonus[exact] = bonus.get(exact, 0.0) + JINGU_BONUS
         if (at := lemma_at(span, following, lo)) is not None:
@@ -457,7 +483,8 @@ class ZhushuLayerer:
         lo, exact = jingu_end(span, before)
         if exact is not None and exact >= len(span) - 1:
             return [p]  # the 注 closes with its 今文/古文 note: nothing after it to be 经
-        bonus = {exact: JINGU_BONUS} if exact is not None else None
+        bonus = {exact: JINGU_BONUS} if exact is not None else {}
+        no_zhu_end(span, bonus)
         with zhu_m.excluding(span):
             split = best_split(span, zhu_m, jing_m, lo=lo, min_part=MIN_PART, bonus=bonus, length_prior=prior)
             gain = split.score - whole_zhu(span, zhu_m)
@@ -469,7 +496,7 @@ class ZhushuLayerer:
 
     def _cut(self, p: Part, at: int, cert: str | None) -> list[Part]:
         return [Part("zhu", p.start, at, label=p.label, line=p.line),
-                Part("jing", at, p.end, cert=cert, line=self._line_of(at))]
+                Part(p.resume, at, p.end, cert=cert, line=self._line_of(at))]
 
     def _warn_boundary(self, start: int, at: int, end: int, what: str) -> None:
         text = self.flat.text
@@ -485,7 +512,7 @@ class ZhushuLayerer:
             if p.kind != "shu":
                 continue
             offsets = [k for k in range(p.start, p.end) if not self.flat.markup[k]]
-            reading = "".join(self.flat.text[k] for k in offsets)
+            reading = "".join(self.folded[k] for k in offsets)
             for m in ZHU_PART_RE.finditer(reading):
                 if m.start() == 0:
                     p.subtype = "zhu-part"

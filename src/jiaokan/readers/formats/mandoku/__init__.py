@@ -79,6 +79,7 @@ from ...common.base import Reader, ReaderError, SourceText, WitnessBuilder
 from ...registry import register
 from ...layouts.jishi import JishiLayerer, PhysLine
 from ...layouts.zhushu import ZhushuLayerer
+from ...layouts.zhushu_markers import fold, zhuan_opening
 from .source import (
     COUNT_RE,
     KNOWN_TEXTS,
@@ -176,6 +177,12 @@ class SbckLayerer:
     paratext; a note right after the 篇 heading, before any 经, is 郑玄's 目錄
     (subtype ``mulu``).  Groups with nothing but line and page breaks between
     are one note; a lost page (``# page missing``) ends whatever was open.
+
+    喪服 carries 子夏's 传 in the running text with the 经 (``父傳曰爲父何以斬衰也…``):
+    ``傳曰`` in the 经 opens a ``zhuan`` piece of the same unit, which runs to the next
+    note; the running text after that note is 经 again (this edition puts the 注 of a
+    传 after the whole 传).  Where a 传 gives way to the next 经 with no note between
+    (``…父至尊也諸侯爲天子傳曰…``) the text does not say, and it stays 传.
     """
 
     def __init__(self, flat: Flat, groups: list[Group]) -> None:
@@ -186,6 +193,7 @@ class SbckLayerer:
         self.segs: list[Seg] = []
         self.layer: str | None = None  # layer of the open piece
         self.after_pian = False
+        self.folded = fold(flat.text)
 
     def run(self) -> list[Seg]:
         for i, pl in enumerate(self.flat.lines):
@@ -211,7 +219,13 @@ class SbckLayerer:
     def _big(self, start: int, end: int) -> None:
         if start >= end:
             return
-        if self.layer == "jing" or not self.flat.text[start:end].strip():
+        at = zhuan_opening(self.folded, start, end) if self.layer != "zhuan" else None
+        if at is not None:
+            self._big(start, at)
+            self.segs.append(Seg(at, end, "zhuan", new_unit=self.layer in (None, "paratext")))
+            self.layer = "zhuan"
+            return
+        if self.layer in ("jing", "zhuan") or not self.flat.text[start:end].strip():
             self.segs.append(Seg(start, end))  # the 经 goes on (or a blank stays where it is)
             return
         self.segs.append(Seg(start, end, "jing"))

@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ....model import DEFAULT_RESP, Gap, PageBreak, WitnessMeta
-from ....normalize import key as fold_key
 from ....normalize.numerals import chinese_numeral
 from ...common.base import GAIJI_RE, ReaderError, SourceText, WitnessBuilder
-from ...common.yili import PIAN, pian_heading
+from ...common.yili import canonical_pian, pian_heading
 
 # --------------------------------------------------------------------------
 # Line shapes of the format
@@ -42,12 +41,13 @@ KANRIPO_ID_RE = re.compile(r"^KR\d[a-z]\d{4}")
 INDENT = "\u3000"
 NUM = "〇一二三四五六七八九十百"
 #: ``儀禮卷第五`` ``儀禮注疏卷五`` ``儀禮注疏卷五考證`` ``儀禮集釋卷五　　宋　李如圭　撰``
-JUAN_TITLE_RE = re.compile(rf"^(?P<title>\S{{1,12}}?)卷(?:第)?(?P<n>[{NUM}]+)(?P<kz>考證|考证)?(?:[\s\u3000]+(?P<rest>.*))?$")
+JUAN_TITLE_RE = re.compile(rf"^(?P<title>\S{{1,12}}?)[卷巻](?:第)?(?P<n>[{NUM}]+)(?P<kz>考證|考证)?(?:[\s\u3000]+(?P<rest>.*))?$")
 SIKU_RE = re.compile(r"^(欽定四庫全書|钦定四库全书)$")
 #: ``漢鄭氏注　唐陸德明音義　賈公彦疏``, ``宋　李如圭　撰``: dynasty, name, what they did.
 RESP_LINE_RE = re.compile(r"^(?:[漢汉魏晉晋唐宋元明清][\u3000\s]*\S{1,6}?[\u3000\s]*(?:注|疏|音義|音义|撰|集釋|集释)[\u3000\s]*)+$")
 #: ``(經三千六百四十五字/注六千九百一十五字)``: the 卷's character counts.
-COUNT_RE = re.compile(rf"^(?:[經经注疏音義义]+[{NUM}千萬万零]+字)+$")
+#: The 字 may be left out (``(經五千三百四/注一万九百六十一)``, 卷八).
+COUNT_RE = re.compile(rf"^(?:[經经注疏音義义]+[{NUM}千萬万零]+字?)+$")
 
 #: Kanripo text ids of the works whose layout each variant knows.
 KNOWN_TEXTS = {"KR1d0026": "sbck", "KR1d0028": "zhushu", "KR1d0030": "jishi"}
@@ -278,15 +278,8 @@ def juan_title(body: str) -> re.Match[str] | None:
 
 def pian_of(body: str) -> str | None:
     """The 篇 a heading line names, in its canonical form (``鄕射禮第五　儀禮　鄭氏注`` → 鄉射禮)."""
-    first = re.split(r"[\u3000\s]+", body.strip(), maxsplit=1)[0]
-    found = pian_heading(first)
-    if found is None:
-        return None
-    k = "".join(fold_key(c) for c in found)
-    for title in PIAN:
-        if "".join(fold_key(c) for c in title) == k:
-            return title
-    return found
+    found = pian_heading(body)
+    return canonical_pian(found) if found else None
 
 
 def paratext_kind(body: str) -> str | None:
@@ -297,6 +290,9 @@ def paratext_kind(body: str) -> str | None:
     """
     if SIKU_RE.match(body):
         return "collection"
+    head, bracket, rest = body.partition("(")
+    if bracket and juan_title(head) and COUNT_RE.match(rest.rstrip(")").replace("/", "").replace(" ", "")):
+        return "title"  # the closing title with the 卷's count: ``儀禮卷第一(經一千八百九十八字/注三千六百二字)``
     if m := juan_title(body):
         return "kaozheng" if m.group("kz") else "title"
     if pian_of(body):
@@ -304,6 +300,16 @@ def paratext_kind(body: str) -> str | None:
     if RESP_LINE_RE.match(body):
         return "resp"
     return None
+
+
+HEADER_JUAN_RE = re.compile(rf"^[卷巻]?第?(?P<n>[{NUM}]+)$")
+
+
+def _header_juan(value: str) -> str:
+    """The ``JUAN`` property as a number: ``5``, and ``卷十一`` (some clones write it so) → ``11``."""
+    m = HEADER_JUAN_RE.match(value.strip())
+    n = chinese_numeral(m.group("n")) if m else None
+    return str(n) if n else value.strip()
 
 
 def fill_meta(meta: WitnessMeta, doc: MandokuDoc) -> list[Notice]:
@@ -325,8 +331,11 @@ def fill_meta(meta: WitnessMeta, doc: MandokuDoc) -> list[Notice]:
         if m and juan_title_n is None:
             juan_title_n = chinese_numeral(m.group("n"))
         chapter = chapter or pian_of(pl.body)
-    juan = (first.juan if first and first.juan else None) or (str(juan_title_n) if juan_title_n else None) or h.get("JUAN")
-    if h.get("JUAN") and juan and h["JUAN"].lstrip("0") != juan.lstrip("0"):
+        if chapter or (paratext_kind(pl.body) is None and not pl.indent):
+            break  # the 篇 title heads the 卷, among its (indented) title lines: a 卷 that opens mid-篇 has none
+    header_juan = _header_juan(h.get("JUAN", ""))
+    juan = (first.juan if first and first.juan else None) or (str(juan_title_n) if juan_title_n else None) or header_juan
+    if header_juan and juan and header_juan.lstrip("0") != juan.lstrip("0"):
         notices.append(Notice(1, "header-juan", f"#+PROPERTY: JUAN {h['JUAN']} disagrees with the page tags and "
                                                f"the 卷 title (卷 {juan}); using {juan}"))
     if not meta.title and h.get("TITLE"):
