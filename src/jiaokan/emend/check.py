@@ -43,9 +43,10 @@ from ..collate.rows import body_units
 from ..normalize import is_ignorable, key
 from .anchor import Anchor, Claim, piece_context, piece_key
 from .lexicon import INCLUDES_ZHUSHU
+from .notes import NoteRecord
 from .verdict import VERDICTS
 
-__all__ = ["CHECKED_KINDS", "Check", "Aligned", "check_claims", "is_zhushu_claim"]
+__all__ = ["CHECKED_KINDS", "Check", "Aligned", "check_claims", "check_at", "is_zhushu_claim"]
 
 #: Kinds of claim that say what the 注疏 reads (and so can be checked).
 CHECKED_KINDS: frozenset[str] = frozenset({"corruption", "omission", "addition", "variant"})
@@ -722,3 +723,20 @@ def _summary(c: Claim, ch: Check, anchor: Anchor) -> str:
         shown = ch.reading if ch.reading else lem
         return f"contradicted: the {ZS_NAME} reads {shown}, as this text does ({said})"
     return f"contradicted: the {ZS_NAME} reads {ch.zs_window or '∅'} where this text has {ch.window or '∅'} ({said})"
+
+
+def check_at(c: Claim, al: Aligned, record: NoteRecord | None = None, anchor: Anchor | None = None) -> Check:
+    """A hook for the other witnesses (:mod:`.witnesses`, :mod:`.evidence`): the claim's anchor
+    against the other witness of ``al`` (any witness, not only the 注疏).
+
+    With ``record`` (what the note implies that witness reads, as a record of its own), the
+    check of that reading, by the same rules as a claim about the 注疏; without, only what
+    the witness reads at the anchor (``reading``, None where it does not reach the place).
+    The ``summary`` speaks of the 注疏 and is not meant for these callers.
+    """
+    a = anchor or c.anchor
+    if a is None:
+        return Check(c.id, c.note_id, None, "not-anchored", "")
+    if record is None:
+        return _check_anchor(c, a, al, False)
+    return _check_anchor(replace(c, record=record), a, al, True)
