@@ -34,8 +34,8 @@ from .check import Aligned, Check, check_at, is_zhushu_claim
 from .verdict import UNCOVERED, ClaimEvidence, Verdict
 from .witnesses import NAMES, WitnessCheck
 
-__all__ = ["claim_evidence", "evidence_by_note", "place_label", "page_first_lines", "readings_cell",
-           "parse_readings_cell", "EMPTY"]
+__all__ = ["claim_evidence", "evidence_by_note", "evidence_from_row", "place_label", "page_first_lines",
+           "readings_cell", "parse_readings_cell", "EMPTY"]
 
 #: How an empty reading ("" — the witness has nothing there) is written in a CSV cell.
 EMPTY = "∅"
@@ -67,20 +67,23 @@ def _cn(n: int) -> str:
 _PAGE = re.compile(r"^(?:(?P<juan>\d+)-)?(?P<page>\d+)(?P<side>[a-z]?)$")
 
 
-def place_label(page: str | None, line: int | None, first: Mapping[str, int] | None = None) -> str | None:
+def place_label(page: str | None, line: int | None, first: Mapping[str, int] | None = None,
+                juan: str = "") -> str | None:
     """``("010-1b", 19)`` → ``卷十 葉一b 行5``: where a character stands, as a reader finds it.
 
     ``first`` maps a page label to the first source line of that page, so that the line is
     counted on the page (a Kanripo source line is a line of the print); without it the
-    source line is given (``line 19``).  A page label of another shape is kept as it is.
+    source line is given (``line 19``).  ``juan`` names the 卷 when the page label does not
+    (a single 卷 read on its own).  A page label of another shape is kept as it is.
     """
     if page is None and line is None:
         return None
     parts: list[str] = []
     m = _PAGE.match(page or "")
     if m:
-        if m.group("juan"):
-            parts.append(f"卷{_cn(int(m.group('juan')))}")
+        j = m.group("juan") or (juan if juan.isdigit() else "")
+        if j:
+            parts.append(f"卷{_cn(int(j))}")
         parts.append(f"葉{_cn(int(m.group('page')))}{m.group('side')}")
     elif page:
         parts.append(page)
@@ -148,6 +151,23 @@ def parse_readings_cell(cell: str) -> dict[str, str]:
     return out
 
 
+def evidence_from_row(row: Mapping[str, str]) -> ClaimEvidence:
+    """The evidence of one row of ``jiaokan emend --csv`` (:func:`.report.csv_text`) read back.
+
+    The columns it reads: ``claim kind anchored lemma reading about verdict decided_by why
+    context place witness readings``; the lemma is the anchored text where there is an
+    anchor (``context``), else the note's.
+    """
+    return ClaimEvidence.from_dict({
+        "id": row["claim"], "kind": row["kind"],
+        "lemma": row["anchored"] if row.get("context") else (row.get("lemma") or None),
+        "reading": row.get("reading", ""), "target": row.get("about", ""), "verdict": row.get("verdict") or None,
+        "rule": row.get("decided_by", ""), "why": row.get("why", ""), "anchor": row.get("context") or None,
+        "place": row.get("place") or None, "witness": row.get("witness") or None,
+        "readings": parse_readings_cell(row.get("readings", "")),
+    })
+
+
 # ---------------------------------------------------------------------------
 # The records
 # ---------------------------------------------------------------------------
@@ -197,7 +217,7 @@ def claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
         ch = res.checks.get(c.id)
         readings = rd.at(c, a, ch) if a is not None else {}
         anchor = a.context if a is not None else None
-        place = place_label(a.page, a.line, first) if a is not None else None
+        place = place_label(a.page, a.line, first, res.witness.meta.juan) if a is not None else None
         lemma = a.text if a is not None else (r.lemma or None)
         if is_zhushu_claim(c) and ch is not None:
             verdict: Verdict | None = ch.verdict  # type: ignore[assignment]
