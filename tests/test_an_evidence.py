@@ -91,8 +91,9 @@ def test_a_songben_claim_checked_against_the_sibu_congkan(results):
 
 def test_a_shiwen_claim_checked_against_the_yinyi(results):
     res = results["002"]
-    # 案見釋文作覸云今本亦作見: the 注疏's 音義 has 覸古遍反 (KR1d0028_002)
-    ev = _ev(res, "JS2.65.zhu1.an1@shiwen")
+    # 案見釋文作覸云今本亦作見, a claim about the 释文 itself: the 注疏's 音義 has 覸古遍反 (KR1d0028_002)
+    ev = _ev(res, "JS2.65.zhu1.an1")
+    assert not any(e.id.startswith("JS2.65.zhu1.an1@") for e in claim_evidence(res))
     assert (ev.target, ev.verdict, ev.witness, ev.rule, ev.reading) == ("shiwen", "confirmed", "ZS", "shiwen-headword", "覸")
     assert "覸古遍反" in ev.why
     # 案曏各本作鄉今從釋文…訂正: no gloss at the place, but an earlier one says 曏音向下同

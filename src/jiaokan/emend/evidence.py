@@ -9,7 +9,8 @@ from :mod:`.witnesses`) and the collation; it decides nothing itself.
 
 Every claim of a note gives one record (its ``target`` as the note names it), followed by
 one record per claim it implies about a 宋本 or the 释文 (id ``<claim id>@songben`` /
-``@shiwen``): ``据宋本改正`` is also a claim that the 宋本 reads what this text reads.
+``@shiwen``): ``据宋本改正`` is also a claim that the 宋本 reads what this text reads.  A
+claim about a 宋本 or the 释文 itself (``X释文作Y``) is decided in its own record.
 
 The deciding rules (``ClaimEvidence.rule``): for the 注疏 the check's detail codes
 (:class:`~.check.Check`: ``agrees``, ``agrees-running``, ``agrees-nearly``,
@@ -31,7 +32,7 @@ from ..model import Witness, witness_places
 from .anchor import Anchor, Claim
 from .apply import EmendResult
 from .check import Aligned, Check, check_at, is_zhushu_claim
-from .verdict import UNCOVERED, ClaimEvidence, Verdict
+from .verdict import UNCOVERED, ClaimEvidence, Kind, Verdict
 from .witnesses import NAMES, WitnessCheck
 
 __all__ = ["claim_evidence", "evidence_by_note", "evidence_from_row", "place_label", "page_first_lines",
@@ -219,6 +220,12 @@ def claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
         anchor = a.context if a is not None else None
         place = place_label(a.page, a.line, first, res.witness.meta.juan) if a is not None else None
         lemma = a.text if a is not None else (r.lemma or None)
+        checks = res.witness_checks.get(c.id, [])
+        own = next((w for w in checks if w.wc.how == "named" and w.wc.target == r.target), None)
+        if own is not None:  # a claim about a 宋本 or the 释文 itself: that witness's check is its verdict
+            out.append(_witness_evidence(own, lemma, anchor, place, readings, c.id, r.kind))
+            out.extend(_witness_evidence(w, lemma, anchor, place, readings) for w in checks if w is not own)
+            continue
         if is_zhushu_claim(c) and ch is not None:
             verdict: Verdict | None = ch.verdict  # type: ignore[assignment]
             rule = ch.detail
@@ -229,15 +236,15 @@ def claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
             rule, why = _uncheckable(c, res)
         out.append(ClaimEvidence(c.id, r.kind, lemma, r.reading, r.target or ("self" if r.kind == "conjecture" else ""),
                                  verdict, rule, why + _unheld(c, res), anchor, place, witness, readings))
-        for wc in res.witness_checks.get(c.id, []):
-            out.append(_witness_evidence(wc, lemma, anchor, place, readings))
+        out.extend(_witness_evidence(w, lemma, anchor, place, readings) for w in checks)
     return out
 
 
 def _witness_evidence(w: WitnessCheck, lemma: str | None, anchor: str | None, place: str | None,
-                      readings: dict[str, str]) -> ClaimEvidence:
+                      readings: dict[str, str], cid: str | None = None, kind: Kind | None = None) -> ClaimEvidence:
+    """The record of a witness check: its own (``<claim id>@<target>``), or the claim's (``cid``)."""
     rec = w.wc.record
-    return ClaimEvidence(w.wc.id, rec.kind, lemma, rec.reading, w.wc.target, w.verdict, w.rule, w.why,
+    return ClaimEvidence(cid or w.wc.id, kind or rec.kind, lemma, rec.reading, w.wc.target, w.verdict, w.rule, w.why,
                          anchor, place, w.witness, dict(readings))
 
 

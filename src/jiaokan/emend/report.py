@@ -25,6 +25,7 @@ from .apply import EmendResult
 from .check import Check, is_zhushu_claim
 from .evidence import claim_evidence, evidence_by_note, readings_cell
 from .verdict import ClaimEvidence, NoteVerdict, Verdict
+from .witnesses import WITNESS_ROLES
 
 __all__ = ["to_json", "write_json", "write_csv", "csv_text", "summary_lines", "verdicts_by_note", "verdicts_json", "CSV_FIELDS"]
 
@@ -147,8 +148,8 @@ def csv_text(res: EmendResult) -> str:
         row = _row(c, res)
         evs = by_id.get(c.id, [])
         for ev in evs:
-            if ev.id == c.id:
-                wr.writerow({**row, **_evidence_cells(ev)})
+            if ev.id == c.id:  # the claim's own verdict (a claim about a 宋本 or the 释文: that witness's)
+                wr.writerow({**row, "verdict": ev.verdict or "", "reading": ev.reading or "", **_evidence_cells(ev)})
             else:
                 wr.writerow({**row, "claim": ev.id, "kind": ev.kind, "target": ev.target, "lemma": ev.lemma or "",
                              "reading": ev.reading or "", "verdict": ev.verdict or "", "zs_reading": "",
@@ -240,7 +241,7 @@ def verdicts_by_note(res: EmendResult) -> dict[str, NoteVerdict]:
         reading = lead.reading if (lead is not None and lead.verdict != "not covered") else None
         claims_ev = evidence.get(nid, ())
         if verdict is None:  # no claim about the 注疏: the note's claims about a 宋本 or the 释文, if checked
-            others = [ev for ev in claims_ev if "@" in ev.id and ev.verdict]
+            others = [ev for ev in claims_ev if ev.target in WITNESS_ROLES and ev.verdict]
             verdict = next((v for v in _NOTE_PRECEDENCE if any(ev.verdict == v for ev in others)), None)
             spoke = next((ev for ev in others if ev.verdict == verdict), None)
             if spoke is not None and first.status != "failed":

@@ -94,8 +94,9 @@ class WitnessCheck:
     page: str | None = None
 
 
-def _k(s: str) -> str:
-    return "".join(key(ch) for ch in s if not is_ignorable(ch))
+def _k(s: str, exact: bool = False) -> str:
+    """Comparison keys of ``s`` (``exact``: its own characters, punctuation skipped)."""
+    return "".join(ch if exact else key(ch) for ch in s if not is_ignorable(ch))
 
 
 # ---------------------------------------------------------------------------
@@ -256,9 +257,12 @@ def _check_songben(wc: WitnessClaim, al: Aligned | None) -> WitnessCheck:
     # there, whatever a wider window shows (the check lets a layer's end run open)
     at = check_at(wc.claim, al).reading
     verdict = ch.verdict
-    if wc.how == "cited" and at is not None and _k(at) != _k(lemma):
+    exact = wc.other is not None and bool(lemma) and _k(lemma) == _k(wc.other)  # 摡 / 溉: forms the folding joins
+    if exact and at is not None and _k(at, True) in (_k(lemma, True), _k(wc.other or "", True)):
+        verdict = "confirmed" if _k(at, True) == _k(lemma, True) else "contradicted"
+    if wc.how == "cited" and at is not None and _k(at, exact) != _k(lemma, exact):
         verdict = "contradicted" if verdict == "confirmed" else verdict
-        if wc.claim.record.kind != "conjecture" and _k(at) == _k(_target_reading(wc)):
+        if wc.claim.record.kind != "conjecture" and _k(at, exact) == _k(_target_reading(wc), exact):
             name = wc.claim.record.target_name or "witness the note corrects"
             return WitnessCheck(wc, sig, "contradicted", "songben-as-target",
                                 f"The 宋本 ({sig}) reads {at or '∅'} where this text reads {lemma or '∅'}, as the note "
@@ -327,14 +331,15 @@ _GLOSS_SPAN = 8
 _NOT_HEAD = frozenset(key(ch) for ch in "音作曰為爲")
 
 
-def headwords(gloss: str, word: str) -> list[int]:
+def headwords(gloss: str, word: str, exact: bool = False) -> list[int]:
     """Where ``word`` stands as a headword in ``gloss`` (comparison keys), not as a sound gloss.
 
     A sound gloss follows 音 (``曏音向``), a variant the 释文 mentions follows 作 (``本又作腶``),
     a definition's word follows 曰 or 為 (``内圓外方曰簋``), and 反切 characters stand one or two before 反 (``許亮反``); none of these is the 释文's
-    own reading of the text.
+    own reading of the text.  ``exact`` compares the characters themselves, not their folded
+    keys: for a note about two forms the folding joins (摡 and 溉).
     """
-    kg, kw = _k(gloss), _k(word)
+    kg, kw = _k(gloss, exact), _k(word, exact)
     out: list[int] = []
     if not kw:
         return out
@@ -362,20 +367,21 @@ def _check_shiwen(wc: WitnessClaim, g: Glosses | None) -> WitnessCheck:
     # longest beginning of it the glosses have as a headword decides (the 注疏 abridges the
     # 释文's glosses: 曏许亮反 is 曏音向 there); this text's reading must be there whole
     shortest = 1 if wc.how == "named" else len(want)
+    other = wc.other
+    exact = bool(other) and _k(want) == _k(other or "")  # the note tells apart forms the folding joins
     for n in range(len(want), shortest - 1, -1):
         for u in here:
-            if headwords(g.text[u], want[:n]):
+            if headwords(g.text[u], want[:n], exact):
                 return WitnessCheck(wc, sig, "confirmed", "shiwen-headword",
                                     f"The 注疏's 音义 (陆德明's 释文, {sig}) glosses {want[:n]} here: 「{g.text[u]}」; {said}.",
                                     g.text[u], g.page[u])
-    for u in here:
-        if variants(g.text[u], want):
+    for u in here if wc.how != "mentioned" else []:  # a mention vouches for nothing but a headword
+        if variants(g.text[u], want, exact):
             return WitnessCheck(wc, sig, "confirmed", "shiwen-variant",
                                 f"The 注疏's 音义 (陆德明's 释文, {sig}) records {want} as the reading of other copies here: "
                                 f"「{g.text[u]}」; {said}.", g.text[u], g.page[u])
-    other = wc.other
     for u in here if other else []:
-        if headwords(g.text[u], other or ""):
+        if headwords(g.text[u], other or "", exact):
             gl = g.text[u]
             text_reads = check_at(wc.claim, g.al).reading
             if wc.how == "mentioned":
@@ -390,7 +396,7 @@ def _check_shiwen(wc: WitnessClaim, g: Glosses | None) -> WitnessCheck:
             return WitnessCheck(wc, sig, verdict, rule,  # type: ignore[arg-type]
                                 f"The 注疏's 音义 (陆德明's 释文, {sig}) glosses {other}, not {want}, here: 「{gl}」; "
                                 f"{said}{tail}.", gl, g.page[u])
-    below = _gloss_above(g, units, want)
+    below = _gloss_above(g, units, want, exact)
     if below is not None:
         u, gl = below
         return WitnessCheck(wc, sig, "confirmed", "shiwen-below",
@@ -409,9 +415,9 @@ def _check_shiwen(wc: WitnessClaim, g: Glosses | None) -> WitnessCheck:
                         gl, g.page[here[0]])
 
 
-def variants(gloss: str, word: str) -> list[int]:
+def variants(gloss: str, word: str, exact: bool = False) -> list[int]:
     """Where the gloss records ``word`` as another copy's reading (本又作X, 亦作X, 或作X)."""
-    kg, kw = _k(gloss), _k(word)
+    kg, kw = _k(gloss, exact), _k(word, exact)
     out: list[int] = []
     p = kg.find(kw) if kw else -1
     while p >= 0:
@@ -421,19 +427,19 @@ def variants(gloss: str, word: str) -> list[int]:
     return out
 
 
-def _gloss_above(g: Glosses, units: list[str], word: str) -> tuple[str, str] | None:
+def _gloss_above(g: Glosses, units: list[str], word: str, exact: bool = False) -> tuple[str, str] | None:
     """An earlier gloss of ``word`` (in the same 注疏) that says 下同 / 後同 (covers this place)."""
     if not units or not word:
         return None
     first = min(g.index.get(u, len(g.order)) for u in units)
-    kb = [_k(b) for b in _BELOW]
+    kb = [_k(b, exact) for b in _BELOW]
     for u in reversed(g.order[:first]):
         gl = g.text.get(u)
         if gl is None:
             continue
-        kg = _k(gl)
-        for p in headwords(gl, word):
-            tail = kg[p + len(_k(word)) : p + len(_k(word)) + _GLOSS_SPAN]
+        kg = _k(gl, exact)
+        for p in headwords(gl, word, exact):
+            tail = kg[p + len(_k(word, exact)) : p + len(_k(word, exact)) + _GLOSS_SPAN]
             if any(b in tail for b in kb):
                 return u, gl
     return None
