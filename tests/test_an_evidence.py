@@ -96,6 +96,8 @@ def test_a_shiwen_claim_checked_against_the_yinyi(results):
     assert not any(e.id.startswith("JS2.65.zhu1.an1@") for e in claim_evidence(res))
     assert (ev.target, ev.verdict, ev.witness, ev.rule, ev.reading) == ("shiwen", "confirmed", "ZS", "shiwen-headword", "覸")
     assert "覸古遍反" in ev.why
+    note = verdicts_by_note(res)["JS2.65.zhu1.an1"]  # no claim about the 注疏: the 释文's verdict is the note's
+    assert note.verdict == "confirmed" and "by ZS (shiwen)" in note.summary
     # 案曏各本作鄉今從釋文…訂正: no gloss at the place, but an earlier one says 曏音向下同
     later = _ev(results["012"], "JS12.5.zhu1.an1@shiwen")
     assert (later.verdict, later.rule) == ("confirmed", "shiwen-below") and "曏音向下同" in later.why

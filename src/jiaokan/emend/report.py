@@ -213,7 +213,10 @@ def verdicts_by_note(res: EmendResult) -> dict[str, NoteVerdict]:
     ``kind`` is the note's (first claim's) kind; ``verdict`` the verdict over its claims
     about the 注疏 (contradicted if any is, else confirmed if any is, else not covered;
     None when it makes no claim about the 注疏); ``summary`` one line; ``reading`` what
-    the 注疏 reads at the (first checked) anchor, None when not covered.
+    the 注疏 reads at the (first checked) anchor, None when not covered.  A note that makes
+    no claim about the 注疏 but one about a 宋本 or the 释文 (``X释文作Y``) that a witness
+    here decides shows that verdict (its summary names the witness).  ``claims`` is the
+    evidence of every claim (:func:`.evidence.evidence_by_note`).
     """
     out: dict[str, NoteVerdict] = {}
     evidence = evidence_by_note(res)
@@ -240,8 +243,9 @@ def verdicts_by_note(res: EmendResult) -> dict[str, NoteVerdict]:
             summary = f"{head}: not anchored ({first.error})"
         reading = lead.reading if (lead is not None and lead.verdict != "not covered") else None
         claims_ev = evidence.get(nid, ())
-        if verdict is None:  # no claim about the 注疏: the note's claims about a 宋本 or the 释文, if checked
-            others = [ev for ev in claims_ev if ev.target in WITNESS_ROLES and ev.verdict]
+        if verdict is None:  # no claim about the 注疏: its own claims about a 宋本 or the 释文, where decided
+            others = [ev for ev in claims_ev if ev.target in WITNESS_ROLES and "@" not in ev.id
+                      and ev.verdict in ("confirmed", "contradicted")]
             verdict = next((v for v in _NOTE_PRECEDENCE if any(ev.verdict == v for ev in others)), None)
             spoke = next((ev for ev in others if ev.verdict == verdict), None)
             if spoke is not None and first.status != "failed":
