@@ -199,3 +199,21 @@ def test_cli_emend_with_the_sibu_congkan(tmp_path, capsys):
     code = main(["emend", str(KANRIPO / "KR1d0030_010.txt"), "--with", str(KANRIPO / "KR1d0030_010.txt"), "-q"])
     err = capsys.readouterr().err
     assert code == 2 and "is taken by another witness" in err and len(err.strip().splitlines()) == 1
+
+
+def test_witness_claims_measure(results, tmp_path):
+    from jiaokan.errors import InputError
+    from jiaokan.measure.witness_claims import load_evidence, main, tally
+
+    p = tmp_path / "e10.json"
+    p.write_text(json.dumps(to_json(results["010"]), ensure_ascii=False), encoding="utf-8")
+    ev = load_evidence([p])
+    t = tally(ev)
+    assert set(t) == {(10, "songben")}  # every 宋本 claim of 卷十 placed in its 卷
+    assert sum(t[(10, "songben")].values()) == sum(1 for e in ev if e.target == "songben")
+    out = io.StringIO()
+    assert main([str(tmp_path)], out=out) == 0 and "songben-as-target" in out.getvalue()
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}", encoding="utf-8")
+    with pytest.raises(InputError, match="no by_note member"):
+        load_evidence([bad])
