@@ -58,8 +58,9 @@ class WitnessClaim:
     ``target`` is ``songben`` or ``shiwen``; ``record`` the implied claim as a record of its
     own (kind, lemma, reading as the check reads them); ``how`` says where it comes from:
     ``named`` (the note says what that witness reads: 宋本作X, X释文作Y) or ``cited`` (the
-    note cites it as evidence for this text's reading: 据宋本补); ``other`` the reading the
-    note rejects there (the target's, for a cited witness), if any.
+    note cites it as evidence for this text's reading: 据宋本补) or ``mentioned`` (the note
+    speaks of the 释文 in its argument: 张淳引释文…; it may confirm, never contradict);
+    ``other`` the reading the note rejects there (the target's, for a cited witness), if any.
     """
 
     claim: Claim
