@@ -122,6 +122,11 @@ def test_init_and_build_the_book_from_the_kanripo_clones(tmp_path):
         assert max(sum(jing[u] for u in us) for r in rows for us in r["units"].values()) < 1000
     pbs = re.findall(r'<pb n="([^"]+)"', (tmp_path / "X" / "build" / "tei" / "pian08-JS.xml").read_text(encoding="utf-8"))
     assert len(pbs) == len(set(pbs)) and pbs[0].startswith("011-")  # 聘禮 over 卷十一–十四: no page label twice
+    # every 案 verdict carries its evidence; the 篇's 四部丛刊 (found by role) checks the claims about a 宋本
+    notes = json.loads((build / "emend" / "pian07-JS.json").read_text(encoding="utf-8"))["by_note"]
+    ev = {c["id"]: c for v in notes.values() for c in v["claims"]}
+    assert ev["JS10.7.jing1.an1"]["readings"] == {"JS": "比", "ZS": "北", "SB": "比"}
+    assert (ev["JS10.7.jing1.an1@songben"]["witness"], ev["JS10.7.jing1.an1@songben"]["verdict"]) == ("SB", "confirmed")
     # every witness of every 篇 reads back from the apparatus (TEI and JSON), character for character
     from jiaokan.collate.apparatus_reader import (compare_rebuild, find_witness_file, listed_witnesses,
                                                   rebuild_from_json, rebuild_from_tei, witness_layers)

@@ -217,7 +217,10 @@ def test_check_third_reading_shows_what_the_zhushu_reads():
     js, zs = _pair([Text("其功一也而和者益"), _note("案益今注疏本讹作亦据宋本改正", "n1"), Text("多尚欢乐也")],
                    [Text("其功一也而和者又多尚歡樂也")])
     ch = emend(js, zs).checks["n1"]
-    assert ch.verdict == "contradicted" and ch.detail == "otherwise" and ch.reading == "又"
+    # a third reading may be a variant form the folding does not know (䙧 for 纁) or a slip:
+    # the 注疏 is shown, but the editors are not called wrong on it (issue 13)
+    assert ch.verdict == "not covered" and ch.detail == "partly" and ch.reading == "又"
+    assert "又" in ch.summary and "亦" in ch.summary
 
 
 def test_check_addition_with_an_ambiguous_alignment():
@@ -370,7 +373,7 @@ def test_verdicts_by_note_shape(res10, res5):
         assert isinstance(rec, NoteVerdict)
         assert rec.kind in KINDS and rec.verdict in (*VERDICTS, None)
         assert isinstance(rec.summary, str) and "\n" not in rec.summary
-        assert set(rec.to_dict()) == {"kind", "verdict", "summary", "reading"}
+        assert set(rec.to_dict()) == {"kind", "verdict", "summary", "reading", "claims"}
     assert v["JS10.72.jing1.an1"].verdict == "confirmed" and v["JS10.72.jing1.an1"].reading == ""
     assert (v["JS10.114.zhu1.an1"].verdict, v["JS10.114.zhu1.an1"].reading) == ("contradicted", "也")
     assert v["JS10.27.zhu1.an1"].kind == "conjecture" and v["JS10.27.zhu1.an1"].verdict is None
@@ -415,7 +418,11 @@ def test_json_and_csv(res10):
     assert item["anchor"]["text"] == "遂" and item["check"]["verdict"] == "confirmed"
     assert item["emendations"][0]["witness"] == "ZS"
     rows = list(csv.DictReader(io.StringIO(csv_text(res10))))
-    assert len(rows) == 21 and tuple(rows[0]) == CSV_FIELDS
+    assert tuple(rows[0]) == CSV_FIELDS
+    # one row per claim, then one per claim it implies about a 宋本 (no 宋本 collated here: no verdict)
+    assert len([r for r in rows if "@" not in r["claim"]]) == 21
+    assert all(r["about"] == "songben" and r["verdict"] == "" and r["decided_by"] == "no-witness"
+               for r in rows if "@" in r["claim"])
     row = next(r for r in rows if r["claim"] == "JS10.109.jing1.an1")
     assert (row["anchored"], row["verdict"], row["zs_reading"]) == ("二", "confirmed", "三")
 

@@ -26,7 +26,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, Sequence, Union
 
 from .collate.model import Collation
 from .emend.apply import EmendResult
@@ -132,18 +132,23 @@ def collate(witnesses: Iterable[Witness | PathLike], *, base: str | None = None,
     return _collate(_witnesses(witnesses), base=base, layers=list(layers) if layers else None, ignore=tuple(ignore))
 
 
-def emend(witness: Witness | PathLike, against: Witness | PathLike | None = None) -> EmendResult:
+def emend(witness: Witness | PathLike, against: Witness | PathLike | None = None,
+          others: Sequence[Witness | PathLike] = ()) -> EmendResult:
     """Anchor, apply and check the 四库 editors' 案 notes of ``witness`` (the 集释).
 
     With ``against`` (the 注疏), each claim about 今注疏本 is checked against it after
     aligning the two: ``confirmed``, ``contradicted`` or ``not covered``
     (``result.checks[claim.id].verdict``); ``result.emendations`` lists what was applied.
+    ``others`` (the 四部丛刊 …) give their readings at every claim, and a witness of role
+    ``songben`` checks the claims about a 宋本 (``result.witness_checks``); the evidence of
+    every verdict is :func:`jiaokan.emend.evidence.claim_evidence` of the result.
     """
     from .emend.apply import emend as _emend
 
     w = witness if isinstance(witness, Witness) else read(witness)
     zs = against if isinstance(against, Witness) or against is None else read(against)
-    return _emend(w, zs)
+    more = [x if isinstance(x, Witness) else read(x) for x in others]
+    return _emend(w, zs, others=more)
 
 
 def _names(col: Collation) -> dict[str, str]:

@@ -317,11 +317,20 @@ def _zhushu_partner(res: BuildResult, w: Witness):
     return None, None, None
 
 
+def _songben_partners(w: Witness, col: Collation | None) -> list[Witness]:
+    """The witnesses of role ``songben`` (the 四部丛刊) collated with ``w``: evidence for its notes' 宋本 claims."""
+    if col is None:
+        return []
+    return [x for x in col.witnesses.values() if x is not w and x.meta.role == "songben"]
+
+
 def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
     """Anchor, check and apply the 案 notes of every witness that has them → OUT/emend/.
 
     A witness collated with a 注疏 witness is checked against it; without one, its claims
-    about the 注疏 are "not covered".  Fills ``res.verdicts`` (note id → verdict record).
+    about the 注疏 are "not covered".  A 宋本 witness (role ``songben``) of the same 篇
+    checks the claims about a 宋本, the 注疏's 音义 those about the 释文.  Fills
+    ``res.verdicts`` (note id → verdict record, with the evidence of every claim).
     Witnesses a ``--jobs`` worker already did (``res.emended``) are only gathered here.
     """
     rows = []
@@ -354,7 +363,7 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
         names[zs.meta.siglum] = f"{zs_stem}.xml"
 
     def step() -> tuple[EmendResult, list[Path]]:
-        r = emend(w, zs, collation=col)
+        r = emend(w, zs, collation=col, others=_songben_partners(w, col))
         write_json(r, d / f"{stem}.json")
         write_csv(r, d / f"{stem}.csv")
         teis = [write_emended(w, r, d / f"{stem}.emended.xml", names),

@@ -440,7 +440,14 @@ def cmd_emend(args: argparse.Namespace) -> int:
     if zs is None and args.against_output:
         _err("--against-output needs --against")
         return EXIT_USAGE
-    res = emend(w, zs)
+    others = [_load_any(path) for path in args.also or []]
+    taken = {w.meta.siglum} | ({zs.meta.siglum} if zs is not None else set())
+    for path, o in zip(args.also or [], others):
+        if o.meta.siglum in taken:
+            _err(f"{path}: its siglum {o.meta.siglum} is taken by another witness: give the file a distinct siglum")
+            return EXIT_USAGE
+        taken.add(o.meta.siglum)
+    res = emend(w, zs, others=others)
     names = {w.meta.siglum: Path(args.witness).name if args.witness.endswith(".xml") else Path(args.witness).stem + ".xml"}
     if zs is not None:
         names[zs.meta.siglum] = (Path(args.against).name if args.against.endswith(".xml")
@@ -597,14 +604,20 @@ def build_parser() -> argparse.ArgumentParser:
                        "and check every claim about the 注疏 against ZHUSHU after aligning the two witnesses:\n"
                        "confirmed, contradicted (with what the 注疏 reads) or not covered.  A summary of counts\n"
                        "per kind and per verdict goes to stderr; without any output option the verdicts per note\n"
-                       "are printed as JSON on stdout.  Files may be TEI (from `jiaokan ingest`) or raw witnesses.\n\n"
+                       "are printed as JSON on stdout.  Files may be TEI (from `jiaokan ingest`) or raw witnesses.\n"
+                       "Claims about a 宋本 are checked against a --with witness of role songben, claims about the\n"
+                       "释文 against the 注疏's 音义; every verdict carries its evidence (the readings of every witness).\n\n"
                        "example:  jiaokan emend build/tei/jishi-juan10-dasheyi-simplified.xml \\\n"
                        "              --against build/tei/zhushu-dasheyi-excerpt.xml --json em.json --csv em.csv -o js-emended.xml",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("witness", metavar="WITNESS", help="the witness with the 案 notes (TEI or raw)")
     s.add_argument("--against", metavar="ZHUSHU", help="the 注疏 witness to check the claims against (TEI or raw)")
-    s.add_argument("--json", metavar="FILE.json", help="write the full report (every claim, anchor, check, emendation)")
-    s.add_argument("--csv", metavar="FILE.csv", help="write one row per claim")
+    s.add_argument("--with", dest="also", action="append", metavar="WITNESS2",
+                   help="a further witness of the same 篇 (TEI or raw; repeatable): collated at every claim's place, "
+                   "and by its role evidence for the notes' claims (role songben, e.g. the 四部丛刊: claims about a 宋本)")
+    s.add_argument("--json", metavar="FILE.json", help="write the full report (every claim, anchor, check, emendation, "
+                   "and the evidence of every verdict)")
+    s.add_argument("--csv", metavar="FILE.csv", help="write one row per claim, with its evidence (readings as SIG=text; SIG=text)")
     s.add_argument("-o", "--output", metavar="EMENDED.xml", help="write WITNESS as TEI with its emendations in place")
     s.add_argument("--against-output", metavar="FILE.xml", help="write the 注疏 as TEI with the confirmed corrections in place")
     s.add_argument("--tei", metavar="FILE.xml", help="write the emendation apparatus (one app per claim, with verdicts)")

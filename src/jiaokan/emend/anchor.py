@@ -59,6 +59,10 @@ __all__ = ["Anchor", "Claim", "anchor_witness", "anchor_note", "note_offset", "p
 #: Characters that end a sentence (for ``position == "sentence"``).
 SENTENCE_STOPS = frozenset("。；;！？!?")
 
+#: Characters the prints (and the transcriptions) confuse: a one-character lemma not found
+#: before its note is looked for as these (keys of :func:`jiaokan.normalize.key`).
+CONFUSED: dict[str, str] = {"己": "已巳", "已": "己巳", "巳": "己已"}
+
 #: A lemma found further than this many characters before its note is flagged.
 FAR = 40
 
@@ -390,6 +394,40 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
         _check_count(c)
         return
 
+    if pos == "sentence-start":  # 此句上…: the point before the sentence's first character
+        s = _sentence_start(slot.piece, off)
+        c.anchors.append(_make(doc, slot, s, s, pos))
+        c.warnings.append("此句上: the sentence is taken from the previous stop, note or piece start")
+        return
+
+    if pos == "piece":  # 此注…: the whole piece before the note
+        kd = slot.k()
+        before = [p for p in kd.pos if p < off]
+        if not before:
+            _fail(c, f"no text before the note in {c.piece}")
+            return
+        c.anchors.append(_make(doc, slot, before[0], before[-1] + 1, pos))
+        return
+
+    if pos.startswith(("after:", "before:")) and r.kind == "omission" and r.lemma:
+        # X上今注疏本脱Y字: Y is the text right before X (X下…: right after X)
+        side, x = pos.split(":", 1)
+        lk, xk = _lemma_keys(r.lemma, decl), _lemma_keys(x, decl)
+        found = _search_back(home, lk + xk if side == "before" else xk + lk)
+        if found is None:
+            _fail(c, f"lemma {r.lemma!r} {'before' if side == 'before' else 'after'} {x!r} not found in {where}")
+            return
+        s_slot, (s, e), dist = found
+        kd = s_slot.k()
+        i = kd.pos.index(s)
+        if side == "before":
+            s, e = s, kd.pos[i + len(lk) - 1] + 1
+        else:
+            s = kd.pos[i + len(xk)]
+        c.anchors.append(_make(doc, s_slot, s, e, pos, distance=dist))
+        _far(c, dist)
+        return
+
     if pos.startswith(("after:", "before:")):
         side, x = pos.split(":", 1)
         keys = _lemma_keys(x, decl)
@@ -428,11 +466,18 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
 
     if pos == "near":
         near = _near(slot, off, r.reading, decl)
+        if near is None and len(_lemma_keys(r.reading, decl)) == 1:
+            # 今注疏本作蒼 after 倉: a one-character quotation bears on the character before the note
+            before = [p for p in slot.k().pos if p < off]
+            if before:
+                near = before[-1], before[-1] + 1
+                c.warnings.append("a one-character reading with no like character: taken as the character before the note")
         if near is None:
             _fail(c, f"no stretch like {r.reading!r} in the text before the note in {c.piece}")
             return
         s, e = near
-        c.anchors.append(_make(doc, slot, s, e, "near", distance=slot.k().count_between(e, off)))
+        method = "near" if not c.warnings or not c.warnings[-1].startswith("a one-character") else "near-1"
+        c.anchors.append(_make(doc, slot, s, e, method, distance=slot.k().count_between(e, off)))
         return
 
     if pos in ("preceding", "following"):
@@ -442,6 +487,13 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
         keys = _lemma_keys(r.lemma, decl)
         if pos == "preceding":
             found = _search_back(home, keys)
+            if found is None and len(keys) == 1 and keys[0] in CONFUSED:
+                # 案己今注疏本訛作也 after 酌已: prints confuse 己/已/巳, and the note's copy may too
+                for alt in CONFUSED[keys[0]]:
+                    found = _search_back(home, _lemma_keys(alt, decl))
+                    if found is not None:
+                        c.warnings.append(f"the note writes {r.lemma}, the text has {alt}")
+                        break
             if found is None:
                 _fail(c, f"lemma {r.lemma!r} not found in {where}")
                 return

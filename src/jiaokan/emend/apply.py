@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from ..errors import EmendationError
 from ..collate.engine import collate
@@ -31,6 +32,7 @@ from ..normalize.script import convert_text
 from .anchor import Anchor, Claim, anchor_witness, piece_key
 from .check import Aligned, Check, check_claims, is_zhushu_claim
 from .notes import Source
+from .witnesses import WitnessCheck, check_witnesses
 from .verdict import KINDS
 
 __all__ = ["Emendation", "EmendResult", "emend", "emend_self", "emend_against", "emended_texts", "proposer"]
@@ -112,6 +114,8 @@ class EmendResult:
     checks: dict[str, Check]
     emendations: list[Emendation] = field(default_factory=list)
     collation: Collation | None = None
+    #: the claims' claims about a 宋本 and the 释文, checked (:mod:`.witnesses`), by claim id
+    witness_checks: dict[str, list[WitnessCheck]] = field(default_factory=dict)
 
     @property
     def siglum(self) -> str:
@@ -253,28 +257,38 @@ def _in_script(text: str, source: str, target: str) -> str:
 # ---------------------------------------------------------------------------
 
 
-def emend(witness: Witness, against: Witness | None = None, *, collation: Collation | None = None) -> EmendResult:
+def emend(witness: Witness, against: Witness | None = None, *, collation: Collation | None = None,
+          others: Sequence[Witness] = ()) -> EmendResult:
     """Anchor, check and apply every 案 note of ``witness`` (against the 注疏 ``against``).
 
-    ``collation`` may be given when the two witnesses were already collated (either may
-    be its base); otherwise they are collated here with ``witness`` as the base.
-    Raises ``ValueError`` when the two witnesses share a siglum.
+    ``others`` are further witnesses of the same 篇 (the 四部丛刊 of role ``songben`` …):
+    they give their readings at every claim's place and, by role, check the claims about
+    the witnesses they stand for (:mod:`.witnesses`).  ``collation`` may be given when the
+    witnesses were already collated (with ``others``, ``witness`` must be its base);
+    otherwise they are collated here with ``witness`` as the base.
+    Raises ``EmendationError`` when two witnesses share a siglum.
     """
     claims = anchor_witness(witness)
     aligned = None
-    if against is not None:
-        if against.meta.siglum == witness.meta.siglum:
-            raise EmendationError(f"the witness and the 注疏 both have the siglum {witness.meta.siglum}: give them distinct sigla")
-        if collation is None or collation.witnesses.get(witness.meta.siglum) is not witness \
-                or collation.witnesses.get(against.meta.siglum) is not against \
-                or collation.base not in (witness.meta.siglum, against.meta.siglum):
-            collation = collate([witness, against], base=witness.meta.siglum)
-        aligned = Aligned(collation, witness.meta.siglum, against.meta.siglum)
+    party = [x for x in (against, *others) if x is not None]
+    sigla = [witness.meta.siglum] + [x.meta.siglum for x in party]
+    if len(set(sigla)) != len(sigla):
+        raise EmendationError(f"two witnesses share a siglum ({', '.join(sigla)}): give them distinct sigla")
+    if party:
+        bases = (witness.meta.siglum,) if others else (witness.meta.siglum, party[0].meta.siglum)
+        if collation is None or collation.base not in bases \
+                or any(collation.witnesses.get(x.meta.siglum) is not x for x in (witness, *party)):
+            collation = collate([witness, *party], base=witness.meta.siglum)
+        if against is not None:
+            aligned = Aligned(collation, witness.meta.siglum, against.meta.siglum)
     else:
         collation = None
     checks = check_claims(claims, aligned)
     ems = emend_self(claims) + emend_against(claims, checks, against, witness.meta.script)
-    return EmendResult(witness, against, claims, checks, ems, collation)
+    songben = next((x.meta.siglum for x in others if x.meta.role == "songben"), None)
+    more = check_witnesses(claims, collation, witness.meta.siglum,
+                           zhushu=against.meta.siglum if against is not None else None, songben=songben)
+    return EmendResult(witness, against, claims, checks, ems, collation, more)
 
 
 def emended_texts(w: Witness, emendations: list[Emendation]) -> dict[str, str]:

@@ -33,7 +33,7 @@ compared position by position.
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import EmendationError
 from ..collate.align import Op
@@ -42,9 +42,11 @@ from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..normalize import is_ignorable, key
 from .anchor import Anchor, Claim, piece_context, piece_key
+from .lexicon import INCLUDES_ZHUSHU
+from .notes import NoteRecord
 from .verdict import VERDICTS
 
-__all__ = ["CHECKED_KINDS", "Check", "Aligned", "check_claims", "is_zhushu_claim"]
+__all__ = ["CHECKED_KINDS", "Check", "Aligned", "check_claims", "check_at", "is_zhushu_claim"]
 
 #: Kinds of claim that say what the 注疏 reads (and so can be checked).
 CHECKED_KINDS: frozenset[str] = frozenset({"corruption", "omission", "addition", "variant"})
@@ -53,8 +55,11 @@ ZS_NAME = "注疏"
 
 
 def is_zhushu_claim(claim: Claim) -> bool:
+    """A claim that says what the 四库 注疏 reads: about 今注疏本, or about witnesses that include it
+    (各本; 原本及今注疏本)."""
     r = claim.record
-    return r.target == "zhushu" and r.kind in CHECKED_KINDS
+    named = (r.target, *r.also)
+    return any(t in INCLUDES_ZHUSHU for t in named) and r.kind in CHECKED_KINDS
 
 
 @dataclass
@@ -65,7 +70,9 @@ class Check:
     nothing, ``None`` when it does not cover the place); ``zs_*`` locate that reading in
     the 注疏 witness (piece offsets in :attr:`Piece.text`; a point when equal) — known
     exactly for confirmed claims, approximately (the window) otherwise.  ``detail`` is a
-    stable code: ``agrees`` (confirmed), ``as-this-text`` / ``otherwise`` (contradicted),
+    stable code: ``agrees`` / ``agrees-nearly`` (an added text quoted with a slip) /
+    ``agrees-running`` (found in the running 经+注 text) (confirmed), ``as-this-text`` /
+    ``otherwise`` (contradicted), ``moved-unseen`` (not covered),
     ``no-witness`` / ``no-passage`` / ``no-layer`` / ``edge`` (not covered),
     ``not-anchored`` / ``not-checked`` (no verdict).
     """
@@ -177,7 +184,50 @@ class Aligned:
         zrows = [r.id for r in col.rows if r.units.get(against)]
         self.first_row = zrows[0] if zrows else None
         self.last_row = zrows[-1] if zrows else None
+        self.row_index = {r.id: i for i, r in enumerate(col.rows)}
         self._cache: dict[tuple[str, str], _Pairing | None] = {}
+        self._layer_keys: dict[str, str] = {}
+        self._running: dict[str, tuple[str, dict[str, int]]] = {}
+
+    def inside(self, row: Row) -> bool:
+        """True when ``row`` lies between the first and the last row the 注疏 covers."""
+        if self.first_row is None or self.last_row is None:
+            return False
+        i = self.row_index[row.id]
+        return self.row_index[self.first_row] < i < self.row_index[self.last_row]
+
+    def running(self, siglum: str) -> tuple[str, dict[str, int]]:
+        """The keys of a witness's 经 and 注 in reading order, and where each piece starts in them."""
+        if siglum not in self._running:
+            out: list[str] = []
+            starts: dict[str, int] = {}
+            n = 0
+            for u in self.units[siglum].values():
+                for p in u.pieces:
+                    if p.layer in ("jing", "zhu"):
+                        starts[piece_key(u, p)] = n
+                        ks = _k(p.text)
+                        out.append(ks)
+                        n += len(ks)
+            self._running[siglum] = ("".join(out), starts)
+        return self._running[siglum]
+
+    def main_keys(self, layer: str) -> str:
+        """The comparison keys of the 注疏's 经 and 注 (and ``layer``) in reading order.
+
+        Why not one layer: a note that says its text stands "after X" in the 注疏 may name an X
+        of the 经 for a 注 (此七字今注疏本在下受福無疆之下: the 注 now follows that 经).
+        """
+        if layer not in self._layer_keys:
+            keep = {"jing", "zhu", layer}
+            self._layer_keys[layer] = "".join(
+                _k(p.text) for u in self.units[self.against].values() for p in u.pieces if p.layer in keep)
+        return self._layer_keys[layer]
+
+    def layer_of_unit(self, unit: str, layer: str) -> str:
+        """The keys of the noted witness's ``layer`` in passage ``unit``."""
+        u = self.units[self.siglum].get(unit)
+        return _k(layer_text([u], layer).text) if u is not None else ""
 
     def pairing(self, row: Row, layer: str) -> _Pairing | None:
         k = (row.id, layer)
@@ -232,6 +282,20 @@ def check_claim(c: Claim, aligned: Aligned | None, edits: dict | None = None) ->
         return [x for x in edits.get((row.id, a.layer), []) if x.owner != (c.id, a.start, a.end)] if row else []
 
     main = _check_anchor(c, c.anchor, aligned, zs, others(c.anchor))
+    if zs and main.verdict == "contradicted" and c.anchor.method == "near-1":
+        # the anchor was a guess (the character before the note): never a contradiction on a guess
+        main.verdict, main.detail = "not covered", "unsure-anchor"
+        main.summary = f"not covered: the note quotes only {c.record.reading}, and {main.reading or '∅'} here is not it"
+    if zs and main.verdict != "confirmed" and c.anchor.method == "near":
+        # the note quotes the 注疏, not this text: the stretch it replaces may be shorter than the
+        # quotation (乃升 for 升: the 注疏 inserts 乃), so try the stretch without an end character
+        for alt in _narrower(c.anchor):
+            got = _check_anchor(c, alt, aligned, zs, others(alt))
+            if got.verdict == "confirmed":
+                main = got
+                break
+    if zs and c.record.rule == "transposition_moved":
+        _moved(c, main, aligned)
     for a in c.below:
         b = _check_anchor(c, a, aligned, zs, others(a))
         b.role = "below"
@@ -242,8 +306,45 @@ def check_claim(c: Claim, aligned: Aligned | None, edits: dict | None = None) ->
     return main
 
 
+def _narrower(a: Anchor) -> list[Anchor]:
+    """The near anchor ``a`` without its first or its last character (for :func:`check_claim`)."""
+    if len(a.text) < 2:
+        return []
+    return [replace(a, start=a.start + 1, text=a.text[1:]), replace(a, end=a.end - 1, text=a.text[:-1])]
+
+
+#: How many characters of a moved text must stand next to the place the note names.
+MOVED_KEYS = 8
+
+
+def _moved(c: Claim, ch: Check, al: Aligned) -> None:
+    """此七字今注疏本在下X之下: the 注疏 lacks the text here; it must stand after (before) X there."""
+    r = c.record
+    side, x = r.place.split(":", 1) if ":" in r.place else ("after", r.place)
+    assert c.anchor is not None
+    moved, kx = _k(c.anchor.text), _k(x)
+    # a long moved 注 may differ in a character or two (other notes): its first (last)
+    # MOVED_KEYS characters next to X decide
+    want = kx + moved[:MOVED_KEYS] if side == "after" else moved[-MOVED_KEYS:] + kx
+    where = "after" if side == "after" else "before"
+    mine, _ = al.running(al.siglum)
+    if moved and kx and want in al.main_keys(c.anchor.layer) and want not in mine:
+        # the alignment may pair the moved text with its new place, so the text found there decides
+        ch.verdict, ch.detail = "confirmed", "agrees"
+        ch.summary = f"confirmed: the {ZS_NAME} has {c.anchor.text} {where} {x}, as the note says"
+    elif moved and kx and want in mine:  # this text has that order too: the place proves nothing
+        ch.verdict, ch.detail = "not covered", "moved-unseen"
+        ch.summary = f"not covered: this text too has {c.anchor.text} {where} {x}; the move cannot be checked"
+    elif ch.verdict == "confirmed":
+        ch.verdict, ch.detail = "not covered", "moved-unseen"
+        ch.summary = (f"not covered: the {ZS_NAME} lacks {c.anchor.text} here, but it was not found {where} {x}"
+                      f" in its {c.anchor.layer}")
+
+
 def _claimed_new(c: Claim) -> str | None:
     r = c.record
+    if r.rule == "transposition_moved":
+        return ""
     if r.kind in ("corruption", "variant"):
         return r.reading or None
     if r.kind == "omission":
@@ -306,10 +407,14 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
     base = Check(c.id, c.note_id, None, "not-checked", "")
     row = al.row_of.get(anchor.unit)
     if row is None or not row.units.get(al.against):
+        if zs and row is not None and _absent_whole(c, anchor, al, row):
+            return _absent(base, f"the {ZS_NAME} has nothing for passage {anchor.unit}, as the note says")
         return _uncovered(base, zs, "no-passage", f"the {ZS_NAME} witness does not reach passage {anchor.unit}")
     base.row = row.id
     pr = al.pairing(row, anchor.layer)
     if pr is None:
+        if zs and _absent_whole(c, anchor, al, row):
+            return _absent(base, f"the {ZS_NAME} has no {anchor.layer} in this passage, as the note says")
         return _uncovered(base, zs, "no-layer", f"the {ZS_NAME} witness has no {anchor.layer} in this passage")
     off = _offset_of(pr.a, anchor.piece)
     if off is None:  # pragma: no cover - the anchor's piece is always in its row
@@ -351,8 +456,10 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
 
     # what the note predicts for the 注疏 at the anchor
     kind = r.kind
-    if kind in ("corruption", "variant"):
-        new: str | None = r.reading
+    if r.rule == "transposition_moved":
+        new: str | None = ""  # the text stands elsewhere in the 注疏: nothing here
+    elif kind in ("corruption", "variant"):
+        new = r.reading
         if not new and r.rule.startswith("transposition"):
             new = None  # a transposition of 3+ characters: the order is not given
     elif kind == "omission":
@@ -374,7 +481,10 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
                               and (x.end <= s or x.start >= e) and not (x.start == x.end == s)]
             for edits in ([mine], joint) if len(joint) > 1 else ([mine],):
                 keys, n0, n1 = _predict(a, aL, aR, edits)
-                if keys == kw:
+                # where this text's layer ends inside the window, the 注疏's text beyond it is
+                # outside the passage: the prediction need only begin the 注疏 window
+                open_end = _edges[1] and aR == len(a) and bool(keys) and kw.startswith(keys)
+                if keys == kw or open_end:
                     verdict, detail = "confirmed", "agrees"
                     kb = [q for q in range(bL, bR) if not is_ignorable(b[q])]
                     if n1 > n0:
@@ -395,6 +505,18 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
                 verdict, detail = "confirmed", "agrees"
             elif got == kl:
                 verdict, detail = "contradicted", "as-this-text"
+    if verdict is None and kind == "addition" and base.predicted is not None:
+        verdict, detail = _nearly(kp + kl + kq, _k(new or ""), ka, len(kp))
+    if verdict is None and new is not None and _in_running_text(anchor, al, new):
+        verdict, detail = "confirmed", "agrees-running"
+    if verdict is None and kind in ("corruption", "variant") and new and _partly(kp, kl, kq, _k(new), ka):
+        # the 注疏 differs from this text, but not quite as the note quotes it (纁 for the
+        # note's 䙧, a form the folding does not know; 啐亦自貶於君 for 肺亦自貶于君): unsure,
+        # and a false "the editors were wrong" is the worst error, so no contradiction
+        base.verdict, base.detail = "not covered", "partly"
+        base.summary = (f"not covered: the {ZS_NAME} reads {base.zs_window or '∅'} where this text has "
+                        f"{base.window or '∅'}; the note quotes {r.reading} (a variant form or a slip?)")
+        return base
     if verdict is None:
         verdict = "contradicted"
         same = ka == kp + kl + kq or (reading is not None and kl and _k(reading) == kl)
@@ -402,6 +524,88 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
     base.verdict, base.detail = verdict, detail
     base.summary = _summary(c, base, anchor)
     return base
+
+
+def _absent_whole(c: Claim, anchor: Anchor, al: Aligned, row: Row) -> bool:
+    """An omission of a whole passage or 注 that the 注疏 indeed lacks (not an edge of the excerpt)."""
+    r = c.record
+    if not (r.kind == "omission" or r.rule == "transposition_moved"):
+        return False
+    whole = al.layer_of_unit(anchor.unit, anchor.layer)
+    return bool(whole) and _k(anchor.text) == whole and al.inside(row)
+
+
+def _absent(ch: Check, why: str) -> Check:
+    ch.verdict, ch.detail, ch.summary, ch.reading = "confirmed", "agrees", f"confirmed: {why}", ""
+    return ch
+
+
+#: Context (characters of this text before the anchor, and after it) that must surround the
+#: claimed reading in the 注疏's running text for :func:`_in_running_text`.
+CONTEXT_BEFORE, CONTEXT_AFTER = 6, 3
+
+
+def _in_running_text(anchor: Anchor, al: Aligned, new: str) -> bool:
+    """Does the 注疏's running 经+注 text read this text's context with the claimed change made?
+
+    Why: the row alignment works layer by layer, so where the 注疏 divides 经 and 注
+    differently (a 注 the 四库 注疏 sets as its own piece, 经 text its reader took into the 注)
+    the window holds nothing or the wrong thing.  The running text of both witnesses (经 and
+    注 in reading order, 疏 and 釋 left out) does not depend on that division.  The claim is
+    confirmed only when the changed text occurs there and the unchanged one does not.
+    """
+    if anchor.layer not in ("jing", "zhu"):
+        return False
+    mine, starts = al.running(al.siglum)
+    theirs, _ = al.running(al.against)
+    base = starts.get(anchor.piece)
+    if base is None:
+        return False
+    text = al.units[al.siglum][anchor.unit]
+    piece = next((p for p in text.pieces if piece_key(text, p) == anchor.piece), None)
+    if piece is None:
+        return False
+    a0 = base + len(_k(piece.text[: anchor.start]))
+    a1 = base + len(_k(piece.text[: anchor.end]))
+    pre, post = mine[max(0, a0 - CONTEXT_BEFORE) : a0], mine[a1 : a1 + CONTEXT_AFTER]
+    if len(pre) < CONTEXT_BEFORE:
+        return False
+    want, have = pre + _k(new) + post, pre + mine[a0:a1] + post
+    return want != have and want in theirs and have not in theirs
+
+
+def _partly(kp: str, kl: str, kq: str, knew: str, ka: str) -> bool:
+    """The 注疏 window has this text's context around a reading that is not this text's and
+    differs from the note's in at most one character per :data:`NEARLY` (at least one)."""
+    if len(ka) != len(kp) + len(knew) + len(kq) or not ka.startswith(kp) or not ka.endswith(kq):
+        return False
+    got = ka[len(kp) : len(ka) - len(kq)]
+    if got == kl:
+        return False
+    slips = sum(1 for x, y in zip(got, knew) if x != y)
+    return 0 < slips <= max(1, len(knew) // NEARLY)
+
+
+#: An added stretch at least this long may differ from the note's quotation in one character
+#: per this many (爭爭闕之爭 for the 注疏's 爭爭鬭之爭: a slip of the note or of the transcription).
+NEARLY = 5
+
+
+def _nearly(here: str, added: str, ka: str, at: int) -> tuple[str | None, str]:
+    """An addition whose text the 注疏 has at the place, but for a slip in a few characters.
+
+    ``here`` is this text's window, ``added`` the note's extra text, inserted at ``at``;
+    ``ka`` the 注疏 window.  The claim (the 注疏 has extra text here) holds when the 注疏
+    has this text plus a stretch of the same length that differs from the quotation in at
+    most one character per :data:`NEARLY`.
+    """
+    if len(added) < 4 or len(ka) != len(here) + len(added) or ka[:at] + ka[at + len(added) :] != here:
+        return None, ""
+    got = ka[at : at + len(added)]
+    slips = sum(1 for x, y in zip(got, added) if x != y)
+    if 0 < slips <= max(1, len(added) // NEARLY):
+        return "confirmed", "agrees-nearly"
+    return None, ""
 
 
 def _clash(x: _Edit, y: _Edit) -> bool:
@@ -499,9 +703,16 @@ def _summary(c: Claim, ch: Check, anchor: Anchor) -> str:
             "omission": f"lacks {r.lemma or lem}",
             "addition": f"has the extra {got}",
         }[r.kind]
+        if ch.detail == "agrees-running":
+            return (f"confirmed: the {ZS_NAME}'s running 经 and 注 read {r.reading or 'without ' + (r.lemma or lem)}"
+                    f" here, as the note says (it divides 经 and 注 otherwise than this text)")
+        if ch.detail == "agrees-nearly":
+            return f"confirmed: the {ZS_NAME} {what}; the note quotes it as {r.reading} (a slip in a character)"
         return f"confirmed: the {ZS_NAME} {what}, as the note says"
+    where = r.place.replace("after:", "after ").replace("before:", "before ")
     said = {
-        "corruption": f"the note says {r.reading or 'a transposition'}",
+        "corruption": (f"the note says it stands {where} there" if r.rule == "transposition_moved"
+                       else f"the note says {r.reading or 'a transposition'}"),
         "variant": f"the note says {r.reading}",
         "omission": f"the note says it lacks {r.lemma or lem}",
         "addition": f"the note says it has an extra {r.reading}",
@@ -512,3 +723,20 @@ def _summary(c: Claim, ch: Check, anchor: Anchor) -> str:
         shown = ch.reading if ch.reading else lem
         return f"contradicted: the {ZS_NAME} reads {shown}, as this text does ({said})"
     return f"contradicted: the {ZS_NAME} reads {ch.zs_window or '∅'} where this text has {ch.window or '∅'} ({said})"
+
+
+def check_at(c: Claim, al: Aligned, record: NoteRecord | None = None, anchor: Anchor | None = None) -> Check:
+    """A hook for the other witnesses (:mod:`.witnesses`, :mod:`.evidence`): the claim's anchor
+    against the other witness of ``al`` (any witness, not only the 注疏).
+
+    With ``record`` (what the note implies that witness reads, as a record of its own), the
+    check of that reading, by the same rules as a claim about the 注疏; without, only what
+    the witness reads at the anchor (``reading``, None where it does not reach the place).
+    The ``summary`` speaks of the 注疏 and is not meant for these callers.
+    """
+    a = anchor or c.anchor
+    if a is None:
+        return Check(c.id, c.note_id, None, "not-anchored", "")
+    if record is None:
+        return _check_anchor(c, a, al, False)
+    return _check_anchor(replace(c, record=record), a, al, True)

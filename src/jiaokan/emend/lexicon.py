@@ -21,6 +21,7 @@ __all__ = [
     "REJECTIONS",
     "LAYER_OF_PREFIX",
     "SHARED_FORMS",
+    "INCLUDES_ZHUSHU",
 ]
 
 #: Witness names a claim can be *about* (folded, simplified) -> target id.
@@ -32,6 +33,14 @@ WITNESSES: dict[str, str] = {
     "今本注疏": "zhushu",
     "今注疏": "zhushu",
     "监本注疏": "zhushu",
+    # OCR slips of the formula in the 文渊阁 transcription (今注疏木: 本 read as 木)
+    "今注疏木": "zhushu",
+    # 周学健, the 四库 editor of the 注疏 (臣学健按 in its 考证): X周学健改作Y = our 注疏 reads Y
+    "周学健": "zhushu",
+    "注疏木": "zhushu",
+    # the 明 北监本 注疏: an edition of the 注疏 line, but not the 四库 注疏 we hold
+    "明监本注疏": "mingjianben",
+    "明监本": "mingjianben",
     "北监本": "zhushu",
     "监本": "zhushu",
     "今本": "zhushu",
@@ -53,6 +62,12 @@ WITNESSES: dict[str, str] = {
     "汲古阁本": "maoben",
     "闽本": "minben",
     "敖本": "aojigong",
+    "敖继公本": "aojigong",
+    "朱子仪礼经传通解本": "tongjie",
+    "仪礼经传通解本": "tongjie",
+    "经传通解本": "tongjie",
+    "通解本": "tongjie",
+    "古本": "guben",
     "诸本": "zhuben",
     "各本": "zhuben",
 }
@@ -94,6 +109,8 @@ SOURCES: dict[str, str] = {
     "朱子": "tongjie",
     "朱熹": "tongjie",
     "杨复": "yangfu",
+    "张淳": "zhangchun",
+    "仪礼识误": "zhangchun",
     "仪礼图": "yangfu",
     "通典": "tongdian",
     "三礼图": "sanlitu",
@@ -149,6 +166,12 @@ EXTRA_FOLD: dict[str, str] = {
     "當": "当",
     "從": "从",
     "無": "无",
+    "䟽": "疏",
+    "𫝊": "传",
+    # OCR slips inside the formula: 冇 for 有 (此下今注疏本冇也字), 摢 for 據, 敎 for 敖 (敎繼公云)
+    "冇": "有",
+    "摢": "据",
+    "敎": "敖",
 }
 
 
@@ -164,11 +187,11 @@ CORRECTING_VERBS: frozenset[str] = frozenset({"改正", "订正", "校正", "改
 
 #: Scope markers: the claim holds for this place and the later ones (下同), in the order tried.
 SCOPE_BELOW: tuple[str, ...] = (
-    "以下并同", "以下皆同", "以下同", "下并同", "下皆同", "下俱同", "下仿此", "后仿此", "下放此", "后并同", "后同", "下同", "余同",
+    "以下并同", "以下皆同", "以下同", "下并同", "下皆同", "下俱同", "下仿此", "后仿此", "下放此", "后并同", "后同", "下同", "余同", "注并同", "注同",
 )
 
 #: Words that open the editors' own judgement: what follows is argument, not a further claim.
-JUDGEMENT_OPENERS: tuple[str, ...] = ("当是", "疑是", "疑当", "盖", "似", "疑", "则", "是", "故", "然")
+JUDGEMENT_OPENERS: tuple[str, ...] = ("当是", "疑是", "疑当", "盖", "似", "疑", "则", "是", "故", "然", "乃")
 
 #: Phrases with which the editors reject a conjecture they report (敖继公云X当作Y非是).
 REJECTIONS: tuple[str, ...] = ("非是", "非也", "恐非", "未确", "未然", "不可从", "未可从", "不足据", "不足信", "无据")
@@ -181,3 +204,7 @@ LAYER_OF_PREFIX: dict[str, str] = {"经": "jing", "注": "zhu", "疏": "shu"}
 SHARED_FORMS: frozenset[str] = frozenset(
     "于云后内脱台干里面发余只系制范松谷丑冲斗历征采几御准涂板表舍郁吁姜仆朴别克千困借苏升叶回团夲并凶咸折"
 )
+
+#: Targets whose claim covers the 四库 注疏 we hold, so that it can be checked against it:
+#: 各本 / 诸本 ("every edition") include it (GUIDE §3).
+INCLUDES_ZHUSHU: frozenset[str] = frozenset({"zhushu", "zhuben"})

@@ -132,6 +132,7 @@ __all__ = [
     "join_note_text",
     "fold_note_text",
     "detect_script",
+    "supplied_start",
 ]
 
 #: ``here``: this occurrence; ``below``: this and later occurrences (下同).
@@ -152,7 +153,7 @@ _MULTI_SOURCES = [n for n in SOURCES if len(n) >= 2]
 #: Named pattern fragments; ``{NAME}`` in a rule is replaced by ``(?:fragment)``.
 FRAGMENTS: dict[str, str] = {
     # one character of text: a Han character, 〇, or a gaiji entity (&KR0925;)
-    "H": r"&[A-Za-z0-9_]+;|[\p{Han}〇○]",
+    "H": r"&[A-Za-z0-9_]+;|[\p{Han}〇○□]",
     "NUM": r"[一二三四五六七八九十百两廿卅]+",
     # a character of a lemma read before a witness name: not the start of a witness name
     # (唐石经作… must not read as lemma 唐 + witness 石经)
@@ -171,7 +172,7 @@ FRAGMENTS: dict[str, str] = {
     # where a reading (other witness / proposed) ends: an evidence verb, a source, a scope
     # marker, 字, or the end of the note.  Single-character sources (疏, 注) are left out
     # so that they can occur inside a reading.
-    "TERM": rf"(?=据|依|从|照|今|考|又|是也|当是|当作|当为|疑|盖|下文|(?:并|皆|俱)(?:据|依|从)|之讹|之误|字|以下|下同|下并|下皆|后同|与(?:{_alt(SOURCES)})|{_alt(WITNESSES)}|{_alt(_MULTI_SOURCES)}|$)",
+    "TERM": rf"(?=据|依|从|照|今|考|又|是也|当是|当作|当为|疑|似|盖|应(?:从|同|作|为)|即(?:{{H}}){{1,4}}?之(?:俗|古|或|别|省|本)(?:体|字)|下文|凡{{NUM}}字|注(?:并|皆)?同|(?:并|皆|俱)(?:据|依|从)|之讹|之误|字|以下|下同|下并|下皆|后同|与(?:{_alt(SOURCES)})|{_alt(WITNESSES)}|{_alt(_MULTI_SOURCES)}|$)",
 }
 
 
@@ -204,8 +205,8 @@ GRAMMAR: dict[str, regex.Pattern] = {
     ),
     # 今注疏本脱遂字 / 今注疏本脱此十四字 / 此下今注疏本脱也字 / 原本脱者字
     "omission_wit_first": _compile(
-        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?:(?P<loc2>{LOC}))?(?:并|亦|皆)?(?:脱|夺|无|阙|缺|少)(?:去)?"
-        r"(?P<body>{H}+?)(?:字)?{TERM}"
+        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?:(?P<loc2>{LOC}))?(?:并|亦|皆)?(?:脱|夺|无|阙|缺|少|不重)(?:去)?"
+        r"(?P<body>(?:此注文|此注|注文|此经文|经文|此句)?{H}+?)(?:字)?{TERM}"
     ),
     # 遂字今注疏本脱
     "omission_lemma_first": _compile(r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?P<wit>{WITS})(?:并|亦|皆)?(?:脱|夺|无|阙)(?:去)?(?=$|据|依|从|今|考|又)"),
@@ -216,7 +217,7 @@ GRAMMAR: dict[str, regex.Pattern] = {
     ),
     # 此下今注疏本有也字宋本无
     "addition_has": _compile(
-        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?:(?P<loc2>{LOC}))?(?:并|亦|皆)?(?:多|有)(?P<body>{H}+?)字"
+        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?:(?P<loc2>{LOC}))?(?:并|亦|皆)?(?:多|有)(?P<body>{H}+?)(?:凡{NUM})?字"
     ),
     # 此句今注疏本脱 (a whole sentence)
     "omission_sentence": _compile(
@@ -244,7 +245,7 @@ GRAMMAR: dict[str, regex.Pattern] = {
     ),
     # 孰今注疏本作熟 / 蘩唐石经作繁
     "variant_lemma_first": _compile(
-        r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?P<wit>{WITS})(?:并|亦|皆|俱)?(?:作)"
+        r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?P<wit>{WITS})(?:并|亦|皆|俱)?(?:(?:从|依|据)(?P<srcs>{SRCS}))?(?:改)?(?:作)"
         r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
     ),
     # 唐石经作宾席之前 (no lemma) / 宋本孰作熟
@@ -252,9 +253,30 @@ GRAMMAR: dict[str, regex.Pattern] = {
         r"(?P<wit>{WITS})(?P<lbody>{LH}{0,12}?)(?:字)?(?:并|亦|皆|俱)?(?:作)"
         r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
     ),
+    # 此下永乐大典内删去原文…今取疏义补之: the following text was supplied by the editors
+    "supplied": _compile(r"(?P<loc>此下|以下)?(?:永乐大典|大典)(?:内|中)?(?:删去|删|阙|缺)(?:原文)?"),
+    # 此七字今注疏本在下受福无疆之下 / 此注今注疏本接上攸所也之下 / 此十二字今注疏本在皆所以养廉耻句下
+    "transposition_moved": _compile(
+        r"(?P<lbody>此(?P<n>{NUM})字|此经文?及注|此注|此经|此句)(?P<wit>{WITS})(?:并|亦|皆)?(?:在|接|移)(?:于|在)?(?P<dir>上|下)?"
+        r"(?:注|经文|经)?(?P<dest>{H}+?)(?:句)?(?:之)?(?P<side>下|上|前|后)(?=$|又|据|今|唐|宋|{WIT})"
+    ),
+    # 今注疏本云作骼: the note quotes the target's wording at this place
+    "witness_says": _compile(r"(?P<wit>{WITS})(?:云|曰)(?P<reading>{H}+?){TERM}"),
+    # 庿字从唐石经: this text's reading follows a source (the basis, no claim about another text)
+    "basis": _compile(r"(?!{WIT})(?P<lbody>{LH}{1,6}?)(?:字)?(?:从|依|据)(?P<srcs>{SRCS})(?:为正)?$"),
+    # 上字唐石经摩灭: the witness is worn at this character (its reading unknown)
+    "witness_worn": _compile(
+        r"(?!{WIT})(?P<lbody>{LH}{1,6}?)(?:字)?(?P<wit>{WITS})(?:并|亦|皆)?(?:摩灭|磨灭|漫漶|剥蚀|残缺|模糊)"
+    ),
+    # X Y古通用: two forms the editors call interchangeable (a judgement, no reading changes)
+    "interchangeable": _compile(r"(?P<lbody>{H}{1,2}?)(?P<other>{H}{1,2}?)(?:二字)?(?:古字?)?通用"),
+    # 前云…当在此下错简已久: a judgement that text is misplaced (no reading changes)
+    "misplaced": _compile(r".{0,60}?错简"),
+    # 疏云…: a bare quotation of a source (the argument without a claim)
+    "quotation": _compile(r"(?P<srcs>{SRCS})(?:云|曰)(?!.*(?:当作|当为|衍|脱|讹|误))"),
     # X下疑脱Y字 (a gap in this text)
     "conjecture_insert": _compile(
-        r"(?:(?P<who>{SRC})(?:云|曰|谓|以为))?(?:(?P<loc>{LOC}))(?:疑|似|当|盖)(?:有)?(?:脱|阙|缺|夺)"
+        r"(?:(?P<who>{SRC})(?:云|曰|谓|以为))?(?:(?P<loc>{LOC}))(?:(?:疑|似|当|盖)(?:有)?(?:脱|阙|缺|夺)|当有|疑有)"
         r"(?P<body>{H}+?)(?:字)?{TERM}"
     ),
     # -- keywords of claims found anywhere (the lemma is read backwards from the keyword) -
@@ -280,6 +302,12 @@ GRAMMAR: dict[str, regex.Pattern] = {
     "ev_open": _compile(r"(?:又|考|按|案|且)*(?P<srcs>{SRCS})(?:内|中|文)?(?:云|曰|引|谓|言|称|亦|所引|并|皆)"),
     "scope_below": _compile(r"{BELOW}|下(?:文)?(?:{H}{1,4}字)?(?:并|皆|俱)?同"),
     "clause_joiner": _compile(r"(?P<join>又(?:案)?|且)?(?P<following>下文)?"),
+    # 脱也字及今文无之四字: a further omission / addition of the same witness
+    "and_also": _compile(r"字?及(?P<body>{H}+?)字"),
+    # …又用鴈上有納采而三字: a further addition in the witness the note spoke of
+    # 即尝之俗体: the editors' gloss on the form just quoted (no claim)
+    "form_gloss": _compile(r"即{H}{1,4}?之(?:俗|古|或|别|省|本)(?:体|字)"),
+    "and_has": _compile(r"(?P<loc>{LOC})(?:有|多|衍)(?P<body>{H}+?)字"),
     # the note's own judgement starts: what follows is argument, not a claim
     "judgement": _compile("|".join(JUDGEMENT_OPENERS)),
     # an author named before a conjecture: 敖继公云 / 敖继公曰
@@ -297,6 +325,8 @@ GRAMMAR: dict[str, regex.Pattern] = {
 
 #: The claim rules tried at the start of a note / clause, in order.
 CLAIM_RULES: tuple[str, ...] = (
+    "supplied",
+    "transposition_moved",
     "lacuna",
     "transposition_wit_first",
     "transposition_lemma_first",
@@ -309,12 +339,26 @@ CLAIM_RULES: tuple[str, ...] = (
     "variant_follow",
     "corruption_lemma_first",
     "corruption_wit_first",
+    "witness_says",
     "variant_lemma_first",
     "variant_wit_first",
     "conjecture_insert",
+    "basis",
+    "witness_worn",
+    "interchangeable",
+    "misplaced",
+    "quotation",
 )
 
 _KIND_OF_RULE: dict[str, Kind] = {
+    "supplied": "lacuna",
+    "transposition_moved": "corruption",
+    "witness_says": "variant",
+    "basis": "comment",
+    "witness_worn": "lacuna",
+    "interchangeable": "comment",
+    "misplaced": "comment",
+    "quotation": "comment",
     "lacuna": "lacuna",
     "transposition_wit_first": "corruption",
     "transposition_lemma_first": "corruption",
@@ -382,6 +426,11 @@ class NoteRecord:
     rule: str = "unparsed"
     remark: str = ""
     more: tuple["NoteRecord", ...] = field(default=())
+    #: where the target has the text instead (rule ``transposition_moved``): ``after:X`` /
+    #: ``before:X``, X as the note writes it; "" otherwise
+    place: str = ""
+    #: further witnesses the claim is about (婦原本及今注疏本竝訛作歸: ``target`` yuanben, ``also`` zhushu)
+    also: tuple[str, ...] = ()
 
     @property
     def evidence_ids(self) -> list[str]:
@@ -405,6 +454,8 @@ class NoteRecord:
             "raw": self.raw,
             "script": self.script,
             "more": [m.to_dict() for m in self.more],
+            "place": self.place,
+            "also": list(self.also),
         }
 
 
@@ -436,6 +487,25 @@ def fold_note_text(text: str) -> str:
     return "".join(_fold_char(ch) for ch in text)
 
 
+#: 此下永樂大典内刪去原文…今取疏義補之: the words that close the formula; what follows in
+#: the same note is the text the editors supplied (GUIDE §1, §3).
+_SUPPLIED = regex.compile(r"(?:永乐大典|大典)(?:内|中)?(?:删去|删|阙|缺)[^补]{0,60}?(?:取|采|录)[^补]{0,8}?补(?:之|入|足)?")
+
+
+def supplied_start(text: str) -> int | None:
+    """Where the text the editors supplied starts in the reading text of a 案 note, or None.
+
+    In the 集释 (which survives only through the 永樂大典) a note ``此下永樂大典内刪去原文
+    注云…今取疏義補之…`` goes on, in the same small type, with text the 四库 editors took
+    from the 疏: that text is theirs, not 李如圭's.  None when the note has no such formula,
+    or nothing follows it.
+    """
+    m = _SUPPLIED.search(fold_note_text(text))
+    if m is None or not text[m.end() :].strip():
+        return None
+    return m.end()
+
+
 def detect_script(text: str) -> str:
     """``traditional`` if a character folds under t2s, ``simplified`` if one is simplified-only, else ``unknown``."""
     if any(_fold_char(ch) != ch for ch in text if ch not in "夲𥙷"):
@@ -443,6 +513,17 @@ def detect_script(text: str) -> str:
     if any(ch not in SHARED_FORMS and s2t_char(ch) != ch for ch in text):
         return "simplified"
     return "unknown"
+
+
+_THIS = regex.compile(r"^此(?:句|节|经文|经|注文|注)?(?:[二三四五六七八九十]+)?(?=.)")
+#: What ``此…N字`` may name before its count: the N characters before the note.
+_SPAN_PREFIXES = frozenset({"此", "此注", "此注文", "注文", "此句", "此经", "此经文", "经文", "此节", "此段"})
+
+
+def _strip_this(lemma: str) -> str:
+    """``此于`` -> ``于``, ``此句庿`` -> ``庿``, ``此二于`` -> ``于`` (此…X字 names the character X)."""
+    m = _THIS.match(fold_note_text(lemma))
+    return lemma[m.end() :] if m else lemma
 
 
 def _split_count(body: str) -> tuple[str, int | None, bool]:
@@ -454,18 +535,24 @@ def _split_count(body: str) -> tuple[str, int | None, bool]:
     single numeral is a character, not a count (``脱二字`` = lacks 二: the 仪礼 is full of
     三耦, 二耦), a longer pure numeral is a count.
     """
+    if body == "此":  # 脱此字: the character before the note
+        return "", 1, True
     if len(body) > 1:
         for k in range(1, len(body) + 1):
             suffix, pre = body[-k:], body[:-k]
             n = chinese_numeral(suffix)
             if not n:  # not a numeral, or 〇: no count
                 break
-            if pre == "此":
+            if fold_note_text(pre) in _SPAN_PREFIXES:  # 此十四 / 此注四 / 注文十四
+                return "", n, True
+            if len(pre) > 2 and pre.endswith("以下"):  # 啐以下七字: the seven characters from 啐
                 return "", n, True
             if pre == "" and k > 1:
                 return "", n, True
             if pre and len(pre) == n:
                 return pre, n, False
+        if _THIS.match(fold_note_text(body)) and chinese_numeral(body[-1:]) is None:
+            return _strip_this(body), None, False  # 脱此句升字: lacks 升
     return body, None, False
 
 
@@ -508,10 +595,14 @@ def _position(m: regex.Match, raw: str, default: str) -> str:
         loc = m.group(g)
         if loc in ("此下", "以下", "此句下", "此节下", "此条下", "此处", "此"):
             return "after"
-        if loc in ("此上", "此句上", "此节上"):
+        if loc in ("此句上", "此句之上", "此节上", "此节之上"):
+            return "sentence-start"  # 此句上…有: the place before the sentence's first character
+        if loc == "此上":
             return "before"
-        # X下 / X上: X is the locator minus its last character
+        # X下 / X上: X is the locator minus its last character (and a 字: 献字上 -> 献)
         x = raw[span[0] : span[1] - 1]
+        if len(x) > 1 and fold_note_text(x[-1]) == "字":
+            x = x[:-1]
         return ("after:" if loc.endswith("下") else "before:") + x
     return default
 
@@ -537,6 +628,8 @@ class _Claim:
     position: str = "preceding"
     count: int | None = None
     prefix: str = ""  # argument text before the claim (search-found claims)
+    place: str = ""  # transposition_moved: where the target has the text instead
+    also: tuple[str, ...] = ()  # further witnesses the claim names (原本及今注疏本)
 
 
 def _grp(m: regex.Match, name: str) -> tuple[int, int] | None:
@@ -558,9 +651,16 @@ def _target_id(name_f: str) -> str:
     return "yuanben" if name_f.startswith("原") else "other"
 
 
-def _claim_at(raw: str, folded: str, pos: int) -> _Claim | None:
-    """Try the anchored claim rules at ``pos``; the first that matches wins."""
+#: Rules for a whole note, never for a clause after a claim (an argument's 古字通用 or
+#: 疏云 is not a further claim).
+START_ONLY: frozenset[str] = frozenset({"interchangeable", "misplaced", "quotation"})
+
+
+def _claim_at(raw: str, folded: str, pos: int, start: bool = True) -> _Claim | None:
+    """Try the anchored claim rules at ``pos``; the first that matches wins (``start``: at the note's start)."""
     for rule in CLAIM_RULES:
+        if not start and rule in START_ONLY:
+            continue
         m = GRAMMAR[rule].match(folded, pos)
         if m is None:
             continue
@@ -577,7 +677,40 @@ def _claim_from_match(rule: str, m: regex.Match, raw: str, folded: str) -> _Clai
     if wit:
         c.target = _target_id(folded[wit[0] : wit[1]])
         c.target_name = raw[wit[0] : wit[1]]
-    if rule == "lacuna":
+        named = [WITNESSES[x.group(0)] for x in _WIT_AT.finditer(folded, wit[0], wit[1])]
+        c.also = tuple(dict.fromkeys(x for x in named if x != c.target))
+    if rule == "supplied":
+        c.target, c.target_name, c.position = "yuanben", "", "after"
+        if "疏" in folded[m.end() :]:  # 今取疏义补之: the editors supplied it from the 疏
+            c.evidence.append(Source("shu", "疏"))
+    elif rule == "transposition_moved":
+        _fill_moved(c, m, raw, folded)
+    elif rule == "basis":
+        lb = _grp(m, "lbody")
+        assert lb is not None
+        c.lemma, c.target, c.target_name = _strip_this(raw[lb[0] : lb[1]]), "self", ""
+        s = _grp(m, "srcs")
+        assert s is not None
+        c.evidence.extend(_sources_in(raw[s[0] : s[1]], folded[s[0] : s[1]]))
+    elif rule == "witness_worn":
+        lb = _grp(m, "lbody")
+        assert lb is not None
+        c.lemma, c.position = _strip_this(raw[lb[0] : lb[1]]), "preceding"
+    elif rule in ("interchangeable", "misplaced", "quotation"):
+        c.position = "none"
+        if rule == "interchangeable":
+            lb = _grp(m, "lbody")
+            assert lb is not None
+            c.lemma, c.reading = raw[lb[0] : lb[1]], raw[lb[1] : m.end("other")]
+            c.position = "preceding"
+        if rule == "quotation":
+            s = _grp(m, "srcs")
+            assert s is not None
+            c.evidence.extend(_sources_in(raw[s[0] : s[1]], folded[s[0] : s[1]]))
+            c.end = len(raw)  # the rest is the quotation
+        if rule == "misplaced":
+            c.end = len(raw)
+    elif rule == "lacuna":
         _fill_lacuna(c, m, raw, folded)
     elif rule.startswith("transposition"):
         _fill_transposition(c, m, raw, folded)
@@ -598,6 +731,23 @@ def _fill_lacuna(c: _Claim, m: regex.Match, raw: str, folded: str) -> None:
     c.position = _position(m, raw, "after")
 
 
+def _fill_moved(c: _Claim, m: regex.Match, raw: str, folded: str) -> None:
+    """此七字今注疏本在下X之下: the target has this text elsewhere (after / before X)."""
+    n = _grp(m, "n")
+    d = _grp(m, "dest")
+    assert d is not None
+    c.count = chinese_numeral(folded[n[0] : n[1]]) if n else None
+    body = folded[m.start() : m.end("lbody")]
+    if "及" in body:  # 此经文及注: two layers at once, which no single anchor holds
+        c.position = "none"
+    elif c.count:
+        c.position = f"span:{c.count}"
+    else:
+        c.position = "piece" if body[1] in "注经" else "sentence"
+    side = m.group("side")
+    c.place = ("before:" if side in ("上", "前") else "after:") + raw[d[0] : d[1]]
+
+
 def _fill_transposition(c: _Claim, m: regex.Match, raw: str, folded: str) -> None:
     lb = _grp(m, "lbody")
     assert lb is not None
@@ -613,6 +763,8 @@ def _fill_from_body(c: _Claim, m: regex.Match, raw: str, folded: str) -> None:
     b = _grp(m, "body")
     assert b is not None
     chars, c.count, span = _split_count(raw[b[0] : b[1]])
+    if len(chars) == 2 and folded[b[0]] == "一" and not span:  # 脱一众字: one character, 众
+        chars, c.count = chars[1:], 1
     located = _position(m, raw, "")
     if c.kind == "omission":  # this text has the characters, the target lacks them
         c.lemma = chars
@@ -631,6 +783,11 @@ def _fill_lemma_reading(c: _Claim, m: regex.Match, raw: str, folded: str) -> Non
     """Claims of the shape lemma … verb … reading: 比今注疏本讹作北, 孰从宋本今注疏本作熟 …"""
     lb = _grp(m, "lbody")
     lemma, c.count, span = _split_count(raw[lb[0] : lb[1]]) if lb and lb[1] > lb[0] else ("", None, False)
+    if lb and span and folded[lb[1] : lb[1] + 1] != "字" and raw[lb[0]] != "此":
+        # 二十唐石经作廿: a numeral not followed by 字 is the text itself, not a count
+        lemma, c.count, span = raw[lb[0] : lb[1]], None, False
+    if lemma and lb and folded[lb[1] : lb[1] + 1] == "字":
+        lemma = _strip_this(lemma)  # 此于字唐石经作於: the lemma is 于
     c.lemma = lemma
     r = _grp(m, "reading")
     reading = raw[r[0] : r[1]] if r else ""
@@ -680,7 +837,7 @@ def _search_replace(raw: str, folded: str, pos: int) -> _Claim | None:
     """``X当作Y`` / ``敖继公云X当作Y`` / ``X疑作Y``: the first such keyword after ``pos``."""
     for m in GRAMMAR["search_replace"].finditer(folded, pos):
         rm = _READING_TO_TERM.match(folded, m.end())
-        if rm is None:
+        if rm is None or folded[m.end()] == "衍":  # 此决字当为衍文: a deletion (search_delete)
             continue
         r_end = rm.end() - (1 if folded[rm.end() - 1] == "字" and rm.end() - m.end() > 1 else 0)
         kw = m.start() - (1 if folded[m.start() - 1 : m.start()] == "字" else 0)
@@ -735,7 +892,7 @@ def _search_delete(raw: str, folded: str, pos: int) -> _Claim | None:
                 break
         if span is None:
             q = kw
-            while q > pos and folded[q - 1] in "似疑当是盖乃亦皆并":
+            while q > pos and folded[q - 1] in "似疑当是为盖乃亦皆并":
                 q -= 1
             if q > pos and folded[q - 1] == "字":
                 q -= 1
@@ -799,14 +956,28 @@ def _add_sources(t: _Tail, m: regex.Match, raw: str, folded: str) -> list[Source
     return found
 
 
-def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int) -> _Tail:
+def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: _Claim | None = None) -> _Tail:
     """Read the clauses after a claim: evidence, scope markers, further claims, then free remark."""
     t = _Tail()
     n = len(folded)
+    m = GRAMMAR["and_also"].match(folded, pos)
+    if m and prev is not None and prev.kind in ("omission", "addition") and depth < 4:
+        # 今注疏本脱也字及今文无之四字: the same claim about more characters
+        more = _Claim(prev.kind, prev.rule, m.start(), m.end(), target=prev.target, target_name=prev.target_name,
+                      also=prev.also)
+        _fill_from_body(more, m, raw, folded)
+        rec, shared = _finish(raw, folded, more, script, depth + 1, raw[m.start() :])
+        t.more.append(rec)
+        t.shared.extend(shared)
+        return t
     while pos < n:
         m = GRAMMAR["scope_below"].match(folded, pos)
         if m:
             t.scope, pos = "below", m.end()
+            continue
+        m = GRAMMAR["form_gloss"].match(folded, pos)
+        if m:
+            pos = m.end()
             continue
         m = GRAMMAR["ev_verb"].match(folded, pos)
         if m:
@@ -833,14 +1004,30 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int) -> _Ta
             _add_sources(t, m, raw, folded)
             pos = m.end()
             continue
+        # 张淳云…: a quotation of a scholar or book, which argues and claims nothing of its own
+        m = GRAMMAR["author"].match(folded, pos)
+        if m and m.group("srcs") not in WITNESSES:
+            _add_sources(t, m, raw, folded)
+            t.remark = raw[pos:]
+            break
         # a further claim, possibly after 又 or 下文 (never inside the editors' argument)
         if depth < 4 and not GRAMMAR["judgement"].match(folded, pos):
             j = GRAMMAR["clause_joiner"].match(folded, pos)
             q = j.end() if j else pos
-            sub = _claim_at(raw, folded, q)
+            sub = _claim_at(raw, folded, q, start=False)
+            if sub is None and j and j.group("join") and prev is not None and prev.target:
+                h = GRAMMAR["and_has"].match(folded, q)
+                if h:
+                    sub = _Claim("addition", "addition_has", h.start(), h.end(), target=prev.target,
+                                 target_name=prev.target_name, also=prev.also)
+                    _fill_from_body(sub, h, raw, folded)
             if sub is not None and sub.end > q:
                 if j and j.group("following") and sub.position == "preceding":
                     sub.position = "following"
+                if sub.position == "near" and prev is not None and prev.lemma and prev.position == "preceding" \
+                        and prev.kind != "conjecture":
+                    # 嘗唐石經作嘗…各本竝訛作常: a claim that quotes no lemma is about the previous one's
+                    sub.lemma, sub.position = prev.lemma, "preceding"
                 clause_start = j.end("join") if j and j.group("join") else pos
                 rec, shared = _finish(raw, folded, sub, script, depth + 1, raw[clause_start:])
                 t.more.append(rec)
@@ -858,7 +1045,7 @@ def _finish(
     raw: str, folded: str, c: _Claim, script: str, depth: int, clause_raw: str
 ) -> tuple[NoteRecord, list[Source]]:
     """The record of claim ``c`` with its tail; also the evidence it shares with earlier claims."""
-    tail = _parse_tail(raw, folded, c.end, script, depth)
+    tail = _parse_tail(raw, folded, c.end, script, depth, c)
     remark = "".join(x for x in (c.prefix, tail.remark) if x)
     kind, rule = c.kind, c.rule
     if kind == "variant" and not c.lemma and rule == "variant_wit_first":
@@ -887,6 +1074,8 @@ def _finish(
         rule=rule,
         remark=remark,
         more=tuple(tail.more),
+        place=c.place,
+        also=c.also,
     )
     return rec, tail.shared
 

@@ -8,7 +8,7 @@
 * :func:`verdicts_by_note` — ``{note id: NoteVerdict}``, what the HTML renderer consumes
   (one record per 案 note: its first claim's kind; the verdict over its claims about the
   注疏); in the JSON report it is ``by_note``, each record as ``{kind, verdict, summary,
-  reading}``.
+  reading, claims}``, ``claims`` the evidence of each claim (:mod:`.evidence`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from ..io import atomic_write_bytes
 from .anchor import Claim
 from .apply import EmendResult
 from .check import Check, is_zhushu_claim
-from .verdict import NoteVerdict, Verdict
+from .evidence import claim_evidence, evidence_by_note, readings_cell
+from .verdict import ClaimEvidence, NoteVerdict, Verdict
+from .witnesses import WITNESS_ROLES
 
 __all__ = ["to_json", "write_json", "write_csv", "csv_text", "summary_lines", "verdicts_by_note", "verdicts_json", "CSV_FIELDS"]
 
@@ -31,6 +33,9 @@ CSV_FIELDS: tuple[str, ...] = (
     "claim", "note", "kind", "rule", "target", "lemma", "reading", "evidence", "scope", "position",
     "status", "unit", "piece", "layer", "start", "end", "anchored", "context", "page", "line", "col", "below",
     "verdict", "zs_reading", "zs_unit", "zs_piece", "zs_context", "summary", "emendations", "warnings", "error", "raw",
+    # the evidence of the verdict (:class:`ClaimEvidence`): whom the claim is about, the witness
+    # that decided and its rule, why, where, and what every witness reads there
+    "about", "witness", "decided_by", "why", "place", "readings",
 )
 
 
@@ -124,12 +129,34 @@ def _row(c: Claim, res: EmendResult) -> dict:
     }
 
 
+def _evidence_cells(ev: ClaimEvidence) -> dict:
+    return {"about": ev.target, "witness": ev.witness or "", "decided_by": ev.rule, "why": ev.why,
+            "place": ev.place or "", "readings": readings_cell(ev.readings)}
+
+
 def csv_text(res: EmendResult) -> str:
+    """One row per claim; after a claim, a row for each claim it implies about a 宋本 or the 释文
+    (``claim`` ``<id>@songben``; the columns of the parsed note repeated, ``lemma``,
+    ``reading``, ``kind`` and ``verdict`` its own)."""
     buf = io.StringIO()
     wr = csv.DictWriter(buf, fieldnames=list(CSV_FIELDS), lineterminator="\n")
     wr.writeheader()
+    by_id: dict[str, list[ClaimEvidence]] = {}
+    for ev in claim_evidence(res):
+        by_id.setdefault(ev.id.split("@", 1)[0], []).append(ev)
     for c in res.claims:
-        wr.writerow(_row(c, res))
+        row = _row(c, res)
+        evs = by_id.get(c.id, [])
+        for ev in evs:
+            if ev.id == c.id:  # the claim's own verdict (a claim about a 宋本 or the 释文: that witness's)
+                wr.writerow({**row, "verdict": ev.verdict or "", "reading": ev.reading or "", **_evidence_cells(ev)})
+            else:
+                wr.writerow({**row, "claim": ev.id, "kind": ev.kind, "target": ev.target, "lemma": ev.lemma or "",
+                             "reading": ev.reading or "", "verdict": ev.verdict or "", "zs_reading": "",
+                             "zs_unit": "", "zs_piece": "", "zs_context": "", "summary": ev.why, "emendations": "",
+                             **_evidence_cells(ev)})
+        if not evs:
+            wr.writerow(row)
     return buf.getvalue()
 
 
@@ -186,9 +213,13 @@ def verdicts_by_note(res: EmendResult) -> dict[str, NoteVerdict]:
     ``kind`` is the note's (first claim's) kind; ``verdict`` the verdict over its claims
     about the 注疏 (contradicted if any is, else confirmed if any is, else not covered;
     None when it makes no claim about the 注疏); ``summary`` one line; ``reading`` what
-    the 注疏 reads at the (first checked) anchor, None when not covered.
+    the 注疏 reads at the (first checked) anchor, None when not covered.  A note that makes
+    no claim about the 注疏 but one about a 宋本 or the 释文 (``X释文作Y``) that a witness
+    here decides shows that verdict (its summary names the witness).  ``claims`` is the
+    evidence of every claim (:func:`.evidence.evidence_by_note`).
     """
     out: dict[str, NoteVerdict] = {}
+    evidence = evidence_by_note(res)
     by_note: dict[str, list[Claim]] = {}
     for c in res.claims:
         by_note.setdefault(c.note_id, []).append(c)
@@ -211,7 +242,15 @@ def verdicts_by_note(res: EmendResult) -> dict[str, NoteVerdict]:
         if first.status == "failed":
             summary = f"{head}: not anchored ({first.error})"
         reading = lead.reading if (lead is not None and lead.verdict != "not covered") else None
-        out[nid] = NoteVerdict(r.kind, verdict, summary, reading)
+        claims_ev = evidence.get(nid, ())
+        if verdict is None:  # no claim about the 注疏: its own claims about a 宋本 or the 释文, where decided
+            others = [ev for ev in claims_ev if ev.target in WITNESS_ROLES and "@" not in ev.id
+                      and ev.verdict in ("confirmed", "contradicted")]
+            verdict = next((v for v in _NOTE_PRECEDENCE if any(ev.verdict == v for ev in others)), None)
+            spoke = next((ev for ev in others if ev.verdict == verdict), None)
+            if spoke is not None and first.status != "failed":
+                summary = f"{head}: {verdict} by {spoke.witness} ({spoke.target}): {spoke.why}"
+        out[nid] = NoteVerdict(r.kind, verdict, summary, reading, claims_ev)
     return out
 
 

@@ -10,10 +10,10 @@ TEI attributes and CSS classes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping, get_args
 
-__all__ = ["Kind", "KINDS", "Verdict", "VERDICTS", "NoteVerdict"]
+__all__ = ["Kind", "KINDS", "Verdict", "VERDICTS", "UNCOVERED", "ClaimEvidence", "NoteVerdict"]
 
 #: The kinds of claim a 案 note makes (see :mod:`jiaokan.emend.notes`).  ``comment`` is both
 #: "a judgement that changes no reading" and the fallback for shapes the grammar does not
@@ -26,23 +26,125 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 Verdict = Literal["confirmed", "contradicted", "not covered"]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 
+#: The reading recorded for a witness that does not reach the place at all (a 注疏 excerpt, a
+#: passage one witness lacks).  ``""`` is different: the witness reaches the place and has
+#: nothing there (an omission).
+UNCOVERED = "—"
+
+
+def _opt_str(data: Mapping[str, Any], name: str) -> str | None:
+    value = data.get(name)
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{name} must be a string or null, not {type(value).__name__}")
+    return value
+
+
+def _str(data: Mapping[str, Any], name: str) -> str:
+    value = data.get(name, "")
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be a string, not {type(value).__name__}")
+    return value
+
+
+def _kind(data: Mapping[str, Any]) -> Kind:
+    kind = data.get("kind")
+    for k in KINDS:
+        if kind == k:
+            return k
+    raise ValueError(f"kind {kind!r} is not one of {', '.join(KINDS)}")
+
+
+def _verdict(data: Mapping[str, Any]) -> Verdict | None:
+    verdict = data.get("verdict")
+    for v in VERDICTS:
+        if verdict == v:
+            return v
+    if verdict is not None:
+        raise ValueError(f"verdict {verdict!r} is not one of {', '.join(VERDICTS)} or null")
+    return None
+
+
+@dataclass(frozen=True)
+class ClaimEvidence:
+    """One claim of a 案 note with the evidence of its verdict: what a scholar needs to audit it.
+
+    ``target`` is whom the claim is about (``zhushu``, ``songben``, ``shiwen``, ``self`` for
+    a conjecture on the noted text, ``yuanben``, ``tangshijing`` …); ``lemma`` the noted
+    text's reading the claim bears on and ``reading`` what the note says the target reads
+    ("" = nothing); ``verdict`` what the witness that spoke (``witness``, a siglum; None
+    when no witness here can speak for the target) bears out; ``rule`` the machine name of
+    the deciding rule (``agrees``, ``as-this-text``, ``shiwen-headword`` …, see
+    :mod:`jiaokan.emend.evidence`) and ``why`` the same in a sentence or two.  ``anchor``
+    is the anchored text in its context, the anchor itself in 【】 (so that a point
+    between two characters shows too); ``place`` where it stands in the noted witness
+    (卷, 葉, 行).  ``readings`` maps the siglum of every witness collated at the place to
+    its aligned reading there: "" where it has nothing, :data:`UNCOVERED` where it does
+    not reach the place.
+    """
+
+    id: str
+    kind: Kind
+    lemma: str | None = None
+    reading: str | None = None
+    target: str = ""
+    verdict: Verdict | None = None
+    rule: str = ""
+    why: str = ""
+    anchor: str | None = None
+    place: str | None = None
+    witness: str | None = None
+    readings: dict[str, str] = field(default_factory=dict, hash=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (a member of ``claims`` of a ``by_note`` record)."""
+        return {
+            "id": self.id, "kind": self.kind, "lemma": self.lemma, "reading": self.reading,
+            "target": self.target, "verdict": self.verdict, "rule": self.rule, "why": self.why,
+            "anchor": self.anchor, "place": self.place, "witness": self.witness,
+            "readings": dict(self.readings),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ClaimEvidence:
+        """The record of a JSON object; ``ValueError`` saying which member is wrong.
+
+        ``id`` and ``kind`` are required; other members may be missing, unknown ones are ignored.
+        """
+        cid = data.get("id")
+        if not isinstance(cid, str) or not cid:
+            raise ValueError(f"claim id must be a non-empty string, not {cid!r}")
+        readings = data.get("readings", {})
+        if not isinstance(readings, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in readings.items()):
+            raise ValueError(f"claim {cid}: readings must map sigla to strings")
+        try:
+            return cls(cid, _kind(data), _opt_str(data, "lemma"), _opt_str(data, "reading"), _str(data, "target"),
+                       _verdict(data), _str(data, "rule"), _str(data, "why"), _opt_str(data, "anchor"),
+                       _opt_str(data, "place"), _opt_str(data, "witness"), dict(readings))
+        except ValueError as exc:
+            raise ValueError(f"claim {cid}: {exc}") from None
+
+
 @dataclass(frozen=True)
 class NoteVerdict:
     """What the renderer shows of one 案 note: its badge and its tooltip.
 
     ``kind`` is the note's (first claim's) kind; ``verdict`` the verdict over its claims
     about the 注疏 (``None`` when it makes none); ``summary`` one line for a reader;
-    ``reading`` what the 注疏 reads at the note's place (``None`` when not covered).
+    ``reading`` what the 注疏 reads at the note's place (``None`` when not covered);
+    ``claims`` the evidence of every claim of the note (see :class:`ClaimEvidence`).
     """
 
     kind: Kind
     verdict: Verdict | None
     summary: str = ""
     reading: str | None = None
+    claims: tuple[ClaimEvidence, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (the ``by_note`` members of ``jiaokan emend --json``)."""
-        return {"kind": self.kind, "verdict": self.verdict, "summary": self.summary, "reading": self.reading}
+        return {"kind": self.kind, "verdict": self.verdict, "summary": self.summary, "reading": self.reading,
+                "claims": [c.to_dict() for c in self.claims]}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> NoteVerdict:
@@ -51,16 +153,8 @@ class NoteVerdict:
         ``kind`` is required, the other members may be missing; members of other names are
         ignored (a newer writer may add some).
         """
-        kind = data.get("kind")
-        if kind not in KINDS:
-            raise ValueError(f"kind {kind!r} is not one of {', '.join(KINDS)}")
-        verdict = data.get("verdict")
-        if verdict is not None and verdict not in VERDICTS:
-            raise ValueError(f"verdict {verdict!r} is not one of {', '.join(VERDICTS)} or null")
-        summary = data.get("summary", "")
-        if not isinstance(summary, str):
-            raise ValueError(f"summary must be a string, not {type(summary).__name__}")
-        reading = data.get("reading")
-        if reading is not None and not isinstance(reading, str):
-            raise ValueError(f"reading must be a string or null, not {type(reading).__name__}")
-        return cls(kind, verdict, summary, reading)
+        claims = data.get("claims", [])
+        if not isinstance(claims, list) or not all(isinstance(c, Mapping) for c in claims):
+            raise ValueError("claims must be a list of objects")
+        return cls(_kind(data), _verdict(data), _str(data, "summary"), _opt_str(data, "reading"),
+                   tuple(ClaimEvidence.from_dict(c) for c in claims))

@@ -22,11 +22,13 @@ its layer, and :mod:`jiaokan.tei.reader` can rebuild the model exactly.
 from __future__ import annotations
 
 import datetime as _dt
+from dataclasses import replace
 from pathlib import Path
 
 from lxml import etree
 
 from .. import __version__
+from ..emend.notes import supplied_start
 from ..io import atomic_write_bytes
 from ..readers import default_role
 from ..model import (
@@ -234,10 +236,39 @@ def _inline(content: list[Inline], resp: _RespTable) -> list[etree._Element | st
             out.append(E.gap(E.desc(node.desc) if node.desc else None, reason=node.reason, unit=node.unit))
         elif isinstance(node, Note):
             who = resp.ref(node.resp, node.layer)  # before the notes inside it, as for a piece
-            out.append(E.note(*_inline(node.content, resp), type=node.layer, resp=who, xml_id=node.id))
+            cut = supplied_start(node.text) if node.layer == "an" else None
+            if cut is None:
+                out.append(E.note(*_inline(node.content, resp), type=node.layer, resp=who, xml_id=node.id))
+            else:  # 此下永樂大典内刪去原文…今取疏義補之 + the text the editors took from the 疏
+                before, after = split_inline(node.content, cut)
+                head = _inline(before, resp)
+                sup = E.supplied(*_inline(after, resp), reason="deleted-in-yongle-dadian",
+                                 resp=resp.ref("四库馆臣", "an"), source=resp.ref("贾公彦", "shu"))
+                out.append(E.note(*head, sup, type=node.layer, resp=who, xml_id=node.id))
         else:  # pragma: no cover - the model has no other inline kinds
             raise TypeError(f"unknown inline node {node!r}")
     return out
+
+
+def split_inline(content: list[Inline], cut: int) -> tuple[list[Inline], list[Inline]]:
+    """``content`` cut at reading offset ``cut`` (a text run there is split in two; breaks stay before)."""
+    before: list[Inline] = []
+    after: list[Inline] = []
+    offset = 0
+    for node in content:
+        n = len(node.reading)
+        if offset + n <= cut and not (n == 0 and offset == cut and after):
+            before.append(node)
+        elif offset >= cut:
+            after.append(node)
+        elif isinstance(node, Text):
+            k = cut - offset
+            before.append(replace(node, text=node.text[:k]))
+            after.append(replace(node, text=node.text[k:]))
+        else:  # a node that cannot be split (a gaiji): it stays whole, after the cut
+            after.append(node)
+        offset += n
+    return before, after
 
 
 def write_tei(w: Witness, path: str | Path) -> Path:
