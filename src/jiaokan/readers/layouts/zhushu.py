@@ -50,7 +50,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..common.base import WitnessBuilder, columns
-from .zhushu_boundary import CharModel, LengthPrior, best_split, shipped_voices, whole_zhu
+from .zhushu_boundary import END, CharModel, LengthPrior, best_split, shipped_voices, whole_zhu
 from ..formats.mandoku.source import Flat, Group, Seg, paratext_kind
 from .zhushu_markers import SHU, SHU_OPEN_RE, ZHU, ZHU_PART_RE, big_marks, no_zhu_end, fold, group_marker, zhuan_opening
 
@@ -81,6 +81,8 @@ LEMMA_MAX = 4
 LEMMA_MIN = 2
 #: Penalty (nats) for a split that would put that lemma in the 注.
 LEMMA_PENALTY = 8.0
+#: Penalty (nats) for a split whose 注 only repeats the 经 before it (:func:`no_bare_quote`): a rule.
+BARE_QUOTE_PENALTY = 30.0
 #: Echoes (:func:`echo_bonus`): a character of the span inside a run shared with the 经 just
 #: before leans 注 by ``ECHO_BEFORE`` nats, one inside a run shared with the next 注 leans 经
 #: by ``ECHO_NEXT``; a run of two characters counts ``ECHO_PAIR`` of a longer one.  Tuned on
@@ -166,6 +168,23 @@ def lemma_at(span: str, following: str, lo: int) -> int | None:
         if at >= 0:
             return at
     return None
+
+
+def no_bare_quote(span: str, before: str, bonus: dict[int, float]) -> None:
+    """Forbid (in ``bonus``, by split point) the splits of ``span`` whose 注 would only repeat the 经 before it.
+
+    郑玄 quotes the word he explains and then explains it (``注取觚將就瓦甒酌膳`` after
+    ``…主人升坐取觚``): a 注 is never the bare quotation.  Of the 1,684 注 of 篇一–八 whose
+    both ends the markers give (``注`` … 音義/疏/○), none is a stretch of the 经 it follows;
+    so a split that leaves only ``取觚`` in the 注 (and ``將就瓦甒酌膳`` to the 经) is wrong.
+    """
+    if not before:
+        return
+    folded_before = fold(before)
+    for k in range(1, len(span)):
+        if fold(span[:k]) not in folded_before:
+            break  # a longer 注 contains this one: no longer a bare quotation either
+        bonus[k] = bonus.get(k, 0.0) - BARE_QUOTE_PENALTY
 
 
 def shared_runs(span: str, source: str) -> list[float]:
@@ -466,6 +485,7 @@ class ZhushuLayerer:
         lo, exact = jingu_end(span, before)
         bonus = echo_bonus(span, before, following)
         no_zhu_end(span, bonus)
+        no_bare_quote(span, before, bonus)
         if exact is not None:
             bonus[exact] = bonus.get(exact, 0.0) + JINGU_BONUS
         if (at := lemma_at(span, following, lo)) is not None:
@@ -485,9 +505,12 @@ class ZhushuLayerer:
             return [p]  # the 注 closes with its 今文/古文 note: nothing after it to be 经
         bonus = {exact: JINGU_BONUS} if exact is not None else {}
         no_zhu_end(span, bonus)
+        no_bare_quote(span, before, bonus)
         with zhu_m.excluding(span):
             split = best_split(span, zhu_m, jing_m, lo=lo, min_part=MIN_PART, bonus=bonus, length_prior=prior)
-            gain = split.score - whole_zhu(span, zhu_m)
+            # The two readings are scored alike: each pays the length of the 注 it proposes, and
+            # each ends its last stretch at the ○ (the 注's end is in whole_zhu, the 经's added here).
+            gain = (split.score + jing_m.logp(span[-1], END)) - (whole_zhu(span, zhu_m) + prior.logp(len(span)))
         if gain <= MAY_SPLIT[p.follow]:
             return [p]
         at = p.start + split.at
