@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from jiaokan.readers.common.base import load_source
+from jiaokan.readers.formats.mandoku import MandokuZhushuReader
 from jiaokan.readers.layouts.zhushu import BARE_QUOTE_PENALTY, no_bare_quote
+
+from .conftest import kanripo_file
 
 
 @pytest.fixture(scope="module")
@@ -67,3 +71,24 @@ def test_a_jing_hidden_before_a_ring_is_still_found(book):
     at = next(i for i, p in enumerate(pieces) if p.layer == "zhu" and p.text == "大夫不序於下尊也")
     nxt = pieces[at + 1]
     assert nxt.layer == "jing" and nxt.text.startswith("衆賓繼拾取矢") and nxt.cert == "low"
+
+
+# --- a 注 that a ○ closes is not a certain 注 -------------------------------------------------------
+
+def test_a_zhu_closed_by_a_ring_does_not_train_the_zhu_model():
+    """KR1d0028_007 line 999: ``…亦曰竒注告曰某賢於某若干純若干竒若左右鈞…興共而俟○司射命設豐注當飲…``.
+
+    The 注 before the ○ hides a 经; learnt as certain 注, it taught the 注 model its own 经.
+    """
+    certain = MandokuZhushuReader(voices={}).certain_texts(load_source(kanripo_file("KR1d0028_007.txt")))
+    assert not any("若左右鈞則左右各執一算" in t for t in certain["zhu"])
+    assert any(t.startswith("當飲不勝者射爵") for t in certain["zhu"])  # closed by its 音義: certain
+
+
+def test_the_jing_hidden_before_a_ring_is_read_as_jing(book):
+    """The same passage: the 经 ``若左右鈞則…興共而俟`` after the 注 ``告曰某賢於某若干純若干竒``, flagged."""
+    pieces = list(book("KR1d0028_007").pieces())
+    at = next(i for i, p in enumerate(pieces) if p.layer == "zhu" and p.text.startswith("告曰某賢於某"))
+    assert pieces[at].text == "告曰某賢於某若干純若干竒"
+    nxt = pieces[at + 1]
+    assert nxt.layer == "jing" and nxt.text.startswith("若左右鈞則左右各執一") and nxt.cert == "low"

@@ -61,8 +61,12 @@ UNSURE_MARGIN = 3.0
 
 #: A 注 that ends at one of these (a ○) may still hide a 经 passage before it: split when
 #: the best split beats "all 注" by more than this many nats.  Before a 疏 or an 音義 the
-#: 注 is never split: measured on 卷五 and 卷七, every such split was wrong.
-MAY_SPLIT = {"○": 0.0}
+#: 注 is never split: measured on 卷五 and 卷七, every such split was wrong.  Most 注 before
+#: a ○ are whole, and two bigram models overstate their confidence on a long span, so the
+#: bar is high: on 篇一–八 the splits that were right gained 15–105 nats, the wrong ones
+#: (``徹猶除也|設豐者…``, ``…則視干中|干中十尺``) at most 11; 8 to 12 is a flat optimum,
+#: whether the prior holds the chapter measured or not.
+MAY_SPLIT = {"○": 12.0}
 #: Characters of certain 经 and of certain 注 the models need before they may split a 注
 #: that no marker says to split (an excerpt of a few passages cannot overrule the default).
 #: The shipped prior counts: with it the models are always trained; with an empty prior
@@ -272,8 +276,16 @@ class ZhushuLayerer:
         return self._certain()
 
     def _certain(self) -> dict[str, list[str]]:
+        """经 and 注 stretches whose both ends a marker gives.
+
+        A 注 that ends at a ○ is not one of them: the ○ may close a 经 passage hidden at the
+        end of that 注 (:meth:`_may_split`), so its end is a guess.  Learnt as 注, such a
+        stretch teaches the 注 model the very 经 it hides (``…告曰某賢於某若干純若干竒若左右鈞
+        則左右各執一算…興共而俟○``, 卷七): the models would then keep it whole.
+        """
         text = self.flat.text
-        return {kind: [text[p.start:p.end] for p in self.parts if p.kind == kind and p.end > p.start]
+        return {kind: [text[p.start:p.end] for p in self.parts if p.kind == kind and p.end > p.start
+                       and not (kind == "zhu" and p.follow in MAY_SPLIT)]
                 for kind in ("jing", "zhu")}
 
     def run(self) -> list[Seg]:
@@ -506,11 +518,10 @@ class ZhushuLayerer:
         bonus = {exact: JINGU_BONUS} if exact is not None else {}
         no_zhu_end(span, bonus)
         no_bare_quote(span, before, bonus)
-        with zhu_m.excluding(span):
-            split = best_split(span, zhu_m, jing_m, lo=lo, min_part=MIN_PART, bonus=bonus, length_prior=prior)
-            # The two readings are scored alike: each pays the length of the 注 it proposes, and
-            # each ends its last stretch at the ○ (the 注's end is in whole_zhu, the 经's added here).
-            gain = (split.score + jing_m.logp(span[-1], END)) - (whole_zhu(span, zhu_m) + prior.logp(len(span)))
+        split = best_split(span, zhu_m, jing_m, lo=lo, min_part=MIN_PART, bonus=bonus, length_prior=prior)
+        # The two readings are scored alike: each pays the length of the 注 it proposes, and
+        # each ends its last stretch at the ○ (the 注's end is in whole_zhu, the 经's added here).
+        gain = (split.score + jing_m.logp(span[-1], END)) - (whole_zhu(span, zhu_m) + prior.logp(len(span)))
         if gain <= MAY_SPLIT[p.follow]:
             return [p]
         at = p.start + split.at
