@@ -92,3 +92,13 @@ def test_the_jing_hidden_before_a_ring_is_read_as_jing(book):
     assert pieces[at].text == "告曰某賢於某若干純若干竒"
     nxt = pieces[at + 1]
     assert nxt.layer == "jing" and nxt.text.startswith("若左右鈞則左右各執一") and nxt.cert == "low"
+
+
+# --- the 经 holds the word the next 注 opens on ----------------------------------------------------
+
+def test_the_lemma_of_the_next_zhu_stays_in_the_jing(book):
+    """KR1d0028_005 line 53: ``注阼階東階尊於賓席之東兩壺斯禁左𤣥酒皆加勺篚在其南東肆注斯禁禁切地無足者也``."""
+    pieces = list(book("KR1d0028_005").pieces())
+    at = next(i for i, p in enumerate(pieces) if p.layer == "zhu" and p.text.startswith("阼階東階"))
+    assert "斯禁" not in pieces[at].text  # (the rule fixes where the 经 reaches back to, not the exact split)
+    assert pieces[at + 1].layer == "jing" and "兩壺斯禁左𤣥酒皆加勺" in pieces[at + 1].text
