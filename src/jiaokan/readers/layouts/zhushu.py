@@ -26,8 +26,12 @@ The rules, as the text shows them:
 * a 注 gives way to the 经 with no marker when the next ``注`` follows with
   nothing between (``注阼階東階尊於賓席之東…注斯禁…``), and sometimes before a
   ``○``.  The split is inferred (:mod:`.mandoku_boundary`, plus 郑玄's habit of
-  ending a 注 with his 今文/古文 notes, :func:`jingu_end`); a close call keeps
-  ``cert="low"`` on the 经 piece and a ``zhu-boundary`` warning;
+  ending a 注 with his 今文/古文 notes, :func:`jingu_end`, and rules about the
+  format: a 注 never ends on a word that wants an object (:func:`.zhushu_markers.no_zhu_end`)
+  nor is it the bare quotation of the 经 before it (:func:`no_bare_quote`), and the 经
+  holds the word the next 注 opens on (:func:`lemma_at`)); a close call keeps
+  ``cert="low"`` on the 经 piece and a ``zhu-boundary`` warning; every 经 read before a
+  ``○`` is ``cert="low"``;
 * indented lines and the collection line are titles (paratext); the 考證, from
   the ``…卷五考證`` title to the end, is a ``back`` div (:class:`KaozhengLayerer`).
 
