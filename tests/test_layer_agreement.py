@@ -166,3 +166,15 @@ def test_inferred_boundaries_and_whether_the_flags_catch_the_bad_ones(la):
     wrong = {i for i, p in enumerate(ws.pieces) if p == "j2"}  # the flagged boundary is the bad one
     b = la._boundaries(w, ws, wrong)
     assert (b.total, b.flagged, b.off, b.off_flagged, b.unflagged_exact) == (2, 1, 1, 1, 1)
+
+
+def test_a_pian_title_pairs_with_the_references_title_not_its_jing(la):
+    """KR1d0028_003 opens ``士相見禮第三`` (a title, paratext) then the 经 ``士相見之禮○贄…``.
+
+    The reference's title (``士相見禮第三　儀禮　鄭氏注``) is aligned but not counted, so the
+    witness title does not pair with the reference's 经 and no heading rule is said to eat text.
+    """
+    res = la.measure(la.read(KANRIPO / "KR1d0028_003.txt"), la.read(KANRIPO / "KR1d0026_003.txt"))
+    assert res.para == 0
+    ref = la.read(KANRIPO / "KR1d0026_003.txt")
+    assert res.ref_total == len(la.stream(ref, {la.JING, la.COMM}).keys)  # titles are not in the total

@@ -9,9 +9,11 @@ The reference is a witness whose layers are certain: the 四部丛刊 《仪礼�
 Method.  Both witnesses become one stream of comparison keys in reading order
 (:func:`jiaokan.normalize.keys`: punctuation skipped, script and variant forms
 folded).  The witness stream holds *every* layer (经, 注, 疏, 音义, 释, 案 …,
-paratext); the reference stream only its 经 and commentary, since 疏 and 释 present
+paratext); the reference stream its 经 and commentary, since 疏 and 释 present
 in the witness and absent from the reference must not decide where anything goes:
-they simply come out as insertions.  :func:`jiaokan.collate.align.align` aligns the
+they simply come out as insertions.  The reference's titles are in its stream too, so
+that the witness's titles have their own counterpart, but a pair with a title of the
+reference is never counted.  :func:`jiaokan.collate.align.align` aligns the
 two; over the ``equal`` characters we compare the *class* of the layer (经 against
 commentary; the commentary layers 注 疏 音义 释 案 考证 and named commentators all
 count as commentary).
@@ -226,8 +228,12 @@ def measure(wit: Witness, ref: Witness, *, witness_name: str = "", reference_nam
             max_examples: int = 3) -> Result:
     """Align the reference's 经+commentary against the witness's full text and count layer agreement."""
     ws = stream(wit)
-    rs = stream(ref, {JING, COMM})
-    res = Result(witness_name or wit.meta.file, reference_name or ref.meta.file, ref_total=len(rs.keys))
+    # The reference's titles are aligned too, but never counted: without them the witness's
+    # 篇 title (``士相見禮第三``) has nothing to pair with but the 经 that opens with the same
+    # words (``士相見之禮``), and a tie of the alignment reports a heading rule that ate text.
+    rs = stream(ref, {JING, COMM, PARA})
+    res = Result(witness_name or wit.meta.file, reference_name or ref.meta.file,
+                 ref_total=sum(c != PARA for c in rs.classes))
     partner: list[int | None] = [None] * len(ws.keys)
     disagreements: list[tuple[int, int, str]] = []  # (witness index, reference index, kind)
     for op in align(rs.keys, ws.keys):
@@ -235,6 +241,8 @@ def measure(wit: Witness, ref: Witness, *, witness_name: str = "", reference_nam
             continue
         for k in range(op.a1 - op.a0):
             r, w = op.a0 + k, op.b0 + k
+            if rs.classes[r] == PARA:
+                continue
             partner[w] = r
             res.aligned += 1
             kind = _kind(ws.classes[w], rs.classes[r])

@@ -9,10 +9,10 @@ models, :mod:`jiaokan.readers.layouts.zhushu_boundary`).  A short 卷 teaches th
 little; the certain stretches of the chapters at hand teach them the same voices.
 
 What is counted: only stretches whose layer the markers of the witness itself decide
-(经 between a ○ or a 疏 and the next marker; 注 between ``注`` and what closes it),
-exactly what the reader trains on.  Nothing of another edition (the 四部丛刊 is the
-reference of the agreement measure and must not leak into the reader), and no text:
-the table holds bigram counts only.
+(经 between a ○ or a 疏 and the next marker; 注 between ``注`` and the 音義 or 疏 that
+closes it, not a ○, which may close a 经 hidden at its end), exactly what the reader
+trains on.  Nothing of another edition (the 四部丛刊 is the reference of the agreement
+measure and must not leak into the reader), and no text: the table holds bigram counts only.
 """
 
 from __future__ import annotations

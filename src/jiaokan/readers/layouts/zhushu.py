@@ -26,8 +26,12 @@ The rules, as the text shows them:
 * a 注 gives way to the 经 with no marker when the next ``注`` follows with
   nothing between (``注阼階東階尊於賓席之東…注斯禁…``), and sometimes before a
   ``○``.  The split is inferred (:mod:`.mandoku_boundary`, plus 郑玄's habit of
-  ending a 注 with his 今文/古文 notes, :func:`jingu_end`); a close call keeps
-  ``cert="low"`` on the 经 piece and a ``zhu-boundary`` warning;
+  ending a 注 with his 今文/古文 notes, :func:`jingu_end`, and rules about the
+  format: a 注 never ends on a word that wants an object (:func:`.zhushu_markers.no_zhu_end`)
+  nor is it the bare quotation of the 经 before it (:func:`no_bare_quote`), and the 经
+  holds the word the next 注 opens on (:func:`lemma_at`)); a close call keeps
+  ``cert="low"`` on the 经 piece and a ``zhu-boundary`` warning; every 经 read before a
+  ``○`` is ``cert="low"``;
 * indented lines and the collection line are titles (paratext); the 考證, from
   the ``…卷五考證`` title to the end, is a ``back`` div (:class:`KaozhengLayerer`).
 
@@ -50,7 +54,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..common.base import WitnessBuilder, columns
-from .zhushu_boundary import CharModel, LengthPrior, best_split, shipped_voices, whole_zhu
+from .zhushu_boundary import END, CharModel, LengthPrior, best_split, shipped_voices, whole_zhu
 from ..formats.mandoku.source import Flat, Group, Seg, paratext_kind
 from .zhushu_markers import SHU, SHU_OPEN_RE, ZHU, ZHU_PART_RE, big_marks, no_zhu_end, fold, group_marker, zhuan_opening
 
@@ -61,8 +65,12 @@ UNSURE_MARGIN = 3.0
 
 #: A 注 that ends at one of these (a ○) may still hide a 经 passage before it: split when
 #: the best split beats "all 注" by more than this many nats.  Before a 疏 or an 音義 the
-#: 注 is never split: measured on 卷五 and 卷七, every such split was wrong.
-MAY_SPLIT = {"○": 0.0}
+#: 注 is never split: measured on 卷五 and 卷七, every such split was wrong.  Most 注 before
+#: a ○ are whole, and two bigram models overstate their confidence on a long span, so the
+#: bar is high: on 篇一–八 the splits that were right gained 15–105 nats, the wrong ones
+#: (``徹猶除也|設豐者…``, ``…則視干中|干中十尺``) at most 11; 8 to 12 is a flat optimum,
+#: whether the prior holds the chapter measured or not.
+MAY_SPLIT = {"○": 12.0}
 #: Characters of certain 经 and of certain 注 the models need before they may split a 注
 #: that no marker says to split (an excerpt of a few passages cannot overrule the default).
 #: The shipped prior counts: with it the models are always trained; with an empty prior
@@ -79,8 +87,13 @@ JINGU_BONUS = 8.0
 #: The next 注's opening (its lemma) is looked for in the span, longest first, down to this length.
 LEMMA_MAX = 4
 LEMMA_MIN = 2
-#: Penalty (nats) for a split that would put that lemma in the 注.
-LEMMA_PENALTY = 8.0
+#: Penalty (nats) for a split that would put that lemma in the 注.  At 8, ``注阼階東階尊於賓席之東
+#: 兩壺斯禁左𤣥酒…注斯禁禁切地無足者也`` (卷五) kept 斯禁 and the 经 around it in the 注; from 12 to 30
+#: nothing else on 篇一–八 changes, and the smallest keeps room for the models where a
+#: two-character opening recurs in the 注 by chance.
+LEMMA_PENALTY = 12.0
+#: Penalty (nats) for a split whose 注 only repeats the 经 before it (:func:`no_bare_quote`): a rule.
+BARE_QUOTE_PENALTY = 30.0
 #: Echoes (:func:`echo_bonus`): a character of the span inside a run shared with the 经 just
 #: before leans 注 by ``ECHO_BEFORE`` nats, one inside a run shared with the next 注 leans 经
 #: by ``ECHO_NEXT``; a run of two characters counts ``ECHO_PAIR`` of a longer one.  Tuned on
@@ -168,6 +181,23 @@ def lemma_at(span: str, following: str, lo: int) -> int | None:
     return None
 
 
+def no_bare_quote(span: str, before: str, bonus: dict[int, float]) -> None:
+    """Forbid (in ``bonus``, by split point) the splits of ``span`` whose 注 would only repeat the 经 before it.
+
+    郑玄 quotes the word he explains and then explains it (``注取觚將就瓦甒酌膳`` after
+    ``…主人升坐取觚``): a 注 is never the bare quotation.  Of the 1,684 注 of 篇一–八 whose
+    both ends the markers give (``注`` … 音義/疏/○), none is a stretch of the 经 it follows;
+    so a split that leaves only ``取觚`` in the 注 (and ``將就瓦甒酌膳`` to the 经) is wrong.
+    """
+    if not before:
+        return
+    folded_before = fold(before)
+    for k in range(1, len(span)):
+        if fold(span[:k]) not in folded_before:
+            break  # a longer 注 contains this one: no longer a bare quotation either
+        bonus[k] = bonus.get(k, 0.0) - BARE_QUOTE_PENALTY
+
+
 def shared_runs(span: str, source: str) -> list[float]:
     """For each character of ``span``: 1 if it lies in a run of 3+ characters also found in
     ``source``, :data:`ECHO_PAIR` if only in a shared pair, else 0 (longest run at each start)."""
@@ -253,8 +283,16 @@ class ZhushuLayerer:
         return self._certain()
 
     def _certain(self) -> dict[str, list[str]]:
+        """经 and 注 stretches whose both ends a marker gives.
+
+        A 注 that ends at a ○ is not one of them: the ○ may close a 经 passage hidden at the
+        end of that 注 (:meth:`_may_split`), so its end is a guess.  Learnt as 注, such a
+        stretch teaches the 注 model the very 经 it hides (``…告曰某賢於某若干純若干竒若左右鈞
+        則左右各執一算…興共而俟○``, 卷七): the models would then keep it whole.
+        """
         text = self.flat.text
-        return {kind: [text[p.start:p.end] for p in self.parts if p.kind == kind and p.end > p.start]
+        return {kind: [text[p.start:p.end] for p in self.parts if p.kind == kind and p.end > p.start
+                       and not (kind == "zhu" and p.follow in MAY_SPLIT)]
                 for kind in ("jing", "zhu")}
 
     def run(self) -> list[Seg]:
@@ -466,6 +504,7 @@ class ZhushuLayerer:
         lo, exact = jingu_end(span, before)
         bonus = echo_bonus(span, before, following)
         no_zhu_end(span, bonus)
+        no_bare_quote(span, before, bonus)
         if exact is not None:
             bonus[exact] = bonus.get(exact, 0.0) + JINGU_BONUS
         if (at := lemma_at(span, following, lo)) is not None:
@@ -485,9 +524,11 @@ class ZhushuLayerer:
             return [p]  # the 注 closes with its 今文/古文 note: nothing after it to be 经
         bonus = {exact: JINGU_BONUS} if exact is not None else {}
         no_zhu_end(span, bonus)
-        with zhu_m.excluding(span):
-            split = best_split(span, zhu_m, jing_m, lo=lo, min_part=MIN_PART, bonus=bonus, length_prior=prior)
-            gain = split.score - whole_zhu(span, zhu_m)
+        no_bare_quote(span, before, bonus)
+        split = best_split(span, zhu_m, jing_m, lo=lo, min_part=MIN_PART, bonus=bonus, length_prior=prior)
+        # The two readings are scored alike: each pays the length of the 注 it proposes, and
+        # each ends its last stretch at the ○ (the 注's end is in whole_zhu, the 经's added here).
+        gain = (split.score + jing_m.logp(span[-1], END)) - (whole_zhu(span, zhu_m) + prior.logp(len(span)))
         if gain <= MAY_SPLIT[p.follow]:
             return [p]
         at = p.start + split.at

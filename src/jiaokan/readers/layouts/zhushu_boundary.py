@@ -9,9 +9,9 @@ the 经 by heart.
 
 This module learns the two voices from the same file — the stretches whose layer
 is certain (经 between a ○ or a 疏 and the next marker; 注 between ``注`` and the
-音義/疏/○ that closes it) — as two character bigram models (Witten-Bell
-interpolation with a unigram, with start and end symbols, so that "a 注 ends here"
-and "a 经 starts here" are learnt too) and picks the split that makes the 注 part
+音義/疏 that closes it, not the ○, which may close a 经 hidden at its end) — as two
+character bigram models (Witten-Bell interpolation with a unigram, with start and end
+symbols, so that "a 注 ends here" and "a 经 starts here" are learnt too) and picks the split that makes the 注 part
 most 注-like and the 经 part most 经-like.  No word list and nothing about any
 particular passage: a file of another chapter trains its own models.
 
@@ -30,12 +30,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
 START = "\x02"
 END = "\x03"
@@ -71,28 +70,6 @@ class CharModel:
         self.total = sum(self.unigrams.values())
         self.vocab = len(self.unigrams) + 1
         self._cache: dict[tuple[str, str], float] = {}
-
-    @contextmanager
-    def excluding(self, text: str) -> Iterator["CharModel"]:
-        """The model as if ``text`` (one of its training texts) had not been seen.
-
-        Why: a stretch that may or may not be all 注 is itself part of the 注
-        training; judged by a model that has learnt it, it always looks like 注.
-        """
-        pairs = list(zip(START + text, text + END))
-        self._count(pairs, -1)
-        try:
-            yield self
-        finally:
-            self._count(pairs, +1)
-
-    def _count(self, pairs: list[tuple[str, str]], sign: int) -> None:
-        for a, b in pairs:
-            self.bigrams[a, b] += sign
-            self.contexts[a] += sign
-            self.unigrams[b] += sign
-        self.total += sign * len(pairs)
-        self._cache.clear()
 
     def logp(self, a: str, b: str) -> float:
         """log P(b | a)."""
