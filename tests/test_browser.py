@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CORPUS, ROOT
+from .conftest import ROOT
 
-CHROMIUM = os.environ.get("JIAOKAN_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+from .conftest import CHROMIUM
+
 ARTIFACTS = ROOT / "test-artifacts"
 
 if not Path(CHROMIUM).exists():
@@ -26,23 +25,8 @@ if not Path(CHROMIUM).exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="the Playwright package is not installed (pip install -e '.[test]')")
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    from jiaokan.build import run_build
-
-    out = tmp_path_factory.mktemp("browser-build")
-    assert run_build(CORPUS, out, quiet=True) in (0, 2)  # 2: another stage's error must not hide the site
-    s = out / "site"
-    assert (s / "dasheyi.html").is_file()
-    return s
-
-
-@pytest.fixture(scope="session")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
+# the fixtures ``site`` (the shipped corpus built once) and ``browser`` (one Chromium per session, shared by
+# every browser test module) are in conftest.py
 
 
 @pytest.fixture
