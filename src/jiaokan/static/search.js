@@ -258,7 +258,8 @@
   }
 
   /* ---------------------------------------------------------------- the results list */
-  var LIMIT = 300;
+  var LIMIT = document.body.classList.contains("view-index") ? 300 : 2000;  // listed; the count says how many in all
+  var total = 0;
   var q = document.getElementById("q");
   var exactBox = document.getElementById("q-exact");
   var countOut = document.getElementById("q-count");
@@ -279,7 +280,8 @@
     return ch.page + "#" + encodeURIComponent(target);
   }
 
-  function renderResults(hitsByCh, total, query) {
+  function renderResults(hitsByCh, all, query) {
+    total = all;
     results.textContent = "";
     list = [];
     cur = -1;
@@ -355,7 +357,7 @@
     if (!countOut) return;
     if (!lastKey || !q.value) countOut.textContent = "";
     else if (!list.length) countOut.textContent = t("search.none");
-    else countOut.textContent = (cur >= 0 ? (cur + 1) + " / " : "") + list.length;
+    else countOut.textContent = (cur >= 0 ? (cur + 1) + " / " : "") + total;
   }
 
   /* go to a hit on this page: show its layer, render and scroll (goto), mark its characters */
@@ -365,6 +367,7 @@
     var r = list[cur];
     list.forEach(function (x, i) { x.a.classList.toggle("cur", i === cur); });
     if (lib.layerHidden(r.d.layer)) lib.showLayer(r.d.layer);
+    if (window.innerWidth < 700) results.hidden = true;  // on a phone the list would cover the hit
     go(r.d.id || r.d.row, r.d.row);
     mark(r);
     report();
@@ -466,14 +469,14 @@
       var chs = chaptersToSearch();
       var foldAll = {};
       if (onIndex) chs.forEach(function (c) { Object.assign(foldAll, c.fold || {}); });
-      var total = 0;
+      var n = 0;
       var groups = chs.map(function (c) {
         var hits = searchChapter(c, query, exact, foldAll);
-        total += hits.length;
+        n += hits.length;
         return { ch: c, hits: hits };
       });
-      renderResults(groups, total, query);
-      J.searchStats = { ms: performance.now() - t0, hits: total, chapters: chs.length };
+      renderResults(groups, n, query);
+      J.searchStats = { ms: performance.now() - t0, hits: n, chapters: chs.length };
       report();
     }
     if (onIndex) loadBook(doit); else doit();
@@ -496,7 +499,7 @@
       if (e.key !== "Enter") return;
       e.preventDefault();
       clearTimeout(timer);
-      if (key() !== lastKey) { run(q.value); if (!onIndex && list.length) visit(0); }
+      if (key() !== lastKey) { run(q.value); if (!onIndex && list.length && window.innerWidth >= 700) visit(0); }
       else if (onIndex) { var f = results.querySelector("a.q-link"); if (f) f.focus(); }
       else visit(cur + (e.shiftKey ? -1 : 1));
     });
@@ -512,6 +515,12 @@
       links[Math.min(j, links.length - 1)].focus();
     });
     if (exactBox) exactBox.addEventListener("change", function () { if (q.value) run(q.value); });
+    if (!onIndex) {  // a click elsewhere on the page puts the list away (the box, Enter or ↓ bring it back)
+      document.addEventListener("mousedown", function (e) {
+        if (!results.hidden && !results.contains(e.target) && !e.target.closest(".search")) results.hidden = true;
+      });
+      q.addEventListener("focus", function () { if (list.length && q.value) results.hidden = false; });
+    }
     var next = document.getElementById("q-next"), prev = document.getElementById("q-prev");
     function step(d) {
       if (key() !== lastKey) { run(q.value); if (list.length) visit(0); }
