@@ -85,6 +85,9 @@ def test_search_joins_across_an_notes_and_finds_every_witness(open_page):  # noq
     assert "".join(pg.locator("mark.hit").all_inner_texts()) == "司射遂袒执弓"
     hits = search(pg, "袒执弓挟")  # the 注疏 omits 遂: both witnesses have this
     assert {h["w"] for h in hits} == {"JS", "ZS"}
+    hits = search(pg, "今注疏本脱遂字")  # the 案 notes are searched too, as a layer of their own
+    assert [(h["w"], h["layer"], h["id"]) for h in hits] == [("JS", "an", "JS10.72.jing1.an1")]
+    assert pg.locator("[id='JS10.72.jing1.an1'].hit-note").count() == 1
     assert pg.errors == []
 
 
@@ -217,6 +220,7 @@ def test_an_dialog_shows_claim_evidence(browser, site, tmp_path):  # noqa: F811
         assert "无" in rows["ZS"] and "未及" in rows["SB"]
         assert pg.inner_text("#an-panel .an-lemma") == "遂"
         assert "the 注疏 reads 司射袒 without 遂" in panel.inner_text() and "agrees" in panel.inner_text()
+        assert "遂 → ∅ · 今注疏本" in pg.inner_text("#an-panel .an-claim")
         assert pg.errors == []
     finally:
         ctx.close()

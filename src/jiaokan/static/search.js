@@ -376,6 +376,7 @@
   /* the hit's characters inside its unit (one unit's text, not a search of the page) */
   var SKIP = ".an, .label, .pb, .fn-ref, .v-ins, .badge, .an-b, .absent, .vh, script";
   function clearMarks() {
+    document.querySelectorAll(".hit-note").forEach(function (n) { n.classList.remove("hit-note"); });
     document.querySelectorAll("mark.hit").forEach(function (m) {
       var p = m.parentNode;
       while (m.firstChild) p.insertBefore(m.firstChild, m);
@@ -388,6 +389,7 @@
     clearMarks();
     var st = r.hit.st;
     var unitEl = r.d.id && document.getElementById(r.d.id);
+    if (unitEl && unitEl.matches(".an")) { unitEl.classList.add("hit-note"); return; }  // a hit in a 案 note
     if (!unitEl || !unitEl.matches("[data-unit]")) return;
     // which piece of the layer: anchors of this unit in the stream before the hit
     var i = lowerBound(st.a, r.hit.cp, function (x) { return x[0]; });

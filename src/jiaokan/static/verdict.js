@@ -32,10 +32,23 @@
     "an.kind.variant": { hans: "异文", hant: "異文", en: "variant" },
     "an.kind.conjecture": { hans: "当作", hant: "當作", en: "conjecture" },
     "an.kind.comment": { hans: "按语", hant: "按語", en: "comment" },
-    "an.kind.lacuna": { hans: "阙", hant: "闕", en: "lacuna" }
+    "an.kind.lacuna": { hans: "阙", hant: "闕", en: "lacuna" },
+    "an.target.zhushu": { hans: "今注疏本", hant: "今注疏本", en: "the current 注疏" },
+    "an.target.songben": { hans: "宋本", hant: "宋本", en: "the Song print" },
+    "an.target.self": { hans: "此本", hant: "此本", en: "this text" },
+    "an.target.yuanben": { hans: "原本", hant: "原本", en: "the original print" },
+    "an.target.tangshijing": { hans: "唐石经", hant: "唐石經", en: "the Tang stone classics" },
+    "an.target.shiwen": { hans: "释文", hant: "釋文", en: "Lu Deming's 釋文" }
   });
 
   var panel = document.getElementById("an-panel");
+
+  /* whom a claim is about (ClaimEvidence.target): the name the notes themselves use */
+  function targetName(x) {
+    var k = "an.target." + x;
+    var s = t(k);
+    return s === k ? x : s;
+  }
 
   function verdictName(v) { return t("an." + (v || "unchecked")); }
   function kindName(k) { return k ? t("an.kind." + k) : ""; }
@@ -140,8 +153,8 @@
         claims.forEach(function (c) {
           var li = el("li", "an-claim vd-" + String(c.verdict || "unchecked").replace(/ /g, "-"));
           var head = [kindName(c.kind), verdictName(c.verdict)];
-          if (c.lemma || c.reading) head.push((c.lemma || "") + " → " + (c.reading || ""));
-          if (c.target) head.push(c.target);
+          if (c.lemma != null || c.reading != null) head.push((c.lemma || "∅") + " → " + (c.reading || "∅"));
+          if (c.target) head.push(targetName(c.target));
           li.appendChild(el("b", null, head.filter(Boolean).join(" · ")));
           if (c.why) li.appendChild(el("span", "why", " " + c.why));
           if (c.rule) li.appendChild(el("code", "rule", " " + c.rule));
