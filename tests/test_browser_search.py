@@ -150,13 +150,14 @@ def test_cite_a_selection(open_page):  # noqa: F811
     pg = open_page("dasheyi.html#r66")
     _select(pg, "JS10.73", "zhu", 2, 6)  # 郑注 固袭说决拾矣… on 卷十 第 13b 页, its first line
     pg.click("#cite-btn")
+    pg.wait_for_selector("#cite-panel:not([hidden])")
     panel = pg.locator("#cite-panel")
     assert panel.is_visible()
     assert pg.inner_text("#cite-scholar") == "《仪礼集释》卷十 叶十三b 行1"
     assert pg.inner_text("#cite-quote").startswith("「")
     assert pg.inner_text("#cite-tei") == "tei/jishi-juan10-dasheyi-simplified.xml#JS10.73.zhu1"
     assert pg.inner_text("#cite-link").endswith("dasheyi.html#JS10.73")
-    assert pg.evaluate("document.activeElement.matches('#cite-panel button.copy')")  # focus on the first copy
+    pg.wait_for_function("document.activeElement.matches('#cite-panel button.copy')")  # focus on the first copy
     pg.keyboard.press("Enter")
     assert pg.evaluate("window.jiaokanLastCopy") == "《仪礼集释》卷十 叶十三b 行1"
     pg.keyboard.press("Escape")
@@ -167,6 +168,7 @@ def test_cite_from_the_keyboard_without_a_selection(open_page):  # noqa: F811
     pg = open_page("dasheyi.html#r65")
     pg.locator("#r65 .row-head .plink").focus()
     pg.keyboard.press("c")  # the passage in view
+    pg.wait_for_selector("#cite-panel:not([hidden])")
     assert pg.locator("#cite-panel").is_visible()
     assert pg.inner_text("#cite-scholar").startswith("《仪礼集释》卷十 叶十三a")
     assert pg.inner_text("#cite-tei").endswith("#JS10.72")
@@ -178,6 +180,7 @@ def test_an_verdict_opens_on_click_and_keyboard(open_page):  # noqa: F811
     note = pg.locator("[id='JS10.72.jing1.an1']")
     assert note.get_attribute("title") is None and note.get_attribute("role") == "button"
     note.click()
+    pg.wait_for_selector("#an-panel:not([hidden])")
     panel = pg.locator("#an-panel")
     assert panel.is_visible()
     text = panel.inner_text()
@@ -191,6 +194,7 @@ def test_an_verdict_opens_on_click_and_keyboard(open_page):  # noqa: F811
     assert not panel.is_visible()
     note.focus()
     pg.keyboard.press("Enter")
+    pg.wait_for_selector("#an-panel:not([hidden])")
     assert panel.is_visible() and pg.evaluate("document.activeElement.id") == "an-panel"
     pg.keyboard.press("Escape")
     assert pg.evaluate("document.activeElement.id") == "JS10.72.jing1.an1"  # focus goes back
@@ -214,6 +218,7 @@ def test_an_dialog_shows_claim_evidence(browser, site, tmp_path):  # noqa: F811
     ctx, pg = _open(browser, tmp_path / "s" / "dasheyi.html#r65")
     try:
         pg.locator(f"[id='{nid}']").click()
+        pg.wait_for_selector("#an-panel:not([hidden])")
         panel = pg.locator("#an-panel")
         rows = {r.get_attribute("data-siglum"): r.inner_text() for r in panel.locator("tbody tr").all()}
         assert rows["JS"].split()[1] == "遂" and "行3" in rows["JS"]
@@ -248,6 +253,7 @@ def test_hostile_witness_text_stays_text(browser, site, tmp_path):  # noqa: F811
         hits = search(pg, "scriptalert1script", exact=True)
         assert hits and hits[0]["w"] == "JS"
         pg.locator(f"[id='{nid}']").click()
+        pg.wait_for_selector("#an-panel:not([hidden])")
         assert evil in pg.inner_text("#an-panel")
         assert pg.dialogs == [] and pg.errors == []
         assert all(u.startswith(("file://", "data:", "about:")) for u in pg.requests)
@@ -264,6 +270,7 @@ def test_strings_go_through_the_i18n_interface(browser, site):  # noqa: F811
         keys = pg.evaluate("Object.keys(window.jiaokan.i18n.reg)")
         assert {"search.exact", "cite.title", "an.why"} <= set(keys)
         pg.locator("[id='JS10.72.jing1.an1']").click()
+        pg.wait_for_selector("#an-panel:not([hidden])")
         assert "Why" in pg.inner_text("#an-panel") and "confirmed" in pg.inner_text("#an-panel")
         assert pg.errors == []
     finally:
@@ -284,6 +291,7 @@ def test_whole_book_search_cite_and_an(book, pages):
     pg = pages(book / "pian05.html#JS5.72")
     pg.locator("[id='JS5.72'] > .piece.l-jing").click()
     pg.keyboard.press("c")
+    pg.wait_for_selector("#cite-panel:not([hidden])")
     assert pg.inner_text("#cite-scholar") == "《儀禮集釋》卷五 葉十二b 行1"
     tei = pg.inner_text("#cite-tei")
     assert tei == "tei/pian05-JS.xml#JS5.72"
@@ -294,6 +302,7 @@ def test_whole_book_search_cite_and_an(book, pages):
     note.scroll_into_view_if_needed()
     note.focus()
     pg.keyboard.press("Enter")
+    pg.wait_for_selector("#an-panel:not([hidden])")
     panel = pg.locator("#an-panel")
     assert panel.is_visible() and panel.locator("tbody tr").count() >= 1
     assert pg.errors == []

@@ -137,15 +137,15 @@
   });
   if (btn) {
     btn.addEventListener("mousedown", function (e) { e.preventDefault(); });  // keep the selection
-    btn.addEventListener("click", function () { open(currentPlace(), btn); });
+    btn.addEventListener("click", function () { lib.withData(function () { open(currentPlace(), btn); }); });
   }
   document.addEventListener("keydown", function (e) {
     if (e.key !== "c" || e.ctrlKey || e.metaKey || e.altKey) return;
     var tg = e.target;
     if (tg.closest && tg.closest("input, textarea, select, [contenteditable], .jk-dialog")) return;
-    if (!document.getElementById("text") || !lib.chapterData()) return;
+    if (!document.getElementById("text") || !document.querySelector('meta[name="jiaokan-data"]')) return;
     e.preventDefault();
-    open(currentPlace(), btn);
+    lib.withData(function () { open(currentPlace(), btn); });
   });
 
   J.cite = { placeOf: placeOf, citation: citation, open: open, current: currentPlace };

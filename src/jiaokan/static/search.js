@@ -69,6 +69,24 @@
     return D && D.chapters && n ? D.chapters[n] || null : null;
   }
 
+  /* the chapter's data file (search/NAME.js), loaded when first needed or when the page is idle, so that it
+     costs the page's opening nothing; cb(data) runs once it is there (at once if it is) */
+  var waiting = null;
+  function withData(cb) {
+    var meta = document.querySelector('meta[name="jiaokan-data"]');
+    if (chapterData() || !meta) { cb(chapterData()); return; }
+    if (waiting) { waiting.push(cb); return; }
+    waiting = [cb];
+    var s = document.createElement("script");
+    s.src = meta.getAttribute("content");
+    s.onload = s.onerror = function () {
+      var w = waiting;
+      waiting = null;
+      w.forEach(function (f) { f(chapterData()); });
+    };
+    document.head.appendChild(s);
+  }
+
   function layerHidden(layer) {
     if (document.body.classList.contains("hide-" + layer)) return true;
     if (document.querySelector("input[data-layer]")) return false;
@@ -158,7 +176,7 @@
   }
 
   var lib = {
-    strings: {}, t: t, register: register, el: el, go: go, chapterData: chapterData, chapterName: chapterName,
+    strings: {}, t: t, register: register, el: el, go: go, chapterData: chapterData, chapterName: chapterName, withData: withData,
     layerHidden: layerHidden, showLayer: showLayer, dialog: dialog, placeNear: placeNear, copy: copy
   };
   J.lib = lib;
@@ -456,7 +474,7 @@
     return ch ? [ch] : [];
   }
 
-  function run(query) {
+  function run(query, then) {
     var exact = !!(exactBox && exactBox.checked);
     lastKey = query + "\u0000" + exact;
     clearMarks();
@@ -480,8 +498,9 @@
       renderResults(groups, n, query);
       J.searchStats = { ms: performance.now() - t0, hits: n, chapters: chs.length };
       report();
+      if (then) then();
     }
-    if (onIndex) loadBook(doit); else doit();
+    if (onIndex) loadBook(doit); else withData(doit);
   }
 
   if (q && results) {
@@ -501,7 +520,7 @@
       if (e.key !== "Enter") return;
       e.preventDefault();
       clearTimeout(timer);
-      if (key() !== lastKey) { run(q.value); if (!onIndex && list.length && window.innerWidth >= 700) visit(0); }
+      if (key() !== lastKey) run(q.value, function () { if (!onIndex && list.length && window.innerWidth >= 700) visit(0); });
       else if (onIndex) { var f = results.querySelector("a.q-link"); if (f) f.focus(); }
       else visit(cur + (e.shiftKey ? -1 : 1));
     });
@@ -525,7 +544,7 @@
     }
     var next = document.getElementById("q-next"), prev = document.getElementById("q-prev");
     function step(d) {
-      if (key() !== lastKey) { run(q.value); if (list.length) visit(0); }
+      if (key() !== lastKey) run(q.value, function () { if (list.length) visit(0); });
       else visit(cur + d);
     }
     if (next) next.addEventListener("click", function () { step(1); });
@@ -536,6 +555,13 @@
       if (exactBox && params.get("exact") === "1") exactBox.checked = true;
       run(q.value);
     }
+  }
+
+  if (!onIndex) {  // fetch the chapter's data once the page is up and idle, so the first search is instant
+    var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
+    window.addEventListener("load", function () {
+      idle(function () { withData(function (ch) { if (ch) idle(function () { prepare(ch); }); }); });
+    });
   }
 
   J.search = { run: run, searchChapter: searchChapter, describe: describe };

@@ -183,14 +183,14 @@
     var note = noteOf(e.target);
     if (!note || (window.getSelection && String(window.getSelection()).length)) return;
     e.preventDefault();
-    open(note.getAttribute("data-note"), note);
+    lib.withData(function () { open(note.getAttribute("data-note"), note); });
   });
   document.addEventListener("keydown", function (e) {
     if (e.key !== "Enter" && e.key !== " ") return;
     var note = noteOf(e.target);
     if (!note || e.target !== note) return;
     e.preventDefault();
-    open(note.getAttribute("data-note"), note);
+    lib.withData(function () { open(note.getAttribute("data-note"), note); });
   });
 
   J.verdict = { open: open };
