@@ -112,6 +112,14 @@ def test_book_wide_search_from_the_index(open_page):  # noqa: F811
     assert in_viewport(pg, "[id='JS10.72']") and pg.errors == []
 
 
+def test_book_wide_search_says_when_a_layer_is_hidden(open_page, site):  # noqa: F811
+    pg = open_page("dasheyi.html")
+    pg.locator("label:has(input[data-layer='jing'])").click()  # the reader's hidden layers are remembered
+    pg.goto((site / "index.html").as_uri())
+    hits = search(pg, "司射遂袒执弓")
+    assert hits and all(h["hidden"] == (h["layer"] == "jing") for h in hits)
+
+
 def test_a_hit_in_a_hidden_layer_is_listed_and_says_so(open_page):  # noqa: F811
     pg = open_page("dasheyi.html")
     pg.locator("label:has(input[data-layer='shu'])").click()  # hide the 疏
