@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,34 @@ def read_kanripo():
         return cache[stem]
 
     return _read
+
+
+# ---------------------------------------------------------------------------------------- browser tests
+CHROMIUM = os.environ.get("JIAOKAN_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The shipped corpus built once (``run_build``), its site folder."""
+    from jiaokan.build import run_build
+
+    out = tmp_path_factory.mktemp("browser-build")
+    assert run_build(CORPUS, out, quiet=True) in (0, 2)  # 2: another stage's error must not hide the site
+    s = out / "site"
+    assert (s / "dasheyi.html").is_file()
+    return s
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Debian Chromium for the session: Playwright's sync API runs once per thread, so every
+    browser test module shares it."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium fonts-noto-cjk fonts-hanazono)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the Playwright package is not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CORPUS, ROOT
+from .conftest import ROOT
 
-CHROMIUM = os.environ.get("JIAOKAN_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+from .conftest import CHROMIUM
+
 ARTIFACTS = ROOT / "test-artifacts"
 
 if not Path(CHROMIUM).exists():
@@ -26,23 +25,8 @@ if not Path(CHROMIUM).exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="the Playwright package is not installed (pip install -e '.[test]')")
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    from jiaokan.build import run_build
-
-    out = tmp_path_factory.mktemp("browser-build")
-    assert run_build(CORPUS, out, quiet=True) in (0, 2)  # 2: another stage's error must not hide the site
-    s = out / "site"
-    assert (s / "dasheyi.html").is_file()
-    return s
-
-
-@pytest.fixture(scope="session")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
+# the fixtures ``site`` (the shipped corpus built once) and ``browser`` (one Chromium per session, shared by
+# every browser test module) are in conftest.py
 
 
 @pytest.fixture
@@ -129,17 +113,18 @@ def test_variants_are_keyboard_accessible(open_page):
 
 
 def test_search_finds_highlights_and_scrolls(open_page):
+    """The search lists every hit of the chapter (search.js over search/NAME.js); Enter steps through them,
+    each shown in its place with its characters marked."""
     pg = open_page("dasheyi.html")
     pg.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     y0 = pg.evaluate("window.scrollY")
     pg.fill("#q", "司射")
     pg.press("#q", "Enter")
     pg.wait_for_selector("mark.hit.cur")
-    n = pg.locator("mark.hit").count()
+    n = pg.locator("#q-results .q-item").count()
     assert n > 10
-    count = pg.inner_text("#q-count")
-    assert count.startswith("1 / ")
-    assert pg.inner_text("mark.hit.cur") == "司射" or "".join(pg.locator("mark.hit.cur").all_inner_texts()) == "司射"
+    assert pg.inner_text("#q-count").startswith("1 / ")
+    assert "".join(pg.locator("mark.hit.cur").all_inner_texts()) == "司射"
     assert pg.evaluate("window.scrollY") < y0  # scrolled up to the first match
     assert in_viewport(pg, "mark.hit.cur")
     pg.press("#q", "Enter")
@@ -150,15 +135,15 @@ def test_search_finds_highlights_and_scrolls(open_page):
     # a new query clears the old highlights
     pg.fill("#q", "不存在之字串")
     pg.press("#q", "Enter")
-    assert pg.locator("mark.hit").count() == 0 and pg.inner_text("#q-count") == "no match"
+    assert pg.locator("mark.hit").count() == 0 and pg.inner_text("#q-count") == "无结果"
 
 
 def test_search_folds_script(open_page):
     pg = open_page("xiangsheli.html")  # JS 卷五 is traditional: 鄉 should be found by 乡
     pg.fill("#q", "乡射")
     pg.press("#q", "Enter")
-    pg.wait_for_selector("mark.hit.cur")
-    texts = set(pg.locator("div[data-wit='JS'] mark.hit").all_inner_texts())
+    pg.wait_for_selector("#q-results .q-item")
+    texts = set(pg.locator("#q-results a[data-w='JS'] mark.q-hit").all_inner_texts())
     assert texts & {"鄉射", "郷射", "鄕射"}, texts
 
 
@@ -231,7 +216,7 @@ def test_search_folds_a_traditional_query_on_a_simplified_page(open_page):
     pg.fill("#q", "賓升")
     pg.press("#q", "Enter")
     pg.wait_for_selector("mark.hit.cur")
-    assert "宾升" in set(pg.locator("mark.hit").all_inner_texts())
+    assert "宾升" in set(pg.locator("mark.q-hit").all_inner_texts())
 
 
 def test_overview_strip_works_from_the_keyboard(open_page):

@@ -191,7 +191,7 @@ def test_an_notes_at_their_place_with_verdicts(built):
         assert el.xpath("ancestor::div[@data-wit='JS']")
     el = doc.get_element_by_id("JS10.72.jing1.an1")
     badge = el.xpath(".//span[contains(@class,'badge')]")[0]
-    assert "vd-confirmed" in badge.get("class") and "confirmed" in el.get("title")
+    assert "vd-confirmed" in badge.get("class") and "confirmed" in el.get("aria-description") and el.get("title") is None
     assert el.xpath("ancestor::div[@data-unit='JS10.72']")  # the note stands in its passage
     assert "vd-contradicted" in doc.get_element_by_id("JS10.114.zhu1.an1").xpath(".//span[contains(@class,'badge')]")[0].get("class")
     # without a verdict: no badge

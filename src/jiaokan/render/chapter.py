@@ -21,7 +21,6 @@ from .inline import ColumnWriter, PageIds
 from .marks import mark_index, reading_order
 from .notes import Verdicts
 from .overview import overview_cells
-from .searchfold import fold_table
 
 
 @dataclass
@@ -172,7 +171,6 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         "vtypes": _vtypes(col),
         "overview": overview_cells(ch, apps_by_row),
         "apps": app_data(col, numbers) if col else {},
-        "fold": fold_table(ch.witnesses.values()),
         "view": "parallel",
         "lang": lang_of(ch.witnesses[ch.base].meta.script),
     }
@@ -241,7 +239,6 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         "vtypes": _vtypes(col),
         "overview": overview_cells(ch, apps_by_row),
         "apps": app_data(col, numbers) if col else {},
-        "fold": fold_table([w]),
         "view": "base",
         "lang": lang_of(w.meta.script),
         "napps": len(numbers),

@@ -35,19 +35,20 @@ def note_html(note: Note, inner_html: str, verdicts: Verdicts | None) -> str:
     """A 案 note at its place: 〔…〕 small and distinct, its verdict as a badge."""
     v = verdicts.get(note.id or "") if verdicts is not None else None
     cls = f"an l-{note.layer}"
-    title = f"案 note {note.id or ''}".strip()
+    label = f"案 note {note.id or ''}".strip()
     badge = ""
     if v:
         kind = v.kind
         vk = verdict_key(v.verdict)
         cls += f" k-{kind} an-{vk.replace(' ', '-')}"
-        summary = v.summary
-        title = f"{kind} · {vk}" + (f" — {summary}" if summary else "")
+        label = f"案 {kind} · {vk}"
         sign = VERDICT_SIGN.get(vk, "")
         text = f"{KIND_ZH.get(kind, kind)} {sign}".strip()
-        badge = (f'<span{attrs(cls="badge vd-" + vk.replace(" ", "-"), title=title)}>{escape(text)}'
+        badge = (f'<span{attrs(cls="badge vd-" + vk.replace(" ", "-"))}>{escape(text)}'
                  f'<span class="vh"> ({escape(kind)}, {escape(vk)})</span></span>')
-    return (f'<span{attrs(cls=cls, id=note.id, title=title, data_note=note.id)}>'
+    # a button that opens the 案 dialog (static/verdict.js), on click and from the keyboard: no title tooltip
+    button = {"tabindex": "0", "role": "button", "aria_haspopup": "dialog", "aria_description": label} if note.id else {}
+    return (f'<span{attrs(cls=cls, id=note.id, data_note=note.id, **button)}>'
             f'<span class="an-b" aria-hidden="true">〔</span>{inner_html}'
             f'<span class="an-b" aria-hidden="true">〕</span>{badge}</span>')
 

@@ -17,14 +17,16 @@ from ..model import Witness
 from .chapter import Chapter, base_context, parallel_context
 from .html import lang_of
 from .notes import Verdicts, badge_legend, note_summary
+from .search_index import search_src, write_search
 
-STATIC = ("edition.css", "edition.js")
+STATIC = ("edition.css", "edition.js", "search.js", "cite.js", "verdict.js", "search.css")
 
 
 @dataclass
 class SiteReport:
     out: Path
     pages: dict[str, int] = field(default_factory=dict)  # file name → bytes
+    data: dict[str, int] = field(default_factory=dict)  # search/citation data file → bytes
 
     @property
     def largest(self) -> tuple[str, int]:
@@ -109,8 +111,9 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
         rep.pages[name] = len(data)
 
     for ch in chapters:
-        write(ch.page, "chapter.html", parallel_context(ch, verdicts))
-        write(ch.base_page, "basetext.html", base_context(ch, verdicts))
+        write(ch.page, "chapter.html", {**parallel_context(ch, verdicts), "search_src": search_src(ch)})
+        write(ch.base_page, "basetext.html", {**base_context(ch, verdicts), "search_src": search_src(ch)})
+    rep.data = write_search(chapters, out, verdicts)
     write("index.html", "index.html", index_context(chapters, title, verdicts))
     for name in STATIC:
         atomic_write_bytes(out / "static" / name, files("jiaokan").joinpath("static", name).read_bytes())

@@ -1,4 +1,4 @@
-/* jiaokan edition: layer and variant toggles, the apparatus popover, search, permalinks.
+/* jiaokan edition: layer and variant toggles, the apparatus popover, permalinks.
    Plain JavaScript, no framework, no network: works from file://. */
 (function () {
   "use strict";
@@ -175,145 +175,7 @@
     }
   });
 
-  /* ---------------------------------------------------------------- search */
-  var FOLD = readJSON("fold-data");
-  var IGNORE = /[\s\p{P}\p{S}]/u;
-  var SKIP = ".pb, .fn-ref, .label, .badge, .row-head, .absent, .an-b, .plink, .sigla, .only, .vh, .v-ins, script";
-  var q = document.getElementById("q");
-  var countOut = document.getElementById("q-count");
-  var hits = [];
-  var cur = -1;
-  var lastQuery = null;
-
-  function fold(ch) { return FOLD[ch] || ch; }
-
-  function normalize(s) {
-    var out = [];
-    for (var ch of s) if (!IGNORE.test(ch)) out.push(fold(ch));
-    return out;
-  }
-
-  function visible(elem, cache) {
-    if (cache.has(elem)) return cache.get(elem);
-    var v = elem.checkVisibility ? elem.checkVisibility() : elem.offsetParent !== null;
-    cache.set(elem, v);
-    return v;
-  }
-
-  function clearHits() {
-    var parents = new Set();
-    document.querySelectorAll("mark.hit").forEach(function (m) {
-      var p = m.parentNode;
-      while (m.firstChild) p.insertBefore(m.firstChild, m);
-      p.removeChild(m);
-      parents.add(p);
-    });
-    parents.forEach(function (p) { p.normalize(); });
-    hits = [];
-    cur = -1;
-  }
-
-  function search(query) {
-    clearHits();
-    lastQuery = query;
-    var needle = normalize(query);
-    if (!needle.length || !text) { report(); return; }
-    var cache = new Map();
-    var nodes = [];
-    var chars = [];  // folded characters
-    var where = [];  // [node index, utf-16 offset, utf-16 length]
-    var walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT, {
-      acceptNode: function (n) {
-        var p = n.parentElement;
-        if (!p || p.closest(SKIP)) return NodeFilter.FILTER_REJECT;
-        return visible(p, cache) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
-      }
-    });
-    var n;
-    while ((n = walker.nextNode())) {
-      nodes.push(n);
-      var off = 0;
-      for (var ch of n.data) {
-        if (!IGNORE.test(ch)) {
-          chars.push(fold(ch));
-          where.push([nodes.length - 1, off, ch.length]);
-        }
-        off += ch.length;
-      }
-    }
-    var found = [];
-    for (var i = 0; i + needle.length <= chars.length; i++) {
-      var ok = true;
-      for (var j = 0; j < needle.length; j++) {
-        if (chars[i + j] !== needle[j]) { ok = false; break; }
-      }
-      if (ok) { found.push(i); i += needle.length - 1; }
-    }
-    // per match: ranges within single text nodes; wrap from the last to the first
-    var ranges = [];
-    found.forEach(function (start, k) {
-      var cur = null;
-      for (var j = 0; j < needle.length; j++) {
-        var w = where[start + j];
-        if (cur && cur.node === w[0] && cur.end === w[1]) {
-          cur.end = w[1] + w[2];
-        } else {
-          cur = { hit: k, node: w[0], start: w[1], end: w[1] + w[2] };
-          ranges.push(cur);
-        }
-      }
-    });
-    hits = found.map(function () { return []; });
-    for (var r = ranges.length - 1; r >= 0; r--) {
-      var rg = ranges[r];
-      var node = nodes[rg.node];
-      var mid = node.splitText(rg.start);
-      mid.splitText(rg.end - rg.start);
-      var mk = document.createElement("mark");
-      mk.className = "hit";
-      mid.parentNode.replaceChild(mk, mid);
-      mk.appendChild(mid);
-      hits[rg.hit].unshift(mk);
-    }
-    if (hits.length) go(0); else report();
-  }
-
-  function report() {
-    if (!countOut) return;
-    if (!lastQuery) countOut.textContent = "";
-    else if (!hits.length) countOut.textContent = "no match";
-    else countOut.textContent = (cur + 1) + " / " + hits.length;
-  }
-
-  function go(k) {
-    if (!hits.length) return;
-    if (cur >= 0) hits[cur].forEach(function (m) { m.classList.remove("cur"); });
-    cur = (k + hits.length) % hits.length;
-    hits[cur].forEach(function (m) { m.classList.add("cur"); });
-    hits[cur][0].scrollIntoView({ block: "center", behavior: "auto" });
-    report();
-  }
-
-  if (q) {
-    var timer = null;
-    q.addEventListener("input", function () {
-      clearTimeout(timer);
-      timer = setTimeout(function () { search(q.value); }, 300);
-    });
-    q.addEventListener("keydown", function (e) {
-      if (e.key !== "Enter") return;
-      e.preventDefault();
-      clearTimeout(timer);
-      if (q.value !== lastQuery) search(q.value);
-      else go(cur + (e.shiftKey ? -1 : 1));
-    });
-    document.getElementById("q-next").addEventListener("click", function () {
-      if (q.value !== lastQuery) search(q.value); else go(cur + 1);
-    });
-    document.getElementById("q-prev").addEventListener("click", function () {
-      if (q.value !== lastQuery) search(q.value); else go(cur - 1);
-    });
-  }
+  /* search: static/search.js (over the index files, not the page) */
 
   /* ---------------------------------------------------------------- permalinks */
   function revealTarget() {
@@ -367,6 +229,4 @@
   setBarHeight();
   window.addEventListener("resize", setBarHeight);
   if (location.hash) revealTarget();
-  var params = new URLSearchParams(location.search);
-  if (q && params.get("q")) { q.value = params.get("q"); search(q.value); }
 })();

@@ -1,0 +1,229 @@
+"""The search index and the place records of a chapter, written at render time as JavaScript data files.
+
+Why data files and not a search of the page: the page renders its rows lazily, and
+a scholar searches what a witness *reads*, which the page interrupts with 案 notes,
+page and line breaks, labels and punctuation.  So, per chapter, one stream per
+witness and layer: the layer's reading characters joined across the whole chapter
+(notes, breaks and labels left out, punctuation dropped as the collation drops it),
+with anchors that say which unit, row, page and line each stretch belongs to.  The
+案 notes are a stream of their own (layer ``an``).  ``司射遂袒执弓`` then finds the
+集释's 经 although a 案 note stands between 袒 and 执.
+
+Files (loadable from file:// by ``<script src>``, no fetch):
+
+* ``search/NAME.js``   one chapter: streams, the folding table, witnesses, the
+  citation records of every piece (:mod:`.cite`) and the 案 notes with their verdicts;
+* ``search/book.js``   the book: which chapters there are and where their files lie.
+
+Folding (script, 异体, taboo forms) is the collation's own :func:`jiaokan.normalize.key`,
+shipped as the chapter's table (:func:`.searchfold.fold_table`); the page applies it to
+the stream and the query alike, or not at all in exact-form mode (荅 ≠ 答).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..emend.verdict import NoteVerdict
+from ..io import atomic_write_bytes
+from ..model import LAYERS, LineBreak, Note, PageBreak, Where, Witness, walk
+from ..normalize import is_ignorable
+from .chapter import Chapter
+from .cite import juan_and_leaf, page_ref, work_title
+from .html import LAYER_ZH, lang_of
+from .notes import Verdicts
+from .searchfold import fold_table
+
+#: Characters of context kept on each side of a note's place (the "anchored text").
+ANCHOR_CHARS = 12
+
+
+@dataclass
+class _Stream:
+    """One witness's layer: its reading characters and where they come from."""
+
+    siglum: str
+    layer: str
+    chars: list[str] = field(default_factory=list)
+    anchors: list[list] = field(default_factory=list)  # [offset, element id, row id]
+    pages: list[list] = field(default_factory=list)  # [offset, page label]
+    _page: str | None = None
+
+    def at(self, target: str, row: str | None) -> None:
+        if self.anchors and self.anchors[-1][0] == len(self.chars):
+            self.anchors[-1] = [len(self.chars), target, row]
+        else:
+            self.anchors.append([len(self.chars), target, row])
+
+    def add(self, s: str, page: str | None) -> None:
+        if page != self._page and page is not None:
+            self.pages.append([len(self.chars), page])
+            self._page = page
+        self.chars.extend(ch for ch in s if not is_ignorable(ch))
+
+    def to_json(self) -> dict:
+        return {"w": self.siglum, "l": self.layer, "t": "".join(self.chars), "a": self.anchors, "pg": self.pages}
+
+
+@dataclass
+class _Lines:
+    """The line within the page (行): source lines counted from the last page break."""
+
+    n: int | None = None
+
+    def step(self, node: object) -> None:
+        if isinstance(node, PageBreak):
+            self.n = 0
+        elif isinstance(node, LineBreak) and self.n is not None:
+            self.n += 1
+
+
+def _row_of(ch: Chapter) -> dict[tuple[str, str], str]:
+    """(siglum, unit id) → the id of the row (or front/back section) that shows it."""
+    out: dict[tuple[str, str], str] = {}
+    for row in ch.rows():
+        for s, ids in row.units.items():
+            for uid in ids:
+                out[(s, uid)] = row.id
+    for s, w in ch.witnesses.items():
+        for d in w.divs:
+            if d.type in ("front", "back"):
+                for u in d.units:
+                    out.setdefault((s, u.id), d.type)
+    return out
+
+
+def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdicts: Verdicts | None,
+                   zs: str | None) -> tuple[list[_Stream], dict, dict, dict]:
+    """One walk over a witness: its streams, the citation records of its pieces, its notes, its pages."""
+    streams: dict[str, _Stream] = {}
+    cite: dict[str, list] = {}
+    notes: dict[str, dict] = {}
+    pages: dict[str, str] = {}
+    where, lines = Where(), _Lines()
+    after: list[tuple[dict, _Stream, int]] = []  # a note, its host stream, where it stands in it
+    for u in w.units():
+        row = rows.get((s, u.id))
+        records: list = []
+        cite[u.id] = records
+        for p in u.pieces:
+            where.enter(p)
+            host = streams.setdefault(p.layer, _Stream(s, p.layer))
+            host.at(u.id, row)
+            own: list[list] = []  # [offset in the piece, page, line] where the place changes
+            rec = [p.id if p.layer != "jing" else u.id, own]
+            records.append(rec)
+            offset = 0
+            note: Note | None = None
+            for step in walk(p.content, where):
+                node = step.node
+                lines.step(node)
+                if isinstance(node, PageBreak) and node.n not in pages:
+                    juan, leaf = juan_and_leaf(node.n, node.juan, w.meta.juan)
+                    pages[node.n] = page_ref(w.meta.script, juan, leaf, node.n)
+                if step.note is not None:
+                    if step.note is not note:
+                        note = step.note
+                        an = streams.setdefault(note.layer, _Stream(s, note.layer))
+                        an.at(note.id or u.id, row)
+                        rec_n = {"w": s, "u": u.id, "r": row, "text": note.text,
+                                 "before": "".join(host.chars[-ANCHOR_CHARS:]), "layer": p.layer,
+                                 "page": step.page, "line": lines.n, "xmlid": note.id,
+                                 "v": _verdict(verdicts, note.id, zs)}
+                        notes[note.id or f"{u.id}.an{len(notes)}"] = rec_n
+                        after.append((rec_n, host, len(host.chars)))
+                    streams[note.layer].add(node.reading, step.page)
+                    continue
+                if isinstance(node, Note):
+                    continue
+                r = node.reading
+                if r:
+                    if not own or own[-1][1] != step.page or own[-1][2] != lines.n:
+                        own.append([offset, step.page, lines.n])
+                    host.add(r, step.page)
+                    offset += len(r)
+            if not own:
+                own.append([0, where.page, lines.n])
+    for rec_n, host, at in after:  # the text right after each note, now that the host streams are whole
+        rec_n["after"] = "".join(host.chars[at:at + ANCHOR_CHARS])
+    order = {layer: i for i, layer in enumerate(LAYERS)}
+    return sorted(streams.values(), key=lambda x: order.get(x.layer, len(order))), cite, notes, pages
+
+
+def _verdict(verdicts: Verdicts | None, note_id: str | None, zs: str | None) -> dict | None:
+    v: NoteVerdict | None = verdicts.get(note_id or "") if verdicts is not None else None
+    if v is None:
+        return None
+    d: dict[str, Any] = dict(v.to_dict())
+    d["claims"] = list(d.get("claims") or [])
+    d["zs"] = zs
+    return d
+
+
+def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
+    """Everything the chapter's search, citation and 案 dialog need, as one JSON-able dict."""
+    rows = _row_of(ch)
+    zs = next((s for s, w in ch.witnesses.items() if w.meta.role == "zhushu"), None)
+    streams: list[dict] = []
+    wits: dict[str, dict] = {}
+    cite: dict[str, dict] = {}
+    notes: dict[str, dict] = {}
+    for s, w in ch.witnesses.items():
+        ss, c, n, pages = _witness_index(s, w, rows, verdicts, zs)
+        streams.extend(x.to_json() for x in ss)
+        cite[s] = c
+        notes.update(n)
+        m = w.meta
+        wits[s] = {"title": m.title or m.file, "work": work_title(m), "script": m.script, "lang": lang_of(m.script),
+                   "tei": ch.tei_files.get(s), "pages": pages, "role": m.role}
+    return {
+        "name": ch.name, "page": ch.page, "base_page": ch.base_page, "label": ch.label, "base": ch.base,
+        "layers": {k: v for k, v in LAYER_ZH.items()}, "wits": wits, "fold": fold_table(ch.witnesses.values()),
+        "s": streams, "cite": cite, "notes": notes,
+    }
+
+
+def _safe_json(data: object) -> str:
+    s = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for a, b in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        s = s.replace(a, b)
+    return s
+
+
+def js_data(slot: str, data: object) -> bytes:
+    """A script that puts DATA at ``window.jiaokanData.SLOT``; DATA as JSON that is safe in any HTML context.
+
+    The file stands alone (no loader needs to run first), so the page may load it in any order.
+
+    ``<``, ``>`` and ``&`` are escaped as ``\\u003c`` …, so a witness text holding
+    ``</script>`` stays a string, whether the file is loaded by ``<script src>`` or
+    pasted into a page; U+2028/2029 are escaped for older JavaScript parsers.
+    """
+    s = _safe_json(data)
+    path = "".join(f"[{_safe_json(k)}]" for k in slot.split("/"))
+    return (f"(function(D){{D.chapters=D.chapters||{{}};D{path}={s};}})"
+            f"(window.jiaokanData=window.jiaokanData||{{}});\n").encode("utf-8")
+
+
+def search_src(ch: Chapter) -> str:
+    """Where the chapter's data file lies, relative to the site root."""
+    return f"search/{ch.name}.js"
+
+
+def write_search(chapters: list[Chapter], out: Path, verdicts: Verdicts | None) -> dict[str, int]:
+    """Write every chapter's data file and the book's; file name → bytes."""
+    sizes: dict[str, int] = {}
+    book = []
+    for ch in chapters:
+        data = js_data(f"chapters/{ch.name}", chapter_index(ch, verdicts))
+        atomic_write_bytes(out / search_src(ch), data)
+        sizes[search_src(ch)] = len(data)
+        book.append({"name": ch.name, "page": ch.page, "label": ch.label, "src": search_src(ch),
+                     "sigla": ch.sigla, "lang": lang_of(ch.witnesses[ch.base].meta.script)})
+    data = js_data("book", {"chapters": book})
+    atomic_write_bytes(out / "search" / "book.js", data)
+    sizes["search/book.js"] = len(data)
+    return sizes

@@ -1,0 +1,568 @@
+/* jiaokan search: over the index files written at render time (search/NAME.js, search/book.js), never over
+   the page, which renders its rows lazily.  Each stream is one witness's layer, its characters joined across
+   案 notes, line and page breaks; folded by the collation's own keys (the chapter's table), or exact.
+   Also the small library cite.js and verdict.js share (window.jiaokan.lib).  No network: works from file://. */
+(function () {
+  "use strict";
+
+  var J = window.jiaokan = window.jiaokan || {};
+  var STR = {
+    "search.exact": { hans: "原字形", hant: "原字形", en: "exact form" },
+    "search.book": { hans: "全书检索", hant: "全書檢索", en: "Search the book" },
+    "search.none": { hans: "无结果", hant: "無結果", en: "no match" },
+    "search.hits": { hans: "处", hant: "處", en: "hits" },
+    "search.hidden": { hans: "（所在层已隐藏）", hant: "（所在層已隱藏）", en: "(in a hidden layer)" },
+    "search.more": { hans: "另有 {n} 处未列出", hant: "另有 {n} 處未列出", en: "{n} more not listed" },
+    "search.wholebook": { hans: "检索全书", hant: "檢索全書", en: "search the whole book" },
+    "search.loading": { hans: "载入中…", hant: "載入中…", en: "loading…" },
+    "search.close": { hans: "关闭", hant: "關閉", en: "close" },
+    "dialog.close": { hans: "关闭 (Esc)", hant: "關閉 (Esc)", en: "close (Esc)" }
+  };
+
+  /* ---------------------------------------------------------------- the shared library */
+  function t(key, vars) {
+    var s = null;
+    if (J.i18n && typeof J.i18n.t === "function") {
+      s = J.i18n.t(key);
+      if (s === key) s = null;
+    }
+    if (s == null) s = (lib.strings[key] && lib.strings[key].hans) || key;
+    if (vars) Object.keys(vars).forEach(function (k) { s = s.split("{" + k + "}").join(String(vars[k])); });
+    return s;
+  }
+
+  function register(strings) {
+    Object.keys(strings).forEach(function (k) { lib.strings[k] = strings[k]; });
+    if (J.i18n && typeof J.i18n.register === "function") J.i18n.register(strings);
+  }
+
+  function el(tag, cls, txt) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (txt != null) e.textContent = txt;
+    return e;
+  }
+
+  /* the place an id names: window.jiaokan.goto (which renders a lazy row first) or the hash */
+  function go(id, row) {
+    if (typeof J.goto === "function") {
+      if (J.goto(id) !== false) return;
+      if (row && J.goto(row) !== false) return;
+    }
+    var target = document.getElementById(id) ? id : (row && document.getElementById(row) ? row : id);
+    if (location.hash === "#" + target) {
+      var e = document.getElementById(target);
+      if (e) e.scrollIntoView({ block: "start" });
+    } else {
+      location.hash = target;
+    }
+  }
+
+  function chapterName() {
+    var m = document.getElementById("text");
+    return m && m.getAttribute("data-chapter");
+  }
+
+  function chapterData() {
+    var D = window.jiaokanData;
+    var n = chapterName();
+    return D && D.chapters && n ? D.chapters[n] || null : null;
+  }
+
+  /* the chapter's data file (search/NAME.js), loaded when first needed or when the page is idle, so that it
+     costs the page's opening nothing; cb(data) runs once it is there (at once if it is) */
+  var waiting = null;
+  function withData(cb) {
+    var meta = document.querySelector('meta[name="jiaokan-data"]');
+    if (chapterData() || !meta) { cb(chapterData()); return; }
+    if (waiting) { waiting.push(cb); return; }
+    waiting = [cb];
+    var s = document.createElement("script");
+    s.src = meta.getAttribute("content");
+    s.onload = s.onerror = function () {
+      var w = waiting;
+      waiting = null;
+      w.forEach(function (f) { f(chapterData()); });
+    };
+    document.head.appendChild(s);
+  }
+
+  function layerHidden(layer) {
+    if (document.body.classList.contains("hide-" + layer)) return true;
+    if (document.querySelector("input[data-layer]")) return false;
+    try { return JSON.parse(localStorage.getItem("jiaokan-hidden-layers") || "[]").indexOf(layer) >= 0; }
+    catch (e) { return false; }
+  }
+
+  function showLayer(layer) {
+    var box = document.querySelector('input[data-layer="' + layer + '"]');
+    if (box && !box.checked) box.click();
+  }
+
+  /* a small non-modal dialog: Esc and × close it, focus returns where it came from */
+  function dialog(panel, title, headId) {
+    panel.textContent = "";
+    var head = el("div", "jk-dialog-head");
+    var h = el("h2", null, title);
+    h.id = headId;
+    var x = el("button", "close", "×");
+    x.type = "button";
+    x.setAttribute("aria-label", t("dialog.close"));
+    head.appendChild(h);
+    head.appendChild(x);
+    panel.appendChild(head);
+    var bodyEl = el("div", "jk-dialog-body");
+    panel.appendChild(bodyEl);
+    var from = document.activeElement;
+    function close() {
+      panel.hidden = true;
+      document.removeEventListener("keydown", onKey, true);
+      document.removeEventListener("mousedown", onOut, true);
+      if (from && from.focus && document.contains(from)) from.focus();
+    }
+    function onKey(e) { if (e.key === "Escape" && !panel.hidden) { e.preventDefault(); e.stopPropagation(); close(); } }
+    function onOut(e) { if (!panel.contains(e.target)) close(); }
+    x.addEventListener("click", close);
+    document.addEventListener("keydown", onKey, true);
+    setTimeout(function () { document.addEventListener("mousedown", onOut, true); }, 0);
+    panel.hidden = false;
+    return { body: bodyEl, close: close, focus: function () { panel.focus(); } };
+  }
+
+  /* place a dialog next to an element (below it, or above when there is no room), within the window */
+  function placeNear(panel, anchor) {
+    if (!anchor || !anchor.getBoundingClientRect || window.innerWidth < 600) {
+      panel.style.left = panel.style.top = "";
+      panel.classList.remove("placed");
+      return;
+    }
+    var r = anchor.getBoundingClientRect();
+    panel.classList.add("placed");
+    var w = panel.offsetWidth, h = panel.offsetHeight;
+    var left = Math.max(8, Math.min(window.innerWidth - w - 8, r.left));
+    var top = r.bottom + 6;
+    if (top + h > window.innerHeight - 8) top = Math.max(8, r.top - h - 6);
+    panel.style.left = left + "px";
+    panel.style.top = top + "px";
+  }
+
+  /* copy text: the clipboard API where allowed (file:// is not always), else a selected textarea */
+  function copy(text, button) {
+    function done(ok) {
+      if (!button) return;
+      button.setAttribute("data-copied", ok ? "1" : "0");
+      button.classList.toggle("copied", ok);
+    }
+    function fallback() {
+      var ta = el("textarea");
+      ta.value = text;
+      ta.setAttribute("readonly", "");
+      ta.style.position = "fixed";
+      ta.style.opacity = "0";
+      document.body.appendChild(ta);
+      ta.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      document.body.removeChild(ta);
+      if (button) button.focus();
+      done(ok);
+    }
+    window.jiaokanLastCopy = text;
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(function () { done(true); }, fallback);
+    } else {
+      fallback();
+    }
+  }
+
+  var lib = {
+    strings: {}, t: t, register: register, el: el, go: go, chapterData: chapterData, chapterName: chapterName, withData: withData,
+    layerHidden: layerHidden, showLayer: showLayer, dialog: dialog, placeNear: placeNear, copy: copy
+  };
+  J.lib = lib;
+  register(STR);
+
+  /* ---------------------------------------------------------------- streams */
+  var IGNORE = /[\s\p{P}\p{Z}\p{Cc}\p{Cf}○◯●◎◦※☆★◆◇▲△▼▽¶§†‡‖｜|\uFE00-\uFE0F]/u;
+
+  /* a string's astral characters, for code-point ↔ UTF-16 offsets (Python counts code points) */
+  function astral(s) {
+    var out = [];
+    var cp = 0;
+    for (var i = 0; i < s.length; i++, cp++) {
+      var c = s.charCodeAt(i);
+      if (c >= 0xD800 && c <= 0xDBFF) { out.push(cp); i++; }
+    }
+    return out;
+  }
+
+  function lowerBound(arr, x, keyf) {  // first index with keyf(arr[i]) > x, minus one: the entry in force at x
+    var lo = 0, hi = arr.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (keyf(arr[mid]) <= x) lo = mid + 1; else hi = mid;
+    }
+    return lo - 1;
+  }
+
+  function u16ToCp(ast, u) {  // ast: code-point offsets of astral chars; their UTF-16 offset is ast[j] + j
+    var lo = 0, hi = ast.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (ast[mid] + mid < u) lo = mid + 1; else hi = mid;
+    }
+    return u - lo;
+  }
+
+  function cpToU16(ast, cp) {
+    var k = lowerBound(ast, cp - 1, function (a) { return a; });
+    return cp + k + 1;
+  }
+
+  function prepare(ch) {
+    if (ch._ready) return;
+    var fold = ch.fold || {};
+    ch.s.forEach(function (st) {
+      var f = "";
+      for (var c of st.t) f += fold[c] || c;
+      st.f = f;
+      st.astT = astral(st.t);
+      st.astF = astral(f);
+    });
+    ch._ready = true;
+  }
+
+  function normalizeQuery(q, fold) {
+    var out = "";
+    for (var c of q) if (!IGNORE.test(c)) out += fold ? (fold[c] || c) : c;
+    return out;
+  }
+
+  /* every hit in a chapter: {ch, st, cp, len} in stream order */
+  function searchChapter(ch, query, exact, foldAll) {
+    prepare(ch);
+    var fold = exact ? null : Object.assign({}, foldAll || {}, ch.fold || {});
+    var needle = normalizeQuery(query, fold);
+    if (!needle) return [];
+    var nlen = Array.from(needle).length;
+    var hits = [];
+    ch.s.forEach(function (st) {
+      var hay = exact ? st.t : st.f;
+      var ast = exact ? st.astT : st.astF;
+      var i = hay.indexOf(needle);
+      while (i >= 0) {
+        hits.push({ ch: ch, st: st, cp: ast.length ? u16ToCp(ast, i) : i, len: nlen });
+        i = hay.indexOf(needle, i + needle.length);
+      }
+    });
+    return hits;
+  }
+
+  function describe(h) {
+    var st = h.st, ch = h.ch;
+    var a = st.a[Math.max(0, lowerBound(st.a, h.cp, function (x) { return x[0]; }))] || [0, null, null];
+    var pg = st.pg[lowerBound(st.pg, h.cp, function (x) { return x[0]; })];
+    var w = ch.wits[st.w] || {};
+    var page = pg ? pg[1] : null;
+    var ctxN = 14;
+    var s0 = Math.max(0, h.cp - ctxN), s1 = h.cp + h.len + ctxN;
+    var T = st.t, ast = st.astT;
+    function sl(a0, a1) { return T.slice(cpToU16(ast, a0), cpToU16(ast, Math.min(a1, 1e12))); }
+    return {
+      id: a[1], row: a[2], unitStart: a[0], layer: st.l, w: st.w, lang: w.lang, page: page,
+      ref: page ? ((w.pages || {})[page] || page) : "",
+      before: (s0 > 0 ? "…" : "") + sl(s0, h.cp), hit: sl(h.cp, h.cp + h.len), after: sl(h.cp + h.len, s1)
+    };
+  }
+
+  /* ---------------------------------------------------------------- the results list */
+  var LIMIT = document.body.classList.contains("view-index") ? 300 : 2000;  // listed; the count says how many in all
+  var total = 0;
+  var q = document.getElementById("q");
+  var exactBox = document.getElementById("q-exact");
+  var countOut = document.getElementById("q-count");
+  var results = document.getElementById("q-results");
+  var onIndex = document.body.classList.contains("view-index");
+  var list = [];  // described hits, in order
+  var cur = -1;
+  var lastKey = null;
+
+  function currentHere() {
+    return document.body.classList.contains("view-parallel");
+  }
+
+  function hrefOf(ch, d) {
+    var here = chapterName() === ch.name;
+    var target = d.id || d.row;
+    if (here && (currentHere() || (document.getElementById(target)))) return "#" + target;
+    return ch.page + "#" + encodeURIComponent(target);
+  }
+
+  function renderResults(hitsByCh, all, query) {
+    total = all;
+    results.textContent = "";
+    list = [];
+    cur = -1;
+    var head = el("div", "q-head");
+    head.appendChild(el("span", "q-total", total ? total + " " + t("search.hits") : t("search.none")));
+    if (!onIndex && query) {
+      var wb = el("a", "q-wholebook", t("search.wholebook"));
+      wb.href = "index.html?q=" + encodeURIComponent(query) + (exactBox && exactBox.checked ? "&exact=1" : "");
+      head.appendChild(wb);
+    }
+    var x = el("button", "close", "×");
+    x.type = "button";
+    x.setAttribute("aria-label", t("search.close"));
+    x.addEventListener("click", function () { results.hidden = true; q.focus(); });
+    head.appendChild(x);
+    results.appendChild(head);
+    var shown = 0;
+    hitsByCh.forEach(function (group) {
+      var ch = group.ch;
+      if (!group.hits.length) return;
+      if (onIndex) {
+        var h3 = el("h3", "q-ch");
+        h3.lang = ch.lang || "zh";
+        h3.textContent = ch.label + " · " + group.hits.length;
+        results.appendChild(h3);
+      }
+      var ol = el("ol", "q-list");
+      group.hits.forEach(function (h) {
+        if (shown >= LIMIT) return;
+        shown++;
+        var d = describe(h);
+        var li = el("li", "q-item l-" + d.layer);
+        var a = el("a", "q-link");
+        a.href = hrefOf(ch, d);
+        a.setAttribute("data-id", d.id || "");
+        a.setAttribute("data-row", d.row || "");
+        a.setAttribute("data-layer", d.layer);
+        a.setAttribute("data-w", d.w);
+        var meta = el("span", "q-meta");
+        meta.appendChild(el("b", "q-w", d.w));
+        var lz = el("span", "q-layer chip-" + d.layer, (ch.layers && ch.layers[d.layer]) || d.layer);
+        lz.lang = "zh-Hans";
+        meta.appendChild(lz);
+        if (d.ref) meta.appendChild(el("span", "q-page", d.ref));
+        if (lib.layerHidden(d.layer)) {
+          li.classList.add("q-hidden");
+          meta.appendChild(el("span", "q-hid", t("search.hidden")));
+        }
+        a.appendChild(meta);
+        var ctx = el("span", "q-ctx");
+        ctx.lang = d.lang || "zh";
+        ctx.appendChild(document.createTextNode(d.before));
+        ctx.appendChild(el("mark", "q-hit", d.hit));
+        ctx.appendChild(document.createTextNode(d.after + "…"));
+        a.appendChild(ctx);
+        li.appendChild(a);
+        ol.appendChild(li);
+        var k = list.length;
+        list.push({ ch: ch, d: d, hit: h, a: a });
+        a.addEventListener("click", function (e) {
+          if (a.getAttribute("href").charAt(0) !== "#") return;  // another page: let the link work
+          e.preventDefault();
+          visit(k);
+        });
+      });
+      results.appendChild(ol);
+    });
+    if (total > shown) results.appendChild(el("p", "q-more", t("search.more", { n: total - shown })));
+    results.hidden = !query;
+  }
+
+  function report() {
+    if (!countOut) return;
+    if (!lastKey || !q.value) countOut.textContent = "";
+    else if (!list.length) countOut.textContent = t("search.none");
+    else countOut.textContent = (cur >= 0 ? (cur + 1) + " / " : "") + total;
+  }
+
+  /* go to a hit on this page: show its layer, render and scroll (goto), mark its characters */
+  function visit(k) {
+    if (!list.length) return;
+    cur = (k + list.length) % list.length;
+    var r = list[cur];
+    list.forEach(function (x, i) { x.a.classList.toggle("cur", i === cur); });
+    if (lib.layerHidden(r.d.layer)) lib.showLayer(r.d.layer);
+    if (window.innerWidth < 700) results.hidden = true;  // on a phone the list would cover the hit
+    go(r.d.id || r.d.row, r.d.row);
+    mark(r);
+    report();
+  }
+
+  /* the hit's characters inside its unit (one unit's text, not a search of the page) */
+  var SKIP = ".an, .label, .pb, .fn-ref, .v-ins, .badge, .an-b, .absent, .vh, script";
+  function clearMarks() {
+    document.querySelectorAll(".hit-note").forEach(function (n) { n.classList.remove("hit-note"); });
+    document.querySelectorAll("mark.hit").forEach(function (m) {
+      var p = m.parentNode;
+      while (m.firstChild) p.insertBefore(m.firstChild, m);
+      p.removeChild(m);
+      p.normalize();
+    });
+  }
+
+  function mark(r) {
+    clearMarks();
+    var st = r.hit.st;
+    var unitEl = r.d.id && document.getElementById(r.d.id);
+    if (unitEl && unitEl.matches(".an")) { unitEl.classList.add("hit-note"); return; }  // a hit in a 案 note
+    if (!unitEl || !unitEl.matches("[data-unit]")) return;
+    // which piece of the layer: anchors of this unit in the stream before the hit
+    var i = lowerBound(st.a, r.hit.cp, function (x) { return x[0]; });
+    var k = 0;
+    while (i - k - 1 >= 0 && st.a[i - k - 1][1] === r.d.id) k++;
+    var piece = unitEl.querySelectorAll(":scope > .piece.l-" + st.l)[k];
+    if (!piece) return;
+    var skip = r.hit.cp - st.a[i][0];
+    var need = r.hit.len;
+    var walker = document.createTreeWalker(piece, NodeFilter.SHOW_TEXT, {
+      acceptNode: function (n) { return n.parentElement.closest(SKIP) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT; }
+    });
+    var n, ranges = [];
+    while ((n = walker.nextNode()) && need > 0) {
+      var off = 0, start = -1, end = -1;
+      for (var c of n.data) {
+        if (!IGNORE.test(c)) {
+          if (skip > 0) skip--;
+          else if (need > 0) { if (start < 0) start = off; need--; end = off + c.length; }
+        }
+        off += c.length;
+      }
+      if (start >= 0) ranges.push([n, start, end]);
+    }
+    var first = null;
+    for (var j = ranges.length - 1; j >= 0; j--) {
+      var rg = ranges[j];
+      var mid = rg[0].splitText(rg[1]);
+      mid.splitText(rg[2] - rg[1]);
+      var mk = el("mark", "hit cur");
+      mid.parentNode.replaceChild(mk, mid);
+      mk.appendChild(mid);
+      first = mk;
+    }
+    if (first) first.scrollIntoView({ block: "center" });
+  }
+
+  /* ---------------------------------------------------------------- running a query */
+  function loadBook(cb) {
+    var D = window.jiaokanData || {};
+    var book = D.book && D.book.chapters || [];
+    var missing = book.filter(function (c) { return !(D.chapters && D.chapters[c.name]); });
+    if (!missing.length) { cb(); return; }
+    if (countOut) countOut.textContent = t("search.loading");
+    var left = missing.length;
+    missing.forEach(function (c) {
+      var s = document.createElement("script");
+      s.src = c.src;
+      s.onload = s.onerror = function () { if (--left === 0) cb(); };
+      document.head.appendChild(s);
+    });
+  }
+
+  function chaptersToSearch() {
+    var D = window.jiaokanData || {};
+    if (onIndex) {
+      return (D.book && D.book.chapters || []).map(function (c) {
+        var ch = D.chapters && D.chapters[c.name];
+        if (ch) ch.lang = c.lang;
+        return ch;
+      }).filter(Boolean);
+    }
+    var ch = chapterData();
+    return ch ? [ch] : [];
+  }
+
+  function run(query, then) {
+    var exact = !!(exactBox && exactBox.checked);
+    lastKey = query + "\u0000" + exact;
+    clearMarks();
+    if (!query || !normalizeQuery(query, null)) {
+      results.hidden = true;
+      list = [];
+      report();
+      return;
+    }
+    function doit() {
+      var t0 = performance.now();
+      var chs = chaptersToSearch();
+      var foldAll = {};
+      if (onIndex) chs.forEach(function (c) { Object.assign(foldAll, c.fold || {}); });
+      var n = 0;
+      var groups = chs.map(function (c) {
+        var hits = searchChapter(c, query, exact, foldAll);
+        n += hits.length;
+        return { ch: c, hits: hits };
+      });
+      renderResults(groups, n, query);
+      J.searchStats = { ms: performance.now() - t0, hits: n, chapters: chs.length };
+      report();
+      if (then) then();
+    }
+    if (onIndex) loadBook(doit); else withData(doit);
+  }
+
+  if (q && results) {
+    var timer = null;
+    var key = function () { return q.value + "\u0000" + !!(exactBox && exactBox.checked); };
+    q.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () { run(q.value); }, 250);
+    });
+    q.addEventListener("keydown", function (e) {
+      if (e.key === "ArrowDown" && !results.hidden) {
+        var first = results.querySelector("a.q-link");
+        if (first) { e.preventDefault(); first.focus(); }
+        return;
+      }
+      if (e.key === "Escape" && !results.hidden) { e.preventDefault(); results.hidden = true; return; }
+      if (e.key !== "Enter") return;
+      e.preventDefault();
+      clearTimeout(timer);
+      if (key() !== lastKey) run(q.value, function () { if (!onIndex && list.length && window.innerWidth >= 700) visit(0); });
+      else if (onIndex) { var f = results.querySelector("a.q-link"); if (f) f.focus(); }
+      else visit(cur + (e.shiftKey ? -1 : 1));
+    });
+    results.addEventListener("keydown", function (e) {
+      var links = Array.prototype.slice.call(results.querySelectorAll("a.q-link"));
+      var i = links.indexOf(document.activeElement);
+      if (e.key === "Escape") { e.preventDefault(); results.hidden = true; q.focus(); return; }
+      if (i < 0) return;
+      var j = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: links.length - 1 }[e.key];
+      if (j === undefined) return;
+      e.preventDefault();
+      if (j < 0) { q.focus(); return; }
+      links[Math.min(j, links.length - 1)].focus();
+    });
+    if (exactBox) exactBox.addEventListener("change", function () { if (q.value) run(q.value); });
+    if (!onIndex) {  // a click elsewhere on the page puts the list away (the box, Enter or ↓ bring it back)
+      document.addEventListener("mousedown", function (e) {
+        if (!results.hidden && !results.contains(e.target) && !e.target.closest(".search")) results.hidden = true;
+      });
+      q.addEventListener("focus", function () { if (list.length && q.value) results.hidden = false; });
+    }
+    var next = document.getElementById("q-next"), prev = document.getElementById("q-prev");
+    function step(d) {
+      if (key() !== lastKey) run(q.value, function () { if (list.length) visit(0); });
+      else visit(cur + d);
+    }
+    if (next) next.addEventListener("click", function () { step(1); });
+    if (prev) prev.addEventListener("click", function () { step(-1); });
+    var params = new URLSearchParams(location.search);
+    if (params.get("q")) {
+      q.value = params.get("q");
+      if (exactBox && params.get("exact") === "1") exactBox.checked = true;
+      run(q.value);
+    }
+  }
+
+  if (!onIndex) {  // fetch the chapter's data once the page is up and idle, so the first search is instant
+    var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
+    window.addEventListener("load", function () {
+      idle(function () { withData(function (ch) { if (ch) idle(function () { prepare(ch); }); }); });
+    });
+  }
+
+  J.search = { run: run, searchChapter: searchChapter, describe: describe };
+})();

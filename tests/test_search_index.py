@@ -1,0 +1,169 @@
+"""The search index and citation records written at render time (render/search_index.py, render/cite.py).
+
+Checked on the real corpus: the streams are every layer's reading text, joined across 案
+notes and breaks; the anchors, pages and citation records point where the text is; the
+data files stay strings whatever a witness holds.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jiaokan.emend.verdict import NoteVerdict
+from jiaokan.model import LineBreak, Note, PageBreak, walk
+from jiaokan.normalize import is_ignorable, key
+from jiaokan.normalize.numerals import chinese_numeral
+from jiaokan.render.chapter import Chapter
+from jiaokan.render.cite import citation, hanzi_number, juan_and_leaf, page_ref, work_title
+from jiaokan.render.search_index import chapter_index, js_data
+
+from .conftest import CORPUS
+
+
+@pytest.fixture(scope="module")
+def dasheyi(tmp_path_factory) -> Chapter:
+    """The shipped 大射仪 chapter (JS 卷十 and the ZS excerpt), built as ``jiaokan build`` does, read back."""
+    from jiaokan.build import run_build
+    from jiaokan.render.inputs import load_inputs
+
+    out = tmp_path_factory.mktemp("search-index")
+    assert run_build(CORPUS, out, quiet=True, jobs=1) in (0, 2)
+    chapters, _ = load_inputs([out / "apparatus" / "dasheyi.xml", *sorted((out / "tei").glob("*.xml"))])
+    return next(c for c in chapters if c.name == "dasheyi")
+
+
+def _streams(idx: dict) -> dict[tuple[str, str], dict]:
+    return {(s["w"], s["l"]): s for s in idx["s"]}
+
+
+def test_a_layer_reads_across_its_an_note(dasheyi):
+    """司射遂袒(案…)执弓: the 集释's 经 is found whole, the note is a stream of its own."""
+    idx = chapter_index(dasheyi)
+    js = _streams(idx)[("JS", "jing")]
+    at = js["t"].index("司射遂袒执弓")
+    anchor = max((a for a in js["a"] if a[0] <= at), key=lambda a: a[0])
+    assert anchor[1] == "JS10.72" and anchor[2].startswith("r")
+    an = _streams(idx)[("JS", "an")]
+    assert "今注疏本脱遂字" in an["t"]
+    assert "袒执弓挟" in _streams(idx)[("ZS", "jing")]["t"]
+    note = idx["notes"]["JS10.72.jing1.an1"]
+    assert note["before"].endswith("司射遂袒") and note["after"].startswith("执弓")
+    assert note["w"] == "JS" and note["u"] == "JS10.72" and note["page"] == "13a"
+
+
+def test_streams_are_each_layers_reading_text(dasheyi):
+    """Every layer's stream is its pieces' text with punctuation dropped (nothing lost, nothing added);
+    the 案 stream is the notes' text."""
+    idx = chapter_index(dasheyi)
+    streams = _streams(idx)
+    for s, w in dasheyi.witnesses.items():
+        layers = {p.layer for p in w.pieces()}
+        for layer in layers:
+            want = "".join(ch for p in w.pieces() if p.layer == layer for ch in p.text if not is_ignorable(ch))
+            assert streams[(s, layer)]["t"] == want, (s, layer)
+        notes = "".join(ch for n in w.notes() for ch in n.text if not is_ignorable(ch))
+        assert streams.get((s, "an"), {"t": ""})["t"] == notes
+        for st_ in idx["s"]:
+            offs = [a[0] for a in st_["a"]]
+            assert offs == sorted(offs) and offs[0] == 0
+
+
+def test_citation_records_give_page_and_line_of_every_piece(dasheyi):
+    """The first record of each piece is where its first character stands: the page in force and the
+    line counted from the last page break."""
+    idx = chapter_index(dasheyi)
+    w = dasheyi.witnesses["JS"]
+    recs = idx["cite"]["JS"]
+    n_page: int | None = None
+    page = None
+    for u in w.units():
+        for p, rec in zip(u.pieces, recs[u.id]):
+            assert rec[0] == (u.id if p.layer == "jing" else p.id)
+            first = None
+            for step in walk(p.content):
+                if isinstance(step.node, PageBreak):
+                    page, n_page = step.node.n, 0
+                elif isinstance(step.node, LineBreak) and n_page is not None:
+                    n_page += 1
+                elif step.note is None and not isinstance(step.node, Note) and step.node.reading and first is None:
+                    first = (page, n_page)
+                elif step.note is not None and isinstance(step.node, (PageBreak, LineBreak)):
+                    pass
+            if first is not None:
+                assert (rec[1][0][1], rec[1][0][2]) == first, (p.id, rec)
+            offs = [x[0] for x in rec[1]]
+            assert offs == sorted(offs) and offs[0] == 0 and offs[-1] <= len(p.text)
+    wit = idx["wits"]["JS"]
+    assert wit["work"] == "仪礼集释" and wit["pages"]["13a"] == "卷十 叶十三a"
+    assert wit["tei"] is None or wit["tei"].endswith(".xml")
+
+
+def test_fold_is_the_collations_key(dasheyi):
+    idx = chapter_index(dasheyi)
+    for ch, k in idx["fold"].items():
+        assert key(ch) == k
+    assert idx["fold"].get("荅") == "答" and idx["fold"].get("賓") == "宾"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=1, max_value=999))
+def test_hanzi_numbers_read_back(n):
+    assert chinese_numeral(hanzi_number(n)) == n
+
+
+def test_scholars_citation_form():
+    assert juan_and_leaf("005-3a", None, "") == (5, "三a")
+    assert juan_and_leaf("13b", None, "10") == (10, "十三b")
+    assert juan_and_leaf("12", "3", "") == (3, None)
+    assert page_ref("traditional", 5, "三a", "005-3a") == "卷五 葉三a"
+    assert page_ref("simplified", 10, "十三b", "13b") == "卷十 叶十三b"
+    assert citation("儀禮集釋", "卷五 葉三a", 4) == "《儀禮集釋》卷五 葉三a 行4"
+    assert citation("古今图书集成", "", 4) == "《古今图书集成》"
+    from jiaokan.model import WitnessMeta
+
+    assert work_title(WitnessMeta("JS", "f", "x", title="儀禮集釋 (WYG)")) == "儀禮集釋"
+    assert work_title(WitnessMeta("JS", "f", "x", title="仪礼集释 卷十 (李如圭 撰)")) == "仪礼集释"
+
+
+HOSTILE = "</script><script>alert(1)</script>\u2028<!--"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("<>/&!-'\"\u2028\u2029司射ascript")), max_size=40))
+def test_data_files_keep_any_text_a_string(s):
+    """No '<' or '>' reaches the file, whatever the witness holds; the value reads back unchanged."""
+    data = js_data("chapters/x", {"t": s + HOSTILE})
+    text = data.decode("utf-8")
+    assert "<" not in text and ">" not in text and "\u2028" not in text
+    payload = text[text.index("={") + 1:text.rindex(";}")]
+    assert json.loads(payload)["t"] == s + HOSTILE
+
+
+@dataclass(frozen=True)
+class _WithClaims(NoteVerdict):
+    """A verdict record as the emend stage gives it once claims carry their evidence."""
+
+    claims_: tuple = ()
+
+    def to_dict(self):
+        d = super().to_dict()
+        d["claims"] = [dict(c) for c in self.claims_]
+        return d
+
+
+def test_verdicts_with_and_without_claims(dasheyi):
+    nid = "JS10.72.jing1.an1"
+    claim = {"id": f"{nid}.c1", "kind": "omission", "lemma": "遂", "reading": "", "target": "zhushu",
+             "verdict": "confirmed", "rule": "agrees", "why": "the 注疏 lacks 遂", "anchor": "司射【遂】袒",
+             "place": "卷十 叶十三a 行3", "witness": "ZS", "readings": {"JS": "遂", "ZS": ""}}
+    plain = chapter_index(dasheyi, {nid: NoteVerdict("omission", "confirmed", "omission 遂→∅", "")})
+    v = plain["notes"][nid]["v"]
+    assert v["kind"] == "omission" and v["claims"] == [] and v["zs"] == "ZS"
+    rich = chapter_index(dasheyi, {nid: _WithClaims("omission", "confirmed", "omission 遂→∅", "", (claim,))})
+    assert rich["notes"][nid]["v"]["claims"] == [claim]
+    assert chapter_index(dasheyi)["notes"][nid]["v"] is None
