@@ -8,13 +8,12 @@ data files stay strings whatever a witness holds.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jiaokan.emend.verdict import NoteVerdict
+from jiaokan.emend.verdict import ClaimEvidence, NoteVerdict
 from jiaokan.model import LineBreak, Note, PageBreak, walk
 from jiaokan.normalize import is_ignorable, key
 from jiaokan.normalize.numerals import chinese_numeral
@@ -144,16 +143,9 @@ def test_data_files_keep_any_text_a_string(s):
     assert json.loads(payload)["t"] == s + HOSTILE
 
 
-@dataclass(frozen=True)
-class _WithClaims(NoteVerdict):
-    """A verdict record as the emend stage gives it once claims carry their evidence."""
-
-    claims_: tuple = ()
-
-    def to_dict(self):
-        d = super().to_dict()
-        d["claims"] = [dict(c) for c in self.claims_]
-        return d
+def _WithClaims(kind, verdict, summary, reading, claims) -> NoteVerdict:
+    """A verdict record as the emend stage gives it, its claims carrying their evidence."""
+    return NoteVerdict(kind, verdict, summary, reading, tuple(ClaimEvidence.from_dict(c) for c in claims))
 
 
 def test_verdicts_with_and_without_claims(dasheyi):
