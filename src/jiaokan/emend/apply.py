@@ -253,11 +253,14 @@ def _in_script(text: str, source: str, target: str) -> str:
 # ---------------------------------------------------------------------------
 
 
-def emend(witness: Witness, against: Witness | None = None, *, collation: Collation | None = None) -> EmendResult:
+def emend(witness: Witness, against: Witness | None = None, *, collation: Collation | None = None,
+          front: Witness | None = None) -> EmendResult:
     """Anchor, check and apply every 案 note of ``witness`` (against the 注疏 ``against``).
 
     ``collation`` may be given when the two witnesses were already collated (either may
     be its base); otherwise they are collated here with ``witness`` as the base.
+    ``front`` is the 注疏's front matter (卷首), where it gives the 目録 of every 篇: claims on
+    the 集释's 目録 passage are checked there.
     Raises ``ValueError`` when the two witnesses share a siglum.
     """
     claims = anchor_witness(witness)
@@ -269,7 +272,7 @@ def emend(witness: Witness, against: Witness | None = None, *, collation: Collat
                 or collation.witnesses.get(against.meta.siglum) is not against \
                 or collation.base not in (witness.meta.siglum, against.meta.siglum):
             collation = collate([witness, against], base=witness.meta.siglum)
-        aligned = Aligned(collation, witness.meta.siglum, against.meta.siglum)
+        aligned = Aligned(collation, witness.meta.siglum, against.meta.siglum, front=front)
     else:
         collation = None
     checks = check_claims(claims, aligned)
