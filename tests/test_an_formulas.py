@@ -197,6 +197,24 @@ def test_further_claims_and_what_is_only_evidence(note, more):
     assert [(m.kind, m.lemma, m.reading, m.target) for m in r.more] == more
 
 
+@pytest.mark.parametrize("note, kind, lemma, reading, position", [
+    # 此有者衍: the character named before (無酒字)
+    ("案敖繼公云上下文酌膳皆無酒字此有者衍也", "conjecture", "酒", "", "preceding"),  # 卷七 JS7.55
+    # 句下: below this phrase (at the note)
+    ("案敖繼公云句下當有爵字如鄉飲酒鄉射禮之所云此文脫耳", "conjecture", "", "爵", "after"),  # 卷八 JS8.16
+])
+def test_conjectures_that_name_their_character_elsewhere(note, kind, lemma, reading, position):
+    r = parse_note(note)
+    assert (r.kind, r.lemma, r.reading, r.position) == (kind, lemma, reading, position)
+
+
+def test_the_words_of_the_source_after_a_claim_about_it():
+    # 釋文作段云本又作腶同: 云本又作腶同 is the 釋文's own wording; then 唐石經 on the same 腶
+    r = parse_note("案腶釋文作段云本又作腶同唐石經訛作□")  # 卷二 JS2.74.jing1.an1
+    assert (r.lemma, r.reading, r.target) == ("腶", "段", "shiwen")
+    assert [(m.lemma, m.reading, m.target) for m in r.more] == [("腶", "□", "tangshijing")]
+
+
 def test_the_zhushu_as_evidence_of_a_correction_of_yuanben():
     r = parse_note("案受原本訛作授唐石經同據今注疏本改正")  # 卷四 JS4.124: 唐石經 shares 授
     assert (r.kind, r.lemma, r.reading, r.target, r.evidence_ids) == ("corruption", "受", "授", "yuanben", ["zhushu"])
@@ -299,6 +317,11 @@ def _verdict(juan: int, claim_id: str):
     (4, "JS4.112.zhu1.an1", "案也原本訛作者今從注疏本改正"),
     (4, "JS4.124.jing1.an1", "案受原本訛作授唐石經同據今注疏本改正"),
     (11, "JS11.74.zhu1.an1", "案原本脱與字據今注疏本補…"),
+    # 5. two claims of one note a few characters apart, where the 注疏 sets the passage elsewhere
+    (14, "JS14.132.zhu1.an1", "案今注疏本脱自拜聘享至五字及亦非其次四字…"),
+    (14, "JS14.132.zhu1.an1~2", "(the same note)"),
+    # 6. 此經文及注: the passage's 经 and 注 stand before 君貺寡君 in the 注疏
+    (14, "JS14.132.jing1.an1", "案此經文及注今注疏本在君貺寡君之前唐石經亦在此"),
     # the 鄭目録: the 注疏 gives it in its front matter, not in the 篇's 卷
     (9, "JS9.4.zhu1.an1", "案今注疏本脱也字據宋夲補"),
     (11, "JS11.4.zhu1.an2", "案今注疏本脱聘字"),

@@ -634,7 +634,8 @@ def _near(slot: _Slot, off: int, reading: str, decl: dict) -> tuple[int, int] | 
             if g in pool:
                 pool.remove(g)
                 shared += 1
-        score = (shared, j)  # ties: the stretch nearest the note
+        in_place = sum(1 for g, w in zip(got, want) if g == w)
+        score = (shared, in_place, j)  # ties: shared characters in the same places, then nearest the note
         if best is None or score > best[0]:
             best = (score, window[j], window[j + n - 1])
     if best is None or best[0][0] * 2 < n or best[0][0] == 0:

@@ -266,7 +266,65 @@ def check_claims(claims: list[Claim], aligned: Aligned | None) -> dict[str, Chec
     more with the changes of the other claims in its window made as well.
     """
     edits = _all_edits(claims, aligned) if aligned is not None else {}
-    return {c.id: check_claim(c, aligned, edits) for c in claims}
+    out = {c.id: check_claim(c, aligned, edits) for c in claims}
+    if aligned is not None:
+        _joint_running(claims, out, aligned)
+    return out
+
+
+#: The "not covered" reasons a joint reading of a note's claims in the running text may overturn.
+UNALIGNED = frozenset({"no-layer", "no-passage"})
+
+
+def _joint_running(claims: list[Claim], checks: dict[str, Check], al: Aligned) -> None:
+    """Claims of one note the row alignment could not place, checked together in the running text.
+
+    Why: 脫自拜聘享至五字及亦非其次四字 makes two claims a few characters apart; where the 注疏
+    sets the passage elsewhere (no 注 in this row), each claim alone cannot be found in its
+    running text, because the other's change stands in its context.  All the note's changes
+    are made at once; when the changed context occurs in the 注疏's running 经+注 and the
+    unchanged one does not, each claim is confirmed.
+    """
+    by_note: dict[str, list[Claim]] = {}
+    for c in claims:
+        if is_zhushu_claim(c) and c.anchor is not None and c.status == "ok":
+            by_note.setdefault(c.note_id, []).append(c)
+    mine, starts = al.running(al.siglum)
+    theirs, _ = al.running(al.against)
+    for group in by_note.values():
+        if len(group) < 2 or not any(checks[c.id].detail in UNALIGNED for c in group):
+            continue
+        spans = []
+        for c in group:
+            a, new = c.anchor, _claimed_new(c)
+            if a is None or new is None:
+                break
+            base = starts.get(a.piece)
+            unit = al.units[al.siglum].get(a.unit)
+            piece = next((p for p in unit.pieces if piece_key(unit, p) == a.piece), None) if unit else None
+            if base is None or piece is None:
+                break
+            spans.append((base + len(_k(piece.text[: a.start])), base + len(_k(piece.text[: a.end])), _k(new)))
+        else:
+            spans.sort()
+            if any(x[1] > y[0] for x, y in zip(spans, spans[1:])):
+                continue
+            lo, hi = spans[0][0] - CONTEXT_BEFORE, spans[-1][1] + CONTEXT_AFTER
+            if lo < 0:
+                continue
+            want, pos = [], lo
+            for s0, s1, new in spans:
+                want.append(mine[pos:s0] + new)
+                pos = s1
+            want.append(mine[pos:hi])
+            changed, have = "".join(want), mine[lo:hi]
+            if changed != have and changed in theirs and have not in theirs:
+                for c in group:
+                    ch = checks[c.id]
+                    if ch.verdict != "confirmed":
+                        ch.verdict, ch.detail = "confirmed", "agrees-running"
+                        ch.summary = (f"confirmed: the {ZS_NAME}'s running 经 and 注 read as the note's claims"
+                                      f" together say (it sets this passage elsewhere)")
 
 
 def check_claim(c: Claim, aligned: Aligned | None, edits: dict | None = None) -> Check:

@@ -175,7 +175,7 @@ FRAGMENTS: dict[str, str] = {
     # where a reading (other witness / proposed) ends: an evidence verb, a source, a scope
     # marker, 字, or the end of the note.  Single-character sources (疏, 注) are left out
     # so that they can occur inside a reading.
-    "TERM": rf"(?=据|依|从|照|今|考|又|是也|当是|当作|当为|疑|似|盖|乃(?:误|讹)|因(?:{_alt(_MULTI_SOURCES)})|应(?:从|同|作|为)|即(?:{{H}}){{1,4}}?之(?:俗|古|或|别|省|本)(?:体|字)|下文|凡{{NUM}}字|注(?:并|皆)?同|(?:并|皆|俱)(?:据|依|从|衍|为衍|误|讹|脱|非)|疏(?:内|中|云|曰|引)|之讹|之误|字|以下|下同|下并|下皆|后同|与(?:{_alt(SOURCES)})|{_alt(WITNESSES)}|{_alt(_MULTI_SOURCES)}|$)",
+    "TERM": rf"(?=据|依|从|照|今|考|又|是也|当是|当作|当为|疑|似|盖|乃(?:误|讹)|因(?:{_alt(_MULTI_SOURCES)})|应(?:从|同|作|为)|即(?:{{H}}){{1,4}}?之(?:俗|古|或|别|省|本)(?:体|字)|下文|凡{{NUM}}字|注(?:并|皆)?同|(?:并|皆|俱)(?:据|依|从|衍|为衍|误|讹|脱|非)|疏(?:内|中|云|曰|引)|云(?:本又|本亦|又作|亦作|或作)|之讹|之误|字|以下|下同|下并|下皆|后同|与(?:{_alt(SOURCES)})|{_alt(WITNESSES)}|{_alt(_MULTI_SOURCES)}|$)",
 }
 
 
@@ -320,6 +320,8 @@ GRAMMAR: dict[str, regex.Pattern] = {
     # 考疏内引注文… / 又鄉飲酒禮疏引此注… / 考工记曰… / 乡射云…是也  (open-ended: runs to the end)
     # 据释文载古本作詨 / 据疏所引…: what the source records is its content, not a claim of the note
     "ev_cites": _compile(r"(?:今)?(?:并|皆)?(?:据|依|从)(?P<srcs>{SRCS})(?:所)?(?:载|引|云|称|谓)"),
+    # 释文作段云本又作腶同: the source's own words after a claim about it (本又作X, 同)
+    "ev_says_more": _compile(r"云(?:本又作|本亦作|又作|亦作|或作)(?P<obj>{H}{1,3}?)(?:同|音{H}|{H}{2}反)?(?={WIT}|据|今|$)"),
     # 释文曏许亮反 / 释文云鞠穷刘音弓: a gloss (反切, 音) that shows what the source reads
     "ev_gloss": _compile(r"(?P<srcs>{SRCS})(?:云|曰)?(?P<obj>{H}{1,3}?)(?:{H}{2}反|{H}{0,2}音{H})"),
     "ev_open": _compile(r"(?:又|考|按|案|且)*(?P<srcs>{SRCS})(?:内|中|文)?(?:云|曰|引|谓|言|称|亦|所引|并|皆)"),
@@ -917,6 +919,7 @@ def _search_replace_zhi(raw: str, folded: str, pos: int) -> _Claim | None:
     return None
 
 
+_NAMED_THEN_HAS = _compile(r"(?:无|不言|不云)(?P<x>{H})字(?:而)?此(?:有|言|云)(?:者|之)?(?:疑|盖|当|似)?")
 _DELETE_AFTER = _compile(r"(?P<body>{H}{1,9}?)(?P<n>{NUM})字")
 
 
@@ -975,6 +978,12 @@ def _search_delete(raw: str, folded: str, pos: int) -> _Claim | None:
             if n and cm.start() - n >= pos and "字" not in folded[cm.start() - n : cm.start()]:
                 span, count = (cm.start() - n, cm.start()), n
                 break
+        named = _NAMED_THEN_HAS.search(folded, pos, kw)
+        if span is None and named is not None and named.end() == kw:
+            # 上下文酌膳皆无酒字此有者衍也: "here it has it": the character named before
+            n0, n1 = named.span("x")
+            return _Claim("conjecture", "conjecture_delete", n0, m.end(), lemma=raw[n0:n1], reading="",
+                          target="self", prefix=raw[pos:n0])
         if span is None:
             q = kw
             while q > pos and folded[q - 1] in "似疑当是为盖乃亦皆并属":
@@ -1107,6 +1116,10 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: 
         m = GRAMMAR["ev_agree"].match(folded, pos) or GRAMMAR["ev_statement"].match(folded, pos)
         if m and m.end() > pos and not _states_other_reading(m, folded, prev):
             _add_sources(t, m, raw, folded)
+            pos = m.end()
+            continue
+        m = GRAMMAR["ev_says_more"].match(folded, pos)
+        if m and prev is not None and prev.target and prev.target not in ("zhushu", "zhuben", "yuanben"):
             pos = m.end()
             continue
         m = GRAMMAR["co_witness"].match(folded, pos)
