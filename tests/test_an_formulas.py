@@ -317,6 +317,10 @@ def _verdict(juan: int, claim_id: str):
     (4, "JS4.112.zhu1.an1", "案也原本訛作者今從注疏本改正"),
     (4, "JS4.124.jing1.an1", "案受原本訛作授唐石經同據今注疏本改正"),
     (11, "JS11.74.zhu1.an1", "案原本脱與字據今注疏本補…"),
+    # …where the 注疏's piece runs on past the row's end (its passages divide otherwise)
+    (2, "JS2.133.jing1.an1", "案原本脱此四字據唐石經及今注疏本補"),
+    # 不重: the 注疏 has the text once, right before the place of the repeat
+    (14, "JS14.44.zhu1.an1", "案今注疏本不重讀之二字係訛脱"),
     # 5. two claims of one note a few characters apart, where the 注疏 sets the passage elsewhere
     (14, "JS14.132.zhu1.an1", "案今注疏本脱自拜聘享至五字及亦非其次四字…"),
     (14, "JS14.132.zhu1.an1~2", "(the same note)"),
@@ -361,6 +365,12 @@ def test_where_the_zhushu_departs_from_the_note_it_reads_this_text():
     text's 啐 where the note says 肺: a contradiction (the 四部丛刊 has the note's 肺…)."""
     ch = _verdict(9, "JS9.88.zhu1.an1")
     assert ch.verdict == "contradicted" and ch.detail == "as-this-text", ch.summary
+
+
+def test_the_zhushu_cited_as_evidence_can_contradict_the_editors():
+    """卷七 JS7.73: 案以原本作亦從今注疏木 — but the 四库 注疏 reads 是亦不言成拜, as 原本 did."""
+    ch = _verdict(7, "JS7.73.zhu1.an1")
+    assert ch.verdict == "contradicted" and ch.detail == "as-source", ch.summary
 
 
 def test_a_claim_in_the_argument_can_be_a_real_contradiction():

@@ -447,11 +447,14 @@ def _check_evidence(c: Claim, al: Aligned, edits: dict) -> Check:
     lem = c.anchor.text if c.anchor is not None else r.lemma
     said = {"corruption": f"{r.reading}", "variant": f"{r.reading}", "omission": f"no {r.lemma or lem}",
             "addition": f"an extra {r.reading}"}[r.kind]
-    if got.verdict == "contradicted" and got.detail == "as-this-text":
+    same = got.window is not None and got.zs_window is not None and bool(_k(got.window)) \
+        and _k(got.window) == _k(got.zs_window)
+    if (got.verdict == "contradicted" and got.detail == "as-this-text") or same:
+        # the 注疏 reads this text's window as it stands (whatever a shadow prediction made of it)
         got.verdict, got.detail = "confirmed", "agrees"
         got.summary = (f"confirmed: the {ZS_NAME} reads {got.reading or lem or '∅'} here, as the editors took"
                        f" from it (原本 {said})")
-    elif got.verdict == "confirmed":
+    elif got.verdict == "confirmed" and got.detail == "agrees" and got.exact:
         got.verdict, got.detail = "contradicted", "as-source"
         got.summary = (f"contradicted: the {ZS_NAME} reads as 原本 did ({said}), not as the editors say they"
                        f" took from it")
@@ -674,6 +677,12 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
                     break
             if verdict:
                 break
+        if verdict == "confirmed" and not _k(new) and kl and not _k(a[:s]).endswith(kl) \
+                and _lemma_beside(base, al, kl):
+            # "lacks X" at the edge of the row, where the 注疏's piece goes on with X itself (its
+            # passages divide otherwise): the 注疏 has X there
+            verdict, detail = "contradicted", "as-this-text"
+            base.reading, base.exact = lemma, False
         if verdict is None and len(ka) == len(kp + kl + kq) and len(_k(new)) == len(kl) and kl:
             # a neighbouring difference shares the window: compare at the lemma's positions
             got = ka[len(kp) : len(kp) + len(kl)]
@@ -890,6 +899,19 @@ def _reading_at(pr: _Pairing, actual: str, bL: int, kp: str, kl: str, kq: str, k
     if not kb:
         return "", (bL, bL)
     return b[kb[0] : kb[-1] + 1], (kb[0], kb[-1] + 1)
+
+
+def _lemma_beside(ch: Check, al: Aligned, kl: str) -> bool:
+    """Does the 注疏 piece go on with the keys ``kl`` right after the located point?
+
+    (Only after: a text the note says is not repeated (不重讀之) stands right before it.)"""
+    if ch.zs_unit is None or ch.zs_piece is None or ch.zs_start is None:
+        return False
+    u = al.units[al.against].get(ch.zs_unit)
+    p = next((x for x in u.pieces if piece_key(u, x) == ch.zs_piece), None) if u is not None else None
+    if p is None:
+        return False
+    return _k(p.text[ch.zs_start :]).startswith(kl)
 
 
 def _locate(ch: Check, pr: _Pairing, span: tuple[int, int]) -> None:
