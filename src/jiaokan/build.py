@@ -283,7 +283,9 @@ def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | 
         if zs is not None:
             names[zs.meta.siglum] = f"{zs_stem}.xml"
         try:
-            r = emend(w, zs, collation=col)
+            # the 注疏's front matter gives the 鄭目録 of every 篇: claims on that passage are checked there
+            front = res.witnesses.get(f"{slug(FRONT)}-{zs.meta.siglum}") if zs is not None else None
+            r = emend(w, zs, collation=col, front=front)
             write_json(r, d / f"{stem}.json")
             write_csv(r, d / f"{stem}.csv")
             teis = [write_emended(w, r, d / f"{stem}.emended.xml", names),
