@@ -100,8 +100,9 @@ def test_x_zi_shang_is_before_x():
 ])
 def test_transposed_text(note, count, position, place):
     r = parse_note(note)
+    # a variant (the 注疏 has the text elsewhere; the note calls nothing an error)
     assert (r.kind, r.rule, r.target, r.count, r.position, r.place) == (
-        "corruption", "transposition_moved", "zhushu", count, position, place)
+        "variant", "transposition_moved", "zhushu", count, position, place)
 
 
 def test_transposed_text_then_a_further_claim():
@@ -171,9 +172,78 @@ def test_notes_without_a_reading_of_the_zhushu(note, kind, rule):
 
 
 def test_a_worn_character_then_every_edition():
+    # the worn 唐石經 says nothing: the note's claim is the one about 各本 (which include our 注疏)
     r = parse_note("案上字唐石經摩滅各本訛作士今考疏云玉藻上大夫曰下臣與此同也經文作上大夫明矣")  # 卷三 (line 260)
-    assert (r.kind, r.rule, r.lemma, r.target) == ("lacuna", "witness_worn", "上", "tangshijing")
-    assert [(m.kind, m.lemma, m.reading, m.target) for m in r.more] == [("corruption", "上", "士", "zhuben")]
+    assert (r.kind, r.lemma, r.reading, r.target, r.more) == ("corruption", "上", "士", "zhuben", ())
+    assert r.remark.startswith("上字唐石經摩滅")
+
+
+@pytest.mark.parametrize("note, more", [
+    # a scholar's argument, then what our 注疏 reads
+    ("案以原本訛作此張淳儀禮識誤據釋文改爲以今注疏本作謂此以上", [("variant", "", "謂此以上", "zhushu")]),  # 卷一 JS1.34
+    ("按小各本作少張淳兼引鄉射注少退猶小辟也及少退小逡遁也釋文皆作小又辟今注疏本作避據釋文云小辟音避則古本不作避明矣",
+     [("variant", "辟", "避", "zhushu")]),  # 卷四 JS4.34
+    # 又脱Y字: the same witness
+    ("案今注疏本輒訛作就又脱殺字據宋本訂正", [("omission", "殺", "", "zhushu")]),  # 卷九 JS9.75
+    # where 原本 has an extra 云, our 注疏 has an extra 曰 (竝衍文 ends the reading)
+    ("案此下原本有云字今注疏本作曰竝衍文", [("addition", "", "曰", "zhushu")]),  # 卷八 JS8.37
+    # evidence, not claims: a gloss of the 釋文, what a source records, a co-witness
+    ("案曏原本作鄉據今注疏本改正釋文曏許亮反張淳儀禮識誤云對鄉之鄉從鄉曩曏之曏加曰此曩曏之曏也宜加日", []),  # 卷十一
+    ("案詨各本作傚據釋文載古本作詨", []),  # 卷四 JS4.85
+    ("案復原本訛作服釋文云復自扶又反今注疏本亦作復", []),  # 卷四 JS4.136
+])
+def test_further_claims_and_what_is_only_evidence(note, more):
+    r = parse_note(note)
+    assert [(m.kind, m.lemma, m.reading, m.target) for m in r.more] == more
+
+
+@pytest.mark.parametrize("note, kind, lemma, reading, position", [
+    # 此有者衍: the character named before (無酒字)
+    ("案敖繼公云上下文酌膳皆無酒字此有者衍也", "conjecture", "酒", "", "preceding"),  # 卷七 JS7.55
+    # 句下: below this phrase (at the note)
+    ("案敖繼公云句下當有爵字如鄉飲酒鄉射禮之所云此文脫耳", "conjecture", "", "爵", "after"),  # 卷八 JS8.16
+])
+def test_conjectures_that_name_their_character_elsewhere(note, kind, lemma, reading, position):
+    r = parse_note(note)
+    assert (r.kind, r.lemma, r.reading, r.position) == (kind, lemma, reading, position)
+
+
+def test_the_words_of_the_source_after_a_claim_about_it():
+    # 釋文作段云本又作腶同: 云本又作腶同 is the 釋文's own wording; then 唐石經 on the same 腶
+    r = parse_note("案腶釋文作段云本又作腶同唐石經訛作□")  # 卷二 JS2.74.jing1.an1
+    assert (r.lemma, r.reading, r.target) == ("腶", "段", "shiwen")
+    assert [(m.lemma, m.reading, m.target) for m in r.more] == [("腶", "□", "tangshijing")]
+
+
+def test_the_zhushu_as_evidence_of_a_correction_of_yuanben():
+    r = parse_note("案受原本訛作授唐石經同據今注疏本改正")  # 卷四 JS4.124: 唐石經 shares 授
+    assert (r.kind, r.lemma, r.reading, r.target, r.evidence_ids) == ("corruption", "受", "授", "yuanben", ["zhushu"])
+
+
+@pytest.mark.parametrize("note, kind, lemma, reading", [
+    ("按疑然之疑今注疏本皆作仡因公羊傳作仡然從乎趙盾而入改此注耳", "variant", "疑", "仡"),  # 卷四 JS4.32: the 疑 of 疑然
+    ("案衣字原本訛在明字上據疏文改正", "corruption", "明衣", "衣明"),  # 卷一 JS1.31: 原本 had 衣 before 明
+    ("案原本作别其處臣也今注疏本作别于其處臣也據釋文舉别處二字張淳儀禮識誤辨證甚明今剛正",
+     "variant", "", "别其處臣也"),  # 卷十四 JS14.48 (誤 of 儀禮識誤 is no judgement)
+    ("案敖繼公集說云北面者與東面者相繼當西上云東者字誤也", "conjecture", "東", "西上"),  # 卷四 JS4.161
+    ("案敖繼公云大射儀云北面此東字葢誤也", "conjecture", "東", "北面"),  # 卷七 JS7.21
+    ("案敖繼公云大射儀此下云卒退豐與觶如初此脱一句也", "conjecture", "", "卒退豐與觶如初"),  # 卷六 JS6.69
+])
+def test_shapes_with_a_claim_that_were_comments(note, kind, lemma, reading):
+    r = parse_note(note)
+    assert (r.kind, r.lemma, r.reading) == (kind, lemma, reading)
+    assert r.rule != "unparsed"
+
+
+def test_count_after_the_keyword_names_the_deleted_text():
+    r = parse_note("案此文當云非以君命使則不稱寡大夫寡君之老正與玉藻互相為義衍士則曰三字耳疏内言經直云大夫")  # 卷三 JS3.52
+    assert (r.kind, r.lemma, r.reading, r.count) == ("conjecture", "士則曰", "", 3)
+
+
+def test_an_unresolved_gaiji_is_a_character_of_the_note():
+    """卷二: 案□蘆今注疏本作&KR2074;籚 — the reader gives the gaiji it cannot resolve as U+FFFD."""
+    r = parse_note("案□蘆今注疏本作\ufffd籚")
+    assert (r.kind, r.lemma, r.reading, r.target) == ("variant", "□蘆", "\ufffd籚", "zhushu")
 
 
 def test_not_repeated_is_an_omission_of_the_repeat():
@@ -191,14 +261,16 @@ def test_zhou_xuejian_edited_our_zhushu():
 # ---------------------------------------------------------------------------
 
 #: 集释 卷 -> 注疏 卷 of the same 篇 (../shared/kanripo/README.md)
-ZHUSHU_OF = {1: 1, 2: 2, 3: 3, 6: 5, 7: 6, 8: 6, 9: 7, 12: 8, 14: 8}
+ZHUSHU_OF = {1: 1, 2: 2, 3: 3, 4: 4, 6: 5, 7: 6, 8: 6, 9: 7, 11: 8, 12: 8, 14: 8}
 
 
 @lru_cache(maxsize=None)
 def _checked(juan: int):
     from jiaokan.measure.an_check import check_pair
 
-    res = check_pair(kanripo_file(f"KR1d0030_{juan:03d}.txt"), kanripo_file(f"KR1d0028_{ZHUSHU_OF[juan]:03d}.txt"))
+    # with the 注疏's front matter (卷首), where it gives the 鄭目録 of every 篇
+    res = check_pair(kanripo_file(f"KR1d0030_{juan:03d}.txt"), kanripo_file(f"KR1d0028_{ZHUSHU_OF[juan]:03d}.txt"),
+                     kanripo_file("KR1d0028_000.txt"))
     return res
 
 
@@ -228,6 +300,35 @@ def _verdict(juan: int, claim_id: str):
     (3, "JS3.23.jing1.an1~2", "案嘗唐石經作嘗卽嘗之俗體各本竝訛作常今據石經訂正"),
     # 不啐 / 不卒: the 注疏 reader divides 注 and 经 otherwise here
     (12, "JS12.25.zhu1.an1", "案啐今注疏本作卒似李如圭所見本亦作卒"),
+    # 2. a quotation of the 注疏 longer or shorter than the stretch it stands for
+    (14, "JS14.48.zhu1.an1~2", "案原本作别其處臣也今注疏本作别于其處臣也據釋文…"),
+    (2, "JS2.56.zhu1.an1", "案今注疏本作謂用口啜湇用指&KR1470;醬疏内舉注文…"),
+    (7, "JS7.49.zhu1.an1~2", "案原本作不以酒謝實今注疏本作不以酒惡謝賓皆脱誤…"),
+    # 6. claims about our 注疏 inside the editors' argument, and further claims of the same witness
+    (1, "JS1.34.zhu1.an3~2", "案以原本訛作此張淳儀禮識誤據釋文改爲以今注疏本作謂此以上"),
+    (1, "JS1.69.jing1.an1~2", "…今注疏本此處經文作捷柶興乃誤據釋文改經…"),
+    (8, "JS8.37.zhu1.an1~2", "案此下原本有云字今注疏本作曰竝衍文"),
+    (9, "JS9.75.zhu1.an1~2", "案今注疏本輒訛作就又脱殺字據宋本訂正"),
+    (4, "JS4.32.zhu1.an1", "按疑然之疑今注疏本皆作仡因公羊傳作仡然…"),
+    # 6. moved text, the place quoted with a form the folding does not know (苗 / the 注疏's 苖)
+    (3, "JS3.55.zhu1.an2", "案此五字今注疏本在下古文茅作苗之下"),
+    # 6. 原本 corrected from our 注疏: the 注疏 reads as the editors say
+    (1, "JS1.80.zhu1.an1", "案厚下原本衍之字今據注疏本刪正"),
+    (4, "JS4.112.zhu1.an1", "案也原本訛作者今從注疏本改正"),
+    (4, "JS4.124.jing1.an1", "案受原本訛作授唐石經同據今注疏本改正"),
+    (11, "JS11.74.zhu1.an1", "案原本脱與字據今注疏本補…"),
+    # …where the 注疏's piece runs on past the row's end (its passages divide otherwise)
+    (2, "JS2.133.jing1.an1", "案原本脱此四字據唐石經及今注疏本補"),
+    # 不重: the 注疏 has the text once, right before the place of the repeat
+    (14, "JS14.44.zhu1.an1", "案今注疏本不重讀之二字係訛脱"),
+    # 5. two claims of one note a few characters apart, where the 注疏 sets the passage elsewhere
+    (14, "JS14.132.zhu1.an1", "案今注疏本脱自拜聘享至五字及亦非其次四字…"),
+    (14, "JS14.132.zhu1.an1~2", "(the same note)"),
+    # 6. 此經文及注: the passage's 经 and 注 stand before 君貺寡君 in the 注疏
+    (14, "JS14.132.jing1.an1", "案此經文及注今注疏本在君貺寡君之前唐石經亦在此"),
+    # the 鄭目録: the 注疏 gives it in its front matter, not in the 篇's 卷
+    (9, "JS9.4.zhu1.an1", "案今注疏本脱也字據宋夲補"),
+    (11, "JS11.4.zhu1.an2", "案今注疏本脱聘字"),
 ])
 def test_confirmed_on_the_real_files(juan, claim_id, note):
     ch = _verdict(juan, claim_id)
@@ -257,6 +358,41 @@ def test_a_one_character_lemma_the_prints_confuse():
 def test_real_contradictions_stay(juan, claim_id):
     ch = _verdict(juan, claim_id)
     assert ch.verdict == "contradicted" and ch.detail == "as-this-text"
+
+
+def test_where_the_zhushu_departs_from_the_note_it_reads_this_text():
+    """卷九 JS9.88: 啐以下七字…訛作肺亦自貶于君; the 四库 注疏 reads 啐亦自貶於君 — it keeps this
+    text's 啐 where the note says 肺: a contradiction (the 四部丛刊 has the note's 肺…)."""
+    ch = _verdict(9, "JS9.88.zhu1.an1")
+    assert ch.verdict == "contradicted" and ch.detail == "as-this-text", ch.summary
+
+
+def test_the_zhushu_cited_as_evidence_can_contradict_the_editors():
+    """卷七 JS7.73: 案以原本作亦從今注疏木 — but the 四库 注疏 reads 是亦不言成拜, as 原本 did."""
+    ch = _verdict(7, "JS7.73.zhu1.an1")
+    assert ch.verdict == "contradicted" and ch.detail == "as-source", ch.summary
+
+
+def test_a_claim_in_the_argument_can_be_a_real_contradiction():
+    """卷四 JS4.34: 按小各本作少張淳兼引…又辟今注疏本作避…: the 四库 注疏 reads 辟 (its 音義 辟音避)."""
+    ch = _verdict(4, "JS4.34.zhu1.an1~2")
+    assert ch.verdict == "contradicted" and ch.reading == "辟"
+
+
+def test_a_near_quotation_is_anchored_on_the_stretch_the_zhushu_bears_out():
+    """卷九 JS9.40: 今注疏本作乃升 — the claim is on 升 (the 注疏 inserts 乃), not on 揖升."""
+    res = _checked(9)
+    claim = next(c for c in res.claims if c.id == "JS9.40.jing1.an1")
+    assert claim.anchor is not None and claim.anchor.text == "升"
+    assert res.checks[claim.id].verdict == "confirmed"
+
+
+def test_the_named_wrong_character_is_the_conjecture():
+    """卷四 JS4.161: 敖繼公集說云…當西上云東者字誤也 — this text's 東上: 東 should read 西."""
+    res = _checked(4)
+    claim = next(c for c in res.claims if c.id == "JS4.161.jing1.an1")
+    assert (claim.record.kind, claim.record.lemma, claim.record.reading) == ("conjecture", "東", "西")
+    assert claim.anchor is not None and claim.anchor.text == "東"
 
 
 # ---------------------------------------------------------------------------

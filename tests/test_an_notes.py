@@ -103,7 +103,8 @@ SHAPES = [
     ("案比今注疏本讹作北与唐石经不合据宋本改正", "案比今注疏本訛作北與唐石經不合據宋本改正",
      dict(kind="corruption", lemma="比", reading="北")),
     ("案孰今注疏本作熟据宋本改", "案孰今注疏本作熟據宋本改",
-     dict(kind="corruption", lemma="孰", reading="熟", rule="variant_lemma_first")),
+     # the kind follows the note's verb (作): the evidence clause does not make it 讹作
+     dict(kind="variant", lemma="孰", reading="熟", rule="variant_lemma_first")),
     ("案今注疏本宾之二字误倒据宋本乙正", "案今注疏本賓之二字誤倒據宋本乙正",
      dict(kind="corruption", lemma="宾之", reading="之宾", count=2, evidence=["songben"], rule="transposition_wit_first")),
     ("案比今注疏本讹作北据宋本改正下比字同", "案比今注疏本訛作北據宋本改正下比字同",
@@ -189,7 +190,7 @@ SHAPES = [
     ("案敖继公云进当作退非是", "案敖繼公云進當作退非是",
      dict(kind="comment", lemma="进", reading="退", evidence=["aojigong"], rule="conjecture_rejected")),
     ("案原本作北今改正", "案原本作北今改正",
-     dict(kind="corruption", lemma="", reading="北", target="yuanben", position="near", rule="witness_reads")),
+     dict(kind="variant", lemma="", reading="北", target="yuanben", position="near", rule="witness_reads")),
     ("案此字未详", "案此字未詳",
      dict(kind="comment", lemma="", reading="", target="", position="none", rule="unparsed")),
     # lacuna

@@ -363,7 +363,9 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
         names[zs.meta.siglum] = f"{zs_stem}.xml"
 
     def step() -> tuple[EmendResult, list[Path]]:
-        r = emend(w, zs, collation=col, others=_songben_partners(w, col))
+        # the 注疏's front matter gives the 鄭目録 of every 篇: claims on that passage are checked there
+        front = res.witnesses.get(f"{slug(FRONT)}-{zs.meta.siglum}") if zs is not None else None
+        r = emend(w, zs, collation=col, others=_songben_partners(w, col), front=front)
         write_json(r, d / f"{stem}.json")
         write_csv(r, d / f"{stem}.csv")
         teis = [write_emended(w, r, d / f"{stem}.emended.xml", names),

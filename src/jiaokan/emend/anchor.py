@@ -25,6 +25,8 @@ How the ``position`` of a record is resolved (GUIDE §3, :mod:`jiaokan.emend.not
 ``following`` (下文…)
     the first occurrence of the lemma after the note (same piece, then the later pieces
     of the same layer in the chapter).
+``passage`` (此經文及注…)
+    the piece before the note, standing for the passage's 经 and its 注 together.
 ``sentence`` (此句…)
     from the previous sentence stop (。；, an earlier note, or the piece start) to the
     note; approximate in unpunctuated prints, and flagged as such.
@@ -47,7 +49,7 @@ stores the witness's own characters.  A lemma that cannot be found is reported i
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator
 
 from ..model import UNKNOWN_CHAR, Note, Piece, Place, Unit, Witness, walk, witness_places
@@ -326,6 +328,10 @@ def _anchor_note(doc: _Doc, n: int, note: Note, rec: NoteRecord, counter: int) -
             note_text=note.text,
         )
         _resolve(doc, n, c)
+        if r.rule == "transposition_moved" and c.anchor is not None and not r.reading:
+            # 此七字今注疏本在下X之下: the target reads the same text, elsewhere; once anchored
+            # the record says which (lemma = reading = the moved text)
+            c.record = replace(r, reading=c.anchor.text)
         claims.append(c)
     return claims
 
@@ -400,7 +406,7 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
         c.warnings.append("此句上: the sentence is taken from the previous stop, note or piece start")
         return
 
-    if pos == "piece":  # 此注…: the whole piece before the note
+    if pos in ("piece", "passage"):  # 此注… / 此經文及注… (the 注 follows): the piece before the note
         kd = slot.k()
         before = [p for p in kd.pos if p < off]
         if not before:
@@ -476,6 +482,9 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
             _fail(c, f"no stretch like {r.reading!r} in the text before the note in {c.piece}")
             return
         s, e = near
+        if r.rule == "conjecture_named_wrong":
+            _named_wrong(doc, slot, c, s, e, off, decl)
+            return
         method = "near" if not c.warnings or not c.warnings[-1].startswith("a one-character") else "near-1"
         c.anchors.append(_make(doc, slot, s, e, method, distance=slot.k().count_between(e, off)))
         return
@@ -511,6 +520,27 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
         return
 
     _fail(c, f"unknown position {pos!r}")
+
+
+def _named_wrong(doc: _Doc, slot: _Slot, c: Claim, s: int, e: int, off: int, decl: dict) -> None:
+    """当西上云东者字误: of the stretch like the right phrase, keep the characters where it differs.
+
+    Those must be the character(s) the note calls wrong; the claim becomes the replacement of
+    exactly them (東 → 西), never of the phrase, so a conjecture changes no more than it says.
+    """
+    r = c.record
+    kd = slot.k()
+    idx = [i for i, p in enumerate(kd.pos) if s <= p < e]
+    want = _lemma_keys(r.reading, decl)
+    diff = [j for j, i in enumerate(idx) if j < len(want) and kd.keys[i] != want[j]]
+    got = [kd.keys[idx[j]] for j in diff]
+    if not diff or got != _lemma_keys(r.lemma, decl) or diff != list(range(diff[0], diff[-1] + 1)):
+        _fail(c, f"no stretch like {r.reading!r} in {c.piece} differs from it in {r.lemma!r}")
+        return
+    a, b = kd.pos[idx[diff[0]]], kd.pos[idx[diff[-1]]] + 1
+    reading = "".join(r.reading[j] for j in diff) if len(r.reading) == len(want) else r.reading
+    c.record = replace(r, lemma=slot.piece.text[a:b], reading=reading)
+    c.anchors.append(_make(doc, slot, a, b, "near", distance=kd.count_between(b, off)))
 
 
 def _check_count(c: Claim) -> None:
@@ -604,7 +634,8 @@ def _near(slot: _Slot, off: int, reading: str, decl: dict) -> tuple[int, int] | 
             if g in pool:
                 pool.remove(g)
                 shared += 1
-        score = (shared, j)  # ties: the stretch nearest the note
+        in_place = sum(1 for g, w in zip(got, want) if g == w)
+        score = (shared, in_place, j)  # ties: shared characters in the same places, then nearest the note
         if best is None or score > best[0]:
             best = (score, window[j], window[j + n - 1])
     if best is None or best[0][0] * 2 < n or best[0][0] == 0:

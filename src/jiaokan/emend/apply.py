@@ -258,7 +258,7 @@ def _in_script(text: str, source: str, target: str) -> str:
 
 
 def emend(witness: Witness, against: Witness | None = None, *, collation: Collation | None = None,
-          others: Sequence[Witness] = ()) -> EmendResult:
+          others: Sequence[Witness] = (), front: Witness | None = None) -> EmendResult:
     """Anchor, check and apply every 案 note of ``witness`` (against the 注疏 ``against``).
 
     ``others`` are further witnesses of the same 篇 (the 四部丛刊 of role ``songben`` …):
@@ -266,6 +266,8 @@ def emend(witness: Witness, against: Witness | None = None, *, collation: Collat
     the witnesses they stand for (:mod:`.witnesses`).  ``collation`` may be given when the
     witnesses were already collated (with ``others``, ``witness`` must be its base);
     otherwise they are collated here with ``witness`` as the base.
+    ``front`` is the 注疏's front matter (卷首), where it gives the 目録 of every 篇: claims on
+    the 集释's 目録 passage are checked there.
     Raises ``EmendationError`` when two witnesses share a siglum.
     """
     claims = anchor_witness(witness)
@@ -280,7 +282,7 @@ def emend(witness: Witness, against: Witness | None = None, *, collation: Collat
                 or any(collation.witnesses.get(x.meta.siglum) is not x for x in (witness, *party)):
             collation = collate([witness, *party], base=witness.meta.siglum)
         if against is not None:
-            aligned = Aligned(collation, witness.meta.siglum, against.meta.siglum)
+            aligned = Aligned(collation, witness.meta.siglum, against.meta.siglum, front=front)
     else:
         collation = None
     checks = check_claims(claims, aligned)

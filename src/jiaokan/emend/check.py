@@ -40,13 +40,15 @@ from ..collate.align import Op
 from ..collate.layertext import LayerText, layer_text
 from ..collate.model import Collation, Row
 from ..collate.rows import body_units
+from ..model import Witness
 from ..normalize import is_ignorable, key
 from .anchor import Anchor, Claim, piece_context, piece_key
 from .lexicon import INCLUDES_ZHUSHU
 from .notes import NoteRecord
 from .verdict import VERDICTS
 
-__all__ = ["CHECKED_KINDS", "Check", "Aligned", "check_claims", "check_at", "is_zhushu_claim"]
+__all__ = ["CHECKED_KINDS", "Check", "Aligned", "check_claims", "check_claim", "check_at", "is_zhushu_claim",
+           "cites_zhushu"]
 
 #: Kinds of claim that say what the 注疏 reads (and so can be checked).
 CHECKED_KINDS: frozenset[str] = frozenset({"corruption", "omission", "addition", "variant"})
@@ -160,9 +162,10 @@ class Aligned:
     """The alignment of the noted witness (``siglum``) with the 注疏 (``against``) in a collation.
 
     Works whichever of the two is the collation's base (the ops are mirrored as needed).
+    ``front`` is the 注疏's front matter, if at hand (see :func:`_in_front_matter`).
     """
 
-    def __init__(self, col: Collation, siglum: str, against: str) -> None:
+    def __init__(self, col: Collation, siglum: str, against: str, front: Witness | None = None) -> None:
         if siglum not in col.witnesses or against not in col.witnesses:
             raise EmendationError(f"the collation has no witness {siglum if siglum not in col.witnesses else against}")
         if col.base not in (siglum, against):
@@ -188,6 +191,9 @@ class Aligned:
         self._cache: dict[tuple[str, str], _Pairing | None] = {}
         self._layer_keys: dict[str, str] = {}
         self._running: dict[str, tuple[str, dict[str, int]]] = {}
+        #: the keys of the 注疏's front matter (a witness of its 卷首, all layers in order), where
+        #: it gives the 目録 of every 篇; "" when none was given
+        self.front_keys = "".join(_k(p.text) for u in front.units() for p in u.pieces) if front is not None else ""
 
     def inside(self, row: Row) -> bool:
         """True when ``row`` lies between the first and the last row the 注疏 covers."""
@@ -262,7 +268,65 @@ def check_claims(claims: list[Claim], aligned: Aligned | None) -> dict[str, Chec
     more with the changes of the other claims in its window made as well.
     """
     edits = _all_edits(claims, aligned) if aligned is not None else {}
-    return {c.id: check_claim(c, aligned, edits) for c in claims}
+    out = {c.id: check_claim(c, aligned, edits) for c in claims}
+    if aligned is not None:
+        _joint_running(claims, out, aligned)
+    return out
+
+
+#: The "not covered" reasons a joint reading of a note's claims in the running text may overturn.
+UNALIGNED = frozenset({"no-layer", "no-passage"})
+
+
+def _joint_running(claims: list[Claim], checks: dict[str, Check], al: Aligned) -> None:
+    """Claims of one note the row alignment could not place, checked together in the running text.
+
+    Why: 脫自拜聘享至五字及亦非其次四字 makes two claims a few characters apart; where the 注疏
+    sets the passage elsewhere (no 注 in this row), each claim alone cannot be found in its
+    running text, because the other's change stands in its context.  All the note's changes
+    are made at once; when the changed context occurs in the 注疏's running 经+注 and the
+    unchanged one does not, each claim is confirmed.
+    """
+    by_note: dict[str, list[Claim]] = {}
+    for c in claims:
+        if is_zhushu_claim(c) and c.anchor is not None and c.status == "ok":
+            by_note.setdefault(c.note_id, []).append(c)
+    mine, starts = al.running(al.siglum)
+    theirs, _ = al.running(al.against)
+    for group in by_note.values():
+        if len(group) < 2 or not any(checks[c.id].detail in UNALIGNED for c in group):
+            continue
+        spans = []
+        for c in group:
+            a, new = c.anchor, _claimed_new(c)
+            if a is None or new is None:
+                break
+            base = starts.get(a.piece)
+            unit = al.units[al.siglum].get(a.unit)
+            piece = next((p for p in unit.pieces if piece_key(unit, p) == a.piece), None) if unit else None
+            if base is None or piece is None:
+                break
+            spans.append((base + len(_k(piece.text[: a.start])), base + len(_k(piece.text[: a.end])), _k(new)))
+        else:
+            spans.sort()
+            if any(x[1] > y[0] for x, y in zip(spans, spans[1:])):
+                continue
+            lo, hi = spans[0][0] - CONTEXT_BEFORE, spans[-1][1] + CONTEXT_AFTER
+            if lo < 0:
+                continue
+            want, pos = [], lo
+            for s0, s1, new in spans:
+                want.append(mine[pos:s0] + new)
+                pos = s1
+            want.append(mine[pos:hi])
+            changed, have = "".join(want), mine[lo:hi]
+            if changed != have and changed in theirs and have not in theirs:
+                for c in group:
+                    ch = checks[c.id]
+                    if ch.verdict != "confirmed":
+                        ch.verdict, ch.detail = "confirmed", "agrees-running"
+                        ch.summary = (f"confirmed: the {ZS_NAME}'s running 经 and 注 read as the note's claims"
+                                      f" together say (it sets this passage elsewhere)")
 
 
 def check_claim(c: Claim, aligned: Aligned | None, edits: dict | None = None) -> Check:
@@ -281,18 +345,24 @@ def check_claim(c: Claim, aligned: Aligned | None, edits: dict | None = None) ->
         row = aligned.row_of.get(a.unit)
         return [x for x in edits.get((row.id, a.layer), []) if x.owner != (c.id, a.start, a.end)] if row else []
 
+    if not zs and cites_zhushu(c):
+        return _check_evidence(c, aligned, edits)
     main = _check_anchor(c, c.anchor, aligned, zs, others(c.anchor))
     if zs and main.verdict == "contradicted" and c.anchor.method == "near-1":
         # the anchor was a guess (the character before the note): never a contradiction on a guess
         main.verdict, main.detail = "not covered", "unsure-anchor"
         main.summary = f"not covered: the note quotes only {c.record.reading}, and {main.reading or '∅'} here is not it"
-    if zs and main.verdict != "confirmed" and c.anchor.method == "near":
-        # the note quotes the 注疏, not this text: the stretch it replaces may be shorter than the
-        # quotation (乃升 for 升: the 注疏 inserts 乃), so try the stretch without an end character
-        for alt in _narrower(c.anchor):
+    if zs and c.anchor.method == "near" and main.verdict != "confirmed":
+        # the note quotes the 注疏, not this text: the stretch it replaces may be shorter or longer
+        # than the quotation (乃升 for 升: the 注疏 inserts 乃; 不以酒惡謝賓 for 不以酒惡充滿謝賓者),
+        # so the stretches the quotation lines up with are tried; the anchor becomes the one the
+        # 注疏 bears out
+        for alt in _near_candidates(c.anchor, c.note_offset, c.record.reading, aligned):
             got = _check_anchor(c, alt, aligned, zs, others(alt))
             if got.verdict == "confirmed":
                 main = got
+                c.anchors[0] = alt
+                c.warnings.append(f"the note quotes the {ZS_NAME} with its context: anchored on {alt.text}")
                 break
     if zs and c.record.rule == "transposition_moved":
         _moved(c, main, aligned)
@@ -306,15 +376,102 @@ def check_claim(c: Claim, aligned: Aligned | None, edits: dict | None = None) ->
     return main
 
 
-def _narrower(a: Anchor) -> list[Anchor]:
-    """The near anchor ``a`` without its first or its last character (for :func:`check_claim`)."""
-    if len(a.text) < 2:
+#: How many stretches :func:`_near_candidates` offers (the closest first).
+NEAR_CANDIDATES = 6
+
+
+def _near_candidates(a: Anchor, note_offset: int, reading: str, al: Aligned) -> list[Anchor]:
+    """Stretches of this text a quotation of the 注疏 (``今注疏本作XYZ``) may stand for.
+
+    The near anchor ``a`` is as long as the quotation; the stretch the quotation replaces may
+    be shorter (乃升 for 升: the 注疏 inserts 乃; 别于其處臣也 for 别處臣也) or longer
+    (不以酒惡謝賓 for 不以酒惡充滿謝賓者).  Every stretch from ``len(reading)`` characters
+    before ``a`` up to the note is scored by its edit distance to the quotation (comparison
+    keys); the :data:`NEAR_CANDIDATES` closest are offered, nearest the note first among equals.
+    Which of them the note means is decided by the caller: only one the 注疏 bears out is taken.
+    """
+    u = al.units[al.siglum].get(a.unit)
+    piece = next((p for p in u.pieces if piece_key(u, p) == a.piece), None) if u is not None else None
+    want = [key(ch) for ch in reading if not is_ignorable(ch)]
+    if piece is None or not want:
         return []
-    return [replace(a, start=a.start + 1, text=a.text[1:]), replace(a, end=a.end - 1, text=a.text[:-1])]
+    text = piece.text
+    end = min(max(a.end, note_offset), len(text))
+    pos = [i for i in range(0, end) if not is_ignorable(text[i])]
+    lo = max(0, bisect_left(pos, a.start) - len(want))
+    region = pos[lo:]
+    keys = [key(text[i]) for i in region]
+    n = len(region)
+    scored = []
+    for si in range(n):
+        for ei in range(si + 1, min(n, si + 2 * len(want)) + 1):
+            scored.append((_edits(keys[si:ei], want), n - ei, abs(ei - si - len(want)), si, ei))
+    scored.sort()
+    out: list[Anchor] = []
+    for _d, _far, _len, si, ei in scored:
+        st, en = region[si], region[ei - 1] + 1
+        if (st, en) == (a.start, a.end) or any((x.start, x.end) == (st, en) for x in out):
+            continue
+        out.append(replace(a, start=st, end=en, text=text[st:en], context=piece_context(text, st, en)))
+        if len(out) == NEAR_CANDIDATES:
+            break
+    return out
+
+
+def _edits(x: list[str], y: list[str]) -> int:
+    """Levenshtein distance of two key sequences."""
+    prev = list(range(len(y) + 1))
+    for i, cx in enumerate(x, 1):
+        cur = [i]
+        for j, cy in enumerate(y, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (cx != cy)))
+        prev = cur
+    return prev[-1]
+
+
+def cites_zhushu(claim: Claim) -> bool:
+    """A claim about 原本 that the editors corrected from our 注疏 (原本訛作者今從注疏本改正):
+    the 注疏 is its evidence, so what the 注疏 reads there can be checked."""
+    r = claim.record
+    return r.target == "yuanben" and r.kind in CHECKED_KINDS and any(s.id == "zhushu" for s in r.evidence)
+
+
+def _check_evidence(c: Claim, al: Aligned, edits: dict) -> Check:
+    """The check of a 原本 claim whose evidence is our 注疏: does the 注疏 read as the corrected text?
+
+    The claim is checked as if it were about the 注疏 (原本訛作者 → "the 注疏 reads 者"): where
+    the 注疏 reads as this text (that check "contradicted, as this text") the editors' evidence is
+    confirmed; where it reads as 原本 did, it is contradicted; anything else is not covered.
+    """
+    r = c.record
+    shadow = replace(c, record=replace(r, target="zhushu", also=()), anchors=list(c.anchors[:1]))
+    got = check_claim(shadow, al, edits)
+    lem = c.anchor.text if c.anchor is not None else r.lemma
+    said = {"corruption": f"{r.reading}", "variant": f"{r.reading}", "omission": f"no {r.lemma or lem}",
+            "addition": f"an extra {r.reading}"}[r.kind]
+    same = got.window is not None and got.zs_window is not None and bool(_k(got.window)) \
+        and _k(got.window) == _k(got.zs_window)
+    if (got.verdict == "contradicted" and got.detail == "as-this-text") or same:
+        # the 注疏 reads this text's window as it stands (whatever a shadow prediction made of it)
+        got.verdict, got.detail = "confirmed", "agrees"
+        got.summary = (f"confirmed: the {ZS_NAME} reads {got.reading or lem or '∅'} here, as the editors took"
+                       f" from it (原本 {said})")
+    elif got.verdict == "confirmed" and got.detail == "agrees" and got.exact:
+        got.verdict, got.detail = "contradicted", "as-source"
+        got.summary = (f"contradicted: the {ZS_NAME} reads as 原本 did ({said}), not as the editors say they"
+                       f" took from it")
+    else:
+        got.verdict, got.detail = "not covered", got.detail or "unclear"
+        why = got.summary.split(": ", 1)[-1] if got.summary else "no reading found"
+        got.summary = f"not covered: the {ZS_NAME}, cited as evidence, does not clearly read either way ({why})"
+    got.below = []
+    return got
 
 
 #: How many characters of a moved text must stand next to the place the note names.
 MOVED_KEYS = 8
+#: …and at least this many, where the moved text next to X differs further in.
+MIN_MOVED_KEYS = 5
 
 
 def _moved(c: Claim, ch: Check, al: Aligned) -> None:
@@ -323,22 +480,44 @@ def _moved(c: Claim, ch: Check, al: Aligned) -> None:
     side, x = r.place.split(":", 1) if ":" in r.place else ("after", r.place)
     assert c.anchor is not None
     moved, kx = _k(c.anchor.text), _k(x)
+    passage = c.anchor.method == "passage"
+    if passage:  # 此經文及注: the passage's 经 and 注 moved together, in that order
+        moved = al.layer_of_unit(c.anchor.unit, "jing") + al.layer_of_unit(c.anchor.unit, "zhu")
     # a long moved 注 may differ in a character or two (other notes): its first (last)
     # MOVED_KEYS characters next to X decide
     want = kx + moved[:MOVED_KEYS] if side == "after" else moved[-MOVED_KEYS:] + kx
     where = "after" if side == "after" else "before"
     mine, _ = al.running(al.siglum)
-    if moved and kx and want in al.main_keys(c.anchor.layer) and want not in mine:
+    if moved and kx and _found_beside(al.main_keys(c.anchor.layer), moved, kx, side) and want not in mine:
         # the alignment may pair the moved text with its new place, so the text found there decides
         ch.verdict, ch.detail = "confirmed", "agrees"
         ch.summary = f"confirmed: the {ZS_NAME} has {c.anchor.text} {where} {x}, as the note says"
     elif moved and kx and want in mine:  # this text has that order too: the place proves nothing
         ch.verdict, ch.detail = "not covered", "moved-unseen"
         ch.summary = f"not covered: this text too has {c.anchor.text} {where} {x}; the move cannot be checked"
-    elif ch.verdict == "confirmed":
+    elif ch.verdict == "confirmed" or passage:  # (the 经 alone here proves nothing of a passage)
         ch.verdict, ch.detail = "not covered", "moved-unseen"
         ch.summary = (f"not covered: the {ZS_NAME} lacks {c.anchor.text} here, but it was not found {where} {x}"
                       f" in its {c.anchor.layer}")
+
+
+def _found_beside(text: str, moved: str, kx: str, side: str) -> bool:
+    """Does ``text`` have (the first/last :data:`MOVED_KEYS` keys of) ``moved`` right after
+    (before) ``kx``?  The place the note names may differ from ``text`` in one character per
+    :data:`NEARLY` (古文茅作苗 for the 注疏's 古文茅作苖: a form the folding does not know)."""
+    allowed = len(kx) // NEARLY
+    # the moved text next to X may itself differ further in (此宜承… for …其次宜承…: another
+    # note's omission): its MOVED_KEYS keys next to X, or as few as MIN_MOVED_KEYS
+    for n in range(min(MOVED_KEYS, len(moved)), min(MIN_MOVED_KEYS, len(moved)) - 1, -1):
+        part = moved[:n] if side == "after" else moved[-n:]
+        start = text.find(part)
+        while start >= 0:
+            there = (text[start - len(kx) : start] if side == "after"
+                     else text[start + len(part) : start + len(part) + len(kx)])
+            if len(there) == len(kx) and sum(1 for x, y in zip(there, kx) if x != y) <= allowed:
+                return True
+            start = text.find(part, start + 1)
+    return False
 
 
 def _claimed_new(c: Claim) -> str | None:
@@ -409,7 +588,8 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
     if row is None or not row.units.get(al.against):
         if zs and row is not None and _absent_whole(c, anchor, al, row):
             return _absent(base, f"the {ZS_NAME} has nothing for passage {anchor.unit}, as the note says")
-        return _uncovered(base, zs, "no-passage", f"the {ZS_NAME} witness does not reach passage {anchor.unit}")
+        return (zs and _in_front_matter(c, base, anchor, al)) or \
+            _uncovered(base, zs, "no-passage", f"the {ZS_NAME} witness does not reach passage {anchor.unit}")
     base.row = row.id
     pr = al.pairing(row, anchor.layer)
     if pr is None:
@@ -438,7 +618,8 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
 
     aL, aR, bL, bR, no_left, no_right = window(0)
     if no_left and row.id == al.first_row and not _k(b[:bR]):
-        return _uncovered(base, zs, "edge", f"the {ZS_NAME} witness begins after this point")
+        return (zs and _in_front_matter(c, base, anchor, al)) or \
+            _uncovered(base, zs, "edge", f"the {ZS_NAME} witness begins after this point")
     if no_right and row.id == al.last_row and not _k(b[bL:]):
         return _uncovered(base, zs, "edge", f"the {ZS_NAME} witness ends before this point")
     pre, lemma, post = a[aL:s], a[s:e], a[e:aR]
@@ -498,6 +679,12 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
                     break
             if verdict:
                 break
+        if verdict == "confirmed" and not _k(new) and kl and not _k(a[:s]).endswith(kl) \
+                and _lemma_beside(base, al, kl):
+            # "lacks X" at the edge of the row, where the 注疏's piece goes on with X itself (its
+            # passages divide otherwise): the 注疏 has X there
+            verdict, detail = "contradicted", "as-this-text"
+            base.reading, base.exact = lemma, False
         if verdict is None and len(ka) == len(kp + kl + kq) and len(_k(new)) == len(kl) and kl:
             # a neighbouring difference shares the window: compare at the lemma's positions
             got = ka[len(kp) : len(kp) + len(kl)]
@@ -509,10 +696,19 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
         verdict, detail = _nearly(kp + kl + kq, _k(new or ""), ka, len(kp))
     if verdict is None and new is not None and _in_running_text(anchor, al, new):
         verdict, detail = "confirmed", "agrees-running"
-    if verdict is None and kind in ("corruption", "variant") and new and _partly(kp, kl, kq, _k(new), ka):
+    slips = _partly(kp, kl, kq, _k(new or ""), ka) if verdict is None and kind in ("corruption", "variant") \
+        and new else None
+    if slips == "as-this-text":
+        # 啐以下七字…訛作肺亦自貶于君, the 注疏 reading 啐亦自貶於君: where the 注疏 departs from
+        # the note, it reads this text's very character: on that point the note is wrong
+        base.verdict, base.detail = "contradicted", "as-this-text"
+        base.summary = (f"contradicted: the {ZS_NAME} reads {base.zs_window or '∅'}: where it departs from the"
+                        f" note's {r.reading}, it reads as this text ({base.window or '∅'})")
+        return base
+    if slips:
         # the 注疏 differs from this text, but not quite as the note quotes it (纁 for the
-        # note's 䙧, a form the folding does not know; 啐亦自貶於君 for 肺亦自貶于君): unsure,
-        # and a false "the editors were wrong" is the worst error, so no contradiction
+        # note's 䙧, a form the folding does not know): unsure, and a false "the editors were
+        # wrong" is the worst error, so no contradiction
         base.verdict, base.detail = "not covered", "partly"
         base.summary = (f"not covered: the {ZS_NAME} reads {base.zs_window or '∅'} where this text has "
                         f"{base.window or '∅'}; the note quotes {r.reading} (a variant form or a slip?)")
@@ -554,10 +750,17 @@ def _in_running_text(anchor: Anchor, al: Aligned, new: str) -> bool:
     注 in reading order, 疏 and 釋 left out) does not depend on that division.  The claim is
     confirmed only when the changed text occurs there and the unchanged one does not.
     """
-    if anchor.layer not in ("jing", "zhu"):
+    theirs, _ = al.running(al.against)
+    return _reads_changed(anchor, al, new, theirs)
+
+
+def _reads_changed(anchor: Anchor, al: Aligned, new: str, theirs: str) -> bool:
+    """Do the keys ``theirs`` hold this text's context around the anchor with ``new`` for it,
+    and not the unchanged context?  (:data:`CONTEXT_BEFORE` + :data:`CONTEXT_AFTER` keys of
+    this text's running 经+注 must stand around it.)"""
+    if anchor.layer not in ("jing", "zhu") or not theirs:
         return False
     mine, starts = al.running(al.siglum)
-    theirs, _ = al.running(al.against)
     base = starts.get(anchor.piece)
     if base is None:
         return False
@@ -574,16 +777,46 @@ def _in_running_text(anchor: Anchor, al: Aligned, new: str) -> bool:
     return want != have and want in theirs and have not in theirs
 
 
-def _partly(kp: str, kl: str, kq: str, knew: str, ka: str) -> bool:
+def _in_front_matter(c: Claim, base: Check, anchor: Anchor, al: Aligned) -> Check | None:
+    """A confirmation from the 注疏's front matter, for a passage its 卷 does not have.
+
+    Why: the 注疏 gives the 鄭目録 of every 篇 in its front matter (卷首), not at the head of
+    the 篇's 卷, where the 集释 has it; a claim on that passage is checked there, by the
+    running text (:func:`_reads_changed`).  Only a confirmation is taken from it: the front
+    matter is not aligned, so a failure to find the text there proves nothing.
+    """
+    new = _claimed_new(c)
+    if new is None or not al.front_keys or not _reads_changed(anchor, al, new, al.front_keys):
+        return None
+    base.verdict, base.detail, base.reading = "confirmed", "agrees-front", new
+    r = c.record
+    what = f"lacks {r.lemma or anchor.text}" if r.kind == "omission" else f"reads {new or '∅'} for {anchor.text or '∅'}"
+    base.summary = f"confirmed: the {ZS_NAME}'s front matter (its 目録 of every 篇) {what}, as the note says"
+    return base
+
+
+def _partly(kp: str, kl: str, kq: str, knew: str, ka: str) -> str | None:
     """The 注疏 window has this text's context around a reading that is not this text's and
-    differs from the note's in at most one character per :data:`NEARLY` (at least one)."""
+    differs from the note's in at most one character per :data:`NEARLY` (at least one).
+
+    Returns None when not; ``"as-this-text"`` when at every such character the 注疏 has the
+    character this text has there (counted from the start, or from the end, of the lemma);
+    ``"slip"`` otherwise (a third character: a variant form or a slip, undecided).
+    """
     if len(ka) != len(kp) + len(knew) + len(kq) or not ka.startswith(kp) or not ka.endswith(kq):
-        return False
+        return None
     got = ka[len(kp) : len(ka) - len(kq)]
     if got == kl:
-        return False
-    slips = sum(1 for x, y in zip(got, knew) if x != y)
-    return 0 < slips <= max(1, len(knew) // NEARLY)
+        return None
+    slips = [i for i, (x, y) in enumerate(zip(got, knew)) if x != y]
+    if not 0 < len(slips) <= max(1, len(knew) // NEARLY):
+        return None
+    shift = len(kl) - len(got)
+
+    def mine(i: int) -> bool:
+        return (i < len(kl) and got[i] == kl[i]) or (0 <= i + shift < len(kl) and got[i] == kl[i + shift])
+
+    return "as-this-text" if all(mine(i) for i in slips) else "slip"
 
 
 #: An added stretch at least this long may differ from the note's quotation in one character
@@ -670,6 +903,19 @@ def _reading_at(pr: _Pairing, actual: str, bL: int, kp: str, kl: str, kq: str, k
     return b[kb[0] : kb[-1] + 1], (kb[0], kb[-1] + 1)
 
 
+def _lemma_beside(ch: Check, al: Aligned, kl: str) -> bool:
+    """Does the 注疏 piece go on with the keys ``kl`` right after the located point?
+
+    (Only after: a text the note says is not repeated (不重讀之) stands right before it.)"""
+    if ch.zs_unit is None or ch.zs_piece is None or ch.zs_start is None:
+        return False
+    u = al.units[al.against].get(ch.zs_unit)
+    p = next((x for x in u.pieces if piece_key(u, x) == ch.zs_piece), None) if u is not None else None
+    if p is None:
+        return False
+    return _k(p.text[ch.zs_start :]).startswith(kl)
+
+
 def _locate(ch: Check, pr: _Pairing, span: tuple[int, int]) -> None:
     s, e = span
     hit = pr.b.piece_at(s, point=(s == e))
@@ -711,12 +957,13 @@ def _summary(c: Claim, ch: Check, anchor: Anchor) -> str:
         return f"confirmed: the {ZS_NAME} {what}, as the note says"
     where = r.place.replace("after:", "after ").replace("before:", "before ")
     said = {
-        "corruption": (f"the note says it stands {where} there" if r.rule == "transposition_moved"
-                       else f"the note says {r.reading or 'a transposition'}"),
+        "corruption": f"the note says {r.reading or 'a transposition'}",
         "variant": f"the note says {r.reading}",
         "omission": f"the note says it lacks {r.lemma or lem}",
         "addition": f"the note says it has an extra {r.reading}",
     }[r.kind]
+    if r.rule == "transposition_moved":
+        said = f"the note says it stands {where} there"
     if ch.detail == "as-this-text":
         if r.kind == "addition":
             return f"contradicted: the {ZS_NAME} has no extra {r.reading} here ({said})"

@@ -38,15 +38,16 @@ Kinds (``lemma`` is always this text's reading, ``reading`` the other one):
 
 ``corruption``
     the target reads ``reading`` where this text reads ``lemma``, and the note calls it
-    an error (讹/误 作, or 作 + 改正); a transposition in the target (误倒) has
-    ``reading`` = the lemma reversed.
+    an error (讹/误 作); a transposition in the target (误倒) has ``reading`` = the lemma
+    reversed.  The kind follows the note's verb: ``X今注疏本作Y据宋本改正`` stays a variant
+    (the evidence clause says why this text reads X, not what the target's verb was).
 ``omission``
     the target lacks ``lemma`` (``reading`` is "").
 ``addition``
     the target has the extra characters ``reading`` at ``position`` (``lemma`` is "").
 ``variant``
-    the target reads ``reading`` for ``lemma``, with no verdict (从宋本 cites the basis
-    of this text's reading).
+    the target reads ``reading`` for ``lemma`` (作, with no 讹/误); also a text the target
+    has elsewhere (rule ``transposition_moved``: 此七字今注疏本在下X之下).
 ``conjecture``
     this text's ``lemma`` should read ``reading`` (``target="self"``): ``reading`` ""
     means delete (衍), ``lemma`` "" means insert at ``position`` (疑脱), rule
@@ -85,6 +86,8 @@ layer text that precedes the note, same layer):
     introduced by 下文).
 ``sentence``
     the whole sentence (clause) before the note (此句今注疏本脱).
+``piece`` / ``passage``
+    the whole piece before the note (此注…), or the passage's 经 with its 注 (此經文及注…).
 ``near``
     the note does not quote this witness's reading (``唐石经作賓席之前…``): anchor by
     matching ``reading`` approximately against the text just before the note.
@@ -108,7 +111,6 @@ import regex
 from ..normalize.numerals import chinese_numeral
 from ..normalize.script import s2t_char, t2s_char
 from .lexicon import (
-    CORRECTING_VERBS,
     EMENDATION_VERBS,
     EXTRA_FOLD,
     JUDGEMENT_OPENERS,
@@ -153,7 +155,8 @@ _MULTI_SOURCES = [n for n in SOURCES if len(n) >= 2]
 #: Named pattern fragments; ``{NAME}`` in a rule is replaced by ``(?:fragment)``.
 FRAGMENTS: dict[str, str] = {
     # one character of text: a Han character, 〇, or a gaiji entity (&KR0925;)
-    "H": r"&[A-Za-z0-9_]+;|[\p{Han}〇○□]",
+    # (U+FFFD: a gaiji the reader could not resolve, still one character of the text)
+    "H": r"&[A-Za-z0-9_]+;|[\p{Han}〇○□\ufffd]",
     "NUM": r"[一二三四五六七八九十百两廿卅]+",
     # a character of a lemma read before a witness name: not the start of a witness name
     # (唐石经作… must not read as lemma 唐 + witness 石经)
@@ -172,7 +175,7 @@ FRAGMENTS: dict[str, str] = {
     # where a reading (other witness / proposed) ends: an evidence verb, a source, a scope
     # marker, 字, or the end of the note.  Single-character sources (疏, 注) are left out
     # so that they can occur inside a reading.
-    "TERM": rf"(?=据|依|从|照|今|考|又|是也|当是|当作|当为|疑|似|盖|应(?:从|同|作|为)|即(?:{{H}}){{1,4}}?之(?:俗|古|或|别|省|本)(?:体|字)|下文|凡{{NUM}}字|注(?:并|皆)?同|(?:并|皆|俱)(?:据|依|从)|之讹|之误|字|以下|下同|下并|下皆|后同|与(?:{_alt(SOURCES)})|{_alt(WITNESSES)}|{_alt(_MULTI_SOURCES)}|$)",
+    "TERM": rf"(?=据|依|从|照|今|考|又|是也|当是|当作|当为|疑|似|盖|乃(?:误|讹)|因(?:{_alt(_MULTI_SOURCES)})|应(?:从|同|作|为)|即(?:{{H}}){{1,4}}?之(?:俗|古|或|别|省|本)(?:体|字)|下文|凡{{NUM}}字|注(?:并|皆)?同|(?:并|皆|俱)(?:据|依|从|衍|为衍|误|讹|脱|非)|疏(?:内|中|云|曰|引)|云(?:本又|本亦|又作|亦作|或作)|之讹|之误|字|以下|下同|下并|下皆|后同|与(?:{_alt(SOURCES)})|{_alt(WITNESSES)}|{_alt(_MULTI_SOURCES)}|$)",
 }
 
 
@@ -240,7 +243,7 @@ GRAMMAR: dict[str, regex.Pattern] = {
     ),
     # 今注疏本比讹作北 / 原本讹作北 (no lemma: the corrected text is not quoted)
     "corruption_wit_first": _compile(
-        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?P<lbody>{LH}{0,12}?)(?:字)?(?:并|亦|皆)?(?:(?:讹|误|伪|谬)(?:作|为)|讹|误(?!倒))"
+        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?P<lbody>(?:(?!作){LH}){0,12}?)(?:字)?(?:并|亦|皆)?(?:(?:讹|误|伪|谬)(?:作|为)|讹|误(?!倒))"
         r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
     ),
     # 孰今注疏本作熟 / 蘩唐石经作繁
@@ -260,8 +263,14 @@ GRAMMAR: dict[str, regex.Pattern] = {
         r"(?P<lbody>此(?P<n>{NUM})字|此经文?及注|此注|此经|此句)(?P<wit>{WITS})(?:并|亦|皆)?(?:在|接|移)(?:于|在)?(?P<dir>上|下)?"
         r"(?:注|经文|经)?(?P<dest>{H}+?)(?:句)?(?:之)?(?P<side>下|上|前|后)(?=$|又|据|今|唐|宋|{WIT})"
     ),
+    # 衣字原本讹在明字上: the target had X on the other side of Y (this text: 明衣, 原本: 衣明)
+    "transposition_placed": _compile(
+        r"(?!{WIT})(?P<lbody>{LH}{1,4}?)(?:字)?(?P<wit>{WITS})(?P<verb>讹|误)?(?:在|移在|移于)(?P<dest>{H}{1,4}?)(?:字)?(?P<side>上|下)"
+        r"(?=$|据|依|从|今|又|唐|宋)"
+    ),
     # 今注疏本云作骼: the note quotes the target's wording at this place
-    "witness_says": _compile(r"(?P<wit>{WITS})(?:云|曰)(?P<reading>{H}+?){TERM}"),
+    # (释文云捷柶初洽反…: a quoted gloss ends the reading at its 反切)
+    "witness_says": _compile(r"(?P<wit>{WITS})(?:云|曰)(?P<reading>{H}+?)(?:(?={H}{2}反)|{TERM})"),
     # 庿字从唐石经: this text's reading follows a source (the basis, no claim about another text)
     "basis": _compile(r"(?!{WIT})(?P<lbody>{LH}{1,6}?)(?:字)?(?:从|依|据)(?P<srcs>{SRCS})(?:为正)?$"),
     # 上字唐石经摩灭: the witness is worn at this character (its reading unknown)
@@ -286,12 +295,22 @@ GRAMMAR: dict[str, regex.Pattern] = {
     "search_replace_zhi": _compile(r"(?:疑|当|盖)(?:是|为|乃)?(?P<reading>{H}{1,4}?)(?:字)?之(?:讹|误)"),
     # 东似衍文 / 也字疑衍 / 拾取矢三字当是…衍此三字耳
     "search_delete": _compile(r"衍(?:文|字|也|耳)?"),
+    # 当西上云东者字误也 / 大射仪云北面此东字盖误也 (the right phrase, then the wrong character)
+    "search_named_wrong": _compile(
+        r"(?:当|云|作)(?P<q>{H}{2,4}?)(?:云|此)(?P<l>{H}{1,2}?)(?:者)?字(?:盖|疑|亦|当)?(?:误|讹)"
+    ),
+    # 大射仪此下云卒退丰与觯如初此脱一句也 (a parallel has the text; this one lacks it)
+    "search_parallel_gap": _compile(
+        r"(?P<src>{SRC})?(?:此下|下)(?:云|有)(?P<body>{H}+?)此(?:盖|疑|似)?(?:脱|阙|缺)(?:一句|此句|{NUM}字)"
+    ),
     # 二字误倒
     "search_transpose": _compile(r"(?:疑|当是|盖|似)?(?:误倒|倒误|互倒|倒置|误乙|颠倒)"),
     # -- tail clauses --------------------------------------------------------------------
     "ev_verb": _compile(r"(?:今)?(?P<both>并|皆|俱)?(?:据|依|从|照|遵)(?P<srcs>{SRCS})(?:所引)?(?P<verb>{VERB})?"),
     "ev_verb_unknown": _compile(r"(?:今)?(?:并|皆|俱)?(?:据|依|照|遵)(?P<unk>{H}{1,8}?)(?P<verb>{VERB})(?={TERM}|$)"),
     "ev_self": _compile(r"今(?:并|皆)?(?P<verb>{VERB})"),
+    # 唐石经同: another witness shares the reading just stated (a co-witness, not evidence)
+    "co_witness": _compile(r"(?P<srcs>{SRCS})(?:并|亦|皆)?同(?!{H}*?(?:作|为))"),
     # 与唐石经合 / 与疏同
     "ev_agree": _compile(r"(?:并|亦|皆)?与(?P<srcs>{SRCS})(?:合|同|相合)"),
     # 宋本无 / 宋本作北 / 唐石经亦有
@@ -299,6 +318,12 @@ GRAMMAR: dict[str, regex.Pattern] = {
         r"(?P<srcs>{SRCS})(?:并|亦|皆|俱)?(?:无|有|作|不误|不脱|不重)(?P<obj>{H}*?)(?:字)?(?={TERM}|$)"
     ),
     # 考疏内引注文… / 又鄉飲酒禮疏引此注… / 考工记曰… / 乡射云…是也  (open-ended: runs to the end)
+    # 据释文载古本作詨 / 据疏所引…: what the source records is its content, not a claim of the note
+    "ev_cites": _compile(r"(?:今)?(?:并|皆)?(?:据|依|从)(?P<srcs>{SRCS})(?:所)?(?:载|引|云|称|谓)"),
+    # 释文作段云本又作腶同: the source's own words after a claim about it (本又作X, 同)
+    "ev_says_more": _compile(r"云(?:本又作|本亦作|又作|亦作|或作)(?P<obj>{H}{1,3}?)(?:同|音{H}|{H}{2}反)?(?={WIT}|据|今|$)"),
+    # 释文曏许亮反 / 释文云鞠穷刘音弓: a gloss (反切, 音) that shows what the source reads
+    "ev_gloss": _compile(r"(?P<srcs>{SRCS})(?:云|曰)?(?P<obj>{H}{1,3}?)(?:{H}{2}反|{H}{0,2}音{H})"),
     "ev_open": _compile(r"(?:又|考|按|案|且)*(?P<srcs>{SRCS})(?:内|中|文)?(?:云|曰|引|谓|言|称|亦|所引|并|皆)"),
     "scope_below": _compile(r"{BELOW}|下(?:文)?(?:{H}{1,4}字)?(?:并|皆|俱)?同"),
     "clause_joiner": _compile(r"(?P<join>又(?:案)?|且)?(?P<following>下文)?"),
@@ -308,6 +333,8 @@ GRAMMAR: dict[str, regex.Pattern] = {
     # 即尝之俗体: the editors' gloss on the form just quoted (no claim)
     "form_gloss": _compile(r"即{H}{1,4}?之(?:俗|古|或|别|省|本)(?:体|字)"),
     "and_has": _compile(r"(?P<loc>{LOC})(?:有|多|衍)(?P<body>{H}+?)字"),
+    # …又脱杀字: a further omission in the witness the note spoke of
+    "and_lacks": _compile(r"(?:(?P<loc>{LOC}))?(?:脱|夺|无)(?P<body>{H}+?)字"),
     # the note's own judgement starts: what follows is argument, not a claim
     "judgement": _compile("|".join(JUDGEMENT_OPENERS)),
     # an author named before a conjecture: 敖继公云 / 敖继公曰
@@ -327,6 +354,7 @@ GRAMMAR: dict[str, regex.Pattern] = {
 CLAIM_RULES: tuple[str, ...] = (
     "supplied",
     "transposition_moved",
+    "transposition_placed",
     "lacuna",
     "transposition_wit_first",
     "transposition_lemma_first",
@@ -352,7 +380,8 @@ CLAIM_RULES: tuple[str, ...] = (
 
 _KIND_OF_RULE: dict[str, Kind] = {
     "supplied": "lacuna",
-    "transposition_moved": "corruption",
+    "transposition_moved": "variant",
+    "transposition_placed": "variant",
     "witness_says": "variant",
     "basis": "comment",
     "witness_worn": "lacuna",
@@ -515,6 +544,10 @@ def detect_script(text: str) -> str:
     return "unknown"
 
 
+#: A "lemma" that only says where: 此處, 此處經文, 此經 (the note's own place and layer).
+_HERE_ONLY = regex.compile(r"此(?:处)?(?:经文|注文|经|注)?")
+#: X…之X: one character named by the word it stands in (疑然之疑 = the 疑 of 疑然).
+_OF_FORM = regex.compile(r"(\p{Han})(\p{Han}{1,3})之\1")
 _THIS = regex.compile(r"^此(?:句|节|经文|经|注文|注)?(?:[二三四五六七八九十]+)?(?=.)")
 #: What ``此…N字`` may name before its count: the N characters before the note.
 _SPAN_PREFIXES = frozenset({"此", "此注", "此注文", "注文", "此句", "此经", "此经文", "经文", "此节", "此段"})
@@ -593,7 +626,7 @@ def _position(m: regex.Match, raw: str, default: str) -> str:
         if span[0] < 0:
             continue
         loc = m.group(g)
-        if loc in ("此下", "以下", "此句下", "此节下", "此条下", "此处", "此"):
+        if loc in ("此下", "以下", "此句下", "句下", "此节下", "此条下", "此处", "此"):
             return "after"
         if loc in ("此句上", "此句之上", "此节上", "此节之上"):
             return "sentence-start"  # 此句上…有: the place before the sentence's first character
@@ -685,6 +718,13 @@ def _claim_from_match(rule: str, m: regex.Match, raw: str, folded: str) -> _Clai
             c.evidence.append(Source("shu", "疏"))
     elif rule == "transposition_moved":
         _fill_moved(c, m, raw, folded)
+    elif rule == "transposition_placed":
+        x, y = raw[slice(*m.span("lbody"))], raw[slice(*m.span("dest"))]
+        # X在Y上: the target reads XY where this text reads YX (X在Y下: YX for XY)
+        c.lemma, c.reading = (y + x, x + y) if m.group("side") == "上" else (x + y, y + x)
+        c.position = "preceding"
+        if m.group("verb"):
+            c.kind = "corruption"
     elif rule == "basis":
         lb = _grp(m, "lbody")
         assert lb is not None
@@ -738,8 +778,8 @@ def _fill_moved(c: _Claim, m: regex.Match, raw: str, folded: str) -> None:
     assert d is not None
     c.count = chinese_numeral(folded[n[0] : n[1]]) if n else None
     body = folded[m.start() : m.end("lbody")]
-    if "及" in body:  # 此经文及注: two layers at once, which no single anchor holds
-        c.position = "none"
+    if "及" in body:  # 此经文及注: the passage's 经 and its 注 (anchored on the 经 before the note)
+        c.position = "passage"
     elif c.count:
         c.position = f"span:{c.count}"
     else:
@@ -788,6 +828,12 @@ def _fill_lemma_reading(c: _Claim, m: regex.Match, raw: str, folded: str) -> Non
         lemma, c.count, span = raw[lb[0] : lb[1]], None, False
     if lemma and lb and folded[lb[1] : lb[1] + 1] == "字":
         lemma = _strip_this(lemma)  # 此于字唐石经作於: the lemma is 于
+    if lb and _HERE_ONLY.fullmatch(folded[lb[0] : lb[1]]):
+        lemma = ""  # 今注疏本此處經文作…: a locator (here, in the 经), not a lemma
+    m_of = _OF_FORM.fullmatch(lemma)
+    if m_of and len(_grp(m, "reading") or (0, 0)) and len(raw[slice(*(_grp(m, "reading") or (0, 0)))]) == 1:
+        # 疑然之疑今注疏本皆作仡: "the 疑 of 疑然" names one character by its context
+        lemma = m_of.group(1)
     c.lemma = lemma
     r = _grp(m, "reading")
     reading = raw[r[0] : r[1]] if r else ""
@@ -873,6 +919,42 @@ def _search_replace_zhi(raw: str, folded: str, pos: int) -> _Claim | None:
     return None
 
 
+_NAMED_THEN_HAS = _compile(r"(?:无|不言|不云)(?P<x>{H})字(?:而)?此(?:有|言|云)(?:者|之)?(?:疑|盖|当|似)?")
+_DELETE_AFTER = _compile(r"(?P<body>{H}{1,9}?)(?P<n>{NUM})字")
+
+
+def _search_named_wrong(raw: str, folded: str, pos: int) -> _Claim | None:
+    """``…当西上云东者字误也`` / ``大射仪云北面此东字盖误也``: the right phrase, then the wrong character.
+
+    The note quotes the phrase as it should read (Q) and names this text's character that is
+    wrong (L).  Which character of Q replaces L is known only in the text: the claim is a
+    conjecture with ``reading`` Q and ``lemma`` L at position ``near``; anchoring finds the
+    stretch like Q and keeps only the character(s) where it differs (which must be L).
+    """
+    for m in GRAMMAR["search_named_wrong"].finditer(folded, pos):
+        q, lem = m.span("q"), m.span("l")
+        return _Claim("conjecture", "conjecture_named_wrong", q[0], m.end(), lemma=raw[lem[0] : lem[1]],
+                      reading=raw[q[0] : q[1]], target="self", position="near", prefix=raw[pos : q[0]])
+    return None
+
+
+def _search_parallel_gap(raw: str, folded: str, pos: int) -> _Claim | None:
+    """``敖继公云大射仪此下云卒退丰与觯如初此脱一句也``: a parallel text has Y here; this text lacks it."""
+    for m in GRAMMAR["search_parallel_gap"].finditer(folded, pos):
+        b = m.span("body")
+        c = _Claim("conjecture", "conjecture_insert", m.start(), m.end(), reading=raw[b[0] : b[1]], target="self",
+                   position="after", prefix=raw[pos : m.start()])
+        src = _grp(m, "src")
+        if src:
+            c.evidence.extend(_sources_in(raw[src[0] : src[1]], folded[src[0] : src[1]]))
+        return c
+    return None
+
+
+#: The editors judging this text's author (李如圭) rather than his text: …李氏…不知…
+_AUTHOR_JUDGED = regex.compile(r"(?:李氏|李如圭).{0,20}?不(?:知|察|悟)")
+
+
 def _search_delete(raw: str, folded: str, pos: int) -> _Claim | None:
     """``X似衍文`` / ``X字疑衍`` / ``此句XYZ三字当是…衍``.
 
@@ -882,6 +964,12 @@ def _search_delete(raw: str, folded: str, pos: int) -> _Claim | None:
     """
     for m in GRAMMAR["search_delete"].finditer(folded, pos):
         kw = m.start()
+        after = _DELETE_AFTER.match(folded, m.start() + 1)
+        if after is not None and chinese_numeral(after.group("n")) == len(after.group("body")):
+            # 衍士则曰三字: the counted characters after the keyword
+            b = after.span("body")
+            return _Claim("conjecture", "conjecture_delete", b[0], after.end(), lemma=raw[b[0] : b[1]], reading="",
+                          target="self", count=b[1] - b[0], prefix=raw[pos:kw])
         if kw <= pos:
             continue
         span, count = None, None
@@ -890,9 +978,15 @@ def _search_delete(raw: str, folded: str, pos: int) -> _Claim | None:
             if n and cm.start() - n >= pos and "字" not in folded[cm.start() - n : cm.start()]:
                 span, count = (cm.start() - n, cm.start()), n
                 break
+        named = _NAMED_THEN_HAS.search(folded, pos, kw)
+        if span is None and named is not None and named.end() == kw:
+            # 上下文酌膳皆无酒字此有者衍也: "here it has it": the character named before
+            n0, n1 = named.span("x")
+            return _Claim("conjecture", "conjecture_delete", n0, m.end(), lemma=raw[n0:n1], reading="",
+                          target="self", prefix=raw[pos:n0])
         if span is None:
             q = kw
-            while q > pos and folded[q - 1] in "似疑当是为盖乃亦皆并":
+            while q > pos and folded[q - 1] in "似疑当是为盖乃亦皆并属":
                 q -= 1
             if q > pos and folded[q - 1] == "字":
                 q -= 1
@@ -919,7 +1013,8 @@ def _search_transpose(raw: str, folded: str, pos: int) -> _Claim | None:
     return None
 
 
-_SEARCHES = (_search_replace, _search_replace_zhi, _search_delete, _search_transpose)
+_SEARCHES = (_search_replace, _search_replace_zhi, _search_delete, _search_transpose, _search_named_wrong,
+             _search_parallel_gap)
 
 
 def _claim_by_search(raw: str, folded: str, pos: int) -> _Claim | None:
@@ -956,6 +1051,20 @@ def _add_sources(t: _Tail, m: regex.Match, raw: str, folded: str) -> list[Source
     return found
 
 
+def _states_other_reading(m: regex.Match, folded: str, prev: _Claim | None) -> bool:
+    """An evidence statement that is really a claim: our 注疏 作 a text that is not this text's lemma.
+
+    ``今注疏本亦作復`` after ``復原本訛作服`` is evidence (the 注疏 reads as this text);
+    ``今注疏本作曰`` after ``此下原本有云字`` says the 注疏 has something else there: a claim.
+    """
+    src = m.groupdict().get("srcs")
+    if not src or WITNESSES.get(src) != "zhushu" or prev is None:
+        return False
+    rest = folded[m.end("srcs") : m.end()].lstrip("并亦皆俱")
+    obj = m.groupdict().get("obj") or ""
+    return rest.startswith("作") and bool(obj) and obj != fold_note_text(prev.lemma)
+
+
 def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: _Claim | None = None) -> _Tail:
     """Read the clauses after a claim: evidence, scope markers, further claims, then free remark."""
     t = _Tail()
@@ -979,6 +1088,11 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: 
         if m:
             pos = m.end()
             continue
+        m = GRAMMAR["ev_cites"].match(folded, pos)
+        if m:
+            _add_sources(t, m, raw, folded)
+            _argument(t, raw, folded, pos, m.end(), script, depth, prev)
+            break
         m = GRAMMAR["ev_verb"].match(folded, pos)
         if m:
             found = _add_sources(t, m, raw, folded)
@@ -1000,15 +1114,29 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: 
             pos = m.end()
             continue
         m = GRAMMAR["ev_agree"].match(folded, pos) or GRAMMAR["ev_statement"].match(folded, pos)
-        if m and m.end() > pos:
+        if m and m.end() > pos and not _states_other_reading(m, folded, prev):
+            _add_sources(t, m, raw, folded)
+            pos = m.end()
+            continue
+        m = GRAMMAR["ev_says_more"].match(folded, pos)
+        if m and prev is not None and prev.target and prev.target not in ("zhushu", "zhuben", "yuanben"):
+            pos = m.end()
+            continue
+        m = GRAMMAR["co_witness"].match(folded, pos)
+        if m and prev is not None and prev.reading:
+            pos = m.end()
+            continue
+        m = GRAMMAR["ev_gloss"].match(folded, pos)
+        if m:
             _add_sources(t, m, raw, folded)
             pos = m.end()
             continue
         # 张淳云…: a quotation of a scholar or book, which argues and claims nothing of its own
+        # (but the editors may state what our 注疏 reads inside the argument)
         m = GRAMMAR["author"].match(folded, pos)
         if m and m.group("srcs") not in WITNESSES:
             _add_sources(t, m, raw, folded)
-            t.remark = raw[pos:]
+            _argument(t, raw, folded, pos, m.end(), script, depth, prev)
             break
         # a further claim, possibly after 又 or 下文 (never inside the editors' argument)
         if depth < 4 and not GRAMMAR["judgement"].match(folded, pos):
@@ -1016,14 +1144,24 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: 
             q = j.end() if j else pos
             sub = _claim_at(raw, folded, q, start=False)
             if sub is None and j and j.group("join") and prev is not None and prev.target:
-                h = GRAMMAR["and_has"].match(folded, q)
-                if h:
-                    sub = _Claim("addition", "addition_has", h.start(), h.end(), target=prev.target,
-                                 target_name=prev.target_name, also=prev.also)
-                    _fill_from_body(sub, h, raw, folded)
+                # 又X上有Y字 / 又脱Y字: a further claim about the witness the note spoke of
+                further: tuple[tuple[str, Kind], ...] = (("and_has", "addition"), ("and_lacks", "omission"))
+                for rule, kind in further:
+                    h = GRAMMAR[rule].match(folded, q)
+                    if h:
+                        sub = _Claim(kind, "addition_has" if kind == "addition" else "omission_wit_first",
+                                     h.start(), h.end(), target=prev.target, target_name=prev.target_name,
+                                     also=prev.also)
+                        _fill_from_body(sub, h, raw, folded)
+                        break
             if sub is not None and sub.end > q:
                 if j and j.group("following") and sub.position == "preceding":
                     sub.position = "following"
+                if sub.rule == "variant_wit_first" and not sub.lemma and prev is not None \
+                        and prev.kind == "addition" and prev.position != "near":
+                    # 此下原本有云字今注疏本作曰: where the first witness has an extra text, this one
+                    # has another: an extra text of its own at the same place
+                    sub.kind, sub.rule, sub.position = "addition", "addition_instead", prev.position
                 if sub.position == "near" and prev is not None and prev.lemma and prev.position == "preceding" \
                         and prev.kind != "conjecture":
                     # 嘗唐石經作嘗…各本竝訛作常: a claim that quotes no lemma is about the previous one's
@@ -1036,9 +1174,45 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: 
         m = GRAMMAR["ev_open"].match(folded, pos)
         if m:
             _add_sources(t, m, raw, folded)
-        t.remark = raw[pos:]
+        _argument(t, raw, folded, pos, pos, script, depth, prev)
         break
     return t
+
+
+#: Names of our 注疏 in the editors' argument: where they occur, the argument states what the
+#: 注疏 reads (…今注疏本此處經文作捷柶…, 又辟今注疏本作避), which is a claim to check.
+_ZHUSHU_IN_ARGUMENT = regex.compile(_alt(n for n, i in WITNESSES.items() if i == "zhushu" and "注疏" in n))
+#: How far before the 注疏's name a lemma-first claim may start (又辟今注疏本作避).
+_LEMMA_BEFORE = 6
+_CLAUSE_START = regex.compile(r"又|且|而|今|也|矣|耳|明|者")
+
+
+def _argument(t: _Tail, raw: str, folded: str, pos: int, body: int, script: str, depth: int,
+              prev: _Claim | None) -> None:
+    """The rest of the note from ``pos`` is argument (its text from ``body`` on is not the
+    grammar's); keep it as remark, but read the claims about our 注疏 that it states.
+
+    Why: the editors often quote a scholar and then say what 今注疏本 reads; that statement
+    is checkable like any claim.  Only the 注疏's own names are looked for: other witnesses
+    named in an argument are evidence (张淳云…石經作…), not claims.  A claim must start at the
+    name or right after a clause boundary (又, 且, 今 …) at most :data:`_LEMMA_BEFORE` characters
+    before it, and stand entirely after ``body``.
+    """
+    t.remark = raw[pos:]
+    if depth >= 4:
+        return
+    for m in _ZHUSHU_IN_ARGUMENT.finditer(folded, body):
+        q = m.start()
+        starts = [b.end() for b in _CLAUSE_START.finditer(folded, max(body, q - _LEMMA_BEFORE), q)]
+        for start in [*starts, q]:
+            sub = _claim_at(raw, folded, start, start=False)
+            if sub is None or sub.end <= q or sub.target not in ("zhushu",):
+                continue
+            rec, shared = _finish(raw, folded, sub, script, depth + 1, raw[start:])
+            t.more.append(rec)
+            t.shared.extend(shared)
+            t.remark = raw[pos:start]
+            return
 
 
 def _finish(
@@ -1050,15 +1224,25 @@ def _finish(
     kind, rule = c.kind, c.rule
     if kind == "variant" and not c.lemma and rule == "variant_wit_first":
         rule = "witness_reads"
-        if GRAMMAR["judged_wrong"].search(fold_note_text(tail.remark)):
-            kind, rule = "comment", "witness_judged"
+        # the editors' judgement, with the names of books (张淳仪礼识误) taken out of it
+        judged = _SOURCE_RE.sub("", fold_note_text(tail.remark))
+        if GRAMMAR["judged_wrong"].search(judged):
+            if c.target == "zhushu":  # 今注疏本作X…乃误: our 注疏 reads X, in error
+                kind = "corruption"
+            else:  # 唐石经作…当是石经误倒: a judgement on a witness, no reading changes
+                kind, rule = "comment", "witness_judged"
     if kind == "conjecture" and GRAMMAR["rejected"].search(fold_note_text(tail.remark)):
         kind, rule = "comment", "conjecture_rejected"  # reported, then rejected: changes nothing
-    if kind == "variant" and any(v in CORRECTING_VERBS for v in tail.verbs):
-        kind = "corruption"  # the editors corrected, so they call the other reading wrong
     evidence = [*c.evidence, *tail.evidence]
     if not tail.evidence:  # X讹作Y下文Z讹作W并据宋本改正: the shared evidence is ours too
         evidence.extend(tail.shared)
+    if rule == "witness_worn" and tail.more:
+        # 上字唐石經摩滅各本訛作士: the worn witness says nothing; the claim is the next one
+        # (which took this lemma), with the worn witness as a remark
+        first = tail.more[0]
+        worn = raw[c.start : c.end]
+        return replace(first, raw=clause_raw, remark="".join(x for x in (worn, first.remark) if x),
+                       more=(*first.more, *tail.more[1:])), tail.shared
     rec = NoteRecord(
         kind=kind,
         raw=clause_raw,
@@ -1104,6 +1288,11 @@ def parse_note(raw: str, script: str | None = None) -> NoteRecord:
             claim = _claim_at(text, folded, pos) or _claim_by_search(text, folded, pos)
         if claim is None:
             return NoteRecord(kind="comment", raw=text, script=script, remark=text[pos:])
+        if claim.kind == "conjecture" and _AUTHOR_JUDGED.search(fold_note_text(claim.prefix)):
+            # 李氏據鄭注誤本不知韐字屬衍文: a judgement on 李如圭 (he followed a corrupt copy),
+            # not an emendation of his words
+            return NoteRecord(kind="comment", raw=text, script=script, target="self",
+                              position="none", rule="author_judged", remark=text[pos:])
         rec, _shared = _finish(text, folded, claim, script, 0, text)
         return replace(rec, layer=layer) if layer else rec
     except Exception as exc:  # pragma: no cover - a safety net: a note is never lost

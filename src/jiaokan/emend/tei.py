@@ -253,8 +253,8 @@ def _claimed(c: Claim) -> str | None:
     """What the note says the other witness reads at the anchor (None: it does not say)."""
     r = c.record
     if r.kind in ("corruption", "variant", "comment"):
-        if r.rule.startswith("transposition") and not r.reading:
-            return None
+        if (r.rule.startswith("transposition") and not r.reading) or r.rule == "transposition_moved":
+            return None  # the order is not given / the text stands elsewhere in the witness
         return r.reading if r.reading else None
     if r.kind == "omission":
         return ""

@@ -35,7 +35,7 @@ from ..model import Witness, WitnessMeta
 from ..normalize import key
 from ..readers import read_witness
 
-__all__ = ["find_pairs", "check_pair", "counts", "shares", "report", "main"]
+__all__ = ["find_pairs", "find_front", "check_pair", "counts", "shares", "report", "table_row", "TABLE_HEAD", "main"]
 
 JISHI_ID = "KR1d0030"
 ZHUSHU_ID = "KR1d0028"
@@ -80,10 +80,27 @@ def find_pairs(folder: Path) -> tuple[list[tuple[Path, Path | None]], list[str]]
     return pairs, problems
 
 
-def check_pair(jishi: Path, zhushu: Path | None) -> EmendResult:
+def find_front(folder: Path) -> Path | None:
+    """The 注疏's front matter (卷首): its first 卷 in which the reader finds no 篇 title.
+
+    The 注疏 gives the 鄭目録 of every 篇 there; claims on the 集释's 目録 passages are checked
+    against it (:func:`jiaokan.emend.check._in_front_matter`).  Files are read in order and
+    the search stops at the first such 卷 (the front matter sorts first: ``_000``).
+    """
+    for p in sorted(folder.glob(f"{ZHUSHU_ID}_*.txt")):
+        try:
+            if not chapter_key(read(p, "ZS")):
+                return p
+        except InputError:
+            continue
+    return None
+
+
+def check_pair(jishi: Path, zhushu: Path | None, front: Path | None = None) -> EmendResult:
     js = read(jishi, "JS")
     zs = read(zhushu, "ZS") if zhushu is not None else None
-    return emend(js, zs)
+    fm = read(front, "ZS0") if front is not None and zs is not None else None
+    return emend(js, zs, front=fm)
 
 
 def counts(res: EmendResult) -> Counter:
@@ -137,18 +154,54 @@ def report(res: EmendResult, jishi: Path, zhushu: Path | None, out: TextIO) -> C
     return c
 
 
+#: The columns of ``--table``: one line per 卷, the figures the issue's "done when" names.
+TABLE_HEAD = (f"{'卷':<14} {'notes':>5} {'parsed':>7} {'claims':>6} {'注疏':>5} {'conf':>5} {'contra':>6}"
+              f" {'n.cov':>5} {'n.chk':>5} {'verdict':>7}")
+
+
+def table_row(name: str, res: EmendResult) -> tuple[str, Counter]:
+    """One line of ``--table`` for a 卷, and its counts (notes, parsed notes, claims, verdicts) to sum.
+
+    A note counts as parsed when its first claim is of a known shape (rule not ``unparsed``);
+    a claim about the 注疏 has a verdict unless its check has none (``not checked``).
+    """
+    c: Counter = Counter()
+    firsts = [x for x in res.claims if x.index == 0]
+    c["notes"] = len(firsts)
+    c["parsed"] = sum(1 for x in firsts if x.record.rule not in ("unparsed",) and not x.record.rule.startswith("error"))
+    c["claims"] = len(res.claims)
+    v = counts(res)
+    c["zs"] = sum(v.values())
+    for k in (*VERDICTS, "not checked"):
+        c[k] = v[k]
+    return format_row(name, c), c
+
+
+def format_row(name: str, c: Counter) -> str:
+    def pct(a: int, b: int) -> str:
+        return f"{100 * a / b:.1f}%" if b else "—"
+    return (f"{name:<14} {c['notes']:>5} {pct(c['parsed'], c['notes']):>7} {c['claims']:>6} {c['zs']:>5}"
+            f" {c['confirmed']:>5} {c['contradicted']:>6} {c['not covered']:>5} {c['not checked']:>5}"
+            f" {pct(c['zs'] - c['not checked'], c['zs']):>7}")
+
+
 def main(argv: Sequence[str] | None = None, *, default_dir: Path | None = None) -> int:
     """``an_check_kanripo [--kanripo DIR | --pair JISHI ZHUSHU ...] [--json FILE]``; ``default_dir`` is scanned by default."""
     ap = argparse.ArgumentParser(prog="an_check_kanripo", description=__doc__.split("\n\n")[0])
     ap.add_argument("--kanripo", type=Path, default=default_dir, help=f"folder of Mandoku files (default {default_dir})")
     ap.add_argument("--pair", nargs=2, action="append", metavar=("JISHI", "ZHUSHU"), type=Path,
                     help="check this 集释 file against this 注疏 file (repeatable; replaces the folder scan)")
+    ap.add_argument("--front", type=Path, metavar="ZHUSHU_000",
+                    help="with --pair: the 注疏's front matter (its 目録 of every 篇); found in the folder otherwise")
     ap.add_argument("--json", type=Path, metavar="FILE", help="write every claim and check as JSON")
+    ap.add_argument("--table", action="store_true",
+                    help="print only one line per 卷: notes, share parsed, claims, claims about the 注疏 and their verdicts")
     args = ap.parse_args(argv)
 
     if args.pair:
         pairs: list[tuple[Path, Path | None]] = [(j, z) for j, z in args.pair]
         problems: list[str] = []
+        front = args.front
     else:
         if args.kanripo is None:
             ap.error("give --kanripo DIR or --pair JISHI ZHUSHU")
@@ -156,22 +209,34 @@ def main(argv: Sequence[str] | None = None, *, default_dir: Path | None = None) 
             print(f"an_check_kanripo: error: {args.kanripo}: no such folder", file=sys.stderr)
             return 2
         pairs, problems = find_pairs(args.kanripo)
+        front = find_front(args.kanripo)
     for p in problems:
         print(f"note: {p}", file=sys.stderr)
     if not pairs:
         print("an_check_kanripo: error: no 集释 files to check", file=sys.stderr)
         return 2
     total: Counter = Counter()
+    rows: Counter = Counter()
     dump = []
+    if args.table:
+        print(TABLE_HEAD)
     for j, z in pairs:
         try:
-            res = check_pair(j, z)
+            res = check_pair(j, z, front)
         except (InputError, ValueError) as exc:
             print(f"an_check_kanripo: error: {j.name}: {exc}", file=sys.stderr)
             continue
-        total += report(res, j, z, sys.stdout)
+        if args.table:
+            line, c = table_row(j.stem, res)
+            print(line)
+            rows += c
+            total += counts(res)
+        else:
+            total += report(res, j, z, sys.stdout)
         if args.json:
             dump.append({"jishi": str(j), "zhushu": str(z) if z else None, **to_json(res)})
+    if args.table:
+        print(format_row("all", rows))
     print(f"\n== all: {shares(total)}")
     if args.json:
         atomic_write_text(args.json, json.dumps(dump, ensure_ascii=False, indent=1) + "\n")

@@ -33,10 +33,10 @@ from ..emend.apply import EmendResult
 from ..emend.check import is_zhushu_claim
 from ..emend.verdict import KINDS, VERDICTS
 from ..errors import InputError
-from .an_check import check_pair, find_pairs
+from .an_check import check_pair, find_front, find_pairs
 
 __all__ = [
-    "REF_VERDICTS", "Judged", "load_reference", "judged_from_result", "Scores", "score", "report", "main",
+    "REF_VERDICTS", "Judged", "load_reference", "judged_from_result", "Scores", "score", "report", "by_juan", "main",
 ]
 
 #: The verdicts of the reference: the checker's three, and ``not checkable`` for a claim no
@@ -103,16 +103,19 @@ def load_reference(path: Path) -> list[Judged]:
 def judged_from_result(res: EmendResult, juan: str) -> list[Judged]:
     """jiaokan's claims of one 卷, in the reference's terms.
 
-    The verdict of a claim about the 注疏 is its check's (``not checked`` when it has none);
-    every other claim is ``not checkable`` — jiaokan checks only claims about 今注疏本.
+    A claim's verdict is its check's where the check gave one (claims about the 注疏, and
+    claims about 原本 corrected from the 注疏); a claim about the 注疏 without one is ``not
+    checked``; every other claim is ``not checkable``.
     The lemma is the record's, or, where the note names none (``脫此四字``, ``今注疏本作XYZ``),
     the text jiaokan anchored: the reference resolves such lemmas to the characters meant.
     """
     out: list[Judged] = []
     for c in res.claims:
-        if is_zhushu_claim(c):
-            v = res.checks[c.id].verdict if c.id in res.checks else None
-            verdict = v or NOT_CHECKED
+        v = res.checks[c.id].verdict if c.id in res.checks else None
+        if v:  # a claim about the 注疏, or one whose evidence it is (原本…據今注疏本改正)
+            verdict = v
+        elif is_zhushu_claim(c):
+            verdict = NOT_CHECKED
         else:
             verdict = NOT_CHECKABLE
         r = c.record
@@ -211,6 +214,16 @@ def report(s: Scores, out: TextIO, raw: Mapping[str, str] | None = None, *, titl
             print(f"      {f}: {a or '∅'} → {b or '∅'}", file=out)
 
 
+def by_juan(reference: Sequence[Judged], jiaokan: Sequence[Judged], out: TextIO) -> None:
+    """One line per 卷: claims, verdicts agreeing, and the reference's contradictions jiaokan matches."""
+    print(f"{'卷':<14} {'claims':>6} {'verdict agrees':>15} {'contradicted matched':>21}", file=out)
+    for juan in sorted({j.juan for j in reference}):
+        s = score([j for j in reference if j.juan == juan], [j for j in jiaokan if j.juan == juan])
+        tp, _jn, rn = s.verdicts.get("contradicted", (0, 0, 0))
+        a = s.agree["verdict"]
+        print(f"{juan:<14} {s.total:>6} {a:>6} ({Scores.ratio(a, s.total):>6}) {tp:>10} of {rn:<3}", file=out)
+
+
 def _raw_notes(path: Path) -> dict[str, str]:
     rows = csv.DictReader(path.read_text(encoding="utf-8").splitlines(), delimiter="\t", quoting=csv.QUOTE_NONE)
     return {r["claim"]: r["raw"] for r in rows}
@@ -231,11 +244,12 @@ def main(argv: Sequence[str] | None = None, *, default_dir: Path | None = None,
         if not args.kanripo.is_dir():
             raise InputError(str(args.kanripo), "no such folder")
         pairs, _problems = find_pairs(args.kanripo)
+        front = find_front(args.kanripo)
         juans = {j.juan for j in ref}
         got: list[Judged] = []
         for jishi, zhushu in pairs:
             if jishi.stem in juans:
-                got.extend(judged_from_result(check_pair(jishi, zhushu), jishi.stem))
+                got.extend(judged_from_result(check_pair(jishi, zhushu, front), jishi.stem))
                 juans.discard(jishi.stem)
         if juans:
             raise InputError(str(args.kanripo), f"no file for the 卷 {', '.join(sorted(juans))} of the reference")
@@ -246,6 +260,9 @@ def main(argv: Sequence[str] | None = None, *, default_dir: Path | None = None,
     zs_ids = {j.claim for j in zs_ref}
     report(score(zs_ref, [j for j in got if j.claim in zs_ids]), sys.stdout,
            title=f"claims about {ZHUSHU_TARGET}: ", diffs=False)
+    print(file=sys.stdout)
+    print(file=sys.stdout)
+    by_juan(ref, got, sys.stdout)
     print(file=sys.stdout)
     report(score(ref, got), sys.stdout, _raw_notes(args.reference), title="all claims: ")
     return 0
