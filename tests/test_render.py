@@ -214,9 +214,11 @@ def test_layers_pages_gaps_and_permalinks(built):
             assert doc.get_element_by_id(r.base_passage).get("data-unit") == r.base_passage
     gaps = [g.text_content() for g in doc.xpath("//p[@class='row-notes']/span")]
     assert "疏 only in ZS" in gaps
-    # rows where ZS has no text say nothing about layers there (the empty column says it)
+    # rows where ZS has no text say nothing about layers there, only that ZS lacks the passage
     r1 = doc.get_element_by_id("r1")
-    assert not r1.xpath(".//p[@class='row-notes']") and r1.xpath(".//div[@data-wit='ZS' and contains(@class,'col-empty')]")
+    assert not r1.xpath(".//p[@class='row-notes']/span[contains(@class,'gap')]")
+    assert r1.xpath(".//div[@data-wit='ZS' and contains(@class,'col-empty')]")
+    assert [b.text for b in r1.xpath(".//span[@class='absent-note']/b")] == ["ZS"] and "gappy" in r1.get("class")
     # the overview strip: one cell per row, each a link to it
     cells = doc.xpath("//nav[contains(@class,'overview')]/a")
     assert [c.get("href") for c in cells] == [f"#{r.id}" for r in built["cols"]["dasheyi"].rows]
