@@ -11,7 +11,9 @@ in :mod:`jiaokan.measure.site`; this script gives it this checkout's corpus/.
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 try:  # the package may not be installed in the running interpreter: use the src tree
     import jiaokan  # noqa: F401
@@ -21,6 +23,22 @@ except ModuleNotFoundError:  # pragma: no cover - depends on the environment
 from jiaokan.measure.site import main  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@contextmanager
+def chromium(executable: str) -> Iterator:
+    """Headless Chromium through Playwright (a test dependency: ``pip install -e '.[test]'``)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, headless=True, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
 
 if __name__ == "__main__":
-    sys.exit(main(corpus=ROOT / "corpus"))
+    sys.exit(main(corpus=ROOT / "corpus", launch=chromium))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,34 @@ def read_kanripo():
         return cache[stem]
 
     return _read
+
+
+# ---------------------------------------------------------------- the browser tests (test_browser*.py)
+#: Debian's Chromium, driven by Playwright; one browser for the whole session (a second Playwright
+#: instance cannot start while one runs), shared by every browser test module.
+CHROMIUM = os.environ.get("JIAOKAN_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium fonts-noto-cjk fonts-hanazono)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the Playwright package is not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The shipped corpus built once (its HTML edition's folder)."""
+    from jiaokan.build import run_build
+
+    out = tmp_path_factory.mktemp("browser-build")
+    assert run_build(CORPUS, out, quiet=True) in (0, 2)  # 2: another stage's error must not hide the site
+    s = out / "site"
+    assert (s / "dasheyi.html").is_file()
+    return s

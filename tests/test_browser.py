@@ -13,36 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CORPUS, ROOT
+from .conftest import CHROMIUM, ROOT  # the browser and site fixtures are in conftest
 
-CHROMIUM = os.environ.get("JIAOKAN_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 ARTIFACTS = ROOT / "test-artifacts"
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium fonts-noto-cjk fonts-hanazono)",
                 allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the Playwright package is not installed (pip install -e '.[test]')")
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    from jiaokan.build import run_build
-
-    out = tmp_path_factory.mktemp("browser-build")
-    assert run_build(CORPUS, out, quiet=True) in (0, 2)  # 2: another stage's error must not hide the site
-    s = out / "site"
-    assert (s / "dasheyi.html").is_file()
-    return s
-
-
-@pytest.fixture(scope="session")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

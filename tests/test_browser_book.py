@@ -12,8 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import KANRIPO
-from .test_browser import ARGS, CHROMIUM, browser, site, sync_api  # noqa: F401  (fixtures)
+from .conftest import CHROMIUM, KANRIPO
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} not installed", allow_module_level=True)
+pytest.importorskip("playwright.sync_api", reason="the Playwright package is not installed")
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +35,7 @@ def book(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def opener(browser):  # noqa: F811
+def opener(browser):
     contexts = []
 
     def _open(root: Path, name: str, width: int = 1400, height: int = 1000, ctx=None):
@@ -66,7 +69,7 @@ def settle(pg) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- the book
-def test_index_is_the_table_of_contents_of_the_book(opener, book, site):  # noqa: F811
+def test_index_is_the_table_of_contents_of_the_book(opener, book, site):
     from jiaokan.readers.common.yili import PIAN, canonical_pian
 
     pg = opener(book, "index.html")
@@ -89,7 +92,7 @@ def test_index_is_the_table_of_contents_of_the_book(opener, book, site):  # noqa
     assert pages.index("xiangsheli.html") < pages.index("dasheyi.html")
 
 
-def test_previous_and_next_pian(opener, book, site):  # noqa: F811
+def test_previous_and_next_pian(opener, book, site):
     pg = opener(book, "pian01.html")
     assert pg.locator(".pian-prev").count() == 0
     pg.locator(".pian-next").click()
@@ -140,7 +143,7 @@ def test_goto_reaches_any_id_and_hashchange_uses_it(opener, book):
     assert in_view(pg, f"[id='{shu}']")
 
 
-def test_rows_a_witness_lacks_leave_no_blank_column(opener, site):  # noqa: F811
+def test_rows_a_witness_lacks_leave_no_blank_column(opener, site):
     pg = opener(site, "dasheyi.html#r20")  # 大射: the 注疏 excerpt lacks most rows
     settle(pg)
     row = pg.eval_on_selector("#r20 .cols", "e => e.getBoundingClientRect().width")
@@ -170,7 +173,7 @@ def test_a_short_column_stays_in_view_beside_a_giant_one(opener, book):
 
 
 # ---------------------------------------------------------------------------------------------- reading comfort
-def test_paratext_and_modern_punctuation_are_folded_until_asked_for(opener, site):  # noqa: F811
+def test_paratext_and_modern_punctuation_are_folded_until_asked_for(opener, site):
     pg = opener(site, "xiangsheli.html")
     furniture = pg.locator(".st-edit-link, .st-licence, .st-site")
     assert furniture.count() >= 3 and not any(furniture.nth(i).is_visible() for i in range(furniture.count()))
@@ -188,7 +191,7 @@ def test_paratext_and_modern_punctuation_are_folded_until_asked_for(opener, site
     assert "编辑" in tei and "Public domain" in tei  # kept in the TEI
 
 
-def test_columns_can_be_hidden_and_reordered_and_are_remembered(opener, site):  # noqa: F811
+def test_columns_can_be_hidden_and_reordered_and_are_remembered(opener, site):
     pg = opener(site, "dasheyi.html#r66")
     x = "e => e.getBoundingClientRect().left"
     assert pg.eval_on_selector("#r66 [data-wit='JS']", x) < pg.eval_on_selector("#r66 [data-wit='ZS']", x)
@@ -204,7 +207,7 @@ def test_columns_can_be_hidden_and_reordered_and_are_remembered(opener, site):  
     assert pg2.eval_on_selector("#r66 [data-wit='ZS']", x) < pg2.eval_on_selector("#r66 [data-wit='JS']", x)
 
 
-def test_j_and_k_step_through_variants_of_a_chosen_type(opener, site, book):  # noqa: F811
+def test_j_and_k_step_through_variants_of_a_chosen_type(opener, site, book):
     for root, name in ((site, "dasheyi.html"), (book, "pian03.html")):
         pg = opener(root, name)
         pg.select_option("#step-type", "omission")
@@ -224,7 +227,7 @@ def test_j_and_k_step_through_variants_of_a_chosen_type(opener, site, book):  # 
         assert pg.evaluate("document.activeElement.dataset.app") == seen[2][0]
 
 
-def test_the_apparatus_opens_beside_its_character_and_closes_on_navigation(opener, site):  # noqa: F811
+def test_the_apparatus_opens_beside_its_character_and_closes_on_navigation(opener, site):
     pg = opener(site, "dasheyi.html#r66")
     settle(pg)
     mark = pg.locator("#r66 [data-wit='JS'] mark.v").first
@@ -244,7 +247,7 @@ def test_the_apparatus_opens_beside_its_character_and_closes_on_navigation(opene
     assert box and abs(box["y"] + box["height"] - 844) < 2
 
 
-def test_orthographic_marks_are_off_by_default_and_carets_are_big(opener, site):  # noqa: F811
+def test_orthographic_marks_are_off_by_default_and_carets_are_big(opener, site):
     pg = opener(site, "xiangsheli.html")
     assert not pg.is_checked("input[data-vtype='orthographic']")
     assert pg.evaluate("document.body.classList.contains('hide-v-orthographic')")
@@ -297,7 +300,7 @@ CONTRAST = """() => {
 }"""
 
 
-def test_text_contrast_is_at_least_4_5_to_1(opener, site, book):  # noqa: F811
+def test_text_contrast_is_at_least_4_5_to_1(opener, site, book):
     for root, name in ((site, "index.html"), (site, "dasheyi.html"), (site, "xiangsheli-base.html"),
                        (book, "index.html"), (book, "pian07.html")):
         pg = opener(root, name)
@@ -307,7 +310,7 @@ def test_text_contrast_is_at_least_4_5_to_1(opener, site, book):  # noqa: F811
 
 
 # ---------------------------------------------------------------------------------------------- language
-def test_interface_language_switch_and_i18n_api(opener, site):  # noqa: F811
+def test_interface_language_switch_and_i18n_api(opener, site):
     pg = opener(site, "dasheyi.html")
     assert pg.evaluate("window.jiaokan.i18n.lang()") == "hans"
     assert pg.inner_text(".views [aria-current]") == "对照"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
+from ..book.pian import FRONT
 from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..model import Div, Unit, Witness
@@ -58,6 +59,8 @@ class Chapter:
     @property
     def label(self) -> str:
         w = self.witnesses[self.base]
+        if not self.title and w.meta.chapter == FRONT:  # 提要, 目录, 序 before the first 篇
+            return "卷首"
         return self.title or w.meta.chapter or w.meta.title or self.name
 
     def rows(self) -> list[Row]:
