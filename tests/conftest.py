@@ -109,3 +109,34 @@ def site(tmp_path_factory) -> Path:
     s = out / "site"
     assert (s / "dasheyi.html").is_file()
     return s
+
+
+def open_in(ctx, root: Path, name: str):
+    """Open ``root/name`` (``page.html#id`` allowed) in a new page of ``ctx``; the page carries the script
+    errors (``.errors``: uncaught exceptions and console errors) and every URL it requested (``.requests``)."""
+    pg = ctx.new_page()
+    errors: list[str] = []
+    requests: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("request", lambda r: requests.append(r.url))
+    path, _, frag = name.partition("#")
+    pg.goto((root / path).as_uri() + (f"#{frag}" if frag else ""))
+    pg.wait_for_load_state("load")
+    pg.errors, pg.requests = errors, requests
+    return pg
+
+
+@pytest.fixture
+def new_context(browser):
+    """Browser contexts of a given viewport, closed after the test."""
+    contexts = []
+
+    def _new(width: int = 1400, height: int = 1000):
+        ctx = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(ctx)
+        return ctx
+
+    yield _new
+    for c in contexts:
+        c.close()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CHROMIUM, KANRIPO
+from .conftest import CHROMIUM, KANRIPO, open_in
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} not installed", allow_module_level=True)
@@ -35,28 +35,11 @@ def book(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def opener(browser):
-    contexts = []
-
+def opener(new_context):
     def _open(root: Path, name: str, width: int = 1400, height: int = 1000, ctx=None):
-        if ctx is None:
-            ctx = browser.new_context(viewport={"width": width, "height": height})
-            contexts.append(ctx)
-        pg = ctx.new_page()
-        errors: list[str] = []
-        requests: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        pg.on("request", lambda r: requests.append(r.url))
-        path, _, frag = name.partition("#")
-        pg.goto((root / path).as_uri() + (f"#{frag}" if frag else ""))
-        pg.wait_for_load_state("load")
-        pg.errors, pg.requests = errors, requests  # type: ignore[attr-defined]
-        return pg
+        return open_in(ctx or new_context(width, height), root, name)
 
-    yield _open
-    for c in contexts:
-        c.close()
+    return _open
 
 
 def in_view(pg, selector: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from html import unescape
 from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
@@ -155,6 +156,10 @@ def fold_punctuation(html: str) -> Markup:
     """
     out: list[str] = []
     for m in _TAG_OR_TEXT.finditer(html):
+        if m.group(2) is not None:  # an escaped character of the text (&#34; for a half-width quote)
+            ent = m.group(2)
+            out.append(f'<span class="mp">{ent}</span>' if len(unescape(ent)) == 1 and _is_punct(unescape(ent)) else ent)
+            continue
         if m.group(3) is None:
             out.append(m.group(0))
             continue
