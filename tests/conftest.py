@@ -80,15 +80,28 @@ def read_kanripo():
     return _read
 
 
-# ---------------------------------------------------------------------------------------- browser tests
+# ---------------------------------------------------------------- the browser tests (test_browser*.py)
+#: Debian's Chromium, driven by Playwright; one browser for the whole session (a second Playwright
+#: instance cannot start while one runs), shared by every browser test module.
 CHROMIUM = os.environ.get("JIAOKAN_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium fonts-noto-cjk fonts-hanazono)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the Playwright package is not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
-    """The shipped corpus built once (``run_build``), its site folder."""
+    """The shipped corpus built once (its HTML edition's folder)."""
     from jiaokan.build import run_build
 
     out = tmp_path_factory.mktemp("browser-build")
@@ -98,14 +111,32 @@ def site(tmp_path_factory) -> Path:
     return s
 
 
-@pytest.fixture(scope="session")
-def browser():
-    """One headless Debian Chromium for the session: Playwright's sync API runs once per thread, so every
-    browser test module shares it."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} not installed (apt-get install chromium fonts-noto-cjk fonts-hanazono)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the Playwright package is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+def open_in(ctx, root: Path, name: str):
+    """Open ``root/name`` (``page.html#id`` allowed) in a new page of ``ctx``; the page carries the script
+    errors (``.errors``: uncaught exceptions and console errors) and every URL it requested (``.requests``)."""
+    pg = ctx.new_page()
+    errors: list[str] = []
+    requests: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("request", lambda r: requests.append(r.url))
+    path, _, frag = name.partition("#")
+    pg.goto((root / path).as_uri() + (f"#{frag}" if frag else ""))
+    pg.wait_for_load_state("load")
+    pg.errors, pg.requests = errors, requests
+    return pg
+
+
+@pytest.fixture
+def new_context(browser):
+    """Browser contexts of a given viewport, closed after the test."""
+    contexts = []
+
+    def _new(width: int = 1400, height: int = 1000):
+        ctx = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(ctx)
+        return ctx
+
+    yield _new
+    for c in contexts:
+        c.close()

@@ -13,9 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT
-
-from .conftest import CHROMIUM
+from .conftest import CHROMIUM, ROOT, open_in  # the browser and site fixtures are in conftest
 
 ARTIFACTS = ROOT / "test-artifacts"
 
@@ -25,30 +23,12 @@ if not Path(CHROMIUM).exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="the Playwright package is not installed (pip install -e '.[test]')")
 
 
-# the fixtures ``site`` (the shipped corpus built once) and ``browser`` (one Chromium per session, shared by
-# every browser test module) are in conftest.py
-
-
 @pytest.fixture
-def open_page(browser, site):
-    contexts = []
-
+def open_page(new_context, site):
     def _open(name: str, width: int = 1400, height: int = 1000):
-        ctx = browser.new_context(viewport={"width": width, "height": height})
-        contexts.append(ctx)
-        pg = ctx.new_page()
-        errors: list[str] = []
-        requests: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.on("request", lambda r: requests.append(r.url))
-        pg.goto((site / name).as_uri() if "#" not in name else (site / name.split("#")[0]).as_uri() + "#" + name.split("#", 1)[1])
-        pg.wait_for_load_state("load")
-        pg.errors, pg.requests = errors, requests  # type: ignore[attr-defined]
-        return pg
+        return open_in(new_context(width, height), site, name)
 
-    yield _open
-    for c in contexts:
-        c.close()
+    return _open
 
 
 def in_viewport(pg, selector: str) -> bool:

@@ -214,9 +214,11 @@ def test_layers_pages_gaps_and_permalinks(built):
             assert doc.get_element_by_id(r.base_passage).get("data-unit") == r.base_passage
     gaps = [g.text_content() for g in doc.xpath("//p[@class='row-notes']/span")]
     assert "疏 only in ZS" in gaps
-    # rows where ZS has no text say nothing about layers there (the empty column says it)
+    # rows where ZS has no text say nothing about layers there, only that ZS lacks the passage
     r1 = doc.get_element_by_id("r1")
-    assert not r1.xpath(".//p[@class='row-notes']") and r1.xpath(".//div[@data-wit='ZS' and contains(@class,'col-empty')]")
+    assert not r1.xpath(".//p[@class='row-notes']/span[contains(@class,'gap')]")
+    assert r1.xpath(".//div[@data-wit='ZS' and contains(@class,'col-empty')]")
+    assert [b.text for b in r1.xpath(".//span[@class='absent-note']/b")] == ["ZS"] and "gappy" in r1.get("class")
     # the overview strip: one cell per row, each a link to it
     cells = doc.xpath("//nav[contains(@class,'overview')]/a")
     assert [c.get("href") for c in cells] == [f"#{r.id}" for r in built["cols"]["dasheyi"].rows]
@@ -308,3 +310,40 @@ def test_a_lost_page_is_shown_where_it_stands():
     assert "pb" in before.get("class") and "pb" in after.get("class")
     assert before.get("id") != after.get("id")  # the page tag repeated around the loss: two anchors
     assert doc.text_content().replace("〔缺〕", "").count("奠觶于") == 1
+
+
+# ---------------------------------------------------------------- modern punctuation, folded
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECES = st.lists(st.one_of(
+    st.text(alphabet="之乎者也,。、;:「」《》?!‸〔缺〕〓 ab", max_size=8),
+    st.sampled_from(['<mark class="v v-omission" data-app="a1" title="a, b: c.">', "</mark>", "&amp;", "&#34;",
+                     '<span class="gap" title="lost, here">', "</span>", "<br>"])), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_PIECES)
+def test_folding_punctuation_is_lossless_and_leaves_tags_alone(parts):
+    import unicodedata
+
+    from jiaokan.render.chapter import fold_punctuation
+
+    html = "".join(parts)
+    out = str(fold_punctuation(html))
+    assert out.replace('<span class="mp">', "").replace("</span>", "") == html.replace("</span>", "")
+    tree = lxml.html.fragment_fromstring(f"<div>{out}</div>")  # entities are read as their characters
+    for e in tree.iter():
+        own = (e.text or "") if e.get("class") != "mp" else ""
+        tail = e.tail or ""
+        for ch in own + (tail if e is not tree else ""):
+            if ch not in "‸〔〕〓":
+                assert unicodedata.category(ch)[0] != "P", (ch, out)
+    assert all(re.fullmatch(r"[^\w\s]|&#?\w+;", m) for m in re.findall(r'<span class="mp">(.*?)</span>', out))
+
+
+def test_only_the_programs_punctuation_is_folded(built):
+    doc = page(built, "xiangsheli.html")
+    ts = doc.xpath("//div[@data-wit='TS']//span[@class='mp']")
+    assert len(ts) > 100 and {e.text for e in ts} >= {",", "。"}
+    assert not doc.xpath("//div[@data-wit='JS']//span[@class='mp']")

@@ -8,10 +8,14 @@ from :class:`.inline.ColumnWriter`.
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from html import unescape
 from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
+from ..book.pian import FRONT
 from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..model import Div, Unit, Witness
@@ -33,6 +37,8 @@ class Chapter:
     title: str = ""
     tei_files: dict[str, str] = field(default_factory=dict)  # siglum → href of its TEI file (from the site root)
     apparatus_file: str | None = None  # href of the apparatus TEI file
+    prev: Chapter | None = None  # the chapter before this one in the book (set by the site)
+    next: Chapter | None = None
 
     @property
     def base(self) -> str:
@@ -53,6 +59,8 @@ class Chapter:
     @property
     def label(self) -> str:
         w = self.witnesses[self.base]
+        if not self.title and w.meta.chapter == FRONT:  # 提要, 目录, 序 before the first 篇
+            return "卷首"
         return self.title or w.meta.chapter or w.meta.title or self.name
 
     def rows(self) -> list[Row]:
@@ -117,10 +125,61 @@ def _edge_rows(ch: Chapter, kind: str, pages: PageIds, verdicts: Verdicts | None
         for u in units:
             cw.add_unit(u, openers.get(u.id))
         any_units = any_units or bool(units)
-        cols.append({"siglum": s, "lang": lang_of(w.meta.script), "html": cw.html(), "empty": not units})
+        cols.append({"siglum": s, "lang": lang_of(w.meta.script), "html": column_html(cw, w), "empty": not units})
     if not any_units:
         return None
     return {"id": kind, "label": "front matter" if kind == "front" else "back matter", "cols": cols}
+
+
+#: A column this many times longer than the shortest one beside it stays in view (sticky) while the long
+#: one scrolls past: a giant 疏 stretch must not leave a blank screen in the other columns.
+GIANT_RATIO = 4
+#: ... when it is short enough to fit on a screen (characters of text).
+SHORT_CHARS = 400
+
+_TAG_OR_TEXT = re.compile(r"(<[^>]*>)|(&#?\w+;)|([^<&]+)")
+#: Signs of the renderer that are punctuation to Unicode but not the witness's: the insertion caret, the brackets
+#: of a lost page.
+_NOT_PUNCT = set("‸〔〕〓")
+
+
+def _is_punct(ch: str) -> bool:
+    return ch not in _NOT_PUNCT and unicodedata.category(ch)[0] == "P"
+
+
+def fold_punctuation(html: str) -> Markup:
+    """Wrap every punctuation character of the text (not of tags or entities) in ``<span class="mp">``.
+
+    For a witness whose punctuation is not the witness's own (the 图书集成 on Wikisource was punctuated by a
+    program): the page hides it by default and a switch shows it; the TEI keeps it.
+    """
+    out: list[str] = []
+    for m in _TAG_OR_TEXT.finditer(html):
+        if m.group(2) is not None:  # an escaped character of the text (&#34; for a half-width quote)
+            ent = m.group(2)
+            out.append(f'<span class="mp">{ent}</span>' if len(unescape(ent)) == 1 and _is_punct(unescape(ent)) else ent)
+            continue
+        if m.group(3) is None:
+            out.append(m.group(0))
+            continue
+        out.append(re.sub(r"[^\w\s]+", lambda r: "".join(
+            f'<span class="mp">{c}</span>' if _is_punct(c) else c for c in r.group(0)), m.group(3)))
+    return Markup("".join(out))
+
+
+def machine_punctuated(w: Witness) -> bool:
+    """The reader says the punctuation of this witness was added by a program (``extra['punctuation']``)."""
+    return w.meta.extra.get("punctuation") == "machine"
+
+
+def column_html(cw: ColumnWriter, w: Witness) -> Markup:
+    """The writer's HTML, its punctuation folded when it is a program's."""
+    html = cw.html()
+    return fold_punctuation(html) if machine_punctuated(w) else html
+
+
+def _text_len(html: str) -> int:
+    return len(re.sub(r"<[^>]*>", "", html))
 
 
 def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
@@ -147,7 +206,10 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
             cw = ColumnWriter(s, marks.get((row.id, s)), pages, verdicts)
             for uid in ids:
                 cw.add_unit(units[s][uid], openers[s].get(uid))
-            cols.append({"siglum": s, "lang": lang_of(w.meta.script), "html": cw.html(), "empty": not ids})
+            html = column_html(cw, w)
+            cols.append({"siglum": s, "lang": lang_of(w.meta.script), "html": html, "empty": not ids,
+                         "chars": _text_len(html) if ids else 0})
+        _mark_short(cols)
         notes = []
         for g in gaps_by_row.get(row.id, []):
             t = gap_text(g, present)
@@ -158,6 +220,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
             "id": row.id, "n": i, "passage": row.base_passage or (base_ids[0] if base_ids else None),
             "cols": cols, "gaps": notes, "apps": len(apps_by_row.get(row.id, [])),
             "solo": len(present) < len(ch.witnesses),
+            "absent": [s for s in ch.witnesses if s not in present] if len(ch.witnesses) > 1 else [],
         })
     back = _edge_rows(ch, "back", pages, verdicts)
     return {
@@ -174,6 +237,13 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         "view": "parallel",
         "lang": lang_of(ch.witnesses[ch.base].meta.script),
     }
+
+
+def _mark_short(cols: list[dict]) -> None:
+    """``short``: a column that fits on a screen beside one :data:`GIANT_RATIO` times longer (it stays in view)."""
+    longest = max((c["chars"] for c in cols), default=0)
+    for c in cols:
+        c["short"] = 0 < c["chars"] <= SHORT_CHARS and longest >= GIANT_RATIO * max(c["chars"], SHORT_CHARS // 2)
 
 
 def _vtypes(col: Collation | None) -> list[tuple[str, str, int]]:
@@ -223,8 +293,8 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
                     ocw = ColumnWriter(s, None, pages, verdicts, link_units=False)
                     for uid in uids:
                         ocw.add_unit(ou[uid])
-                    others.append({"siglum": s, "lang": lang_of(ow.meta.script), "html": ocw.html()})
-        blocks.append({"id": row.id, "n": i, "passage": row.base_passage, "html": cw.html() if ids else Markup(""),
+                    others.append({"siglum": s, "lang": lang_of(ow.meta.script), "html": column_html(ocw, ow)})
+        blocks.append({"id": row.id, "n": i, "passage": row.base_passage, "html": column_html(cw, w) if ids else Markup(""),
                        "foot": foot, "gaps": notes, "others": others})
     front = _edge_rows(Chapter(ch.name, {base: w}), "front", pages, verdicts)
     back = _edge_rows(Chapter(ch.name, {base: w}), "back", pages, verdicts)

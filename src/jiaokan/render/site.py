@@ -14,9 +14,10 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from .. import __version__
 from ..io import atomic_write_bytes, copy_file
 from ..model import Witness
+from ..readers.common.yili import PIAN, pian_index
 from .chapter import Chapter, base_context, parallel_context
 from .html import lang_of
-from .notes import Verdicts, badge_legend, note_summary
+from .notes import Verdicts, badge_legend, note_summary, verdict_key
 from .search_index import search_src, write_search
 
 STATIC = ("edition.css", "edition.js", "search.js", "cite.js", "verdict.js", "search.css")
@@ -60,18 +61,34 @@ def _witness_rows(chapters: list[Chapter]) -> list[dict]:
     return out
 
 
+_NUMERAL = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二", "十三", "十四", "十五",
+            "十六", "十七"]
+
+
+def _toc_entry(n: int, ch: Chapter, verdicts: Verdicts | None) -> dict:
+    """One line of the book's table of contents: the 篇, its witnesses, its variants and 案 notes by kind."""
+    w = ch.witnesses[ch.base]
+    col = ch.collation
+    counts = col.counts() if col else {}
+    notes = [x for wit in ch.witnesses.values() for x in wit.notes()]
+    an: dict[str, int] = {}
+    if verdicts is not None:
+        for x in notes:
+            v = verdicts.get(x.id or "")
+            k = verdict_key(v.verdict if v is not None else None)
+            an[k] = an.get(k, 0) + 1
+    i = pian_of(ch)
+    return {
+        "n": n, "ch": ch, "pian": _NUMERAL[i + 1] if i is not None else "", "label": ch.label, "lang": lang_of(w.meta.script), "base": ch.base,
+        "witnesses": [{"siglum": s, "title": x.meta.title or x.meta.file, "lang": lang_of(x.meta.script),
+                       "juan": x.meta.juan} for s, x in ch.witnesses.items()],
+        "rows": len(ch.rows()), "apps": len(col.apps) if col else 0,
+        "counts": [(t, c) for t, c in counts.items() if c], "variants": sum(counts.values()),
+        "notes": len(notes), "verdicts": an,
+    }
+
+
 def index_context(chapters: list[Chapter], title: str, verdicts: Verdicts | None) -> dict:
-    works: dict[str, list[dict]] = {}
-    for ch in chapters:
-        w = ch.witnesses[ch.base]
-        col = ch.collation
-        counts = col.counts() if col else {}
-        works.setdefault(w.meta.work or "—", []).append({
-            "ch": ch, "label": ch.label, "lang": lang_of(w.meta.script), "sigla": ch.sigla, "base": ch.base,
-            "rows": len(ch.rows()), "apps": len(col.apps) if col else 0,
-            "counts": [(t, n) for t, n in reversed(list(counts.items())) if n],
-            "notes": sum(len(x.notes()) for x in ch.witnesses.values()),
-        })
     all_w: list[Witness] = []
     seen = set()
     for ch in chapters:
@@ -79,7 +96,8 @@ def index_context(chapters: list[Chapter], title: str, verdicts: Verdicts | None
             if id(w) not in seen:
                 seen.add(id(w))
                 all_w.append(w)
-    return {"title": title, "works": works, "witnesses": _witness_rows(chapters),
+    toc = [_toc_entry(i, ch, verdicts) for i, ch in enumerate(chapters, 1)]
+    return {"title": title, "toc": toc, "witnesses": _witness_rows(chapters),
             "an": note_summary(all_w, verdicts), "legend": badge_legend(), "view": "index"}
 
 
@@ -96,6 +114,32 @@ def _distinct_pages(chapters: list[Chapter]) -> None:
         ch.name = name
 
 
+def pian_of(ch: Chapter) -> int | None:
+    """0-based place of the chapter's 篇 in the book (its label or the base witness's chapter), else None."""
+    for t in (ch.label, ch.witnesses[ch.base].meta.chapter):
+        i = pian_index(t) if t else None
+        if i is not None:
+            return i
+    return None
+
+
+def book_order(chapters: list[Chapter]) -> list[Chapter]:
+    """The collations in the order of the book's 篇 (those of no known 篇 after them, as given), then the pages
+    of single witnesses."""
+    def key(ch: Chapter) -> tuple[int, int]:
+        i = pian_of(ch)
+        return (0 if ch.collation is not None else 1, i if i is not None else len(PIAN))
+
+    return sorted(chapters, key=key)
+
+
+def link_chapters(chapters: list[Chapter]) -> None:
+    """Previous and next 篇 for the collations (in the order given); single-witness pages have none."""
+    book = [c for c in chapters if c.collation is not None] or chapters
+    for a, b in zip(book, book[1:]):
+        a.next, b.prev = b, a
+
+
 def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts | None = None,
                 title: str | None = None, copies: dict[str, Path] | None = None) -> SiteReport:
     """Write the site into ``out``; ``copies``: href → file to copy alongside (the TEI sources)."""
@@ -104,6 +148,8 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
     rep = SiteReport(out)
     title = title or "校勘 edition"
     _distinct_pages(chapters)
+    chapters = book_order(chapters)
+    link_chapters(chapters)
 
     def write(name: str, template: str, ctx: dict) -> None:
         data = env.get_template(template).render(site_title=title, **ctx).encode("utf-8")

@@ -24,6 +24,134 @@
     try { return JSON.parse(el.textContent); } catch (e) { return {}; }
   }
 
+  /* ---------------------------------------------------------------- the interface language
+     window.jiaokan.i18n: register({key: {hans, hant, en}}), t(key), lang(), set(lang).  Elements carrying
+     data-i18n="key" get the text, data-i18n-title / -aria / -placeholder the attribute, at every switch
+     (and, for keys registered later by another script, at registration).  简 is the default. */
+  var jiaokan = window.jiaokan = window.jiaokan || {};
+  var LANGS = ["hans", "hant", "en"];
+  var HTML_LANG = { hans: "zh-Hans", hant: "zh-Hant", en: "en" };
+  var DICT = {};
+  var uiLang = (store && LANGS.indexOf(store.getItem("jiaokan-ui-lang")) >= 0) ? store.getItem("jiaokan-ui-lang") : "hans";
+  var ATTRS = [["data-i18n-title", "title"], ["data-i18n-aria", "aria-label"], ["data-i18n-placeholder", "placeholder"]];
+
+  function t(key) {
+    var d = DICT[key];
+    if (!d) return key;
+    return d[uiLang] != null ? d[uiLang] : (d.hans != null ? d.hans : key);
+  }
+
+  function translate(root, only) {
+    var sel = "[data-i18n]," + ATTRS.map(function (a) { return "[" + a[0] + "]"; }).join(",");
+    (root || document).querySelectorAll(sel).forEach(function (e) {
+      var k = e.getAttribute("data-i18n");
+      if (k && DICT[k] && (!only || only[k])) e.textContent = t(k);
+      ATTRS.forEach(function (a) {
+        var ak = e.getAttribute(a[0]);
+        if (ak && DICT[ak] && (!only || only[ak])) e.setAttribute(a[1], t(ak));
+      });
+    });
+  }
+
+  function setLang(l) {
+    if (LANGS.indexOf(l) < 0) return;
+    uiLang = l;
+    if (store) store.setItem("jiaokan-ui-lang", l);
+    document.documentElement.lang = HTML_LANG[l];
+    document.querySelectorAll("[data-ui-lang]").forEach(function (b) {
+      b.setAttribute("aria-pressed", String(b.getAttribute("data-ui-lang") === l));
+    });
+    translate();
+    document.dispatchEvent(new CustomEvent("jiaokan:lang", { detail: { lang: l } }));
+  }
+
+  jiaokan.i18n = {
+    register: function (dict) {
+      var fresh = {};
+      Object.keys(dict || {}).forEach(function (k) { DICT[k] = dict[k]; fresh[k] = true; });
+      translate(document, fresh);
+    },
+    t: t,
+    lang: function () { return uiLang; },
+    set: setLang,
+    apply: function (root) { translate(root); }
+  };
+
+  jiaokan.i18n.register({
+    "toc": { hans: "目录", hant: "目錄", en: "Contents" },
+    "pian-nav": { hans: "篇目导航", hant: "篇目導航", en: "Chapters" },
+    "prev-pian": { hans: "上一篇", hant: "上一篇", en: "previous chapter" },
+    "next-pian": { hans: "下一篇", hant: "下一篇", en: "next chapter" },
+    "views": { hans: "视图", hant: "視圖", en: "Views" },
+    "parallel": { hans: "对照", hant: "對照", en: "Parallel" },
+    "basetext": { hans: "底本与校记", hant: "底本與校記", en: "Base text + apparatus" },
+    "reading": { hans: "读本", hant: "讀本", en: "Reading text" },
+    "layers": { hans: "层次", hant: "層次", en: "Layers" },
+    "variants": { hans: "异文", hant: "異文", en: "Variants" },
+    "layer-jing": { hans: "经", hant: "經", en: "经 classic" },
+    "layer-zhuan": { hans: "传", hant: "傳", en: "传 tradition" },
+    "layer-zhu": { hans: "注", hant: "注", en: "注 commentary" },
+    "layer-shu": { hans: "疏", hant: "疏", en: "疏 sub-comm." },
+    "layer-yinyi": { hans: "音义", hant: "音義", en: "音义 glosses" },
+    "layer-shi": { hans: "释", hant: "釋", en: "释 Li Rugui" },
+    "layer-an": { hans: "案", hant: "案", en: "案 notes" },
+    "layer-kaozheng": { hans: "考证", hant: "考證", en: "考证" },
+    "layer-commentary": { hans: "诸家", hant: "諸家", en: "other comm." },
+    "layer-paratext": { hans: "其他", hant: "其他", en: "paratext" },
+    "vt-all": { hans: "全部", hant: "全部", en: "all" },
+    "vt-substantive": { hans: "实质", hant: "實質", en: "substantive" },
+    "vt-omission": { hans: "脱文", hant: "脫文", en: "omission" },
+    "vt-addition": { hans: "衍文", hant: "衍文", en: "addition" },
+    "vt-transposition": { hans: "倒文", hant: "倒文", en: "transposition" },
+    "vt-taboo": { hans: "避讳", hant: "避諱", en: "taboo 避讳" },
+    "vt-orthographic": { hans: "异体", hant: "異體", en: "orthographic 异体" },
+    "vt-uncertain": { hans: "缺字", hant: "缺字", en: "uncertain 缺字" },
+    "step": { hans: "逐条查看异文", hant: "逐條查看異文", en: "step through variants" },
+    "step-type": { hans: "异文类型", hant: "異文類型", en: "variant type" },
+    "step-prev": { hans: "上一处 (k)", hant: "上一處 (k)", en: "previous (k)" },
+    "step-next": { hans: "下一处 (j)", hant: "下一處 (j)", en: "next (j)" },
+    "reading-opts": { hans: "阅读", hant: "閱讀", en: "Reading" },
+    "show-para": { hans: "显示网页附加文字与现代标点", hant: "顯示網頁附加文字與現代標點", en: "show web furniture and modern punctuation" },
+    "show-para-tip": { hans: "网站附加文字(编辑链接、版权声明等)与图书集成的现代标点;TEI 中均保留", hant: "網站附加文字(編輯連結、版權聲明等)與圖書集成的現代標點;TEI 中均保留", en: "the websites' furniture (edit links, licence notices) and the modern punctuation of the 图书集成; all kept in the TEI" },
+    "columns": { hans: "列", hant: "欄", en: "Columns" },
+    "move-left": { hans: "左移", hant: "左移", en: "move left" },
+    "move-right": { hans: "右移", hant: "右移", en: "move right" },
+    "base": { hans: "底本", hant: "底本", en: "base" },
+    "absent-in": { hans: "不见于", hant: "不見於", en: "not in" },
+    "lede": { hans: "对照本:各本并列,逐段对齐;经文大字,注疏小字;异文按类型标出,校记随手可查;四库馆臣案语各在其位。",
+              hant: "對照本:各本並列,逐段對齊;經文大字,注疏小字;異文按類型標出,校記隨手可查;四庫館臣案語各在其位。",
+              en: "A parallel-text edition: the witnesses side by side, aligned passage by passage, 经 large and the commentary smaller, variants highlighted by type with the apparatus at hand, the 四库 editors' 案 notes at their place." },
+    "toc-pian": { hans: "篇", hant: "篇", en: "Chapter" },
+    "toc-wits": { hans: "各本", hant: "各本", en: "Witnesses" },
+    "toc-rows": { hans: "段", hant: "段", en: "Rows" },
+    "toc-variants": { hans: "异文", hant: "異文", en: "Variants" },
+    "toc-types": { hans: "类型", hant: "類型", en: "By type" },
+    "toc-an": { hans: "案", hant: "案", en: "案 notes" },
+    "toc-views": { hans: "视图", hant: "視圖", en: "Views" },
+    "witnesses": { hans: "各本", hant: "各本", en: "Witnesses" },
+    "an-notes": { hans: "案语", hant: "案語", en: "案 notes" },
+    "howto": { hans: "阅读说明", hant: "閱讀說明", en: "Reading the edition" },
+    "panel-variant": { hans: "异文", hant: "異文", en: "Variant" },
+    "panel-witness": { hans: "本", hant: "本", en: "Witness" },
+    "panel-reading": { hans: "读法", hant: "讀法", en: "Reading" },
+    "panel-where": { hans: "位置", hant: "位置", en: "Where" },
+    "panel-base": { hans: "底本", hant: "底本", en: "base" },
+    "panel-agree": { hans: "同底本", hant: "同底本", en: "= base" },
+    "panel-omitted": { hans: "无", hant: "無", en: "omitted" },
+    "panel-page": { hans: "页", hant: "頁", en: "p." },
+    "panel-line": { hans: "行", hant: "行", en: "line" },
+    "panel-to-parallel": { hans: "在对照视图中查看", hant: "在對照視圖中查看", en: "see it in the parallel view" },
+    "panel-to-base": { hans: "底本校记", hant: "底本校記", en: "footnote in the base text" },
+    "close": { hans: "关闭 (Esc)", hant: "關閉 (Esc)", en: "close (Esc)" }
+  });
+
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest ? e.target.closest("[data-ui-lang]") : null;
+    if (b) setLang(b.getAttribute("data-ui-lang"));
+  });
+  if (uiLang !== "hans") setLang(uiLang);
+  else document.documentElement.lang = HTML_LANG.hans;
+
   /* ---------------------------------------------------------------- the sticky bar's height */
   function setBarHeight() {
     if (bar && getComputedStyle(bar).position === "sticky") {
@@ -42,8 +170,10 @@
       store.setItem(key, JSON.stringify(boxes.filter(function (b) { return !b.checked; })
         .map(function (b) { return b.getAttribute(attr); })));
     }
+    var stored = !!(store && store.getItem(key));
     boxes.forEach(function (b) {
-      if (hidden.indexOf(b.getAttribute(attr)) >= 0) b.checked = false;
+      // remembered: the stored list decides; else the page's default (orthographic marks start off)
+      if (stored) b.checked = hidden.indexOf(b.getAttribute(attr)) < 0;
       apply(b);
       b.addEventListener("change", function () { apply(b); save(); setBarHeight(); });
     });
@@ -55,6 +185,99 @@
   }
   var showLayer = bindToggles("data-layer", "hide-", "jiaokan-hidden-layers");
   bindToggles("data-vtype", "hide-v-", "jiaokan-hidden-vtypes");
+
+  /* ---------------------------------------------------------------- paratext and modern punctuation
+     The websites' furniture (编辑 links, licence notices, site headers, HTML comments) and the punctuation a
+     program added to the 图书集成 are folded away unless the reader asks for them (remembered). */
+  var showPara = document.getElementById("show-para");
+  function applyPara() { body.classList.toggle("show-para", !!(showPara && showPara.checked)); }
+  if (showPara) {
+    showPara.checked = !!(store && store.getItem("jiaokan-show-para") === "1");
+    showPara.addEventListener("change", function () {
+      if (store) store.setItem("jiaokan-show-para", showPara.checked ? "1" : "0");
+      applyPara();
+      setBarHeight();
+    });
+  }
+  applyPara();
+
+  /* ---------------------------------------------------------------- witness columns: hide, reorder
+     One generated stylesheet gives every column of a witness its place (CSS order) or hides it, so the
+     thousands of columns of a long 篇 are never touched one by one.  Remembered across pages. */
+  var colBox = document.getElementById("columns");
+  var colStyle = null;
+  var colState = { order: [], hidden: [] };
+  function readCols() {
+    try { colState = JSON.parse((store && store.getItem("jiaokan-columns")) || "{}"); } catch (e) { colState = {}; }
+    colState.order = colState.order || [];
+    colState.hidden = colState.hidden || [];
+  }
+  function pageSigla() {
+    return Array.prototype.map.call(document.querySelectorAll("#columns [data-col]"), function (b) { return b.getAttribute("data-col"); });
+  }
+  function currentOrder() {
+    var here = pageSigla();
+    var known = colState.order.filter(function (s) { return here.indexOf(s) >= 0; });
+    return known.concat(here.filter(function (s) { return known.indexOf(s) < 0; }));
+  }
+  function applyCols() {
+    if (!colBox) return;
+    var order = currentOrder();
+    var hid = colState.hidden.filter(function (s) { return order.indexOf(s) >= 0; });
+    if (hid.length >= order.length) hid = [];  // hidden on other pages, all of this one's: show them
+    var visible = order.filter(function (s) { return hid.indexOf(s) < 0; });
+    var css = order.map(function (s, i) {
+      var q = '[data-wit="' + CSS.escape(s) + '"]';
+      var rules = ".cols > " + q + ", .colheads-in > " + q + ", #columns > " + q + " { order: " + i + "; }";
+      if (hid.indexOf(s) >= 0) rules += " .cols > " + q + ", .colheads-in > " + q + " { display: none; }";
+      return rules;
+    }).join("\n");
+    if (!colStyle) {
+      colStyle = document.createElement("style");
+      colStyle.id = "col-style";
+      document.head.appendChild(colStyle);
+    }
+    colStyle.textContent = css;
+    body.classList.toggle("cols-one", visible.length <= 1);
+    colBox.querySelectorAll("[data-col]").forEach(function (b) {
+      b.checked = hid.indexOf(b.getAttribute("data-col")) < 0;
+      // the last visible column cannot be hidden
+      b.disabled = b.checked && visible.length <= 1;
+    });
+  }
+  function saveCols() { if (store) store.setItem("jiaokan-columns", JSON.stringify(colState)); }
+  if (colBox) {
+    readCols();
+    colBox.addEventListener("change", function (e) {
+      var s = e.target.getAttribute("data-col");
+      if (!s) return;
+      colState.hidden = colState.hidden.filter(function (x) { return x !== s; });
+      if (!e.target.checked) colState.hidden.push(s);
+      saveCols();
+      applyCols();
+    });
+    colBox.addEventListener("click", function (e) {
+      var b = e.target.closest ? e.target.closest("[data-move]") : null;
+      if (!b) return;
+      var s = b.closest("[data-wit]").getAttribute("data-wit");
+      var order = currentOrder();
+      var i = order.indexOf(s), j = i + Number(b.getAttribute("data-move"));
+      if (j < 0 || j >= order.length) return;
+      order[i] = order[j];
+      order[j] = s;
+      colState.order = order.concat(colState.order.filter(function (x) { return order.indexOf(x) < 0; }));
+      saveCols();
+      applyCols();
+    });
+    applyCols();
+  }
+  function showColumn(s) {
+    if (colBox && colState.hidden.indexOf(s) >= 0) {
+      colState.hidden = colState.hidden.filter(function (x) { return x !== s; });
+      saveCols();
+      applyCols();
+    }
+  }
 
   /* ---------------------------------------------------------------- the apparatus popover */
   var APPS = readJSON("apps-data");
@@ -71,8 +294,8 @@
     return e;
   }
 
-  function typeLabel(t) {
-    return { lem: "base", agree: "= base" }[t] || t;
+  function typeLabel(x) {
+    return { lem: t("panel-base"), agree: t("panel-agree") }[x] || (DICT["vt-" + x] ? t("vt-" + x) : x);
   }
 
   function openApp(id, from) {
@@ -80,7 +303,7 @@
     if (!a || !panel) return;
     document.querySelectorAll("mark.v-active").forEach(function (m) { m.classList.remove("v-active"); });
     document.querySelectorAll('mark.v[data-app="' + id + '"]').forEach(function (m) { m.classList.add("v-active"); });
-    panelHead.textContent = (a.n ? "Variant " + a.n : "Variant") + " · " + a.lz + " · " + a.type +
+    panelHead.textContent = t("panel-variant") + (a.n ? " " + a.n : "") + " · " + a.lz + " · " + (DICT["vt-" + a.type] ? t("vt-" + a.type) : a.type) +
       (a.sub === "minor" ? " (古今字/通假)" : "");
     panelBody.textContent = "";
     // the base text around the lemma, the lemma in bold
@@ -98,7 +321,7 @@
     var table = el("table");
     var thead = el("thead");
     var hr = el("tr");
-    ["Witness", "Reading", "", "Where"].forEach(function (h) { hr.appendChild(el("th", null, h)); });
+    [t("panel-witness"), t("panel-reading"), "", t("panel-where")].forEach(function (h) { hr.appendChild(el("th", null, h)); });
     thead.appendChild(hr);
     table.appendChild(thead);
     var tb = el("tbody");
@@ -106,14 +329,14 @@
       var tr = el("tr");
       tr.setAttribute("data-siglum", r[0]);
       tr.appendChild(el("th", null, r[0]));
-      var rd = el("td", "rd", r[1] ? r[1] : (r[4] === "lem" ? "—" : "无"));
+      var rd = el("td", "rd", r[1] ? r[1] : (r[4] === "lem" ? "—" : t("panel-omitted")));
       rd.lang = ctx.lang;
       if (!r[1]) rd.title = r[4] === "lem" ? "the base has nothing here" : "omitted in this witness";
       tr.appendChild(rd);
       tr.appendChild(el("td", "ty", typeLabel(r[4])));
       var where = [];
-      if (r[2]) where.push("p. " + r[2]);
-      if (r[3]) where.push("line " + r[3]);
+      if (r[2]) where.push(t("panel-page") + " " + r[2]);
+      if (r[3]) where.push(t("panel-line") + " " + r[3]);
       var wd = el("td", "where");
       if (r[5] && document.getElementById(r[5]) && body.classList.contains("view-parallel")) {
         var link = el("a", null, where.join(", ") || r[5]);
@@ -132,15 +355,33 @@
     if (chapter) {
       var links = el("p", "links");
       var here = body.classList.contains("view-base");
-      var go = el("a", null, here ? "see it in the parallel view" : "footnote " + (a.n || "") + " in the base text");
+      var go = el("a", null, here ? t("panel-to-parallel") : t("panel-to-base") + " " + (a.n || ""));
       go.href = here ? chapter + ".html#" + a.row : chapter + "-base.html#fn-" + id;
       links.appendChild(go);
       panelBody.appendChild(links);
     }
     panel.hidden = false;
     panel.setAttribute("data-app", id);
+    placePanel(from);
     lastFocus = from || null;
-    panel.focus();
+    panel.focus({ preventScroll: true });
+  }
+
+  /* the panel docks next to its character: below it, or above when there is no room; a phone gets a sheet */
+  function placePanel(from) {
+    panel.style.left = panel.style.top = "";
+    panel.classList.remove("docked");
+    if (!from || !from.getBoundingClientRect || window.innerWidth <= 700) return;
+    var r = from.getBoundingClientRect();
+    if (!r.width && !r.height) return;
+    panel.classList.add("docked");
+    var w = panel.offsetWidth, h = panel.offsetHeight, gap = 8, vw = window.innerWidth, vh = window.innerHeight;
+    var left = Math.max(gap, Math.min(r.left, vw - w - gap));
+    var top = r.bottom + gap;
+    if (top + h > vh - gap && r.top - gap - h >= gap) top = r.top - gap - h;
+    else if (top + h > vh - gap) top = Math.max(gap, vh - h - gap);
+    panel.style.left = Math.round(left) + "px";
+    panel.style.top = Math.round(top) + "px";
   }
 
   function closePanel(returnFocus) {
@@ -177,22 +418,115 @@
 
   /* search: static/search.js (over the index files, not the page) */
 
-  /* ---------------------------------------------------------------- permalinks */
-  function revealTarget() {
-    if (!location.hash) return;
-    var id;
-    try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
-    var t = document.getElementById(id);
-    if (!t) return;
-    // a target inside a hidden layer: show that layer
-    for (var e = t; e && e !== body; e = e.parentElement) {
+  /* ---------------------------------------------------------------- permalinks: jiaokan.goto(id)
+     Every id of the page (a row #r65, a passage #JS10.72, a page #JS-p13a, a 案 note, an id inside a row
+     that is not laid out yet: rows off screen are skipped by content-visibility) is reached the same way: show
+     what hides it (a layer, a witness column, the folded paratext), close the apparatus, scroll, and scroll
+     again once the rows above it have their real heights. */
+  function goto(id, opts) {
+    if (!id) return false;
+    var target = document.getElementById(id);
+    if (!target) return false;
+    closePanel(false);
+    // what hides it: its ancestors, and, for a passage all of whose pieces are in hidden layers, its pieces
+    var hiders = [];
+    for (var e = target; e && e !== body; e = e.parentElement) hiders.push(e);
+    if (!target.getClientRects().length || !target.offsetHeight) {
+      Array.prototype.push.apply(hiders, target.querySelectorAll(".piece, .an, .mp"));
+    }
+    hiders.forEach(function (e) {
       (e.className && typeof e.className === "string" ? e.className.split(/\s+/) : []).forEach(function (c) {
         if (c.indexOf("l-") === 0 && body.classList.contains("hide-" + c.slice(2))) showLayer(c.slice(2));
+        if ((c === "mp" || /^st-(site|comment|edit-link|licence|kaozheng-link)$/.test(c)) && showPara && !showPara.checked) {
+          showPara.checked = true;
+          showPara.dispatchEvent(new Event("change"));
+        }
       });
-    }
-    t.scrollIntoView({ block: "start" });
+      if (e.classList && e.classList.contains("col") && e.getAttribute("data-wit")) showColumn(e.getAttribute("data-wit"));
+    });
+    var block = (opts && opts.block) || "start";
+    target.scrollIntoView({ block: block });
+    var tries = 0;
+    (function settle() {  // the rows above were laid out as the page scrolled: their heights changed
+      requestAnimationFrame(function () {
+        var top = target.getBoundingClientRect().top;
+        var want = block === "center" ? (window.innerHeight - target.offsetHeight) / 2 : parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+        if (Math.abs(top - want) > 2 && tries++ < 6) { target.scrollIntoView({ block: block }); settle(); }
+      });
+    })();
+    return true;
   }
-  window.addEventListener("hashchange", revealTarget);
+  jiaokan.goto = goto;
+
+  function hashId() {
+    if (!location.hash) return null;
+    try { return decodeURIComponent(location.hash.slice(1)); } catch (e) { return null; }
+  }
+  window.addEventListener("hashchange", function () { goto(hashId()); });
+
+  /* ---------------------------------------------------------------- stepping through variants: j / k
+     The next (j) or previous (k) apparatus entry of the chosen type after the one last visited, or after the
+     top of the screen: its first mark (the one that takes the focus), skipping hidden layers and columns. */
+  var stepType = document.getElementById("step-type");
+  var stepAt = null;
+  function stepMarks() {
+    var ty = stepType ? stepType.value : "";
+    var sel = "mark.v[tabindex='0']" + (ty ? ".v-" + ty : "");
+    var seen = {};
+    return Array.prototype.filter.call(text ? text.querySelectorAll(sel) : [], function (m) {
+      var a = m.getAttribute("data-app");
+      if (seen[a]) return false;  // an entry marks every column: stop once, at the first visible mark
+      var ok = m.checkVisibility ? m.checkVisibility() : m.offsetParent !== null;
+      if (ok) seen[a] = true;
+      return ok;
+    });
+  }
+  function step(dir) {
+    var ms = stepMarks();
+    if (!ms.length) return null;
+    var i = stepAt ? ms.indexOf(stepAt) : -1;
+    if (i < 0) {  // from the row at the top of the screen: the first mark in it or after it (binary search)
+      var barH = bar && getComputedStyle(bar).position === "sticky" ? bar.offsetHeight : 0;
+      var at = document.elementFromPoint(window.innerWidth / 2, barH + 4);
+      var row = at && at.closest ? at.closest("section.row, section.brow") : null;
+      var lo = 0, hi = ms.length;
+      if (row) {
+        while (lo < hi) {
+          var mid = (lo + hi) >> 1;
+          var before = row.compareDocumentPosition(ms[mid]) & Node.DOCUMENT_POSITION_PRECEDING;
+          if (before) lo = mid + 1; else hi = mid;
+        }
+      }
+      i = dir > 0 ? lo - 1 : lo;
+    }
+    var j = Math.max(0, Math.min(ms.length - 1, i + dir));
+    var m = ms[j];
+    stepAt = m;
+    closePanel(false);
+    document.querySelectorAll("mark.v-step").forEach(function (x) { x.classList.remove("v-step"); });
+    document.querySelectorAll('mark.v[data-app="' + m.getAttribute("data-app") + '"]').forEach(function (x) { x.classList.add("v-step"); });
+    m.scrollIntoView({ block: "center" });
+    m.focus({ preventScroll: true });
+    return m.getAttribute("data-app");
+  }
+  jiaokan.step = step;
+  if (stepType) {
+    if (store && store.getItem("jiaokan-step-type") !== null) stepType.value = store.getItem("jiaokan-step-type");
+    stepType.addEventListener("change", function () {
+      stepAt = null;
+      if (store) store.setItem("jiaokan-step-type", stepType.value);
+    });
+    document.getElementById("step-next").addEventListener("click", function () { step(1); });
+    document.getElementById("step-prev").addEventListener("click", function () { step(-1); });
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || (e.key !== "j" && e.key !== "k")) return;
+    var tg = e.target;
+    if (tg && (tg.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(tg.tagName))) return;
+    if (!stepType) return;
+    e.preventDefault();
+    step(e.key === "j" ? 1 : -1);
+  });
 
   /* ---------------------------------------------------------------- overview: where am I */
   var cells = document.querySelectorAll(".overview .ov");
@@ -228,5 +562,6 @@
 
   setBarHeight();
   window.addEventListener("resize", setBarHeight);
-  if (location.hash) revealTarget();
+  if (bar && "ResizeObserver" in window) new ResizeObserver(setBarHeight).observe(bar);  // fonts, wrapping toggles
+  if (location.hash) goto(hashId());
 })();

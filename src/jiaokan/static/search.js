@@ -45,9 +45,12 @@
 
   /* the place an id names: window.jiaokan.goto (which renders a lazy row first) or the hash */
   function go(id, row) {
-    if (typeof J.goto === "function") {
-      if (J.goto(id) !== false) return;
-      if (row && J.goto(row) !== false) return;
+    if (typeof J.goto === "function") {  // and the address says where the reader is (back button, permalink)
+      var to = J.goto(id) !== false ? id : (row && J.goto(row) !== false ? row : null);
+      if (to) {
+        if (location.hash !== "#" + to) history.pushState(null, "", "#" + encodeURIComponent(to));
+        return;
+      }
     }
     var target = document.getElementById(id) ? id : (row && document.getElementById(row) ? row : id);
     if (location.hash === "#" + target) {

@@ -186,6 +186,8 @@ class TushuBlocksReader(Reader):
         return "blank-line blocks with commentary lines starting 〈朱注〉/〈陈注〉/〈注〉 or '郑康成曰:', and titles like 《周礼》《天官》"
 
     def parse(self, src: SourceText, meta: WitnessMeta) -> Witness:
+        # a Wikisource transcription of the unpunctuated 图书集成: the punctuation is modern (the HTML folds it away)
+        meta.extra.setdefault("punctuation", "machine")
         return _Parser(src, meta, self.gaiji_table()).run()
 
 

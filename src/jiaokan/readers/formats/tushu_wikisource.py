@@ -416,6 +416,8 @@ class TushuWikisourceReader(Reader):
         return "a first line like '钦定古今图书集成/经济汇编/戎政典/第276卷' or wiki headings followed by '编辑' lines"
 
     def parse(self, src: SourceText, meta: WitnessMeta) -> Witness:
+        # the licence footer says it: the 图书集成 has no punctuation, a program added it (the HTML folds it away)
+        meta.extra.setdefault("punctuation", "machine")
         b = WitnessBuilder(meta, src, self.gaiji_table())
         lines = nonblank_lines(src)
         end = footer_start(lines)

@@ -1,0 +1,162 @@
+"""The HTML edition, measured: per chapter (篇) page its size, its elements, its load time and its scrolling.
+
+The command line is ``scripts/measure_site.py``.  Why these figures: a scholar opens a
+篇 page and reads it for hours, so what counts is how soon the page is usable and
+whether scrolling stutters, on the real whole-book build, every page (not only the
+largest one).
+
+For each page, in a fresh headless Chromium context (file:// URL, no cache across runs):
+
+* ``load``: navigation start → the end of the load event (Navigation Timing), best of
+  N and the median;
+* ``ready``: the same start → two animation frames after the load event, i.e. when
+  the first screen has been laid out and painted, whatever the script did after load;
+* ``elements``: ``document.getElementsByTagName('*').length`` at ready (what the
+  browser has to style and keep);
+* ``scroll``: after each load the page is scrolled by :data:`SCROLL_STEP` px per
+  animation frame for :data:`SCROLL_FRAMES` frames; reported are the 95th
+  percentile of the frame intervals and the number of frames longer than 50 ms
+  (a "long frame": visible jank), best and median over the runs: on a shared
+  machine other processes steal frames, and the best run is the page's own cost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+SCROLL_STEP = 120
+SCROLL_FRAMES = 240
+
+_TIMING = """() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => {
+    const e = performance.getEntriesByType('navigation')[0];
+    done([e.loadEventEnd - e.startTime, performance.now() - e.startTime,
+          document.getElementsByTagName('*').length]);
+})))"""
+
+_SCROLL = """([step, frames]) => new Promise(done => {
+    const gaps = []; let last = performance.now(), k = 0;
+    function tick(t) {
+        gaps.push(t - last); last = t; window.scrollBy(0, step);
+        if (++k < frames && window.scrollY + innerHeight < document.documentElement.scrollHeight) requestAnimationFrame(tick);
+        else done(gaps.slice(1));
+    }
+    requestAnimationFrame(t => { last = t; requestAnimationFrame(tick); });
+})"""
+
+
+@dataclass
+class PageFigures:
+    name: str
+    size: int
+    elements: int
+    load: list[float]
+    ready: list[float]
+    frame_p95: list[float]
+    long_frames: list[int]
+    frames: int
+
+
+def chapter_pages(site: Path, base: bool = False) -> list[Path]:
+    """The chapter pages of a site: every ``*.html`` but the index (and the base-text pages unless ``base``)."""
+    return sorted(p for p in site.glob("*.html")
+                  if p.name != "index.html" and (base or not p.name.endswith("-base.html")))
+
+
+def measure_page(browser, page: Path, runs: int, width: int) -> PageFigures:
+    """Open ``page`` ``runs`` times in fresh contexts, scrolling it each time."""
+    url = page.resolve().as_uri()
+    loads, readies, elements = [], [], 0
+    p95s: list[float] = []
+    longs: list[int] = []
+    frames = 0
+    for _ in range(runs):
+        ctx = browser.new_context(viewport={"width": width, "height": 1000})
+        pg = ctx.new_page()
+        pg.goto(url, wait_until="load")
+        load, ready, elements = pg.evaluate(_TIMING)
+        loads.append(load)
+        readies.append(ready)
+        gaps = sorted(pg.evaluate(_SCROLL, [SCROLL_STEP, SCROLL_FRAMES]))
+        frames = len(gaps)
+        p95s.append(gaps[min(len(gaps) - 1, int(len(gaps) * .95))] if gaps else 0.0)
+        longs.append(sum(1 for g in gaps if g > 50))
+        ctx.close()
+    return PageFigures(page.name, page.stat().st_size, elements, loads, readies, p95s, longs, frames)
+
+
+def measure_site(site: Path, browser, runs: int = 5, width: int = 1400, base: bool = False) -> list[PageFigures]:
+    """Every chapter page of ``site`` in ``browser`` (a launched Playwright browser: the script launches it,
+    the package does not depend on Playwright)."""
+    pages = chapter_pages(site, base)
+    if pages:
+        warm = browser.new_page()
+        warm.goto(pages[0].resolve().as_uri())  # the first load pays for starting the renderer and the fonts
+        warm.close()
+    return [measure_page(browser, p, runs, width) for p in pages]
+
+
+def table(figures: list[PageFigures], runs: int) -> str:
+    lines = [f"{'page':32} {'KiB':>6} {'elements':>9} {'load best':>10} {'median':>7} {'ready best':>11} {'median':>7}"
+             f" {'frame p95':>10} {'long frames best/median':>24}",
+             "-" * 122]
+    for f in figures:
+        lines.append(f"{f.name:32} {f.size / 1024:>6.0f} {f.elements:>9} {min(f.load):>8.0f}ms {statistics.median(f.load):>5.0f}ms"
+                     f" {min(f.ready):>9.0f}ms {statistics.median(f.ready):>5.0f}ms {min(f.frame_p95):>8.0f}ms"
+                     f" {min(f.long_frames):>10} / {statistics.median(f.long_frames):<4.0f} of {f.frames}")
+    lines.append(f"(best and median of {runs} runs, each a fresh load then a scroll of up to {SCROLL_FRAMES} frames × "
+                 f"{SCROLL_STEP} px; long frames: over 50 ms)")
+    return "\n".join(lines)
+
+
+#: Given a Chromium executable, a context manager that yields a launched browser.
+Launcher = Callable[[str], AbstractContextManager[Any]]
+
+
+def main(argv: list[str] | None = None, corpus: Path | None = None, launch: Launcher | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="measure_site.py", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("site", nargs="?", default="build/site", help="the site folder (default build/site)")
+    ap.add_argument("-n", type=int, default=5, help="loads per page (default 5)")
+    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--build", action="store_true", help="build the site from the corpus into a temporary folder first")
+    ap.add_argument("--base", action="store_true", help="measure the base-text pages too")
+    ap.add_argument("--width", type=int, default=1400)
+    args = ap.parse_args(argv)
+
+    tmp = None
+    site = Path(args.site).resolve()
+    if args.build:
+        from ..build import run_build
+
+        if corpus is None:
+            print("measure_site: --build needs a corpus", file=sys.stderr)
+            return 2
+        tmp = tempfile.TemporaryDirectory(prefix="jiaokan-measure-")
+        run_build(corpus, Path(tmp.name), quiet=True)
+        site = Path(tmp.name) / "site"
+    try:
+        pages = chapter_pages(site, args.base)
+        if not pages:
+            print(f"measure_site: no chapter pages in {site} (run `jiaokan build`, or give --build)", file=sys.stderr)
+            return 2
+        static = sum(p.stat().st_size for p in (site / "static").glob("*")) if (site / "static").is_dir() else 0
+        print(f"{site}: {len(pages)} chapter pages; static/ (shared css + js) {static / 1024:.0f} KiB")
+        if launch is None or not Path(args.chromium).exists():
+            for p in pages:
+                print(f"{p.name:32} {p.stat().st_size / 1024:>6.0f} KiB")
+            print(f"measure_site: {args.chromium} not found (or no browser driver); sizes only", file=sys.stderr)
+            return 0
+        with launch(args.chromium) as browser:
+            figures = measure_site(site, browser, args.n, args.width, args.base)
+        print(table(figures, args.n))
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+    return 0

@@ -1,0 +1,319 @@
+"""The HTML edition as a book, in Debian's Chromium: the table of contents, 篇 to 篇 navigation, long pages
+(goto, rows a witness lacks, giant columns), reading comfort (folded paratext and modern punctuation, columns,
+j/k, the apparatus beside its character, contrast, carets) and the interface language.
+
+Each point is checked on the shipped build (the ``site`` fixture of :mod:`tests.test_browser`) and, where the
+shipped build cannot show it, on a whole-book build of ``../shared/kanripo`` made once for this module.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .conftest import CHROMIUM, KANRIPO, open_in
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} not installed", allow_module_level=True)
+pytest.importorskip("playwright.sync_api", reason="the Playwright package is not installed")
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory) -> Path:
+    """The whole book of ../shared/kanripo (篇一–八, JS ZS SB), built once."""
+    if not sorted(KANRIPO.glob("KR1d00*.txt")):
+        pytest.skip("../shared/kanripo not available")
+    from jiaokan.book.init import survey, write_manifest
+    from jiaokan.build import run_build
+
+    out = tmp_path_factory.mktemp("book-build")
+    manifest = out / "corpus.toml"
+    write_manifest(survey([str(KANRIPO)]), manifest)
+    assert run_build(out, out / "build", quiet=True) == 0
+    return out / "build" / "site"
+
+
+@pytest.fixture
+def opener(new_context):
+    def _open(root: Path, name: str, width: int = 1400, height: int = 1000, ctx=None):
+        return open_in(ctx or new_context(width, height), root, name)
+
+    return _open
+
+
+def in_view(pg, selector: str) -> bool:
+    return pg.eval_on_selector(selector, """e => { const r = e.getBoundingClientRect();
+        return r.height > 0 && r.bottom > 0 && r.top < window.innerHeight; }""")
+
+
+def settle(pg) -> None:
+    pg.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))")
+
+
+# ---------------------------------------------------------------------------------------------- the book
+def test_index_is_the_table_of_contents_of_the_book(opener, book, site):
+    from jiaokan.readers.common.yili import PIAN, canonical_pian
+
+    pg = opener(book, "index.html")
+    assert pg.errors == [] and all(u.startswith("file://") for u in pg.requests)
+    entries = pg.locator("tr.toc-entry")
+    labels = [canonical_pian(x) for x in pg.locator("tr.toc-entry .ch-link span[lang^='lzh']").all_inner_texts()]
+    assert labels[:8] == list(PIAN[:8])  # every 篇, in the order of the book
+    first = entries.nth(0)
+    assert [s.strip() for s in first.locator(".wits b").all_inner_texts()] == ["JS", "ZS", "SB"]
+    n_variants = int(first.locator("td.num").nth(1).inner_text())
+    by_type = sum(int(t.split()[-1]) for t in first.locator(".types .v").all_inner_texts())
+    assert n_variants == by_type > 100
+    assert int(first.locator("td.num").nth(2).inner_text().split()[0]) > 0  # 案 notes
+    first.locator(".ch-link").click()
+    pg.wait_for_load_state("load")
+    assert pg.url.endswith("pian01.html")
+    # the shipped build: its two 篇 in the order of the book (鄉射 五 before 大射 七)
+    pg = opener(site, "index.html")
+    pages = pg.eval_on_selector_all("tr.toc-entry", "rs => rs.map(r => r.dataset.page)")
+    assert pages.index("xiangsheli.html") < pages.index("dasheyi.html")
+
+
+def test_previous_and_next_pian(opener, book, site):
+    pg = opener(book, "pian01.html")
+    assert pg.locator(".pian-prev").count() == 0
+    pg.locator(".pian-next").click()
+    pg.wait_for_load_state("load")
+    assert pg.url.endswith("pian02.html") and pg.errors == []
+    pg.locator(".pian-prev").click()
+    pg.wait_for_load_state("load")
+    assert pg.url.endswith("pian01.html")
+    pg = opener(book, "pian08-base.html")
+    assert pg.locator(".pian-next").count() == 0 and pg.get_attribute(".pian-prev", "href") == "pian07-base.html"
+    pg = opener(site, "xiangsheli.html")
+    assert pg.get_attribute(".pian-next", "href") == "dasheyi.html"
+
+
+def test_pian_pages_of_the_book_open_without_errors_or_network(opener, book):
+    for p in ("pian01.html", "pian05-base.html", "pian08.html"):  # every page: scripts/measure_site.py opens them all
+        p = book / p
+        pg = opener(book, p.name)
+        assert pg.errors == [], (p.name, pg.errors)
+        assert all(u.startswith(("file://", "data:", "about:")) for u in pg.requests), pg.requests
+        pg.close()
+
+
+# ---------------------------------------------------------------------------------------------- long pages
+def test_goto_reaches_any_id_and_hashchange_uses_it(opener, book):
+    pg = opener(book, "pian08.html")
+    ids = pg.evaluate("""() => { const pb = [...document.querySelectorAll("[data-wit='ZS'] a.pb")];
+        const units = [...document.querySelectorAll("[data-wit='SB'] .unit[id]")];
+        return [pb[pb.length - 3].id, units[units.length - 5].id]; }""")
+    for id_ in ["r400", *ids]:
+        assert pg.evaluate("id => window.jiaokan.goto(id)", id_)
+        settle(pg)
+        assert in_view(pg, f"[id='{id_}']"), id_
+    assert pg.evaluate("window.jiaokan.goto('no-such-id')") is False
+    # a plain #id link (the search helper's result links): hashchange goes through goto
+    pg.evaluate("location.hash = '#r30'")
+    pg.wait_for_function("location.hash === '#r30'")
+    settle(pg)
+    assert in_view(pg, "#r30 .row-head")
+    # an id in a hidden layer and a hidden column: both are shown again
+    pg.locator("label:has(input[data-layer='shu'])").click()
+    pg.locator("#columns input[data-col='ZS']").uncheck()
+    shu = pg.evaluate("""() => { const p = [...document.querySelectorAll("[data-wit='ZS'] .piece.l-shu")]
+        .find(e => e.closest('.unit[id]')); return p.closest('.unit[id]').id; }""")
+    assert pg.evaluate("id => window.jiaokan.goto(id)", shu)
+    settle(pg)
+    assert pg.evaluate("!document.body.classList.contains('hide-shu')")
+    assert in_view(pg, f"[id='{shu}']")
+
+
+def test_rows_a_witness_lacks_leave_no_blank_column(opener, site):
+    pg = opener(site, "dasheyi.html#r20")  # 大射: the 注疏 excerpt lacks most rows
+    settle(pg)
+    row = pg.eval_on_selector("#r20 .cols", "e => e.getBoundingClientRect().width")
+    js = pg.eval_on_selector("#r20 [data-wit='JS']", "e => e.getBoundingClientRect().width")
+    assert js > 0.6 * row
+    assert not pg.is_visible("#r20 [data-wit='ZS']")
+    assert pg.inner_text("#r20 .absent-note").split()[-1] == "ZS"
+    label = pg.eval_on_selector("#r20 [data-wit='JS']", "e => getComputedStyle(e, '::before').content")
+    assert "JS" in label  # the column says whose it is
+    # a full row keeps its columns side by side
+    xs = pg.eval_on_selector_all("#r66 .col", "es => es.map(e => Math.round(e.getBoundingClientRect().left))")
+    assert len(set(xs)) == 2
+
+
+def test_a_short_column_stays_in_view_beside_a_giant_one(opener, book):
+    pg = opener(book, "pian05.html")
+    rid = pg.evaluate("""() => { for (const r of document.querySelectorAll('section.row')) {
+        r.style.contentVisibility = 'visible';
+        const s = r.querySelector('.col-short');
+        if (s && r.getBoundingClientRect().height > innerHeight) return r.id; } return null; }""")
+    assert rid, "篇五 has rows taller than the screen with a short column beside a giant one"
+    pg.evaluate("id => { const r = document.getElementById(id); scrollTo(0, scrollY + r.getBoundingClientRect().bottom - innerHeight + 50); }", rid)
+    settle(pg)
+    top = pg.eval_on_selector(f"#{rid} .col-short", "e => e.getBoundingClientRect().top")
+    bar = pg.eval_on_selector("#bar", "e => e.getBoundingClientRect().bottom")
+    assert bar - 1 <= top < 1000  # beside the long column's end, not far above the screen
+
+
+# ---------------------------------------------------------------------------------------------- reading comfort
+def test_paratext_and_modern_punctuation_are_folded_until_asked_for(opener, site):
+    pg = opener(site, "xiangsheli.html")
+    furniture = pg.locator(".st-edit-link, .st-licence, .st-site")
+    assert furniture.count() >= 3 and not any(furniture.nth(i).is_visible() for i in range(furniture.count()))
+    assert pg.locator("[data-wit='TS'] .mp").count() > 100
+    ts = pg.evaluate("""() => [...document.querySelectorAll("div.col[data-wit='TS']")].map(c => {
+        c.closest('section').style.contentVisibility = 'visible'; return c.innerText; }).join('')""")
+    assert len(ts) > 5000
+    assert "," not in ts and "。" not in ts and "编辑" not in ts
+    assert pg.locator("[data-wit='JS'] .mp").count() == 0  # only a witness whose punctuation is a program's
+    pg.locator("#show-para").check()
+    assert pg.locator(".st-edit-link").first.is_visible() and pg.locator("[data-wit='TS'] .mp").first.is_visible()
+    pg2 = opener(site, "xiangsheli.html", ctx=pg.context)  # remembered
+    assert pg2.locator(".st-edit-link").first.is_visible()
+    tei = (site / "tei" / "tushu-juan276-xiangsheli.xml").read_text(encoding="utf-8")
+    assert "编辑" in tei and "Public domain" in tei  # kept in the TEI
+
+
+def test_columns_can_be_hidden_and_reordered_and_are_remembered(opener, site):
+    pg = opener(site, "dasheyi.html#r66")
+    x = "e => e.getBoundingClientRect().left"
+    assert pg.eval_on_selector("#r66 [data-wit='JS']", x) < pg.eval_on_selector("#r66 [data-wit='ZS']", x)
+    pg.locator("#columns .colchip[data-wit='ZS'] [data-move='-1']").click()
+    assert pg.eval_on_selector("#r66 [data-wit='ZS']", x) < pg.eval_on_selector("#r66 [data-wit='JS']", x)
+    assert pg.eval_on_selector(".colhead[data-wit='ZS']", x) < pg.eval_on_selector(".colhead[data-wit='JS']", x)
+    pg.locator("#columns input[data-col='JS']").uncheck()
+    assert not pg.is_visible("#r66 [data-wit='JS']") and not pg.is_visible(".colhead[data-wit='JS']")
+    assert pg.is_disabled("#columns input[data-col='ZS']")  # the last column cannot go
+    pg2 = opener(site, "dasheyi.html#r66", ctx=pg.context)
+    assert not pg2.is_visible("#r66 [data-wit='JS']") and pg2.is_visible("#r66 [data-wit='ZS']")
+    pg2.locator("#columns input[data-col='JS']").check()
+    assert pg2.eval_on_selector("#r66 [data-wit='ZS']", x) < pg2.eval_on_selector("#r66 [data-wit='JS']", x)
+
+
+def test_j_and_k_step_through_variants_of_a_chosen_type(opener, site, book):
+    for root, name in ((site, "dasheyi.html"), (book, "pian03.html")):
+        pg = opener(root, name)
+        pg.select_option("#step-type", "omission")
+        pg.locator("body").click(position={"x": 5, "y": 990})
+        seen = []
+        for _ in range(3):
+            pg.keyboard.press("j")
+            seen.append(pg.evaluate("[document.activeElement.dataset.app, document.activeElement.className]"))
+        assert all("v-omission" in c for _, c in seen) and len({a for a, _ in seen}) == 3
+        order = pg.evaluate("""() => [...new Set([...document.querySelectorAll("mark.v-omission[tabindex='0']")]
+            .filter(m => m.checkVisibility()).map(m => m.dataset.app))]""")
+        assert [a for a, _ in seen] == order[order.index(seen[0][0]):][:3]  # in reading order
+        assert in_view(pg, "mark.v-step")
+        pg.keyboard.press("k")
+        assert pg.evaluate("document.activeElement.dataset.app") == seen[1][0]
+        pg.click("#step-next")
+        assert pg.evaluate("document.activeElement.dataset.app") == seen[2][0]
+
+
+def test_the_apparatus_opens_beside_its_character_and_closes_on_navigation(opener, site):
+    pg = opener(site, "dasheyi.html#r66")
+    settle(pg)
+    mark = pg.locator("#r66 [data-wit='JS'] mark.v").first
+    mark.click()
+    panel = pg.locator("#app-panel")
+    assert panel.is_visible()
+    m, p = mark.bounding_box(), panel.bounding_box()
+    assert m and p
+    assert p["y"] - 20 <= m["y"] + m["height"] <= p["y"] or p["y"] + p["height"] <= m["y"] <= p["y"] + p["height"] + 20
+    assert abs(p["x"] - m["x"]) < p["width"]
+    pg.evaluate("location.hash = '#r100'")
+    pg.wait_for_function("document.getElementById('app-panel').hidden")
+    # on a phone: a sheet at the bottom
+    pg = opener(site, "dasheyi.html#r66", width=390, height=844)
+    pg.locator("#r66 [data-wit='JS'] mark.v").first.click()
+    box = pg.locator("#app-panel").bounding_box()
+    assert box and abs(box["y"] + box["height"] - 844) < 2
+
+
+def test_orthographic_marks_are_off_by_default_and_carets_are_big(opener, site):
+    pg = opener(site, "xiangsheli.html")
+    assert not pg.is_checked("input[data-vtype='orthographic']")
+    assert pg.evaluate("document.body.classList.contains('hide-v-orthographic')")
+    deco = pg.eval_on_selector("mark.v-orthographic:not(.v-ins)", "e => getComputedStyle(e).textDecorationLine")
+    assert deco == "none"
+    pg.locator("label:has(input[data-vtype='orthographic'])").click()
+    assert "underline" in pg.eval_on_selector("mark.v-orthographic:not(.v-ins)", "e => getComputedStyle(e).textDecorationLine")
+    pg = opener(site, "dasheyi.html#r66")
+    box = pg.locator("#r66 mark.v-ins").first.bounding_box()
+    assert box and box["width"] >= 18 and box["height"] >= 24, box
+
+
+CONTRAST = """() => {
+  function rgba(s) {
+    const m = s.match(/rgba?\\(([^)]+)\\)/) || s.match(/color\\(srgb ([^)]+)\\)/);
+    if (!m) return null;
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    const f = s.startsWith('color(') ? 255 : 1;
+    return [p[0] * f, p[1] * f, p[2] * f, p.length > 3 ? p[3] : 1];
+  }
+  function over(a, b) { return [0, 1, 2].map(i => a[i] * a[3] + b[i] * (1 - a[3])).concat([1]); }
+  function lum(c) { return 0.2126 * ch(c[0]) + 0.7152 * ch(c[1]) + 0.0722 * ch(c[2]);
+    function ch(v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); } }
+  function background(e) {
+    const stack = [];
+    for (let x = e; x; x = x.parentElement) { const c = rgba(getComputedStyle(x).backgroundColor); if (c && c[3] > 0) stack.push(c); }
+    let bg = [255, 255, 255, 1];
+    for (let i = stack.length - 1; i >= 0; i--) bg = over(stack[i], bg);
+    return bg;
+  }
+  const bad = [], seen = new Set();
+  let checked = 0;
+  for (const e of document.querySelectorAll('body *')) {
+    if (!e.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+    if (e.closest('[aria-hidden="true"], .vh, script, style')) continue;
+    if (![...e.childNodes].some(n => n.nodeType === 3 && n.data.trim())) continue;
+    const cs = getComputedStyle(e);
+    let alpha = 1;
+    for (let x = e; x; x = x.parentElement) alpha *= Number(getComputedStyle(x).opacity);
+    const fg0 = rgba(cs.color); if (!fg0) continue;
+    const bg = background(e);
+    const fg = over([fg0[0], fg0[1], fg0[2], fg0[3] * alpha], bg);
+    const l1 = lum(fg), l2 = lum(bg);
+    const ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+    checked++;
+    const key = cs.color + '|' + bg.join(',');
+    if (ratio < 4.5 && !seen.has(key)) { seen.add(key); bad.push([e.tagName + '.' + e.className, cs.color, bg.map(Math.round).join(','), ratio.toFixed(2)]); }
+  }
+  return [checked, bad];
+}"""
+
+
+def test_text_contrast_is_at_least_4_5_to_1(opener, site, book):
+    for root, name in ((site, "index.html"), (site, "dasheyi.html"), (site, "xiangsheli-base.html"),
+                       (book, "index.html"), (book, "pian07.html")):
+        pg = opener(root, name)
+        pg.evaluate("document.querySelectorAll('section.row, section.brow').forEach((r, i) => { if (i < 60) r.style.contentVisibility = 'visible'; })")
+        checked, bad = pg.evaluate(CONTRAST)
+        assert checked > 50 and bad == [], (name, bad)
+
+
+# ---------------------------------------------------------------------------------------------- language
+def test_interface_language_switch_and_i18n_api(opener, site):
+    pg = opener(site, "dasheyi.html")
+    assert pg.evaluate("window.jiaokan.i18n.lang()") == "hans"
+    assert pg.inner_text(".views [aria-current]") == "对照"
+    pg.click("[data-ui-lang='en']")
+    assert pg.inner_text(".views [aria-current]") == "Parallel"
+    assert pg.evaluate("document.documentElement.lang") == "en"
+    assert pg.inner_text("legend[data-i18n='layers']") == "Layers"
+    # another script's strings: registered later, translated at once and at every switch
+    pg.evaluate("""() => { const s = document.createElement('span'); s.id = 'probe'; s.setAttribute('data-i18n', 'probe.k');
+        document.body.appendChild(s);
+        window.jiaokan.i18n.register({'probe.k': {hans: '搜索', hant: '搜尋', en: 'Search'}}); }""")
+    assert pg.inner_text("#probe") == "Search" and pg.evaluate("window.jiaokan.i18n.t('probe.k')") == "Search"
+    pg.click("[data-ui-lang='hant']")
+    assert pg.inner_text("#probe") == "搜尋" and pg.inner_text(".views [aria-current]") == "對照"
+    pg2 = opener(site, "index.html", ctx=pg.context)  # remembered, on every page
+    assert pg2.evaluate("window.jiaokan.i18n.lang()") == "hant" and pg2.inner_text("#h-toc") == "目錄"
+    pg2.click("[data-ui-lang='hans']")
+    assert pg2.inner_text("#h-toc") == "目录"
+    # the apparatus speaks the language too
+    pg3 = opener(site, "dasheyi.html#r66", ctx=pg.context)
+    pg3.click("[data-ui-lang='en']")
+    pg3.locator("#r66 [data-wit='JS'] mark.v").first.click()
+    assert pg3.inner_text("#app-panel thead").split()[:2] == ["Witness", "Reading"]
