@@ -69,7 +69,7 @@ def child(corpus: Path, out: Path, jobs: int) -> dict:
     emend_stage(res, out, Progress(1, "emend", **quiet), None)
     times["emend"] = time.perf_counter() - t
     t = time.perf_counter()
-    render_stage(res, corpus, out, Progress(1, "render", **quiet))
+    render_stage(res, corpus, out, Progress(1, "render", **quiet), jobs=jobs)
     times["render"] = time.perf_counter() - t
     chars = sum(sum(w.layer_counts().values()) for w in res.witnesses.values())
     return {"times": times, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,

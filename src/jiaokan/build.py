@@ -9,13 +9,10 @@ Stages run in order and each adds to the summary:
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import Counter
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TypeVar
@@ -31,6 +28,7 @@ from .corpus import Entry, load_collations, load_manifest, witness_defaults
 from .io import InvalidOutput, OutputError
 from .emend.verdict import NoteVerdict
 from .model import Witness
+from .parallel import fork_map
 from .readers import read_witness
 from .tei.validate import validate_file, validate_files
 from .tei.writer import write_tei
@@ -190,15 +188,9 @@ class _Emended(_Outcome):
     verdicts: dict[str, NoteVerdict] = field(default_factory=dict)
 
 
-#: The build a forked worker reads its witnesses from (set just before the pool starts).
-_SHARED: BuildResult | None = None
-
-
-def _collate_one(name: str, stems: list[str], base: str | None, out: Path, tei_all: str | None,
-                 res: BuildResult | None = None) -> _Collated:
+def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None, out: Path,
+                 tei_all: str | None) -> _Collated:
     """Collate one 篇 and write its apparatus (TEI, JSON); errors are returned, never raised."""
-    res = res if res is not None else _SHARED
-    assert res is not None
     t0 = time.perf_counter()
     r = _Collated(name=name)
     ws = [res.witnesses[s] for s in stems]
@@ -232,64 +224,54 @@ def _light(r: _Collated) -> _Collated:
     return r
 
 
-def _collate_in_worker(name: str, stems: list[str], base: str | None, out: Path, tei_all: str | None,
-                       emend_stems: list[str]) -> _Collated:
-    """Collate one 篇, then check the 案 notes of its witnesses while the worker holds the collation
-    (the 案 stage is the build's second largest; done here it runs in parallel too)."""
-    r = _collate_one(name, stems, base, out, tei_all)
-    res = _SHARED
-    if r.col is not None and res is not None:
-        res.collations[name] = r.col  # this worker's copy of the build: the partner is found in it
-        for stem in emend_stems:
+@dataclass(frozen=True)
+class _Todo:
+    """One 篇 to collate (and the witnesses whose 案 notes are checked right after)."""
+
+    name: str
+    chapter: str
+    stems: list[str]
+    base: str | None
+    emend_stems: list[str]
+
+
+def _collate_and_emend(job: tuple[BuildResult, Path, str | None], t: _Todo) -> _Collated:
+    """Collate one 篇, then check the 案 notes of its witnesses while the collation is at hand
+    (with ``--jobs`` the 案 stage, the build's second largest, then runs in parallel too)."""
+    res, out, tei_all = job
+    r = _collate_one(res, t.name, t.stems, t.base, out, tei_all)
+    if r.col is not None:
+        res.collations[t.name] = r.col  # (in a worker: its copy of the build) the partner is found in it
+        for stem in t.emend_stems:
             r.emended[stem] = _emend_one(res, stem, res.witnesses[stem], out, tei_all)
-    return _light(r)
+    return r
 
 
 def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, tei_all: str | None,
                   jobs: int = 1) -> list[tuple]:
-    """Collate every 篇; with ``jobs`` > 1 several at once, in forked worker processes.
-
-    Why processes and fork: collation is pure Python (the GIL allows no threads to help),
-    and a forked worker already holds every witness, so only the collation comes back.
-    """
-    global _SHARED
-    todo = []
+    """Collate every 篇 and check its 案 notes; with ``jobs`` > 1 several 篇 at once
+    (:func:`jiaokan.parallel.fork_map`), the longest first so no worker is left with one at the end."""
+    todo: list[_Todo] = []
     for spec in load_collations(corpus, res.units):
         members = [e for e in spec.entries if e.stem in res.witnesses]
         if len(members) < 2:
             res.notes.append(f"collation {spec.name}: fewer than two witnesses of {spec.chapter} were read; skipped")
             progress.step(f"{spec.name} {spec.chapter}")
             continue
-        todo.append((spec, [e.stem for e in members]))
-    in_one = Counter(s for _spec, stems in todo for s in stems)  # a witness in two collations: emended later, here
-    results: dict[str, _Collated] = {}
-    if jobs > 1 and len(todo) > 1 and "fork" in multiprocessing.get_all_start_methods():
-        _SHARED = res
-        try:
-            ctx = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=ctx) as pool:
-                futures = {pool.submit(_collate_in_worker, spec.name, stems, spec.base, out, tei_all,
-                                       [s for s in stems if in_one[s] == 1 and res.witnesses[s].notes()]): (spec, stems)
-                           for spec, stems in todo}
-                for fut in as_completed(futures):
-                    spec, stems = futures[fut]
-                    r = fut.result()
-                    if r.col is not None:  # the witnesses stayed here: give them back, in the collation's order
-                        by_siglum = {w.meta.siglum: w for w in (res.witnesses[s] for s in stems)}
-                        r.col.witnesses = {s: by_siglum[s] for s in r.sigla}
-                    results[spec.name] = r
-                    progress.step(f"{spec.name} {spec.chapter}")
-        except BrokenProcessPool:  # a worker died (out of memory, killed): do what is left here
-            res.notes.append("collate: a worker process died; the remaining 篇 were collated in this process")
-        finally:
-            _SHARED = None
-    for spec, stems in todo:
-        if spec.name not in results:
-            results[spec.name] = _collate_one(spec.name, stems, spec.base, out, tei_all, res)
-            progress.step(f"{spec.name} {spec.chapter}")
+        todo.append(_Todo(spec.name, spec.chapter, [e.stem for e in members], spec.base, []))
+    in_one = Counter(s for t in todo for s in t.stems)  # a witness in two collations: its notes are checked later
+    for t in todo:
+        t.emend_stems.extend(s for s in t.stems if in_one[s] == 1 and res.witnesses[s].notes())
+    size = {t.name: sum(sum(res.witnesses[s].layer_counts().values()) for s in t.stems) for t in todo}
+    order = sorted(todo, key=lambda t: -size[t.name])
+    done = fork_map(_collate_and_emend, (res, out, tei_all), order, jobs, pack=_light, notes=res.notes,
+                    on_done=lambda i, r: progress.step(f"{order[i].name} {order[i].chapter}"))
+    results = {t.name: r for t, r in zip(order, done)}
+    for t in todo:  # done here (one job), the steps filed them in the order they ran: file them anew, in the manifest's
+        res.collations.pop(t.name, None)
     rows = []
-    for spec, _stems in todo:  # in the manifest's order, however they finished
-        r = results[spec.name]
+    for t in todo:  # in the manifest's order
+        r = results[t.name]
         if r.output_error is not None:
             raise r.output_error
         res.errors.extend(r.errors)
@@ -297,9 +279,12 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         col = r.col
         if col is None:
             continue
-        res.collations[spec.name] = col
+        if not col.witnesses:  # back from a worker without them (_light): the build holds them
+            by_siglum = {w.meta.siglum: w for w in (res.witnesses[s] for s in t.stems)}
+            col.witnesses = {s: by_siglum[s] for s in r.sigla}
+        res.collations[t.name] = col
         c = col.counts()
-        rows.append((spec.name, spec.chapter, " ".join(col.sigla), col.base, len(col.rows),
+        rows.append((t.name, t.chapter, " ".join(col.sigla), col.base, len(col.rows),
                      c["substantive"], c["omission"], c["addition"], c["transposition"], c["taboo"],
                      c["orthographic"], c["uncertain"], "ok" if r.valid else "INVALID", f"{r.seconds:.2f}s"))
     return rows
@@ -394,7 +379,7 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
     return result
 
 
-def render_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress) -> None:
+def render_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, jobs: int = 1) -> None:
     """The parallel-text HTML edition of every collation and every uncollated witness → OUT/site/."""
     import tomllib
 
@@ -407,7 +392,7 @@ def render_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress) 
         title = None
     rep = render_collations(res.collations, res.witnesses, out / "site", tei_paths=res.tei_paths,
                             apparatus_dir=out / "apparatus", verdicts=getattr(res, "verdicts", None) or None,
-                            title=title)
+                            title=title, jobs=jobs)
     progress.step("site")
     name, size = rep.largest
     print(f"\nHTML edition: {len(rep.pages)} pages -> {out / 'site' / 'index.html'} "
@@ -497,7 +482,7 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         print()
         print(table(("案 notes of", "file", "against", "notes", "anchored", "confirmed", "contradicted",
                      "not covered", "emended", "注疏 emended", "TEI", "time"), erows, numeric={3, 5, 6, 7, 8, 9}))
-    render_stage(res, corpus, out, Progress(1, "render", quiet=quiet))
+    render_stage(res, corpus, out, Progress(1, "render", quiet=quiet), jobs=jobs)
     if res.parts:
         print()
         print(pian_table(res, specs, erows))

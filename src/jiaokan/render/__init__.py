@@ -35,7 +35,7 @@ def render_paths(paths: list[str | Path], out: str | Path, *, verdicts: Verdicts
 
 def render_collations(collations: dict, witnesses: dict, out: str | Path, *, tei_paths: dict | None = None,
                       apparatus_dir: str | Path | None = None, verdicts: Verdicts | None = None,
-                      title: str | None = None) -> SiteReport:
+                      title: str | None = None, jobs: int = 1) -> SiteReport:
     """``jiaokan build``'s render stage: collations by name and witnesses by file stem → a site.
 
     Every collation gets a chapter page named after it; every witness in no collation a page of its own.
@@ -66,7 +66,7 @@ def render_collations(collations: dict, witnesses: dict, out: str | Path, *, tei
             tei[w.meta.siglum] = f"tei/{tei_paths[stem].name}"
             copies[tei[w.meta.siglum]] = tei_paths[stem]
         chapters.append(Chapter(stem, {w.meta.siglum: w}, None, tei_files=tei))
-    return render_site(chapters, out, verdicts=verdicts, title=title, copies=copies)
+    return render_site(chapters, out, verdicts=verdicts, title=title, copies=copies, jobs=jobs)
 
 
 __all__ = ["Chapter", "SiteReport", "render_collations", "render_paths", "render_site"]

@@ -213,17 +213,17 @@ def search_src(ch: Chapter) -> str:
     return f"search/{ch.name}.js"
 
 
-def write_search(chapters: list[Chapter], out: Path, verdicts: Verdicts | None) -> dict[str, int]:
-    """Write every chapter's data file and the book's; file name → bytes."""
-    sizes: dict[str, int] = {}
-    book = []
-    for ch in chapters:
-        data = js_data(f"chapters/{ch.name}", chapter_index(ch, verdicts))
-        atomic_write_bytes(out / search_src(ch), data)
-        sizes[search_src(ch)] = len(data)
-        book.append({"name": ch.name, "page": ch.page, "label": ch.label, "src": search_src(ch),
-                     "sigla": ch.sigla, "lang": lang_of(ch.witnesses[ch.base].meta.script)})
+def write_chapter_search(ch: Chapter, out: Path, verdicts: Verdicts | None) -> dict[str, int]:
+    """Write one chapter's data file; file name → bytes."""
+    data = js_data(f"chapters/{ch.name}", chapter_index(ch, verdicts))
+    atomic_write_bytes(out / search_src(ch), data)
+    return {search_src(ch): len(data)}
+
+
+def write_book_search(chapters: list[Chapter], out: Path) -> dict[str, int]:
+    """Write the book's data file (the chapters and where their data is); file name → bytes."""
+    book = [{"name": ch.name, "page": ch.page, "label": ch.label, "src": search_src(ch), "sigla": ch.sigla,
+             "lang": lang_of(ch.witnesses[ch.base].meta.script)} for ch in chapters]
     data = js_data("book", {"chapters": book})
     atomic_write_bytes(out / "search" / "book.js", data)
-    sizes["search/book.js"] = len(data)
-    return sizes
+    return {"search/book.js": len(data)}

@@ -14,11 +14,12 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from .. import __version__
 from ..io import atomic_write_bytes, copy_file
 from ..model import Witness
+from ..parallel import fork_map
 from ..readers.common.yili import PIAN, pian_index
 from .chapter import Chapter, base_context, parallel_context
 from .html import lang_of
 from .notes import Verdicts, badge_legend, note_summary, verdict_key
-from .search_index import search_src, write_search
+from .search_index import search_src, write_book_search, write_chapter_search
 
 STATIC = ("edition.css", "edition.js", "search.js", "cite.js", "verdict.js", "search.css")
 
@@ -141,8 +142,12 @@ def link_chapters(chapters: list[Chapter]) -> None:
 
 
 def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts | None = None,
-                title: str | None = None, copies: dict[str, Path] | None = None) -> SiteReport:
-    """Write the site into ``out``; ``copies``: href → file to copy alongside (the TEI sources)."""
+                title: str | None = None, copies: dict[str, Path] | None = None, jobs: int = 1) -> SiteReport:
+    """Write the site into ``out``; ``copies``: href → file to copy alongside (the TEI sources).
+
+    ``jobs`` > 1 renders that many chapters at once in forked processes (a chapter's pages and
+    its search data depend on nothing else; :func:`jiaokan.parallel.fork_map`).
+    """
     out = Path(out)
     env = environment()
     rep = SiteReport(out)
@@ -156,10 +161,14 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
         atomic_write_bytes(out / name, data)
         rep.pages[name] = len(data)
 
-    for ch in chapters:
-        write(ch.page, "chapter.html", {**parallel_context(ch, verdicts), "search_src": search_src(ch)})
-        write(ch.base_page, "basetext.html", {**base_context(ch, verdicts), "search_src": search_src(ch)})
-    rep.data = write_search(chapters, out, verdicts)
+    size = [sum(sum(w.layer_counts().values()) for w in ch.witnesses.values()) for ch in chapters]
+    biggest_first = sorted(range(len(chapters)), key=lambda i: -size[i])
+    done = dict(zip(biggest_first, fork_map(_render_chapter, (chapters, out, title, verdicts), biggest_first, jobs)))
+    for i in range(len(chapters)):  # reported in the book's order
+        pages, data = done[i]
+        rep.pages.update(pages)
+        rep.data.update(data)
+    rep.data.update(write_book_search(chapters, out))
     write("index.html", "index.html", index_context(chapters, title, verdicts))
     for name in STATIC:
         atomic_write_bytes(out / "static" / name, files("jiaokan").joinpath("static", name).read_bytes())
@@ -168,3 +177,17 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
         if Path(src).resolve() != dest.resolve():
             copy_file(src, dest)
     return rep
+
+
+def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: int) -> tuple[dict[str, int], dict[str, int]]:
+    """Write chapter ``i``'s parallel page, base-text page and search data; (pages, data files) → bytes."""
+    chapters, out, title, verdicts = job
+    ch = chapters[i]
+    env = environment()
+    pages: dict[str, int] = {}
+    for name, template, ctx in ((ch.page, "chapter.html", parallel_context(ch, verdicts)),
+                                (ch.base_page, "basetext.html", base_context(ch, verdicts))):
+        data = env.get_template(template).render(site_title=title, search_src=search_src(ch), **ctx).encode("utf-8")
+        atomic_write_bytes(out / name, data)
+        pages[name] = len(data)
+    return pages, write_chapter_search(ch, out, verdicts)
