@@ -470,7 +470,7 @@ def iter_notes(content: list[Inline]) -> Iterator[Note]:
 
 
 def strip_space(s: str) -> str:
-    return "".join(ch for ch in s if not ch.isspace())
+    return "".join(s.split())  # str.split() cuts at exactly what str.isspace() calls white space
 
 
 def all_source_chars(content: list[Inline]) -> str:

@@ -139,6 +139,9 @@ def han_chars(text: str) -> str:
 
 
 _COUNTED_RE = re.compile(f"{HAN_RE.pattern}|{HELD_RE.pattern}")
+#: The held code points Python takes for white space (see :func:`counted_chars`).
+_HELD_SPACE_RE = re.compile("[" + "".join(re.escape(chr(c)) for c in range(0x3001)  # (no white space beyond U+3000)
+                                          if chr(c).isspace() and HELD_RE.match(chr(c))) + "]")
 
 
 def counted_chars(text: str) -> str:
@@ -150,7 +153,10 @@ def counted_chars(text: str) -> str:
     not counted, as white space is not: a reader that strips a line drops them with the
     spaces (the builder warns when it does, :meth:`WitnessBuilder.finish`).
     """
-    return "".join(c for c in _COUNTED_RE.findall(text) if not c.isspace())
+    found = _COUNTED_RE.findall(text)
+    if not _HELD_SPACE_RE.search(text):  # the usual case: no held character is white space
+        return "".join(found)
+    return "".join(c for c in found if not c.isspace())
 
 
 def columns(text: str) -> int:

@@ -192,8 +192,9 @@ def no_bare_quote(span: str, before: str, bonus: dict[int, float]) -> None:
     if not before:
         return
     folded_before = fold(before)
+    folded_span = fold(span)  # fold keeps lengths: a prefix of the folded span is the folded prefix
     for k in range(1, len(span)):
-        if fold(span[:k]) not in folded_before:
+        if folded_span[:k] not in folded_before:
             break  # a longer 注 contains this one: no longer a bare quotation either
         bonus[k] = bonus.get(k, 0.0) - BARE_QUOTE_PENALTY
 

@@ -23,13 +23,19 @@ import re
 from ...normalize import key
 
 
+_FOLDED: dict[str, str] = {}
+
+
+def _fold_char(ch: str) -> str:
+    k = key(ch)
+    f = _FOLDED[ch] = k if len(k) == 1 else ch
+    return f
+
+
 def fold(text: str) -> str:
     """``text`` with each character replaced by its comparison key (same length: offsets carry over)."""
-    out = []
-    for ch in text:
-        k = key(ch)
-        out.append(k if len(k) == 1 else ch)
-    return "".join(out)
+    get = _FOLDED.get
+    return "".join([get(ch) or _fold_char(ch) for ch in text])
 
 
 ZHU = fold("注")

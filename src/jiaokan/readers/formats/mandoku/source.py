@@ -9,6 +9,8 @@ layers as a list of :class:`Seg` over the :class:`Flat` text and hand it to
 
 from __future__ import annotations
 
+from itertools import compress
+
 import re
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -437,7 +439,10 @@ class Flat:
 
     def reading(self, start: int, end: int) -> str:
         """Text in ``[start, end)`` without bracket markup, placeholders kept."""
-        return "".join(ch for i, ch in enumerate(self.text[start:end], start) if not self.markup[i])
+        flags = self.markup[start:end]
+        if not any(flags):
+            return self.text[start:end]
+        return "".join(compress(self.text[start:end], [not f for f in flags]))
 
 
 def flatten(lines: list[PrintedLine]) -> Flat:
