@@ -251,6 +251,12 @@ def test_not_repeated_is_an_omission_of_the_repeat():
     assert (r.kind, r.lemma, r.count, r.target) == ("omission", "讀之", 2, "zhushu")
 
 
+def test_a_slip_of_the_song_edition_is_still_the_song_edition():
+    r = parse_note("案再今注疏本作等據宋木改正")  # 卷九 JS9.152: 宋木 for 宋本, as 今注疏木 for 今注疏本
+    assert (r.kind, r.lemma, r.reading, r.target) == ("variant", "再", "等", "zhushu")
+    assert [s.id for s in r.evidence] == ["songben"]
+
+
 def test_zhou_xuejian_edited_our_zhushu():
     r = parse_note("案及周學健改作其")  # 卷一 (line 164): 周學健 signs the 四库 注疏's 考證
     assert (r.kind, r.lemma, r.reading, r.target) == ("variant", "及", "其", "zhushu")

@@ -52,6 +52,7 @@ WITNESSES: dict[str, str] = {
     "开成石经": "tangshijing",
     "石经": "tangshijing",
     "宋本": "songben",
+    "宋木": "songben",  # OCR slip, as 今注疏木 (據宋木改正, 卷九)
     "宋板": "songben",
     "宋椠本": "songben",
     "宋椠": "songben",
