@@ -184,6 +184,7 @@
     };
   }
   var showLayer = bindToggles("data-layer", "hide-", "jiaokan-hidden-layers");
+  jiaokan.showLayer = showLayer;
   bindToggles("data-vtype", "hide-v-", "jiaokan-hidden-vtypes");
 
   /* ---------------------------------------------------------------- paratext and modern punctuation
@@ -367,22 +368,26 @@
     panel.focus({ preventScroll: true });
   }
 
-  /* the panel docks next to its character: below it, or above when there is no room; a phone gets a sheet */
-  function placePanel(from) {
-    panel.style.left = panel.style.top = "";
-    panel.classList.remove("docked");
+  /* a dialog docks next to what opened it: below it, or above when there is no room; a phone gets a sheet.
+     Every dialog of the page uses this (the apparatus here; cite and 案 through jiaokan.placeNear). */
+  function placeNear(box, from) {
+    box.style.left = box.style.top = "";
+    box.classList.remove("docked");
     if (!from || !from.getBoundingClientRect || window.innerWidth <= 700) return;
     var r = from.getBoundingClientRect();
     if (!r.width && !r.height) return;
-    panel.classList.add("docked");
-    var w = panel.offsetWidth, h = panel.offsetHeight, gap = 8, vw = window.innerWidth, vh = window.innerHeight;
+    box.classList.add("docked");
+    var w = box.offsetWidth, h = box.offsetHeight, gap = 8, vw = window.innerWidth, vh = window.innerHeight;
     var left = Math.max(gap, Math.min(r.left, vw - w - gap));
     var top = r.bottom + gap;
     if (top + h > vh - gap && r.top - gap - h >= gap) top = r.top - gap - h;
     else if (top + h > vh - gap) top = Math.max(gap, vh - h - gap);
-    panel.style.left = Math.round(left) + "px";
-    panel.style.top = Math.round(top) + "px";
+    box.style.left = Math.round(left) + "px";
+    box.style.top = Math.round(top) + "px";
   }
+  jiaokan.placeNear = placeNear;
+
+  function placePanel(from) { placeNear(panel, from); }
 
   function closePanel(returnFocus) {
     if (!panel || panel.hidden) return;

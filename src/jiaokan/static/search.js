@@ -15,26 +15,18 @@
     "search.more": { hans: "另有 {n} 处未列出", hant: "另有 {n} 處未列出", en: "{n} more not listed" },
     "search.wholebook": { hans: "检索全书", hant: "檢索全書", en: "search the whole book" },
     "search.loading": { hans: "载入中…", hant: "載入中…", en: "loading…" },
-    "search.close": { hans: "关闭", hant: "關閉", en: "close" },
-    "dialog.close": { hans: "关闭 (Esc)", hant: "關閉 (Esc)", en: "close (Esc)" }
+    "search.close": { hans: "关闭", hant: "關閉", en: "close" }
   };
 
   /* ---------------------------------------------------------------- the shared library */
+  /* the interface's strings: edition.js's jiaokan.i18n (简/繁/English), with {name} filled in */
   function t(key, vars) {
-    var s = null;
-    if (J.i18n && typeof J.i18n.t === "function") {
-      s = J.i18n.t(key);
-      if (s === key) s = null;
-    }
-    if (s == null) s = (lib.strings[key] && lib.strings[key].hans) || key;
+    var s = J.i18n.t(key);
     if (vars) Object.keys(vars).forEach(function (k) { s = s.split("{" + k + "}").join(String(vars[k])); });
     return s;
   }
 
-  function register(strings) {
-    Object.keys(strings).forEach(function (k) { lib.strings[k] = strings[k]; });
-    if (J.i18n && typeof J.i18n.register === "function") J.i18n.register(strings);
-  }
+  function register(strings) { J.i18n.register(strings); }
 
   function el(tag, cls, txt) {
     var e = document.createElement(tag);
@@ -97,10 +89,9 @@
     catch (e) { return false; }
   }
 
-  function showLayer(layer) {
-    var box = document.querySelector('input[data-layer="' + layer + '"]');
-    if (box && !box.checked) box.click();
-  }
+  /* the page's own: edition.js shows a layer and docks a dialog (the same for every dialog) */
+  var showLayer = J.showLayer || function () {};
+  var placeNear = J.placeNear || function () {};
 
   /* a small non-modal dialog: Esc and × close it, focus returns where it came from */
   function dialog(panel, title, headId) {
@@ -110,7 +101,7 @@
     h.id = headId;
     var x = el("button", "close", "×");
     x.type = "button";
-    x.setAttribute("aria-label", t("dialog.close"));
+    x.setAttribute("aria-label", t("close")  /* edition.js's string */);
     head.appendChild(h);
     head.appendChild(x);
     panel.appendChild(head);
@@ -130,23 +121,6 @@
     setTimeout(function () { document.addEventListener("mousedown", onOut, true); }, 0);
     panel.hidden = false;
     return { body: bodyEl, close: close, focus: function () { panel.focus(); } };
-  }
-
-  /* place a dialog next to an element (below it, or above when there is no room), within the window */
-  function placeNear(panel, anchor) {
-    if (!anchor || !anchor.getBoundingClientRect || window.innerWidth < 600) {
-      panel.style.left = panel.style.top = "";
-      panel.classList.remove("placed");
-      return;
-    }
-    var r = anchor.getBoundingClientRect();
-    panel.classList.add("placed");
-    var w = panel.offsetWidth, h = panel.offsetHeight;
-    var left = Math.max(8, Math.min(window.innerWidth - w - 8, r.left));
-    var top = r.bottom + 6;
-    if (top + h > window.innerHeight - 8) top = Math.max(8, r.top - h - 6);
-    panel.style.left = left + "px";
-    panel.style.top = top + "px";
   }
 
   /* copy text: the clipboard API where allowed (file:// is not always), else a selected textarea */
@@ -179,7 +153,7 @@
   }
 
   var lib = {
-    strings: {}, t: t, register: register, el: el, go: go, chapterData: chapterData, chapterName: chapterName, withData: withData,
+    t: t, register: register, el: el, go: go, chapterData: chapterData, chapterName: chapterName, withData: withData,
     layerHidden: layerHidden, showLayer: showLayer, dialog: dialog, placeNear: placeNear, copy: copy
   };
   J.lib = lib;
