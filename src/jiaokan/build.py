@@ -171,7 +171,7 @@ class _Collated(_Outcome):
 
     name: str = ""
     col: Collation | None = None  # from a worker, without its witnesses (see _light)
-    sigla: list[str] = field(default_factory=list)
+    sigla: list[str] = field(default_factory=list)  # the collation's, while its witnesses are dropped
     xml: Path | None = None
     valid: bool = True
     seconds: float = 0.0
@@ -209,18 +209,14 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
     rep = validate_file(r.xml, tei_all)
     r.valid = rep.ok
     r.errors.extend(f"{r.xml}: {err}" for err in rep.errors)
-    r.col, r.sigla, r.seconds = col, list(col.witnesses), time.perf_counter() - t0
+    r.col, r.seconds = col, time.perf_counter() - t0
     return r
 
 
 def _light(r: _Collated) -> _Collated:
     """For the trip back from a worker: the collation without the witnesses the build already holds."""
-    col = r.col
-    if col is not None:
-        col.witnesses = {}
-        col._texts.clear()
-        col._units.clear()
-        col._segments = None
+    if r.col is not None:
+        r.sigla = r.col.drop_witnesses()
     return r
 
 
@@ -280,8 +276,7 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         if col is None:
             continue
         if not col.witnesses:  # back from a worker without them (_light): the build holds them
-            by_siglum = {w.meta.siglum: w for w in (res.witnesses[s] for s in t.stems)}
-            col.witnesses = {s: by_siglum[s] for s in r.sigla}
+            col.attach_witnesses(r.sigla, {w.meta.siglum: w for w in (res.witnesses[s] for s in t.stems)})
         res.collations[t.name] = col
         c = col.counts()
         rows.append((t.name, t.chapter, " ".join(col.sigla), col.base, len(col.rows),

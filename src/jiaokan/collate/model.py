@@ -132,6 +132,23 @@ class Collation:
             lt = self._texts[key]
         return lt
 
+    def drop_witnesses(self) -> list[str]:
+        """Drop the witnesses and every cache made from them; returns the sigla, in order.
+
+        For the trip from a ``build --jobs`` worker back to the build, which holds the
+        witnesses already: :meth:`attach_witnesses` gives them back.
+        """
+        sigla = list(self.witnesses)
+        self.witnesses = {}
+        self._texts.clear()
+        self._units.clear()
+        self._segments = None
+        return sigla
+
+    def attach_witnesses(self, sigla: list[str], by_siglum: dict[str, Witness]) -> None:
+        """Give back the witnesses :meth:`drop_witnesses` dropped (``sigla``: the order it returned)."""
+        self.witnesses = {s: by_siglum[s] for s in sigla}
+
     def counts(self) -> dict[str, int]:
         """Apparatus entries per variant type (per witness reading, so two witnesses count twice)."""
         out = {t: 0 for t in VARIANT_TYPES}
