@@ -77,6 +77,15 @@ def test_manifest_files_globs_and_overrides(tmp_path):
     (tmp_path / "corpus.toml").write_text('[[witness]]\nsiglum = "JS"\nfiles = ["KR1d0030_1*.txt"]\n', encoding="utf-8")
     with pytest.raises(InputError, match="matches no file"):
         load_manifest(tmp_path)
+    # a file named outright that is missing is that file's own error at ingest (the rest builds), as for `file =`
+    (tmp_path / "corpus.toml").write_text('[[witness]]\nsiglum = "JS"\nfiles = ["KR1d0030_005.txt", "KR1d0030_099.txt"]\n',
+                                          encoding="utf-8")
+    assert [e.path.name for e in load_manifest(tmp_path)] == ["KR1d0030_005.txt", "KR1d0030_099.txt"]
+    r = subprocess.run([sys.executable, "-m", "jiaokan", "build", "-q", "--corpus", str(tmp_path),
+                        "--out", str(tmp_path / "build")], capture_output=True)
+    err = r.stderr.decode().strip().splitlines()
+    assert r.returncode == 2 and err == [f"jiaokan: error: {tmp_path / 'KR1d0030_099.txt'}: no such file"], err
+    assert (tmp_path / "build" / "tei" / "pian05-JS.xml").is_file()
     (tmp_path / "corpus.toml").write_text('[[witness]]\nsiglum = "JS"\nfiles = ["KR1d0030_00*.txt"]\n'
                                           '[witness.overrides."KR1d0030_016.txt"]\nchapter = "覲禮"\n', encoding="utf-8")
     with pytest.raises(InputError, match="not one of its files"):

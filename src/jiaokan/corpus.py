@@ -152,7 +152,8 @@ def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict) -> list[Entry
     """The files of a ``files = ["KR1d0030_0*.txt", …]`` witness, one Entry each, in 卷 order.
 
     Globs are relative to the manifest; a pattern that matches nothing is an error (a
-    typo would otherwise drop a whole 卷 silently).  ``overrides`` (file name → table)
+    typo would otherwise drop a whole 卷 silently).  A file named outright that is missing
+    is the ingest's error of that one file, as for a one-file witness: the rest still builds.  ``overrides`` (file name → table)
     sets a file's own ``chapter`` (its 篇, where the text does not say), ``format`` or ``juan``.
     The witness's ``chapter``, if any, is the 篇 of text that nothing else places.
     """
@@ -169,7 +170,7 @@ def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict) -> list[Entry
         # glob.glob, not Path.glob: a pattern may be absolute or climb out of the corpus folder (../kanripo/…)
         hits = sorted(p for p in map(Path, glob.glob(str(corpus_dir / pat))) if p.is_file()) if _is_glob(pat) \
             else [corpus_dir / pat]
-        if not hits or not hits[0].is_file():
+        if not hits:  # a glob that matches nothing: a typo, not a missing file (which ingest reports on its own)
             raise InputError(str(mpath), f"[[witness]] number {i}: 'files' entry {pat!r} matches no file "
                               f"(relative to {corpus_dir})")
         found.extend(p for p in hits if p not in found)
