@@ -247,6 +247,7 @@ class WitnessBuilder:
         self._held_seen: dict[str, int] = {}  # held code points kept so far, per code point
         self._div: Div | None = None
         self._unit: Unit | None = None
+        self._unit_layers: dict[str, int] = {}  # pieces per layer in the open unit (for their ids, in O(1))
         self._piece: Piece | None = None
         self._note: Note | None = None
         self._unit_count = 0
@@ -320,6 +321,7 @@ class WitnessBuilder:
         assert self._div is not None
         self._div.units.append(u)
         self._unit = u
+        self._unit_layers = {}
         return u
 
     def close_unit(self) -> None:
@@ -345,7 +347,10 @@ class WitnessBuilder:
             resp = DEFAULT_RESP.get(layer)
         assert self._unit is not None
         p = Piece(layer=layer, content=[], loc=self.loc(), resp=resp, subtype=subtype, cert=cert)
-        p.id = f"{self._unit.id}.{layer}{sum(1 for q in self._unit.pieces if q.layer == layer) + 1}"
+        # counted as they open, not by scanning the unit: a unit of 10^5 pieces (one line of
+        # a file repeated into a single line) would make reading quadratic
+        k = self._unit_layers[layer] = self._unit_layers.get(layer, 0) + 1
+        p.id = f"{self._unit.id}.{layer}{k}"
         self._unit.pieces.append(p)
         self._piece = p
         return p
