@@ -17,6 +17,7 @@ from typing import Callable, Iterator
 
 from .encoding import guess_encoding
 from ...errors import InputError
+from ...inputs import not_a_regular_file
 from ...model import (
     DEFAULT_RESP,
     HELD_RE,
@@ -73,6 +74,9 @@ def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
     """
     name = str(path)
     if data is None:
+        problem = not_a_regular_file(path)
+        if problem is not None and not Path(path).is_dir():  # a folder keeps its own message below
+            raise ReaderError(name, problem)
         try:
             data = Path(path).read_bytes()
         except FileNotFoundError:
