@@ -181,3 +181,20 @@ def test_a_passage_too_big_to_align_is_refused(tmp_path, monkeypatch):
     b = jiaokan.read(SOURCES["zhushu-ctext"], siglum="B")
     with pytest.raises(CollationError, match="characters of jing, more than the 2,000"):
         jiaokan.collate([a, b])
+
+
+def test_a_private_use_character_of_plane_15_in_a_mandoku_file_is_kept(tmp_path):
+    """The Mandoku layout stood gaiji entities in for U+F0000…: a source holding U+F0000 itself lost it."""
+    src = SOURCES["mandoku-zhushu"]
+    if not src.exists():
+        pytest.skip(f"{src} not available")
+    from jiaokan.readers import READERS, load_source
+    from jiaokan.readers.common.lossless import check_lossless
+
+    text = src.read_text(encoding="utf-8")
+    pos = len(text) // 3
+    path = tmp_path / "pua.txt"
+    path.write_text(text[:pos] + "\U000f0000" + text[pos:], encoding="utf-8")
+    w = read_witness(path)
+    assert check_lossless(READERS[w.meta.format], load_source(path), w).ok
+    assert "U-F0000" in w.char_decl
