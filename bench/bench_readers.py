@@ -5,12 +5,20 @@ Usage::
 
     python bench/bench_readers.py            # the six Kanripo files and the corpus, best of 5
     python bench/bench_readers.py -n 10 FILE…
+    python bench/bench_readers.py --scaling  # per reader: time per MB at 1×, 2×, 4×, 8× a file, and one huge line
 
 For each file: its size, the reader (sniffed, or from the corpus manifest), the
 best-of-N time to decode and read it into the witness model, and the best-of-N
 time to build and serialize its TEI.  Best-of-N because the question is what
 the code costs, not what else the machine was doing.  The budget the Mandoku
 reader is held to: under 0.5 s for the largest file (KR1d0028_005.txt, 156 KB).
+
+``--scaling`` asks whether reading is linear: for each reader, a real file of its format
+repeated 1, 2, 4 and 8 times (its body lines, once more each time), and one line of that
+file repeated into a single line of ``--huge`` MB; the CPU time per MB of each.  A reader
+that is linear in the length of a file and of a line shows about the same figure in every
+column; one that is quadratic (piece ids counted by scanning the passage, a line's openers
+searched again after each one) shows it growing with the size.
 """
 
 from __future__ import annotations
@@ -67,11 +75,78 @@ def measure(path: Path, n: int) -> list[object]:
             sum(1 for _ in w.passages()), len(w.warnings)]
 
 
+#: format → a real file of it (the corpus copies of the seeds; the Kanripo clones beside the checkout)
+SCALING_SOURCES = {
+    "jishi-flat": CORPUS / "jishi-juan05-xiangsheli-traditional.txt",
+    "jishi-pages": CORPUS / "jishi-juan10-dasheyi-simplified.txt",
+    "tushu-blocks": CORPUS / "tushu-juan275-shebu-huikao.txt",
+    "tushu-wikisource": CORPUS / "tushu-juan276-xiangsheli.txt",
+    "zhushu-ctext": CORPUS / "zhushu-dasheyi-excerpt.txt",
+    "mandoku-jishi": KANRIPO / "KR1d0030_005.txt",
+    "mandoku-zhushu": KANRIPO / "KR1d0028_005.txt",
+    "mandoku-sbck": KANRIPO / "KR1d0026_005.txt",
+}
+
+
+def _repeated(text: str, times: int) -> str:
+    """The file with its body (after the header lines) ``times`` over."""
+    lines = text.split("\n")
+    head = 0
+    while head < len(lines) and lines[head].startswith("#"):
+        head += 1
+    return "\n".join(lines[:head] + lines[head:] * times)
+
+
+def _huge_line(text: str, size: int) -> str:
+    """The longest line of the file's middle third repeated into one line of ``size`` bytes."""
+    lines = text.split("\n")
+    k = max(range(len(lines) // 3, 2 * len(lines) // 3 + 1), key=lambda i: len(lines[i]))
+    lines[k] = lines[k] * max(1, size // len(lines[k].encode("utf-8")))
+    return "\n".join(lines)
+
+
+def _cpu() -> float:
+    return time.process_time()
+
+
+def scaling(huge_mb: float) -> int:
+    """The table of ``--scaling``: CPU seconds per MB read, per reader and size."""
+    import tempfile
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="jiaokan-bench-") as tmp:
+        for fmt, src in SCALING_SOURCES.items():
+            if not src.exists():
+                rows.append([fmt, src.name, "missing", "", "", "", "", ""])
+                continue
+            text = src.read_text(encoding="utf-8")
+            cells: list[object] = [fmt, src.name]
+            variants = [_repeated(text, n) for n in (1, 2, 4, 8)] + [_huge_line(text, int(huge_mb * 1e6))]
+            for k, body in enumerate(variants):
+                path = Path(tmp) / f"{fmt}-{k}.txt"
+                path.write_text(body, encoding="utf-8")
+                mb = path.stat().st_size / 1e6
+                t = _cpu()
+                read_witness(path, fmt=fmt)
+                cells.append(f"{(_cpu() - t) / mb:.2f}")
+                if k == 0:
+                    cells.insert(2, f"{mb * 1000:.0f} KB")
+            rows.append(cells)
+    print(table(["reader", "file", "size", "1× s/MB", "2× s/MB", "4× s/MB", "8× s/MB", f"{huge_mb:g} MB line s/MB"],
+                rows, numeric={2, 3, 4, 5, 6, 7}))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Time reading and TEI writing of witness files (best of N).")
     ap.add_argument("files", nargs="*", type=Path, help="witness files (default: ../shared/kanripo/*.txt and corpus/*.txt)")
     ap.add_argument("-n", type=int, default=5, help="repetitions; the best time is reported (default 5)")
+    ap.add_argument("--scaling", action="store_true",
+                    help="per reader: CPU time per MB for 1x, 2x, 4x, 8x a real file and for one huge line")
+    ap.add_argument("--huge", type=float, default=4.0, metavar="MB", help="size of the huge line (default 4 MB)")
     args = ap.parse_args(argv)
+    if args.scaling:
+        return scaling(args.huge)
     files = args.files or default_files()
     rows = [measure(p, args.n) for p in files]
     print(table(["file", "size", "format", f"read (best of {args.n})", "TEI write", "passages", "warnings"], rows,

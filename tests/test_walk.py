@@ -19,6 +19,7 @@ from lxml import etree, html
 
 from jiaokan.collate.layertext import layer_text
 from jiaokan.emend.anchor import _Doc
+from jiaokan.errors import JiaokanError
 from jiaokan.model import (
     LAYERS,
     Div,
@@ -201,12 +202,21 @@ def test_every_stage_agrees_on_random_witnesses(w: Witness) -> None:
 _REAL = sorted(CORPUS.glob("*.txt")) + sorted(KANRIPO.glob("*.txt"))
 
 
+#: The works the corpus collates (集释, 注疏, 四部丛刊): every file of theirs must read.  The
+#: clones hold other works too (KR1d0027 儀禮疏 …), whose odd 卷 no reader may recognise.
+_WITNESS_WORKS = ("KR1d0026_", "KR1d0028_", "KR1d0030_")
+
+
 @pytest.mark.parametrize("path", _REAL, ids=lambda p: p.name)
 def test_every_stage_agrees_on_real_files(path: Path) -> None:
     try:
         w = read_witness(path)
-    except Exception as exc:  # a file the readers cannot read yet is another test's business
-        pytest.skip(f"{path.name}: {exc}")
+    except JiaokanError as exc:
+        # a one-line refusal is the right answer only for a file of another work; any other
+        # exception (a reader bug) fails here, as it must
+        if path.parent == CORPUS or path.name.startswith(_WITNESS_WORKS):
+            raise
+        pytest.skip(f"{path.name}: not a file of a collated work, refused: {exc}")
     check_stages(w)
 
 

@@ -61,7 +61,7 @@ def read(path: PathLike | None = None, *, text: str | bytes | None = None, forma
         raise TypeError(f"read() got unknown metadata {sorted(unknown | ({'file', 'format'} & set(meta)))}; "
                         f"known: {', '.join(f for f in WitnessMeta.__dataclass_fields__ if f not in ('file', 'format', 'extra'))}")
     if text is not None:
-        w = _read_text(text.encode("utf-8") if isinstance(text, str) else text, format, siglum)
+        w = _read_text(_utf8(text) if isinstance(text, str) else text, format, siglum)
     else:
         assert path is not None  # checked above: exactly one of the two
         w = _read_path(Path(path), format)
@@ -81,6 +81,16 @@ def _read_path(p: Path, fmt: str | None) -> Witness:
         return read_tei(p)
     entry = find_entry(p)
     return read_witness(p, entry.meta if entry else None, fmt)
+
+
+def _utf8(text: str) -> bytes:
+    """``text`` as UTF-8; a lone surrogate (bytes decoded with ``surrogateescape``) is a ReaderError, not a UnicodeEncodeError."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        line = text.count("\n", 0, exc.start) + 1
+        raise ReaderError("<text>", f"a lone surrogate U+{ord(text[exc.start]):04X} at character {exc.start}: not Unicode "
+                          "text (pass the bytes instead, or decode them strictly)", line) from None
 
 
 def _read_text(data: bytes, fmt: str | None, siglum: str | None) -> Witness:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import NoReturn, Sequence
 
 from . import __version__
-from .errors import InputError, JiaokanError
+from .errors import InputError, JiaokanError, printable
 from .io import InvalidOutput, OutputError
 from .model import LAYERS, ROLES, Witness, WitnessMeta
 from .names import STDIN_STEM, derive_siglum, output_stem, siglum_problem
@@ -74,7 +74,7 @@ class _CommandParser(_Parser):
 
 
 def _err(msg: str) -> None:
-    sys.stderr.write(f"jiaokan: error: {msg}\n")
+    sys.stderr.write(f"jiaokan: error: {printable(msg)}\n")
 
 
 def _meta_for(path: str, args: argparse.Namespace) -> WitnessMeta | None:

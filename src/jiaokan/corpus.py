@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import difflib
 import glob
+import os
 import re
 import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import corpus_schema as schema
 from .errors import InputError
 from .model import ROLES, WitnessMeta
 from .names import name_problem, siglum_problem
@@ -29,22 +30,6 @@ _KNOWN_KEYS: dict[str, tuple[str, ...]] = {
 _warned: set[str] = set()
 
 
-def _key_lines(text: str) -> dict[tuple[str, int, str], int]:
-    """(table kind, its number, key) → the line where the key is set, for messages that point at it."""
-    lines: dict[tuple[str, int, str], int] = {}
-    kind, counts = "", {"": 1, "corpus": 0, "witness": 0, "collation": 0}
-    for n, line in enumerate(text.splitlines(), 1):
-        m = re.match(r"\s*\[\[?\s*([A-Za-z_-]+)\s*\]", line)
-        if m:
-            kind = m.group(1)
-            counts[kind] = counts.get(kind, 0) + 1
-            continue
-        m = re.match(r"\s*\"?([A-Za-z0-9_-]+)\"?\s*=", line)
-        if m:
-            lines.setdefault((kind, counts.get(kind, 0), m.group(1)), n)
-    return lines
-
-
 def unknown_key_warnings(data: dict, mpath: Path, text: str = "") -> list[str]:
     """One message per key the manifest does not know, with a did-you-mean when one is close.
 
@@ -52,7 +37,7 @@ def unknown_key_warnings(data: dict, mpath: Path, text: str = "") -> list[str]:
     the file sniffed or described wrongly, with nothing to say why.
     """
     msgs: list[str] = []
-    lines = _key_lines(text)
+    lines = schema.Lines(text).at
 
     def check(table: object, kind: str, i: int, where: str) -> None:
         if not isinstance(table, dict):
@@ -106,49 +91,83 @@ class Entry:
         return self.name or self.path.stem
 
 
-def load_manifest(corpus_dir: str | Path) -> list[Entry]:
-    """Read ``corpus.toml``; a one-line :class:`InputError` for a missing or malformed manifest."""
-    corpus_dir = Path(corpus_dir)
-    mpath = corpus_dir / MANIFEST
+@dataclass
+class _Document:
+    """The manifest as parsed and checked, with where each key is (for messages)."""
+
+    data: dict
+    lines: schema.Lines
+
+
+#: manifest path → (its text, the checked document): a build reads the manifest several times
+_documents: dict[str, tuple[str, _Document]] = {}
+
+
+def _document(corpus_dir: str | Path) -> _Document:
+    """``corpus.toml`` parsed and checked against the schema (:mod:`jiaokan.corpus_schema`), once per text.
+
+    Every way in (:func:`load_manifest`, :func:`load_collations`, …) comes through here, so
+    a mistake is the same one-line :class:`InputError` with its line whatever reads it first.
+    """
+    from .book.pian import canonical
+    from .readers.common.yili import PIAN
+
+    mpath = Path(corpus_dir) / MANIFEST
     if not mpath.is_file():
         raise InputError(str(mpath), "no corpus manifest here (expected corpus.toml listing the witnesses)")
     try:
         text = mpath.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(str(mpath), f"malformed manifest: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(str(mpath), f"malformed manifest: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    cached = _documents.get(str(mpath))
+    if cached is not None and cached[0] == text:
+        return cached[1]
+    data = schema.parse(text, mpath)
+    lines = schema.Lines(text)
+    schema.check_types(data, _KNOWN_KEYS, lines, mpath)
     _warn_once(unknown_key_warnings(data, mpath, text))
+    schema.check_references(data, lines, mpath, canonical, PIAN)
+    doc = _Document(data, lines)
+    _documents[str(mpath)] = (text, doc)
+    return doc
+
+
+def load_manifest(corpus_dir: str | Path) -> list[Entry]:
+    """Read ``corpus.toml``; a one-line :class:`InputError` for a missing, malformed or ill-typed manifest."""
+    corpus_dir = Path(corpus_dir)
+    mpath = corpus_dir / MANIFEST
+    doc = _document(corpus_dir)
     entries: list[Entry] = []
-    witnesses = data.get("witness", [])
-    if not isinstance(witnesses, list) or not all(isinstance(w, dict) for w in witnesses):
-        raise InputError(str(mpath), "'witness' must be a list of [[witness]] tables")
+    witnesses = doc.data.get("witness", [])
     for i, w in enumerate(witnesses, 1):
         if "files" in w and "file" not in w and "siglum" in w:
-            entries.extend(_files_entries(corpus_dir, mpath, i, w))
+            entries.extend(_files_entries(corpus_dir, mpath, i, w, doc.lines))
             continue
         if "file" not in w or "siglum" not in w:
-            raise InputError(str(mpath), f"[[witness]] number {i} needs at least 'siglum' and 'file' (or 'files')")
-        entries.append(Entry(corpus_dir / w["file"], _meta(mpath, i, w, w["file"])))
+            raise InputError(str(mpath), f"[[witness]] number {i} needs at least 'siglum' and 'file' (or 'files')",
+                             doc.lines.of("witness", i))
+        entries.append(Entry(corpus_dir / w["file"], _meta(mpath, i, w, w["file"], doc.lines)))
     if not entries:
         raise InputError(str(mpath), "the manifest lists no [[witness]]")
     _check_stems(mpath, entries)
     return entries
 
 
-def _meta(mpath: Path, i: int, w: dict, file: str) -> WitnessMeta:
+def _meta(mpath: Path, i: int, w: dict, file: str, lines: schema.Lines) -> WitnessMeta:
     """The WitnessMeta of one file of [[witness]] number ``i``."""
     problem = siglum_problem(str(w["siglum"]))
     if problem:
-        raise InputError(str(mpath), f"[[witness]] number {i} ({w.get('file') or 'files'}): {problem}")
+        raise InputError(str(mpath), f"[[witness]] number {i} ({w.get('file') or 'files'}): {problem}",
+                         lines.of("witness", i, "siglum"))
     # the ** keys are _FIELDS, all str fields of WitnessMeta; mypy cannot tell them from 'extra' (a dict)
     meta = WitnessMeta(file=file, **{k: str(w.get(k, "")) for k in _FIELDS if k != "format"}, format=w.get("format", ""))  # type: ignore[arg-type]
     if meta.role and meta.role not in ROLES:
         raise InputError(str(mpath), f"[[witness]] number {i} ({file}): unknown role {meta.role!r}; "
-                          f"known roles: {', '.join(ROLES)}")
+                          f"known roles: {', '.join(ROLES)}", lines.of("witness", i, "role"))
     return meta
 
 
-def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict) -> list[Entry]:
+def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict, lines: schema.Lines) -> list[Entry]:
     """The files of a ``files = ["KR1d0030_0*.txt", …]`` witness, one Entry each, in 卷 order.
 
     Globs are relative to the manifest; a pattern that matches nothing is an error (a
@@ -157,23 +176,17 @@ def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict) -> list[Entry
     sets a file's own ``chapter`` (its 篇, where the text does not say), ``format`` or ``juan``.
     The witness's ``chapter``, if any, is the 篇 of text that nothing else places.
     """
-    patterns = w["files"]
+    patterns = w["files"]  # checked by the schema: a string or a non-empty list of strings
     if isinstance(patterns, str):
         patterns = [patterns]
-    if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
-        raise InputError(str(mpath), f"[[witness]] number {i}: 'files' must be a list of file names or globs")
     overrides = w.get("overrides") or {}
-    if not isinstance(overrides, dict) or not all(isinstance(o, dict) for o in overrides.values()):
-        raise InputError(str(mpath), f"[[witness]] number {i}: 'overrides' must be tables keyed by file name")
-    found: list[Path] = []
+    found: dict[Path, None] = {}  # ordered and O(1) to test: a list made 16k files quadratic
     for pat in patterns:
-        # glob.glob, not Path.glob: a pattern may be absolute or climb out of the corpus folder (../kanripo/…)
-        hits = sorted(p for p in map(Path, glob.glob(str(corpus_dir / pat))) if p.is_file()) if _is_glob(pat) \
-            else [corpus_dir / pat]
+        hits = _glob(corpus_dir, pat) if _is_glob(pat) else [corpus_dir / pat]
         if not hits:  # a glob that matches nothing: a typo, not a missing file (which ingest reports on its own)
             raise InputError(str(mpath), f"[[witness]] number {i}: 'files' entry {pat!r} matches no file "
-                              f"(relative to {corpus_dir})")
-        found.extend(p for p in hits if p not in found)
+                              f"(relative to {corpus_dir})", lines.of("witness", i, "files"))
+        found.update(dict.fromkeys(hits))
     out: list[Entry] = []
     used: set[str] = set()
     for path in found:
@@ -181,12 +194,42 @@ def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict) -> list[Entry
         key = rel if rel in overrides else path.name
         used.add(key)
         o = overrides.get(key) or {}
-        meta = _meta(mpath, i, {**w, **{k: v for k, v in o.items() if k in ("format", "juan")}}, rel)
+        meta = _meta(mpath, i, {**w, **{k: v for k, v in o.items() if k in ("format", "juan")}}, rel, lines)
         meta.chapter = ""  # found from the text; the witness's chapter only fills what nothing places
         out.append(Entry(path, meta, group=i, override=str(o.get("chapter", ""))))
     for name in overrides.keys() - used:  # a misspelt file name would otherwise change nothing, silently
-        raise InputError(str(mpath), f"[[witness]] number {i}: overrides for {name!r}, which is not one of its files")
+        raise InputError(str(mpath), f"[[witness]] number {i}: overrides for {name!r}, which is not one of its files",
+                         lines.of("witness", i, "overrides"))
     return sorted(out, key=lambda e: (_juan_key(e.meta.juan or _juan_of_name(e.path.name)), e.path.name))
+
+
+#: (folder, pattern, the folder's mtime) → the regular files it matches, sorted: expanded once
+#: per build, although the manifest is loaded several times
+_globs: dict[tuple[str, str, int], list[Path]] = {}
+
+
+def _glob(corpus_dir: Path, pat: str) -> list[Path]:
+    """The regular files ``pat`` matches (relative to ``corpus_dir``), sorted, cached while their folder is unchanged.
+
+    ``glob.glob``, not ``Path.glob``: a pattern may be absolute or climb out of the corpus
+    folder (``../kanripo/…``).  The cache is keyed on the modification time of the folder
+    the files are in (a file added or removed changes it); a pattern whose folders are
+    themselves globs is not cached.
+    """
+    full = str(corpus_dir / pat)
+    folder = os.path.dirname(full)
+    key = None
+    if not _is_glob(folder):
+        try:
+            key = (folder, full, os.stat(folder).st_mtime_ns)
+        except OSError:
+            return []
+        if key in _globs:
+            return _globs[key]
+    hits = sorted(p for p in map(Path, glob.glob(full)) if p.is_file())
+    if key is not None:
+        _globs[key] = hits
+    return hits
 
 
 def _is_glob(pat: str) -> bool:
@@ -205,13 +248,13 @@ def _juan_key(juan: str) -> tuple[int, str]:
 
 def witness_defaults(corpus_dir: str | Path) -> dict[int, str]:
     """[[witness]] number → its ``chapter`` (for a ``files`` witness: the 篇 of text nothing else places)."""
-    data = tomllib.loads((Path(corpus_dir) / MANIFEST).read_text(encoding="utf-8"))
-    return {i: str(w.get("chapter", "")) for i, w in enumerate(data.get("witness", []), 1) if isinstance(w, dict)}
+    data = _document(corpus_dir).data
+    return {i: str(w.get("chapter", "")) for i, w in enumerate(data.get("witness", []), 1)}
 
 
 def corpus_base(corpus_dir: str | Path) -> str | None:
     """``[corpus] base``: the siglum collations use as base when their table names none."""
-    data = tomllib.loads((Path(corpus_dir) / MANIFEST).read_text(encoding="utf-8"))
+    data = _document(corpus_dir).data
     base = data.get("corpus", {}).get("base")
     return str(base) if base else None
 
@@ -250,7 +293,8 @@ def load_collations(corpus_dir: str | Path, entries: list[Entry]) -> list[Collat
     from .book.pian import FRONT, canonical, slug
 
     mpath = Path(corpus_dir) / MANIFEST
-    data = tomllib.loads(mpath.read_text(encoding="utf-8"))
+    doc = _document(corpus_dir)
+    data = doc.data
     specs: list[CollationSpec] = []
     tables = data.get("collation")
     if tables is None:
@@ -263,22 +307,22 @@ def load_collations(corpus_dir: str | Path, entries: list[Entry]) -> list[Collat
                   | ({"base": base} if base and any(e.meta.siglum == base for e in chapters[ch]) else {})
                   for i, ch in enumerate(chapters, 1) if len(chapters[ch]) > 1]
     names: set[str] = set()
-    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
-        raise InputError(str(mpath), "'collation' must be a list of [[collation]] tables")
+    stems = {e.stem for e in entries}
     for i, t in enumerate(tables, 1):
+        line = doc.lines.of("collation", i) if "collation" in data else None
         if "chapter" not in t:
-            raise InputError(str(mpath), f"[[collation]] number {i} needs a 'chapter'")
+            raise InputError(str(mpath), f"[[collation]] number {i} needs a 'chapter'", line)
         name = str(t.get("name", f"chapter{i}"))
         problem = name_problem(name) or (siglum_problem(str(t["base"])) if "base" in t else None)
         if problem:
-            raise InputError(str(mpath), f"[[collation]] number {i}: {problem}")
+            raise InputError(str(mpath), f"[[collation]] number {i}: {problem}", line)
         if name in names:
             raise InputError(str(mpath), f"[[collation]] number {i}: name {name!r} is used twice (it names the "
-                              "output files apparatus/NAME.xml and .json)")
+                              "output files apparatus/NAME.xml and .json)", line)
         names.add(name)
-        if name in {e.stem for e in entries}:
+        if name in stems:
             raise InputError(str(mpath), f"[[collation]] number {i}: name {name!r} is also a witness file's name "
-                              "(both would be written as tei/NAME.xml in the site): choose another")
+                              "(both would be written as tei/NAME.xml in the site): choose another", line)
         members = [e for e in entries if e.meta.chapter and canonical(e.meta.chapter) == canonical(str(t["chapter"]))]
         specs.append(CollationSpec(name, t["chapter"], t.get("base"), members))
     return specs

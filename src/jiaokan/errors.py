@@ -14,6 +14,29 @@ collation request (:class:`CollationError`) or a disk that is full
 
 from __future__ import annotations
 
+import re
+
+#: What a terminal would act on rather than show: C0 and C1 controls and DEL (an ESC
+#: sequence clears the screen or recolours it), bidi overrides and isolates (they reorder
+#: what follows), line and paragraph separators, and lone surrogates (undecodable bytes
+#: that cannot be written at all).
+_UNPRINTABLE_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = ord(m.group(0))
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character written as an escape (``\\x1b``, ``\\u202e``).
+
+    The one place where a message that quotes input (a file name, a page tag, a line) is
+    made safe to print: it stays on one line and cannot drive the terminal.  Every
+    :class:`JiaokanError` and every reader warning passes through here.
+    """
+    return _UNPRINTABLE_RE.sub(_escape, text)
+
 
 class JiaokanError(Exception):
     """A user-facing error: one line naming where (file, line or page) and what was expected."""
@@ -34,7 +57,7 @@ class JiaokanError(Exception):
             where = f"{self.file}:{self.line}"
         if self.page:
             where = f"{where} (page {self.page})" if where else f"page {self.page}"
-        return f"{where}: {self.message}" if where else self.message
+        return printable(f"{where}: {self.message}" if where else self.message)
 
     def __reduce__(self) -> tuple[object, ...]:
         """Pickle by fields, whatever a subclass's ``__init__`` takes: a ``build --jobs`` worker's

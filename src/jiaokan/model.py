@@ -22,6 +22,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterator, Literal, NamedTuple, Union
 
+from .errors import printable
+
 #: The fixed layer vocabulary; also the values of ``@type`` in the TEI.
 LAYERS: tuple[str, ...] = (
     "jing",
@@ -398,7 +400,7 @@ class ReaderWarning:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: warning [{self.code}]: {self.message}"
+        return printable(f"{self.file}:{self.line}: warning [{self.code}]: {self.message}")
 
 
 @dataclass

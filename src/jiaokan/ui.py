@@ -8,6 +8,8 @@ import time
 import unicodedata
 from typing import IO, Sequence
 
+from .errors import printable
+
 
 def display_width(s: str) -> int:
     """Columns a string takes in a terminal (CJK characters take two)."""
@@ -71,7 +73,7 @@ def internal_error(where: str, exc: Exception) -> str:
     if os.environ.get("JIAOKAN_TRACEBACK"):
         raise exc
     detail = " ".join(str(exc).split())[:200]
-    return f"{where}: internal error ({type(exc).__name__}: {detail}); please report it with this file"
+    return printable(f"{where}: internal error ({type(exc).__name__}: {detail}); please report it with this file")
 
 
 def colour_wanted(choice: str, stream: IO[str]) -> bool:

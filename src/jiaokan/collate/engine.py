@@ -16,6 +16,7 @@ from ..normalize import is_ignorable, key
 from .align import align_texts
 from .layertext import LayerText
 from .model import COLLATED_LAYERS, Collation, LayerAlignment, LayerGap
+from .limits import oversized_passage, repeated_text
 from .rows import body_units, passage_rows
 from .variants import classify, merge_apps
 
@@ -53,6 +54,10 @@ def collate(
     unknown = [x for x in layers if x not in COLLATED_LAYERS]
     if unknown:
         raise CollationError(f"cannot collate layer(s) {', '.join(unknown)}: choose from {', '.join(COLLATED_LAYERS)}")
+    for w in wits.values():  # refused with the reason, not collated into silence or out of memory
+        problem = oversized_passage(w, layers) or repeated_text(w, key, is_ignorable)
+        if problem:
+            raise CollationError(problem)
     # the base first, then the others in the order given
     ordered = {base: wits[base], **{s: w for s, w in wits.items() if s != base}}
     col = Collation(base=base, witnesses=ordered, layers=layers, ignored=tuple(ignore))

@@ -17,6 +17,7 @@ from pathlib import Path
 from lxml import etree
 
 from ..errors import InputError
+from ..inputs import not_a_regular_file
 
 XINCLUDE_NS = "http://www.w3.org/2001/XInclude"
 
@@ -37,6 +38,9 @@ def parse_xml(path: str | Path) -> etree._ElementTree:
     """Parse ``path`` safely; a one-line :class:`InputError` (file and line) when it is not
     well-formed XML or asks for a DTD, an entity or an XInclude."""
     name = str(path)
+    problem = not_a_regular_file(name)
+    if problem is not None:
+        raise InputError(name, problem)
     try:
         tree = etree.parse(name, xml_parser())
     except OSError:

@@ -17,6 +17,7 @@ from typing import Callable, Iterator
 
 from .encoding import guess_encoding
 from ...errors import InputError
+from ...inputs import not_a_regular_file
 from ...model import (
     DEFAULT_RESP,
     HELD_RE,
@@ -73,6 +74,9 @@ def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
     """
     name = str(path)
     if data is None:
+        problem = not_a_regular_file(path)
+        if problem is not None and not Path(path).is_dir():  # a folder keeps its own message below
+            raise ReaderError(name, problem)
         try:
             data = Path(path).read_bytes()
         except FileNotFoundError:
@@ -247,6 +251,7 @@ class WitnessBuilder:
         self._held_seen: dict[str, int] = {}  # held code points kept so far, per code point
         self._div: Div | None = None
         self._unit: Unit | None = None
+        self._unit_layers: dict[str, int] = {}  # pieces per layer in the open unit (for their ids, in O(1))
         self._piece: Piece | None = None
         self._note: Note | None = None
         self._unit_count = 0
@@ -320,6 +325,7 @@ class WitnessBuilder:
         assert self._div is not None
         self._div.units.append(u)
         self._unit = u
+        self._unit_layers = {}
         return u
 
     def close_unit(self) -> None:
@@ -345,7 +351,10 @@ class WitnessBuilder:
             resp = DEFAULT_RESP.get(layer)
         assert self._unit is not None
         p = Piece(layer=layer, content=[], loc=self.loc(), resp=resp, subtype=subtype, cert=cert)
-        p.id = f"{self._unit.id}.{layer}{sum(1 for q in self._unit.pieces if q.layer == layer) + 1}"
+        # counted as they open, not by scanning the unit: a unit of 10^5 pieces (one line of
+        # a file repeated into a single line) would make reading quadratic
+        k = self._unit_layers[layer] = self._unit_layers.get(layer, 0) + 1
+        p.id = f"{self._unit.id}.{layer}{k}"
         self._unit.pieces.append(p)
         self._piece = p
         return p

@@ -361,8 +361,12 @@ class _Parser:
             if opener_at_start.start > pos:
                 self.b.text(line[pos:opener_at_start.start])  # leading spaces stay with the piece before
             pos = self._open(opener_at_start, line, n, new_unit=new_unit)
+        # the candidates are found once per line and walked in order: searching the rest of the
+        # line again after each opener made a line of 10^5 openers quadratic.  (A match found
+        # from ``pos`` is one found from an earlier start: no opener can begin inside another.)
+        cands = iter(candidate_openers(line, pos))
         while True:
-            nxt = next((o for o in candidate_openers(line, pos) if o.start >= pos and self._accepts(o, n)), None)
+            nxt = next((o for o in cands if o.start >= pos and self._accepts(o, n)), None)
             if nxt is None:
                 self.b.text(line[pos:])
                 return

@@ -451,11 +451,15 @@ def flatten(lines: list[PrintedLine]) -> Flat:
     parts: list[str] = []
     starts: list[int] = []
     pos = 0
+    # a placeholder must not be a character the source holds itself (a stray private-use
+    # glyph U+F0000 was taken for the first gaiji, and lost)
+    taken = {c for pl in lines for c in _PLACEHOLDER_RE.findall(pl.body)}
+    free = (chr(c) for c in range(_PUA0, 0xFFFFE) if chr(c) not in taken)
 
     def placeholder(m: re.Match[str]) -> str:
         code = m.group(1)
         if code not in codes:
-            ch = chr(_PUA0 + len(codes))
+            ch = next(free)
             codes[code] = ch
             gaiji[ch] = code
         return codes[code]
