@@ -7,6 +7,7 @@ Exit status: 0 success; 1 a check failed (``validate`` found invalid files);
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import NoReturn, Sequence
@@ -267,8 +268,13 @@ def _split(value: str | None) -> list[str]:
     return [x.strip() for x in value.split(",") if x.strip()] if value else []
 
 
-def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore: list[str]):
-    """Load the witnesses and collate them; returns the collation and siglum → TEI file name."""
+def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore: list[str],
+                   out: str | None = None):
+    """Load the witnesses and collate them; returns the collation and siglum → TEI file pointer.
+
+    A TEI input is pointed at relative to the folder of ``out`` (the apparatus file; the
+    working folder for standard output), so ``@corresp`` resolves from where the file is.
+    """
     from .collate.engine import CollationError, collate
     from .collate.model import VARIANT_TYPES
 
@@ -277,7 +283,9 @@ def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore
         raise CollationError(f"unknown variant type(s) {', '.join(bad)}: choose from {', '.join(VARIANT_TYPES)}")
     loaded = [(p, w) for p in paths for w in _load_witnesses(p)]
     witnesses = [w for _, w in loaded]
-    names = {w.meta.siglum: Path(p).name if p.endswith((".xml", ".json")) else Path(p).stem + ".xml"
+    start = os.path.dirname(os.path.abspath(out)) if out and out != "-" else os.getcwd()
+    names = {w.meta.siglum: (Path(os.path.relpath(os.path.abspath(p), start)).as_posix() if p.endswith(".xml")
+                             else Path(p).name if p.endswith(".json") else Path(p).stem + ".xml")
              for p, w in loaded}
     return collate(witnesses, base=base, layers=layers or None, ignore=ignore), names
 
@@ -288,7 +296,7 @@ def cmd_collate(args: argparse.Namespace) -> int:
     from .collate.viewers import viewer_tree, write_viewer
     from .tei.writer import tei_bytes
 
-    col, names = _run_collation(args.files, args.base, _split(args.layers), _split(args.ignore))
+    col, names = _run_collation(args.files, args.base, _split(args.layers), _split(args.ignore), args.output)
     if args.output and args.viewer:
         write_viewer(col, args.output, args.viewer, names)
     elif args.output:

@@ -50,8 +50,33 @@ TYPE_DOC = {
 
 
 def _witness_file(w: Witness, tei_names: dict[str, str]) -> str:
+    """The witness's TEI file as the apparatus points at it: a URI relative to the apparatus file.
+
+    ``tei_names`` gives it (the caller knows where both files are: ``../tei/x.xml`` in a
+    build); else the witness's own file name with ``.xml``, i.e. a file beside the apparatus.
+    """
     name = tei_names.get(w.meta.siglum)  # (not .get(k, default): the default would be built on every call)
     return name if name is not None else Path(w.meta.file).stem + ".xml"
+
+
+def unit_targets(w: Witness) -> dict[str, str]:
+    """Unit id → the ``xml:id`` in the witness's TEI that a pointer to the unit resolves to.
+
+    A 经 passage's ``ab`` carries the unit id itself; a unit with no 经 (a preface, a
+    title, commentary on a passage the witness lacks) has no element of that id, so a
+    pointer to it goes to the unit's first piece (:mod:`jiaokan.tei.writer` gives every
+    other piece its own id).  Without this, every such passage number dangled.
+    """
+    out: dict[str, str] = {}
+    for d in w.divs:
+        for u in d.units:
+            if u.jing is not None:
+                out[u.id] = u.id
+            else:
+                first = next((p.id for p in u.pieces if p.id), None)
+                if first is not None:
+                    out[u.id] = first
+    return out
 
 
 def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, title: str | None = None) -> etree._ElementTree:
@@ -87,15 +112,16 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     div = E.div(type="apparatus", n=chapter or None)
     root.append(E.text(E.body(div)))
     row_ids = {r.id: r for r in col.rows}
+    targets = {s: unit_targets(w) for s, w in col.witnesses.items()}
     for row_id, layer, texts, segments in row_layer_segments(col):
         row = row_ids[row_id]
         corresp = " ".join(
-            f"{_witness_file(col.witnesses[s], tei_names)}#{uid}"
-            for s, uids in row.units.items() for uid in uids[:1]
+            f"{_witness_file(col.witnesses[s], tei_names)}#{targets[s][uid]}"
+            for s, uids in row.units.items() for uid in uids[:1] if uid in targets[s]
         )
         ab = E.ab(type=layer, n=row_id, xml_id=f"{row_id}.{layer}", corresp=corresp or None)
         div.append(ab)
-        _write_segments(ab, segments, texts, col, tei_names)
+        _write_segments(ab, segments, texts, col, tei_names, targets)
     return etree.ElementTree(root)
 
 
@@ -110,7 +136,7 @@ def _trim(text: str) -> str:
 
 
 def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, LayerText], col: Collation,
-                    tei_names: dict[str, str]) -> None:
+                    tei_names: dict[str, str], targets: dict[str, dict[str, str]]) -> None:
     base = col.base
     blt = texts[base]
     page = blt.pages[0] if blt.pages else None
@@ -131,7 +157,8 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
         emit_text(start, a1)
 
     def corresp(s: str, unit: str | None) -> str | None:
-        return f"{_witness_file(col.witnesses[s], tei_names)}#{unit}" if unit else None
+        target = targets[s].get(unit) if unit else None
+        return f"{_witness_file(col.witnesses[s], tei_names)}#{target}" if target else None
 
     for seg in segs:
         a0, a1 = seg.spans[base]

@@ -8,8 +8,9 @@ deterministic and takes well under a second, and the result carries everything t
 HTML needs (offsets into layer texts, rows, gaps) exactly as the apparatus was made.
 
 Witness files are looked for, in order: among the paths given (matched by file
-name), beside the apparatus file, and in a sibling ``tei/`` folder (the layout of
-``jiaokan build``: ``build/apparatus/x.xml`` next to ``build/tei/*.xml``).
+name), where the pointer leads (it is relative to the apparatus file:
+``../tei/x.xml`` in a build), beside the apparatus file, and in a sibling ``tei/``
+folder (apparatus files written before the pointers were relative).
 """
 
 from __future__ import annotations
@@ -59,11 +60,14 @@ def listed_witnesses(root: etree._Element) -> list[ListedWitness]:
 
 def find_witness_file(name: str, apparatus: Path, candidates: Sequence[Path] = ()) -> Path | None:
     """Where the witness TEI file ``name`` of ``apparatus`` is (see the module doc), or None."""
+    if not name:
+        return None
+    direct = apparatus.parent / name  # the pointer as written: relative to the apparatus file
+    base = Path(name).name  # older apparatus files gave the bare file name
     for c in candidates:
-        if c.name == name and c.is_file():
+        if c.name == base and c.is_file():
             return c
-    for folder in (apparatus.parent, apparatus.parent.parent / "tei"):
-        p = folder / name
+    for p in (direct, apparatus.parent / base, apparatus.parent.parent / "tei" / base):
         if p.is_file():
             return p
     return None
