@@ -20,6 +20,7 @@ from .conftest import CORPUS, KANRIPO
 
 POINTER_ATTRS = ("corresp", "target", "wit", "resp", "ana", "ref", "source", "facs")
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"
 
 
 def _ids(path: Path, cache: dict[Path, set[str]]) -> set[str]:
@@ -42,12 +43,15 @@ def dangling_pointers(files: list[Path]) -> tuple[int, list[str]]:
                 value = el.get(attr)
                 if not value:
                     continue
-                base = el.base or f.as_uri()  # xml:base where the file sets one, else the file itself
+                base = f.resolve().as_uri()  # the file itself, then every xml:base from the root down
+                for anc in reversed(list(el.iterancestors())):
+                    base = urljoin(base, anc.get(XML_BASE) or "")
+                base = urljoin(base, el.get(XML_BASE) or "")
                 for ptr in value.split():
                     if "://" in ptr and not ptr.startswith("file:"):
                         continue  # a web address (a page image): not this test's to fetch
                     checked += 1
-                    uri, _, frag = urljoin(base if "://" in base else Path(base).resolve().as_uri(), ptr).partition("#")
+                    uri, _, frag = urljoin(base, ptr).partition("#")
                     target = Path(unquote(uri.removeprefix("file://")))
                     if not target.is_file():
                         bad.append(f"{f.name}: {attr}={ptr!r}: no file {posixpath.relpath(target.as_posix(), f.parent.as_posix())}")

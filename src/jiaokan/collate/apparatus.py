@@ -26,6 +26,7 @@ from ..normalize import is_ignorable
 from ..tei.header import comparison_document
 from ..tei.build import E, append_text, tei_bytes
 from ..tei.validate import profile_check
+from ..tei.writer import unit_targets
 from .apparatus_reader import fold_script
 from .layertext import LayerText
 from .model import App, Collation, strongest
@@ -57,26 +58,6 @@ def _witness_file(w: Witness, tei_names: dict[str, str]) -> str:
     """
     name = tei_names.get(w.meta.siglum)  # (not .get(k, default): the default would be built on every call)
     return name if name is not None else Path(w.meta.file).stem + ".xml"
-
-
-def unit_targets(w: Witness) -> dict[str, str]:
-    """Unit id → the ``xml:id`` in the witness's TEI that a pointer to the unit resolves to.
-
-    A 经 passage's ``ab`` carries the unit id itself; a unit with no 经 (a preface, a
-    title, commentary on a passage the witness lacks) has no element of that id, so a
-    pointer to it goes to the unit's first piece (:mod:`jiaokan.tei.writer` gives every
-    other piece its own id).  Without this, every such passage number dangled.
-    """
-    out: dict[str, str] = {}
-    for d in w.divs:
-        for u in d.units:
-            if u.jing is not None:
-                out[u.id] = u.id
-            else:
-                first = next((p.id for p in u.pieces if p.id), None)
-                if first is not None:
-                    out[u.id] = first
-    return out
 
 
 def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, title: str | None = None) -> etree._ElementTree:

@@ -103,7 +103,11 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
         mapping = None if code_codepoint(code) is not None else _standard_mapping(ch)
         w.char_decl[code] = mapping.text if mapping is not None else None
 
-    _BodyReader(w, people, name).read(root)
+    body = _BodyReader(w, people, name)
+    # pb/@facs points to a facsimile surface; the page image's own name is the surface's @n
+    body.surfaces = {"#" + (sf.get(_XML_ID) or ""): sf.get("n") or ""
+                     for sf in root.iterfind("t:facsimile/t:surface", NS) if sf.get(_XML_ID)}
+    body.read(root)
     assign_columns(w)
     return w
 
@@ -176,6 +180,7 @@ class _BodyReader:
         self.unplaced_line: int | None = None
         self.odd_inline: dict[str, int] = {}
         self.odd_line: int | None = None
+        self.surfaces: dict[str, str] = {}  # "#surface-id" → the page image name it stands for
 
     # -- structure ------------------------------------------------------------
     def read(self, root: etree._Element) -> None:
@@ -335,7 +340,9 @@ class _BodyReader:
                 w.char_decl.setdefault(code, None if code_codepoint(code) is not None else child.text)
         elif tag == "pb":
             state["page"] = child.get("n")
-            out.append(PageBreak(n=child.get("n", ""), facs=child.get("facs"), edition=child.get("ed"),
+            facs = child.get("facs")
+            out.append(PageBreak(n=child.get("n", ""), facs=self.surfaces.get(facs, facs) if facs else None,
+                                 edition=child.get("ed"),
                                  juan=self.div.n if self.div else None))
         elif tag == "gap":
             desc = child.find("t:desc", NS)

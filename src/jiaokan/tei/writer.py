@@ -22,8 +22,10 @@ its layer, and :mod:`jiaokan.tei.reader` can rebuild the model exactly.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import replace
 from pathlib import Path
+from urllib.parse import quote
 
 from lxml import etree
 
@@ -47,7 +49,7 @@ from ..model import (
 )
 from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
 
-__all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes"]
+__all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes", "unit_targets"]
 
 #: Stable ids for the responsible people we know; others get ``resp-N``.
 KNOWN_RESP: dict[str, tuple[str, str]] = {
@@ -84,12 +86,44 @@ LAYER_DOC = {
 }
 
 
-class _RespTable:
-    """Assigns a stable ``xml:id`` to every responsible person a witness names."""
+#: The manifest key (a witness's ``extra``) holding the URL template of its page images: ``{facs}``
+#: stands for the image name the source gives a page (``https://example.org/img/{facs}.png``).
+FACS_URL_KEY = "facs_url"
 
-    def __init__(self) -> None:
+
+class _RespTable:
+    """Assigns a stable ``xml:id`` to every responsible person a witness names, and to every page image.
+
+    A page's image is a ``facsimile/surface`` (with ``@n`` the name the source gives it and a
+    ``graphic`` whose ``@url`` is made from the manifest's template); ``pb/@facs`` points to it,
+    so the pointer resolves in the file as TEI means it to (a bare name would be a relative URL
+    of a file that is not there).
+    """
+
+    def __init__(self, facs_url: str = "") -> None:
         self.ids: dict[str, str] = {}
         self.roles: dict[str, set[str]] = {}
+        self.surfaces: dict[str, str] = {}  # image name → surface xml:id
+        self.facs_url = facs_url
+
+    def surface(self, facs: str | None) -> str | None:
+        if not facs:
+            return None
+        if facs not in self.surfaces:
+            sid = "facs-" + re.sub(r"[^\w.-]", "_", facs)
+            used = set(self.surfaces.values())
+            while sid in used:
+                sid += "x"
+            self.surfaces[facs] = sid
+        return "#" + self.surfaces[facs]
+
+    def facsimile(self) -> etree._Element | None:
+        if not self.surfaces:
+            return None
+        return E.facsimile(*(
+            E.surface(E.graphic(url=self.facs_url.replace("{facs}", quote(facs)) if self.facs_url else quote(facs)),
+                      n=facs, xml_id=sid)
+            for facs, sid in self.surfaces.items()))
 
     def ref(self, name: str | None, layer: str) -> str | None:
         if not name:
@@ -108,7 +142,7 @@ class _RespTable:
 def witness_to_tei(w: Witness) -> etree._ElementTree:
     """Build the TEI document of a witness (header, front, body)."""
     m = w.meta
-    resp = _RespTable()
+    resp = _RespTable(m.extra.get(FACS_URL_KEY, ""))
     fronts = [d for d in w.divs if d.type == "front"]
     backs = [d for d in w.divs if d.type == "back"]
     bodies = [d for d in w.divs if d.type not in ("front", "back")]
@@ -118,7 +152,7 @@ def witness_to_tei(w: Witness) -> etree._ElementTree:
         E.body(*(_div(d, resp) for d in bodies) if bodies else [E.div(type="chapter")]),
         E.back(*(_div(d, resp) for d in backs)) if backs else None,
     )
-    return etree.ElementTree(E.TEI(_header(w, resp), text, xml_lang=language_tag(m.script)))
+    return etree.ElementTree(E.TEI(_header(w, resp), resp.facsimile(), text, xml_lang=language_tag(m.script)))
 
 
 def _header(w: Witness, resp: _RespTable) -> etree._Element:
@@ -229,7 +263,7 @@ def _inline(content: list[Inline], resp: _RespTable) -> list[etree._Element | st
         elif isinstance(node, Gaiji):
             out.append(E.g(node.char or None, ref="#" + node.code))
         elif isinstance(node, PageBreak):
-            out.append(E.pb(n=node.n, facs=node.facs, ed=node.edition))
+            out.append(E.pb(n=node.n, facs=resp.surface(node.facs), ed=node.edition))
         elif isinstance(node, LineBreak):
             out.append(E.lb(n=str(node.n)))
         elif isinstance(node, Gap):
@@ -269,6 +303,26 @@ def split_inline(content: list[Inline], cut: int) -> tuple[list[Inline], list[In
             after.append(node)
         offset += n
     return before, after
+
+
+def unit_targets(w: Witness) -> dict[str, str]:
+    """Unit id → the ``xml:id`` in the witness's TEI that a pointer to the unit resolves to.
+
+    A 经 passage's ``ab`` carries the unit id itself; a unit with no 经 (a preface, a
+    title, commentary on a passage the witness lacks) has no element of that id, so a
+    pointer to it goes to the unit's first piece (:mod:`jiaokan.tei.writer` gives every
+    other piece its own id).  Without this, every such passage number dangled.
+    """
+    out: dict[str, str] = {}
+    for d in w.divs:
+        for u in d.units:
+            if u.jing is not None:
+                out[u.id] = u.id
+            else:
+                first = next((p.id for p in u.pieces if p.id), None)
+                if first is not None:
+                    out[u.id] = first
+    return out
 
 
 def write_tei(w: Witness, path: str | Path) -> Path:
