@@ -184,18 +184,20 @@ def to_tei(obj: Witness | Collation | EmendResult, path: PathLike | None = None)
     return data.decode("utf-8")
 
 
-def to_json(obj: Collation | EmendResult, path: PathLike | None = None) -> dict[str, Any]:
+def to_json(obj: Collation | EmendResult, path: PathLike | None = None, *, layout: str = "python") -> dict[str, Any]:
     """A collation as CollateX's alignment table plus typed variants, or an emendation report, as a dict.
 
     The collation's ``{"witnesses", "table"}`` is what tools that read CollateX's JSON
-    output expect; with ``path`` the JSON is also written there (atomically).
+    output expect, in CollateX-Python's ``layout`` (a row per witness) or ``"java"``
+    (a column per segment, ``[]`` gaps, sigla sorted); with ``path`` the JSON is also
+    written there (atomically).
     """
     from .io import atomic_write_text
 
     if isinstance(obj, Collation):
         from .collate.export import collation_to_json
 
-        data = collation_to_json(obj)
+        data = collation_to_json(obj, layout)
     elif isinstance(obj, EmendResult):
         from .emend.report import to_json as _report
 

@@ -302,7 +302,7 @@ def cmd_collate(args: argparse.Namespace) -> int:
     elif args.output:
         write_apparatus(col, args.output, names)
     if args.json:
-        write_json(col, args.json)
+        write_json(col, args.json, args.json_layout)
     if args.quiet:
         if not args.output and not args.json:
             sys.stdout.buffer.write(tei_bytes(collation_to_tei(col, names)))
@@ -537,12 +537,14 @@ def build_parser() -> argparse.ArgumentParser:
                        "Without -o or --json the apparatus goes to standard output.\n\n"
                        "CollateX input: a FILE.json in CollateX's JSON input format, {\"witnesses\": [{\"id\": \"A\",\n"
                        "\"content\": \"…\"} or {\"id\": \"B\", \"tokens\": [{\"t\": \"…\", \"n\": \"…\"}, …]}]}, adds each of its\n"
-                       "witnesses (the id is the siglum).  A CollateX witness has no layers: its whole text is one\n"
-                       "passage of 经 (jing), collated with the 经 of the other witnesses.  The text is the tokens' t\n"
-                       "joined; n is not used, since jiaokan compares characters on its own keys (script, 异体 folds).\n"
-                       "CollateX output: --json writes CollateX's alignment table, {\"witnesses\": [sigla], \"table\":\n"
-                       "[[cell, …] per witness]} with a cell a list of tokens {\"t\", \"n\"} or null, plus jiaokan's own\n"
-                       "keys (base, variants, layer_gaps, rows, counts) that such readers ignore.\n\n"
+                       "witnesses.  Any id is taken: the siglum is an XML name made from it (\"Ms A\" -> Ms_A, \"1\" -> W1)\n"
+                       "and the id stays the witness's label.  A CollateX witness has no layers: its whole text is one\n"
+                       "passage of 经 (jing), collated with the 经 of the other witnesses.  The text is the tokens joined,\n"
+                       "each token read as its n where it has one (CollateX matches on n), else as its t.\n"
+                       "CollateX output: --json writes CollateX's alignment table, {\"witnesses\": [sigla], \"table\": …}\n"
+                       "in CollateX-Python's layout (a row per witness, null for an empty cell) or, with --json-layout\n"
+                       "java, CollateX Java's (a column per segment, [] for an empty cell, sigla sorted), plus jiaokan's\n"
+                       "own keys (layout, base, variants, layer_gaps, rows, counts) that such readers ignore.\n\n"
                        "example:  jiaokan collate build/tei/jishi-juan10-dasheyi-simplified.xml \\\n"
                        "              build/tei/zhushu-dasheyi-excerpt.xml --base JS -o app.xml --json app.json",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -552,6 +554,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--ignore", metavar="T,T", help="variant types to leave out, e.g. orthographic,taboo")
     s.add_argument("-o", "--output", metavar="FILE.xml", help="write the TEI apparatus here")
     s.add_argument("--json", metavar="FILE.json", help="write the JSON alignment table and variants here")
+    s.add_argument("--json-layout", choices=("python", "java"), default="python",
+                   help="the table layout of --json: python = CollateX-Python's (a row per witness, null for "
+                        "an empty cell; the default), java = CollateX Java's (a column per segment, [] for an empty "
+                        "cell, sigla sorted)")
     s.add_argument("--viewer", choices=("vm", "evt"),
                    help="write the apparatus for a viewer to open as is: vm = the Versioning Machine 5 "
                         "(put the file in its samples/ folder), evt = EVT 2/3 (see the README)")

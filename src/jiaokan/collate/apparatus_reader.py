@@ -174,14 +174,43 @@ def rebuild_from_tei(root: etree._Element) -> dict[str, dict[str, str]]:
     return out
 
 
+def json_layout(data: dict) -> str:
+    """``python`` or ``java``: which of CollateX's two table layouts ``data`` is in (see :mod:`.export`).
+
+    jiaokan's own files say so (``layout``); otherwise a ``null`` cell or a token's
+    ``_sigil`` means CollateX-Python, a table with as many rows as columns cannot tell, and
+    a table whose length is not the number of witnesses is Java's (one entry per column).
+    """
+    if data.get("layout") in ("python", "java"):
+        return str(data["layout"])
+    table, n = data["table"], len(data["witnesses"])
+    if any(cell is None for row in table for cell in row):
+        return "python"
+    if len(table) != n:
+        return "java"
+    first = next((tok for row in table for cell in row for tok in cell or []), None)
+    if isinstance(first, dict) and "_sigil" in first:
+        return "python"
+    return "python" if any(len(row) != n for row in table) else "java"
+
+
+def json_rows(data: dict) -> dict[str, list[list[dict] | None]]:
+    """Siglum → that witness's cells (a list of tokens, or None where it has nothing), in either layout."""
+    sigla = data["witnesses"]
+    if json_layout(data) == "java":
+        return {s: [col[i] or None for col in data["table"]] for i, s in enumerate(sigla)}
+    return dict(zip(sigla, data["table"]))
+
+
 def rebuild_from_json(data: dict) -> dict[str, dict[str, str]]:
-    """Each witness's text, layer by layer, from the JSON alignment table (:mod:`.export`)."""
+    """Each witness's text, layer by layer, from the JSON alignment table (:mod:`.export`; either layout)."""
     out: dict[str, dict[str, str]] = {}
-    for siglum, cells in zip(data["witnesses"], data["table"]):
+    for siglum, cells in json_rows(data).items():
         layers: dict[str, str] = {}
         for cell in cells:
             for tok in cell or []:
-                layers[tok["layer"]] = layers.get(tok["layer"], "") + tok["t"]
+                layer = tok.get("layer", "jing")  # CollateX's own tokens carry no layer
+                layers[layer] = layers.get(layer, "") + tok["t"]
         out[siglum] = layers
     return out
 
