@@ -92,3 +92,9 @@ def test_tei_round_trip_and_paths_anywhere(tmp_path):
         jiaokan.collate([zs])
     with pytest.raises(TypeError):
         jiaokan.to_json(zs)  # type: ignore[arg-type]
+
+
+def test_dir_lists_the_api():
+    import jiaokan
+
+    assert {"read", "collate", "emend", "to_tei", "to_json", "render", "ReaderError", "CollationError"} <= set(dir(jiaokan))
