@@ -672,11 +672,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _err(str(exc))
         return exc.exit_status
     except OSError as exc:  # an output path that is a file, a read-only directory, a full disk …
-        where = exc.filename if exc.filename is not None else "jiaokan"
+        where = f"{exc.filename}: " if exc.filename is not None else ""  # "jiaokan: error: " says the rest
         if isinstance(exc, (NotADirectoryError, FileExistsError)):
-            _err(f"{where}: a file is in the way where a directory is needed (choose another output path)")
+            _err(f"{where}a file is in the way where a directory is needed (choose another output path)")
         else:
-            _err(f"{where}: {exc.strerror or exc}")
+            _err(f"{where}{exc.strerror or exc}")
         return EXIT_FAIL
     except KeyboardInterrupt:
         _err("interrupted")
