@@ -16,6 +16,7 @@ lacuna, the last holding ``gap``), never base text outside an ``app``.  No
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from lxml import etree
@@ -24,7 +25,7 @@ from ..io import atomic_write_bytes
 from ..model import Witness
 from ..normalize import is_ignorable
 from ..tei.header import comparison_document
-from ..tei.build import E, append_text, tei_bytes
+from ..tei.build import XML_ID, E, append_text, tei_bytes
 from ..tei.validate import profile_check
 from ..tei.writer import unit_targets
 from .apparatus_reader import fold_script
@@ -48,6 +49,22 @@ TYPE_DOC = {
     "lacuna": "text a witness lost with a page of its source: its reading holds gap reason=lost",
     "emendation": "a 四库 editors' 案 note applied (see the emendation report)",
 }
+
+
+def variant_taxonomy() -> etree._Element:
+    """``classDecl``: one ``category`` per variant type (``#vt-substantive`` …), which ``@ana`` points to."""
+    return E.classDecl(E.taxonomy(
+        E.desc("Variant types of this apparatus"),
+        *(E.category(E.catDesc(E.term(t), f": {doc}"), xml_id=ana_id(t)) for t, doc in TYPE_DOC.items()),
+        xml_id="variant-types"))
+
+
+def ana_id(vtype: str) -> str:
+    return f"vt-{vtype}"
+
+
+def _ana(vtype: str | None) -> str | None:
+    return f"#{ana_id(vtype)}" if vtype in TYPE_DOC else None
 
 
 def _witness_file(w: Witness, tei_names: dict[str, str]) -> str:
@@ -78,7 +95,8 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         "To recover a witness's own characters, read its TEI file (listWit/witness/idno[@type='tei']): @corresp "
         "on every ab and every non-empty lem and rdg points to the passage there (file#id); the JSON export's table also holds "
         "each witness's own characters.",
-        *(f"{t}: {doc}" for t, doc in TYPE_DOC.items()),
+        "Variant types: app/@type and rdg/@type name them, @ana points to their category in classDecl "
+        "(taxonomy variant-types).",
     ]
     if col.ignored:
         editorial.append(f"Variant types left out on request: {', '.join(col.ignored)}.")
@@ -89,6 +107,7 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         {s: _witness_file(w, tei_names) for s, w in col.witnesses.items()},
         ("parallel-segmentation", "internal"),
         editorial,
+        variant_taxonomy(),
     )
     div = E.div(type="apparatus", n=chapter or None)
     root.append(E.text(E.body(div)))
@@ -121,6 +140,8 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
     base = col.base
     blt = texts[base]
     page = blt.pages[0] if blt.pages else None
+
+    extra = itertools.count(1)
 
     def emit_text(a0: int, a1: int) -> None:
         if a1 > a0:  # no empty text: an ab whose first segment is an app stays without one
@@ -168,14 +189,17 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
             rtype = _reading_type(seg, s, r, lem_text, own)
             lost = rtype == "lacuna" and not r
             rdgs.append(E.rdg(r or None, E.gap(reason="lost", unit="page") if lost else None, wit="#" + s,
-                              type=rtype, n=pg if r else None, corresp=corresp(s, u) if r else None))
+                              type=rtype, ana=_ana(rtype), n=pg if r else None, corresp=corresp(s, u) if r else None))
         missing = [s for s in seg.absent if s != base] if not base_absent else []
         if missing:
             kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
             rdgs.append(E.rdg(E.gap(reason="lost", unit="page") if kind == "lacuna" else None,
-                              wit=" ".join("#" + s for s in missing), type=kind))
-        ab.append(E.app(lem, *rdgs, type=seg.type, subtype=subtypes.pop() if len(subtypes) == 1 else None,
-                        xml_id=seg.apps[0].id if seg.apps else None))
+                              wit=" ".join("#" + s for s in missing), type=kind, ana=_ana(kind)))
+        ab.append(E.app(lem, *rdgs, type=seg.type, ana=_ana(seg.type),
+                        subtype=subtypes.pop() if len(subtypes) == 1 else None,
+                        # every app has an id: an entry of the collation has its own; text a witness lacks
+                        # (layer, edge, lacuna) is numbered within its ab
+                        xml_id=seg.apps[0].id if seg.apps else f"{ab.get(XML_ID)}.x{next(extra)}"))
 
 
 def _absence(seg: Segment, missing: list[str]) -> str:

@@ -85,7 +85,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
         juan=scopes.get("juan", ""),
         script=idnos.get("script", ""),
         source=_text(bibl.find("t:note[@type='source']", NS)) if bibl is not None else "",
-        licence=_text(root.find("t:teiHeader/t:fileDesc/t:publicationStmt/t:availability/t:licence", NS)),
+        licence=_licence(root),
         edition=_text(bibl.find("t:edition", NS)) if bibl is not None else "",
         author=_text(bibl.find("t:author", NS)) if bibl is not None else "",
         extra={k[2:]: v for k, v in idnos.items() if k and k.startswith("x-")},
@@ -110,6 +110,12 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
     body.read(root)
     assign_columns(w)
     return w
+
+
+def _licence(root: etree._Element) -> str:
+    """The witness's licence as the manifest gave it ("" where the header says none was given)."""
+    text = _text(root.find("t:teiHeader/t:fileDesc/t:publicationStmt/t:availability/t:licence", NS))
+    return "" if text.startswith("unknown") else text
 
 
 def _standard_mapping(ch: etree._Element) -> etree._Element | None:

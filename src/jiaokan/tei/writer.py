@@ -48,6 +48,7 @@ from ..model import (
     describe_codepoint,
 )
 from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
+from .header import AUTHORITY, app_info, availability
 
 __all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes", "unit_targets"]
 
@@ -89,6 +90,26 @@ LAYER_DOC = {
 #: The manifest key (a witness's ``extra``) holding the URL template of its page images: ``{facs}``
 #: stands for the image name the source gives a page (``https://example.org/img/{facs}.png``).
 FACS_URL_KEY = "facs_url"
+
+
+#: What a person is responsible for, by layer, as a reader of the header reads it (``resp``).
+RESP_LABEL = {
+    "jing": "the classic's text (经)",
+    "zhuan": "tradition (传)",
+    "zhu": "commentary (注)",
+    "shu": "sub-commentary (疏)",
+    "yinyi": "glosses on readings and meanings (音义)",
+    "shi": "collected explanations (释)",
+    "an": "collation notes (案语)",
+    "kaozheng": "textual notes (考证)",
+    "commentary": "commentary",
+    "paratext": "titles and headings",
+}
+
+
+def _roles(layers: set[str]) -> list[str]:
+    """Layers in the order of :data:`RESP_LABEL` (one ``resp`` each), any other after them."""
+    return [x for x in RESP_LABEL if x in layers] + sorted(layers - set(RESP_LABEL))
 
 
 class _RespTable:
@@ -164,14 +185,14 @@ def _header(w: Witness, resp: _RespTable) -> etree._Element:
                 E.title(m.title or name, type="main"),
                 E.title(m.chapter, type="sub") if m.chapter else None,
                 E.author(m.author) if m.author else None,
-                *(E.respStmt(E.resp(" ".join(sorted(resp.roles.get(person, ())))), E.persName(person),
-                             xml_id=rid.removeprefix("#"))
+                *(E.respStmt(*(E.resp(RESP_LABEL.get(role, role)) for role in _roles(resp.roles.get(person, set()))),
+                             E.persName(person), xml_id=rid.removeprefix("#"))
                   for person, rid in resp.ids.items()),
-                E.respStmt(E.resp("TEI encoding"), E.name(f"jiaokan {__version__}")),
+                E.respStmt(E.resp("TEI encoding"), E.name(f"jiaokan {__version__}", type="software")),
             ),
             E.publicationStmt(
-                E.publisher("jiaokan"),
-                E.availability(E.licence(m.licence or "unknown")),
+                E.authority(AUTHORITY),
+                availability({m.licence: [m.siglum]}),
                 E.date(_dt.date.today().isoformat()),
             ),
             E.sourceDesc(
@@ -194,6 +215,7 @@ def _header(w: Witness, resp: _RespTable) -> etree._Element:
             ),
         ),
         E.encodingDesc(
+            app_info(),
             E.projectDesc(E.p(
                 "Layered transcription produced by jiaokan: every character sits in exactly one element "
                 "whose nearest @type names its layer; @n groups a 经 passage with its commentary; "
