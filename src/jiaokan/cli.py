@@ -300,12 +300,12 @@ def cmd_collate(args: argparse.Namespace) -> int:
     if args.output and args.viewer:
         write_viewer(col, args.output, args.viewer, names)
     elif args.output:
-        write_apparatus(col, args.output, names)
+        write_apparatus(col, args.output, names, witness_script=args.witness_script)
     if args.json:
         write_json(col, args.json, args.json_layout)
     if args.quiet:
         if not args.output and not args.json:
-            sys.stdout.buffer.write(tei_bytes(collation_to_tei(col, names)))
+            sys.stdout.buffer.write(tei_bytes(collation_to_tei(col, names, witness_script=args.witness_script)))
         return EXIT_OK
     counts = col.counts()
     print(f"collated {', '.join(col.sigla)} (base {col.base}): {len(col.rows)} aligned passage rows, "
@@ -318,7 +318,7 @@ def cmd_collate(args: argparse.Namespace) -> int:
         if target:
             print(f"  -> {target}", file=sys.stderr)
     if not args.output and not args.json:
-        tree = collation_to_tei(col, names)
+        tree = collation_to_tei(col, names, witness_script="own" if args.viewer else args.witness_script)
         _write_stdout(tei_bytes(viewer_tree(tree, args.viewer) if args.viewer else tree))
     return EXIT_OK
 
@@ -559,8 +559,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "an empty cell; the default), java = CollateX Java's (a column per segment, [] for an empty "
                         "cell, sigla sorted)")
     s.add_argument("--viewer", choices=("vm", "evt"),
-                   help="write the apparatus for a viewer to open as is: vm = the Versioning Machine 5 "
-                        "(put the file in its samples/ folder), evt = EVT 2/3 (see the README)")
+                   help="write the apparatus for a viewer to open as is, each witness's panel in its own characters, "
+                        "fragmentary witnesses marked with witStart/witEnd/lacunaStart/lacunaEnd: vm = the Versioning "
+                        "Machine 5 (put the file, and the jiaokan-vm.xsl and .css written beside it, in its samples/ "
+                        "folder), evt = EVT 2/3 (see the README)")
+    s.add_argument("--witness-script", choices=("base", "own"), default="base",
+                   help="base: text outside app in the base's script, script differences no entry (the default); "
+                        "own: every witness reads back in its own characters and punctuation (an app type=script "
+                        "where they differ only so; @xml:lang on readings in another script); --viewer implies own")
     s.set_defaults(func=cmd_collate)
 
     s = sub.add_parser("diff", help="show where two witnesses differ, passage by passage",

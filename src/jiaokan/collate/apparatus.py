@@ -25,7 +25,7 @@ from ..io import atomic_write_bytes
 from ..model import Witness
 from ..normalize import is_ignorable
 from ..tei.header import comparison_document
-from ..tei.build import XML_ID, E, append_text, tei_bytes
+from ..tei.build import XML_ID, E, append_text, language_tag, tei_bytes
 from ..tei.validate import profile_check
 from ..tei.writer import unit_targets
 from .apparatus_reader import fold_script
@@ -48,6 +48,8 @@ TYPE_DOC = {
     "edge": "text before a witness begins or after it ends (an excerpt): the witness has an empty reading",
     "lacuna": "text a witness lost with a page of its source: its reading holds gap reason=lost",
     "emendation": "a 四库 editors' 案 note applied (see the emendation report)",
+    "script": "not a variant: the same reading in another script or with other punctuation, given so that the "
+              "witness reads in its own characters (only with --witness-script own)",
 }
 
 
@@ -77,8 +79,21 @@ def _witness_file(w: Witness, tei_names: dict[str, str]) -> str:
     return name if name is not None else Path(w.meta.file).stem + ".xml"
 
 
-def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, title: str | None = None) -> etree._ElementTree:
-    """Build the apparatus document.  ``tei_names``: siglum → witness TEI file name for ``@corresp``."""
+#: ``--witness-script``: how the apparatus gives each witness's characters.
+WITNESS_SCRIPTS = {
+    "base": "text outside app in the base's script; a script or punctuation difference is no entry (the default)",
+    "own": "every witness reads back in its own characters: where witnesses differ in script or punctuation "
+           "only, an app type='script' gives each its own (with @xml:lang where its script is not the base's)",
+}
+
+
+def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, title: str | None = None,
+                     witness_script: str = "base") -> etree._ElementTree:
+    """Build the apparatus document.  ``tei_names``: siglum → witness TEI file name for ``@corresp``;
+    ``witness_script``: a key of :data:`WITNESS_SCRIPTS`."""
+    if witness_script not in WITNESS_SCRIPTS:
+        raise ValueError(f"unknown witness script mode {witness_script!r}: choose from {', '.join(WITNESS_SCRIPTS)}")
+    own = witness_script == "own"
     tei_names = tei_names or {}
     base_w = col.witnesses[col.base]
     chapter = base_w.meta.chapter or ""
@@ -100,6 +115,11 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     ]
     if col.ignored:
         editorial.append(f"Variant types left out on request: {', '.join(col.ignored)}.")
+    if own:
+        editorial[2] = ("Each witness in its own characters (--witness-script own): where witnesses differ in "
+                        "script or punctuation only, an app type='script' gives each its own reading, with @xml:lang "
+                        "where its script is not the base's; readings keep their punctuation. So every witness read "
+                        "back by the rules above gives exactly its own layer text.")
     root, _header = comparison_document(
         title or f"Apparatus {chapter}: {', '.join(col.sigla)} (base {col.base})",
         "collation",
@@ -121,7 +141,7 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         )
         ab = E.ab(type=layer, n=row_id, xml_id=f"{row_id}.{layer}", corresp=corresp or None)
         div.append(ab)
-        _write_segments(ab, segments, texts, col, tei_names, targets)
+        _write_segments(ab, segments, texts, col, tei_names, targets, own)
     return etree.ElementTree(root)
 
 
@@ -135,11 +155,21 @@ def _trim(text: str) -> str:
     return _trimmed(text, 0, len(text), is_ignorable)
 
 
+def _script_langs(col: Collation) -> dict[str, str | None]:
+    """Siglum → ``xml:lang`` for its readings where its script is not the base's (None where it is)."""
+    base = language_tag(col.witnesses[col.base].meta.script)
+    return {s: (None if language_tag(w.meta.script) == base else language_tag(w.meta.script))
+            for s, w in col.witnesses.items()}
+
+
 def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, LayerText], col: Collation,
-                    tei_names: dict[str, str], targets: dict[str, dict[str, str]]) -> None:
+                    tei_names: dict[str, str], targets: dict[str, dict[str, str]], own_script: bool = False) -> None:
     base = col.base
     blt = texts[base]
     page = blt.pages[0] if blt.pages else None
+    langs = _script_langs(col) if own_script else {}
+    same = (lambda x, y: x == y) if own_script else _same  # a witness agrees only in its very characters
+    trim = (lambda x: x) if own_script else _trim  # a reading keeps its punctuation (the panel is the witness)
 
     extra = itertools.count(1)
 
@@ -162,17 +192,42 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
         target = targets[s].get(unit) if unit else None
         return f"{_witness_file(col.witnesses[s], tei_names)}#{target}" if target else None
 
+    def script_app(seg: Segment, a0: int, a1: int) -> bool:
+        """Own characters: a plain stretch where some witness writes other characters becomes an app."""
+        own_text = {s: texts[s].text[b0:b1] for s, (b0, b1) in seg.spans.items()}
+        lem_text = own_text.pop(base)
+        if all(t == lem_text for t in own_text.values()):
+            return False
+        groups: dict[str, list[str]] = {}
+        for s, t in own_text.items():
+            if t != lem_text:
+                groups.setdefault(t, []).append(s)
+        unit, pg, _ = blt.where(a0)
+        lem = E.lem(lem_text or None, wit=" ".join("#" + s for s in [base, *(s for s, t in own_text.items()
+                                                                           if t == lem_text)]),
+                    n=pg, corresp=corresp(base, unit))
+        rdgs = []
+        for t, wits in groups.items():
+            u, rpg, _ = texts[wits[0]].where(seg.spans[wits[0]][0])
+            lang = {langs.get(s) for s in wits}
+            rdgs.append(E.rdg(t or None, wit=" ".join("#" + s for s in wits), type="script", ana=_ana("script"),
+                              n=rpg if t else None, corresp=corresp(wits[0], u) if t and len(wits) == 1 else None,
+                              xml_lang=lang.pop() if len(lang) == 1 else None))
+        ab.append(E.app(lem, *rdgs, type="script", ana=_ana("script"), xml_id=f"{ab.get(XML_ID)}.s{next(extra)}"))
+        return True
+
     for seg in segs:
         a0, a1 = seg.spans[base]
         if seg.type is None:
-            emit_plain(a0, a1)
+            if not (own_script and script_app(seg, a0, a1)):
+                emit_plain(a0, a1)
             continue
         own = seg.apps[0] if len(seg.apps) == 1 and (seg.apps[0].lem.start, seg.apps[0].lem.end) == (a0, a1) else None
         subtypes = {x.subtype for x in seg.apps}
-        lem_text = _trim(blt.text[a0:a1])
-        readings = {s: _trim(texts[s].text[b0:b1]) for s, (b0, b1) in seg.spans.items()
+        lem_text = trim(blt.text[a0:a1])
+        readings = {s: trim(texts[s].text[b0:b1]) for s, (b0, b1) in seg.spans.items()
                     if s != base and s not in seg.absent}
-        agree = [s for s, r in readings.items() if _same(r, lem_text)]
+        agree = [s for s, r in readings.items() if same(r, lem_text)]
         base_absent = base in seg.absent
         lem_wits = [base] + agree + ([s for s in seg.absent if s != base] if base_absent else [])
         unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
@@ -188,8 +243,11 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
             u, pg, _ = texts[s].where(b0 if b1 > b0 else max(b0 - 1, 0))
             rtype = _reading_type(seg, s, r, lem_text, own)
             lost = rtype == "lacuna" and not r
+            if own_script and _same(r, lem_text) and fold_script(r):
+                rtype = "script"  # the same reading in other characters: no variant, the witness's own
             rdgs.append(E.rdg(r or None, E.gap(reason="lost", unit="page") if lost else None, wit="#" + s,
-                              type=rtype, ana=_ana(rtype), n=pg if r else None, corresp=corresp(s, u) if r else None))
+                              type=rtype, ana=_ana(rtype), n=pg if r else None, corresp=corresp(s, u) if r else None,
+                              xml_lang=langs.get(s) if r else None))
         missing = [s for s in seg.absent if s != base] if not base_absent else []
         if missing:
             kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
@@ -223,8 +281,9 @@ def _reading_type(seg: Segment, s: str, reading: str, lem: str, own: App | None)
     return strongest(types) if types else "substantive"
 
 
-def write_apparatus(col: Collation, path: str | Path, tei_names: dict[str, str] | None = None) -> Path:
+def write_apparatus(col: Collation, path: str | Path, tei_names: dict[str, str] | None = None,
+                    witness_script: str = "base") -> Path:
     path = Path(path)
-    tree = collation_to_tei(col, tei_names)
+    tree = collation_to_tei(col, tei_names, witness_script=witness_script)
     atomic_write_bytes(path, tei_bytes(tree), check=profile_check)
     return path
