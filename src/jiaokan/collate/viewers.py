@@ -102,6 +102,37 @@ def write_viewer(col: Collation, path: str | Path, viewer: str, tei_names: dict[
 
 
 # ---------------------------------------------------------------- fragmentary witnesses (TEI 12.1.5)
+def _pair_fragment_marks(root: etree._Element, sigla: list[str],
+                         marks: list[tuple[etree._Element, etree._Element, str, str]]) -> None:
+    """A witness that begins late but runs to the end (or the other way) gets the missing marker too.
+
+    EVT 2 reads a fragment as the text from the reading holding its ``witStart`` to the one
+    holding its ``witEnd`` and refuses the witness when they do not pair up; where the
+    witness's text reaches the end (or the start) of the apparatus there is no reading to hold
+    the marker, so a zero-width entry is added there: an ``app type="edge"`` whose readings
+    are all empty, the witness's holding the marker.  Nothing is read differently.
+    """
+    abs_ = root.findall("t:text//t:ab", NS)
+    if not abs_:
+        return
+    for s in sigla:
+        kinds = {m for _, _, w, m in marks if w == s}
+        for have, need in (("witStart", "witEnd"), ("witEnd", "witStart")):
+            if have in kinds and need not in kinds:
+                others = " ".join("#" + w for w in sigla if w != s)
+                rdg = E.rdg(wit="#" + s, type="edge", ana="#vt-edge")
+                app = E.app(E.lem(wit=others) if others else None, rdg, type="edge", ana="#vt-edge",
+                            xml_id=f"{need}-{s}")
+                app.text = ""  # kept on one line: EVT 2 does not find a marker in an indented reading
+                ab = abs_[-1] if need == "witEnd" else abs_[0]
+                if need == "witEnd":
+                    ab.append(app)
+                else:
+                    ab.insert(0, app)
+                    app.tail, ab.text = ab.text, None
+                marks.append((app, rdg, s, need))
+
+
 _T = "{%s}" % TEI_NS
 
 
@@ -180,6 +211,7 @@ def mark_fragments(root: etree._Element) -> None:
                 i = j + 1
             else:
                 i += 1
+    _pair_fragment_marks(root, sigla, marks)
     split: dict[tuple[int, str], etree._Element] = {}  # (reading, siglum) → the witness's own reading
     for app, reading, s, marker in marks:
         key = (id(reading), s)
@@ -189,6 +221,8 @@ def mark_fragments(root: etree._Element) -> None:
         el = E(marker)
         if marker in ("witStart", "lacunaStart"):
             own.insert(0, el)
-            el.tail, own.text = own.text, None
+            el.tail, own.text = own.text, ""
         else:
             own.append(el)
+        if own.text is None:
+            own.text = ""  # mixed content, kept on one line: EVT 2 does not find a marker in an indented reading
