@@ -22,12 +22,12 @@ from pathlib import Path
 from lxml import etree
 
 from ..io import atomic_write_bytes
-from ..model import Witness
+from ..model import UNKNOWN_CHAR, Witness
 from ..normalize import is_ignorable
 from ..tei.header import comparison_document
-from ..tei.build import XML_ID, E, append_text, language_tag, tei_bytes
+from ..tei.build import TEI_NS, XML_ID, E, append_text, language_tag, tei_bytes
 from ..tei.validate import profile_check
-from ..tei.writer import unit_targets
+from ..tei.writer import char_entry, unit_targets
 from .apparatus_reader import fold_script
 from .layertext import LayerText
 from .model import App, Collation, strongest
@@ -133,6 +133,7 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     root.append(E.text(E.body(div)))
     row_ids = {r.id: r for r in col.rows}
     targets = {s: unit_targets(w) for s, w in col.witnesses.items()}
+    glyphs: set[str] = set()
     for row_id, layer, texts, segments in row_layer_segments(col):
         row = row_ids[row_id]
         corresp = " ".join(
@@ -141,8 +142,36 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         )
         ab = E.ab(type=layer, n=row_id, xml_id=f"{row_id}.{layer}", corresp=corresp or None)
         div.append(ab)
-        _write_segments(ab, segments, texts, col, tei_names, targets, own)
+        _write_segments(ab, segments, texts, col, tei_names, targets, own, glyphs)
+    if glyphs:  # the characters written as g: declared as in the witness files (code point, or gaiji code)
+        decl = {code: char for w in col.witnesses.values() for code, char in w.char_decl.items() if code in glyphs}
+        enc = _header.find(f"{{{TEI_NS}}}encodingDesc")
+        assert enc is not None  # comparison_document always writes one
+        enc.append(E.charDecl(*(char_entry(code, decl.get(code)) for code in sorted(glyphs))))
     return etree.ElementTree(root)
+
+
+def with_glyphs(lt: LayerText, start: int, text: str, used: set[str]) -> list[etree._Element | str]:
+    """``text`` (``lt``'s characters from offset ``start``) as children: each character that is a glyph
+    no one can read (``lt.glyphs``: a private-use glyph, an unmapped gaiji) becomes ``<g ref="#code"/>``,
+    declared in the apparatus's ``charDecl`` (its code collected in ``used``), as in the witness file."""
+    if not text:
+        return []
+    if not lt.glyphs:
+        return [text]
+    out: list[etree._Element | str] = []
+    run = 0
+    for i, ch in enumerate(text):
+        code = lt.glyphs.get(start + i)
+        if code is not None and ch == UNKNOWN_CHAR:
+            if i > run:
+                out.append(text[run:i])
+            out.append(E.g(ref="#" + code))
+            used.add(code)
+            run = i + 1
+    if run < len(text):
+        out.append(text[run:])
+    return out
 
 
 def _same(x: str, y: str) -> bool:
@@ -163,7 +192,8 @@ def _script_langs(col: Collation) -> dict[str, str | None]:
 
 
 def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, LayerText], col: Collation,
-                    tei_names: dict[str, str], targets: dict[str, dict[str, str]], own_script: bool = False) -> None:
+                    tei_names: dict[str, str], targets: dict[str, dict[str, str]], own_script: bool = False,
+                    glyphs: set[str] | None = None) -> None:
     base = col.base
     blt = texts[base]
     page = blt.pages[0] if blt.pages else None
@@ -172,10 +202,24 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
     trim = (lambda x: x) if own_script else _trim  # a reading keeps its punctuation (the panel is the witness)
 
     extra = itertools.count(1)
+    used = glyphs if glyphs is not None else set()
+
+    def content(s: str, start: int, text: str) -> list[etree._Element | str]:
+        """``text`` (witness ``s``'s characters from ``start``) with each unreadable glyph as ``g``."""
+        return with_glyphs(texts[s], start, text, used)
+
+    def trimmed(s: str, x0: int, x1: int) -> tuple[int, str]:
+        raw = texts[s].text[x0:x1]
+        t = trim(raw)
+        return (x0 + raw.find(t) if t else x0), t
 
     def emit_text(a0: int, a1: int) -> None:
         if a1 > a0:  # no empty text: an ab whose first segment is an app stays without one
-            append_text(ab, blt.text[a0:a1])
+            for part in content(base, a0, blt.text[a0:a1]):
+                if isinstance(part, str):
+                    append_text(ab, part)
+                else:
+                    ab.append(part)
 
     def emit_plain(a0: int, a1: int) -> None:
         nonlocal page
@@ -203,14 +247,15 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
             if t != lem_text:
                 groups.setdefault(t, []).append(s)
         unit, pg, _ = blt.where(a0)
-        lem = E.lem(lem_text or None, wit=" ".join("#" + s for s in [base, *(s for s, t in own_text.items()
-                                                                           if t == lem_text)]),
+        lem = E.lem(*content(base, a0, lem_text), wit=" ".join("#" + s for s in [base, *(s for s, t in own_text.items()
+                                                                                       if t == lem_text)]),
                     n=pg, corresp=corresp(base, unit))
         rdgs = []
         for t, wits in groups.items():
             u, rpg, _ = texts[wits[0]].where(seg.spans[wits[0]][0])
             lang = {langs.get(s) for s in wits}
-            rdgs.append(E.rdg(t or None, wit=" ".join("#" + s for s in wits), type="script", ana=_ana("script"),
+            rdgs.append(E.rdg(*content(wits[0], seg.spans[wits[0]][0], t), wit=" ".join("#" + s for s in wits),
+                              type="script", ana=_ana("script"),
                               n=rpg if t else None, corresp=corresp(wits[0], u) if t and len(wits) == 1 else None,
                               xml_lang=lang.pop() if len(lang) == 1 else None))
         ab.append(E.app(lem, *rdgs, type="script", ana=_ana("script"), xml_id=f"{ab.get(XML_ID)}.s{next(extra)}"))
@@ -224,15 +269,15 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
             continue
         own = seg.apps[0] if len(seg.apps) == 1 and (seg.apps[0].lem.start, seg.apps[0].lem.end) == (a0, a1) else None
         subtypes = {x.subtype for x in seg.apps}
-        lem_text = trim(blt.text[a0:a1])
-        readings = {s: trim(texts[s].text[b0:b1]) for s, (b0, b1) in seg.spans.items()
-                    if s != base and s not in seg.absent}
+        lem_at, lem_text = trimmed(base, a0, a1)
+        read_at = {s: trimmed(s, b0, b1) for s, (b0, b1) in seg.spans.items() if s != base and s not in seg.absent}
+        readings = {s: t for s, (_, t) in read_at.items()}
         agree = [s for s, r in readings.items() if same(r, lem_text)]
         base_absent = base in seg.absent
         lem_wits = [base] + agree + ([s for s in seg.absent if s != base] if base_absent else [])
         unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
         lost = base_absent and seg.absent[base] == "lacuna"
-        lem = E.lem(lem_text or None, E.gap(reason="lost", unit="page") if lost else None,
+        lem = E.lem(*content(base, lem_at, lem_text), E.gap(reason="lost", unit="page") if lost else None,
                     wit=" ".join("#" + s for s in lem_wits),
                     n=pg if lem_text else None, corresp=corresp(base, unit) if lem_text else None)
         rdgs: list[etree._Element] = []
@@ -245,7 +290,8 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
             lost = rtype == "lacuna" and not r
             if own_script and _same(r, lem_text) and fold_script(r):
                 rtype = "script"  # the same reading in other characters: no variant, the witness's own
-            rdgs.append(E.rdg(r or None, E.gap(reason="lost", unit="page") if lost else None, wit="#" + s,
+            rdgs.append(E.rdg(*content(s, read_at[s][0], r), E.gap(reason="lost", unit="page") if lost else None,
+                              wit="#" + s,
                               type=rtype, ana=_ana(rtype), n=pg if r else None, corresp=corresp(s, u) if r else None,
                               xml_lang=langs.get(s) if r else None))
         missing = [s for s in seg.absent if s != base] if not base_absent else []

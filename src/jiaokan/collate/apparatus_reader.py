@@ -23,7 +23,7 @@ from lxml import etree
 
 from ..errors import InputError
 from ..tei.writer import TEI_NS, XML_NS
-from ..model import Witness
+from ..model import UNKNOWN_CHAR, Witness
 from .model import Collation
 
 NS = {"t": TEI_NS}
@@ -119,6 +119,7 @@ def load_apparatus(path: str | Path, candidates: list[Path] | None = None) -> tu
 # none either.  Script-only differences are not variants (see the header), so the
 # comparison folds script: :func:`fold_script`.
 
+_G = f"{{{TEI_NS}}}g"
 _SKIP = {f"{{{TEI_NS}}}{n}" for n in ("note", "witDetail", "gap", "desc", "pb", "lb", "label")}
 
 
@@ -131,7 +132,10 @@ def fold_script(text: str) -> str:
 
 
 def _reading_text(el: etree._Element) -> str:
-    """The characters a reading contributes (its text and its children's, minus notes and markers)."""
+    """The characters a reading contributes (its text and its children's, minus notes and markers);
+    a ``g`` with no text is a glyph no one can read: the unknown character, as in the witness's layer text."""
+    if el.tag == _G and not el.text:
+        return UNKNOWN_CHAR
     out = [el.text or ""]
     for child in el:
         if child.tag not in _SKIP and isinstance(child.tag, str):

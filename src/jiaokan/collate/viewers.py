@@ -180,8 +180,8 @@ def mark_fragments(root: etree._Element) -> None:
                     if r.tag not in (_T + "lem", _T + "rdg"):
                         continue
                     wits = _wits(r) or [s for s in sigla if s not in named]
-                    text = "".join(r.itertext()).strip()
-                    kind = "text" if text else (r.get("type") or child.get("type") or "")
+                    has = "".join(r.itertext()).strip() or r.find("t:g", NS) is not None  # a g is a character
+                    kind = "text" if has else (r.get("type") or child.get("type") or "")
                     for s in wits:
                         if s in events:
                             events[s].append((kind, child, r))

@@ -50,7 +50,7 @@ from ..model import (
 from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
 from .header import AUTHORITY, app_info, availability
 
-__all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes", "unit_targets"]
+__all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes", "unit_targets", "char_entry"]
 
 #: Stable ids for the responsible people we know; others get ``resp-N``.
 KNOWN_RESP: dict[str, tuple[str, str]] = {
@@ -225,7 +225,7 @@ def _header(w: Witness, resp: _RespTable) -> etree._Element:
                 E.p(f"The reader reported {len(w.warnings)} warnings; passages it was unsure of carry "
                     "cert=\"low\".") if w.warnings else None,
             ),
-            E.charDecl(*(_char(code, char) for code, char in sorted(w.char_decl.items())))
+            E.charDecl(*(char_entry(code, char) for code, char in sorted(w.char_decl.items())))
             if w.char_decl else None,
         ),
         E.profileDesc(E.langUsage(E.language(
@@ -235,8 +235,8 @@ def _header(w: Witness, resp: _RespTable) -> etree._Element:
     )
 
 
-def _char(code: str, char: str | None) -> etree._Element:
-    """The ``charDecl`` entry of one gaiji code."""
+def char_entry(code: str, char: str | None) -> etree._Element:
+    """The ``charDecl`` entry of one gaiji code (witness files and the apparatus alike)."""
     held = code_codepoint(code)
     if held is not None:
         # a code point the source holds in place (a control, a private-use glyph):
