@@ -60,11 +60,16 @@ def read(path: PathLike | None = None, *, text: str | bytes | None = None, forma
     if unknown or "file" in meta or "format" in meta:
         raise TypeError(f"read() got unknown metadata {sorted(unknown | ({'file', 'format'} & set(meta)))}; "
                         f"known: {', '.join(f for f in WitnessMeta.__dataclass_fields__ if f not in ('file', 'format', 'extra'))}")
-    if text is not None:
-        w = _read_text(text.encode("utf-8") if isinstance(text, str) else text, format, siglum)
-    else:
-        assert path is not None  # checked above: exactly one of the two
-        w = _read_path(Path(path), format)
+    try:
+        if text is not None:
+            w = _read_text(text.encode("utf-8") if isinstance(text, str) else text, format, siglum)
+        else:
+            assert path is not None  # checked above: exactly one of the two
+            w = _read_path(Path(path), format)
+    except ReaderError:
+        raise
+    except InputError as exc:  # a TEI file or a manifest that cannot be read: as documented, a ReaderError
+        raise ReaderError(exc.file or str(path or "<text>"), exc.message, exc.line) from None
     if siglum:
         w.meta.siglum = siglum
     for k, v in meta.items():
