@@ -8,6 +8,7 @@ where the README points); building the package copies it to ``jiaokan/schemas/``
 read at run time already lives in the package (``data/``, ``templates/``, ``static/``).
 """
 
+import shutil
 from pathlib import Path
 
 from setuptools import setup
@@ -21,6 +22,11 @@ class BuildPyWithSchemas(build_py):
     """``build_py`` that also copies the profile from ``schemas/`` into the built package."""
 
     def run(self) -> None:
+        if not getattr(self, "editable_mode", False):
+            # a clean tree: setuptools reuses build/lib, so a module deleted from src/ would still ship
+            stale = Path(self.build_lib) / "jiaokan"
+            if stale.is_dir():
+                shutil.rmtree(stale)
         super().run()
         if getattr(self, "editable_mode", False):  # an editable install finds the checkout's schemas/
             return

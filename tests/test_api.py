@@ -92,3 +92,21 @@ def test_tei_round_trip_and_paths_anywhere(tmp_path):
         jiaokan.collate([zs])
     with pytest.raises(TypeError):
         jiaokan.to_json(zs)  # type: ignore[arg-type]
+
+
+def test_dir_lists_the_api():
+    import jiaokan
+
+    assert {"read", "collate", "emend", "to_tei", "to_json", "render", "ReaderError", "CollationError"} <= set(dir(jiaokan))
+
+
+def test_a_bad_tei_file_is_a_reader_error_as_documented(tmp_path):
+    import jiaokan
+
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<TEI><unclosed>", encoding="utf-8")
+    with pytest.raises(jiaokan.ReaderError) as exc:
+        jiaokan.read(bad)
+    assert str(bad) in str(exc.value) and "\n" not in str(exc.value)
+    with pytest.raises(jiaokan.ReaderError):
+        jiaokan.collate([bad, ZS])

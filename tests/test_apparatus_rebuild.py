@@ -190,9 +190,10 @@ def test_viewer_file_has_the_shape_the_viewers_rely_on(tmp_path, viewer, profile
     assert tei_all.validate(tree), tei_all.error_log
     pis = [n for n in root.itersiblings(preceding=True) if isinstance(n, etree._ProcessingInstruction)]
     if viewer == "vm":
-        # the VM renders through its XSLT, found relative to the file in its samples/ folder
+        # the VM renders through its XSLT: jiaokan-vm.xsl beside the file imports ../src/vmachine.xsl
         assert [(p.target, p.get("type"), p.get("href")) for p in pis] == [
-            ("xml-stylesheet", "text/xsl", "../src/vmachine.xsl")]
+            ("xml-stylesheet", "text/xsl", "jiaokan-vm.xsl")]
+        assert (tmp_path / "jiaokan-vm.xsl").is_file() and (tmp_path / "jiaokan-vm.css").is_file()
     else:
         assert pis == []
     # both read the witnesses from listWit in sourceDesc; the label is the witness's content

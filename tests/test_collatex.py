@@ -57,7 +57,8 @@ def test_collatex_input_collates_and_the_output_is_an_alignment_table(fixture, t
     from jiaokan.api import collate, read_collatex, to_json, to_tei
 
     raw = json.loads((FIX / fixture).read_text())
-    texts = {w["id"]: w.get("content") or "".join(t["t"] for t in w["tokens"]) for w in raw["witnesses"]}
+    # a token is read as its n where it has one (what CollateX matches on)
+    texts = {w["id"]: w.get("content") or "".join(t.get("n", t["t"]) for t in w["tokens"]) for w in raw["witnesses"]}
     ws = read_collatex(FIX / fixture)
     assert [w.meta.siglum for w in ws] == list(texts)
     assert all([p.layer for p in w.pieces()] == ["jing"] for w in ws)  # no layers: one passage of 经
@@ -71,7 +72,8 @@ def test_collatex_input_collates_and_the_output_is_an_alignment_table(fixture, t
     # a column where all witnesses agree is never a variant, and every variant is a column that differs
     columns = list(zip(*rows.values()))
     differing = [c for c in columns if len({x or "" for x in c}) > 1]
-    assert len(differing) >= len(col.apps) > 0
+    assert len(differing) >= len(col.apps)
+    assert col.apps or fixture == "doc-input-tokens.json"  # there, B's n (荅 for 答) is what is collated: no variant
     # identical witnesses agree in every column
     for a in texts:
         for b in texts:
@@ -111,7 +113,11 @@ def test_cli_collates_collatex_json_with_a_tei_witness(tmp_path):
     ('{"witnesses": [{"id": "A"}]}', "witnesses[0]: expected 'content'"),
     ('{"witnesses": [{"id": "A", "tokens": [{"n": "x"}]}]}', "witnesses[0].tokens[0]: expected an object with a string 't'"),
     ('{"witnesses": [{"id": "A", "content": "x"}, {"id": "A", "content": "y"}]}', "used twice"),
-    ('{"witnesses": [{"id": "1859", "content": "x"}]}', "cannot be a TEI siglum"),
+    ('{"witnesses": [{"id": "A\\u001b[2J", "content": "x"}]}', "id holds U+001B"),
+    ('{"witnesses": [{"id": "", "content": "x"}]}', "expected an object with a string 'id'"),
+    ('{"witnesses": [{"id": "A", "content": "x", "k": ' + "1" * 100_000 + '}]}', "a number of 100000 characters"),
+    ("[" * 100_000 + "]" * 100_000, "nested over 64 deep"),
+    ('{"witnesses": [{"id": "A", "tokens": [{"t": "x", "n": 5}]}]}', "witnesses[0].tokens[0].n: expected a string"),
     ('{"witnesses": [\n{"id": "A",, }]}', ":2: not valid JSON"),
 ])
 def test_malformed_collatex_input_is_one_line(bad, message, tmp_path, capsys):
@@ -157,3 +163,103 @@ def test_a_real_collation_is_a_well_formed_alignment_table(read_corpus):
     layers = {t["layer"] for row in data["table"] for cell in row if cell for t in cell}
     assert layers == {"jing", "zhu"}
     assert all(t["n"] for row in data["table"] for cell in row if cell for t in cell)  # CollateX's normalized form
+
+
+# ---------------------------------------------------------------- CollateX Java's layout, any id, n
+def read_java_table(data: dict) -> dict[str, list[str | None]]:
+    """What a consumer of CollateX (Java)'s JSON output does: ``table[k]`` is column k, a cell per witness.
+
+    Checks the documented shape: ``witnesses`` sorted sigla, every column as long as the witness
+    list, every cell a list (``[]`` for nothing, never null) of token objects with a string ``t``.
+    """
+    sigla, table = data["witnesses"], data["table"]
+    assert sigla == sorted(sigla)
+    assert all(isinstance(col, list) and len(col) == len(sigla) for col in table)
+    out: dict[str, list[str | None]] = {s: [] for s in sigla}
+    for col in table:
+        for s, cell in zip(sigla, col):
+            assert isinstance(cell, list) and all(isinstance(t, dict) and isinstance(t["t"], str) for t in cell)
+            out[s].append("".join(t["t"] for t in cell) or None)
+    return out
+
+
+def test_the_java_table_reader_reads_collatex_java_output():
+    from jiaokan.collate.apparatus_reader import json_layout, rebuild_from_json
+
+    data = json.loads((FIX / "java-output.json").read_text())
+    assert read_java_table(data) == {"A": ["賓", "再", "拜"], "B": ["賓", None, "拜。"]}
+    assert json_layout(data) == "java"
+    assert json_layout(json.loads((FIX / "pythonport-output-empty-cell.json").read_text())) == "python"
+    assert rebuild_from_json(data) == {"A": {"jing": "賓再拜"}, "B": {"jing": "賓拜。"}}
+
+
+def test_java_layout_out_and_both_layouts_back_in(read_corpus, tmp_path):
+    """The same collation in both layouts: the same cells per witness, sigla sorted, [] for nothing."""
+    from jiaokan.api import collate, to_json
+    from jiaokan.collate.apparatus_reader import rebuild_from_json
+    from jiaokan.cli import main
+
+    col = collate([read_corpus("zhushu-dasheyi-excerpt"), read_corpus("jishi-juan10-dasheyi-simplified")],
+                  layers=["jing", "zhu"])
+    py, java = to_json(col), to_json(col, layout="java")
+    assert py["witnesses"] == ["ZS", "JS"] and java["witnesses"] == ["JS", "ZS"]
+    assert java["layout"] == "java" and py["layout"] == "python"
+    rows_py, rows_java = read_alignment_table(py), read_java_table(java)
+    assert rows_py == rows_java
+    assert any(c is None for c in rows_java["ZS"])  # a column where the witness has nothing: [] in the file
+    assert any(cell == [] for column in java["table"] for cell in column)
+    assert rebuild_from_json(py) == rebuild_from_json(java)
+    # the command line: --json-layout java writes the same
+    a, b = tmp_path / "zs.xml", tmp_path / "js.xml"
+    from jiaokan.api import to_tei
+    to_tei(read_corpus("zhushu-dasheyi-excerpt"), a)
+    to_tei(read_corpus("jishi-juan10-dasheyi-simplified"), b)
+    assert main(["collate", str(a), str(b), "--layers", "jing,zhu", "--json", str(tmp_path / "j.json"),
+                 "--json-layout", "java", "-q"]) == 0
+    assert read_java_table(json.loads((tmp_path / "j.json").read_text(encoding="utf-8"))) == rows_java
+
+
+def test_any_string_id_is_a_witness_and_keeps_its_label(tmp_path):
+    """CollateX ids such as "1" or "Ms A" become XML names; the id stays the label a viewer shows."""
+    from lxml import etree
+
+    from jiaokan.api import collate, read_collatex, to_json, to_tei
+    from jiaokan.tei.validate import profile_schema
+
+    f = tmp_path / "in.json"
+    f.write_text(json.dumps({"witnesses": [{"id": "1", "content": "賓再拜"}, {"id": "Ms A", "content": "賓拜"},
+                                           {"id": "Ａ²", "content": "宾再拜"}, {"id": "Ms-A", "content": "賓再拜"}]},
+                            ensure_ascii=False), encoding="utf-8")
+    ws = read_collatex(f)
+    assert [(w.meta.siglum, w.meta.title) for w in ws] == [("W1", "1"), ("Ms_A", "Ms A"), ("A2", "Ａ²"), ("Ms-A", "Ms-A")]
+    col = collate(ws)
+    root = etree.fromstring(to_tei(col).encode())
+    assert profile_schema().validate(root)
+    ns = {"t": "http://www.tei-c.org/ns/1.0"}
+    labels = {w.get("{http://www.w3.org/XML/1998/namespace}id"): "".join(w.find("t:title", ns).itertext())
+              for w in root.iterfind(".//t:listWit/t:witness", ns)}
+    assert labels == {"W1": "1", "Ms_A": "Ms A", "A2": "Ａ²", "Ms-A": "Ms-A"}
+    assert to_json(col)["witness_ids"]["W1"] == "1"
+
+
+def test_a_token_n_is_what_is_collated(tmp_path):
+    """A token's n is the form CollateX matches on: with it the witnesses agree, without it they differ."""
+    from jiaokan.api import collate, read_collatex
+
+    def counts(b_tokens: list[dict]) -> dict:
+        f = tmp_path / "in.json"
+        f.write_text(json.dumps({"witnesses": [{"id": "A", "tokens": [{"t": "賓"}, {"t": "再"}, {"t": "拜"}]},
+                                               {"id": "B", "tokens": b_tokens}]}, ensure_ascii=False), encoding="utf-8")
+        ws = read_collatex(f)
+        return {"subst": collate(ws).counts().get("substantive", 0), "warned": [x.code for x in ws[1].warnings]}
+
+    assert counts([{"t": "賓"}, {"t": "載", "n": "再"}, {"t": "拜"}]) == {"subst": 0, "warned": ["collatex-n"]}
+    assert counts([{"t": "賓"}, {"t": "載"}, {"t": "拜"}]) == {"subst": 1, "warned": []}
+
+
+def test_a_bad_collatex_input_is_a_reader_error_as_the_api_says():
+    from jiaokan import ReaderError
+    from jiaokan.api import read_collatex
+
+    with pytest.raises(ReaderError):
+        read_collatex(FIX / "no-such-file.json")

@@ -62,3 +62,34 @@ def test_a_wheel_in_a_fresh_venv_builds_a_copied_corpus_from_anywhere(tmp_path):
     assert (out / "site" / "index.html").is_file() and (out / "site" / "static" / "edition.css").is_file()
     r = run(venv / "bin" / "jiaokan", "validate", *sorted((out / "tei").glob("*.xml")), cwd=work, env=env)
     assert r.stdout.decode().count(": valid") == 5
+
+
+def test_a_wheel_is_built_from_a_clean_tree(tmp_path):
+    """`python -m build`, twice in one tree with a module deleted in between: the second wheel lacks it.
+
+    setuptools reuses ``build/lib`` (which is also jiaokan's default output folder), so without
+    setup.py's clean step a deleted module was still shipped.
+    """
+    import zipfile
+
+    pytest.importorskip("build", reason="the 'build' package is not installed (pip install -e '.[test]')")
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in SOURCES:
+        (shutil.copytree if (ROOT / name).is_dir() else shutil.copy)(
+            ROOT / name, src / name, **({"ignore": shutil.ignore_patterns("__pycache__", "*.egg-info")}
+                                       if (ROOT / name).is_dir() else {}))
+
+    def wheel_names(out: Path) -> set[str]:
+        # isolated, as CI and a packager build: the backend pyproject.toml asks for, from the package index
+        run(sys.executable, "-m", "build", "--wheel", "--outdir", out, src, cwd=tmp_path)
+        with zipfile.ZipFile(next(out.glob("jiaokan-*.whl"))) as z:
+            return set(z.namelist())
+
+    first = wheel_names(tmp_path / "w1")
+    assert "jiaokan/collate/viewers.py" in first and "jiaokan/schemas/jiaokan.rng" in first
+    assert (src / "build" / "lib" / "jiaokan" / "collate" / "viewers.py").is_file()  # setuptools' folder, reused
+    (src / "src" / "jiaokan" / "collate" / "viewers.py").unlink()
+    second = wheel_names(tmp_path / "w2")
+    assert "jiaokan/collate/viewers.py" not in second
+    assert first - second == {"jiaokan/collate/viewers.py"}

@@ -67,6 +67,11 @@ class _Package(types.ModuleType):
 sys.modules[__name__].__class__ = _Package
 
 
+def __dir__() -> list[str]:
+    """The module's own names and the API's, which load on first use (so ``dir(jiaokan)`` lists ``read``…)."""
+    return sorted(set(globals()) | set(__all__))
+
+
 def __getattr__(name: str):
     """Load the API on first use (PEP 562), so ``jiaokan --version`` and the CLI start fast."""
     if name in __all__:

@@ -60,11 +60,16 @@ def read(path: PathLike | None = None, *, text: str | bytes | None = None, forma
     if unknown or "file" in meta or "format" in meta:
         raise TypeError(f"read() got unknown metadata {sorted(unknown | ({'file', 'format'} & set(meta)))}; "
                         f"known: {', '.join(f for f in WitnessMeta.__dataclass_fields__ if f not in ('file', 'format', 'extra'))}")
-    if text is not None:
-        w = _read_text(_utf8(text) if isinstance(text, str) else text, format, siglum)
-    else:
-        assert path is not None  # checked above: exactly one of the two
-        w = _read_path(Path(path), format)
+    try:
+        if text is not None:
+            w = _read_text(_utf8(text) if isinstance(text, str) else text, format, siglum)
+        else:
+            assert path is not None  # checked above: exactly one of the two
+            w = _read_path(Path(path), format)
+    except ReaderError:
+        raise
+    except InputError as exc:  # a TEI file or a manifest that cannot be read: as documented, a ReaderError
+        raise ReaderError(exc.file or str(path or "<text>"), exc.message, exc.line) from None
     if siglum:
         w.meta.siglum = siglum
     for k, v in meta.items():
@@ -194,18 +199,20 @@ def to_tei(obj: Witness | Collation | EmendResult, path: PathLike | None = None)
     return data.decode("utf-8")
 
 
-def to_json(obj: Collation | EmendResult, path: PathLike | None = None) -> dict[str, Any]:
+def to_json(obj: Collation | EmendResult, path: PathLike | None = None, *, layout: str = "python") -> dict[str, Any]:
     """A collation as CollateX's alignment table plus typed variants, or an emendation report, as a dict.
 
     The collation's ``{"witnesses", "table"}`` is what tools that read CollateX's JSON
-    output expect; with ``path`` the JSON is also written there (atomically).
+    output expect, in CollateX-Python's ``layout`` (a row per witness) or ``"java"``
+    (a column per segment, ``[]`` gaps, sigla sorted); with ``path`` the JSON is also
+    written there (atomically).
     """
     from .io import atomic_write_text
 
     if isinstance(obj, Collation):
         from .collate.export import collation_to_json
 
-        data = collation_to_json(obj)
+        data = collation_to_json(obj, layout)
     elif isinstance(obj, EmendResult):
         from .emend.report import to_json as _report
 

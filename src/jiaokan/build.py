@@ -194,7 +194,7 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
     t0 = time.perf_counter()
     r = _Collated(name=name)
     ws = [res.witnesses[s] for s in stems]
-    names = {w.meta.siglum: f"{s}.xml" for s, w in zip(stems, ws)}
+    names = {w.meta.siglum: f"../tei/{s}.xml" for s, w in zip(stems, ws)}  # relative to apparatus/
 
     def step() -> tuple[Collation, Path]:
         col = collate(ws, base=base)
@@ -338,9 +338,9 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
     t0 = time.perf_counter()
     zs_stem, zs, col = _zhushu_partner(res, w)
     d = out / "emend"
-    names = {w.meta.siglum: f"{stem}.xml"}
+    names = {w.meta.siglum: f"../tei/{stem}.xml"}  # pointers relative to emend/
     if zs is not None:
-        names[zs.meta.siglum] = f"{zs_stem}.xml"
+        names[zs.meta.siglum] = f"../tei/{zs_stem}.xml"
 
     def step() -> tuple[EmendResult, list[Path]]:
         # the 注疏's front matter gives the 鄭目録 of every 篇: claims on that passage are checked there

@@ -7,6 +7,7 @@ Exit status: 0 success; 1 a check failed (``validate`` found invalid files);
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import NoReturn, Sequence
@@ -267,8 +268,13 @@ def _split(value: str | None) -> list[str]:
     return [x.strip() for x in value.split(",") if x.strip()] if value else []
 
 
-def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore: list[str]):
-    """Load the witnesses and collate them; returns the collation and siglum → TEI file name."""
+def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore: list[str],
+                   out: str | None = None):
+    """Load the witnesses and collate them; returns the collation and siglum → TEI file pointer.
+
+    A TEI input is pointed at relative to the folder of ``out`` (the apparatus file; the
+    working folder for standard output), so ``@corresp`` resolves from where the file is.
+    """
     from .collate.engine import CollationError, collate
     from .collate.model import VARIANT_TYPES
 
@@ -277,7 +283,9 @@ def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore
         raise CollationError(f"unknown variant type(s) {', '.join(bad)}: choose from {', '.join(VARIANT_TYPES)}")
     loaded = [(p, w) for p in paths for w in _load_witnesses(p)]
     witnesses = [w for _, w in loaded]
-    names = {w.meta.siglum: Path(p).name if p.endswith((".xml", ".json")) else Path(p).stem + ".xml"
+    start = os.path.dirname(os.path.abspath(out)) if out and out != "-" else os.getcwd()
+    names = {w.meta.siglum: (Path(os.path.relpath(os.path.abspath(p), start)).as_posix() if p.endswith(".xml")
+                             else Path(p).name if p.endswith(".json") else Path(p).stem + ".xml")
              for p, w in loaded}
     return collate(witnesses, base=base, layers=layers or None, ignore=ignore), names
 
@@ -288,16 +296,16 @@ def cmd_collate(args: argparse.Namespace) -> int:
     from .collate.viewers import viewer_tree, write_viewer
     from .tei.writer import tei_bytes
 
-    col, names = _run_collation(args.files, args.base, _split(args.layers), _split(args.ignore))
+    col, names = _run_collation(args.files, args.base, _split(args.layers), _split(args.ignore), args.output)
     if args.output and args.viewer:
         write_viewer(col, args.output, args.viewer, names)
     elif args.output:
-        write_apparatus(col, args.output, names)
+        write_apparatus(col, args.output, names, witness_script=args.witness_script)
     if args.json:
-        write_json(col, args.json)
+        write_json(col, args.json, args.json_layout)
     if args.quiet:
         if not args.output and not args.json:
-            sys.stdout.buffer.write(tei_bytes(collation_to_tei(col, names)))
+            sys.stdout.buffer.write(tei_bytes(collation_to_tei(col, names, witness_script=args.witness_script)))
         return EXIT_OK
     counts = col.counts()
     print(f"collated {', '.join(col.sigla)} (base {col.base}): {len(col.rows)} aligned passage rows, "
@@ -310,7 +318,7 @@ def cmd_collate(args: argparse.Namespace) -> int:
         if target:
             print(f"  -> {target}", file=sys.stderr)
     if not args.output and not args.json:
-        tree = collation_to_tei(col, names)
+        tree = collation_to_tei(col, names, witness_script="own" if args.viewer else args.witness_script)
         _write_stdout(tei_bytes(viewer_tree(tree, args.viewer) if args.viewer else tree))
     return EXIT_OK
 
@@ -529,12 +537,14 @@ def build_parser() -> argparse.ArgumentParser:
                        "Without -o or --json the apparatus goes to standard output.\n\n"
                        "CollateX input: a FILE.json in CollateX's JSON input format, {\"witnesses\": [{\"id\": \"A\",\n"
                        "\"content\": \"…\"} or {\"id\": \"B\", \"tokens\": [{\"t\": \"…\", \"n\": \"…\"}, …]}]}, adds each of its\n"
-                       "witnesses (the id is the siglum).  A CollateX witness has no layers: its whole text is one\n"
-                       "passage of 经 (jing), collated with the 经 of the other witnesses.  The text is the tokens' t\n"
-                       "joined; n is not used, since jiaokan compares characters on its own keys (script, 异体 folds).\n"
-                       "CollateX output: --json writes CollateX's alignment table, {\"witnesses\": [sigla], \"table\":\n"
-                       "[[cell, …] per witness]} with a cell a list of tokens {\"t\", \"n\"} or null, plus jiaokan's own\n"
-                       "keys (base, variants, layer_gaps, rows, counts) that such readers ignore.\n\n"
+                       "witnesses.  Any id is taken: the siglum is an XML name made from it (\"Ms A\" -> Ms_A, \"1\" -> W1)\n"
+                       "and the id stays the witness's label.  A CollateX witness has no layers: its whole text is one\n"
+                       "passage of 经 (jing), collated with the 经 of the other witnesses.  The text is the tokens joined,\n"
+                       "each token read as its n where it has one (CollateX matches on n), else as its t.\n"
+                       "CollateX output: --json writes CollateX's alignment table, {\"witnesses\": [sigla], \"table\": …}\n"
+                       "in CollateX-Python's layout (a row per witness, null for an empty cell) or, with --json-layout\n"
+                       "java, CollateX Java's (a column per segment, [] for an empty cell, sigla sorted), plus jiaokan's\n"
+                       "own keys (layout, base, variants, layer_gaps, rows, counts) that such readers ignore.\n\n"
                        "example:  jiaokan collate build/tei/jishi-juan10-dasheyi-simplified.xml \\\n"
                        "              build/tei/zhushu-dasheyi-excerpt.xml --base JS -o app.xml --json app.json",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -544,9 +554,19 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--ignore", metavar="T,T", help="variant types to leave out, e.g. orthographic,taboo")
     s.add_argument("-o", "--output", metavar="FILE.xml", help="write the TEI apparatus here")
     s.add_argument("--json", metavar="FILE.json", help="write the JSON alignment table and variants here")
+    s.add_argument("--json-layout", choices=("python", "java"), default="python",
+                   help="the table layout of --json: python = CollateX-Python's (a row per witness, null for "
+                        "an empty cell; the default), java = CollateX Java's (a column per segment, [] for an empty "
+                        "cell, sigla sorted)")
     s.add_argument("--viewer", choices=("vm", "evt"),
-                   help="write the apparatus for a viewer to open as is: vm = the Versioning Machine 5 "
-                        "(put the file in its samples/ folder), evt = EVT 2/3 (see the README)")
+                   help="write the apparatus for a viewer to open as is, each witness's panel in its own characters, "
+                        "fragmentary witnesses marked with witStart/witEnd/lacunaStart/lacunaEnd: vm = the Versioning "
+                        "Machine 5 (put the file, and the jiaokan-vm.xsl and .css written beside it, in its samples/ "
+                        "folder), evt = EVT 2/3 (see the README)")
+    s.add_argument("--witness-script", choices=("base", "own"), default="base",
+                   help="base: text outside app in the base's script, script differences no entry (the default); "
+                        "own: every witness reads back in its own characters and punctuation (an app type=script "
+                        "where they differ only so; @xml:lang on readings in another script); --viewer implies own")
     s.set_defaults(func=cmd_collate)
 
     s = sub.add_parser("diff", help="show where two witnesses differ, passage by passage",
@@ -658,11 +678,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _err(str(exc))
         return exc.exit_status
     except OSError as exc:  # an output path that is a file, a read-only directory, a full disk …
-        where = exc.filename if exc.filename is not None else "jiaokan"
+        where = f"{exc.filename}: " if exc.filename is not None else ""  # "jiaokan: error: " says the rest
         if isinstance(exc, (NotADirectoryError, FileExistsError)):
-            _err(f"{where}: a file is in the way where a directory is needed (choose another output path)")
+            _err(f"{where}a file is in the way where a directory is needed (choose another output path)")
         else:
-            _err(f"{where}: {exc.strerror or exc}")
+            _err(f"{where}{exc.strerror or exc}")
         return EXIT_FAIL
     except KeyboardInterrupt:
         _err("interrupted")

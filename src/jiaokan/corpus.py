@@ -23,7 +23,7 @@ _FIELDS = ("siglum", "format", "title", "work", "chapter", "juan", "script", "so
 _KNOWN_KEYS: dict[str, tuple[str, ...]] = {
     "": ("corpus", "witness", "collation"),
     "corpus": ("title", "work", "base"),
-    "witness": ("file", "files", "overrides") + _FIELDS,
+    "witness": ("file", "files", "overrides", "facs_url") + _FIELDS,
     "collation": ("name", "chapter", "base"),
     "override": ("chapter", "format", "juan"),
 }
@@ -161,6 +161,8 @@ def _meta(mpath: Path, i: int, w: dict, file: str, lines: schema.Lines) -> Witne
                          lines.of("witness", i, "siglum"))
     # the ** keys are _FIELDS, all str fields of WitnessMeta; mypy cannot tell them from 'extra' (a dict)
     meta = WitnessMeta(file=file, **{k: str(w.get(k, "")) for k in _FIELDS if k != "format"}, format=w.get("format", ""))  # type: ignore[arg-type]
+    if isinstance(w.get("facs_url"), str) and w["facs_url"]:  # the page images' URL template ({facs}: a page's image)
+        meta.extra["facs_url"] = w["facs_url"]
     if meta.role and meta.role not in ROLES:
         raise InputError(str(mpath), f"[[witness]] number {i} ({file}): unknown role {meta.role!r}; "
                           f"known roles: {', '.join(ROLES)}", lines.of("witness", i, "role"))

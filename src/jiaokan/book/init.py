@@ -183,6 +183,11 @@ def _files_value(g: Group, root: Path) -> list[str]:
     return out
 
 
+#: The licence of the Kanseki Repository's transcriptions (https://www.kanripo.org), which ``init`` writes for
+#: a witness made of Kanripo files: the TEI says it in ``availability/licence`` (with the deed as ``@target``).
+KANRIPO_LICENCE = "Kanseki Repository (Kanripo) transcription: CC BY-SA 4.0"
+
+
 def manifest_text(s: Survey, root: Path) -> str:
     """The manifest ``init`` proposes, with comments that say what was found and how to change it."""
     lines = [
@@ -214,6 +219,7 @@ def manifest_text(s: Survey, root: Path) -> str:
             lines.append(f"edition = {_q(f0.edition)}")
         if f0.text_id:
             lines.append(f"source = {_q(f'Kanseki Repository {f0.text_id}, {f0.edition} branch')}")
+            lines.append(f"licence = {_q(KANRIPO_LICENCE)}  # the Kanseki Repository's licence of its transcriptions")
         if len(g.files) == 1 and not f0.text_id:
             lines.append(f"file = {_q(Path(os.path.relpath(f0.path, root)).as_posix())}")
             pian = next((p for p, _ in f0.pians if p and p != FRONT), None)

@@ -16,16 +16,18 @@ lacuna, the last holding ``gap``), never base text outside an ``app``.  No
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from lxml import etree
 
 from ..io import atomic_write_bytes
-from ..model import Witness
+from ..model import UNKNOWN_CHAR, Witness
 from ..normalize import is_ignorable
 from ..tei.header import comparison_document
-from ..tei.build import E, append_text, tei_bytes
+from ..tei.build import TEI_NS, XML_ID, E, append_text, language_tag, tei_bytes
 from ..tei.validate import profile_check
+from ..tei.writer import char_entry, unit_targets
 from .apparatus_reader import fold_script
 from .layertext import LayerText
 from .model import App, Collation, strongest
@@ -46,16 +48,52 @@ TYPE_DOC = {
     "edge": "text before a witness begins or after it ends (an excerpt): the witness has an empty reading",
     "lacuna": "text a witness lost with a page of its source: its reading holds gap reason=lost",
     "emendation": "a 四库 editors' 案 note applied (see the emendation report)",
+    "script": "not a variant: the same reading in another script or with other punctuation, given so that the "
+              "witness reads in its own characters (only with --witness-script own)",
 }
 
 
+def variant_taxonomy() -> etree._Element:
+    """``classDecl``: one ``category`` per variant type (``#vt-substantive`` …), which ``@ana`` points to."""
+    return E.classDecl(E.taxonomy(
+        E.desc("Variant types of this apparatus"),
+        *(E.category(E.catDesc(E.term(t), f": {doc}"), xml_id=ana_id(t)) for t, doc in TYPE_DOC.items()),
+        xml_id="variant-types"))
+
+
+def ana_id(vtype: str) -> str:
+    return f"vt-{vtype}"
+
+
+def _ana(vtype: str | None) -> str | None:
+    return f"#{ana_id(vtype)}" if vtype in TYPE_DOC else None
+
+
 def _witness_file(w: Witness, tei_names: dict[str, str]) -> str:
+    """The witness's TEI file as the apparatus points at it: a URI relative to the apparatus file.
+
+    ``tei_names`` gives it (the caller knows where both files are: ``../tei/x.xml`` in a
+    build); else the witness's own file name with ``.xml``, i.e. a file beside the apparatus.
+    """
     name = tei_names.get(w.meta.siglum)  # (not .get(k, default): the default would be built on every call)
     return name if name is not None else Path(w.meta.file).stem + ".xml"
 
 
-def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, title: str | None = None) -> etree._ElementTree:
-    """Build the apparatus document.  ``tei_names``: siglum → witness TEI file name for ``@corresp``."""
+#: ``--witness-script``: how the apparatus gives each witness's characters.
+WITNESS_SCRIPTS = {
+    "base": "text outside app in the base's script; a script or punctuation difference is no entry (the default)",
+    "own": "every witness reads back in its own characters: where witnesses differ in script or punctuation "
+           "only, an app type='script' gives each its own (with @xml:lang where its script is not the base's)",
+}
+
+
+def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, title: str | None = None,
+                     witness_script: str = "base") -> etree._ElementTree:
+    """Build the apparatus document.  ``tei_names``: siglum → witness TEI file name for ``@corresp``;
+    ``witness_script``: a key of :data:`WITNESS_SCRIPTS`."""
+    if witness_script not in WITNESS_SCRIPTS:
+        raise ValueError(f"unknown witness script mode {witness_script!r}: choose from {', '.join(WITNESS_SCRIPTS)}")
+    own = witness_script == "own"
     tei_names = tei_names or {}
     base_w = col.witnesses[col.base]
     chapter = base_w.meta.chapter or ""
@@ -72,10 +110,16 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         "To recover a witness's own characters, read its TEI file (listWit/witness/idno[@type='tei']): @corresp "
         "on every ab and every non-empty lem and rdg points to the passage there (file#id); the JSON export's table also holds "
         "each witness's own characters.",
-        *(f"{t}: {doc}" for t, doc in TYPE_DOC.items()),
+        "Variant types: app/@type and rdg/@type name them, @ana points to their category in classDecl "
+        "(taxonomy variant-types).",
     ]
     if col.ignored:
         editorial.append(f"Variant types left out on request: {', '.join(col.ignored)}.")
+    if own:
+        editorial[2] = ("Each witness in its own characters (--witness-script own): where witnesses differ in "
+                        "script or punctuation only, an app type='script' gives each its own reading, with @xml:lang "
+                        "where its script is not the base's; readings keep their punctuation. So every witness read "
+                        "back by the rules above gives exactly its own layer text.")
     root, _header = comparison_document(
         title or f"Apparatus {chapter}: {', '.join(col.sigla)} (base {col.base})",
         "collation",
@@ -83,20 +127,51 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         {s: _witness_file(w, tei_names) for s, w in col.witnesses.items()},
         ("parallel-segmentation", "internal"),
         editorial,
+        variant_taxonomy(),
     )
     div = E.div(type="apparatus", n=chapter or None)
     root.append(E.text(E.body(div)))
     row_ids = {r.id: r for r in col.rows}
+    targets = {s: unit_targets(w) for s, w in col.witnesses.items()}
+    glyphs: set[str] = set()
     for row_id, layer, texts, segments in row_layer_segments(col):
         row = row_ids[row_id]
         corresp = " ".join(
-            f"{_witness_file(col.witnesses[s], tei_names)}#{uid}"
-            for s, uids in row.units.items() for uid in uids[:1]
+            f"{_witness_file(col.witnesses[s], tei_names)}#{targets[s][uid]}"
+            for s, uids in row.units.items() for uid in uids[:1] if uid in targets[s]
         )
         ab = E.ab(type=layer, n=row_id, xml_id=f"{row_id}.{layer}", corresp=corresp or None)
         div.append(ab)
-        _write_segments(ab, segments, texts, col, tei_names)
+        _write_segments(ab, segments, texts, col, tei_names, targets, own, glyphs)
+    if glyphs:  # the characters written as g: declared as in the witness files (code point, or gaiji code)
+        decl = {code: char for w in col.witnesses.values() for code, char in w.char_decl.items() if code in glyphs}
+        enc = _header.find(f"{{{TEI_NS}}}encodingDesc")
+        assert enc is not None  # comparison_document always writes one
+        enc.append(E.charDecl(*(char_entry(code, decl.get(code)) for code in sorted(glyphs))))
     return etree.ElementTree(root)
+
+
+def with_glyphs(lt: LayerText, start: int, text: str, used: set[str]) -> list[etree._Element | str]:
+    """``text`` (``lt``'s characters from offset ``start``) as children: each character that is a glyph
+    no one can read (``lt.glyphs``: a private-use glyph, an unmapped gaiji) becomes ``<g ref="#code"/>``,
+    declared in the apparatus's ``charDecl`` (its code collected in ``used``), as in the witness file."""
+    if not text:
+        return []
+    if not lt.glyphs:
+        return [text]
+    out: list[etree._Element | str] = []
+    run = 0
+    for i, ch in enumerate(text):
+        code = lt.glyphs.get(start + i)
+        if code is not None and ch == UNKNOWN_CHAR:
+            if i > run:
+                out.append(text[run:i])
+            out.append(E.g(ref="#" + code))
+            used.add(code)
+            run = i + 1
+    if run < len(text):
+        out.append(text[run:])
+    return out
 
 
 def _same(x: str, y: str) -> bool:
@@ -109,15 +184,42 @@ def _trim(text: str) -> str:
     return _trimmed(text, 0, len(text), is_ignorable)
 
 
+def _script_langs(col: Collation) -> dict[str, str | None]:
+    """Siglum → ``xml:lang`` for its readings where its script is not the base's (None where it is)."""
+    base = language_tag(col.witnesses[col.base].meta.script)
+    return {s: (None if language_tag(w.meta.script) == base else language_tag(w.meta.script))
+            for s, w in col.witnesses.items()}
+
+
 def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, LayerText], col: Collation,
-                    tei_names: dict[str, str]) -> None:
+                    tei_names: dict[str, str], targets: dict[str, dict[str, str]], own_script: bool = False,
+                    glyphs: set[str] | None = None) -> None:
     base = col.base
     blt = texts[base]
     page = blt.pages[0] if blt.pages else None
+    langs = _script_langs(col) if own_script else {}
+    same = (lambda x, y: x == y) if own_script else _same  # a witness agrees only in its very characters
+    trim = (lambda x: x) if own_script else _trim  # a reading keeps its punctuation (the panel is the witness)
+
+    extra = itertools.count(1)
+    used = glyphs if glyphs is not None else set()
+
+    def content(s: str, start: int, text: str) -> list[etree._Element | str]:
+        """``text`` (witness ``s``'s characters from ``start``) with each unreadable glyph as ``g``."""
+        return with_glyphs(texts[s], start, text, used)
+
+    def trimmed(s: str, x0: int, x1: int) -> tuple[int, str]:
+        raw = texts[s].text[x0:x1]
+        t = trim(raw)
+        return (x0 + raw.find(t) if t else x0), t
 
     def emit_text(a0: int, a1: int) -> None:
         if a1 > a0:  # no empty text: an ab whose first segment is an app stays without one
-            append_text(ab, blt.text[a0:a1])
+            for part in content(base, a0, blt.text[a0:a1]):
+                if isinstance(part, str):
+                    append_text(ab, part)
+                else:
+                    ab.append(part)
 
     def emit_plain(a0: int, a1: int) -> None:
         nonlocal page
@@ -131,24 +233,51 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
         emit_text(start, a1)
 
     def corresp(s: str, unit: str | None) -> str | None:
-        return f"{_witness_file(col.witnesses[s], tei_names)}#{unit}" if unit else None
+        target = targets[s].get(unit) if unit else None
+        return f"{_witness_file(col.witnesses[s], tei_names)}#{target}" if target else None
+
+    def script_app(seg: Segment, a0: int, a1: int) -> bool:
+        """Own characters: a plain stretch where some witness writes other characters becomes an app."""
+        own_text = {s: texts[s].text[b0:b1] for s, (b0, b1) in seg.spans.items()}
+        lem_text = own_text.pop(base)
+        if all(t == lem_text for t in own_text.values()):
+            return False
+        groups: dict[str, list[str]] = {}
+        for s, t in own_text.items():
+            if t != lem_text:
+                groups.setdefault(t, []).append(s)
+        unit, pg, _ = blt.where(a0)
+        lem = E.lem(*content(base, a0, lem_text), wit=" ".join("#" + s for s in [base, *(s for s, t in own_text.items()
+                                                                                       if t == lem_text)]),
+                    n=pg, corresp=corresp(base, unit))
+        rdgs = []
+        for t, wits in groups.items():
+            u, rpg, _ = texts[wits[0]].where(seg.spans[wits[0]][0])
+            lang = {langs.get(s) for s in wits}
+            rdgs.append(E.rdg(*content(wits[0], seg.spans[wits[0]][0], t), wit=" ".join("#" + s for s in wits),
+                              type="script", ana=_ana("script"),
+                              n=rpg if t else None, corresp=corresp(wits[0], u) if t and len(wits) == 1 else None,
+                              xml_lang=lang.pop() if len(lang) == 1 else None))
+        ab.append(E.app(lem, *rdgs, type="script", ana=_ana("script"), xml_id=f"{ab.get(XML_ID)}.s{next(extra)}"))
+        return True
 
     for seg in segs:
         a0, a1 = seg.spans[base]
         if seg.type is None:
-            emit_plain(a0, a1)
+            if not (own_script and script_app(seg, a0, a1)):
+                emit_plain(a0, a1)
             continue
         own = seg.apps[0] if len(seg.apps) == 1 and (seg.apps[0].lem.start, seg.apps[0].lem.end) == (a0, a1) else None
         subtypes = {x.subtype for x in seg.apps}
-        lem_text = _trim(blt.text[a0:a1])
-        readings = {s: _trim(texts[s].text[b0:b1]) for s, (b0, b1) in seg.spans.items()
-                    if s != base and s not in seg.absent}
-        agree = [s for s, r in readings.items() if _same(r, lem_text)]
+        lem_at, lem_text = trimmed(base, a0, a1)
+        read_at = {s: trimmed(s, b0, b1) for s, (b0, b1) in seg.spans.items() if s != base and s not in seg.absent}
+        readings = {s: t for s, (_, t) in read_at.items()}
+        agree = [s for s, r in readings.items() if same(r, lem_text)]
         base_absent = base in seg.absent
         lem_wits = [base] + agree + ([s for s in seg.absent if s != base] if base_absent else [])
         unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
         lost = base_absent and seg.absent[base] == "lacuna"
-        lem = E.lem(lem_text or None, E.gap(reason="lost", unit="page") if lost else None,
+        lem = E.lem(*content(base, lem_at, lem_text), E.gap(reason="lost", unit="page") if lost else None,
                     wit=" ".join("#" + s for s in lem_wits),
                     n=pg if lem_text else None, corresp=corresp(base, unit) if lem_text else None)
         rdgs: list[etree._Element] = []
@@ -159,15 +288,22 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
             u, pg, _ = texts[s].where(b0 if b1 > b0 else max(b0 - 1, 0))
             rtype = _reading_type(seg, s, r, lem_text, own)
             lost = rtype == "lacuna" and not r
-            rdgs.append(E.rdg(r or None, E.gap(reason="lost", unit="page") if lost else None, wit="#" + s,
-                              type=rtype, n=pg if r else None, corresp=corresp(s, u) if r else None))
+            if own_script and _same(r, lem_text) and fold_script(r):
+                rtype = "script"  # the same reading in other characters: no variant, the witness's own
+            rdgs.append(E.rdg(*content(s, read_at[s][0], r), E.gap(reason="lost", unit="page") if lost else None,
+                              wit="#" + s,
+                              type=rtype, ana=_ana(rtype), n=pg if r else None, corresp=corresp(s, u) if r else None,
+                              xml_lang=langs.get(s) if r else None))
         missing = [s for s in seg.absent if s != base] if not base_absent else []
         if missing:
             kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
             rdgs.append(E.rdg(E.gap(reason="lost", unit="page") if kind == "lacuna" else None,
-                              wit=" ".join("#" + s for s in missing), type=kind))
-        ab.append(E.app(lem, *rdgs, type=seg.type, subtype=subtypes.pop() if len(subtypes) == 1 else None,
-                        xml_id=seg.apps[0].id if seg.apps else None))
+                              wit=" ".join("#" + s for s in missing), type=kind, ana=_ana(kind)))
+        ab.append(E.app(lem, *rdgs, type=seg.type, ana=_ana(seg.type),
+                        subtype=subtypes.pop() if len(subtypes) == 1 else None,
+                        # every app has an id: an entry of the collation has its own; text a witness lacks
+                        # (layer, edge, lacuna) is numbered within its ab
+                        xml_id=seg.apps[0].id if seg.apps else f"{ab.get(XML_ID)}.x{next(extra)}"))
 
 
 def _absence(seg: Segment, missing: list[str]) -> str:
@@ -191,8 +327,9 @@ def _reading_type(seg: Segment, s: str, reading: str, lem: str, own: App | None)
     return strongest(types) if types else "substantive"
 
 
-def write_apparatus(col: Collation, path: str | Path, tei_names: dict[str, str] | None = None) -> Path:
+def write_apparatus(col: Collation, path: str | Path, tei_names: dict[str, str] | None = None,
+                    witness_script: str = "base") -> Path:
     path = Path(path)
-    tree = collation_to_tei(col, tei_names)
+    tree = collation_to_tei(col, tei_names, witness_script=witness_script)
     atomic_write_bytes(path, tei_bytes(tree), check=profile_check)
     return path

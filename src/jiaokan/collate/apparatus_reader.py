@@ -8,8 +8,9 @@ deterministic and takes well under a second, and the result carries everything t
 HTML needs (offsets into layer texts, rows, gaps) exactly as the apparatus was made.
 
 Witness files are looked for, in order: among the paths given (matched by file
-name), beside the apparatus file, and in a sibling ``tei/`` folder (the layout of
-``jiaokan build``: ``build/apparatus/x.xml`` next to ``build/tei/*.xml``).
+name), where the pointer leads (it is relative to the apparatus file:
+``../tei/x.xml`` in a build), beside the apparatus file, and in a sibling ``tei/``
+folder (apparatus files written before the pointers were relative).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from lxml import etree
 
 from ..errors import InputError
 from ..tei.writer import TEI_NS, XML_NS
-from ..model import Witness
+from ..model import UNKNOWN_CHAR, Witness
 from .model import Collation
 
 NS = {"t": TEI_NS}
@@ -59,11 +60,14 @@ def listed_witnesses(root: etree._Element) -> list[ListedWitness]:
 
 def find_witness_file(name: str, apparatus: Path, candidates: Sequence[Path] = ()) -> Path | None:
     """Where the witness TEI file ``name`` of ``apparatus`` is (see the module doc), or None."""
+    if not name:
+        return None
+    direct = apparatus.parent / name  # the pointer as written: relative to the apparatus file
+    base = Path(name).name  # older apparatus files gave the bare file name
     for c in candidates:
-        if c.name == name and c.is_file():
+        if c.name == base and c.is_file():
             return c
-    for folder in (apparatus.parent, apparatus.parent.parent / "tei"):
-        p = folder / name
+    for p in (direct, apparatus.parent / base, apparatus.parent.parent / "tei" / base):
         if p.is_file():
             return p
     return None
@@ -115,6 +119,7 @@ def load_apparatus(path: str | Path, candidates: list[Path] | None = None) -> tu
 # none either.  Script-only differences are not variants (see the header), so the
 # comparison folds script: :func:`fold_script`.
 
+_G = f"{{{TEI_NS}}}g"
 _SKIP = {f"{{{TEI_NS}}}{n}" for n in ("note", "witDetail", "gap", "desc", "pb", "lb", "label")}
 
 
@@ -127,7 +132,10 @@ def fold_script(text: str) -> str:
 
 
 def _reading_text(el: etree._Element) -> str:
-    """The characters a reading contributes (its text and its children's, minus notes and markers)."""
+    """The characters a reading contributes (its text and its children's, minus notes and markers);
+    a ``g`` with no text is a glyph no one can read: the unknown character, as in the witness's layer text."""
+    if el.tag == _G and not el.text:
+        return UNKNOWN_CHAR
     out = [el.text or ""]
     for child in el:
         if child.tag not in _SKIP and isinstance(child.tag, str):
@@ -170,14 +178,43 @@ def rebuild_from_tei(root: etree._Element) -> dict[str, dict[str, str]]:
     return out
 
 
+def json_layout(data: dict) -> str:
+    """``python`` or ``java``: which of CollateX's two table layouts ``data`` is in (see :mod:`.export`).
+
+    jiaokan's own files say so (``layout``); otherwise a ``null`` cell or a token's
+    ``_sigil`` means CollateX-Python, a table with as many rows as columns cannot tell, and
+    a table whose length is not the number of witnesses is Java's (one entry per column).
+    """
+    if data.get("layout") in ("python", "java"):
+        return str(data["layout"])
+    table, n = data["table"], len(data["witnesses"])
+    if any(cell is None for row in table for cell in row):
+        return "python"
+    if len(table) != n:
+        return "java"
+    first = next((tok for row in table for cell in row for tok in cell or []), None)
+    if isinstance(first, dict) and "_sigil" in first:
+        return "python"
+    return "python" if any(len(row) != n for row in table) else "java"
+
+
+def json_rows(data: dict) -> dict[str, list[list[dict] | None]]:
+    """Siglum → that witness's cells (a list of tokens, or None where it has nothing), in either layout."""
+    sigla = data["witnesses"]
+    if json_layout(data) == "java":
+        return {s: [col[i] or None for col in data["table"]] for i, s in enumerate(sigla)}
+    return dict(zip(sigla, data["table"]))
+
+
 def rebuild_from_json(data: dict) -> dict[str, dict[str, str]]:
-    """Each witness's text, layer by layer, from the JSON alignment table (:mod:`.export`)."""
+    """Each witness's text, layer by layer, from the JSON alignment table (:mod:`.export`; either layout)."""
     out: dict[str, dict[str, str]] = {}
-    for siglum, cells in zip(data["witnesses"], data["table"]):
+    for siglum, cells in json_rows(data).items():
         layers: dict[str, str] = {}
         for cell in cells:
             for tok in cell or []:
-                layers[tok["layer"]] = layers.get(tok["layer"], "") + tok["t"]
+                layer = tok.get("layer", "jing")  # CollateX's own tokens carry no layer
+                layers[layer] = layers.get(layer, "") + tok["t"]
         out[siglum] = layers
     return out
 

@@ -1,9 +1,11 @@
 """A collation → JSON (CollateX's alignment-table shape plus typed variants) and a terminal diff.
 
-The ``table`` is what CollateX's ``export_alignment_table_as_json`` writes:
-``table[i]`` is the row of witness ``witnesses[i]``, one cell per column, a
-cell being a list of tokens ``{"t": original, "n": key}`` or ``null`` where the
-witness has nothing.  Columns run row by row, layer by layer: stretches where
+The ``table`` is what CollateX writes, in either of its two layouts
+(:data:`LAYOUTS`): CollateX-Python's ``export_alignment_table_as_json``, where
+``table[i]`` is the row of witness ``witnesses[i]``, one cell per column, a cell
+being a list of tokens ``{"t": original, "n": key}`` or ``null`` where the
+witness has nothing; or CollateX Java's, where ``table[k]`` is a column holding
+one cell per witness (sigla sorted), ``[]`` where the witness has nothing.  Columns run row by row, layer by layer: stretches where
 all witnesses agree, then each apparatus location (the segments of
 :mod:`.segments`, so each witness's cells hold exactly its own text); tokens carry the passage
 row and layer so existing tooling can still tell 经 from 注.
@@ -25,16 +27,36 @@ def _tokens(text: str, row: str, layer: str) -> list[dict]:
     return [{"t": ch, "n": key(ch), "row": row, "layer": layer} for ch in text if not ch.isspace()]
 
 
-def collation_to_json(col: Collation) -> dict:
-    sigla = col.sigla
-    table: list[list] = [[] for _ in sigla]
+#: The two shapes of CollateX's JSON output (``--json-layout``).
+LAYOUTS = {
+    "python": "CollateX-Python's export_alignment_table_as_json: table[i] is the row of witnesses[i] "
+              "(witnesses in collation order, base first), one cell per column, null for an empty cell",
+    "java": "CollateX (Java) 1.7's JSON: table[k] is column k, one cell per witness in the order of "
+            "witnesses (sorted by siglum), [] for an empty cell",
+}
+
+
+def collation_to_json(col: Collation, layout: str = "python") -> dict:
+    """The collation as CollateX's JSON output in ``layout`` (a key of :data:`LAYOUTS`) plus jiaokan's keys."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown JSON layout {layout!r}: choose from {', '.join(LAYOUTS)}")
+    java = layout == "java"
+    sigla = sorted(col.sigla) if java else col.sigla
+    table: list[list] = [] if java else [[] for _ in sigla]
     # one column per segment (:mod:`.segments`): each witness's cell is its own text there, so every
-    # witness's row reads back its layer text exactly (null where it has nothing)
+    # witness's row reads back its layer text exactly (null, or [] for Java, where it has nothing)
     for row_id, layer, texts, segments in row_layer_segments(col):
         for seg in segments:
-            for i, s in enumerate(sigla):
+            cells = []
+            for s in sigla:
                 b0, b1 = seg.spans.get(s, (0, 0))
-                table[i].append(_tokens(texts[s].text[b0:b1], row_id, layer) or None)
+                cells.append(_tokens(texts[s].text[b0:b1], row_id, layer))
+            if java:
+                table.append(cells)
+            else:
+                for i, cell in enumerate(cells):
+                    table[i].append(cell or None)
+    ids = {s: w.meta.extra.get("collatex-id", s) for s, w in col.witnesses.items()}
     variants = [
         {
             "id": a.id,
@@ -55,6 +77,8 @@ def collation_to_json(col: Collation) -> dict:
     return {
         "witnesses": sigla,
         "table": table,
+        "layout": layout,
+        **({"witness_ids": ids} if any(k != v for k, v in ids.items()) else {}),  # siglum → the CollateX input id
         "base": col.base,
         "variants": variants,
         "layer_gaps": [{"row": g.row, "layer": g.layer, "present": g.present, "absent": g.absent, "kind": g.kind}
@@ -71,10 +95,10 @@ def row_units(col: Collation, row_id: str) -> list[str]:
     return []
 
 
-def write_json(col: Collation, path: str | Path) -> Path:
+def write_json(col: Collation, path: str | Path, layout: str = "python") -> Path:
     # compact: json's C encoder only runs without indent (with indent=1 the pure-Python
     # encoder took a third of a whole-book build); `python -m json.tool` pretty-prints it
-    atomic_write_text(path, json.dumps(collation_to_json(col), ensure_ascii=False, separators=(",", ":")))
+    atomic_write_text(path, json.dumps(collation_to_json(col, layout), ensure_ascii=False, separators=(",", ":")))
     return Path(path)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import Gap, Piece, Unit, Where, walk
+from ..model import UNKNOWN_CHAR, Gaiji, Gap, Piece, Unit, Where, walk
 
 
 @dataclass
@@ -27,6 +27,9 @@ class LayerText:
     lines: list[int | None] = field(default_factory=list)
     cols: list[int | None] = field(default_factory=list)  # column on the source line (model.assign_columns)
     gaps: list[int] = field(default_factory=list)  # offsets where the source lost text (a Gap in the layer)
+    # offset → gaiji code where the character is a marker with no reading (a private-use glyph, an
+    # unmapped gaiji): the text holds UNKNOWN_CHAR there; the apparatus writes <g ref="#code"/>
+    glyphs: dict[int, str] = field(default_factory=dict)
     pieces: list[tuple[int, Unit, Piece]] = field(default_factory=list)
 
     def where(self, offset: int) -> tuple[str | None, str | None, int | None]:
@@ -84,6 +87,8 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
                     out.gaps.append(len(got))
                     continue
                 r = step.node.reading
+                if isinstance(step.node, Gaiji) and r == UNKNOWN_CHAR:
+                    out.glyphs[len(got)] = step.node.code
                 if r:
                     got.extend(r)
                     out.units.extend([u.id] * len(r))

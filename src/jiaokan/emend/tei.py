@@ -35,7 +35,7 @@ from ..model import Witness
 from ..tei.header import comparison_document
 from ..tei.build import TEI_NS, XML_ID, E, append_text, tei_bytes
 from ..tei.validate import profile_check
-from ..tei.writer import witness_to_tei
+from ..tei.writer import unit_targets, witness_to_tei
 from .anchor import Claim
 from .apply import SIKU, EmendResult, Emendation, non_overlapping, proposer
 from .check import is_zhushu_claim
@@ -169,15 +169,17 @@ def emendations_to_tei(res: EmendResult, tei_names: dict[str, str] | None = None
          "注疏 (confirmed, contradicted, not-covered)."],
     )
     _add_header_parts(header, res)
+    targets = {x.meta.siglum: unit_targets(x) for x in (w, res.against) if x is not None}
 
     root.append(E.text(E.body(E.div(
-        E.listApp(*(_claim_app(c, res, names, js, zs) for c in res.claims),
+        E.listApp(*(_claim_app(c, res, names, js, zs, targets) for c in res.claims),
                   type="emendation", corresp=names.get(js)),
         type="emendations", n=chapter or None))))
     return etree.ElementTree(root)
 
 
-def _claim_app(c: Claim, res: EmendResult, names: dict[str, str], js: str, zs: str | None) -> etree._Element:
+def _claim_app(c: Claim, res: EmendResult, names: dict[str, str], js: str, zs: str | None,
+               targets: dict[str, dict[str, str]]) -> etree._Element:
     """The ``app`` of one claim: its readings, then the verdict and the anchoring as notes."""
     r = c.record
     ch = res.checks.get(c.id)
@@ -186,9 +188,10 @@ def _claim_app(c: Claim, res: EmendResult, names: dict[str, str], js: str, zs: s
     rid, _name = proposer(c)
     src = _src_ref(s.id for s in r.evidence)
     here = a.text if a is not None else ""
-    unit_ptr = _ptr(names, js, a.unit if a is not None else c.unit)
+    unit = a.unit if a is not None else c.unit
+    unit_ptr = _ptr(names, js, targets[js].get(unit, unit) if unit else None)  # a unit with no 经: its first piece
     zs_read = ch.reading if (ch is not None and zs and ch.reading is not None and ch.verdict != "not covered") else None
-    zs_ptr = _ptr(names, zs, ch.zs_unit) if (zs and ch is not None and ch.zs_unit) else None
+    zs_ptr = _ptr(names, zs, targets[zs].get(ch.zs_unit, ch.zs_unit)) if (zs and ch is not None and ch.zs_unit) else None
     rtype = _RDG_TYPE.get(r.kind)
 
     readings: list[etree._Element | None]

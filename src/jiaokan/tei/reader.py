@@ -85,7 +85,7 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
         juan=scopes.get("juan", ""),
         script=idnos.get("script", ""),
         source=_text(bibl.find("t:note[@type='source']", NS)) if bibl is not None else "",
-        licence=_text(root.find("t:teiHeader/t:fileDesc/t:publicationStmt/t:availability/t:licence", NS)),
+        licence=_licence(root),
         edition=_text(bibl.find("t:edition", NS)) if bibl is not None else "",
         author=_text(bibl.find("t:author", NS)) if bibl is not None else "",
         extra={k[2:]: v for k, v in idnos.items() if k and k.startswith("x-")},
@@ -103,9 +103,19 @@ def witness_from_tei(root: etree._Element, name: str = "") -> Witness:
         mapping = None if code_codepoint(code) is not None else _standard_mapping(ch)
         w.char_decl[code] = mapping.text if mapping is not None else None
 
-    _BodyReader(w, people, name).read(root)
+    body = _BodyReader(w, people, name)
+    # pb/@facs points to a facsimile surface; the page image's own name is the surface's @n
+    body.surfaces = {"#" + (sf.get(_XML_ID) or ""): sf.get("n") or ""
+                     for sf in root.iterfind("t:facsimile/t:surface", NS) if sf.get(_XML_ID)}
+    body.read(root)
     assign_columns(w)
     return w
+
+
+def _licence(root: etree._Element) -> str:
+    """The witness's licence as the manifest gave it ("" where the header says none was given)."""
+    text = _text(root.find("t:teiHeader/t:fileDesc/t:publicationStmt/t:availability/t:licence", NS))
+    return "" if text.startswith("unknown") else text
 
 
 def _standard_mapping(ch: etree._Element) -> etree._Element | None:
@@ -176,6 +186,7 @@ class _BodyReader:
         self.unplaced_line: int | None = None
         self.odd_inline: dict[str, int] = {}
         self.odd_line: int | None = None
+        self.surfaces: dict[str, str] = {}  # "#surface-id" → the page image name it stands for
 
     # -- structure ------------------------------------------------------------
     def read(self, root: etree._Element) -> None:
@@ -335,7 +346,9 @@ class _BodyReader:
                 w.char_decl.setdefault(code, None if code_codepoint(code) is not None else child.text)
         elif tag == "pb":
             state["page"] = child.get("n")
-            out.append(PageBreak(n=child.get("n", ""), facs=child.get("facs"), edition=child.get("ed"),
+            facs = child.get("facs")
+            out.append(PageBreak(n=child.get("n", ""), facs=self.surfaces.get(facs, facs) if facs else None,
+                                 edition=child.get("ed"),
                                  juan=self.div.n if self.div else None))
         elif tag == "gap":
             desc = child.find("t:desc", NS)

@@ -55,8 +55,18 @@ def find_schema_dir() -> Path:
 
 @lru_cache(maxsize=4)
 def load_rng(path: str) -> etree.RelaxNG:
-    """Compile a RELAX NG schema once per process (tei_all takes ~15 s)."""
-    return etree.RelaxNG(etree.parse(path))
+    """Compile a RELAX NG schema once per process (tei_all takes ~15 s); a one-line error if it cannot be."""
+    if not Path(path).is_file():
+        hint = f": get the official TEI schema with `curl -O {TEI_ALL_URL}`" if Path(path).name == "tei_all.rng" else ""
+        raise InputError(path, f"no such schema file{hint}")
+    try:
+        return etree.RelaxNG(etree.parse(path))
+    except (etree.XMLSyntaxError, etree.RelaxNGParseError) as exc:
+        raise InputError(path, f"not a RELAX NG schema (XML syntax): {str(exc).splitlines()[0][:200]}") from None
+
+
+#: Where the TEI Consortium publishes tei_all.rng (the schema of every TEI element), for users without one.
+TEI_ALL_URL = "https://www.tei-c.org/release/xml/tei/custom/schema/relaxng/tei_all.rng"
 
 
 def profile_schema() -> etree.RelaxNG:

@@ -22,8 +22,10 @@ its layer, and :mod:`jiaokan.tei.reader` can rebuild the model exactly.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import replace
 from pathlib import Path
+from urllib.parse import quote
 
 from lxml import etree
 
@@ -46,8 +48,9 @@ from ..model import (
     describe_codepoint,
 )
 from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
+from .header import AUTHORITY, app_info, availability
 
-__all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes"]
+__all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes", "unit_targets", "char_entry"]
 
 #: Stable ids for the responsible people we know; others get ``resp-N``.
 KNOWN_RESP: dict[str, tuple[str, str]] = {
@@ -84,12 +87,64 @@ LAYER_DOC = {
 }
 
 
-class _RespTable:
-    """Assigns a stable ``xml:id`` to every responsible person a witness names."""
+#: The manifest key (a witness's ``extra``) holding the URL template of its page images: ``{facs}``
+#: stands for the image name the source gives a page (``https://example.org/img/{facs}.png``).
+FACS_URL_KEY = "facs_url"
 
-    def __init__(self) -> None:
+
+#: What a person is responsible for, by layer, as a reader of the header reads it (``resp``).
+RESP_LABEL = {
+    "jing": "the classic's text (经)",
+    "zhuan": "tradition (传)",
+    "zhu": "commentary (注)",
+    "shu": "sub-commentary (疏)",
+    "yinyi": "glosses on readings and meanings (音义)",
+    "shi": "collected explanations (释)",
+    "an": "collation notes (案语)",
+    "kaozheng": "textual notes (考证)",
+    "commentary": "commentary",
+    "paratext": "titles and headings",
+}
+
+
+def _roles(layers: set[str]) -> list[str]:
+    """Layers in the order of :data:`RESP_LABEL` (one ``resp`` each), any other after them."""
+    return [x for x in RESP_LABEL if x in layers] + sorted(layers - set(RESP_LABEL))
+
+
+class _RespTable:
+    """Assigns a stable ``xml:id`` to every responsible person a witness names, and to every page image.
+
+    A page's image is a ``facsimile/surface`` (with ``@n`` the name the source gives it and a
+    ``graphic`` whose ``@url`` is made from the manifest's template); ``pb/@facs`` points to it,
+    so the pointer resolves in the file as TEI means it to (a bare name would be a relative URL
+    of a file that is not there).
+    """
+
+    def __init__(self, facs_url: str = "") -> None:
         self.ids: dict[str, str] = {}
         self.roles: dict[str, set[str]] = {}
+        self.surfaces: dict[str, str] = {}  # image name → surface xml:id
+        self.facs_url = facs_url
+
+    def surface(self, facs: str | None) -> str | None:
+        if not facs:
+            return None
+        if facs not in self.surfaces:
+            sid = "facs-" + re.sub(r"[^\w.-]", "_", facs)
+            used = set(self.surfaces.values())
+            while sid in used:
+                sid += "x"
+            self.surfaces[facs] = sid
+        return "#" + self.surfaces[facs]
+
+    def facsimile(self) -> etree._Element | None:
+        if not self.surfaces:
+            return None
+        return E.facsimile(*(
+            E.surface(E.graphic(url=self.facs_url.replace("{facs}", quote(facs)) if self.facs_url else quote(facs)),
+                      n=facs, xml_id=sid)
+            for facs, sid in self.surfaces.items()))
 
     def ref(self, name: str | None, layer: str) -> str | None:
         if not name:
@@ -108,7 +163,7 @@ class _RespTable:
 def witness_to_tei(w: Witness) -> etree._ElementTree:
     """Build the TEI document of a witness (header, front, body)."""
     m = w.meta
-    resp = _RespTable()
+    resp = _RespTable(m.extra.get(FACS_URL_KEY, ""))
     fronts = [d for d in w.divs if d.type == "front"]
     backs = [d for d in w.divs if d.type == "back"]
     bodies = [d for d in w.divs if d.type not in ("front", "back")]
@@ -118,7 +173,7 @@ def witness_to_tei(w: Witness) -> etree._ElementTree:
         E.body(*(_div(d, resp) for d in bodies) if bodies else [E.div(type="chapter")]),
         E.back(*(_div(d, resp) for d in backs)) if backs else None,
     )
-    return etree.ElementTree(E.TEI(_header(w, resp), text, xml_lang=language_tag(m.script)))
+    return etree.ElementTree(E.TEI(_header(w, resp), resp.facsimile(), text, xml_lang=language_tag(m.script)))
 
 
 def _header(w: Witness, resp: _RespTable) -> etree._Element:
@@ -130,14 +185,14 @@ def _header(w: Witness, resp: _RespTable) -> etree._Element:
                 E.title(m.title or name, type="main"),
                 E.title(m.chapter, type="sub") if m.chapter else None,
                 E.author(m.author) if m.author else None,
-                *(E.respStmt(E.resp(" ".join(sorted(resp.roles.get(person, ())))), E.persName(person),
-                             xml_id=rid.removeprefix("#"))
+                *(E.respStmt(*(E.resp(RESP_LABEL.get(role, role)) for role in _roles(resp.roles.get(person, set()))),
+                             E.persName(person), xml_id=rid.removeprefix("#"))
                   for person, rid in resp.ids.items()),
-                E.respStmt(E.resp("TEI encoding"), E.name(f"jiaokan {__version__}")),
+                E.respStmt(E.resp("TEI encoding"), E.name(f"jiaokan {__version__}", type="software")),
             ),
             E.publicationStmt(
-                E.publisher("jiaokan"),
-                E.availability(E.licence(m.licence or "unknown")),
+                E.authority(AUTHORITY),
+                availability({m.licence: [m.siglum]}),
                 E.date(_dt.date.today().isoformat()),
             ),
             E.sourceDesc(
@@ -160,6 +215,7 @@ def _header(w: Witness, resp: _RespTable) -> etree._Element:
             ),
         ),
         E.encodingDesc(
+            app_info(),
             E.projectDesc(E.p(
                 "Layered transcription produced by jiaokan: every character sits in exactly one element "
                 "whose nearest @type names its layer; @n groups a 经 passage with its commentary; "
@@ -169,7 +225,7 @@ def _header(w: Witness, resp: _RespTable) -> etree._Element:
                 E.p(f"The reader reported {len(w.warnings)} warnings; passages it was unsure of carry "
                     "cert=\"low\".") if w.warnings else None,
             ),
-            E.charDecl(*(_char(code, char) for code, char in sorted(w.char_decl.items())))
+            E.charDecl(*(char_entry(code, char) for code, char in sorted(w.char_decl.items())))
             if w.char_decl else None,
         ),
         E.profileDesc(E.langUsage(E.language(
@@ -179,8 +235,8 @@ def _header(w: Witness, resp: _RespTable) -> etree._Element:
     )
 
 
-def _char(code: str, char: str | None) -> etree._Element:
-    """The ``charDecl`` entry of one gaiji code."""
+def char_entry(code: str, char: str | None) -> etree._Element:
+    """The ``charDecl`` entry of one gaiji code (witness files and the apparatus alike)."""
     held = code_codepoint(code)
     if held is not None:
         # a code point the source holds in place (a control, a private-use glyph):
@@ -229,7 +285,7 @@ def _inline(content: list[Inline], resp: _RespTable) -> list[etree._Element | st
         elif isinstance(node, Gaiji):
             out.append(E.g(node.char or None, ref="#" + node.code))
         elif isinstance(node, PageBreak):
-            out.append(E.pb(n=node.n, facs=node.facs, ed=node.edition))
+            out.append(E.pb(n=node.n, facs=resp.surface(node.facs), ed=node.edition))
         elif isinstance(node, LineBreak):
             out.append(E.lb(n=str(node.n)))
         elif isinstance(node, Gap):
@@ -269,6 +325,26 @@ def split_inline(content: list[Inline], cut: int) -> tuple[list[Inline], list[In
             after.append(node)
         offset += n
     return before, after
+
+
+def unit_targets(w: Witness) -> dict[str, str]:
+    """Unit id → the ``xml:id`` in the witness's TEI that a pointer to the unit resolves to.
+
+    A 经 passage's ``ab`` carries the unit id itself; a unit with no 经 (a preface, a
+    title, commentary on a passage the witness lacks) has no element of that id, so a
+    pointer to it goes to the unit's first piece (:mod:`jiaokan.tei.writer` gives every
+    other piece its own id).  Without this, every such passage number dangled.
+    """
+    out: dict[str, str] = {}
+    for d in w.divs:
+        for u in d.units:
+            if u.jing is not None:
+                out[u.id] = u.id
+            else:
+                first = next((p.id for p in u.pieces if p.id), None)
+                if first is not None:
+                    out[u.id] = first
+    return out
 
 
 def write_tei(w: Witness, path: str | Path) -> Path:
