@@ -53,7 +53,7 @@ from ..errors import InputError
 from ..collate.align import align
 from ..model import Inline, Where, Witness, walk
 from ..normalize import keys
-from ..readers import read_witness
+from ..readers import READERS, read_witness
 from ..ui import table
 
 __all__ = ["Stream", "stream", "Result", "Boundaries", "Example", "inferred_boundaries", "measure", "report",
@@ -255,7 +255,8 @@ def measure(wit: Witness, ref: Witness, *, witness_name: str = "", reference_nam
         counts[kind] += 1
     res.jing_as_comm, res.comm_as_jing, res.para = counts["经→注"], counts["注→经"], counts["para"]
     res.examples.extend(_examples(disagreements, ws, rs, max_examples))
-    if wit.meta.format == "mandoku-zhushu":  # the one format whose 注/经 boundaries are inferred
+    reader = READERS.get(wit.meta.format)
+    if reader is not None and reader.infers_boundaries:  # a format whose 注/经 boundaries are inferred (the 注疏)
         res.boundaries = _boundaries(wit, ws, {w for w, _, kind in disagreements if kind != "para"})
     _count_unmatched_jing(res, ws, partner, lacuna_gaps(ref, rs), max_examples)
     return res
@@ -351,8 +352,18 @@ def report(results: list[Result], skipped: list[tuple[str, str, str]]) -> str:
 
 
 def run_pairs(pairs: Sequence[tuple[Path, Path]], *, witness_format: str | None = None,
-              reference_format: str | None = None, max_examples: int = 3) -> tuple[list[Result], list[tuple[str, str, str]]]:
-    """Measure every pair; a pair whose files cannot be read (no reader yet, missing file) is skipped with the reason."""
+              reference_format: str | None = None, max_examples: int = 3,
+              relayer_with: Sequence[Path] = (), log: list[str] | None = None,
+              ) -> tuple[list[Result], list[tuple[str, str, str]]]:
+    """Measure every pair; a pair whose files cannot be read (no reader yet, missing file) is skipped with the reason.
+
+    ``relayer_with``: files of a witness whose layers are explicit (the 集释, the 四部丛刊) that
+    check and correct the witness's inferred 注/经 boundaries first, as the build does
+    (:mod:`jiaokan.collate.relayer`); what was done goes to ``log``.  To measure that step
+    fairly, correct with another witness than the reference (the 集释, judged by the 四部丛刊).
+    """
+    from ..collate.relayer import relayer
+
     results: list[Result] = []
     skipped: list[tuple[str, str, str]] = []
     refs: dict[Path, Witness] = {}
@@ -361,9 +372,15 @@ def run_pairs(pairs: Sequence[tuple[Path, Path]], *, witness_format: str | None 
             if rpath not in refs:
                 refs[rpath] = read(rpath, reference_format)
             wit = read(wpath, witness_format)
+            explicit = [refs[f] if f in refs else read(f) for f in relayer_with]
         except InputError as exc:
             skipped.append((wpath.name, rpath.name, str(exc)))
             continue
+        if explicit:
+            rep = relayer(wit, explicit, source="+".join(f.stem for f in relayer_with))
+            if log is not None:
+                log.append(rep.summary())
+                log.extend(f"  moved {m}" for m in rep.moves)
         results.append(measure(wit, refs[rpath], witness_name=wpath.stem, reference_name=rpath.stem,
                                max_examples=max_examples))
     return results, skipped
@@ -380,6 +397,10 @@ def main(argv: Sequence[str] | None = None, *, standard_pairs: Sequence[tuple[Pa
     ap.add_argument("--zhushu-voices", metavar="TSV",
                     help="prior of the 注疏 boundary models instead of the shipped one (from "
                          "scripts/build_zhushu_voices.py: leave a chapter out to measure it fairly)")
+    ap.add_argument("--relayer-with", metavar="FILE", action="append", type=Path, default=[],
+                    help="first check the witness's inferred 注/经 boundaries against this witness whose layers "
+                         "are explicit, as the build does (repeat for the files of one witness, in order; use "
+                         "another witness than the reference, e.g. the 集释, to measure it fairly)")
     args = ap.parse_args(argv)
     if args.zhushu_voices:
         from ..readers import READERS
@@ -396,9 +417,12 @@ def main(argv: Sequence[str] | None = None, *, standard_pairs: Sequence[tuple[Pa
     if args.reference and not args.witness:
         ap.error("--reference needs a witness")
     pairs = [(Path(args.witness), Path(args.reference))] if args.witness else list(standard_pairs)
+    log: list[str] = []
     results, skipped = run_pairs(pairs, witness_format=args.witness_format, reference_format=args.reference_format,
-                                 max_examples=args.examples)
+                                 max_examples=args.examples, relayer_with=args.relayer_with, log=log)
     print(report(results, skipped))
+    if log:
+        print("\ncollation-informed layering:\n" + "\n".join(log))
     if args.witness and not results:
         return 2
     return 0

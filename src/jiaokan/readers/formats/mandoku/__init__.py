@@ -367,6 +367,7 @@ class MandokuZhushuReader(MandokuReader):
     name = "mandoku-zhushu"
     role = "zhushu"
     variant = "zhushu"
+    infers_boundaries = True  # a 注 followed by ``注`` with nothing between hides the 经's start
     layout = "注疏: running 经, '注' opening 郑注, '○' new passages, 音義(…) and 疏(…) double-column (KR1d0028)"
     description = ("Kanripo Mandoku raw, 四库 《儀禮注疏》 (KR1d0028): running 经/注 with 注 and ○ markers, "
                    "音義(…) and 疏(…) double-column, 考證 at the end")

@@ -1,0 +1,98 @@
+"""Collation-informed layering: the 注疏's inferred 注/经 boundaries checked against a witness that marks them."""
+
+from __future__ import annotations
+
+import copy
+
+from jiaokan.collate.relayer import inferred_boundaries, relayer, split_content
+from jiaokan.model import Gaiji, Label, LineBreak, Text
+from jiaokan.readers.formats.mandoku import MandokuSbckReader, MandokuZhushuReader
+from jiaokan.tei.validate import layer_errors
+from jiaokan.tei.writer import witness_to_tei
+
+from .test_readers_book import read_text
+
+# KR1d0028_009 lines 17-19 and KR1d0026_009 lines 14-16 (公食大夫禮): the 注疏 gives ``注`` twice
+# with nothing between, the reader splits ``拜使者屈辱來|迎己大夫不答拜將命`` (the issue's example).
+ZHUSHU_009 = """\
+# -*- mode: mandoku-view; -*-
+#+TITLE: 儀禮注疏
+#+PROPERTY: ID KR1d0028
+#+PROPERTY: JUAN 9
+<pb:KR1d0028_WYG_009-2a>¶
+使大夫戒各以其爵注戒猶告也告之必使同班敵者易以相親敬也疏(釋曰自此盡/如聘論)¶
+(主君使大夫戒賓之事/)上介出請入告注問所以爲來事疏(釋曰上/介出請)¶
+(者/)三辭注爲既先受賜不敢當疏(釋曰三辭/者)賓出拜¶
+辱注拜使者屈辱來迎己大夫不答拜將命注不答¶
+拜爲人使也將猶致也疏(釋曰/將命)¶
+"""
+
+SBCK_009 = """\
+# -*- mode: mandoku-view -*-
+#+TITLE: 儀禮
+#+PROPERTY: JUAN 9
+<pb:KR1d0026_SBCK_009-1a>¶
+使大夫戒各以其爵(戒猶告也告之必使同班敵者易/以相親敬也)上介出請入告(問所/以爲)¶
+(來/事)三辭(爲旣先受/賜不敢當)賓出拜辱(拜使者屈/辱來迎巳)大夫不荅拜¶
+將命(不荅拜爲人使/也將猶致也)¶
+"""
+
+
+def _pair():
+    zs = read_text(MandokuZhushuReader(), ZHUSHU_009, "KR1d0028_009.txt")
+    sb = read_text(MandokuSbckReader(), SBCK_009, "KR1d0026_009.txt")
+    return zs, sb
+
+
+def test_the_reader_alone_guesses_wrong_here():
+    zs, _ = _pair()
+    (zhu, jing), = inferred_boundaries(zs)
+    assert zhu.text + jing.text == "拜使者屈辱來迎己大夫不答拜將命" and zhu.text != "拜使者屈辱來迎己"
+
+
+def test_a_wrong_boundary_is_moved_and_says_whence():
+    zs, sb = _pair()
+    rep = relayer(zs, [sb], source="pian09-SB.xml")
+    assert (rep.checked, rep.moved, rep.confirmed) == (1, 1, 0)
+    (zhu, jing), = inferred_boundaries(zs)
+    assert (zhu.text, jing.text) == ("拜使者屈辱來迎己", "大夫不答拜將命")
+    assert (jing.cert, jing.source) == ("high", "pian09-SB.xml")
+    assert zhu.content[0] == Label("注")  # the marker stays with its 注
+
+
+def test_a_right_boundary_is_confirmed():
+    zs, sb = _pair()
+    relayer(zs, [sb])
+    again = relayer(zs, [sb], source="SB")
+    assert (again.confirmed, again.moved) == (1, 0)
+
+
+def test_no_explicit_witness_or_no_cover_changes_nothing():
+    zs, sb = _pair()
+    before = [(p.layer, p.text, p.cert) for p in zs.pieces()]
+    assert relayer(zs, []).checked == 0
+    other = read_text(MandokuSbckReader(), SBCK_009.split("<pb")[0] + "<pb:KR1d0026_SBCK_009-9a>¶\n某某某某某某(某某/某某)¶\n")
+    rep = relayer(zs, [other])
+    assert rep.checked == 0 and rep.uncovered == 1
+    assert [(p.layer, p.text, p.cert) for p in zs.pieces()] == before
+
+
+def test_the_tei_records_cert_and_source(profile, tei_all):
+    zs, sb = _pair()
+    relayer(zs, [sb], source="pian09-SB.xml")
+    tree = witness_to_tei(zs)
+    moved = tree.getroot().xpath("//*[@source='pian09-SB.xml']")
+    assert [el.get("cert") for el in moved] == ["high"] and moved[0].get("type") == "jing"
+    assert profile.validate(tree), profile.error_log
+    assert tei_all.validate(tree), tei_all.error_log
+    assert layer_errors(tree.getroot()) == []
+
+
+def test_split_content_keeps_breaks_with_the_piece_that_starts_the_line():
+    content = [Label("注"), Text("拜使者"), LineBreak(18), Text("屈辱"), Gaiji("KR0001", "來"), Text("迎己")]
+    head, tail = split_content(copy.deepcopy(content), 3)
+    assert head == [Label("注"), Text("拜使者")] and tail[0] == LineBreak(18)
+    head, tail = split_content(copy.deepcopy(content), 6)
+    assert "".join(n.reading for n in head) == "拜使者屈辱來" and tail == [Text("迎己")]
+    head, tail = split_content(copy.deepcopy(content), 4)
+    assert head[-1] == Text("屈") and tail[0] == Text("辱")
