@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from ..errors import InputError
-from ..collate.align import align
+from ..collate.align import Op, align
 from ..model import Inline, Where, Witness, walk
 from ..normalize import keys
 from ..readers import READERS, read_witness
@@ -236,7 +236,7 @@ def measure(wit: Witness, ref: Witness, *, witness_name: str = "", reference_nam
                  ref_total=sum(c != PARA for c in rs.classes))
     partner: list[int | None] = [None] * len(ws.keys)
     disagreements: list[tuple[int, int, str]] = []  # (witness index, reference index, kind)
-    for op in align(rs.keys, ws.keys):
+    for op in _settle_ties(align(rs.keys, ws.keys), ws, rs):
         if op.kind not in ("equal", "transpose"):
             continue
         for k in range(op.a1 - op.a0):
@@ -260,6 +260,38 @@ def measure(wit: Witness, ref: Witness, *, witness_name: str = "", reference_nam
         res.boundaries = _boundaries(wit, ws, {w for w, _, kind in disagreements if kind != "para"})
     _count_unmatched_jing(res, ws, partner, lacuna_gaps(ref, rs), max_examples)
     return res
+
+
+#: Longest run of reference characters whose place among equal witness characters :func:`_settle_ties` decides.
+TIE_MAX = 4
+
+
+def _settle_ties(ops: list[Op], ws: Stream, rs: Stream) -> list[Op]:
+    """Resolve the alignment's ties between identical characters in favour of the same layer.
+
+    A short 经 item of the reference (``記``, ``適孫``) matches the same characters in the 疏
+    around the witness's 经 just as well (``…記疏(釋曰儀禮諸篇有記者…)公子…``): which of them the
+    aligner picks is arbitrary, and picking the 疏 reports a layer error that is not there.  So a
+    short equal run whose layers disagree is moved to an identical run of the same layers inside
+    the witness-only text beside it (never past another aligned character), when there is one.
+    """
+    out = list(ops)
+    for i, op in enumerate(out):
+        n = op.a1 - op.a0
+        if op.kind != "equal" or n > TIE_MAX:
+            continue
+        want = rs.classes[op.a0:op.a1]
+        if ws.classes[op.b0:op.b1] == want or PARA in want:
+            continue
+        lo = out[i - 1].b0 if i > 0 and out[i - 1].kind == "insert" else op.b0
+        hi = out[i + 1].b1 if i + 1 < len(out) and out[i + 1].kind == "insert" else op.b1
+        key = rs.keys[op.a0:op.a1]
+        found = [q for q in range(lo, hi - n + 1)
+                 if ws.keys[q:q + n] == key and ws.classes[q:q + n] == want]
+        if found:
+            q = min(found, key=lambda q: abs(q - op.b0))
+            out[i] = Op("equal", op.a0, op.a1, q, q + n)
+    return out
 
 
 def _examples(disagreements: list[tuple[int, int, str]], ws: Stream, rs: Stream, limit: int) -> list[Example]:
