@@ -96,3 +96,21 @@ def test_split_content_keeps_breaks_with_the_piece_that_starts_the_line():
     assert "".join(n.reading for n in head) == "拜使者屈辱來" and tail == [Text("迎己")]
     head, tail = split_content(copy.deepcopy(content), 4)
     assert head[-1] == Text("屈") and tail[0] == Text("辱")
+
+
+def test_the_sbck_items_read_out_of_a_zhuan_are_checked_against_the_zhushu_rings(read_kanripo):
+    """喪服: the 注疏 opens every 经 item with ○; the 四部丛刊's reader guesses where an item starts."""
+    sb, zs = copy.deepcopy(read_kanripo("KR1d0026_011")), read_kanripo("KR1d0028_011")
+    guessed = {p.text for p in sb.pieces() if p.layer == "jing"}
+    assert {"大夫以上爲庶母無服貴臣貴妾", "爲所後者之祖父母妻妻之父母昆弟昆弟之子若子"} <= guessed
+    rep = relayer(sb, [zs], source="pian11-ZS.xml", layers={"zhuan"})
+    assert rep.moved >= 2 and rep.uncovered == 0
+    pairs = [(p.layer, p.text) for p in sb.pieces()]
+    assert ("jing", "貴臣貴妾") in pairs
+    assert any(layer == "zhuan" and t.endswith("以名服也大夫以上爲庶母無服") for layer, t in pairs)
+    # no item at all: the text goes back to the 传, the note after it with it
+    unit = next(u for u in sb.units() if u.jing is not None and u.jing.text == "爲人後者")
+    assert [p.layer for p in unit.pieces] == ["jing", "zhuan", "zhu"]
+    assert unit.pieces[1].text.endswith("支子可也爲所後者之祖父母妻妻之父母昆弟昆弟之子若子")
+    # the items the rings confirm say so
+    assert any(p.source == "pian11-ZS.xml" and p.cert == "high" and p.text == "諸侯爲天子" for p in sb.pieces())

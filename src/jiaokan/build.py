@@ -144,10 +144,14 @@ def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None) -
 
 
 def relayer_stage(res: BuildResult, specs: list, tei_all: str | None) -> None:
-    """Check every inferred 注/经 boundary against a witness of the same 篇 whose layers are explicit
-    (:mod:`jiaokan.collate.relayer`), before the collation that reads 经 against 经; a witness
-    checked is written again.  Inferred: by a reader that says so (``infers_boundaries``, the
-    四库 注疏).  The 四部丛刊 (role ``songben``) is asked first, else the 集释."""
+    """Check every inferred boundary of a commentary with the 经 after it against a witness of the
+    same 篇 whose layers are explicit there (:mod:`jiaokan.collate.relayer`), before the collation
+    that reads 经 against 经; a witness checked is written again.
+
+    Inferred: by a reader that says so (``Reader.infers_boundaries``: the 注疏's 注/经, the 四部丛刊's
+    传/经).  Explicit: the first of the 四部丛刊 (注 in double columns), the 注疏 (○ before every 经
+    passage) and the 集释 that is not the witness itself.
+    """
     from .collate.relayer import inferred_boundaries, relayer
     from .readers import READERS
 
@@ -157,17 +161,15 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None) -> None:
         by_role: dict[str, str] = {}
         for s in stems:
             by_role.setdefault(res.witnesses[s].meta.role or "", s)
-        ref = by_role.get("songben") or by_role.get("jishi")
-        if ref is None:
-            continue
         for stem in stems:
             w = res.witnesses[stem]
             reader = READERS.get(w.meta.format)
-            if stem == ref or stem in done or reader is None or not reader.infers_boundaries \
-                    or not inferred_boundaries(w):
+            layers = reader.infers_boundaries if reader is not None else frozenset()
+            ref = next((by_role[r] for r in ("songben", "zhushu", "jishi") if by_role.get(r, stem) != stem), None)
+            if ref is None or stem in done or not layers or not inferred_boundaries(w, layers):
                 continue
             done.add(stem)
-            rep = relayer(w, [res.witnesses[ref]], source=res.tei_paths[ref].name)
+            rep = relayer(w, [res.witnesses[ref]], source=res.tei_paths[ref].name, layers=layers)
             res.notes.append(rep.summary())
             try:
                 path = write_tei(w, res.tei_paths[stem])

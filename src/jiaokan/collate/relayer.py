@@ -24,7 +24,7 @@ witness can know.  The build calls :func:`relayer` before collating a 篇 (``bui
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Collection, Iterable, Sequence
 
 from ..model import Inline, Label, LineBreak, Loc, PageBreak, Piece, Text, Witness
 from ..normalize import keys
@@ -55,17 +55,18 @@ class Relayering:
     moves: list[str] = field(default_factory=list)  # ``…注|经…`` before → after, for the report
 
     def summary(self) -> str:
-        return (f"{self.witness}: {self.checked} inferred 注/经 boundaries checked against {self.source}, "
+        return (f"{self.witness}: {self.checked} inferred boundaries before a 经 checked against {self.source}, "
                 f"{self.confirmed} confirmed, {self.moved} moved, {self.doubtful} doubtful, {self.uncovered} not covered")
 
 
-def inferred_boundaries(w: Witness) -> list[tuple[Piece, Piece]]:
-    """(注 piece, 经 piece) for every 经 piece that follows a 注 piece with no marker of its own."""
+def inferred_boundaries(w: Witness, layers: Collection[str] = ("zhu",)) -> list[tuple[Piece, Piece]]:
+    """(commentary piece, 经 piece) for every 经 piece that follows a piece of one of ``layers``
+    (the 注 of the 注疏, the 传 of the 四部丛刊) with no marker of its own."""
     out = []
     prev: Piece | None = None
     for p in w.pieces():
         first = next((x for x in p.content if not isinstance(x, (LineBreak, PageBreak))), None)
-        if prev is not None and prev.layer == "zhu" and p.layer == "jing" and not isinstance(first, Label):
+        if prev is not None and prev.layer in layers and p.layer == "jing" and not isinstance(first, Label):
             out.append((prev, p))
         prev = p
     return out
@@ -94,16 +95,19 @@ def _stream(pieces: Sequence[Piece], layers: Iterable[str] | None = None) -> _St
     return s
 
 
-def relayer(target: Witness, explicit: Sequence[Witness], source: str = "") -> Relayering:
+def relayer(target: Witness, explicit: Sequence[Witness], source: str = "",
+            layers: Collection[str] = ("zhu",)) -> Relayering:
     """Check (and correct) ``target``'s inferred 注/经 boundaries against ``explicit`` (in reading order).
 
     ``explicit``: the witness(es) of the same 篇 whose layers the print marks (several files of
     one witness are given in order).  ``source``: what the moved or confirmed pieces record as the
-    witness the decision came from (default: the explicit witness's siglum).
+    witness the decision came from (default: the explicit witness's siglum).  ``layers``: the
+    commentary layers whose boundary with the next 经 the target's reader inferred
+    (``Reader.infers_boundaries``).
     """
     source = source or (explicit[0].meta.siglum if explicit else "")
     rep = Relayering(target.meta.siglum or target.meta.file, source)
-    bounds = inferred_boundaries(target)
+    bounds = inferred_boundaries(target, layers)
     if not bounds or not explicit:
         return rep
     pieces = list(target.pieces())
@@ -121,12 +125,12 @@ def relayer(target: Witness, explicit: Sequence[Witness], source: str = "") -> R
         first_key.setdefault(n, idx)
     index = {id(p): n for n, p in enumerate(pieces)}
     for zhu, jing in bounds:
-        _check(rep, ws, rs, partner, first_key, index[id(zhu)], index[id(jing)], zhu, jing)
+        _check(rep, ws, rs, partner, first_key, index[id(zhu)], index[id(jing)], zhu, jing, target)
     return rep
 
 
 def _check(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None], first_key: dict[int, int],
-           zn: int, jn: int, zhu: Piece, jing: Piece) -> None:
+           zn: int, jn: int, zhu: Piece, jing: Piece, target: Witness) -> None:
     lo = first_key.get(zn)
     hi_piece = first_key.get(jn)
     if lo is None or hi_piece is None:
@@ -146,7 +150,18 @@ def _check(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None],
         r = partner[lo + k]
         jing_after[k] = jing_after[k + 1] + (r is not None and rs.jing[r])
     scores = [comm_before[k] + jing_after[k] for k in range(len(span) + 1)]
-    best = max(range(1, len(span)), key=lambda k: (scores[k], k == cur, -abs(k - cur)), default=cur)
+    # a 经 item the 四部丛刊's reader read out of a 传 may be no item at all (a 注 is never empty)
+    may_vanish = zhu.layer == "zhuan"
+    best = max(range(1, len(span) + may_vanish), key=lambda k: (scores[k], k == cur, -abs(k - cur)), default=cur)
+    if best == len(span):
+        if scores[best] - scores[cur] < MIN_GAIN or not _covered(partner, lo, hi + 1, hi - 1):
+            rep.uncovered += 1
+            return
+        rep.checked += 1
+        rep.moved += 1
+        rep.moves.append(f"…{zhu.text[-8:]}|{jing.text[:8]}… → no 经 item: …{jing.text[-8:]}|")
+        _vanish(target, zhu, jing)
+        return
     if not _covered(partner, lo, hi, lo + best):
         rep.uncovered += 1
         return
@@ -167,6 +182,23 @@ def _check(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None],
     rep.moves.append(f"…{before[max(0, old - 8):old]}|{before[old:old + 8]}… → "
                      f"…{before[max(0, at - 8):at]}|{before[at:at + 8]}…")
     jing.cert, jing.source = "high", rep.source
+
+
+def _vanish(w: Witness, zhu: Piece, jing: Piece) -> None:
+    """The 经 piece ``jing`` is no item: its text goes on the commentary before it, and the rest of its
+    unit (the note after it) joins the unit of that commentary."""
+    zhu.content = zhu.content + jing.content
+    zhu.source = None
+    for d in w.divs:
+        for i, u in enumerate(d.units):
+            if u.pieces and u.pieces[0] is jing:
+                owner = next((v for v in d.units[:i] if zhu in v.pieces), None)
+                if owner is None:
+                    u.pieces[0] = Piece(zhu.layer, [], jing.loc)  # not expected: keep the unit, emptied
+                    return
+                owner.pieces.extend(u.pieces[1:])
+                del d.units[i]
+                return
 
 
 def _covered(partner: list[int | None], lo: int, hi: int, at: int) -> bool:

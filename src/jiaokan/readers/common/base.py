@@ -614,10 +614,10 @@ class Reader:
     #: it when neither the manifest nor the file says; both fill only what is left empty
     role: str = "reference"
     author: str = ""
-    #: True when the format does not mark every 注/经 boundary and the reader infers some (a 经
-    #: piece after a 注 piece with no marker of its own): the build then checks them against a
-    #: witness whose layers are explicit (:mod:`jiaokan.collate.relayer`)
-    infers_boundaries: bool = False
+    #: The commentary layers whose boundary with the 经 that follows the format does not mark, so
+    #: that the reader infers it (a 经 piece right after such a piece, with no marker of its own):
+    #: the build checks those against a witness whose layers are explicit (:mod:`jiaokan.collate.relayer`)
+    infers_boundaries: frozenset[str] = frozenset()
 
     def sniff(self, src: SourceText) -> float:
         """How sure (0–1) we are that ``src`` is in this format."""

@@ -161,6 +161,7 @@ class MandokuSbckReader(MandokuReader):
     name = "mandoku-sbck"
     role = "songben"
     variant = "sbck"
+    infers_boundaries = frozenset({"zhuan"})  # 经 and 传 run on together: where an item starts is read from the 传
     layout = "四部丛刊 鄭注: 经 in running text, 郑注 in double-column '(…/…)' (KR1d0026)"
     description = "Kanripo Mandoku raw, 四部丛刊 《儀禮》 鄭注 (KR1d0026): 经 running, 郑注 in '(…/…)'; reference for layer agreement"
 
@@ -367,7 +368,7 @@ class MandokuZhushuReader(MandokuReader):
     name = "mandoku-zhushu"
     role = "zhushu"
     variant = "zhushu"
-    infers_boundaries = True  # a 注 followed by ``注`` with nothing between hides the 经's start
+    infers_boundaries = frozenset({"zhu"})  # a 注 followed by ``注`` with nothing between hides the 经's start
     layout = "注疏: running 经, '注' opening 郑注, '○' new passages, 音義(…) and 疏(…) double-column (KR1d0028)"
     description = ("Kanripo Mandoku raw, 四库 《儀禮注疏》 (KR1d0028): running 经/注 with 注 and ○ markers, "
                    "音義(…) and 疏(…) double-column, 考證 at the end")
