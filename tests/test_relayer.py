@@ -114,3 +114,38 @@ def test_the_sbck_items_read_out_of_a_zhuan_are_checked_against_the_zhushu_rings
     assert unit.pieces[1].text.endswith("支子可也爲所後者之祖父母妻妻之父母昆弟昆弟之子若子")
     # the items the rings confirm say so
     assert any(p.source == "pian11-ZS.xml" and p.cert == "high" and p.text == "諸侯爲天子" for p in sb.pieces())
+
+
+def test_the_build_checks_the_zhushu_against_the_sbck_and_ingest_does_not(tmp_path):
+    """`jiaokan build` of 公食大夫禮 (注疏 + 四部丛刊): the 注疏's TEI says which boundaries the 四部丛刊 decided;
+    `jiaokan ingest` of the same file keeps the reader's own guesses."""
+    import subprocess
+    import sys
+
+    from lxml import etree
+
+    from .conftest import KANRIPO
+
+    names = ["KR1d0028_009.txt", "KR1d0026_009.txt"]
+    if not all((KANRIPO / n).is_file() for n in names):
+        import pytest
+
+        pytest.skip("../shared/kanripo not available")
+    (tmp_path / "corpus.toml").write_text(
+        "".join(f'[[witness]]\nsiglum = "{s}"\nfiles = ["{KANRIPO / n}"]\n' for s, n in zip(("ZS", "SB"), names)),
+        encoding="utf-8")
+    jk = [sys.executable, "-m", "jiaokan"]
+    r = subprocess.run(jk + ["build", "-q", "-j", "1", "--corpus", str(tmp_path), "--out", str(tmp_path / "b")],
+                       capture_output=True)
+    assert r.returncode == 0, r.stderr.decode()[-2000:]
+    assert "ZS: " in r.stdout.decode() and "moved" in r.stdout.decode()
+    ns = {"t": "http://www.tei-c.org/ns/1.0"}
+    tree = etree.parse(str(tmp_path / "b" / "tei" / "pian09-ZS.xml"))
+    decided = tree.xpath("//t:ab[@source='pian09-SB.xml']", namespaces=ns)
+    assert decided and all(el.get("cert") == "high" and el.get("type") == "jing" for el in decided)
+    moved = [el for el in decided if "".join(el.itertext()).startswith("大夫不答拜將命")]
+    assert moved, "屈辱來迎己|大夫不答拜將命"
+    r = subprocess.run(jk + ["ingest", "-q", str(KANRIPO / names[0]), "-o", str(tmp_path / "ing")], capture_output=True)
+    assert r.returncode == 0, r.stderr.decode()[-2000:]
+    (alone,) = (tmp_path / "ing").glob("*.xml")
+    assert not etree.parse(str(alone)).xpath("//t:ab[@source]", namespaces=ns)
