@@ -104,7 +104,7 @@ def test_the_sbck_items_read_out_of_a_zhuan_are_checked_against_the_zhushu_rings
     guessed = {p.text for p in sb.pieces() if p.layer == "jing"}
     assert {"大夫以上爲庶母無服貴臣貴妾", "爲所後者之祖父母妻妻之父母昆弟昆弟之子若子"} <= guessed
     rep = relayer(sb, [zs], source="pian11-ZS.xml", layers={"zhuan"})
-    assert rep.moved >= 2 and rep.uncovered == 0
+    assert rep.moved >= 2 and rep.cut == 1 and rep.uncovered == 0
     pairs = [(p.layer, p.text) for p in sb.pieces()]
     assert ("jing", "貴臣貴妾") in pairs
     assert any(layer == "zhuan" and t.endswith("以名服也大夫以上爲庶母無服") for layer, t in pairs)
@@ -112,6 +112,11 @@ def test_the_sbck_items_read_out_of_a_zhuan_are_checked_against_the_zhushu_rings
     unit = next(u for u in sb.units() if u.jing is not None and u.jing.text == "爲人後者")
     assert [p.layer for p in unit.pieces] == ["jing", "zhuan", "zhu"]
     assert unit.pieces[1].text.endswith("支子可也爲所後者之祖父母妻妻之父母昆弟昆弟之子若子")
+    # an item at the very end of a 传, before its own note: cut out, a passage of its own with that note
+    unit = next(u for u in sb.units() if u.jing is not None and u.jing.text == "凡妾爲私兄弟如邦人")
+    assert [p.layer for p in unit.pieces] == ["jing", "zhu"] and unit.pieces[1].text.startswith("嫌厭降之也")
+    assert (unit.jing.cert, unit.jing.source) == ("high", "pian11-ZS.xml")
+    assert any(layer == "zhuan" and t.endswith("不當室則無緦服也") for layer, t in pairs)
     # the items the rings confirm say so
     assert any(p.source == "pian11-ZS.xml" and p.cert == "high" and p.text == "諸侯爲天子" for p in sb.pieces())
 

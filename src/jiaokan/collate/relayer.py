@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Collection, Iterable, Sequence
 
-from ..model import Inline, Label, LineBreak, Loc, PageBreak, Piece, Text, Witness
+from ..model import Inline, Label, LineBreak, Loc, PageBreak, Piece, Text, Unit, Witness
 from ..normalize import keys
 from .align import align
 
@@ -36,6 +36,11 @@ __all__ = ["Relayering", "inferred_boundaries", "relayer", "split_content"]
 #: least this many more aligned characters than with the reader's (one character could be a
 #: variant reading aligned by chance).
 MIN_GAIN = 1
+#: A 经 passage is cut out of the end of a commentary piece that no 经 follows only when the explicit
+#: witness reads at least this many more of its characters as 经 than as commentary, and it is at
+#: least ``TAIL_MIN`` characters long: a new passage asks for more than a moved boundary.
+TAIL_GAIN = 3
+TAIL_MIN = 2
 #: How near a split (characters on each side) the explicit witness must have an aligned character
 #: for the split to be confirmed or moved: the alignment must cover the place.
 COVER = 2
@@ -50,13 +55,15 @@ class Relayering:
     checked: int = 0  # inferred boundaries the alignment covered
     confirmed: int = 0
     moved: int = 0
+    cut: int = 0  # 经 passages cut out of the end of a commentary piece
     doubtful: int = 0  # the explicit witness leans to another split by less than MIN_GAIN: left, cert="low"
     uncovered: int = 0
     moves: list[str] = field(default_factory=list)  # ``…注|经…`` before → after, for the report
 
     def summary(self) -> str:
         return (f"{self.witness}: {self.checked} inferred boundaries before a 经 checked against {self.source}, "
-                f"{self.confirmed} confirmed, {self.moved} moved, {self.doubtful} doubtful, {self.uncovered} not covered")
+                f"{self.confirmed} confirmed, {self.moved} moved, {self.doubtful} doubtful, {self.uncovered} not covered; "
+                f"{self.cut} 经 passages cut out of the end of a commentary")
 
 
 def inferred_boundaries(w: Witness, layers: Collection[str] = ("zhu",)) -> list[tuple[Piece, Piece]]:
@@ -126,7 +133,71 @@ def relayer(target: Witness, explicit: Sequence[Witness], source: str = "",
     index = {id(p): n for n, p in enumerate(pieces)}
     for zhu, jing in bounds:
         _check(rep, ws, rs, partner, first_key, index[id(zhu)], index[id(jing)], zhu, jing, target)
+    for n, p in reversed(list(enumerate(pieces))):  # from the end: a cut adds a unit after the piece's own
+        nxt = pieces[n + 1] if n + 1 < len(pieces) else None
+        if p.layer in layers and n in first_key and (nxt is None or nxt.layer != "jing" or _marked(nxt)):
+            _tail(rep, ws, rs, partner, first_key[n], n, p, target)
     return rep
+
+
+def _marked(p: Piece) -> bool:
+    """Does ``p`` open with a marker of its own (a ``○`` before a 经)?"""
+    first = next((x for x in p.content if not isinstance(x, (LineBreak, PageBreak))), None)
+    return isinstance(first, Label)
+
+
+def _tail(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None], lo: int, n: int, p: Piece,
+          target: Witness) -> None:
+    """A 经 passage hidden at the end of a commentary piece that no unmarked 经 follows (``…注…儐之兩馬束錦疏(…``,
+    ``…傳曰不當室則無緦服也凡妾爲私兄弟如邦人(注)``): cut it out when the explicit witness says so by
+    :data:`TAIL_GAIN` characters over reading it all as commentary."""
+    hi = lo
+    while hi < len(ws.where) and ws.where[hi][0] == n:
+        hi += 1
+    size = hi - lo
+    if size < 2 * TAIL_MIN:
+        return
+    comm_before = [0]
+    for i in range(lo, hi):
+        r = partner[i]
+        comm_before.append(comm_before[-1] + (r is not None and not rs.jing[r]))
+    jing_after = [0] * (size + 1)
+    for k in range(size - 1, -1, -1):
+        r = partner[lo + k]
+        jing_after[k] = jing_after[k + 1] + (r is not None and rs.jing[r])
+    best = max(range(TAIL_MIN, size - TAIL_MIN + 1), key=lambda k: (comm_before[k] + jing_after[k], k))
+    gain = comm_before[best] + jing_after[best] - comm_before[size]
+    if gain < TAIL_GAIN or not _covered(partner, lo, hi, lo + best):
+        return
+    at = ws.where[lo + best][1]
+    text = p.text
+    jing = _cut_tail(target, p, at)
+    if jing is None:
+        return
+    jing.cert, jing.source = "high", rep.source
+    rep.cut += 1
+    rep.moves.append(f"cut …{text[max(0, at - 8):at]}|{text[at:at + 12]}… (经 out of the end of a {p.layer})")
+
+
+def _cut_tail(w: Witness, p: Piece, at: int) -> Piece | None:
+    """Cut ``p`` at reading offset ``at``: the rest becomes a 经 piece opening a new unit right after
+    ``p``'s, which takes the pieces that followed ``p`` (the 疏 or note that now follow that 经)."""
+    for d in w.divs:
+        for i, u in enumerate(d.units):
+            if p not in u.pieces:
+                continue
+            k = u.pieces.index(p)
+            head, tail = split_content(p.content, at)
+            p.content = head
+            taken = {x.id for dd in w.divs for x in dd.units}
+            uid = next(f"{u.id}{c}" for c in "abcdefghijklmnopqrstuvwxyz" if f"{u.id}{c}" not in taken)
+            jing = Piece("jing", tail, p.loc, id=f"{uid}.jing1")
+            _locate(jing, head, p)
+            rest = u.pieces[k + 1:]
+            del u.pieces[k + 1:]
+            d.units.insert(i + 1, Unit(uid, [jing, *rest]))
+            return jing
+    return None
 
 
 def _check(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None], first_key: dict[int, int],
@@ -159,7 +230,7 @@ def _check(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None],
             return
         rep.checked += 1
         rep.moved += 1
-        rep.moves.append(f"…{zhu.text[-8:]}|{jing.text[:8]}… → no 经 item: …{jing.text[-8:]}|")
+        rep.moves.append(f"no 经 item …{zhu.text[-8:]}|{jing.text[:8]}… → …{jing.text[-8:]}|")
         _vanish(target, zhu, jing)
         return
     if not _covered(partner, lo, hi, lo + best):
@@ -179,7 +250,7 @@ def _check(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None],
     old = len(zhu.text)
     _move(zhu, jing, at)
     rep.moved += 1
-    rep.moves.append(f"…{before[max(0, old - 8):old]}|{before[old:old + 8]}… → "
+    rep.moves.append(f"moved …{before[max(0, old - 8):old]}|{before[old:old + 8]}… → "
                      f"…{before[max(0, at - 8):at]}|{before[at:at + 8]}…")
     jing.cert, jing.source = "high", rep.source
 
@@ -213,13 +284,18 @@ def _move(zhu: Piece, jing: Piece, at: int) -> None:
     """Put the boundary between ``zhu`` and ``jing`` at reading offset ``at`` of their joined text."""
     head, tail = split_content(zhu.content + jing.content, at)
     zhu.content, jing.content = head, tail
-    line, page = zhu.loc.line, zhu.loc.page
+    _locate(jing, head, zhu)
+
+
+def _locate(jing: Piece, head: list[Inline], before: Piece) -> None:
+    """``jing``'s location: where the content ``head`` of the piece ``before`` it leaves off."""
+    line, page = before.loc.line, before.loc.page
     for node in head:
         if isinstance(node, LineBreak):
             line = node.n
         elif isinstance(node, PageBreak):
             page = node.n
-    first = tail[0] if tail else None
+    first = jing.content[0] if jing.content else None
     if isinstance(first, LineBreak):
         line = first.n
     jing.loc = Loc(line, page)

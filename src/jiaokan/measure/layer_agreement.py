@@ -412,7 +412,7 @@ def run_pairs(pairs: Sequence[tuple[Path, Path]], *, witness_format: str | None 
             rep = relayer(wit, explicit, source="+".join(f.stem for f in relayer_with))
             if log is not None:
                 log.append(rep.summary())
-                log.extend(f"  moved {m}" for m in rep.moves)
+                log.extend(f"  {m}" for m in rep.moves)
         results.append(measure(wit, refs[rpath], witness_name=wpath.stem, reference_name=rpath.stem,
                                max_examples=max_examples))
     return results, skipped
