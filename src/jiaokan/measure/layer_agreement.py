@@ -14,7 +14,8 @@ in the witness and absent from the reference must not decide where anything goes
 they simply come out as insertions.  The reference's titles are in its stream too, so
 that the witness's titles have their own counterpart, but a pair with a title of the
 reference is never counted.  :func:`jiaokan.collate.align.align` aligns the
-two; over the ``equal`` characters we compare the *class* of the layer (经 against
+two (a tie between identical characters is settled in favour of the same layer,
+:func:`_settle_ties`); over the ``equal`` characters we compare the *class* of the layer (经 against
 commentary; the commentary layers 注 疏 音义 释 案 考证 and named commentators all
 count as commentary).
 
