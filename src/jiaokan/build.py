@@ -143,6 +143,43 @@ def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None) -
             _keep(res, e, w, path, tei_all)
 
 
+def relayer_stage(res: BuildResult, specs: list, tei_all: str | None) -> None:
+    """Check every inferred boundary of a commentary with the 经 after it against a witness of the
+    same 篇 whose layers are explicit there (:mod:`jiaokan.collate.relayer`), before the collation
+    that reads 经 against 经; a witness checked is written again.
+
+    Inferred: by a reader that says so (``Reader.infers_boundaries``: the 注疏's 注/经, the 四部丛刊's
+    传/经).  Explicit: the first of the 四部丛刊 (注 in double columns), the 注疏 (○ before every 经
+    passage) and the 集释 that is not the witness itself.
+    """
+    from .collate.relayer import inferred_boundaries, relayer
+    from .readers import READERS
+
+    done: set[str] = set()
+    for spec in specs:
+        stems = [e.stem for e in spec.entries if e.stem in res.witnesses]
+        by_role: dict[str, str] = {}
+        for s in stems:
+            by_role.setdefault(res.witnesses[s].meta.role or "", s)
+        for stem in stems:
+            w = res.witnesses[stem]
+            reader = READERS.get(w.meta.format)
+            layers = reader.infers_boundaries if reader is not None else frozenset()
+            ref = next((by_role[r] for r in ("songben", "zhushu", "jishi") if by_role.get(r, stem) != stem), None)
+            if ref is None or stem in done or not layers or not inferred_boundaries(w, layers):
+                continue
+            done.add(stem)
+            rep = relayer(w, [res.witnesses[ref]], source=res.tei_paths[ref].name, layers=layers)
+            res.notes.append(rep.summary())
+            try:
+                path = write_tei(w, res.tei_paths[stem])
+            except InvalidOutput as exc:
+                res.errors.append(str(exc))
+                continue
+            check = validate_file(path, tei_all)
+            res.errors.extend(f"{path}: {err}" for err in check.errors)
+
+
 @dataclass
 class _Outcome:
     """What one step of a stage gives back (from this process or a worker): errors are returned, never
@@ -465,6 +502,7 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
     if res.parts:
         join_stage(res, corpus, out, tei_all)
         specs = load_collations(corpus, res.units)
+    relayer_stage(res, specs, tei_all)
     progress = Progress(len(specs), "collate", quiet=quiet)
     crows = collate_stage(res, corpus, out, progress, tei_all, jobs=jobs)
     if crows:

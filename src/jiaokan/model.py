@@ -306,6 +306,10 @@ class Piece:
     id: str | None = None
     #: Column of the piece's first character on its source line (see :func:`assign_columns`).
     col: int | None = field(default=None, compare=False)
+    #: Where the piece's start was decided when not by this witness's own markers: the witness
+    #: (its TEI file, or siglum) whose explicit layers confirmed or moved an inferred boundary
+    #: (:mod:`jiaokan.collate.relayer`); TEI ``@source``.
+    source: str | None = None
 
     def __post_init__(self) -> None:
         if self.layer not in LAYERS:

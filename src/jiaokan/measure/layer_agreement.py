@@ -14,7 +14,8 @@ in the witness and absent from the reference must not decide where anything goes
 they simply come out as insertions.  The reference's titles are in its stream too, so
 that the witness's titles have their own counterpart, but a pair with a title of the
 reference is never counted.  :func:`jiaokan.collate.align.align` aligns the
-two; over the ``equal`` characters we compare the *class* of the layer (经 against
+two (a tie between identical characters is settled in favour of the same layer,
+:func:`_settle_ties`); over the ``equal`` characters we compare the *class* of the layer (经 against
 commentary; the commentary layers 注 疏 音义 释 案 考证 and named commentators all
 count as commentary).
 
@@ -50,10 +51,10 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from ..errors import InputError
-from ..collate.align import align
+from ..collate.align import Op, align
 from ..model import Inline, Where, Witness, walk
 from ..normalize import keys
-from ..readers import read_witness
+from ..readers import READERS, read_witness
 from ..ui import table
 
 __all__ = ["Stream", "stream", "Result", "Boundaries", "Example", "inferred_boundaries", "measure", "report",
@@ -236,7 +237,7 @@ def measure(wit: Witness, ref: Witness, *, witness_name: str = "", reference_nam
                  ref_total=sum(c != PARA for c in rs.classes))
     partner: list[int | None] = [None] * len(ws.keys)
     disagreements: list[tuple[int, int, str]] = []  # (witness index, reference index, kind)
-    for op in align(rs.keys, ws.keys):
+    for op in _settle_ties(align(rs.keys, ws.keys), ws, rs):
         if op.kind not in ("equal", "transpose"):
             continue
         for k in range(op.a1 - op.a0):
@@ -255,10 +256,43 @@ def measure(wit: Witness, ref: Witness, *, witness_name: str = "", reference_nam
         counts[kind] += 1
     res.jing_as_comm, res.comm_as_jing, res.para = counts["经→注"], counts["注→经"], counts["para"]
     res.examples.extend(_examples(disagreements, ws, rs, max_examples))
-    if wit.meta.format == "mandoku-zhushu":  # the one format whose 注/经 boundaries are inferred
+    reader = READERS.get(wit.meta.format)
+    if reader is not None and reader.infers_boundaries:  # a format whose 注/经 boundaries are inferred (the 注疏)
         res.boundaries = _boundaries(wit, ws, {w for w, _, kind in disagreements if kind != "para"})
     _count_unmatched_jing(res, ws, partner, lacuna_gaps(ref, rs), max_examples)
     return res
+
+
+#: Longest run of reference characters whose place among equal witness characters :func:`_settle_ties` decides.
+TIE_MAX = 4
+
+
+def _settle_ties(ops: list[Op], ws: Stream, rs: Stream) -> list[Op]:
+    """Resolve the alignment's ties between identical characters in favour of the same layer.
+
+    A short 经 item of the reference (``記``, ``適孫``) matches the same characters in the 疏
+    around the witness's 经 just as well (``…記疏(釋曰儀禮諸篇有記者…)公子…``): which of them the
+    aligner picks is arbitrary, and picking the 疏 reports a layer error that is not there.  So a
+    short equal run whose layers disagree is moved to an identical run of the same layers inside
+    the witness-only text beside it (never past another aligned character), when there is one.
+    """
+    out = list(ops)
+    for i, op in enumerate(out):
+        n = op.a1 - op.a0
+        if op.kind != "equal" or n > TIE_MAX:
+            continue
+        want = rs.classes[op.a0:op.a1]
+        if ws.classes[op.b0:op.b1] == want or PARA in want:
+            continue
+        lo = out[i - 1].b0 if i > 0 and out[i - 1].kind == "insert" else op.b0
+        hi = out[i + 1].b1 if i + 1 < len(out) and out[i + 1].kind == "insert" else op.b1
+        key = rs.keys[op.a0:op.a1]
+        found = [q for q in range(lo, hi - n + 1)
+                 if ws.keys[q:q + n] == key and ws.classes[q:q + n] == want]
+        if found:
+            q = min(found, key=lambda q: abs(q - op.b0))
+            out[i] = Op("equal", op.a0, op.a1, q, q + n)
+    return out
 
 
 def _examples(disagreements: list[tuple[int, int, str]], ws: Stream, rs: Stream, limit: int) -> list[Example]:
@@ -351,8 +385,18 @@ def report(results: list[Result], skipped: list[tuple[str, str, str]]) -> str:
 
 
 def run_pairs(pairs: Sequence[tuple[Path, Path]], *, witness_format: str | None = None,
-              reference_format: str | None = None, max_examples: int = 3) -> tuple[list[Result], list[tuple[str, str, str]]]:
-    """Measure every pair; a pair whose files cannot be read (no reader yet, missing file) is skipped with the reason."""
+              reference_format: str | None = None, max_examples: int = 3,
+              relayer_with: Sequence[Path] = (), log: list[str] | None = None,
+              ) -> tuple[list[Result], list[tuple[str, str, str]]]:
+    """Measure every pair; a pair whose files cannot be read (no reader yet, missing file) is skipped with the reason.
+
+    ``relayer_with``: files of a witness whose layers are explicit (the 集释, the 四部丛刊) that
+    check and correct the witness's inferred 注/经 boundaries first, as the build does
+    (:mod:`jiaokan.collate.relayer`); what was done goes to ``log``.  To measure that step
+    fairly, correct with another witness than the reference (the 集释, judged by the 四部丛刊).
+    """
+    from ..collate.relayer import relayer
+
     results: list[Result] = []
     skipped: list[tuple[str, str, str]] = []
     refs: dict[Path, Witness] = {}
@@ -361,9 +405,15 @@ def run_pairs(pairs: Sequence[tuple[Path, Path]], *, witness_format: str | None 
             if rpath not in refs:
                 refs[rpath] = read(rpath, reference_format)
             wit = read(wpath, witness_format)
+            explicit = [refs[f] if f in refs else read(f) for f in relayer_with]
         except InputError as exc:
             skipped.append((wpath.name, rpath.name, str(exc)))
             continue
+        if explicit:
+            rep = relayer(wit, explicit, source="+".join(f.stem for f in relayer_with))
+            if log is not None:
+                log.append(rep.summary())
+                log.extend(f"  {m}" for m in rep.moves)
         results.append(measure(wit, refs[rpath], witness_name=wpath.stem, reference_name=rpath.stem,
                                max_examples=max_examples))
     return results, skipped
@@ -380,6 +430,10 @@ def main(argv: Sequence[str] | None = None, *, standard_pairs: Sequence[tuple[Pa
     ap.add_argument("--zhushu-voices", metavar="TSV",
                     help="prior of the 注疏 boundary models instead of the shipped one (from "
                          "scripts/build_zhushu_voices.py: leave a chapter out to measure it fairly)")
+    ap.add_argument("--relayer-with", metavar="FILE", action="append", type=Path, default=[],
+                    help="first check the witness's inferred 注/经 boundaries against this witness whose layers "
+                         "are explicit, as the build does (repeat for the files of one witness, in order; use "
+                         "another witness than the reference, e.g. the 集释, to measure it fairly)")
     args = ap.parse_args(argv)
     if args.zhushu_voices:
         from ..readers import READERS
@@ -396,9 +450,12 @@ def main(argv: Sequence[str] | None = None, *, standard_pairs: Sequence[tuple[Pa
     if args.reference and not args.witness:
         ap.error("--reference needs a witness")
     pairs = [(Path(args.witness), Path(args.reference))] if args.witness else list(standard_pairs)
+    log: list[str] = []
     results, skipped = run_pairs(pairs, witness_format=args.witness_format, reference_format=args.reference_format,
-                                 max_examples=args.examples)
+                                 max_examples=args.examples, relayer_with=args.relayer_with, log=log)
     print(report(results, skipped))
+    if log:
+        print("\ncollation-informed layering:\n" + "\n".join(log))
     if args.witness and not results:
         return 2
     return 0

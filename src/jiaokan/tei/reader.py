@@ -296,6 +296,7 @@ class _BodyReader:
             subtype=subtype,
             cert=cert,
             id=piece_id,
+            source=el.get("source"),
         )
         unit.pieces.append(p)
         if _local(el) == "head" and self.div.title is None:

@@ -265,7 +265,7 @@ def _div(d: Div, resp: _RespTable) -> etree._Element:
             is_jing = p.layer == "jing"
             who = resp.ref(p.resp, p.layer)  # before the content's notes: resp ids number in document order
             el = E("head" if as_head else "ab", *_inline(p.content, resp),
-                   type=p.layer, subtype=p.subtype, n=u.id, resp=who, cert=p.cert,
+                   type=p.layer, subtype=p.subtype, n=u.id, resp=who, cert=p.cert, source=p.source,
                    xml_id=u.id if is_jing else p.id,
                    corresp="#" + u.id if not is_jing and u.jing is not None else None)
             if el.text is None and len(el):

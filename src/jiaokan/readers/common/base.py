@@ -623,6 +623,10 @@ class Reader:
     #: it when neither the manifest nor the file says; both fill only what is left empty
     role: str = "reference"
     author: str = ""
+    #: The commentary layers whose boundary with the 经 that follows the format does not mark, so
+    #: that the reader infers it (a 经 piece right after such a piece, with no marker of its own):
+    #: the build checks those against a witness whose layers are explicit (:mod:`jiaokan.collate.relayer`)
+    infers_boundaries: frozenset[str] = frozenset()
 
     def sniff(self, src: SourceText) -> float:
         """How sure (0–1) we are that ``src`` is in this format."""

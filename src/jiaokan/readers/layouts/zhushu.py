@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from ..common.base import WitnessBuilder, columns
 from .zhushu_boundary import END, CharModel, LengthPrior, best_split, shipped_voices, whole_zhu
 from ..formats.mandoku.source import Flat, Group, Seg, paratext_kind
+from .zhuan import is_citation, opens_ji, openings as zhuan_openings
 from .zhushu_markers import SHU, SHU_OPEN_RE, ZHU, ZHU_PART_RE, big_marks, no_zhu_end, fold, group_marker, zhuan_opening
 
 #: Below this margin (nats) an inferred 注/经 boundary is reported and marked ``cert="low"``.
@@ -270,6 +271,7 @@ class ZhushuLayerer:
         self.parts: list[Part] = []
         self.folded = fold(flat.text)  # markers are matched in their folded form (䟽 = 疏, 註 = 注)
         self.in_zhuan = False  # running text without a ○ continues an open 传 (喪服)
+        self.saw_zhuan = False  # the 卷 has shown a 传: ``傳曰`` after a 注 may open one
         self.voices = shipped_voices() if voices is None else voices  # the models' prior
 
     def certain_texts(self) -> dict[str, list[str]]:
@@ -410,9 +412,11 @@ class ZhushuLayerer:
         return (prev.end - found[0], found[1]) if found else None
 
     def _big(self, start: int, end: int, after: str, line: int, follow: str) -> None:
-        """Running text: 经 (or 传) and 注 parts, cut at the ○ and 注 markers."""
+        """Running text: 经 (or 传) and 注 parts, cut at the ○ and 注 markers (and ``傳曰`` after a 注)."""
         bounds: list[tuple[int, str | None]] = [(start, None)]
-        bounds += big_marks(self.flat.text, self.folded, start, end)
+        bounds += self._zhuan_after_zhu(big_marks(self.flat.text, self.folded, start, end), end)
+        if after in ("shu", "yinyi", "para") and opens_ji(self.folded, start):
+            self.in_zhuan = False  # the 記 of the 篇 is 经, whatever 传 came before it
         for j, (p, mark) in enumerate(bounds):
             stop = bounds[j + 1][0] if j + 1 < len(bounds) else end
             if mark is None:
@@ -424,11 +428,34 @@ class ZhushuLayerer:
             elif mark == "○":
                 self.in_zhuan = False  # a ○ opens a new 经 passage
                 self._text(p + 1, stop, (p, p + 1), line)
+            elif mark == "傳":
+                self.parts.append(Part("zhuan", p, stop, line=self._line_of(p)))
+                self.in_zhuan = True
             else:
                 nxt = bounds[j + 1][1] if j + 1 < len(bounds) else follow
                 kind = "zhu+jing" if nxt == "注" else "zhu"
                 self.parts.append(Part(kind, p + 1, stop, label=(p, p + 1), line=line, follow=nxt or "end",
                                        resume="zhuan" if self.in_zhuan else "jing"))
+
+    def _zhuan_after_zhu(self, marks: list[tuple[int, str]], end: int) -> list[tuple[int, str]]:
+        """Add the 传 openings that follow a 注 directly (``○舅注母之兄弟傳曰何以緦…``, 喪服).
+
+        Only in a 卷 that has already shown 子夏's 传, and never where 郑玄 cites a book
+        (``春秋傳曰``, :func:`.zhuan.is_citation`): other 篇 quote 傳 in their 注 too.
+        """
+        if not self.saw_zhuan:
+            return marks
+        out: list[tuple[int, str]] = []
+        for j, (p, mark) in enumerate(marks):
+            out.append((p, mark))
+            if mark != ZHU:
+                continue
+            stop = marks[j + 1][0] if j + 1 < len(marks) else end
+            at = next((a for a in zhuan_openings(self.folded, p + 1, stop)
+                       if a > p + 1 and not is_citation(self.folded, a)), None)
+            if at is not None:
+                out.append((at, "傳"))
+        return out
 
     def _text(self, start: int, end: int, label: tuple[int, int] | None, line: int) -> None:
         """经 running text, or 子夏's 传 where ``傳曰`` opens it or an open 传 goes on (喪服)."""
@@ -442,7 +469,7 @@ class ZhushuLayerer:
         if at > start or label:
             self.parts.append(Part("jing", start, at, label=label, line=line))
         self.parts.append(Part("zhuan", at, end, line=self._line_of(at)))
-        self.in_zhuan = True
+        self.in_zhuan = self.saw_zhuan = True
 
     # -- the 疏 that betrays a hidden 注 ---------------------------------------------
     def _find_mismarked_zhu(self) -> None:

@@ -80,6 +80,7 @@ from ...registry import register
 from ...layouts.jishi import JishiLayerer, PhysLine
 from ...layouts.zhushu import ZhushuLayerer
 from ...layouts.zhushu_markers import fold, zhuan_opening
+from ...layouts.zhuan import Voices, hidden_items
 from .source import (
     COUNT_RE,
     KNOWN_TEXTS,
@@ -160,6 +161,7 @@ class MandokuSbckReader(MandokuReader):
     name = "mandoku-sbck"
     role = "songben"
     variant = "sbck"
+    infers_boundaries = frozenset({"zhuan"})  # 经 and 传 run on together: where an item starts is read from the 传
     layout = "四部丛刊 鄭注: 经 in running text, 郑注 in double-column '(…/…)' (KR1d0026)"
     description = "Kanripo Mandoku raw, 四部丛刊 《儀禮》 鄭注 (KR1d0026): 经 running, 郑注 in '(…/…)'; reference for layer agreement"
 
@@ -181,8 +183,9 @@ class SbckLayerer:
     喪服 carries 子夏's 传 in the running text with the 经 (``父傳曰爲父何以斬衰也…``):
     ``傳曰`` in the 经 opens a ``zhuan`` piece of the same unit, which runs to the next
     note; the running text after that note is 经 again (this edition puts the 注 of a
-    传 after the whole 传).  Where a 传 gives way to the next 经 with no note between
-    (``…父至尊也諸侯爲天子傳曰…``) the text does not say, and it stays 传.
+    传 after the whole 传).  Where a 传 gives way to the next 经 item with no note between
+    (``…父至尊也諸侯爲天子傳曰…``) the next ``傳曰`` betrays the item, and the 传's grammar
+    says where it starts (:func:`..layouts.zhuan.hidden_items`; a guess is ``cert="low"``).
     """
 
     def __init__(self, flat: Flat, groups: list[Group]) -> None:
@@ -214,7 +217,61 @@ class SbckLayerer:
                 self._group(g.open, close)
                 pos = close
             self._big(pos, end)
+        self._hidden_items()
         return self.segs
+
+    def _hidden_items(self) -> None:
+        """Cut the 经 items hidden in a 传 (see :func:`..layouts.zhuan.hidden_items`) out of it.
+
+        The 卷's own 经 and 传 pieces train the :class:`..layouts.zhuan.Voices` that decide
+        whether the end of a 传 before a note is an item (the 注 of an item may follow it directly).
+        """
+        if not any(s.layer == "zhuan" for s in self.segs):
+            return
+        self._cut_items(None)  # the items a ``傳曰`` betrays: certain enough to train on
+        pieces = self._pieces()
+        text = self.folded
+        self._cut_items(Voices([text[a:z] for layer, a, z, *_ in pieces if layer == "jing"],
+                               [text[a:z] for layer, a, z, *_ in pieces if layer == "zhuan"]))
+
+    def _cut_items(self, voices: Voices | None) -> None:
+        """One pass of :func:`hidden_items` over the 传 pieces (with ``voices``: the items before a note)."""
+        text = self.folded
+        for layer, start, end, i, j in reversed(self._pieces()):
+            if layer != "zhuan":
+                continue
+            closed = voices is not None and j < len(self.segs) and self.segs[j].layer == "zhu"
+            for item in reversed(hidden_items(text[start:end], voices, closed)):
+                if item.end < end - start:
+                    self._open_at(i, j, start + item.end, Seg(0, 0, "zhuan", new_unit=False))
+                self._open_at(i, j, start + item.start,
+                              Seg(0, 0, "jing", new_unit=True, cert=None if item.certain else "low"))
+
+    def _pieces(self) -> list[tuple[str, int, int, int, int]]:
+        """The pieces the segments open: (layer, start, end, first segment, one past the last)."""
+        out = []
+        i = 0
+        while i < len(self.segs):
+            j = i + 1
+            while j < len(self.segs) and self.segs[j].layer is None:
+                j += 1
+            layer = self.segs[i].layer
+            if layer is not None:
+                out.append((layer, self.segs[i].start, self.segs[j - 1].end, i, j))
+            i = j
+        return out
+
+    def _open_at(self, lo: int, hi: int, pos: int, opener: Seg) -> None:
+        """Open ``opener``'s piece at ``pos`` inside the segments ``lo``..``hi``: split the one that holds it."""
+        for k in range(lo, hi):
+            s = self.segs[k]
+            if s.start <= pos < s.end:
+                if pos > s.start:
+                    self.segs.insert(k + 1, Seg(pos, s.end))
+                    s.end = pos
+                    s = self.segs[k + 1]
+                s.layer, s.new_unit, s.cert = opener.layer, opener.new_unit, opener.cert
+                return
 
     def _big(self, start: int, end: int) -> None:
         if start >= end:
@@ -311,6 +368,7 @@ class MandokuZhushuReader(MandokuReader):
     name = "mandoku-zhushu"
     role = "zhushu"
     variant = "zhushu"
+    infers_boundaries = frozenset({"zhu"})  # a 注 followed by ``注`` with nothing between hides the 经's start
     layout = "注疏: running 经, '注' opening 郑注, '○' new passages, 音義(…) and 疏(…) double-column (KR1d0028)"
     description = ("Kanripo Mandoku raw, 四库 《儀禮注疏》 (KR1d0028): running 经/注 with 注 and ○ markers, "
                    "音義(…) and 疏(…) double-column, 考證 at the end")

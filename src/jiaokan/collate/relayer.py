@@ -1,0 +1,320 @@
+"""Collation-informed layering: the 注疏's inferred 注/经 boundaries checked against a witness that marks them.
+
+Why: the 四库 《儀禮注疏》 does not say where a 郑注 stops and the 经 resumes when a second
+``注`` follows with nothing between (``…注阼階東階尊於賓席之東…注斯禁…``); its reader infers the
+split from the voices of 经 and 注 (:mod:`jiaokan.readers.layouts.zhushu_boundary`) and is wrong
+about one split in six on the 篇 it was not tuned on.  A build that has a witness whose layers
+the print makes explicit — the 四部丛刊 (注 in double columns), or the 集释 (经 flush left,
+commentary indented) — holds the answer: after aligning the two texts, each character of the
+注疏 around an inferred boundary has a counterpart whose layer is certain.
+
+What is done, per inferred boundary (a 注 piece followed by a 经 piece with no marker of its
+own, :func:`inferred_boundaries`): among the split points of the 注 + 经 stretch, the one that
+agrees with most aligned characters of the explicit witness (注 before, 经 after) is taken when
+it beats the reader's by at least :data:`MIN_GAIN` characters and the explicit witness covers
+the characters on both sides of it; the 经 piece then records how its start was decided:
+``cert="high"`` and ``source`` (the explicit witness's TEI file, or its siglum) — confirmed or
+moved alike.  Where the alignment does not cover the boundary, the reader's decision and
+``cert`` stay.  Nothing else changes: markers decide the other boundaries.
+
+``jiaokan ingest`` reads one file and never gets here: the reader's model stays what a single
+witness can know.  The build calls :func:`relayer` before collating a 篇 (``build.relayer_stage``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Collection, Iterable, Sequence
+
+from ..model import Inline, Label, LineBreak, Loc, PageBreak, Piece, Text, Unit, Witness
+from ..normalize import keys
+from .align import align
+
+__all__ = ["Relayering", "inferred_boundaries", "relayer", "split_content"]
+
+#: A boundary moves only when the explicit witness's layers agree with the new split on at
+#: least this many more aligned characters than with the reader's (one character could be a
+#: variant reading aligned by chance).
+MIN_GAIN = 1
+#: A 经 passage is cut out of the end of a commentary piece that no 经 follows only when the explicit
+#: witness reads at least this many more of its characters as 经 than as commentary, and it is at
+#: least ``TAIL_MIN`` characters long: a new passage asks for more than a moved boundary.
+TAIL_GAIN = 3
+TAIL_MIN = 2
+#: How near a split (characters on each side) the explicit witness must have an aligned character
+#: for the split to be confirmed or moved: the alignment must cover the place.
+COVER = 2
+
+
+@dataclass
+class Relayering:
+    """What :func:`relayer` did to one witness."""
+
+    witness: str
+    source: str
+    checked: int = 0  # inferred boundaries the alignment covered
+    confirmed: int = 0
+    moved: int = 0
+    cut: int = 0  # 经 passages cut out of the end of a commentary piece
+    doubtful: int = 0  # the explicit witness leans to another split by less than MIN_GAIN: left, cert="low"
+    uncovered: int = 0
+    moves: list[str] = field(default_factory=list)  # ``…注|经…`` before → after, for the report
+
+    def summary(self) -> str:
+        return (f"{self.witness}: {self.checked} inferred boundaries before a 经 checked against {self.source}, "
+                f"{self.confirmed} confirmed, {self.moved} moved, {self.doubtful} doubtful, {self.uncovered} not covered; "
+                f"{self.cut} 经 passages cut out of the end of a commentary")
+
+
+def inferred_boundaries(w: Witness, layers: Collection[str] = ("zhu",)) -> list[tuple[Piece, Piece]]:
+    """(commentary piece, 经 piece) for every 经 piece that follows a piece of one of ``layers``
+    (the 注 of the 注疏, the 传 of the 四部丛刊) with no marker of its own."""
+    out = []
+    prev: Piece | None = None
+    for p in w.pieces():
+        first = next((x for x in p.content if not isinstance(x, (LineBreak, PageBreak))), None)
+        if prev is not None and prev.layer in layers and p.layer == "jing" and not isinstance(first, Label):
+            out.append((prev, p))
+        prev = p
+    return out
+
+
+@dataclass
+class _Stream:
+    keys: list[str] = field(default_factory=list)
+    jing: list[bool] = field(default_factory=list)  # for the explicit witness: is the character 经
+    where: list[tuple[int, int]] = field(default_factory=list)  # (piece index, offset in its text)
+
+
+_COMMENTARY = frozenset({"zhu", "zhuan"})
+
+
+def _stream(pieces: Sequence[Piece], layers: Iterable[str] | None = None) -> _Stream:
+    keep = None if layers is None else frozenset(layers)
+    s = _Stream()
+    for n, p in enumerate(pieces):
+        if keep is not None and p.layer not in keep:
+            continue
+        for i, k in keys(p.text):
+            s.keys.append(k)
+            s.jing.append(p.layer == "jing")
+            s.where.append((n, i))
+    return s
+
+
+def relayer(target: Witness, explicit: Sequence[Witness], source: str = "",
+            layers: Collection[str] = ("zhu",)) -> Relayering:
+    """Check (and correct) ``target``'s inferred 注/经 boundaries against ``explicit`` (in reading order).
+
+    ``explicit``: the witness(es) of the same 篇 whose layers the print marks (several files of
+    one witness are given in order).  ``source``: what the moved or confirmed pieces record as the
+    witness the decision came from (default: the explicit witness's siglum).  ``layers``: the
+    commentary layers whose boundary with the next 经 the target's reader inferred
+    (``Reader.infers_boundaries``).
+    """
+    source = source or (explicit[0].meta.siglum if explicit else "")
+    rep = Relayering(target.meta.siglum or target.meta.file, source)
+    bounds = inferred_boundaries(target, layers)
+    if not bounds or not explicit:
+        return rep
+    pieces = list(target.pieces())
+    ws = _stream(pieces)
+    rs = _stream([p for w in explicit for p in w.pieces()], ("jing", "zhu", "zhuan"))
+    partner: list[int | None] = [None] * len(ws.keys)
+    for op in align(rs.keys, ws.keys):
+        # a replace of as many characters as it replaces pairs them too (``迎己``/``迎巳``: a variant
+        # form the keys keep apart still stands in its layer)
+        if op.kind == "equal" or (op.kind == "replace" and op.a1 - op.a0 == op.b1 - op.b0):
+            for k in range(op.a1 - op.a0):
+                partner[op.b0 + k] = op.a0 + k
+    first_key: dict[int, int] = {}
+    for idx, (n, _) in enumerate(ws.where):
+        first_key.setdefault(n, idx)
+    index = {id(p): n for n, p in enumerate(pieces)}
+    for zhu, jing in bounds:
+        _check(rep, ws, rs, partner, first_key, index[id(zhu)], index[id(jing)], zhu, jing, target)
+    for n, p in reversed(list(enumerate(pieces))):  # from the end: a cut adds a unit after the piece's own
+        nxt = pieces[n + 1] if n + 1 < len(pieces) else None
+        if p.layer in layers and n in first_key and (nxt is None or nxt.layer != "jing" or _marked(nxt)):
+            _tail(rep, ws, rs, partner, first_key[n], n, p, target)
+    return rep
+
+
+def _marked(p: Piece) -> bool:
+    """Does ``p`` open with a marker of its own (a ``○`` before a 经)?"""
+    first = next((x for x in p.content if not isinstance(x, (LineBreak, PageBreak))), None)
+    return isinstance(first, Label)
+
+
+def _tail(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None], lo: int, n: int, p: Piece,
+          target: Witness) -> None:
+    """A 经 passage hidden at the end of a commentary piece that no unmarked 经 follows (``…注…儐之兩馬束錦疏(…``,
+    ``…傳曰不當室則無緦服也凡妾爲私兄弟如邦人(注)``): cut it out when the explicit witness says so by
+    :data:`TAIL_GAIN` characters over reading it all as commentary."""
+    hi = lo
+    while hi < len(ws.where) and ws.where[hi][0] == n:
+        hi += 1
+    size = hi - lo
+    if size < 2 * TAIL_MIN:
+        return
+    comm_before = [0]
+    for i in range(lo, hi):
+        r = partner[i]
+        comm_before.append(comm_before[-1] + (r is not None and not rs.jing[r]))
+    jing_after = [0] * (size + 1)
+    for k in range(size - 1, -1, -1):
+        r = partner[lo + k]
+        jing_after[k] = jing_after[k + 1] + (r is not None and rs.jing[r])
+    best = max(range(TAIL_MIN, size - TAIL_MIN + 1), key=lambda k: (comm_before[k] + jing_after[k], k))
+    gain = comm_before[best] + jing_after[best] - comm_before[size]
+    if gain < TAIL_GAIN or not _covered(partner, lo, hi, lo + best):
+        return
+    at = ws.where[lo + best][1]
+    text = p.text
+    jing = _cut_tail(target, p, at)
+    if jing is None:
+        return
+    jing.cert, jing.source = "high", rep.source
+    rep.cut += 1
+    rep.moves.append(f"cut …{text[max(0, at - 8):at]}|{text[at:at + 12]}… (经 out of the end of a {p.layer})")
+
+
+def _cut_tail(w: Witness, p: Piece, at: int) -> Piece | None:
+    """Cut ``p`` at reading offset ``at``: the rest becomes a 经 piece opening a new unit right after
+    ``p``'s, which takes the pieces that followed ``p`` (the 疏 or note that now follow that 经)."""
+    for d in w.divs:
+        for i, u in enumerate(d.units):
+            if p not in u.pieces:
+                continue
+            k = u.pieces.index(p)
+            head, tail = split_content(p.content, at)
+            p.content = head
+            taken = {x.id for dd in w.divs for x in dd.units}
+            uid = next(f"{u.id}{c}" for c in "abcdefghijklmnopqrstuvwxyz" if f"{u.id}{c}" not in taken)
+            jing = Piece("jing", tail, p.loc, id=f"{uid}.jing1")
+            _locate(jing, head, p)
+            rest = u.pieces[k + 1:]
+            del u.pieces[k + 1:]
+            d.units.insert(i + 1, Unit(uid, [jing, *rest]))
+            return jing
+    return None
+
+
+def _check(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None], first_key: dict[int, int],
+           zn: int, jn: int, zhu: Piece, jing: Piece, target: Witness) -> None:
+    lo = first_key.get(zn)
+    hi_piece = first_key.get(jn)
+    if lo is None or hi_piece is None:
+        return
+    hi = hi_piece
+    while hi < len(ws.where) and ws.where[hi][0] == jn:
+        hi += 1
+    cur = hi_piece - lo  # the reader's split, in keys of the stretch
+    span = range(lo, hi)
+    # score[k]: aligned characters before k that are commentary in the explicit witness, plus those from k on that are 经
+    comm_before = [0]
+    for i in span:
+        r = partner[i]
+        comm_before.append(comm_before[-1] + (r is not None and not rs.jing[r]))
+    jing_after = [0] * (len(span) + 1)
+    for k in range(len(span) - 1, -1, -1):
+        r = partner[lo + k]
+        jing_after[k] = jing_after[k + 1] + (r is not None and rs.jing[r])
+    scores = [comm_before[k] + jing_after[k] for k in range(len(span) + 1)]
+    # a 经 item the 四部丛刊's reader read out of a 传 may be no item at all (a 注 is never empty)
+    may_vanish = zhu.layer == "zhuan"
+    best = max(range(1, len(span) + may_vanish), key=lambda k: (scores[k], k == cur, -abs(k - cur)), default=cur)
+    if best == len(span):
+        if scores[best] - scores[cur] < MIN_GAIN or not _covered(partner, lo, hi + 1, hi - 1):
+            rep.uncovered += 1
+            return
+        rep.checked += 1
+        rep.moved += 1
+        rep.moves.append(f"no 经 item …{zhu.text[-8:]}|{jing.text[:8]}… → …{jing.text[-8:]}|")
+        _vanish(target, zhu, jing)
+        return
+    if not _covered(partner, lo, hi, lo + best):
+        rep.uncovered += 1
+        return
+    rep.checked += 1
+    if best == cur:
+        rep.confirmed += 1
+        jing.cert, jing.source = "high", rep.source
+        return
+    if scores[best] - scores[cur] < MIN_GAIN:
+        rep.doubtful += 1  # the explicit witness leans elsewhere, by too little to move: the reader's stays, unsure
+        jing.cert = "low"
+        return
+    before = zhu.text + jing.text
+    at = ws.where[lo + best][1] if ws.where[lo + best][0] == zn else len(zhu.text) + ws.where[lo + best][1]
+    old = len(zhu.text)
+    _move(zhu, jing, at)
+    rep.moved += 1
+    rep.moves.append(f"moved …{before[max(0, old - 8):old]}|{before[old:old + 8]}… → "
+                     f"…{before[max(0, at - 8):at]}|{before[at:at + 8]}…")
+    jing.cert, jing.source = "high", rep.source
+
+
+def _vanish(w: Witness, zhu: Piece, jing: Piece) -> None:
+    """The 经 piece ``jing`` is no item: its text goes on the commentary before it, and the rest of its
+    unit (the note after it) joins the unit of that commentary."""
+    zhu.content = zhu.content + jing.content
+    zhu.source = None
+    for d in w.divs:
+        for i, u in enumerate(d.units):
+            if u.pieces and u.pieces[0] is jing:
+                owner = next((v for v in d.units[:i] if zhu in v.pieces), None)
+                if owner is None:
+                    u.pieces[0] = Piece(zhu.layer, [], jing.loc)  # not expected: keep the unit, emptied
+                    return
+                owner.pieces.extend(u.pieces[1:])
+                del d.units[i]
+                return
+
+
+def _covered(partner: list[int | None], lo: int, hi: int, at: int) -> bool:
+    """Does the alignment cover split ``at`` (stream indexes): an aligned character among the
+    :data:`COVER` on each side?  (One may be a variant the keys do not fold: ``迎己``/``迎已``.)"""
+    left = range(max(lo, at - COVER), at)
+    right = range(at, min(hi, at + COVER))
+    return any(partner[i] is not None for i in left) and any(partner[i] is not None for i in right)
+
+
+def _move(zhu: Piece, jing: Piece, at: int) -> None:
+    """Put the boundary between ``zhu`` and ``jing`` at reading offset ``at`` of their joined text."""
+    head, tail = split_content(zhu.content + jing.content, at)
+    zhu.content, jing.content = head, tail
+    _locate(jing, head, zhu)
+
+
+def _locate(jing: Piece, head: list[Inline], before: Piece) -> None:
+    """``jing``'s location: where the content ``head`` of the piece ``before`` it leaves off."""
+    line, page = before.loc.line, before.loc.page
+    for node in head:
+        if isinstance(node, LineBreak):
+            line = node.n
+        elif isinstance(node, PageBreak):
+            page = node.n
+    first = jing.content[0] if jing.content else None
+    if isinstance(first, LineBreak):
+        line = first.n
+    jing.loc = Loc(line, page)
+
+
+def split_content(content: list[Inline], at: int) -> tuple[list[Inline], list[Inline]]:
+    """``content`` cut at reading offset ``at`` (0 < ``at`` < its reading length).
+
+    Nodes that add nothing to the reading (line and page breaks) right at the cut go with the
+    second part, so that a piece that now starts a line says so.  A gaiji is one reading
+    character and is never cut.
+    """
+    pos = 0
+    for i, node in enumerate(content):
+        if pos >= at and not isinstance(node, Label):
+            return content[:i], content[i:]
+        r = len(node.reading)
+        if pos < at < pos + r and isinstance(node, Text):
+            cut = at - pos
+            return content[:i] + [Text(node.text[:cut])], [Text(node.text[cut:])] + content[i + 1:]
+        pos += r
+    return list(content), []

@@ -1,0 +1,156 @@
+"""Collation-informed layering: the 注疏's inferred 注/经 boundaries checked against a witness that marks them."""
+
+from __future__ import annotations
+
+import copy
+
+from jiaokan.collate.relayer import inferred_boundaries, relayer, split_content
+from jiaokan.model import Gaiji, Label, LineBreak, Text
+from jiaokan.readers.formats.mandoku import MandokuSbckReader, MandokuZhushuReader
+from jiaokan.tei.validate import layer_errors
+from jiaokan.tei.writer import witness_to_tei
+
+from .test_readers_book import read_text
+
+# KR1d0028_009 lines 17-19 and KR1d0026_009 lines 14-16 (公食大夫禮): the 注疏 gives ``注`` twice
+# with nothing between, the reader splits ``拜使者屈辱來|迎己大夫不答拜將命`` (the issue's example).
+ZHUSHU_009 = """\
+# -*- mode: mandoku-view; -*-
+#+TITLE: 儀禮注疏
+#+PROPERTY: ID KR1d0028
+#+PROPERTY: JUAN 9
+<pb:KR1d0028_WYG_009-2a>¶
+使大夫戒各以其爵注戒猶告也告之必使同班敵者易以相親敬也疏(釋曰自此盡/如聘論)¶
+(主君使大夫戒賓之事/)上介出請入告注問所以爲來事疏(釋曰上/介出請)¶
+(者/)三辭注爲既先受賜不敢當疏(釋曰三辭/者)賓出拜¶
+辱注拜使者屈辱來迎己大夫不答拜將命注不答¶
+拜爲人使也將猶致也疏(釋曰/將命)¶
+"""
+
+SBCK_009 = """\
+# -*- mode: mandoku-view -*-
+#+TITLE: 儀禮
+#+PROPERTY: JUAN 9
+<pb:KR1d0026_SBCK_009-1a>¶
+使大夫戒各以其爵(戒猶告也告之必使同班敵者易/以相親敬也)上介出請入告(問所/以爲)¶
+(來/事)三辭(爲旣先受/賜不敢當)賓出拜辱(拜使者屈/辱來迎巳)大夫不荅拜¶
+將命(不荅拜爲人使/也將猶致也)¶
+"""
+
+
+def _pair():
+    zs = read_text(MandokuZhushuReader(), ZHUSHU_009, "KR1d0028_009.txt")
+    sb = read_text(MandokuSbckReader(), SBCK_009, "KR1d0026_009.txt")
+    return zs, sb
+
+
+def test_the_reader_alone_guesses_wrong_here():
+    zs, _ = _pair()
+    (zhu, jing), = inferred_boundaries(zs)
+    assert zhu.text + jing.text == "拜使者屈辱來迎己大夫不答拜將命" and zhu.text != "拜使者屈辱來迎己"
+
+
+def test_a_wrong_boundary_is_moved_and_says_whence():
+    zs, sb = _pair()
+    rep = relayer(zs, [sb], source="pian09-SB.xml")
+    assert (rep.checked, rep.moved, rep.confirmed) == (1, 1, 0)
+    (zhu, jing), = inferred_boundaries(zs)
+    assert (zhu.text, jing.text) == ("拜使者屈辱來迎己", "大夫不答拜將命")
+    assert (jing.cert, jing.source) == ("high", "pian09-SB.xml")
+    assert zhu.content[0] == Label("注")  # the marker stays with its 注
+
+
+def test_a_right_boundary_is_confirmed():
+    zs, sb = _pair()
+    relayer(zs, [sb])
+    again = relayer(zs, [sb], source="SB")
+    assert (again.confirmed, again.moved) == (1, 0)
+
+
+def test_no_explicit_witness_or_no_cover_changes_nothing():
+    zs, sb = _pair()
+    before = [(p.layer, p.text, p.cert) for p in zs.pieces()]
+    assert relayer(zs, []).checked == 0
+    other = read_text(MandokuSbckReader(), SBCK_009.split("<pb")[0] + "<pb:KR1d0026_SBCK_009-9a>¶\n某某某某某某(某某/某某)¶\n")
+    rep = relayer(zs, [other])
+    assert rep.checked == 0 and rep.uncovered == 1
+    assert [(p.layer, p.text, p.cert) for p in zs.pieces()] == before
+
+
+def test_the_tei_records_cert_and_source(profile, tei_all):
+    zs, sb = _pair()
+    relayer(zs, [sb], source="pian09-SB.xml")
+    tree = witness_to_tei(zs)
+    moved = tree.getroot().xpath("//*[@source='pian09-SB.xml']")
+    assert [el.get("cert") for el in moved] == ["high"] and moved[0].get("type") == "jing"
+    assert profile.validate(tree), profile.error_log
+    assert tei_all.validate(tree), tei_all.error_log
+    assert layer_errors(tree.getroot()) == []
+
+
+def test_split_content_keeps_breaks_with_the_piece_that_starts_the_line():
+    content = [Label("注"), Text("拜使者"), LineBreak(18), Text("屈辱"), Gaiji("KR0001", "來"), Text("迎己")]
+    head, tail = split_content(copy.deepcopy(content), 3)
+    assert head == [Label("注"), Text("拜使者")] and tail[0] == LineBreak(18)
+    head, tail = split_content(copy.deepcopy(content), 6)
+    assert "".join(n.reading for n in head) == "拜使者屈辱來" and tail == [Text("迎己")]
+    head, tail = split_content(copy.deepcopy(content), 4)
+    assert head[-1] == Text("屈") and tail[0] == Text("辱")
+
+
+def test_the_sbck_items_read_out_of_a_zhuan_are_checked_against_the_zhushu_rings(read_kanripo):
+    """喪服: the 注疏 opens every 经 item with ○; the 四部丛刊's reader guesses where an item starts."""
+    sb, zs = copy.deepcopy(read_kanripo("KR1d0026_011")), read_kanripo("KR1d0028_011")
+    guessed = {p.text for p in sb.pieces() if p.layer == "jing"}
+    assert {"大夫以上爲庶母無服貴臣貴妾", "爲所後者之祖父母妻妻之父母昆弟昆弟之子若子"} <= guessed
+    rep = relayer(sb, [zs], source="pian11-ZS.xml", layers={"zhuan"})
+    assert rep.moved >= 2 and rep.cut == 1 and rep.uncovered == 0
+    pairs = [(p.layer, p.text) for p in sb.pieces()]
+    assert ("jing", "貴臣貴妾") in pairs
+    assert any(layer == "zhuan" and t.endswith("以名服也大夫以上爲庶母無服") for layer, t in pairs)
+    # no item at all: the text goes back to the 传, the note after it with it
+    unit = next(u for u in sb.units() if u.jing is not None and u.jing.text == "爲人後者")
+    assert [p.layer for p in unit.pieces] == ["jing", "zhuan", "zhu"]
+    assert unit.pieces[1].text.endswith("支子可也爲所後者之祖父母妻妻之父母昆弟昆弟之子若子")
+    # an item at the very end of a 传, before its own note: cut out, a passage of its own with that note
+    unit = next(u for u in sb.units() if u.jing is not None and u.jing.text == "凡妾爲私兄弟如邦人")
+    assert [p.layer for p in unit.pieces] == ["jing", "zhu"] and unit.pieces[1].text.startswith("嫌厭降之也")
+    assert (unit.jing.cert, unit.jing.source) == ("high", "pian11-ZS.xml")
+    assert any(layer == "zhuan" and t.endswith("不當室則無緦服也") for layer, t in pairs)
+    # the items the rings confirm say so
+    assert any(p.source == "pian11-ZS.xml" and p.cert == "high" and p.text == "諸侯爲天子" for p in sb.pieces())
+
+
+def test_the_build_checks_the_zhushu_against_the_sbck_and_ingest_does_not(tmp_path):
+    """`jiaokan build` of 公食大夫禮 (注疏 + 四部丛刊): the 注疏's TEI says which boundaries the 四部丛刊 decided;
+    `jiaokan ingest` of the same file keeps the reader's own guesses."""
+    import subprocess
+    import sys
+
+    from lxml import etree
+
+    from .conftest import KANRIPO
+
+    names = ["KR1d0028_009.txt", "KR1d0026_009.txt"]
+    if not all((KANRIPO / n).is_file() for n in names):
+        import pytest
+
+        pytest.skip("../shared/kanripo not available")
+    (tmp_path / "corpus.toml").write_text(
+        "".join(f'[[witness]]\nsiglum = "{s}"\nfiles = ["{KANRIPO / n}"]\n' for s, n in zip(("ZS", "SB"), names)),
+        encoding="utf-8")
+    jk = [sys.executable, "-m", "jiaokan"]
+    r = subprocess.run(jk + ["build", "-q", "-j", "1", "--corpus", str(tmp_path), "--out", str(tmp_path / "b")],
+                       capture_output=True)
+    assert r.returncode == 0, r.stderr.decode()[-2000:]
+    assert "ZS: " in r.stdout.decode() and "moved" in r.stdout.decode()
+    ns = {"t": "http://www.tei-c.org/ns/1.0"}
+    tree = etree.parse(str(tmp_path / "b" / "tei" / "pian09-ZS.xml"))
+    decided = tree.xpath("//t:ab[@source='pian09-SB.xml']", namespaces=ns)
+    assert decided and all(el.get("cert") == "high" and el.get("type") == "jing" for el in decided)
+    moved = [el for el in decided if "".join(el.itertext()).startswith("大夫不答拜將命")]
+    assert moved, "屈辱來迎己|大夫不答拜將命"
+    r = subprocess.run(jk + ["ingest", "-q", str(KANRIPO / names[0]), "-o", str(tmp_path / "ing")], capture_output=True)
+    assert r.returncode == 0, r.stderr.decode()[-2000:]
+    (alone,) = (tmp_path / "ing").glob("*.xml")
+    assert not etree.parse(str(alone)).xpath("//t:ab[@source]", namespaces=ns)
