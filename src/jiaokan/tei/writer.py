@@ -43,6 +43,7 @@ from ..model import (
     Text,
     Witness,
     code_codepoint,
+    ids_description,
     describe_codepoint,
 )
 from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
@@ -189,6 +190,14 @@ def _char(code: str, char: str | None) -> etree._Element:
             E.charName(describe_codepoint(held)),
             E.mapping(f"U+{ord(held):04X}", type="codepoint"),
             E.note("held by the source at each g that points here; no reading is known"),
+            xml_id=code,
+        )
+    desc = ids_description(code)
+    if desc is not None:  # [沔-丏+丐]: the source describes the character instead of giving it
+        return E.char(
+            E.charName("a character described in the text"),
+            E.mapping(desc, type="IDS"),
+            E.note("the transcription's ideographic description (A-B+C: A less B plus C); no reading is known"),
             xml_id=code,
         )
     return E.char(
