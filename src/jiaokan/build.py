@@ -22,6 +22,8 @@ from .collate.engine import collate
 from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
 from .collate.export import write_json
+from .collate.gaiji import resolve as resolve_gaiji_from_witnesses
+from .collate.gaiji import write_report as write_gaiji_report
 from .collate.learned import load_decisions, propose, write_proposals
 from .normalize.learned import set_accepted
 from .book.assemble import FilePart, assemble
@@ -466,6 +468,17 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         ("siglum", "file", "format", "passages", "经", "注", "疏", "other comm.", "案", "paratext", "warnings", "TEI", "time"),
         rows, numeric={3, 4, 5, 6, 7, 8, 9, 10},
     ))
+    # unknown gaiji read from the other witnesses, before the 篇 TEI is written and anything is collated
+    read_witnesses = {id(w): w for w in res.witnesses.values()}
+    read_witnesses.update((id(w), w) for group in res.parts.values() for _, w in group)
+    found = resolve_gaiji_from_witnesses(list(read_witnesses.values()))
+    if found:
+        write_gaiji_report(out / "gaiji-resolved.tsv", found)
+        if not quiet:
+            done = [f for f in found.values() if f.resolution is not None]
+            n_occ = sum(f.occurrences for f in found.values())
+            print(f"{len(done)}/{len(found)} unknown gaiji codes resolved from the other witnesses "
+                  f"({sum(f.occurrences for f in done)}/{n_occ} occurrences) -> {out / 'gaiji-resolved.tsv'}")
     if res.parts:
         join_stage(res, corpus, out, tei_all)
         specs = load_collations(corpus, res.units)

@@ -46,6 +46,7 @@ from ..model import (
     ids_description,
     describe_codepoint,
 )
+from ..normalize.gaiji import parallel_resolution
 from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
 
 __all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes"]
@@ -198,6 +199,15 @@ def _char(code: str, char: str | None) -> etree._Element:
             E.charName("a character described in the text"),
             E.mapping(desc, type="IDS"),
             E.note("the transcription's ideographic description (A-B+C: A less B plus C); no reading is known"),
+            xml_id=code,
+        )
+    learned = parallel_resolution(code)
+    if learned is not None and char == learned.char:  # resolved by the build from the other witnesses
+        return E.char(
+            E.charName(f"Kanripo gaiji {code}"),
+            E.mapping(char, type="standard", cert=learned.cert),
+            E.note(f"resolved from the other witnesses ({', '.join(learned.witnesses)}), the same character at "
+                   f"{learned.places} places: " + "; ".join(learned.evidence), type="evidence"),
             xml_id=code,
         )
     return E.char(
