@@ -330,9 +330,11 @@ class Components:
         """``(form, target)`` pairs the component rule proposes, before the uniqueness rule.
 
         A target is a character with a word of its own: a standard character (in traditional or simplified
-        script: 饌 and 馔 both stand for 馔), or one Unihan defines.  A form has none: no kDefinition (it
-        may then go to either kind of target), or a gloss that says "same as" the target or whose first
-        sense is the target's (屛 and 屏: "folding screen"; then only to a standard character).
+        script: 饌 and 馔 both stand for 馔), one Big5 encodes (塈, 袡), or one Unihan defines.  A form has
+        none: no kDefinition (it may then go to any target), or a gloss that says "same as" the target or
+        whose first sense is the target's (墍 and 塈: "paint, decorate"; then only to a standard or Big5
+        character).  A form Big5 encodes itself folds only through an alternation (禭 → 襚), never by its
+        shape alone, so two Big5 characters of one shape are not folded either way.
         """
         self.key = key
         b = self.b
@@ -343,7 +345,10 @@ class Components:
         def first_sense(c: str) -> str:
             return re.split(r"[;,]", gloss(c), maxsplit=1)[0].strip()
 
-        targets = {c for c in self.decomp if len(c) == 1 and (b.is_std(b.T(c)) or (gloss(c) and b.T(c) == c))}
+        def registered(c: str) -> bool:  # a character of a national standard's own repertoire
+            return b.is_std(b.T(c)) or (c in b.big5 and b.T(c) == c)
+
+        targets = {c for c in self.decomp if len(c) == 1 and (registered(c) or (gloss(c) and b.T(c) == c))}
         idx = self.index(targets)
         by_t2s: dict[str, set[str]] = collections.defaultdict(set)
         for c in targets:
@@ -353,14 +358,17 @@ class Components:
             if len(c) != 1 or ord(c) < 0x3400 or b.is_std(c) or b.T(c) != c:
                 continue
             hits: set[str] = set()
-            for shp in self.variants_of(c):
+            # a character Big5 encodes is not a mere form of another by its shape alone: only an alternation
+            # of the prints (禭 → 襚, 湇 → 湆) makes it one; the direction of the alternation says which way
+            shapes = self.variants_of(c)
+            for shp in shapes[1:] if c in b.big5 else shapes:
                 hits |= idx.get(shp, set())
             hits.discard(c)
             definition = gloss(c)
-            if definition:  # a form with a gloss: only to a standard character of the same first sense
+            if definition:  # a form with a gloss: only to a registered character of the same first sense
                 same = SAME_AS.match(definition)
                 sense = first_sense(c)
-                hits = {h for h in hits if b.is_std(h) and (
+                hits = {h for h in hits if any(registered(o) for o in by_t2s[h]) and (
                         (same and b.T(same.group(1)) == h) or any(first_sense(o) == sense for o in by_t2s[h]))}
             for h in hits:
                 out.append((c, h))
@@ -383,6 +391,8 @@ class Builder:
         tgh = {c for c, d in self.mappings.items() if "kTGH" in d or "kGB0" in d}
         big5_1 = {c for c, d in self.mappings.items() if "A440" <= d.get("kBigFive", "") <= "C67E"}
         self.standard = tgh | {c for c in big5_1 if self.T(c) == c}
+        #: Big5 (both levels): the traditional-script standard; the component rule's targets include it
+        self.big5 = {c for c, d in self.mappings.items() if "kBigFive" in d}
         self.report: list[str] = []
 
     def T(self, c: str) -> str:
