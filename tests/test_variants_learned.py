@@ -18,14 +18,14 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "kanripo"
 
 
 @pytest.mark.parametrize("form,standard", [("𩜹", "饌"), ("禭", "襚"), ("眀", "明"), ("湇", "湆"), ("祍", "衽"),
-                                           ("禆", "裨"), ("屛", "屏"), ("墍", "塈"), ("衻", "袡")])
+                                           ("禆", "裨"), ("屛", "屏"), ("墍", "塈"), ("衻", "袡"), ("袝", "祔")])
 def test_the_component_rule_folds_forms_with_no_word_of_their_own(form, standard):
     assert key(form) == key(standard)
     assert relation(form, standard) == "orthographic"
     assert orthographic_source(form, standard) == "ids"
 
 
-@pytest.mark.parametrize("a,b", [("禪", "襌"), ("裼", "禓"), ("日", "目"), ("盥", "灌"), ("袒", "祖")])
+@pytest.mark.parametrize("a,b", [("禪", "襌"), ("裼", "禓"), ("日", "目"), ("盥", "灌"), ("析", "折")])
 def test_characters_with_a_word_of_their_own_stay_apart(a, b):
     assert key(a) != key(b)
     assert relation(a, b) == "different"
