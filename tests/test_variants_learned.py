@@ -124,3 +124,39 @@ def test_an_ideographic_description_in_the_text_is_a_g_not_text():
     text = "".join(p.text for p in w.pieces())
     assert "丏+丐" not in text and "沔-" not in text
     assert not any(x.code == "lossless" for x in w.warnings)
+
+
+@pytest.mark.skipif(not (SHARED / "KR1d0026_001.txt").exists(), reason="needs ../shared/kanripo")
+def test_the_build_writes_both_review_tables_and_applies_the_decisions(tmp_path, no_accepted):
+    """篇一 of the 注疏 and the 四部丛刊: the proposals, the gaiji report, and an accepted pair in the apparatus."""
+    import json
+
+    from jiaokan.build import run_build
+
+    (tmp_path / "corpus.toml").write_text(f"""[corpus]
+base = "ZS"
+[[witness]]
+siglum = "ZS"
+role = "zhushu"
+format = "mandoku-zhushu"
+files = ["{SHARED / 'KR1d0028_001.txt'}"]
+[[witness]]
+siglum = "SB"
+role = "songben"
+format = "mandoku-sbck"
+files = ["{SHARED / 'KR1d0026_001.txt'}"]
+[variants]
+accept = ["㪺𣂏"]
+reject = ["匕七"]
+""", encoding="utf-8")
+    out = tmp_path / "build"
+    assert run_build(tmp_path, out, quiet=True, jobs=1) == 0
+    assert (out / "variants-proposed.tsv").read_text(encoding="utf-8").startswith("# Variant pairs learned")
+    gaiji = [r.split("\t") for r in (out / "gaiji-resolved.tsv").read_text(encoding="utf-8").splitlines()
+             if not r.startswith("#")]
+    assert {r[1] for r in gaiji} >= {"KR1362"} and all(r[0] in ("resolved", "one place", "conflict", "no parallel")
+                                                       for r in gaiji)
+    apps = json.loads((out / "apparatus" / "pian01.json").read_text(encoding="utf-8"))["variants"]
+    (accepted,) = [a for a in apps if a["readings"].get("SB") == "𣂏"]
+    assert (accepted["type"], accepted["subtype"]) == ("orthographic", "learned")
+    assert any(a["readings"].get("SB") == "七" and a["type"] == "substantive" for a in apps)
