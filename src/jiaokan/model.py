@@ -171,6 +171,26 @@ def codepoint_code(ch: str) -> str:
     return f"U-{ord(ch):04X}"
 
 
+#: The code of a ``Gaiji`` that stands for an ideographic description in the text (``[沔-丏+丐]``):
+#: ``IDS-`` and the description's code points in hex (an NCName, so it can be the ``charDecl`` id).
+IDS_PREFIX = "IDS-"
+
+
+def ids_code(description: str) -> str:
+    """``沔-丏+丐`` → ``IDS-6C94-2D-4E0F-2B-4E10``."""
+    return IDS_PREFIX + "-".join(f"{ord(c):X}" for c in description)
+
+
+def ids_description(code: str) -> str | None:
+    """The ideographic description an ``IDS-…`` code stands for (``None`` for any other code)."""
+    if not code.startswith(IDS_PREFIX):
+        return None
+    try:
+        return "".join(chr(int(h, 16)) for h in code[len(IDS_PREFIX):].split("-"))
+    except ValueError:
+        return None
+
+
 def code_codepoint(code: str) -> str | None:
     """The character a code-point marker code stands for (``U-EB8E`` → U+EB8E), else ``None``."""
     m = _CODEPOINT_CODE_RE.match(code)
@@ -216,9 +236,12 @@ class Gaiji(_Node):
 
     @property
     def source(self) -> str:
-        """What the source held: the entity text, or the held code point itself."""
+        """What the source held: the entity text, the held code point itself, or ``[description]``."""
         held = code_codepoint(self.code)
-        return held if held is not None else f"&{self.code};"
+        if held is not None:
+            return held
+        desc = ids_description(self.code)
+        return f"[{desc}]" if desc is not None else f"&{self.code};"
 
 
 @dataclass

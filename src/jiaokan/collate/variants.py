@@ -9,6 +9,8 @@ of the witness, an extra one an ``addition``, a moved one a ``transposition``.
 A difference that involves nothing but unknown characters (:data:`~jiaokan.model.UNKNOWN_MARKS`:
 an unresolved gaiji, a private-use glyph, a transcriber's □) on either side is ``uncertain``: 棗 against an
 unknown character is a gap in knowledge, not a substantive reading.
+An ``orthographic`` variant carries the source of that decision as its subtype (``unihan``, ``yitizi``,
+``ids``, ``hand``, ``gaiji``, ``learned``: :func:`jiaokan.normalize.relation.orthographic_source`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Callable
 
 from ..model import UNKNOWN_MARKS
 from ..normalize import relation
+from ..normalize.relation import orthographic_source
 from ..normalize.script import t2s_char
 from .align import Op
 from .layertext import LayerText
@@ -67,7 +70,10 @@ def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
                 if ca == cb or t2s_char(ca) == t2s_char(cb):
                     continue  # identical, or a difference of script only
                 rel = relation(ca, cb, simplified=simplified)
-                out.append(WitVariant(i, i + 1, j, j + 1, "taboo" if rel == "taboo" else "orthographic"))
+                if rel == "taboo":
+                    out.append(WitVariant(i, i + 1, j, j + 1, "taboo"))
+                else:
+                    out.append(WitVariant(i, i + 1, j, j + 1, "orthographic", orthographic_source(ca, cb)))
         elif op.kind == "replace":
             a0, a1 = _tight(a, op.a0, op.a1, skip)
             b0, b1 = _tight(b, op.b0, op.b1, skip)
@@ -80,6 +86,11 @@ def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
                 rels = [relation(x, y, simplified=simplified) for x, y in zip(ka, kb)]
                 if all(r in ("taboo", "orthographic", "identical") for r in rels) and "taboo" in rels:
                     vtype = "taboo"
+                elif all(r in ("orthographic", "identical") for r in rels):
+                    # keys differ, yet every pair is one character: a pair of the alignment a scholar accepted
+                    vtype = "orthographic"
+                    srcs = {orthographic_source(x, y) for x, y, r in zip(ka, kb, rels) if r == "orthographic"}
+                    sub = srcs.pop() if len(srcs) == 1 else None
                 elif all(r in ("minor", "taboo", "orthographic", "identical") for r in rels):
                     sub = "minor"
             out.append(WitVariant(a0, a1, b0, b1, vtype, sub))
@@ -242,6 +253,7 @@ def merge_apps(
             continue
         ctx0, ctx1 = max(0, g0 - 8), min(len(a), g1 + 8)
         context = f"{a[ctx0:g0]}【{a[g0:g1]}】{a[g1:ctx1]}"
-        sub = "minor" if subtypes == {"minor"} else None
+        # one subtype shared by every reading: "minor", or the source of an orthographic decision
+        sub = next(iter(subtypes)) if len(subtypes) == 1 else None
         apps.append(App(next_id(), row, layer, strongest(types), lem, readings, context, sub))
     return apps

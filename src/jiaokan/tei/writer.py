@@ -45,8 +45,10 @@ from ..model import (
     Text,
     Witness,
     code_codepoint,
+    ids_description,
     describe_codepoint,
 )
+from ..normalize.gaiji import parallel_resolution
 from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
 from .header import AUTHORITY, app_info, availability
 
@@ -245,6 +247,23 @@ def char_entry(code: str, char: str | None) -> etree._Element:
             E.charName(describe_codepoint(held)),
             E.mapping(f"U+{ord(held):04X}", type="codepoint"),
             E.note("held by the source at each g that points here; no reading is known"),
+            xml_id=code,
+        )
+    desc = ids_description(code)
+    if desc is not None:  # [沔-丏+丐]: the source describes the character instead of giving it
+        return E.char(
+            E.charName("a character described in the text"),
+            E.mapping(desc, type="IDS"),
+            E.note("the transcription's ideographic description (A-B+C: A less B plus C); no reading is known"),
+            xml_id=code,
+        )
+    learned = parallel_resolution(code)
+    if learned is not None and char == learned.char:  # resolved by the build from the other witnesses
+        return E.char(
+            E.charName(f"Kanripo gaiji {code}"),
+            E.mapping(char, type="standard", cert=learned.cert),
+            E.note(f"resolved from the other witnesses ({', '.join(learned.witnesses)}), the same character at "
+                   f"{learned.places} places: " + "; ".join(learned.evidence), type="evidence"),
             xml_id=code,
         )
     return E.char(

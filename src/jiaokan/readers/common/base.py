@@ -39,6 +39,7 @@ from ...model import (
     assign_columns,
     codepoint_code,
     describe_codepoint,
+    ids_description,
     split_held,
 )
 
@@ -464,7 +465,11 @@ class WitnessBuilder:
         char = self.resolve_gaiji(code)
         if code not in self.witness.char_decl:
             self.witness.char_decl[code] = char
-            if char is None:
+            desc = ids_description(code)
+            if desc is not None:
+                self.warn("ids", f"ideographic description [{desc}] in the text: kept as an unresolved <g> "
+                          "with the description, not as text")
+            elif char is None:
                 self.warn("unknown-gaiji", f"gaiji &{code}; has no known mapping; kept as an unresolved <g>")
         self._target().append(Gaiji(code, char))
 

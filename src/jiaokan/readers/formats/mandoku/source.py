@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ....model import DEFAULT_RESP, Gap, PageBreak, WitnessMeta
+from ....model import DEFAULT_RESP, Gap, PageBreak, WitnessMeta, ids_code
 from ....normalize.numerals import chinese_numeral
 from ...common.base import GAIJI_RE, ReaderError, SourceText, WitnessBuilder
 from ...common.yili import canonical_pian, pian_heading
@@ -53,6 +53,11 @@ COUNT_RE = re.compile(rf"^(?:[經经注疏音義义]+[{NUM}千萬万零]+字?)+$
 
 #: Kanripo text ids of the works whose layout each variant knows.
 KNOWN_TEXTS = {"KR1d0026": "sbck", "KR1d0028": "zhushu", "KR1d0030": "jishi"}
+
+#: An ideographic description in the text, Kanripo style: ``[沔-丏+丐]`` (沔 less 丏 plus 丐), or with
+#: Unicode's description characters (``[⿰氵丐]``): kept as one unresolved character (a ``g``), never as text.
+_HAN = "[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003134f]"
+IDS_RE = re.compile(rf"\[({_HAN}+(?:[-+]{_HAN}+)+|[\u2ff0-\u2fff](?:[\u2ff0-\u2fff]|{_HAN})+)\]")
 
 #: Placeholders for gaiji entities in a flattened text (one character each).
 _PUA0 = 0xF0000
@@ -464,8 +469,19 @@ def flatten(lines: list[PrintedLine]) -> Flat:
             gaiji[ch] = code
         return codes[code]
 
+    def ids_placeholder(m: re.Match[str]) -> str:  # [沔-丏+丐]: a character described, not given
+        code = ids_code(m.group(1))
+        if code not in codes:
+            ch = chr(_PUA0 + len(codes))
+            codes[code] = ch
+            gaiji[ch] = code
+        return codes[code]
+
     for pl in lines:
-        body = GAIJI_RE.sub(placeholder, pl.body)
+        body = pl.body
+        if "[" in body:
+            body = IDS_RE.sub(ids_placeholder, body)
+        body = GAIJI_RE.sub(placeholder, body)
         starts.append(pos)
         parts.append(body)
         pos += len(body)

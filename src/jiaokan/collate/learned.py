@@ -1,0 +1,184 @@
+"""Variant pairs learned from the alignment: the build proposes them, a scholar accepts or rejects them.
+
+Why: the fold knows what Unihan, yitizi, the component rule and the hand tables know; the prints have
+more (𤼵 for 發, 扄 for 扃, 𦵏 for 葬).  A pair of characters that stands against each other again and
+again, at different places and where everything around agrees, is most likely one character written two
+ways -- but a recurring pair can also be a real reading (摯/贄, 惟/唯), so the build only *proposes*
+it, with its count and examples, in ``OUT/variants-proposed.tsv``; a person decides in ``corpus.toml``::
+
+    [variants]
+    accept = ["𤼵發", "扄扃"]   # typed orthographic from the next build on (subtype "learned")
+    reject = ["摯贄"]           # stays substantive; no longer proposed as new
+
+A pair is counted where one witness's reading of one character stands against the base's one
+character, typed ``substantive`` with no known relation (not minor, taboo or blocked), and the two
+characters on each side agree in every collated witness (no other apparatus entry within ``margin``).
+"""
+
+from __future__ import annotations
+
+import collections
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from ..errors import InputError
+from ..io import atomic_write_text
+from ..normalize import key, relation, tables
+from ..normalize.ignorable import is_ignorable
+from ..normalize.learned import pair_keys
+from .model import App, Collation
+
+#: A pair is proposed when it stands at this many places (apparatus entries) or more.
+MIN_PLACES = 3
+#: Characters on each side that must agree (no other apparatus entry of the row and layer).
+MARGIN = 2
+
+
+@dataclass
+class Proposal:
+    """A recurring pair: ``a`` in the base against ``b`` (the more frequent orientation)."""
+
+    a: str
+    b: str
+    count: int = 0  # witness readings
+    places: set[str] = field(default_factory=set)  # "<collation>#<app id>"
+    chapters: set[str] = field(default_factory=set)
+    witnesses: collections.Counter = field(default_factory=collections.Counter)  # "JS:SB" → readings
+    examples: list[str] = field(default_factory=list)
+    status: str = "proposed"
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """The ``[variants]`` table of the manifest: pairs accepted and rejected, as (a, b)."""
+
+    accept: tuple[tuple[str, str], ...] = ()
+    reject: tuple[tuple[str, str], ...] = ()
+
+
+def _pairs(mpath: Path, value: object, what: str) -> tuple[tuple[str, str], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise InputError(str(mpath), f"[variants] {what} must be a list of two-character strings such as \"𤼵發\"")
+    out = []
+    for v in value:
+        chars = [c for c in str(v) if not is_ignorable(c)]
+        if not isinstance(v, str) or len(chars) != 2:
+            raise InputError(str(mpath), f"[variants] {what}: {v!r} is not a pair of two characters (\"𤼵發\")")
+        out.append((chars[0], chars[1]))
+    return tuple(out)
+
+
+def load_decisions(corpus_dir: str | Path) -> Decisions:
+    """``[variants] accept``/``reject`` of ``corpus_dir/corpus.toml`` (none: empty)."""
+    mpath = Path(corpus_dir) / "corpus.toml"
+    try:
+        data = tomllib.loads(mpath.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return Decisions()  # load_manifest reports an unreadable manifest with its line
+    table = data.get("variants")
+    if table is None:
+        return Decisions()
+    if not isinstance(table, dict):
+        raise InputError(str(mpath), "[variants] must be a table with 'accept' and 'reject' lists")
+    return Decisions(_pairs(mpath, table.get("accept"), "accept"), _pairs(mpath, table.get("reject"), "reject"))
+
+
+def _one_char(text: str) -> str | None:
+    chars = [c for c in text if not is_ignorable(c)]
+    return chars[0] if len(chars) == 1 and len(text.strip()) == len(chars[0]) else None
+
+
+def _isolated(apps: list[App], margin: int) -> set[str]:
+    """Ids of the apps with no other app of their row and layer within ``margin`` characters of the base."""
+    by_place: dict[tuple[str, str], list[App]] = collections.defaultdict(list)
+    for a in apps:
+        by_place[(a.row, a.layer)].append(a)
+    ok: set[str] = set()
+    for group in by_place.values():
+        group.sort(key=lambda a: a.lem.start)
+        for i, a in enumerate(group):
+            prev_end = group[i - 1].lem.end if i else None
+            next_start = group[i + 1].lem.start if i + 1 < len(group) else None
+            if (prev_end is None or a.lem.start - prev_end >= margin) and \
+                    (next_start is None or next_start - a.lem.end >= margin):
+                ok.add(a.id)
+    return ok
+
+
+def propose(collations: Iterable[tuple[str, str, Collation]], decisions: Decisions = Decisions(),
+            min_places: int = MIN_PLACES, margin: int = MARGIN) -> list[Proposal]:
+    """The recurring pairs of ``collations`` (name, chapter, collation), most frequent first.
+
+    Pairs already decided in the manifest keep their status (accepted pairs are found again only where a
+    build ran without them); pairs the fold or the typed tables already relate are never proposed.
+    """
+    blocked = {frozenset((key(a), key(b))) for a, b, _ in tables.blocked_pairs()}
+    accepted = {pair_keys(a, b) for a, b in decisions.accept}
+    rejected = {pair_keys(a, b) for a, b in decisions.reject}
+    found: dict[frozenset[str], dict[tuple[str, str], Proposal]] = collections.defaultdict(dict)
+    for name, chapter, col in collations:
+        iso = _isolated(col.apps, margin)
+        for app in col.apps:
+            if app.id not in iso:
+                continue
+            a = _one_char(app.lem.text)
+            if a is None:
+                continue
+            for s, r in app.differing().items():
+                b = _one_char(r.text)
+                is_learned = r.type == "orthographic" and app.subtype == "learned"
+                if b is None or not (r.type == "substantive" or is_learned):
+                    continue
+                pk = pair_keys(a, b)
+                if len(pk) != 2 or pk in blocked or (r.type == "substantive" and relation(a, b) != "different"):
+                    continue
+                p = found[pk].setdefault((a, b), Proposal(a, b))
+                p.count += 1
+                p.places.add(f"{name}#{app.id}")
+                p.chapters.add(chapter)
+                p.witnesses[f"{col.base}:{s}"] += 1
+                if len(p.examples) < 3:
+                    p.examples.append(f"{name} {app.id} {app.context}")
+    out: list[Proposal] = []
+    for pk, forms in found.items():
+        places = set().union(*(p.places for p in forms.values()))
+        if len(places) < min_places:
+            continue
+        main = max(forms.values(), key=lambda p: p.count)  # the pair in its most frequent writing
+        for p in forms.values():
+            if p is not main:
+                main.count += p.count
+                main.chapters |= p.chapters
+                main.witnesses.update(p.witnesses)
+                main.examples.extend(p.examples[: max(0, 3 - len(main.examples))])
+        main.places = places
+        main.status = "accepted" if pk in accepted else "rejected" if pk in rejected else "proposed"
+        out.append(main)
+    out.sort(key=lambda p: (-len(p.places), -p.count, p.a + p.b))
+    return out
+
+
+HEADER = """\
+# Variant pairs learned from the alignment (written by `jiaokan build`; see README "Variants learned from the
+# alignment").  Each row is a pair of characters that stand against each other at PLACES apparatus entries
+# (COUNT witness readings), with the two characters on each side agreeing in every witness.  Review each
+# pair (a real reading can recur too: 摯/贄), then list it in corpus.toml:
+#   [variants]
+#   accept = ["AB", ...]   # typed orthographic, subtype "learned", from the next build on
+#   reject = ["AB", ...]   # stays substantive; shown here as rejected
+# status	a	b	places	count	chapters	witnesses	examples
+"""
+
+
+def write_proposals(path: Path, proposals: list[Proposal]) -> None:
+    """``OUT/variants-proposed.tsv``, written whole (jiaokan.io)."""
+    lines = [HEADER.rstrip("\n")]
+    for p in proposals:
+        wits = ", ".join(f"{w}×{n}" for w, n in sorted(p.witnesses.items()))
+        ex = " | ".join(e.replace("\t", " ") for e in p.examples[:3])
+        lines.append(f"{p.status}\t{p.a}\t{p.b}\t{len(p.places)}\t{p.count}\t{' '.join(sorted(p.chapters))}\t{wits}\t{ex}")
+    atomic_write_text(path, "\n".join(lines) + "\n")

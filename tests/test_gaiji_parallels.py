@@ -1,0 +1,97 @@
+"""Unknown gaiji resolved from the other witnesses (jiaokan.collate.gaiji)."""
+
+from __future__ import annotations
+
+import pytest
+from lxml import etree
+
+from jiaokan.collate import gaiji as G
+from jiaokan.model import Div, Gaiji, LineBreak, Loc, Piece, Text, Unit, Witness, WitnessMeta
+from jiaokan.normalize import key, resolve_gaiji
+from jiaokan.normalize.gaiji import parallel_resolution, set_parallel_resolutions
+from jiaokan.tei.writer import write_tei
+
+TEI = "{http://www.tei-c.org/ns/1.0}"
+
+
+def _witness(siglum: str, passages: list[list]) -> Witness:
+    w = Witness(WitnessMeta(siglum=siglum, file=f"{siglum}.txt", format="gen", script="traditional"))
+    d = Div("chapter", "1", None)
+    for i, content in enumerate(passages, 1):
+        u = Unit(f"{siglum}.{i}")
+        u.pieces.append(Piece("jing", [LineBreak(i)] + content, Loc(i), id=f"{siglum}.{i}.jing1"))
+        d.units.append(u)
+    w.divs.append(d)
+    for p in w.pieces():
+        for node in p.content:
+            if isinstance(node, Gaiji):
+                w.char_decl[node.code] = node.char
+    return w
+
+
+def _g(code: str = "KR9990") -> Gaiji:
+    return Gaiji(code, None)
+
+
+@pytest.fixture(autouse=True)
+def _reset():
+    set_parallel_resolutions({})
+    yield
+    set_parallel_resolutions({})
+
+
+PLACES = [("主人升自西", "階東面賓升"), ("大夫降自東", "階西面主人"), ("士冠禮筮于", "廟門主人玄")]
+
+
+def test_a_code_aligned_with_one_character_at_several_places_is_resolved(tmp_path):
+    a = _witness("A", [[Text(l), _g(), Text(r)] for l, r in PLACES])
+    b = _witness("B", [[Text(l + "楣" + r)] for l, r in PLACES])
+    found = G.resolve([a, b])
+    f = found["KR9990"]
+    assert f.status == "resolved" and f.resolution is not None
+    assert (f.resolution.char, f.resolution.places, f.resolution.cert) == ("楣", 3, "high")
+    assert resolve_gaiji("KR9990") == "楣" and key("&KR9990;") == key("楣")
+    assert all(g.char == "楣" for p in a.pieces() for g in p.content if isinstance(g, Gaiji))
+    assert a.char_decl["KR9990"] == "楣"
+    root = etree.parse(str(write_tei(a, tmp_path / "a.xml"))).getroot()
+    (char,) = root.iter(f"{TEI}char")
+    mapping = char.find(f"{TEI}mapping")
+    assert mapping.text == "楣" and mapping.get("cert") == "high"
+    assert "3 places" in char.find(f"{TEI}note").text
+    G.write_report(tmp_path / "gaiji-resolved.tsv", found)
+    row = [r for r in (tmp_path / "gaiji-resolved.tsv").read_text(encoding="utf-8").splitlines() if r[0] != "#"][0]
+    assert row.split("\t")[:5] == ["resolved", "KR9990", "楣", "high", "3"]
+
+
+def test_disagreeing_witnesses_leave_it_unresolved():
+    a = _witness("A", [[Text(l), _g(), Text(r)] for l, r in PLACES])
+    b = _witness("B", [[Text(l + c + r)] for (l, r), c in zip(PLACES, "觚爵觚")])
+    found = G.resolve([a, b])
+    assert found["KR9990"].status == "conflict" and found["KR9990"].resolution is None
+    assert resolve_gaiji("KR9990") is None and parallel_resolution("KR9990") is None
+
+
+def test_one_place_in_one_witness_is_not_enough_but_two_witnesses_there_are():
+    a = _witness("A", [[Text(PLACES[0][0]), _g(), Text(PLACES[0][1])]])
+    b = _witness("B", [[Text(PLACES[0][0] + "楣" + PLACES[0][1])]])
+    assert G.resolve([a, b])["KR9990"].status == "one place"
+    c = _witness("C", [[Text(PLACES[0][0] + "楣" + PLACES[0][1])]])
+    f = G.resolve([a, b, c])["KR9990"]
+    assert f.resolution is not None and f.resolution.cert == "low"
+
+
+def test_no_context_no_resolution():
+    a = _witness("A", [[Text("主人"), _g(), Text("升")]])
+    b = _witness("B", [[Text("主人楣升")]])
+    assert G.resolve([a, b])["KR9990"].status == "no parallel"
+
+
+def test_the_hand_table_wins():
+    a = _witness("A", [[Text(l), _g("KR0925"), Text(r)] for l, r in PLACES])
+    for p in a.pieces():
+        for n in p.content:
+            if isinstance(n, Gaiji):
+                n.char = resolve_gaiji("KR0925")
+    b = _witness("B", [[Text(l + "梁" + r)] for l, r in PLACES])
+    assert "KR0925" not in G.resolve([a, b])  # known codes are not looked for
+    assert resolve_gaiji("KR0925") == "楣"
