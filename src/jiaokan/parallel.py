@@ -11,6 +11,7 @@ same results: the outputs never depend on ``jobs``.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -50,6 +51,9 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
     results: dict[int, R] = {}
     if jobs > 1 and len(items) > 1 and "fork" in multiprocessing.get_all_start_methods():
         _WORK = (step, state, pack)
+        # what the workers inherit, out of the collector's sight: a collection in a worker would
+        # otherwise walk (and so copy, page by page) everything the parent holds
+        gc.freeze()
         try:
             ctx = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(max_workers=min(jobs, len(items)), mp_context=ctx) as pool:
@@ -64,6 +68,7 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
                 notes.append("a worker process died; what was left was done in this process")
         finally:
             _WORK = None
+            gc.unfreeze()
     for i, item in enumerate(items):
         if i not in results:
             results[i] = step(state, item)
