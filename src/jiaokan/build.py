@@ -23,7 +23,7 @@ from .collate.apparatus import write_apparatus
 from .collate.engine import collate
 from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
-from .collate.export import write_json
+from .collate.leanjson import write_lean_json
 from .book.assemble import FilePart, assemble
 from .book.pian import FRONT, canonical, slug
 from .corpus import Entry, load_collations, load_manifest, witness_defaults
@@ -211,7 +211,7 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
     def step() -> tuple[Collation, Path]:
         col = collate(ws, base=base)
         xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names)
-        write_json(col, out / "apparatus" / f"{name}.json")
+        write_lean_json(col, out / "apparatus" / f"{name}.json")
         return col, xml
 
     done = r.guard(f"collation {name}", (CollationError, InvalidOutput), step)

@@ -10,10 +10,19 @@ bare "output").
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
+
+from types import ModuleType
+
+_orjson: ModuleType | None
+try:  # orjson (a dependency) encodes 5-8x faster than json's C encoder; a venv made before it still runs
+    import orjson as _orjson
+except ModuleNotFoundError:  # pragma: no cover - depends on the environment
+    _orjson = None
 
 from .errors import OutputError
 
@@ -88,3 +97,22 @@ def copy_file(src: str | Path, dest: str | Path) -> None:
     except OSError as exc:
         raise OutputError(str(dest), f"cannot copy from {src}: {exc.strerror or exc}") from None
     atomic_write_bytes(dest, data)
+
+
+def json_bytes(obj: Any) -> bytes:
+    """``obj`` as compact UTF-8 JSON: the bytes ``json.dumps(obj, ensure_ascii=False,
+    separators=(",", ":"))`` gives, made by orjson where it is installed.
+
+    The one way jiaokan writes JSON files.  Compact because an ``indent`` sends the stdlib
+    to its pure-Python encoder (a third of a whole-book build once); ``python -m json.tool``
+    pretty-prints any of them.
+    """
+    if _orjson is not None:
+        data: bytes = _orjson.dumps(obj, option=_orjson.OPT_NON_STR_KEYS)
+        return data
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def write_json(path: str | Path, obj: Any) -> None:
+    """``obj`` as JSON (:func:`json_bytes`) to ``path``, atomically."""
+    atomic_write_bytes(path, json_bytes(obj))

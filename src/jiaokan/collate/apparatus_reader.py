@@ -171,8 +171,17 @@ def rebuild_from_tei(root: etree._Element) -> dict[str, dict[str, str]]:
 
 
 def rebuild_from_json(data: dict) -> dict[str, dict[str, str]]:
-    """Each witness's text, layer by layer, from the JSON alignment table (:mod:`.export`)."""
+    """Each witness's text, layer by layer, from the JSON alignment table (:mod:`.export`,
+    or the lean table of :mod:`.leanjson`: a string per cell, the layer per column)."""
     out: dict[str, dict[str, str]] = {}
+    if "columns" in data:
+        for siglum, texts in zip(data["witnesses"], data["table"]):
+            lean: dict[str, str] = {}
+            for (_, layer), text in zip(data["columns"], texts):
+                if text:
+                    lean[layer] = lean.get(layer, "") + text
+            out[siglum] = lean
+        return out
     for siglum, cells in zip(data["witnesses"], data["table"]):
         layers: dict[str, str] = {}
         for cell in cells:

@@ -11,11 +11,10 @@ row and layer so existing tooling can still tell 经 from 注.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import IO
 
-from ..io import atomic_write_text
+from ..io import atomic_write_bytes, json_bytes
 from ..normalize import key
 from .model import App, Collation, Reading
 from .segments import row_layer_segments
@@ -35,6 +34,12 @@ def collation_to_json(col: Collation) -> dict:
             for i, s in enumerate(sigla):
                 b0, b1 = seg.spans.get(s, (0, 0))
                 table[i].append(_tokens(texts[s].text[b0:b1], row_id, layer) or None)
+    return {"witnesses": sigla, "table": table, **apparatus_fields(col)}
+
+
+def apparatus_fields(col: Collation) -> dict:
+    """What the JSON says besides the alignment table: base, variants, layer gaps, rows, counts
+    (shared with the lean table :mod:`.leanjson` that ``jiaokan build`` writes)."""
     variants = [
         {
             "id": a.id,
@@ -53,8 +58,6 @@ def collation_to_json(col: Collation) -> dict:
         for a in col.apps
     ]
     return {
-        "witnesses": sigla,
-        "table": table,
         "base": col.base,
         "variants": variants,
         "layer_gaps": [{"row": g.row, "layer": g.layer, "present": g.present, "absent": g.absent, "kind": g.kind}
@@ -74,7 +77,7 @@ def row_units(col: Collation, row_id: str) -> list[str]:
 def write_json(col: Collation, path: str | Path) -> Path:
     # compact: json's C encoder only runs without indent (with indent=1 the pure-Python
     # encoder took a third of a whole-book build); `python -m json.tool` pretty-prints it
-    atomic_write_text(path, json.dumps(collation_to_json(col), ensure_ascii=False, separators=(",", ":")))
+    atomic_write_bytes(path, json_bytes(collation_to_json(col)))
     return Path(path)
 
 
