@@ -386,8 +386,13 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
     return result
 
 
-def render_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, jobs: int = 1) -> None:
-    """The parallel-text HTML edition of every collation and every uncollated witness → OUT/site/."""
+def render_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, jobs: int = 1,
+                 site_tei: bool = False) -> None:
+    """The parallel-text HTML edition of every collation and every uncollated witness → OUT/site/.
+
+    The pages link to the TEI files in OUT/tei/ and OUT/apparatus/; ``site_tei`` copies them into
+    OUT/site/tei/ instead, for a site that stands alone (otherwise a build would hold them twice).
+    """
     import tomllib
 
     from .render import render_collations
@@ -399,7 +404,7 @@ def render_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, 
         title = None
     rep = render_collations(res.collations, res.witnesses, out / "site", tei_paths=res.tei_paths,
                             apparatus_dir=out / "apparatus", verdicts=getattr(res, "verdicts", None) or None,
-                            title=title, jobs=jobs)
+                            title=title, jobs=jobs, copy_tei=site_tei)
     progress.step("site")
     name, size = rep.largest
     print(f"\nHTML edition: {len(rep.pages)} pages -> {out / 'site' / 'index.html'} "
@@ -475,13 +480,15 @@ def collector_paused() -> Iterator[None]:
 
 
 def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | None = None,
-              jobs: int | None = None) -> int:
-    """The whole pipeline; ``jobs``: how many 篇 to collate at once (default: the machine's cores)."""
+              jobs: int | None = None, site_tei: bool = False) -> int:
+    """The whole pipeline; ``jobs``: how many 篇 to collate at once (default: the machine's cores);
+    ``site_tei``: copy the TEI files into the site (:func:`render_stage`)."""
     with collector_paused():
-        return _run_build(corpus, out, quiet=quiet, tei_all=tei_all, jobs=jobs)
+        return _run_build(corpus, out, quiet=quiet, tei_all=tei_all, jobs=jobs, site_tei=site_tei)
 
 
-def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, jobs: int | None) -> int:
+def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, jobs: int | None,
+               site_tei: bool) -> int:
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     t0 = time.perf_counter()
     since = time.time() - 1  # file times have coarse resolution on some file systems
@@ -515,7 +522,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         print()
         print(table(("案 notes of", "file", "against", "notes", "anchored", "confirmed", "contradicted",
                      "not covered", "emended", "注疏 emended", "TEI", "time"), erows, numeric={3, 5, 6, 7, 8, 9}))
-    render_stage(res, corpus, out, Progress(1, "render", quiet=quiet), jobs=jobs)
+    render_stage(res, corpus, out, Progress(1, "render", quiet=quiet), jobs=jobs, site_tei=site_tei)
     if res.parts:
         print()
         print(pian_table(res, specs, erows))
