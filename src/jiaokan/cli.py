@@ -371,8 +371,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         _err(f"--jobs {args.jobs}: give at least 1")
         return EXIT_USAGE
-    return run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all, jobs=args.jobs,
-                     site_tei=args.site_tei)
+    import gc
+
+    gc.disable()  # run_build pauses the collector (see collector_paused); here it stays off to the end
+    status = run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all, jobs=args.jobs,
+                       site_tei=args.site_tei)
+    gc.freeze()  # the process ends now: no collection (at exit either) of what the OS takes back whole
+    return status
 
 
 # ---------------------------------------------------------------- init
