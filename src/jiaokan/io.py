@@ -101,15 +101,19 @@ def copy_file(src: str | Path, dest: str | Path) -> None:
 
 def json_bytes(obj: Any) -> bytes:
     """``obj`` as compact UTF-8 JSON: the bytes ``json.dumps(obj, ensure_ascii=False,
-    separators=(",", ":"))`` gives, made by orjson where it is installed.
+    separators=(",", ":"))`` gives, made by orjson where it is installed (a float in exponent
+    form aside, ``1.5e-7`` for ``1.5e-07``: jiaokan's files hold no floats).
 
     The one way jiaokan writes JSON files.  Compact because an ``indent`` sends the stdlib
     to its pure-Python encoder (a third of a whole-book build once); ``python -m json.tool``
     pretty-prints any of them.
     """
     if _orjson is not None:
-        data: bytes = _orjson.dumps(obj, option=_orjson.OPT_NON_STR_KEYS)
-        return data
+        try:
+            data: bytes = _orjson.dumps(obj, option=_orjson.OPT_NON_STR_KEYS)
+            return data
+        except TypeError:  # what orjson does not take (an integer beyond 64 bits …): the stdlib does
+            pass
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 

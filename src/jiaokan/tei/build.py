@@ -89,10 +89,8 @@ class TEIMaker:
             qname = self._tags[tag] = "{%s}%s" % (TEI_NS, tag)
         # nsmap on every element: one built on its own serializes as TEI, and lxml drops the
         # repeated declaration when it joins a parent in the same namespace
-        el = _element(qname, nsmap=_NSMAP)
-        for k, v in attrs.items():
-            if v is not None:
-                el.set(_ATTR_NAMES.get(k, k), _sub_held(UNKNOWN_CHAR, v) if _held(v) else v)
+        el = _element(qname, {_ATTR_NAMES.get(k, k): v if v.isascii() and v.isprintable() else xml_safe(v)
+                              for k, v in attrs.items() if v is not None}, _NSMAP)
         last: etree._Element | None = None
         for c in children:
             if c is None:
