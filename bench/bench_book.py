@@ -65,8 +65,12 @@ def _cpu() -> float:
 
 def child(corpus: Path, out: Path, jobs: int) -> dict:
     """Run the build's stages in this process (as ``jiaokan build`` does): seconds per stage."""
-    from jiaokan.build import (BuildResult, collate_stage, collector_paused, emend_stage, ingest_stage, join_stage,
-                               render_stage)
+    from jiaokan.build import BuildResult, collate_stage, emend_stage, ingest_stage, join_stage, render_stage
+
+    try:  # an older tree (a "before" of a change) has no collector_paused: its build ran with the collector on
+        from jiaokan.build import collector_paused
+    except ImportError:
+        from contextlib import nullcontext as collector_paused
     from jiaokan.corpus import load_collations, load_manifest
     from jiaokan.ui import Progress
 
