@@ -93,8 +93,13 @@ def child(corpus: Path, out: Path, jobs: int) -> dict:
         stage("manifest", manifest)
         assert res is not None
         r = res
-        stage("ingest", lambda: ingest_stage(r, out, Progress(len(r.entries), "ingest", **quiet), None))
-        stage("join", lambda: join_stage(r, corpus, out, None) if r.parts else None)
+        try:  # ingest and join take jobs (an older tree's do not)
+            ingest_stage(BuildResult([]), out, Progress(0, "ingest", **quiet), None, jobs=jobs)
+            par = dict(jobs=jobs)
+        except TypeError:
+            par = {}
+        stage("ingest", lambda: ingest_stage(r, out, Progress(len(r.entries), "ingest", **quiet), None, **par))
+        stage("join", lambda: join_stage(r, corpus, out, None, **par) if r.parts else None)
         load_collations(corpus, r.units if r.parts else r.entries)
         stage("collate", lambda: collate_stage(r, corpus, out, Progress(1, "collate", **quiet), None, jobs=jobs))
         stage("emend", lambda: emend_stage(r, out, Progress(1, "emend", **quiet), None))

@@ -63,42 +63,98 @@ class BuildResult:
     emended: dict[str, _Emended] = field(default_factory=dict)
 
 
-def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
+def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
+    """Read every file of the manifest (a one-file witness is written as TEI at once); with ``jobs``
+    > 1 several files at once in forked workers (:func:`jiaokan.parallel.fork_map`): the files are
+    independent, and a witness comes back pickled in a tenth of the time its reading took."""
+    size = {i: _size(e.path) for i, e in enumerate(res.entries)}
+    order = sorted(size, key=lambda i: -size[i])  # the largest first: no worker is left with one at the end
+    done = dict(zip(order, fork_map(_read_one, out, [res.entries[i] for i in order], jobs)))
     rows = []
-    for e in res.entries:
-        t0 = time.perf_counter()
-        try:
-            w = read_witness(e.path, e.meta, e.meta.format or None)
-            if e.group is not None:  # one file of a witness: joined per 篇 (join_stage), then written
-                res.parts.setdefault(e.group, []).append((e, w))
-                rows.append(_ingest_row(w, e.meta.file, "(per 篇)", t0))
-                progress.step(f"{e.meta.siglum} {e.path.name}")
-                continue
-            path = write_tei(w, out / "tei" / f"{e.stem}.xml")
-        except (InputError, InvalidOutput) as exc:
-            res.errors.append(str(exc))
+    for i, e in enumerate(res.entries):
+        r = done[i]
+        if r.output_error is not None:
+            raise r.output_error  # a full disk or an unwritable folder: no later file would fare better
+        if r.errors or r.witness is None:
+            res.errors.extend(r.errors)
             res.failed.append(e.meta.file or str(e.path))
             progress.step(f"{e.meta.siglum} {e.path.name}: error")
             continue
-        except OutputError:
-            raise  # a full disk or an unwritable folder: no later file would fare better
-        except Exception as exc:  # one witness's bug must not stop the others (JIAOKAN_TRACEBACK=1 shows it)
-            res.errors.append(internal_error(str(e.path), exc))
-            res.failed.append(e.meta.file or str(e.path))
-            progress.step(f"{e.meta.siglum} {e.path.name}: error")
+        w = r.witness
+        if e.group is not None:  # one file of a witness: joined per 篇 (join_stage), then written
+            res.parts.setdefault(e.group, []).append((e, w))
+            rows.append(_ingest_row(w, e.meta.file, "(per 篇)", r.seconds))
+            progress.step(f"{e.meta.siglum} {e.path.name}")
             continue
-        ok = _keep(res, e, w, path, tei_all)
-        rows.append(_ingest_row(w, e.path.name, "ok" if ok else "INVALID", t0))
+        assert r.path is not None
+        ok = _keep(res, e, w, r.path, tei_all)
+        rows.append(_ingest_row(w, e.path.name, "ok" if ok else "INVALID", r.seconds))
         progress.step(f"{e.meta.siglum} {e.path.name}")
     return rows
 
 
-def _ingest_row(w: Witness, name: str, status: str, t0: float) -> tuple:
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # read_witness gives the error
+
+
+@dataclass
+class _Outcome:
+    """What one step of a stage gives back (from this process or a worker): errors are returned, never
+    raised, so one 篇's fault does not stop the others; a refused write travels back whole."""
+
+    errors: list[str] = field(default_factory=list)
+    output_error: OutputError | None = None
+
+    def guard(self, where: str, expected: tuple[type[Exception], ...], step: Callable[[], T]) -> T | None:
+        """``step()``, or None with the error recorded: an expected one as its line, a refused write
+        whole (the build stops on it), anything else as one line of internal error."""
+        try:
+            return step()
+        except expected as exc:
+            self.errors.append(f"{where}: {exc}")
+        except OutputError as exc:
+            self.output_error = exc
+        except Exception as exc:
+            self.errors.append(internal_error(where, exc))
+        return None
+
+
+@dataclass
+class _Read(_Outcome):
+    """One file read (and, for a one-file witness, its TEI written)."""
+
+    witness: Witness | None = None
+    path: Path | None = None
+    seconds: float = 0.0
+
+
+def _read_one(out: Path, e: Entry) -> _Read:
+    """Read one file of the manifest; a one-file witness's TEI is written too.  Errors are returned."""
+    t0 = time.perf_counter()
+    r = _Read()
+    try:
+        r.witness = read_witness(e.path, e.meta, e.meta.format or None)
+        if e.group is None:
+            r.path = write_tei(r.witness, out / "tei" / f"{e.stem}.xml")
+    except (InputError, InvalidOutput) as exc:
+        r.errors.append(str(exc))
+    except OutputError as exc:
+        r.output_error = exc
+    except Exception as exc:  # one witness's bug must not stop the others (JIAOKAN_TRACEBACK=1 shows it)
+        r.errors.append(internal_error(str(e.path), exc))
+    r.seconds = time.perf_counter() - t0
+    return r
+
+
+def _ingest_row(w: Witness, name: str, status: str, seconds: float) -> tuple:
     """A row of the ingest table: characters per layer of one file (or witness) as read."""
     c = w.layer_counts()
     return (w.meta.siglum, name, w.meta.format, sum(1 for _ in w.passages()), c["jing"], c["zhu"], c["shu"],
             c["zhuan"] + c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"], c["paratext"], len(w.warnings),
-            status, f"{time.perf_counter() - t0:.2f}s")
+            status, f"{seconds:.2f}s")
 
 
 def _keep(res: BuildResult, e: Entry, w: Witness, path: Path, tei_all: str | None) -> bool:
@@ -122,13 +178,15 @@ def _checked(path: Path, tei_all: str | None) -> list[str]:
     return validate_file(path, tei_all).errors if tei_all else []
 
 
-def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None) -> None:
+def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None, jobs: int = 1) -> None:
     """Join the files of every ``files`` witness into one witness per 篇 → OUT/tei/pianNN-SIGLUM.xml.
 
     A file whose text nothing places (no 篇 heading, no 篇 open before it, no ``chapter``
     in the manifest) is an error of its own; the rest of the witness is still joined.
+    The TEI files are written ``jobs`` at a time (forked workers; each gives back its path).
     """
     defaults = witness_defaults(corpus)
+    todo: list[tuple[Entry, Witness]] = []
     for group, read in res.parts.items():
         siglum = read[0][0].meta.siglum
         parts = [FilePart(e.meta.file, w, e.override) for e, w in read]
@@ -146,35 +204,29 @@ def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None) -
                 else:
                     res.placed.setdefault(st.pian, []).append(pl.name)
         for pian, w in by_pian.items():
-            e = Entry(read[0][0].path, w.meta, name=f"{slug(pian)}-{siglum}")
-            try:
-                path = write_tei(w, out / "tei" / f"{e.stem}.xml")
-            except InvalidOutput as exc:
-                res.errors.append(str(exc))
-                continue
-            _keep(res, e, w, path, tei_all)
+            todo.append((Entry(read[0][0].path, w.meta, name=f"{slug(pian)}-{siglum}"), w))
+    size = [sum(w.layer_counts().values()) for _, w in todo]
+    order = sorted(range(len(todo)), key=lambda i: -size[i])
+    done = dict(zip(order, fork_map(_write_joined, (todo, out), order, jobs)))
+    for i, (e, w) in enumerate(todo):  # kept in the order of the manifest and the book, as they were joined
+        path, error = done[i]
+        if isinstance(error, OutputError) and not isinstance(error, InvalidOutput):
+            raise error
+        if error is not None:
+            res.errors.append(str(error))
+            continue
+        assert path is not None
+        _keep(res, e, w, path, tei_all)
 
 
-@dataclass
-class _Outcome:
-    """What one step of a stage gives back (from this process or a worker): errors are returned, never
-    raised, so one 篇's fault does not stop the others; a refused write travels back whole."""
-
-    errors: list[str] = field(default_factory=list)
-    output_error: OutputError | None = None
-
-    def guard(self, where: str, expected: tuple[type[Exception], ...], step: Callable[[], T]) -> T | None:
-        """``step()``, or None with the error recorded: an expected one as its line, a refused write
-        whole (the build stops on it), anything else as one line of internal error."""
-        try:
-            return step()
-        except expected as exc:
-            self.errors.append(f"{where}: {exc}")
-        except OutputError as exc:
-            self.output_error = exc
-        except Exception as exc:
-            self.errors.append(internal_error(where, exc))
-        return None
+def _write_joined(job: tuple[list[tuple[Entry, Witness]], Path], i: int) -> tuple[Path | None, OutputError | None]:
+    """Write the TEI of one joined 篇 (in a worker: the witnesses are inherited, only the path comes back)."""
+    todo, out = job
+    e, w = todo[i]
+    try:
+        return write_tei(w, out / "tei" / f"{e.stem}.xml"), None
+    except OutputError as exc:  # InvalidOutput: this file's error; any other: the build stops on it
+        return None, exc
 
 
 @dataclass
@@ -502,13 +554,13 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
                           f"permission ({exc.strerror or exc})") from None
     res = BuildResult(entries)
     progress = Progress(len(entries), "ingest", quiet=quiet)
-    rows = ingest_stage(res, out, progress, tei_all)
+    rows = ingest_stage(res, out, progress, tei_all, jobs=jobs)
     print(table(
         ("siglum", "file", "format", "passages", "经", "注", "疏", "other comm.", "案", "paratext", "warnings", "TEI", "time"),
         rows, numeric={3, 4, 5, 6, 7, 8, 9, 10},
     ))
     if res.parts:
-        join_stage(res, corpus, out, tei_all)
+        join_stage(res, corpus, out, tei_all, jobs=jobs)
         specs = load_collations(corpus, res.units)
     progress = Progress(len(specs), "collate", quiet=quiet)
     crows = collate_stage(res, corpus, out, progress, tei_all, jobs=jobs)
