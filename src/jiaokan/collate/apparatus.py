@@ -24,7 +24,7 @@ from ..io import atomic_write_bytes
 from ..model import Witness
 from ..normalize import is_ignorable
 from ..tei.header import comparison_document
-from ..tei.build import E, append_text, tei_bytes
+from ..tei.build import E, append_text, sub_element, tei_bytes
 from ..tei.validate import profile_check
 from .apparatus_reader import fold_script
 from .layertext import LayerText
@@ -125,7 +125,7 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
         for i in range(a0, a1):
             if blt.pages[i] != page and blt.pages[i] is not None:
                 emit_text(start, i)
-                ab.append(E.pb(n=blt.pages[i], ed=base))
+                sub_element(ab, "pb", n=blt.pages[i], ed=base)
                 page = blt.pages[i]
                 start = i
         emit_text(start, a1)
@@ -148,10 +148,13 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
         lem_wits = [base] + agree + ([s for s in seg.absent if s != base] if base_absent else [])
         unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
         lost = base_absent and seg.absent[base] == "lacuna"
-        lem = E.lem(lem_text or None, E.gap(reason="lost", unit="page") if lost else None,
-                    wit=" ".join("#" + s for s in lem_wits),
-                    n=pg if lem_text else None, corresp=corresp(base, unit) if lem_text else None)
-        rdgs: list[etree._Element] = []
+        # written in place, top-down (sub_element): the entry, then its lem and readings
+        app = sub_element(ab, "app", type=seg.type, subtype=subtypes.pop() if len(subtypes) == 1 else None,
+                          xml_id=seg.apps[0].id if seg.apps else None)
+        lem = sub_element(app, "lem", lem_text or None, wit=" ".join("#" + s for s in lem_wits),
+                          n=pg if lem_text else None, corresp=corresp(base, unit) if lem_text else None)
+        if lost:
+            sub_element(lem, "gap", reason="lost", unit="page")
         for s, r in readings.items():
             if s in agree:
                 continue
@@ -159,15 +162,16 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
             u, pg, _ = texts[s].where(b0 if b1 > b0 else max(b0 - 1, 0))
             rtype = _reading_type(seg, s, r, lem_text, own)
             lost = rtype == "lacuna" and not r
-            rdgs.append(E.rdg(r or None, E.gap(reason="lost", unit="page") if lost else None, wit="#" + s,
-                              type=rtype, n=pg if r else None, corresp=corresp(s, u) if r else None))
+            rdg = sub_element(app, "rdg", r or None, wit="#" + s, type=rtype, n=pg if r else None,
+                              corresp=corresp(s, u) if r else None)
+            if lost:
+                sub_element(rdg, "gap", reason="lost", unit="page")
         missing = [s for s in seg.absent if s != base] if not base_absent else []
         if missing:
             kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
-            rdgs.append(E.rdg(E.gap(reason="lost", unit="page") if kind == "lacuna" else None,
-                              wit=" ".join("#" + s for s in missing), type=kind))
-        ab.append(E.app(lem, *rdgs, type=seg.type, subtype=subtypes.pop() if len(subtypes) == 1 else None,
-                        xml_id=seg.apps[0].id if seg.apps else None))
+            rdg = sub_element(app, "rdg", wit=" ".join("#" + s for s in missing), type=kind)
+            if kind == "lacuna":
+                sub_element(rdg, "gap", reason="lost", unit="page")
 
 
 def _absence(seg: Segment, missing: list[str]) -> str:
