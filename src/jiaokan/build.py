@@ -324,6 +324,9 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         t.emend_stems.extend(s for s in t.stems if in_one[s] == 1 and res.witnesses[s].notes())
     size = {t.name: sum(sum(res.witnesses[s].layer_counts().values()) for s in t.stems) for t in todo}
     order = sorted(todo, key=lambda t: -size[t.name])
+    if jobs > 1 and any(t.emend_stems for t in todo):
+        # imported here, before the workers fork, not once in each of them (half a second of CPU apiece)
+        from .emend import apply, report, tei  # noqa: F401
     done = fork_map(_collate_and_emend, (res, out, tei_all), order, jobs, pack=_light, notes=res.notes,
                     on_done=lambda i, r: progress.step(f"{order[i].name} {order[i].chapter}"))
     results = {t.name: r for t, r in zip(order, done)}
