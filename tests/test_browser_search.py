@@ -219,7 +219,10 @@ def test_an_dialog_shows_claim_evidence(browser, site, tmp_path):  # noqa: F811
              "verdict": "confirmed", "rule": "agrees", "why": "the 注疏 reads 司射袒 without 遂",
              "anchor": "降反位司射【遂】袒执弓", "place": "卷十 叶十三a 行3", "witness": "ZS",
              "readings": {"JS": "遂", "ZS": "", "SB": "—"}}
-    tei = site / "tei"
+    tei = tmp_path / "tei"  # the build's TEI (the site links to it, build/tei/ and build/apparatus/), side by side
+    tei.mkdir()
+    for f in ("tei/jishi-juan10-dasheyi-simplified.xml", "tei/zhushu-dasheyi-excerpt.xml", "apparatus/dasheyi.xml"):
+        shutil.copy(site.parent / f, tei)
     render_paths([tei / "jishi-juan10-dasheyi-simplified.xml", tei / "zhushu-dasheyi-excerpt.xml",
                   tei / "dasheyi.xml"], tmp_path / "s",
                  verdicts={nid: _WithClaims("omission", "confirmed", "omission 遂→∅", "", (claim,))})
@@ -245,11 +248,11 @@ def test_hostile_witness_text_stays_text(browser, site, tmp_path):  # noqa: F811
     from jiaokan.render import render_paths
 
     evil = "</script><script>alert(1)</script>"
-    src = site / "tei" / "jishi-juan10-dasheyi-simplified.xml"
+    src = site.parent / "tei" / "jishi-juan10-dasheyi-simplified.xml"  # the build's TEI, which the site links to
     xml = src.read_text(encoding="utf-8").replace("不胜者皆袭说决拾", "不胜者" + evil.replace("<", "&lt;").replace(">", "&gt;"), 1)
     (tmp_path / "tei").mkdir()
-    for f in ("zhushu-dasheyi-excerpt.xml", "dasheyi.xml"):
-        shutil.copy(site / "tei" / f, tmp_path / "tei" / f)
+    for f in ("tei/zhushu-dasheyi-excerpt.xml", "apparatus/dasheyi.xml"):
+        shutil.copy(site.parent / f, tmp_path / "tei")
     (tmp_path / "tei" / src.name).write_text(xml, encoding="utf-8")
     nid = "JS10.72.jing1.an1"
     render_paths(sorted((tmp_path / "tei").glob("*.xml")), tmp_path / "s",
