@@ -163,7 +163,7 @@ def test_cite_a_selection(open_page):  # noqa: F811
     assert panel.is_visible()
     assert pg.inner_text("#cite-scholar") == "《仪礼集释》卷十 叶十三b 行1"
     assert pg.inner_text("#cite-quote").startswith("「")
-    assert pg.inner_text("#cite-tei") == "tei/jishi-juan10-dasheyi-simplified.xml#JS10.73.zhu1"
+    assert pg.inner_text("#cite-tei") == "../tei/jishi-juan10-dasheyi-simplified.xml#JS10.73.zhu1"  # build/tei/
     assert pg.inner_text("#cite-link").endswith("dasheyi.html#JS10.73")
     pg.wait_for_function("document.activeElement.matches('#cite-panel button.copy')")  # focus on the first copy
     pg.keyboard.press("Enter")
@@ -219,7 +219,10 @@ def test_an_dialog_shows_claim_evidence(browser, site, tmp_path):  # noqa: F811
              "verdict": "confirmed", "rule": "agrees", "why": "the 注疏 reads 司射袒 without 遂",
              "anchor": "降反位司射【遂】袒执弓", "place": "卷十 叶十三a 行3", "witness": "ZS",
              "readings": {"JS": "遂", "ZS": "", "SB": "—"}}
-    tei = site / "tei"
+    tei = tmp_path / "tei"  # the build's TEI (the site links to it, build/tei/ and build/apparatus/), side by side
+    tei.mkdir()
+    for f in ("tei/jishi-juan10-dasheyi-simplified.xml", "tei/zhushu-dasheyi-excerpt.xml", "apparatus/dasheyi.xml"):
+        shutil.copy(site.parent / f, tei)
     render_paths([tei / "jishi-juan10-dasheyi-simplified.xml", tei / "zhushu-dasheyi-excerpt.xml",
                   tei / "dasheyi.xml"], tmp_path / "s",
                  verdicts={nid: _WithClaims("omission", "confirmed", "omission 遂→∅", "", (claim,))})
@@ -245,11 +248,11 @@ def test_hostile_witness_text_stays_text(browser, site, tmp_path):  # noqa: F811
     from jiaokan.render import render_paths
 
     evil = "</script><script>alert(1)</script>"
-    src = site / "tei" / "jishi-juan10-dasheyi-simplified.xml"
+    src = site.parent / "tei" / "jishi-juan10-dasheyi-simplified.xml"  # the build's TEI, which the site links to
     xml = src.read_text(encoding="utf-8").replace("不胜者皆袭说决拾", "不胜者" + evil.replace("<", "&lt;").replace(">", "&gt;"), 1)
     (tmp_path / "tei").mkdir()
-    for f in ("zhushu-dasheyi-excerpt.xml", "dasheyi.xml"):
-        shutil.copy(site / "tei" / f, tmp_path / "tei" / f)
+    for f in ("tei/zhushu-dasheyi-excerpt.xml", "apparatus/dasheyi.xml"):
+        shutil.copy(site.parent / f, tmp_path / "tei")
     (tmp_path / "tei" / src.name).write_text(xml, encoding="utf-8")
     nid = "JS10.72.jing1.an1"
     render_paths(sorted((tmp_path / "tei").glob("*.xml")), tmp_path / "s",
@@ -301,7 +304,7 @@ def test_whole_book_search_cite_and_an(book, pages):
     pg.wait_for_selector("#cite-panel:not([hidden])")
     assert pg.inner_text("#cite-scholar") == "《儀禮集釋》卷五 葉十二b 行1"
     tei = pg.inner_text("#cite-tei")
-    assert tei == "tei/pian05-JS.xml#JS5.72"
+    assert tei == "../tei/pian05-JS.xml#JS5.72"  # the build's own TEI, not a copy in the site
     assert 'xml:id="JS5.72"' in (book / tei.split("#")[0]).read_text(encoding="utf-8")
     pg.keyboard.press("Escape")
 

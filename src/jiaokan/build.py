@@ -10,22 +10,24 @@ Stages run in order and each adds to the summary:
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import contextmanager
+import gc
 import os
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterator, TypeVar
 
 from .collate.apparatus import write_apparatus
 from .collate.engine import collate
 from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
-from .collate.export import write_json
 from .collate.gaiji import resolve as resolve_gaiji_from_witnesses
 from .collate.gaiji import write_report as write_gaiji_report
 from .collate.learned import load_decisions, propose, write_proposals
 from .normalize.learned import set_accepted
+from .collate.leanjson import write_lean_json
 from .book.assemble import FilePart, assemble
 from .book.pian import FRONT, canonical, slug
 from .corpus import Entry, load_collations, load_manifest, witness_defaults
@@ -65,86 +67,41 @@ class BuildResult:
     emended: dict[str, _Emended] = field(default_factory=dict)
 
 
-def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
+def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
+    """Read every file of the manifest (a one-file witness is written as TEI at once); with ``jobs``
+    > 1 several files at once in forked workers (:func:`jiaokan.parallel.fork_map`): the files are
+    independent, and a witness comes back pickled in a tenth of the time its reading took."""
+    size = {i: _size(e.path) for i, e in enumerate(res.entries)}
+    order = sorted(size, key=lambda i: -size[i])  # the largest first: no worker is left with one at the end
+    done = dict(zip(order, fork_map(_read_one, out, [res.entries[i] for i in order], jobs)))
     rows = []
-    for e in res.entries:
-        t0 = time.perf_counter()
-        try:
-            w = read_witness(e.path, e.meta, e.meta.format or None)
-            if e.group is not None:  # one file of a witness: joined per 篇 (join_stage), then written
-                res.parts.setdefault(e.group, []).append((e, w))
-                rows.append(_ingest_row(w, e.meta.file, "(per 篇)", t0))
-                progress.step(f"{e.meta.siglum} {e.path.name}")
-                continue
-            path = write_tei(w, out / "tei" / f"{e.stem}.xml")
-        except (InputError, InvalidOutput) as exc:
-            res.errors.append(str(exc))
+    for i, e in enumerate(res.entries):
+        r = done[i]
+        if r.output_error is not None:
+            raise r.output_error  # a full disk or an unwritable folder: no later file would fare better
+        if r.errors or r.witness is None:
+            res.errors.extend(r.errors)
             res.failed.append(e.meta.file or str(e.path))
             progress.step(f"{e.meta.siglum} {e.path.name}: error")
             continue
-        except OutputError:
-            raise  # a full disk or an unwritable folder: no later file would fare better
-        except Exception as exc:  # one witness's bug must not stop the others (JIAOKAN_TRACEBACK=1 shows it)
-            res.errors.append(internal_error(str(e.path), exc))
-            res.failed.append(e.meta.file or str(e.path))
-            progress.step(f"{e.meta.siglum} {e.path.name}: error")
+        w = r.witness
+        if e.group is not None:  # one file of a witness: joined per 篇 (join_stage), then written
+            res.parts.setdefault(e.group, []).append((e, w))
+            rows.append(_ingest_row(w, e.meta.file, "(per 篇)", r.seconds))
+            progress.step(f"{e.meta.siglum} {e.path.name}")
             continue
-        ok = _keep(res, e, w, path, tei_all)
-        rows.append(_ingest_row(w, e.path.name, "ok" if ok else "INVALID", t0))
+        assert r.path is not None
+        ok = _keep(res, e, w, r.path, tei_all)
+        rows.append(_ingest_row(w, e.path.name, "ok" if ok else "INVALID", r.seconds))
         progress.step(f"{e.meta.siglum} {e.path.name}")
     return rows
 
 
-def _ingest_row(w: Witness, name: str, status: str, t0: float) -> tuple:
-    """A row of the ingest table: characters per layer of one file (or witness) as read."""
-    c = w.layer_counts()
-    return (w.meta.siglum, name, w.meta.format, sum(1 for _ in w.passages()), c["jing"], c["zhu"], c["shu"],
-            c["zhuan"] + c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"], c["paratext"], len(w.warnings),
-            status, f"{time.perf_counter() - t0:.2f}s")
-
-
-def _keep(res: BuildResult, e: Entry, w: Witness, path: Path, tei_all: str | None) -> bool:
-    """Validate a written witness TEI and keep the witness for collation; False when it is invalid."""
-    rep = validate_file(path, tei_all)
-    if not rep.ok:
-        res.errors.extend(f"{path}: {err}" for err in rep.errors)
-    res.witnesses[e.stem] = w
-    res.tei_paths[e.stem] = path
-    res.units.append(e)
-    return rep.ok
-
-
-def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None) -> None:
-    """Join the files of every ``files`` witness into one witness per 篇 → OUT/tei/pianNN-SIGLUM.xml.
-
-    A file whose text nothing places (no 篇 heading, no 篇 open before it, no ``chapter``
-    in the manifest) is an error of its own; the rest of the witness is still joined.
-    """
-    defaults = witness_defaults(corpus)
-    for group, read in res.parts.items():
-        siglum = read[0][0].meta.siglum
-        parts = [FilePart(e.meta.file, w, e.override) for e, w in read]
-        try:
-            by_pian, placed = assemble(siglum, parts, defaults.get(group, ""))
-        except InputError as exc:
-            res.errors.append(str(exc))
-            continue
-        for pl in placed:
-            for st in pl.stretches:
-                if st.pian is None:
-                    res.errors.append(f"{pl.name}: {len(st.units)} passages of witness {siglum} are in no 篇: no 篇 "
-                                      "heading before them and none open from an earlier 卷; set its chapter under "
-                                      "'overrides' in the manifest")
-                else:
-                    res.placed.setdefault(st.pian, []).append(pl.name)
-        for pian, w in by_pian.items():
-            e = Entry(read[0][0].path, w.meta, name=f"{slug(pian)}-{siglum}")
-            try:
-                path = write_tei(w, out / "tei" / f"{e.stem}.xml")
-            except InvalidOutput as exc:
-                res.errors.append(str(exc))
-                continue
-            _keep(res, e, w, path, tei_all)
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # read_witness gives the error
 
 
 def relayer_stage(res: BuildResult, specs: list, tei_all: str | None) -> None:
@@ -207,6 +164,113 @@ class _Outcome:
 
 
 @dataclass
+class _Read(_Outcome):
+    """One file read (and, for a one-file witness, its TEI written)."""
+
+    witness: Witness | None = None
+    path: Path | None = None
+    seconds: float = 0.0
+
+
+def _read_one(out: Path, e: Entry) -> _Read:
+    """Read one file of the manifest; a one-file witness's TEI is written too.  Errors are returned."""
+    t0 = time.perf_counter()
+    r = _Read()
+    try:
+        r.witness = read_witness(e.path, e.meta, e.meta.format or None)
+        if e.group is None:
+            r.path = write_tei(r.witness, out / "tei" / f"{e.stem}.xml")
+    except (InputError, InvalidOutput) as exc:
+        r.errors.append(str(exc))
+    except OutputError as exc:
+        r.output_error = exc
+    except Exception as exc:  # one witness's bug must not stop the others (JIAOKAN_TRACEBACK=1 shows it)
+        r.errors.append(internal_error(str(e.path), exc))
+    r.seconds = time.perf_counter() - t0
+    return r
+
+
+def _ingest_row(w: Witness, name: str, status: str, seconds: float) -> tuple:
+    """A row of the ingest table: characters per layer of one file (or witness) as read."""
+    c = w.layer_counts()
+    return (w.meta.siglum, name, w.meta.format, sum(1 for _ in w.passages()), c["jing"], c["zhu"], c["shu"],
+            c["zhuan"] + c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"], c["paratext"], len(w.warnings),
+            status, f"{seconds:.2f}s")
+
+
+def _keep(res: BuildResult, e: Entry, w: Witness, path: Path, tei_all: str | None) -> bool:
+    """Validate a written witness TEI and keep the witness for collation; False when it is invalid."""
+    errors = _checked(path, tei_all)
+    res.errors.extend(f"{path}: {err}" for err in errors)
+    res.witnesses[e.stem] = w
+    res.tei_paths[e.stem] = path
+    res.units.append(e)
+    return not errors
+
+
+def _checked(path: Path, tei_all: str | None) -> list[str]:
+    """The errors of a TEI file this build just wrote, against tei_all when asked.
+
+    Without tei_all there is nothing left to check: every TEI writer checked the bytes against
+    the profile and the layer rule before renaming them into place (``check=profile_check``),
+    and a file that failed is not there (:class:`~jiaokan.io.InvalidOutput`).  Parsing and
+    validating it again cost a twentieth of the build.
+    """
+    return validate_file(path, tei_all).errors if tei_all else []
+
+
+def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None, jobs: int = 1) -> None:
+    """Join the files of every ``files`` witness into one witness per 篇 → OUT/tei/pianNN-SIGLUM.xml.
+
+    A file whose text nothing places (no 篇 heading, no 篇 open before it, no ``chapter``
+    in the manifest) is an error of its own; the rest of the witness is still joined.
+    The TEI files are written ``jobs`` at a time (forked workers; each gives back its path).
+    """
+    defaults = witness_defaults(corpus)
+    todo: list[tuple[Entry, Witness]] = []
+    for group, read in res.parts.items():
+        siglum = read[0][0].meta.siglum
+        parts = [FilePart(e.meta.file, w, e.override) for e, w in read]
+        try:
+            by_pian, placed = assemble(siglum, parts, defaults.get(group, ""))
+        except InputError as exc:
+            res.errors.append(str(exc))
+            continue
+        for pl in placed:
+            for st in pl.stretches:
+                if st.pian is None:
+                    res.errors.append(f"{pl.name}: {len(st.units)} passages of witness {siglum} are in no 篇: no 篇 "
+                                      "heading before them and none open from an earlier 卷; set its chapter under "
+                                      "'overrides' in the manifest")
+                else:
+                    res.placed.setdefault(st.pian, []).append(pl.name)
+        for pian, w in by_pian.items():
+            todo.append((Entry(read[0][0].path, w.meta, name=f"{slug(pian)}-{siglum}"), w))
+    size = [sum(w.layer_counts().values()) for _, w in todo]
+    order = sorted(range(len(todo)), key=lambda i: -size[i])
+    done = dict(zip(order, fork_map(_write_joined, (todo, out), order, jobs)))
+    for i, (e, w) in enumerate(todo):  # kept in the order of the manifest and the book, as they were joined
+        path, error = done[i]
+        if isinstance(error, OutputError) and not isinstance(error, InvalidOutput):
+            raise error
+        if error is not None:
+            res.errors.append(str(error))
+            continue
+        assert path is not None
+        _keep(res, e, w, path, tei_all)
+
+
+def _write_joined(job: tuple[list[tuple[Entry, Witness]], Path], i: int) -> tuple[Path | None, OutputError | None]:
+    """Write the TEI of one joined 篇 (in a worker: the witnesses are inherited, only the path comes back)."""
+    todo, out = job
+    e, w = todo[i]
+    try:
+        return write_tei(w, out / "tei" / f"{e.stem}.xml"), None
+    except OutputError as exc:  # InvalidOutput: this file's error; any other: the build stops on it
+        return None, exc
+
+
+@dataclass
 class _Collated(_Outcome):
     """What one collation gives back to the build."""
 
@@ -240,16 +304,16 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
     def step() -> tuple[Collation, Path]:
         col = collate(ws, base=base)
         xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names)
-        write_json(col, out / "apparatus" / f"{name}.json")
+        write_lean_json(col, out / "apparatus" / f"{name}.json")
         return col, xml
 
     done = r.guard(f"collation {name}", (CollationError, InvalidOutput), step)
     if done is None:
         return r
     col, r.xml = done
-    rep = validate_file(r.xml, tei_all)
-    r.valid = rep.ok
-    r.errors.extend(f"{r.xml}: {err}" for err in rep.errors)
+    errors = _checked(r.xml, tei_all)
+    r.valid = not errors
+    r.errors.extend(f"{r.xml}: {err}" for err in errors)
     r.col, r.seconds = col, time.perf_counter() - t0
     return r
 
@@ -301,6 +365,9 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         t.emend_stems.extend(s for s in t.stems if in_one[s] == 1 and res.witnesses[s].notes())
     size = {t.name: sum(sum(res.witnesses[s].layer_counts().values()) for s in t.stems) for t in todo}
     order = sorted(todo, key=lambda t: -size[t.name])
+    if jobs > 1 and any(t.emend_stems for t in todo):
+        # imported here, before the workers fork, not once in each of them (half a second of CPU apiece)
+        from .emend import apply, report, tei  # noqa: F401
     done = fork_map(_collate_and_emend, (res, out, tei_all), order, jobs, pack=_light, notes=res.notes,
                     on_done=lambda i, r: progress.step(f"{order[i].name} {order[i].chapter}"))
     results = {t.name: r for t, r in zip(order, done)}
@@ -401,10 +468,10 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
     r, teis = done
     ok = True
     for path in teis:
-        rep = validate_file(path, tei_all)
-        if not rep.ok:
+        errors = _checked(path, tei_all)
+        if errors:
             ok = False
-            result.errors.extend(f"{path}: {err}" for err in rep.errors)
+            result.errors.extend(f"{path}: {err}" for err in errors)
     result.verdicts = verdicts_by_note(r)
     v = r.verdict_counts()
     anchored = sum(1 for c in r.claims if c.status != "failed")
@@ -415,8 +482,13 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
     return result
 
 
-def render_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, jobs: int = 1) -> None:
-    """The parallel-text HTML edition of every collation and every uncollated witness → OUT/site/."""
+def render_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, jobs: int = 1,
+                 site_tei: bool = False) -> None:
+    """The parallel-text HTML edition of every collation and every uncollated witness → OUT/site/.
+
+    The pages link to the TEI files in OUT/tei/ and OUT/apparatus/; ``site_tei`` copies them into
+    OUT/site/tei/ instead, for a site that stands alone (otherwise a build would hold them twice).
+    """
     import tomllib
 
     from .render import render_collations
@@ -428,7 +500,7 @@ def render_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, 
         title = None
     rep = render_collations(res.collations, res.witnesses, out / "site", tei_paths=res.tei_paths,
                             apparatus_dir=out / "apparatus", verdicts=getattr(res, "verdicts", None) or None,
-                            title=title, jobs=jobs)
+                            title=title, jobs=jobs, copy_tei=site_tei)
     progress.step("site")
     name, size = rep.largest
     print(f"\nHTML edition: {len(rep.pages)} pages -> {out / 'site' / 'index.html'} "
@@ -482,9 +554,37 @@ def tei_all_stage(res: BuildResult, out: Path, tei_all: str, since: float) -> st
     return f"tei_all: {len(reports) - bad}/{len(reports)} files valid ({via}, {time.perf_counter() - t0:.1f} s)"
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the duration (and back as it was afterwards).
+
+    Why: a build makes millions of small objects that live until its end (a ``Place`` per
+    character, token dicts, element wrappers), and every few thousand allocations the collector
+    walks them all again; it cost a sixth of the build's CPU and made its time grow faster than
+    the book.  What it would free here is little (the build's data are acyclic or live to the
+    end; a few MB at most), and reference counting still frees everything else at once.  A
+    program that calls the stages itself (the bench) pauses it the same way; API users who do
+    not keep it as they had it.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | None = None,
-              jobs: int | None = None) -> int:
-    """The whole pipeline; ``jobs``: how many 篇 to collate at once (default: the machine's cores)."""
+              jobs: int | None = None, site_tei: bool = False) -> int:
+    """The whole pipeline; ``jobs``: how many 篇 to collate at once (default: the machine's cores);
+    ``site_tei``: copy the TEI files into the site (:func:`render_stage`)."""
+    with collector_paused():
+        return _run_build(corpus, out, quiet=quiet, tei_all=tei_all, jobs=jobs, site_tei=site_tei)
+
+
+def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, jobs: int | None,
+               site_tei: bool) -> int:
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     t0 = time.perf_counter()
     since = time.time() - 1  # file times have coarse resolution on some file systems
@@ -500,7 +600,7 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
                           f"permission ({exc.strerror or exc})") from None
     res = BuildResult(entries)
     progress = Progress(len(entries), "ingest", quiet=quiet)
-    rows = ingest_stage(res, out, progress, tei_all)
+    rows = ingest_stage(res, out, progress, tei_all, jobs=jobs)
     print(table(
         ("siglum", "file", "format", "passages", "经", "注", "疏", "other comm.", "案", "paratext", "warnings", "TEI", "time"),
         rows, numeric={3, 4, 5, 6, 7, 8, 9, 10},
@@ -517,7 +617,7 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
             print(f"{len(done)}/{len(found)} unknown gaiji codes resolved from the other witnesses "
                   f"({sum(f.occurrences for f in done)}/{n_occ} occurrences) -> {out / 'gaiji-resolved.tsv'}")
     if res.parts:
-        join_stage(res, corpus, out, tei_all)
+        join_stage(res, corpus, out, tei_all, jobs=jobs)
         specs = load_collations(corpus, res.units)
     relayer_stage(res, specs, tei_all)
     progress = Progress(len(specs), "collate", quiet=quiet)
@@ -540,7 +640,7 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         print()
         print(table(("案 notes of", "file", "against", "notes", "anchored", "confirmed", "contradicted",
                      "not covered", "emended", "注疏 emended", "TEI", "time"), erows, numeric={3, 5, 6, 7, 8, 9}))
-    render_stage(res, corpus, out, Progress(1, "render", quiet=quiet), jobs=jobs)
+    render_stage(res, corpus, out, Progress(1, "render", quiet=quiet), jobs=jobs, site_tei=site_tei)
     if res.parts:
         print()
         print(pian_table(res, specs, erows))

@@ -379,7 +379,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         _err(f"--jobs {args.jobs}: give at least 1")
         return EXIT_USAGE
-    return run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all, jobs=args.jobs)
+    import gc
+
+    gc.disable()  # run_build pauses the collector (see collector_paused); here it stays off to the end
+    status = run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all, jobs=args.jobs,
+                       site_tei=args.site_tei)
+    gc.freeze()  # the process ends now: no collection (at exit either) of what the OS takes back whole
+    return status
 
 
 # ---------------------------------------------------------------- init
@@ -609,6 +615,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--tei-all", metavar="PATH", help="also validate every output against tei_all.rng")
     s.add_argument("-j", "--jobs", type=int, metavar="N",
                    help="collate N 篇 at once, in separate processes (default: the machine's cores; 1: one at a time)")
+    s.add_argument("--site-tei", action="store_true",
+                   help="copy the TEI files into OUT/site/tei/, so the site stands alone (default: it links to OUT/tei/ "
+                        "and OUT/apparatus/)")
     s.set_defaults(func=cmd_build)
     s = sub.add_parser("init", help="find witness files, group them into witnesses and write a corpus.toml",
                        description="Look through PATH... (folders such as Kanripo clones, or files) for witness files,\n"

@@ -567,6 +567,12 @@ def walk(content: list[Inline], where: Where | None = None, note: Note | None = 
         where = Where()
     offset = 0
     for node in content:
+        if type(node) is Text:  # most nodes: the general path below, without its property calls
+            yield _step(Step, (node, where.page, where.line, offset, note, where.col or 0))
+            n = len(node.text)
+            where.col = (where.col or 0) + n
+            offset += n
+            continue
         if isinstance(node, PageBreak):
             where.page = node.n
         elif isinstance(node, LineBreak):
@@ -580,6 +586,10 @@ def walk(content: list[Inline], where: Where | None = None, note: Note | None = 
         else:  # a text run or a label takes its characters; breaks take none
             where.col = (where.col or 0) + len(node.source)
         offset += len(node.reading)
+
+
+#: makes a Step without NamedTuple's generated __new__ (a Python call per node of every walk)
+_step = tuple.__new__
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ same results: the outputs never depend on ``jobs``.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -88,6 +89,9 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
     if jobs > 1 and len(items) > 1 and "fork" in multiprocessing.get_all_start_methods():
         _WORK = (step, state, pack)
         lifeline_r, lifeline_w = os.pipe()  # nothing is ever written: its end-of-file tells a worker the parent died
+        # what the workers inherit, out of the collector's sight: a collection in a worker would
+        # otherwise walk (and so copy, page by page) everything the parent holds
+        gc.freeze()
         try:
             ctx = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(max_workers=min(jobs, len(items)), mp_context=ctx, initializer=_die_with_parent,
@@ -105,6 +109,7 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
             _WORK = None
             os.close(lifeline_r)
             os.close(lifeline_w)
+            gc.unfreeze()
     for i, item in enumerate(items):
         if i not in results:
             results[i] = step(state, item)

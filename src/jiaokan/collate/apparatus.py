@@ -25,7 +25,7 @@ from ..io import atomic_write_bytes
 from ..model import UNKNOWN_CHAR, Witness
 from ..normalize import is_ignorable
 from ..tei.header import comparison_document
-from ..tei.build import TEI_NS, XML_ID, E, append_text, language_tag, tei_bytes
+from ..tei.build import TEI_NS, XML_ID, E, append_text, language_tag, sub_element, tei_bytes
 from ..tei.validate import profile_check
 from ..tei.writer import char_entry, unit_targets
 from .apparatus_reader import fold_script
@@ -227,7 +227,7 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
         for i in range(a0, a1):
             if blt.pages[i] != page and blt.pages[i] is not None:
                 emit_text(start, i)
-                ab.append(E.pb(n=blt.pages[i], ed=base))
+                sub_element(ab, "pb", n=blt.pages[i], ed=base)
                 page = blt.pages[i]
                 start = i
         emit_text(start, a1)

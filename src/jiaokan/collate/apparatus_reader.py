@@ -125,10 +125,10 @@ _SKIP = {f"{{{TEI_NS}}}{n}" for n in ("note", "witDetail", "gap", "desc", "pb", 
 
 def fold_script(text: str) -> str:
     """``text`` as the apparatus promises to keep it: punctuation and whitespace dropped, script folded (t2s)."""
-    from ..normalize import is_ignorable
+    from ..normalize import strip_ignorable
     from ..normalize.script import t2s_char
 
-    return "".join(t2s_char(c) for c in text if not is_ignorable(c))
+    return "".join(t2s_char(c) for c in strip_ignorable(text))
 
 
 def _reading_text(el: etree._Element) -> str:
@@ -207,8 +207,17 @@ def json_rows(data: dict) -> dict[str, list[list[dict] | None]]:
 
 
 def rebuild_from_json(data: dict) -> dict[str, dict[str, str]]:
-    """Each witness's text, layer by layer, from the JSON alignment table (:mod:`.export`; either layout)."""
+    """Each witness's text, layer by layer, from the JSON alignment table (:mod:`.export`, either
+    layout, or the lean table of :mod:`.leanjson`: a string per cell, the layer per column)."""
     out: dict[str, dict[str, str]] = {}
+    if "columns" in data:
+        for siglum, texts in zip(data["witnesses"], data["table"]):
+            lean: dict[str, str] = {}
+            for (_, layer), text in zip(data["columns"], texts):
+                if text:
+                    lean[layer] = lean.get(layer, "") + text
+            out[siglum] = lean
+        return out
     for siglum, cells in json_rows(data).items():
         layers: dict[str, str] = {}
         for cell in cells:

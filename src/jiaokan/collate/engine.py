@@ -12,7 +12,7 @@ from itertools import count
 
 from ..errors import CollationError
 from ..model import Gap, Unit, Witness
-from ..normalize import is_ignorable, key
+from ..normalize import is_ignorable, key, strip_ignorable
 from .align import align_texts
 from .layertext import LayerText
 from .model import COLLATED_LAYERS, Collation, LayerAlignment, LayerGap
@@ -73,7 +73,7 @@ def collate(
     for row in col.rows:
         for layer in layers:
             texts: dict[str, LayerText] = {s: col.row_text(row, s, layer) for s in ordered}
-            present = {s: len([c for c in t.text if not is_ignorable(c)]) for s, t in texts.items()}
+            present = {s: len(strip_ignorable(t.text)) for s, t in texts.items()}
             present = {s: n for s, n in present.items() if n}
             if not present:
                 continue

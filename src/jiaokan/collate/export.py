@@ -13,11 +13,10 @@ row and layer so existing tooling can still tell 经 from 注.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import IO
 
-from ..io import atomic_write_text
+from ..io import atomic_write_bytes, json_bytes
 from ..normalize import key
 from .model import App, Collation, Reading
 from .segments import row_layer_segments
@@ -57,6 +56,18 @@ def collation_to_json(col: Collation, layout: str = "python") -> dict:
                 for i, cell in enumerate(cells):
                     table[i].append(cell or None)
     ids = {s: w.meta.extra.get("collatex-id", s) for s, w in col.witnesses.items()}
+    return {
+        "witnesses": sigla,
+        "table": table,
+        "layout": layout,
+        **({"witness_ids": ids} if any(k != v for k, v in ids.items()) else {}),  # siglum → the CollateX input id
+        **apparatus_fields(col),
+    }
+
+
+def apparatus_fields(col: Collation) -> dict:
+    """What the JSON says besides the alignment table: base, variants, layer gaps, rows, counts
+    (shared with the lean table :mod:`.leanjson` that ``jiaokan build`` writes)."""
     variants = [
         {
             "id": a.id,
@@ -75,10 +86,6 @@ def collation_to_json(col: Collation, layout: str = "python") -> dict:
         for a in col.apps
     ]
     return {
-        "witnesses": sigla,
-        "table": table,
-        "layout": layout,
-        **({"witness_ids": ids} if any(k != v for k, v in ids.items()) else {}),  # siglum → the CollateX input id
         "base": col.base,
         "variants": variants,
         "layer_gaps": [{"row": g.row, "layer": g.layer, "present": g.present, "absent": g.absent, "kind": g.kind}
@@ -98,7 +105,7 @@ def row_units(col: Collation, row_id: str) -> list[str]:
 def write_json(col: Collation, path: str | Path, layout: str = "python") -> Path:
     # compact: json's C encoder only runs without indent (with indent=1 the pure-Python
     # encoder took a third of a whole-book build); `python -m json.tool` pretty-prints it
-    atomic_write_text(path, json.dumps(collation_to_json(col, layout), ensure_ascii=False, separators=(",", ":")))
+    atomic_write_bytes(path, json_bytes(collation_to_json(col, layout)))
     return Path(path)
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..normalize import is_ignorable
+from ..normalize import is_ignorable, kept_positions
 from .layertext import LayerText
 from .model import App, Collation, LayerGap, strongest
 
@@ -44,7 +44,7 @@ class Segment:
 
 
 def _keys(text: str) -> list[int]:
-    return [i for i, c in enumerate(text) if not is_ignorable(c)]
+    return kept_positions(text)
 
 
 def _pairs(ops: list, a: str, b: str) -> dict[int, int]:

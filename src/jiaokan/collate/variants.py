@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..model import UNKNOWN_MARKS
-from ..normalize import relation
+from ..normalize import is_ignorable, kept_positions, relation
 from ..normalize.relation import orthographic_source
 from ..normalize.script import t2s_char
 from .align import Op
@@ -40,6 +40,8 @@ class WitVariant:
 
 
 def _key_positions(text: str, lo: int, hi: int, skip: Callable[[str], bool]) -> list[int]:
+    if skip is is_ignorable:
+        return kept_positions(text, lo, hi)  # the same, in C
     return [i for i in range(lo, hi) if not skip(text[i])]
 
 

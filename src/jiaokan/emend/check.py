@@ -41,7 +41,7 @@ from ..collate.layertext import LayerText, layer_text
 from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..model import Witness
-from ..normalize import is_ignorable, key
+from ..normalize import is_ignorable, key, strip_ignorable
 from .anchor import Anchor, Claim, piece_context, piece_key
 from .lexicon import INCLUDES_ZHUSHU
 from .notes import NoteRecord
@@ -124,7 +124,7 @@ class Check:
 
 def _k(s: str) -> str:
     """The comparison keys of ``s`` joined (punctuation skipped)."""
-    return "".join(key(ch) for ch in s if not is_ignorable(ch))
+    return "".join(key(ch) for ch in strip_ignorable(s))
 
 
 def _trim(s: str) -> str:

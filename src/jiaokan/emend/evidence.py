@@ -26,9 +26,10 @@ gloss says 下同), ``shiwen-other-headword``, ``shiwen-silent``, ``shiwen-no-gl
 from __future__ import annotations
 
 import re
+import weakref
 from typing import Iterable, Mapping
 
-from ..model import Witness, witness_places
+from ..model import Where, Witness, walk
 from .anchor import Anchor, Claim
 from .apply import EmendResult
 from .check import Aligned, Check, check_at, is_zhushu_claim
@@ -98,11 +99,17 @@ def place_label(page: str | None, line: int | None, first: Mapping[str, int] | N
 
 def page_first_lines(w: Witness) -> dict[str, int]:
     """The first source line of every page of ``w`` that holds a character."""
+    # the walk of :func:`jiaokan.model.witness_places`, a text run at a time (a run has one page and
+    # line): not a Place for every character, which cost more than the rest of the evidence
     out: dict[str, int] = {}
-    for places in witness_places(w).values():
-        for pl in places:
-            if pl.page is not None and pl.line is not None and pl.line < out.get(pl.page, pl.line + 1):
-                out[pl.page] = pl.line
+    where = Where()
+    for p in w.pieces():
+        where.enter(p)
+        for step in walk(p.content, where):
+            page, line = step.page, step.line
+            if (step.note is None and step.node.reading and page is not None and line is not None
+                    and line < out.get(page, line + 1)):
+                out[page] = line
     return out
 
 
@@ -207,8 +214,27 @@ def _unheld(c: Claim, res: EmendResult) -> str:
     return f" The note also cites {'、'.join(dict.fromkeys(names))}, of which no witness is collated here." if names else ""
 
 
+#: the last result's evidence: the JSON report, the CSV and the HTML verdicts each ask for it
+_MEMO: tuple[weakref.ref[EmendResult], tuple, list[ClaimEvidence]] | None = None
+
+
 def claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
-    """The evidence of every claim of ``res`` in text order, each followed by its claims about other witnesses."""
+    """The evidence of every claim of ``res`` in text order, each followed by its claims about other witnesses.
+
+    Made once per result (the report, the CSV and the verdicts of one witness each ask for it,
+    and each time it aligned the witnesses again); made anew if the result has changed since.
+    """
+    global _MEMO
+    stamp = (len(res.claims), len(res.checks), len(res.witness_checks), len(res.emendations),
+             id(res.collation), id(res.against))
+    if _MEMO is not None and _MEMO[0]() is res and _MEMO[1] == stamp:
+        return list(_MEMO[2])
+    out = _claim_evidence(res)
+    _MEMO = (weakref.ref(res), stamp, out)
+    return list(out)
+
+
+def _claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
     rd = _Readings(res)
     first = page_first_lines(res.witness)
     zs = res.against.meta.siglum if res.against is not None else None

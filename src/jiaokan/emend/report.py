@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from pathlib import Path
 
 from .. import __version__
-from ..io import atomic_write_bytes
+from ..io import atomic_write_bytes, json_bytes
 from .anchor import Claim
 from .apply import EmendResult
 from .check import Check, is_zhushu_claim
@@ -83,8 +82,7 @@ def to_json(res: EmendResult) -> dict:
 
 def write_json(res: EmendResult, path: str | Path) -> Path:
     path = Path(path)
-    data = json.dumps(to_json(res), ensure_ascii=False, indent=1)
-    atomic_write_bytes(path, (data + "\n").encode("utf-8"))
+    atomic_write_bytes(path, json_bytes(to_json(res)) + b"\n")
     return path
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from .fold import CLASSES, Folded, fold_token, key, keys, tokens
 from .gaiji import gaiji_evidence, resolve_gaiji
-from .ignorable import IGNORABLE, is_ignorable
+from .ignorable import IGNORABLE, is_ignorable, kept_positions, strip_ignorable
 from .relation import RELATIONS, relation, relation_str, worst
 from .sources import FoldSource, fold_sources
 
@@ -33,6 +33,8 @@ __all__ = [
     "fold_token",
     "gaiji_evidence",
     "is_ignorable",
+    "kept_positions",
+    "strip_ignorable",
     "key",
     "keys",
     "relation",

@@ -17,6 +17,7 @@ Modules, one job each:
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from .chapter import Chapter
@@ -35,13 +36,20 @@ def render_paths(paths: list[str | Path], out: str | Path, *, verdicts: Verdicts
 
 def render_collations(collations: dict, witnesses: dict, out: str | Path, *, tei_paths: dict | None = None,
                       apparatus_dir: str | Path | None = None, verdicts: Verdicts | None = None,
-                      title: str | None = None, jobs: int = 1) -> SiteReport:
+                      title: str | None = None, jobs: int = 1, copy_tei: bool = True) -> SiteReport:
     """``jiaokan build``'s render stage: collations by name and witnesses by file stem → a site.
 
     Every collation gets a chapter page named after it; every witness in no collation a page of its own.
+    ``copy_tei``: the TEI files the pages link to are copied into ``out/tei/`` (a site that
+    stands alone); else the links point at them where they are (``../tei/…`` in a build, which
+    so does not hold every TEI file twice).
     """
     tei_paths = {k: Path(v) for k, v in (tei_paths or {}).items()}
     copies: dict[str, Path] = {}
+    site = Path(out)
+
+    def href(path: Path) -> str:
+        return f"tei/{path.name}" if copy_tei else Path(os.path.relpath(path, site)).as_posix()
     chapters: list[Chapter] = []
     in_collation: set[int] = set()
     stem_of = {id(w): stem for stem, w in witnesses.items()}
@@ -51,11 +59,11 @@ def render_collations(collations: dict, witnesses: dict, out: str | Path, *, tei
             in_collation.add(id(w))
             stem = stem_of.get(id(w))
             if stem and stem in tei_paths:
-                tei[s] = f"tei/{tei_paths[stem].name}"
+                tei[s] = href(tei_paths[stem])
                 copies[tei[s]] = tei_paths[stem]
         app_href = None
         if apparatus_dir is not None and (Path(apparatus_dir) / f"{name}.xml").is_file():
-            app_href = f"tei/{name}.xml"
+            app_href = href(Path(apparatus_dir) / f"{name}.xml")
             copies[app_href] = Path(apparatus_dir) / f"{name}.xml"
         chapters.append(Chapter(name, dict(col.witnesses), col, tei_files=tei, apparatus_file=app_href))
     for stem, w in witnesses.items():
@@ -63,10 +71,10 @@ def render_collations(collations: dict, witnesses: dict, out: str | Path, *, tei
             continue
         tei = {}
         if stem in tei_paths:
-            tei[w.meta.siglum] = f"tei/{tei_paths[stem].name}"
+            tei[w.meta.siglum] = href(tei_paths[stem])
             copies[tei[w.meta.siglum]] = tei_paths[stem]
         chapters.append(Chapter(stem, {w.meta.siglum: w}, None, tei_files=tei))
-    return render_site(chapters, out, verdicts=verdicts, title=title, copies=copies, jobs=jobs)
+    return render_site(chapters, out, verdicts=verdicts, title=title, copies=copies if copy_tei else None, jobs=jobs)
 
 
 __all__ = ["Chapter", "SiteReport", "render_collations", "render_paths", "render_site"]

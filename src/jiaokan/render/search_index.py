@@ -30,7 +30,7 @@ from typing import Any
 from ..emend.verdict import NoteVerdict
 from ..io import atomic_write_bytes
 from ..model import LAYERS, LineBreak, Note, PageBreak, Where, Witness, walk
-from ..normalize import is_ignorable
+from ..normalize import strip_ignorable
 from .chapter import Chapter
 from .cite import juan_and_leaf, page_ref, work_title
 from .html import LAYER_ZH, lang_of
@@ -62,7 +62,7 @@ class _Stream:
         if page != self._page and page is not None:
             self.pages.append([len(self.chars), page])
             self._page = page
-        self.chars.extend(ch for ch in s if not is_ignorable(ch))
+        self.chars.extend(strip_ignorable(s))
 
     def to_json(self) -> dict:
         return {"w": self.siglum, "l": self.layer, "t": "".join(self.chars), "a": self.anchors, "pg": self.pages}

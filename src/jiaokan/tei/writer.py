@@ -49,7 +49,7 @@ from ..model import (
     describe_codepoint,
 )
 from ..normalize.gaiji import parallel_resolution
-from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
+from .build import TEI_NS, XML_NS, E, append_text, language_tag, sub_element, tei_bytes, xml_safe
 from .header import AUTHORITY, app_info, availability
 
 __all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes", "unit_targets", "char_entry"]
@@ -283,46 +283,51 @@ def _div(d: Div, resp: _RespTable) -> etree._Element:
                 first = False
             is_jing = p.layer == "jing"
             who = resp.ref(p.resp, p.layer)  # before the content's notes: resp ids number in document order
-            el = E("head" if as_head else "ab", *_inline(p.content, resp),
-                   type=p.layer, subtype=p.subtype, n=u.id, resp=who, cert=p.cert, source=p.source,
-                   xml_id=u.id if is_jing else p.id,
-                   corresp="#" + u.id if not is_jing and u.jing is not None else None)
+            el = sub_element(div, "head" if as_head else "ab", type=p.layer, subtype=p.subtype, n=u.id, resp=who,
+                      cert=p.cert, source=p.source, xml_id=u.id if is_jing else p.id,
+                      corresp="#" + u.id if not is_jing and u.jing is not None else None)
+            _fill(el, p.content, resp)
             if el.text is None and len(el):
                 el.text = ""  # mixed content: keeps pretty-printing from indenting a piece of breaks only
-            div.append(el)
     return div
 
 
-def _inline(content: list[Inline], resp: _RespTable) -> list[etree._Element | str]:
-    """The children of the element holding ``content``: its text runs and one element per other node."""
-    out: list[etree._Element | str] = []
+def _fill(el: etree._Element, content: list[Inline], resp: _RespTable) -> None:
+    """Append ``content`` to ``el``: its text runs as text, one element per other node (in the order,
+    and with the responsible people numbered in the order, the document reads)."""
     for node in content:
         if isinstance(node, Text):
-            out.append(node.text)
+            append_text(el, node.text)
         elif isinstance(node, Label):
-            out.append(E.label(node.text))
+            sub_element(el, "label", node.text)
         elif isinstance(node, Gaiji):
-            out.append(E.g(node.char or None, ref="#" + node.code))
+            sub_element(el, "g", node.char or None, ref="#" + node.code)
         elif isinstance(node, PageBreak):
-            out.append(E.pb(n=node.n, facs=resp.surface(node.facs), ed=node.edition))
+            sub_element(el, "pb", n=node.n, facs=resp.surface(node.facs), ed=node.edition)
         elif isinstance(node, LineBreak):
-            out.append(E.lb(n=str(node.n)))
+            sub_element(el, "lb", n=str(node.n))
         elif isinstance(node, Gap):
-            out.append(E.gap(E.desc(node.desc) if node.desc else None, reason=node.reason, unit=node.unit))
+            gap = sub_element(el, "gap", reason=node.reason, unit=node.unit)
+            if node.desc:
+                sub_element(gap, "desc", node.desc)
         elif isinstance(node, Note):
             who = resp.ref(node.resp, node.layer)  # before the notes inside it, as for a piece
             cut = supplied_start(node.text) if node.layer == "an" else None
+            note = sub_element(el, "note", type=node.layer, resp=who, xml_id=node.id)
             if cut is None:
-                out.append(E.note(*_inline(node.content, resp), type=node.layer, resp=who, xml_id=node.id))
+                _fill(note, node.content, resp)
             else:  # 此下永樂大典内刪去原文…今取疏義補之 + the text the editors took from the 疏
                 before, after = split_inline(node.content, cut)
-                head = _inline(before, resp)
-                sup = E.supplied(*_inline(after, resp), reason="deleted-in-yongle-dadian",
-                                 resp=resp.ref("四库馆臣", "an"), source=resp.ref("贾公彦", "shu"))
-                out.append(E.note(*head, sup, type=node.layer, resp=who, xml_id=node.id))
+                _fill(note, before, resp)
+                sup = sub_element(note, "supplied")
+                _fill(sup, after, resp)
+                # set after its content, as E.supplied(*content, resp=…) did: the header numbers people in that order
+                sup.set("reason", "deleted-in-yongle-dadian")
+                for k, v in (("resp", resp.ref("四库馆臣", "an")), ("source", resp.ref("贾公彦", "shu"))):
+                    if v is not None:
+                        sup.set(k, xml_safe(v))
         else:  # pragma: no cover - the model has no other inline kinds
             raise TypeError(f"unknown inline node {node!r}")
-    return out
 
 
 def split_inline(content: list[Inline], cut: int) -> tuple[list[Inline], list[Inline]]:

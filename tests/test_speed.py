@@ -1,0 +1,76 @@
+"""The fast paths of issue #24 give exactly what the slow ones they replaced gave."""
+
+from __future__ import annotations
+
+import gc
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import etree
+from lxml.builder import ElementMaker
+
+from jiaokan.build import collector_paused
+from jiaokan.io import json_bytes
+from jiaokan.normalize import is_ignorable, kept_positions, strip_ignorable
+from jiaokan.tei.build import TEI_NS, E, tei_bytes, xml_safe
+
+# text as the book has it: ideographs, punctuation (CJK and ASCII), spaces, controls, astral and private-use
+_CHARS = st.sampled_from(list("司射適西階，。、：「」《》 \u3000\t\n\x01\ufffd\ue000禮𤣥\U00020000a.-")) | st.characters()
+TEXT = st.text(_CHARS, max_size=40)
+
+
+@given(TEXT)
+@settings(max_examples=300, deadline=None)
+def test_strip_and_positions_are_the_per_character_loop(text):
+    assert strip_ignorable(text) == "".join(c for c in text if not is_ignorable(c))
+    assert kept_positions(text) == [i for i, c in enumerate(text) if not is_ignorable(c)]
+    lo, hi = len(text) // 3, 2 * len(text) // 3
+    assert kept_positions(text, lo, hi) == [i for i in range(lo, hi) if not is_ignorable(text[i])]
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | TEXT,
+                    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(TEXT, kids, max_size=4), max_leaves=20))
+@settings(max_examples=200, deadline=None)
+def test_json_bytes_are_the_stdlib_compact_bytes(obj):
+    try:
+        want = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: no JSON file can hold it either way
+        return
+    assert json_bytes(obj) == want
+
+
+_REF = ElementMaker(namespace=TEI_NS, nsmap={None: TEI_NS})
+
+
+def _ref(tag, *children, **attrs):
+    """TEIMaker as it was: lxml's ElementMaker behind the same conventions."""
+    names = {"xml_id": "{http://www.w3.org/XML/1998/namespace}id"}
+    attrib = {names.get(k, k): xml_safe(v) for k, v in attrs.items() if v is not None}
+    return _REF(tag, attrib, *[xml_safe(c) if isinstance(c, str) else c for c in children if c is not None])
+
+
+@given(st.lists(st.one_of(TEXT, st.none(), st.sampled_from(["lb", "pb", "label"])), max_size=8),
+       st.one_of(st.none(), TEXT), st.one_of(st.none(), st.text("ab12-_", min_size=1, max_size=6)))
+@settings(max_examples=200, deadline=None)
+def test_tei_maker_makes_the_bytes_element_maker_made(parts, n, xml_id):
+    def build(maker):
+        kids = [maker(p, n="3") if p in ("lb", "pb", "label") else p for p in parts]
+        return maker("div", maker("ab", *kids, type="jing", n=n, xml_id=xml_id, cert=None), type="chapter")
+
+    assert tei_bytes(build(E)) == tei_bytes(build(_ref))
+    assert etree.tostring(E.ab("")) == etree.tostring(_ref("ab", ""))  # an empty string still makes <ab></ab>
+
+
+def test_the_build_pauses_the_collector_and_gives_it_back():
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # left as the caller had it
+    finally:
+        gc.enable()
