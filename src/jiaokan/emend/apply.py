@@ -133,7 +133,7 @@ class EmendResult:
 
     def verdict_counts(self) -> dict[str, int]:
         """Verdicts of the claims about the 注疏 (other claims are not counted)."""
-        out = {"confirmed": 0, "contradicted": 0, "not covered": 0, "not checked": 0}
+        out = {"confirmed": 0, "contradicted": 0, "uncertain": 0, "not covered": 0, "not checked": 0}
         for c in self.claims:
             if not is_zhushu_claim(c):
                 continue

@@ -52,7 +52,8 @@ for _n, _i in list(SOURCES.items()) + list(WITNESSES.items()):
 _NAME_OF.update({"zhushu": "今注疏本", "songben": "宋本", "tangshijing": "唐石经", "yuanben": "原本",
                  "shiwen": "经典释文", "aojigong": "敖继公 仪礼集说", "shu": "贾公彦 疏", "zhu": "郑玄 注"})
 
-_VERDICT_SUBTYPE = {"confirmed": "confirmed", "contradicted": "contradicted", "not covered": "not-covered"}
+_VERDICT_SUBTYPE = {"confirmed": "confirmed", "contradicted": "contradicted", "uncertain": "uncertain",
+                    "not covered": "not-covered"}
 
 _RDG_TYPE = {"corruption": "substantive", "variant": "substantive", "omission": "omission",
              "addition": "addition", "conjecture": "substantive", "comment": "substantive", "lacuna": "omission"}

@@ -23,7 +23,10 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 
 #: The verdict of the check of a claim about 今注疏本 against the 注疏 witness (see
 #: :mod:`jiaokan.emend.check`); a claim that is not checked has the verdict ``None``.
-Verdict = Literal["confirmed", "contradicted", "not covered"]
+#: ``uncertain``: the witness reaches the place but what it reads does not prove the claim
+#: either way (an anchor not aligned with confidence, an unknown character, a gap in the
+#: note, a reading that may run on into the argument); the check says why.
+Verdict = Literal["confirmed", "contradicted", "uncertain", "not covered"]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 
 #: The reading recorded for a witness that does not reach the place at all (a 注疏 excerpt, a
