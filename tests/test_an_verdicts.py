@@ -111,3 +111,27 @@ def test_a_true_contradiction_on_the_real_notes_stands():
     """卷二十 JS20.77: 案俱今注疏本訛作居 — the 四库 注疏 reads 俱, as the 集释 does."""
     ch = _checked(20).checks["JS20.77.zhu1.an1"]
     assert ch.verdict == "contradicted" and ch.detail == "as-this-text"
+
+
+@pytest.mark.parametrize("juan, claim_id", [
+    (19, "JS19.14.zhu1.an2"),  # 案此注今注疏本在經文下𫝊曰上
+    (18, "JS18.34.zhu1.an1"),  # 案舊讀以下三十二字各本訛在經之下傳曰之上…
+    (17, "JS17.47.zhu1.an1"),  # 案以上注文今注疏本在經之下傳曰之上
+])
+def test_place_claims_are_checked_by_the_position_of_the_text(juan, claim_id):
+    ch = _checked(juan).checks[claim_id]
+    assert ch.verdict == "confirmed" and ch.detail == "agrees-place", ch.summary
+
+
+def test_no_contradiction_on_an_addition_before_the_passage():
+    """卷二十四 JS24.45: 此條之前今注䟽本有記文男女改服四字… — the 注疏 has them in the piece before."""
+    ch = _checked(24).checks["JS24.45.jing1.an1"]
+    assert ch.verdict != "contradicted", ch.summary
+
+
+def test_no_private_stand_in_reaches_a_reader():
+    """Unresolved gaiji are compared by code inside the check; what a reader sees shows them as �."""
+    res = _checked(20)
+    for ch in res.checks.values():
+        for text in (ch.summary, ch.reading, ch.zs_window, ch.zs_context):
+            assert not text or all(ord(x) < 0xF0000 for x in text), text

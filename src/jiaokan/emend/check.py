@@ -356,7 +356,26 @@ def check_claims(claims: list[Claim], aligned: Aligned | None) -> dict[str, Chec
     out = {c.id: check_claim(c, aligned, edits) for c in claims}
     if aligned is not None:
         _joint_running(claims, out, aligned)
+    for ch in out.values():
+        _plain_check(ch)
     return out
+
+
+def plain(s: str | None) -> str | None:
+    """``s`` as a reader sees it: the stand-ins of unresolved gaiji codes back to U+FFFD."""
+    if not s or not any(ord(ch) >= _UNKNOWN_BASE for ch in s):
+        return s
+    return "".join("\ufffd" if ord(ch) >= _UNKNOWN_BASE else ch for ch in s)
+
+
+def _plain_check(ch: Check) -> Check:
+    """Every text of a check as a reader sees it (:func:`plain`), its 下同 checks too."""
+    for name in ("summary", "reading", "predicted", "window", "zs_window", "zs_context"):
+        setattr(ch, name, plain(getattr(ch, name)))
+    ch.summary = ch.summary or ""
+    for b in ch.below:
+        _plain_check(b)
+    return ch
 
 
 #: The "not covered" reasons a joint reading of a note's claims in the running text may overturn.
@@ -455,6 +474,8 @@ def check_claim(c: Claim, aligned: Aligned | None, edits: dict | None = None) ->
         _moved(c, main, aligned)
     if zs:
         _prove_contradiction(c, main, c.anchor, aligned)
+    if zs and c.record.between:
+        _between(c, main, aligned)
     for a in c.below:
         b = _check_anchor(c, a, aligned, zs, others(a))
         b.role = "below"
@@ -522,8 +543,10 @@ def _prove_contradiction(c: Claim, ch: Check, anchor: Anchor, al: Aligned) -> No
     zwin = b[bL:bR]
     kr = _k(r.reading)
     # a side agrees when its neighbour is paired as equal, or the layer text ends there and
-    # the 注疏's does too (its window is then no longer than this text's and the reading)
-    edge_ok = len(_k(zwin)) <= len(_k(a[s:e])) + len(kr) + 2
+    # the 注疏's does too (its window is then no longer than this text's and the reading); never
+    # for a point at the edge (an addition before a passage: the 注疏 may have it in the piece
+    # before, which this row does not show)
+    edge_ok = len(_k(zwin)) <= len(_k(a[s:e])) + len(kr) + 2 and e > s
     sides = [(n is None and edge_ok) or (n is not None and n in pr.amap) for n in (left, right)]
     if r.rule != "transposition_moved" and not all(sides) and not _lined_up(ch, c, anchor, al):
         _unsure(ch, "context", "the text on both sides of the place is not aligned with the 注疏 with confidence"
@@ -702,6 +725,61 @@ def _moved(c: Claim, ch: Check, al: Aligned) -> None:
                       f" in its {c.anchor.layer}")
 
 
+#: The layers a place claim counts as parts of a passage (the 疏 and the 集释's own 釋 are
+#: commentary on all of them, set apart in each witness's own way).
+PASSAGE_PARTS = frozenset({"jing", "zhu", "zhuan"})
+
+
+def _parts_around(al: Aligned, siglum: str, moved: str) -> tuple[str | None, str | None] | None:
+    """The parts (layers) right before and right after the one piece of ``siglum`` that holds the
+    keys ``moved`` (its first :data:`MOVED_KEYS`); None when no piece or more than one holds them."""
+    part = moved[:MOVED_KEYS]
+    seq = [p for u in al.units[siglum].values() for p in u.pieces if p.layer in PASSAGE_PARTS]
+    hits = [i for i, p in enumerate(seq) if part and part in _k(coded_text(p))]
+    if len(hits) != 1:
+        return None
+    i = hits[0]
+    return (seq[i - 1].layer if i > 0 else None), (seq[i + 1].layer if i + 1 < len(seq) else None)
+
+
+#: How a reader is told the parts of a passage a place claim names.
+PART_NAMES: dict[str, str] = {"jing": "經", "zhu": "注", "zhuan": "傳"}
+
+
+def _between(c: Claim, ch: Check, al: Aligned) -> None:
+    """A place claim (此注今注疏本在經文下傳曰上): checked by where the 注疏 sets the text, not by its characters.
+
+    The text is looked up in the 注疏 (its first :data:`MOVED_KEYS` keys, in exactly one piece
+    of 经, 注 or 传); the parts right before and after it there are compared with the claim's
+    ``between``.  Confirmed when they are those; contradicted only when the 注疏 sets the text
+    as this text does (the same parts around it), which the note says it does not; uncertain
+    otherwise (not found, found twice, or this text too sets it so).
+    """
+    r = c.record
+    assert c.anchor is not None
+    first, second = r.between[0], r.between[1]
+    where = f"after the {PART_NAMES.get(first, first)} and before the {PART_NAMES.get(second, second)}"
+    moved = _k(c.anchor.text)
+    theirs = _parts_around(al, al.against, moved)
+    mine = _parts_around(al, al.siglum, moved)
+    ch.reading = None
+    if theirs is None:
+        ch.verdict, ch.detail = "uncertain", "place-unseen"
+        ch.summary = f"uncertain: the {ZS_NAME} does not hold {c.anchor.text[:12]}… in one place, so where it sets it is unknown"
+    elif mine == (first, second):
+        ch.verdict, ch.detail = "uncertain", "moved-unseen"
+        ch.summary = f"uncertain: this text too sets it {where}; the place proves nothing"
+    elif theirs == (first, second):
+        ch.verdict, ch.detail = "confirmed", "agrees-place"
+        ch.summary = f"confirmed: the {ZS_NAME} sets this text {where}, as the note says"
+    elif mine is not None and theirs == mine:
+        ch.verdict, ch.detail = "contradicted", "as-this-text"
+        ch.summary = f"contradicted: the {ZS_NAME} sets this text where this text does, not {where}"
+    else:
+        ch.verdict, ch.detail = "uncertain", "place-otherwise"
+        ch.summary = f"uncertain: the {ZS_NAME} sets this text neither {where} nor where this text does"
+
+
 def _found_beside(text: str, moved: str, kx: str, side: str) -> bool:
     """Does ``text`` have (the first/last :data:`MOVED_KEYS` keys of) ``moved`` right after
     (before) ``kx``?  The place the note names may differ from ``text`` in one character per
@@ -723,6 +801,8 @@ def _found_beside(text: str, moved: str, kx: str, side: str) -> bool:
 
 def _claimed_new(c: Claim) -> str | None:
     r = c.record
+    if r.between:  # a place claim: the characters are not in question
+        return None
     if r.rule == "transposition_moved":
         return ""
     if r.kind in ("corruption", "variant"):
@@ -1186,5 +1266,5 @@ def check_at(c: Claim, al: Aligned, record: NoteRecord | None = None, anchor: An
     if a is None:
         return Check(c.id, c.note_id, None, "not-anchored", "")
     if record is None:
-        return _check_anchor(c, a, al, False)
-    return _check_anchor(replace(c, record=record), a, al, True)
+        return _plain_check(_check_anchor(c, a, al, False))
+    return _plain_check(_check_anchor(replace(c, record=record), a, al, True))
