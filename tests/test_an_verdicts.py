@@ -135,3 +135,32 @@ def test_no_private_stand_in_reaches_a_reader():
     for ch in res.checks.values():
         for text in (ch.summary, ch.reading, ch.zs_window, ch.zs_context):
             assert not text or all(ord(x) < 0xF0000 for x in text), text
+
+
+INTERNAL = ("zhuben", "zhushu", "yuanben", "otherwise", "as-this-text", "agrees", "not-anchored", "offset",
+            "JS1", "ZS1", "span:", "after:", "\ufffd\ufffd\ufffd")
+
+
+@pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant", "en"])
+def test_every_verdict_has_a_sentence_for_a_scholar(lang):
+    """Each claim's verdict reads as a sentence in Chinese and English, with no internal name in it."""
+    from jiaokan.emend.evidence import claim_evidence
+    from jiaokan.emend.report import verdicts_by_note
+
+    res = _checked(19)
+    for ev in claim_evidence(res):
+        if "@" in ev.id:
+            continue
+        text = ev.sentence(lang)
+        assert text and not any(x in text for x in INTERNAL), (ev.id, text)
+    for nid, nv in verdicts_by_note(res).items():
+        assert nv.sentence(lang), nid
+
+
+def test_the_sentences_say_what_the_zhushu_reads():
+    from jiaokan.emend.evidence import claim_evidence
+
+    ev = {e.id: e for e in claim_evidence(_checked(20))}["JS20.77.zhu1.an1"]  # 案俱今注疏本訛作居
+    assert ev.sentence("zh") == "今注疏本此处作「俱」，与此本同；案语谓其作「居」，不合。"
+    assert ev.sentence("zh-Hant") == "今注疏本此處作「俱」，與此本同；案語謂其作「居」，不合。"
+    assert ev.sentence("en").startswith("Contradicted: the 注疏 reads 俱 here, as this text does")
