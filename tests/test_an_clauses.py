@@ -75,3 +75,14 @@ def test_a_trailing_source_quotation_is_a_comment():
 def test_a_gap_named_by_a_parallel_quotation_is_inserted_where_it_stands():
     r = parse_note("案敖繼公云喪大記引此云旁各一筐則是此經脱一各字也各一黍稷也黍當在南")
     assert (r.kind, r.reading, r.position) == ("conjecture", "各", "after:旁")
+
+
+def test_a_co_witness_that_is_our_zhushu_makes_the_claim_about_it():
+    """卷十五: 脆原本訛作脃今注疏本同 — the 注疏 reads 脃 too, so the claim is checked against it."""
+    r = parse_note("案脆原本訛作脃今注疏本同據宋本改正")
+    assert r.target == "yuanben" and r.also == ("zhushu",)
+
+
+def test_this_sentence_below_is_a_place():
+    r = parse_note("案今注疏本脫主字又此句之下有也字").more[0]  # 卷十七
+    assert (r.kind, r.reading, r.position) == ("addition", "也", "after")

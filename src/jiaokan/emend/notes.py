@@ -668,7 +668,8 @@ def _position(m: regex.Match, raw: str, default: str) -> str:
         if span[0] < 0:
             continue
         loc = m.group(g)
-        if loc in ("此下", "以下", "此句下", "句下", "此节下", "此条下", "此处", "此"):
+        if fold_note_text(loc) in ("此下", "以下", "此句下", "此句之下", "句下", "此节下", "此节之下", "此条下", "此条之下",
+                                   "此处", "此"):
             return "after"
         if fold_note_text(loc) in ("此句上", "此句之上", "此节上", "此节之上", "此条之前", "此节之前", "此条前", "此节前"):
             return "sentence-start"  # 此句上…有: the place before the sentence's first character
@@ -1232,7 +1233,11 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: 
             pos = m.end()
             continue
         m = GRAMMAR["co_witness"].match(folded, pos)
-        if m and prev is not None and prev.reading:
+        if m and prev is not None and (prev.reading or prev.kind in ("omission", "addition")):
+            # 唐石經同 / 今注疏本同: a further witness reads as the claim says; where that is our
+            # 注疏, the claim is about it too (脆原本訛作脃今注疏本同: the 注疏 reads 脃)
+            named = [WITNESSES[x.group(0)] for x in _WIT_AT.finditer(folded, m.start("srcs"), m.end("srcs"))]
+            prev.also = tuple(dict.fromkeys((*prev.also, *(x for x in named if x == "zhushu" and x != prev.target))))
             pos = m.end()
             continue
         m = GRAMMAR["ev_gloss"].match(folded, pos)
