@@ -470,7 +470,7 @@ def check_claim(c: Claim, aligned: Aligned | None, edits: dict | None = None) ->
                 c.anchors[0] = alt
                 c.warnings.append(f"the note quotes the {ZS_NAME} with its context: anchored on {alt.text}")
                 break
-    if zs and c.record.rule == "transposition_moved":
+    if zs and bool(c.record.moved_to):
         _moved(c, main, aligned)
     if zs:
         _prove_contradiction(c, main, c.anchor, aligned)
@@ -548,7 +548,7 @@ def _prove_contradiction(c: Claim, ch: Check, anchor: Anchor, al: Aligned) -> No
     # before, which this row does not show)
     edge_ok = len(_k(zwin)) <= len(_k(a[s:e])) + len(kr) + 2 and e > s
     sides = [(n is None and edge_ok) or (n is not None and n in pr.amap) for n in (left, right)]
-    if r.rule != "transposition_moved" and not all(sides) and not _lined_up(ch, c, anchor, al):
+    if not r.moved_to and not all(sides) and not _lined_up(ch, c, anchor, al):
         _unsure(ch, "context", "the text on both sides of the place is not aligned with the 注疏 with confidence"
                 " (the window may hold another difference or another occurrence)")
         return
@@ -569,7 +569,7 @@ def _prove_contradiction(c: Claim, ch: Check, anchor: Anchor, al: Aligned) -> No
                 _unsure(ch, "not-lemma", f"the {ZS_NAME} has {zwin} here: neither the text the note says it lacks"
                         " nor nothing")
         return
-    if r.rule != "transposition_moved" and kr and kr in near:
+    if not r.moved_to and kr and kr in near:
         _unsure(ch, "reading-near", f"the note's reading {r.reading} stands in the {ZS_NAME} at this place"
                 f" ({zwin}), beside another difference")
         return
@@ -701,7 +701,7 @@ MIN_MOVED_KEYS = 5
 def _moved(c: Claim, ch: Check, al: Aligned) -> None:
     """此七字今注疏本在下X之下: the 注疏 lacks the text here; it must stand after (before) X there."""
     r = c.record
-    side, x = r.place.split(":", 1) if ":" in r.place else ("after", r.place)
+    side, x = r.moved_to.split(":", 1) if ":" in r.moved_to else ("after", r.moved_to)
     assert c.anchor is not None
     moved, kx = _k(c.anchor.text), _k(x)
     passage = c.anchor.method == "passage"
@@ -803,7 +803,7 @@ def _claimed_new(c: Claim) -> str | None:
     r = c.record
     if r.between:  # a place claim: the characters are not in question
         return None
-    if r.rule == "transposition_moved":
+    if bool(r.moved_to):
         return ""
     if r.kind in ("corruption", "variant"):
         return r.reading or None
@@ -918,11 +918,11 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
 
     # what the note predicts for the 注疏 at the anchor
     kind = r.kind
-    if r.rule == "transposition_moved":
+    if bool(r.moved_to):
         new: str | None = ""  # the text stands elsewhere in the 注疏: nothing here
     elif kind in ("corruption", "variant"):
         new = r.reading
-        if not new and r.rule.startswith("transposition"):
+        if not new and r.transposed:
             new = None  # a transposition of 3+ characters: the order is not given
     elif kind == "omission":
         new = ""
@@ -1006,7 +1006,7 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
 def _absent_whole(c: Claim, anchor: Anchor, al: Aligned, row: Row) -> bool:
     """An omission of a whole passage or 注 that the 注疏 indeed lacks (not an edge of the excerpt)."""
     r = c.record
-    if not (r.kind == "omission" or r.rule == "transposition_moved"):
+    if not (r.kind == "omission" or bool(r.moved_to)):
         return False
     whole = al.layer_of_unit(anchor.unit, anchor.layer)
     return bool(whole) and _k(anchor.text) == whole and al.inside(row)
@@ -1236,14 +1236,14 @@ def _summary(c: Claim, ch: Check, anchor: Anchor) -> str:
         if ch.detail == "agrees-nearly":
             return f"confirmed: the {ZS_NAME} {what}; the note quotes it as {r.reading} (a slip in a character)"
         return f"confirmed: the {ZS_NAME} {what}, as the note says"
-    where = r.place.replace("after:", "after ").replace("before:", "before ")
+    where = r.moved_to.replace("after:", "after ").replace("before:", "before ")
     said = {
         "corruption": f"the note says {r.reading or 'a transposition'}",
         "variant": f"the note says {r.reading}",
         "omission": f"the note says it lacks {r.lemma or lem}",
         "addition": f"the note says it has an extra {r.reading}",
     }[r.kind]
-    if r.rule == "transposition_moved":
+    if bool(r.moved_to):
         said = f"the note says it stands {where} there"
     if ch.detail == "as-this-text":
         if r.kind == "addition":

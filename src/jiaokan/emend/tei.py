@@ -245,7 +245,7 @@ def _claim_app(c: Claim, res: EmendResult, names: dict[str, str], js: str, zs: s
 
 def _conjectured(c: Claim, here: str) -> str:
     r = c.record
-    if r.rule == "conjecture_transpose":
+    if r.kind == "conjecture" and r.transposed:
         return r.reading or here[::-1]
     return r.reading
 
@@ -254,7 +254,7 @@ def _claimed(c: Claim) -> str | None:
     """What the note says the other witness reads at the anchor (None: it does not say)."""
     r = c.record
     if r.kind in ("corruption", "variant", "comment"):
-        if (r.rule.startswith("transposition") and not r.reading) or r.rule == "transposition_moved":
+        if (r.transposed and not r.reading) or r.moved_to:
             return None  # the order is not given / the text stands elsewhere in the witness
         return r.reading if r.reading else None
     if r.kind == "omission":
