@@ -130,7 +130,8 @@ def test_anchor_failure_is_reported():
     assert c.status == "failed" and c.anchor is None
     assert "'比'" in c.error and "not found" in c.error
     res = emend(w)
-    assert res.checks["n1"].verdict is None
+    # a claim about the 注疏 whose place is not found has a verdict all the same: uncertain, saying why
+    assert res.checks["n1"].verdict == "uncertain" and res.checks["n1"].detail == "not-anchored"
     assert any("not anchored" in line for line in summary_lines(res))
     assert "not anchored" in verdicts_by_note(res)["n1"].summary
 
@@ -172,7 +173,7 @@ def test_seed_verdicts_against_the_excerpt(res10):
     got = {cid: (res10.checks[cid].verdict, res10.checks[cid].reading) for cid in SEED_VERDICTS_10}
     assert got == SEED_VERDICTS_10
     counts = res10.verdict_counts()
-    assert counts == {"confirmed": 3, "contradicted": 1, "not covered": 15, "not checked": 0}
+    assert counts == {"confirmed": 3, "contradicted": 1, "uncertain": 0, "not covered": 15, "not checked": 0}
     uncovered = [c.id for c in res10.claims if res10.checks[c.id].verdict == "not covered"]
     assert all(res10.checks[c].detail == "no-passage" for c in uncovered)  # the excerpt does not reach them
 
@@ -186,7 +187,8 @@ def test_confirmed_omission_locates_the_point_in_the_zhushu(res10, seeds):
 
 
 def test_no_zhushu_witness_means_not_covered(res5):
-    assert res5.verdict_counts() == {"confirmed": 0, "contradicted": 0, "not covered": 20, "not checked": 0}
+    assert res5.verdict_counts() == {"confirmed": 0, "contradicted": 0, "uncertain": 0, "not covered": 20,
+                                     "not checked": 0}
     kinds = {c.record.kind for c in res5.claims if res5.checks[c.id].verdict is None}
     assert kinds == {"conjecture", "comment"}
 
@@ -219,7 +221,7 @@ def test_check_third_reading_shows_what_the_zhushu_reads():
     ch = emend(js, zs).checks["n1"]
     # a third reading may be a variant form the folding does not know (䙧 for 纁) or a slip:
     # the 注疏 is shown, but the editors are not called wrong on it (issue 13)
-    assert ch.verdict == "not covered" and ch.detail == "partly" and ch.reading == "又"
+    assert ch.verdict == "uncertain" and ch.detail == "partly" and ch.reading == "又"
     assert "又" in ch.summary and "亦" in ch.summary
 
 
@@ -394,7 +396,7 @@ def test_verdicts_file_reads_back_the_same_records(res10, tmp_path):
 @pytest.mark.parametrize("record, message", [
     ({"kind": "typo", "verdict": None}, "kind 'typo' is not one of corruption"),
     ({"verdict": "confirmed"}, "kind None is not one of"),
-    ({"kind": "omission", "verdict": "maybe"}, "verdict 'maybe' is not one of confirmed, contradicted, not covered"),
+    ({"kind": "omission", "verdict": "maybe"}, "verdict 'maybe' is not one of confirmed, contradicted, uncertain, not covered"),
     ({"kind": "omission", "verdict": None, "summary": 3}, "summary must be a string"),
     ({"kind": "omission", "verdict": None, "reading": ["也"]}, "reading must be a string or null"),
     ("confirmed", "expected {note id"),

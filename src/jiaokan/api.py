@@ -159,11 +159,15 @@ def emend(witness: Witness | PathLike, against: Witness | PathLike | None = None
     every verdict is :func:`jiaokan.emend.evidence.claim_evidence` of the result.
     """
     from .emend.apply import emend as _emend
+    from .emend.inputs import front_matter_beside
 
     w = witness if isinstance(witness, Witness) else read(witness)
     zs = against if isinstance(against, Witness) or against is None else read(against)
     more = [x if isinstance(x, Witness) else read(x) for x in others]
-    return _emend(w, zs, others=more)
+    # the 注疏's front matter beside its file, found as `jiaokan emend` and the build find it
+    fm = front_matter_beside(against, zs.meta.siglum) if zs is not None and not isinstance(against, Witness) \
+        and against is not None else None
+    return _emend(w, zs, others=more, front=read(fm) if fm is not None else None)
 
 
 def _names(col: Collation) -> dict[str, str]:

@@ -439,6 +439,7 @@ def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | 
 def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str | None) -> _Emended:
     """The 案 notes of one witness: checked, applied, written; errors are returned, never raised."""
     from .emend.apply import emend
+    from .emend.inputs import front_matter_among
     from .emend.report import verdicts_by_note, write_csv, write_json
     from .emend.tei import write_emendations, write_emended
 
@@ -452,7 +453,10 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
 
     def step() -> tuple[EmendResult, list[Path]]:
         # the 注疏's front matter gives the 鄭目録 of every 篇: claims on that passage are checked there
-        front = res.witnesses.get(f"{slug(FRONT)}-{zs.meta.siglum}") if zs is not None else None
+        # (the joined front matter, else the witness of that siglum that holds no 篇, as
+        # `jiaokan emend` and jiaokan.emend() find it: jiaokan.emend.inputs)
+        front = (res.witnesses.get(f"{slug(FRONT)}-{zs.meta.siglum}")
+                 or front_matter_among(res.witnesses.values(), zs.meta.siglum)) if zs is not None else None
         r = emend(w, zs, collation=col, others=_songben_partners(w, col), front=front)
         write_json(r, d / f"{stem}.json")
         write_csv(r, d / f"{stem}.csv")

@@ -461,7 +461,12 @@ def cmd_emend(args: argparse.Namespace) -> int:
             _err(f"{path}: its siglum {o.meta.siglum} is taken by another witness: give the file a distinct siglum")
             return EXIT_USAGE
         taken.add(o.meta.siglum)
-    res = emend(w, zs, others=others)
+    # the 注疏's front matter beside its file, found as jiaokan.emend() and the build find it
+    from .emend.inputs import front_matter_beside
+
+    fm_path = front_matter_beside(args.against, zs.meta.siglum) if zs is not None else None
+    front = _load_any(str(fm_path)) if fm_path is not None else None
+    res = emend(w, zs, others=others, front=front)
     names = {w.meta.siglum: Path(args.witness).name if args.witness.endswith(".xml") else Path(args.witness).stem + ".xml"}
     if zs is not None:
         names[zs.meta.siglum] = (Path(args.against).name if args.against.endswith(".xml")

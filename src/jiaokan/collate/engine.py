@@ -15,7 +15,7 @@ from ..model import Gap, Unit, Witness
 from ..normalize import is_ignorable, key, strip_ignorable
 from .align import align_texts
 from .layertext import LayerText
-from .model import COLLATED_LAYERS, Collation, LayerAlignment, LayerGap
+from .model import COLLATED_LAYERS, VARIANT_TYPES, Collation, LayerAlignment, LayerGap
 from .limits import oversized_passage, repeated_text
 from .rows import body_units, passage_rows
 from .variants import classify, merge_apps
@@ -58,6 +58,10 @@ def collate(
         problem = oversized_passage(w, layers) or repeated_text(w, key, is_ignorable)
         if problem:
             raise CollationError(problem)
+    # checked here, where every door (CLI, API, build) passes, not by one of them
+    bad = [t for t in ignore if t not in VARIANT_TYPES]
+    if bad:
+        raise CollationError(f"unknown variant type(s) {', '.join(bad)}: choose from {', '.join(VARIANT_TYPES)}")
     # the base first, then the others in the order given
     ordered = {base: wits[base], **{s: w for s, w in wits.items() if s != base}}
     col = Collation(base=base, witnesses=ordered, layers=layers, ignored=tuple(ignore))

@@ -328,7 +328,7 @@ def _anchor_note(doc: _Doc, n: int, note: Note, rec: NoteRecord, counter: int) -
             note_text=note.text,
         )
         _resolve(doc, n, c)
-        if r.rule == "transposition_moved" and c.anchor is not None and not r.reading:
+        if r.moved_to and c.anchor is not None and not r.reading:
             # 此七字今注疏本在下X之下: the target reads the same text, elsewhere; once anchored
             # the record says which (lemma = reading = the moved text)
             c.record = replace(r, reading=c.anchor.text)

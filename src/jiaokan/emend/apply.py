@@ -133,7 +133,7 @@ class EmendResult:
 
     def verdict_counts(self) -> dict[str, int]:
         """Verdicts of the claims about the 注疏 (other claims are not counted)."""
-        out = {"confirmed": 0, "contradicted": 0, "not covered": 0, "not checked": 0}
+        out = {"confirmed": 0, "contradicted": 0, "uncertain": 0, "not covered": 0, "not checked": 0}
         for c in self.claims:
             if not is_zhushu_claim(c):
                 continue
@@ -175,7 +175,7 @@ def emend_self(claims: list[Claim]) -> list[Emendation]:
                 op, new = "insert", r.reading
                 if not new:
                     continue
-            elif r.rule == "conjecture_transpose":
+            elif r.transposed:
                 op, new = "transpose", r.reading or a.text[::-1]
             elif r.reading == "":
                 op, new = "delete", ""
@@ -211,7 +211,7 @@ def emend_against(claims: list[Claim], checks: dict[str, Check], against: Witnes
             elif kind == "addition":
                 op, new = "delete", ""
             else:
-                op, new = ("transpose" if c.record.rule.startswith("transposition") else "replace"), ours
+                op, new = ("transpose" if c.record.transposed else "replace"), ours
             out.append(_emendation(c, n, a, against.meta.siglum, k.zs_unit or "", k.zs_piece, a.layer,
                                    k.zs_start or 0, k.zs_end or 0, theirs, new, op, *SIKU, k.verdict))
     return out

@@ -10,6 +10,10 @@ verdict:
     it reads something else: either what this text reads (the 四库 注疏 was itself
     corrected by the editors in places, so some of these are genuine) or a third
     reading; ``reading`` shows what it has;
+``uncertain``
+    the 注疏 reaches the place, but what it reads there does not prove the claim true or
+    false (see :func:`_prove_contradiction`: a contradiction is an accusation and needs
+    proof; whatever falls short of it is uncertain, with the reason);
 ``not covered``
     no 注疏 text there: the witness does not reach the passage (an excerpt), lacks the
     layer, or no 注疏 witness was collated at all.
@@ -32,16 +36,21 @@ compared position by position.
 
 from __future__ import annotations
 
+import hashlib
 from bisect import bisect_left
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from itertools import count
+
+import regex
 
 from ..errors import EmendationError
 from ..collate.align import Op
 from ..collate.layertext import LayerText, layer_text
 from ..collate.model import Collation, Row
 from ..collate.rows import body_units
-from ..model import Witness
-from ..normalize import is_ignorable, key, strip_ignorable
+from ..model import Gaiji, Piece, Witness
+from ..normalize import is_ignorable, key, resolve_gaiji, strip_ignorable
 from .anchor import Anchor, Claim, piece_context, piece_key
 from .lexicon import INCLUDES_ZHUSHU
 from .notes import NoteRecord
@@ -122,9 +131,81 @@ class Check:
         return d
 
 
+#: Characters nobody could read: U+FFFD (a gaiji the reader could not resolve) and □ (a gap in
+#: the note or the print).  Each compares equal to nothing, not even to another of its kind.
+UNKNOWN_CHARS = frozenset("\ufffd□")
+_ENTITY = regex.compile(r"&[A-Za-z][A-Za-z0-9_]*;")
+_unknown_serial = count()
+#: Where the stand-ins of unresolved gaiji codes (:func:`_code_char`) and of unknown
+#: characters (:func:`_unknown_key`) live: private-use planes no text of the book uses.
+_CODE_BASE, _UNKNOWN_BASE, _PLANE = 0x100000, 0xF0000, 0xFFFD
+
+
+def _unknown_key() -> str:
+    """A key no other character has (a fresh private-use code point each time)."""
+    return chr(_UNKNOWN_BASE + next(_unknown_serial) % _PLANE)
+
+
+@lru_cache(maxsize=4096)
+def _code_char(code: str) -> str:
+    """The stand-in of an unresolved gaiji code (``KR1470``): equal only to the same code.
+
+    Why the code and not "unknown": two Kanripo transcriptions that write ``&KR1470;`` mean
+    the same glyph of the same font, which is evidence; two *different* codes, or a code and
+    an ordinary character, are not known to be the same and compare unequal.
+    """
+    h = int.from_bytes(hashlib.blake2s(code.encode(), digest_size=4).digest(), "big")
+    return chr(_CODE_BASE + h % _PLANE)
+
+
+def _entity_key(m: regex.Match) -> str:
+    name = m.group(0)
+    return resolve_gaiji(name) or _code_char(name[1:-1])
+
+
+def _key_of(ch: str) -> str:
+    return _unknown_key() if ch in UNKNOWN_CHARS else key(ch)
+
+
 def _k(s: str) -> str:
-    """The comparison keys of ``s`` joined (punctuation skipped)."""
-    return "".join(key(ch) for ch in strip_ignorable(s))
+    """The comparison keys of ``s`` joined (punctuation skipped).
+
+    A character nobody could read (:data:`UNKNOWN_CHARS`) gets a key of its own, so that
+    no comparison holds on it: "the same unknown character" is not evidence of anything.
+    An unresolved gaiji entity of a note (``&KR1470;``) keys like the same code in a
+    witness's text (:func:`coded_text`).
+    """
+    if "&" in s:
+        s = _ENTITY.sub(_entity_key, s)
+    return "".join(_key_of(ch) for ch in strip_ignorable(s))
+
+
+def coded_text(p: Piece) -> str:
+    """``p.text`` with each unresolved gaiji as the stand-in of its code (:func:`_code_char`), same length."""
+    if "\ufffd" not in p.text:
+        return p.text
+    out = "".join(_code_char(n.code) if isinstance(n, Gaiji) and n.char is None and len(n.reading) == 1
+                  else n.reading for n in p.content)
+    return out if len(out) == len(p.text) else p.text
+
+
+def _coded_layer(lt: LayerText) -> LayerText:
+    """A layer text whose unresolved gaiji are the stand-ins of their codes (offsets unchanged)."""
+    if "\ufffd" not in lt.text:
+        return lt
+    chars = list(lt.text)
+    for off, _u, p in lt.pieces:
+        t = p.text
+        if "\ufffd" in t and lt.text[off : off + len(t)] == t:
+            chars[off : off + len(t)] = coded_text(p)
+    return replace(lt, text="".join(chars))
+
+
+def has_unknown(s: str | None) -> bool:
+    """Does ``s`` hold a character nobody could read (:data:`UNKNOWN_CHARS` or an unresolved gaiji entity)?"""
+    if not s:
+        return False
+    return any(ch in UNKNOWN_CHARS for ch in s) or any(resolve_gaiji(m.group(0)) is None for m in _ENTITY.finditer(s))
 
 
 def _trim(s: str) -> str:
@@ -193,7 +274,7 @@ class Aligned:
         self._running: dict[str, tuple[str, dict[str, int]]] = {}
         #: the keys of the 注疏's front matter (a witness of its 卷首, all layers in order), where
         #: it gives the 目録 of every 篇; "" when none was given
-        self.front_keys = "".join(_k(p.text) for u in front.units() for p in u.pieces) if front is not None else ""
+        self.front_keys = "".join(_k(coded_text(p)) for u in front.units() for p in u.pieces) if front is not None else ""
 
     def inside(self, row: Row) -> bool:
         """True when ``row`` lies between the first and the last row the 注疏 covers."""
@@ -212,7 +293,7 @@ class Aligned:
                 for p in u.pieces:
                     if p.layer in ("jing", "zhu"):
                         starts[piece_key(u, p)] = n
-                        ks = _k(p.text)
+                        ks = _k(coded_text(p))
                         out.append(ks)
                         n += len(ks)
             self._running[siglum] = ("".join(out), starts)
@@ -227,13 +308,13 @@ class Aligned:
         if layer not in self._layer_keys:
             keep = {"jing", "zhu", layer}
             self._layer_keys[layer] = "".join(
-                _k(p.text) for u in self.units[self.against].values() for p in u.pieces if p.layer in keep)
+                _k(coded_text(p)) for u in self.units[self.against].values() for p in u.pieces if p.layer in keep)
         return self._layer_keys[layer]
 
     def layer_of_unit(self, unit: str, layer: str) -> str:
         """The keys of the noted witness's ``layer`` in passage ``unit``."""
         u = self.units[self.siglum].get(unit)
-        return _k(layer_text([u], layer).text) if u is not None else ""
+        return _k(_coded_layer(layer_text([u], layer)).text) if u is not None else ""
 
     def pairing(self, row: Row, layer: str) -> _Pairing | None:
         k = (row.id, layer)
@@ -242,15 +323,19 @@ class Aligned:
             if ops is None:
                 self._cache[k] = None
             else:
-                a = layer_text([self.units[self.siglum][u] for u in row.units.get(self.siglum, [])], layer)
-                b = layer_text([self.units[self.against][u] for u in row.units.get(self.against, [])], layer)
+                a = _coded_layer(layer_text([self.units[self.siglum][u] for u in row.units.get(self.siglum, [])],
+                                            layer))
+                b = _coded_layer(layer_text([self.units[self.against][u] for u in row.units.get(self.against, [])],
+                                            layer))
                 amap: dict[int, int] = {}
                 for op in ops:
                     if op.kind != "equal":
                         continue
                     pa = [i for i in range(op.a0, op.a1) if not is_ignorable(a.text[i])]
                     pb = [i for i in range(op.b0, op.b1) if not is_ignorable(b.text[i])]
-                    amap.update(zip(pa, pb))
+                    # the collation may pair characters its own keys cannot tell apart (two
+                    # unresolved gaiji); a pair counts only where the comparison keys agree
+                    amap.update((i, j) for i, j in zip(pa, pb) if _k(a.text[i]) == _k(b.text[j]))
                 self._cache[k] = _Pairing(a, b, ops, sorted(amap), amap)
         return self._cache[k]
 
@@ -271,7 +356,26 @@ def check_claims(claims: list[Claim], aligned: Aligned | None) -> dict[str, Chec
     out = {c.id: check_claim(c, aligned, edits) for c in claims}
     if aligned is not None:
         _joint_running(claims, out, aligned)
+    for ch in out.values():
+        _plain_check(ch)
     return out
+
+
+def plain(s: str | None) -> str | None:
+    """``s`` as a reader sees it: the stand-ins of unresolved gaiji codes back to U+FFFD."""
+    if not s or not any(ord(ch) >= _UNKNOWN_BASE for ch in s):
+        return s
+    return "".join("\ufffd" if ord(ch) >= _UNKNOWN_BASE else ch for ch in s)
+
+
+def _plain_check(ch: Check) -> Check:
+    """Every text of a check as a reader sees it (:func:`plain`), its 下同 checks too."""
+    for name in ("summary", "reading", "predicted", "window", "zs_window", "zs_context"):
+        setattr(ch, name, plain(getattr(ch, name)))
+    ch.summary = ch.summary or ""
+    for b in ch.below:
+        _plain_check(b)
+    return ch
 
 
 #: The "not covered" reasons a joint reading of a note's claims in the running text may overturn.
@@ -333,8 +437,10 @@ def check_claim(c: Claim, aligned: Aligned | None, edits: dict | None = None) ->
     zs = is_zhushu_claim(c)
     if c.status != "ok" or c.anchor is None:
         why = c.error or "nothing to anchor"
-        return Check(c.id, c.note_id, None, "not-anchored",
-                     f"not checked: the claim could not be anchored ({why})" if zs else f"no 注疏 claim; {why}")
+        if zs:
+            return Check(c.id, c.note_id, "uncertain", "not-anchored",
+                         f"uncertain: the place the note speaks of was not found in this text ({why})")
+        return Check(c.id, c.note_id, None, "not-anchored", f"no 注疏 claim; {why}")
     if aligned is None:
         if zs:
             return Check(c.id, c.note_id, "not covered", "no-witness", "not covered: no 注疏 witness collated")
@@ -350,8 +456,8 @@ def check_claim(c: Claim, aligned: Aligned | None, edits: dict | None = None) ->
     main = _check_anchor(c, c.anchor, aligned, zs, others(c.anchor))
     if zs and main.verdict == "contradicted" and c.anchor.method == "near-1":
         # the anchor was a guess (the character before the note): never a contradiction on a guess
-        main.verdict, main.detail = "not covered", "unsure-anchor"
-        main.summary = f"not covered: the note quotes only {c.record.reading}, and {main.reading or '∅'} here is not it"
+        main.verdict, main.detail = "uncertain", "unsure-anchor"
+        main.summary = f"uncertain: the note quotes only {c.record.reading}, and {main.reading or '∅'} here is not it"
     if zs and c.anchor.method == "near" and main.verdict != "confirmed":
         # the note quotes the 注疏, not this text: the stretch it replaces may be shorter or longer
         # than the quotation (乃升 for 升: the 注疏 inserts 乃; 不以酒惡謝賓 for 不以酒惡充滿謝賓者),
@@ -364,16 +470,134 @@ def check_claim(c: Claim, aligned: Aligned | None, edits: dict | None = None) ->
                 c.anchors[0] = alt
                 c.warnings.append(f"the note quotes the {ZS_NAME} with its context: anchored on {alt.text}")
                 break
-    if zs and c.record.rule == "transposition_moved":
+    if zs and bool(c.record.moved_to):
         _moved(c, main, aligned)
+    if zs:
+        _prove_contradiction(c, main, c.anchor, aligned)
+    if zs and c.record.between:
+        _between(c, main, aligned)
     for a in c.below:
         b = _check_anchor(c, a, aligned, zs, others(a))
         b.role = "below"
+        if zs:
+            _prove_contradiction(c, b, a, aligned)
         main.below.append(b)
     if main.below and zs:
         n = {v: sum(1 for b in main.below if b.verdict == v) for v in VERDICTS}
         main.summary += "; 下同: " + ", ".join(f"{k} {v}" for k, v in n.items() if v)
     return main
+
+
+def _neighbours(text: str, s: int, e: int) -> tuple[int | None, int | None]:
+    """The nearest characters of ``text`` before ``s`` and from ``e`` on that are not punctuation."""
+    i = s - 1
+    while i >= 0 and is_ignorable(text[i]):
+        i -= 1
+    j = e
+    while j < len(text) and is_ignorable(text[j]):
+        j += 1
+    return (i if i >= 0 else None), (j if j < len(text) else None)
+
+
+#: How many characters of the 注疏 beyond the aligned neighbours are searched for the note's
+#: reading before a contradiction is accepted (the alignment may pair a repeated character
+#: one place off).
+NOWHERE_MARGIN = 2
+
+
+def _prove_contradiction(c: Claim, ch: Check, anchor: Anchor, al: Aligned) -> None:
+    """Keep a "contradicted" verdict only where the evidence proves it; otherwise "uncertain", with the reason.
+
+    Why: "contradicted" says the 四库 editors were wrong; it is shown beside the evidence and
+    must not rest on an alignment that went astray.  It stands only when
+
+    * the alignment is sure of the place: the characters right before and right after the
+      anchor (punctuation aside) are both paired as equal with the 注疏 (context on both sides
+      agrees, so the window is the anchor's and nothing else);
+    * no character in question is unknown (an unresolved gaiji, a □ in the note or the print);
+    * the note's reading is nowhere in the 注疏 window (nor a couple of characters beyond it),
+      and the 注疏's reading is not the start of the note's (a reading that runs on into the
+      editors' argument is not evidence against them);
+    * for an omission, the 注疏 has the lemma there (it does not lack it).
+
+    An omission whose lemma the 注疏 window does not hold at all, with little else in its
+    place, is confirmed instead: the 注疏 lacks the text, as the note says (the rest is a
+    neighbouring difference).
+    """
+    if ch.verdict != "contradicted" or ch.detail in ("as-source",):
+        return
+    r = c.record
+    row = al.row_of.get(anchor.unit)
+    pr = al.pairing(row, anchor.layer) if row is not None else None
+    off = _offset_of(pr.a, anchor.piece) if pr is not None else None
+    if pr is None or off is None:
+        _unsure(ch, "unaligned", "the place could not be aligned with the 注疏 with confidence")
+        return
+    a, b = pr.a.text, pr.b.text
+    s, e = off + anchor.start, off + anchor.end
+    left, right = _neighbours(a, s, e)
+    bL = pr.amap[left] + 1 if left is not None and left in pr.amap else 0
+    bR = pr.amap[right] if right is not None and right in pr.amap else len(b)
+    if bR < bL:
+        bL, bR = bR, bL
+    zwin = b[bL:bR]
+    kr = _k(r.reading)
+    # a side agrees when its neighbour is paired as equal, or the layer text ends there and
+    # the 注疏's does too (its window is then no longer than this text's and the reading); never
+    # for a point at the edge (an addition before a passage: the 注疏 may have it in the piece
+    # before, which this row does not show)
+    edge_ok = len(_k(zwin)) <= len(_k(a[s:e])) + len(kr) + 2 and e > s
+    sides = [(n is None and edge_ok) or (n is not None and n in pr.amap) for n in (left, right)]
+    if not r.moved_to and not all(sides) and not _lined_up(ch, c, anchor, al):
+        _unsure(ch, "context", "the text on both sides of the place is not aligned with the 注疏 with confidence"
+                " (the window may hold another difference or another occurrence)")
+        return
+    if any(has_unknown(x) for x in (a[s:e], zwin, r.reading, r.lemma)):
+        _unsure(ch, "unknown-char", "a character in question is unknown (an unresolved gaiji or a gap □),"
+                " and an unknown character proves nothing")
+        return
+    near = _k(b[max(0, bL - NOWHERE_MARGIN) : bR + NOWHERE_MARGIN])
+    kz = _k(zwin)
+    if r.kind == "omission":
+        kl = _k(r.lemma or a[s:e])
+        if kl and kl not in near:
+            if len(kz) * 2 <= len(kl):
+                ch.verdict, ch.detail, ch.reading = "confirmed", "agrees-lacks", zwin
+                ch.summary = (f"confirmed: the {ZS_NAME} lacks {r.lemma or a[s:e]} here, as the note says"
+                              f" (it has {zwin or '∅'} in its place: another difference)")
+            else:
+                _unsure(ch, "not-lemma", f"the {ZS_NAME} has {zwin} here: neither the text the note says it lacks"
+                        " nor nothing")
+        return
+    if not r.moved_to and kr and kr in near:
+        _unsure(ch, "reading-near", f"the note's reading {r.reading} stands in the {ZS_NAME} at this place"
+                f" ({zwin}), beside another difference")
+        return
+    if kr and kz and kr != kz and kr.startswith(kz):
+        _unsure(ch, "reading-runs-on", f"the {ZS_NAME} reads {zwin}, the start of the note's {r.reading}:"
+                " the note's reading may run on into its argument")
+        return
+
+
+#: How many characters of context a window may hold beside the lemma for :func:`_lined_up`.
+LINED_UP_SLACK = 4
+
+
+def _lined_up(ch: Check, c: Claim, anchor: Anchor, al: Aligned) -> bool:
+    """A short window of the same length in both witnesses whose 注疏 side has this text's lemma at the
+    lemma's own position (少退小辟 / 少退少辟: a neighbouring difference, the lemma itself as here)."""
+    if ch.window is None or ch.zs_window is None:
+        return False
+    kw, kz, kl = _k(ch.window), _k(ch.zs_window), _k(anchor.text)
+    if not kl or len(kw) != len(kz) or len(kw) > len(kl) + LINED_UP_SLACK:
+        return False
+    at = [i for i in range(len(kw) - len(kl) + 1) if kw[i : i + len(kl)] == kl]
+    return any(kz[i : i + len(kl)] == kl for i in at)
+
+
+def _unsure(ch: Check, detail: str, why: str) -> None:
+    ch.verdict, ch.detail = "uncertain", detail
+    ch.summary = f"uncertain: {why} ({ch.summary.split(': ', 1)[-1]})" if ch.summary else f"uncertain: {why}"
 
 
 #: How many stretches :func:`_near_candidates` offers (the closest first).
@@ -461,9 +685,9 @@ def _check_evidence(c: Claim, al: Aligned, edits: dict) -> Check:
         got.summary = (f"contradicted: the {ZS_NAME} reads as 原本 did ({said}), not as the editors say they"
                        f" took from it")
     else:
-        got.verdict, got.detail = "not covered", got.detail or "unclear"
+        got.verdict, got.detail = "uncertain", got.detail or "unclear"
         why = got.summary.split(": ", 1)[-1] if got.summary else "no reading found"
-        got.summary = f"not covered: the {ZS_NAME}, cited as evidence, does not clearly read either way ({why})"
+        got.summary = f"uncertain: the {ZS_NAME}, cited as evidence, does not clearly read either way ({why})"
     got.below = []
     return got
 
@@ -477,7 +701,7 @@ MIN_MOVED_KEYS = 5
 def _moved(c: Claim, ch: Check, al: Aligned) -> None:
     """此七字今注疏本在下X之下: the 注疏 lacks the text here; it must stand after (before) X there."""
     r = c.record
-    side, x = r.place.split(":", 1) if ":" in r.place else ("after", r.place)
+    side, x = r.moved_to.split(":", 1) if ":" in r.moved_to else ("after", r.moved_to)
     assert c.anchor is not None
     moved, kx = _k(c.anchor.text), _k(x)
     passage = c.anchor.method == "passage"
@@ -493,12 +717,67 @@ def _moved(c: Claim, ch: Check, al: Aligned) -> None:
         ch.verdict, ch.detail = "confirmed", "agrees"
         ch.summary = f"confirmed: the {ZS_NAME} has {c.anchor.text} {where} {x}, as the note says"
     elif moved and kx and want in mine:  # this text has that order too: the place proves nothing
-        ch.verdict, ch.detail = "not covered", "moved-unseen"
-        ch.summary = f"not covered: this text too has {c.anchor.text} {where} {x}; the move cannot be checked"
+        ch.verdict, ch.detail = "uncertain", "moved-unseen"
+        ch.summary = f"uncertain: this text too has {c.anchor.text} {where} {x}; the move cannot be checked"
     elif ch.verdict == "confirmed" or passage:  # (the 经 alone here proves nothing of a passage)
-        ch.verdict, ch.detail = "not covered", "moved-unseen"
-        ch.summary = (f"not covered: the {ZS_NAME} lacks {c.anchor.text} here, but it was not found {where} {x}"
+        ch.verdict, ch.detail = "uncertain", "moved-unseen"
+        ch.summary = (f"uncertain: the {ZS_NAME} lacks {c.anchor.text} here, but it was not found {where} {x}"
                       f" in its {c.anchor.layer}")
+
+
+#: The layers a place claim counts as parts of a passage (the 疏 and the 集释's own 釋 are
+#: commentary on all of them, set apart in each witness's own way).
+PASSAGE_PARTS = frozenset({"jing", "zhu", "zhuan"})
+
+
+def _parts_around(al: Aligned, siglum: str, moved: str) -> tuple[str | None, str | None] | None:
+    """The parts (layers) right before and right after the one piece of ``siglum`` that holds the
+    keys ``moved`` (its first :data:`MOVED_KEYS`); None when no piece or more than one holds them."""
+    part = moved[:MOVED_KEYS]
+    seq = [p for u in al.units[siglum].values() for p in u.pieces if p.layer in PASSAGE_PARTS]
+    hits = [i for i, p in enumerate(seq) if part and part in _k(coded_text(p))]
+    if len(hits) != 1:
+        return None
+    i = hits[0]
+    return (seq[i - 1].layer if i > 0 else None), (seq[i + 1].layer if i + 1 < len(seq) else None)
+
+
+#: How a reader is told the parts of a passage a place claim names.
+PART_NAMES: dict[str, str] = {"jing": "經", "zhu": "注", "zhuan": "傳"}
+
+
+def _between(c: Claim, ch: Check, al: Aligned) -> None:
+    """A place claim (此注今注疏本在經文下傳曰上): checked by where the 注疏 sets the text, not by its characters.
+
+    The text is looked up in the 注疏 (its first :data:`MOVED_KEYS` keys, in exactly one piece
+    of 经, 注 or 传); the parts right before and after it there are compared with the claim's
+    ``between``.  Confirmed when they are those; contradicted only when the 注疏 sets the text
+    as this text does (the same parts around it), which the note says it does not; uncertain
+    otherwise (not found, found twice, or this text too sets it so).
+    """
+    r = c.record
+    assert c.anchor is not None
+    first, second = r.between[0], r.between[1]
+    where = f"after the {PART_NAMES.get(first, first)} and before the {PART_NAMES.get(second, second)}"
+    moved = _k(c.anchor.text)
+    theirs = _parts_around(al, al.against, moved)
+    mine = _parts_around(al, al.siglum, moved)
+    ch.reading = None
+    if theirs is None:
+        ch.verdict, ch.detail = "uncertain", "place-unseen"
+        ch.summary = f"uncertain: the {ZS_NAME} does not hold {c.anchor.text[:12]}… in one place, so where it sets it is unknown"
+    elif mine == (first, second):
+        ch.verdict, ch.detail = "uncertain", "moved-unseen"
+        ch.summary = f"uncertain: this text too sets it {where}; the place proves nothing"
+    elif theirs == (first, second):
+        ch.verdict, ch.detail = "confirmed", "agrees-place"
+        ch.summary = f"confirmed: the {ZS_NAME} sets this text {where}, as the note says"
+    elif mine is not None and theirs == mine:
+        ch.verdict, ch.detail = "contradicted", "as-this-text"
+        ch.summary = f"contradicted: the {ZS_NAME} sets this text where this text does, not {where}"
+    else:
+        ch.verdict, ch.detail = "uncertain", "place-otherwise"
+        ch.summary = f"uncertain: the {ZS_NAME} sets this text neither {where} nor where this text does"
 
 
 def _found_beside(text: str, moved: str, kx: str, side: str) -> bool:
@@ -522,7 +801,9 @@ def _found_beside(text: str, moved: str, kx: str, side: str) -> bool:
 
 def _claimed_new(c: Claim) -> str | None:
     r = c.record
-    if r.rule == "transposition_moved":
+    if r.between:  # a place claim: the characters are not in question
+        return None
+    if bool(r.moved_to):
         return ""
     if r.kind in ("corruption", "variant"):
         return r.reading or None
@@ -637,11 +918,11 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
 
     # what the note predicts for the 注疏 at the anchor
     kind = r.kind
-    if r.rule == "transposition_moved":
+    if bool(r.moved_to):
         new: str | None = ""  # the text stands elsewhere in the 注疏: nothing here
     elif kind in ("corruption", "variant"):
         new = r.reading
-        if not new and r.rule.startswith("transposition"):
+        if not new and r.transposed:
             new = None  # a transposition of 3+ characters: the order is not given
     elif kind == "omission":
         new = ""
@@ -709,8 +990,8 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
         # the 注疏 differs from this text, but not quite as the note quotes it (纁 for the
         # note's 䙧, a form the folding does not know): unsure, and a false "the editors were
         # wrong" is the worst error, so no contradiction
-        base.verdict, base.detail = "not covered", "partly"
-        base.summary = (f"not covered: the {ZS_NAME} reads {base.zs_window or '∅'} where this text has "
+        base.verdict, base.detail = "uncertain", "partly"
+        base.summary = (f"uncertain: the {ZS_NAME} reads {base.zs_window or '∅'} where this text has "
                         f"{base.window or '∅'}; the note quotes {r.reading} (a variant form or a slip?)")
         return base
     if verdict is None:
@@ -725,7 +1006,7 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
 def _absent_whole(c: Claim, anchor: Anchor, al: Aligned, row: Row) -> bool:
     """An omission of a whole passage or 注 that the 注疏 indeed lacks (not an edge of the excerpt)."""
     r = c.record
-    if not (r.kind == "omission" or r.rule == "transposition_moved"):
+    if not (r.kind == "omission" or bool(r.moved_to)):
         return False
     whole = al.layer_of_unit(anchor.unit, anchor.layer)
     return bool(whole) and _k(anchor.text) == whole and al.inside(row)
@@ -955,14 +1236,14 @@ def _summary(c: Claim, ch: Check, anchor: Anchor) -> str:
         if ch.detail == "agrees-nearly":
             return f"confirmed: the {ZS_NAME} {what}; the note quotes it as {r.reading} (a slip in a character)"
         return f"confirmed: the {ZS_NAME} {what}, as the note says"
-    where = r.place.replace("after:", "after ").replace("before:", "before ")
+    where = r.moved_to.replace("after:", "after ").replace("before:", "before ")
     said = {
         "corruption": f"the note says {r.reading or 'a transposition'}",
         "variant": f"the note says {r.reading}",
         "omission": f"the note says it lacks {r.lemma or lem}",
         "addition": f"the note says it has an extra {r.reading}",
     }[r.kind]
-    if r.rule == "transposition_moved":
+    if bool(r.moved_to):
         said = f"the note says it stands {where} there"
     if ch.detail == "as-this-text":
         if r.kind == "addition":
@@ -985,5 +1266,5 @@ def check_at(c: Claim, al: Aligned, record: NoteRecord | None = None, anchor: An
     if a is None:
         return Check(c.id, c.note_id, None, "not-anchored", "")
     if record is None:
-        return _check_anchor(c, a, al, False)
-    return _check_anchor(replace(c, record=record), a, al, True)
+        return _plain_check(_check_anchor(c, a, al, False))
+    return _plain_check(_check_anchor(replace(c, record=record), a, al, True))

@@ -30,11 +30,13 @@ import weakref
 from typing import Iterable, Mapping
 
 from ..model import Where, Witness, walk
+from ..normalize.script import s2t_char
 from .anchor import Anchor, Claim
 from .apply import EmendResult
 from .check import Aligned, Check, check_at, is_zhushu_claim
 from .verdict import UNCOVERED, ClaimEvidence, Kind, Verdict
 from .witnesses import NAMES, WitnessCheck
+from .words import TARGET_ZH, reason_of, sentences
 
 __all__ = ["claim_evidence", "evidence_by_note", "evidence_from_row", "place_label", "page_first_lines",
            "readings_cell", "parse_readings_cell", "EMPTY"]
@@ -181,15 +183,6 @@ def evidence_from_row(row: Mapping[str, str]) -> ClaimEvidence:
 # ---------------------------------------------------------------------------
 
 
-def _sentence(summary: str) -> str:
-    """A check's summary (``confirmed: the 注疏 reads …``) as a sentence for a reader."""
-    text = re.sub(r"^(confirmed|contradicted|not covered|not checked|no 注疏 claim)[:;]\s*", "", summary).strip()
-    if not text:
-        return ""
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "。", ")")) else text + "."
-
-
 def _uncheckable(c: Claim, res: EmendResult) -> tuple[str, str]:
     """(rule, why) for a claim no witness here decides."""
     r = c.record
@@ -205,6 +198,26 @@ def _uncheckable(c: Claim, res: EmendResult) -> tuple[str, str]:
     if r.target in NAMES:
         return "no-witness", f"A claim about the {NAMES[r.target]}; see the record of that witness below."
     return "no-witness", f"A claim about {who}: no witness of it is collated here, so it cannot be checked."
+
+
+#: The claims no witness here decides, in Chinese (the English is :func:`_uncheckable`'s).
+_UNCHECKABLE_ZH: dict[str, str] = {
+    "not-anchored": "案语所指之处未能于此本中寻得，无从核对。",
+    "conjecture": "此为校者对此本之推测，无他本可断，今录之。",
+    "lacuna": "此本所据之本于此有阙，无他本可断。",
+    "comment": "此为按语，不言异文，无可核对。",
+}
+
+
+def _uncheckable_sentences(rule: str, target: str, why: str) -> dict[str, str]:
+    zh = _UNCHECKABLE_ZH.get(rule) or f"此条言{TARGET_ZH.get(target, '他本')}之读，此处未有其本参校，无从核对。"
+    return {"zh-Hans": zh, "zh-Hant": "".join(s2t_char(ch) for ch in zh), "en": why}
+
+
+def _unheld_zh(c: Claim) -> str:
+    held = {"zhushu", "songben", "shiwen"}
+    names = [s.name for s in c.record.evidence if s.id in _WHO and s.id not in held]
+    return f"案语又引{'、'.join(dict.fromkeys(names))}，此处未有其本参校。" if names else ""
 
 
 def _unheld(c: Claim, res: EmendResult) -> str:
@@ -252,16 +265,20 @@ def _claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
             out.append(_witness_evidence(own, lemma, anchor, place, readings, c.id, r.kind))
             out.extend(_witness_evidence(w, lemma, anchor, place, readings) for w in checks if w is not own)
             continue
-        if is_zhushu_claim(c) and ch is not None:
+        if (is_zhushu_claim(c) or (ch is not None and ch.verdict is not None)) and ch is not None:
             verdict: Verdict | None = ch.verdict  # type: ignore[assignment]
             rule = ch.detail
-            why = _sentence(ch.summary) or _uncheckable(c, res)[1]
+            said = sentences(reason_of(r, ch, a.text if a is not None else None))
+            why = said["en"]
             witness = zs if ch.verdict is not None and ch.detail != "no-witness" else None
         else:
             verdict, witness = None, None
             rule, why = _uncheckable(c, res)
+            said = _uncheckable_sentences(rule, r.target, why)
+        unheld = _unheld(c, res)
+        said = {k: v + (_unheld_zh(c) if k.startswith("zh") else unheld) for k, v in said.items()}
         out.append(ClaimEvidence(c.id, r.kind, lemma, r.reading, r.target or ("self" if r.kind == "conjecture" else ""),
-                                 verdict, rule, why + _unheld(c, res), anchor, place, witness, readings))
+                                 verdict, rule, why + unheld, anchor, place, witness, readings, said))
         out.extend(_witness_evidence(w, lemma, anchor, place, readings) for w in checks)
     return out
 

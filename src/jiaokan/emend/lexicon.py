@@ -22,6 +22,7 @@ __all__ = [
     "LAYER_OF_PREFIX",
     "SHARED_FORMS",
     "INCLUDES_ZHUSHU",
+    "FORMULA_SLIPS",
 ]
 
 #: Witness names a claim can be *about* (folded, simplified) -> target id.
@@ -118,6 +119,9 @@ SOURCES: dict[str, str] = {
     "仪礼识误": "zhangchun",
     "仪礼图": "yangfu",
     "通典": "tongdian",
+    "杜佑": "tongdian",
+    "诗": "shijing",
+    "丧大记": "liji",
     "三礼图": "sanlitu",
     "聂崇义": "sanlitu",
     "士冠礼": "shiguanli",
@@ -213,3 +217,12 @@ SHARED_FORMS: frozenset[str] = frozenset(
 #: Targets whose claim covers the 四库 注疏 we hold, so that it can be checked against it:
 #: 各本 / 诸本 ("every edition") include it (GUIDE §3).
 INCLUDES_ZHUSHU: frozenset[str] = frozenset({"zhushu", "zhuben"})
+
+#: Lookalikes of single characters of the formula (宇 for 字, 木 for 本, 椄 for 接 …), as the
+#: copyists and the transcription slip: tried only where a note does not parse as written, one at
+#: a time, and kept only where the rest of the formula then stands (the record says so in ``slips``).
+#: A character of a lemma is never repaired (宇 is a word of the 儀禮 too: 宇檐也).
+FORMULA_SLIPS: dict[str, str] = {
+    "宇": "字", "孛": "字", "木": "本", "椄": "接", "讬": "讹", "诧": "讹",
+    "挩": "脱", "悦": "脱", "衔": "衍", "俶": "作", "昨": "作", "祚": "作", "措": "据", "掳": "据",
+}

@@ -16,10 +16,18 @@ claim against the aligned 注疏 witness (``target == "zhushu"``).
 
 Design
 ------
-* The grammar lives in one place (:data:`GRAMMAR`, named regular expressions built from
-  the named fragments in :data:`FRAGMENTS` and the word lists of :mod:`.lexicon`:
-  witnesses, sources, verbs, scope markers).  Rules are written once, in simplified
-  characters; this module is the parser, :mod:`.lexicon` the words.
+* The grammar is data: the claim shapes are :data:`RULES` (one :class:`Rule` each: name,
+  kind, pattern, real examples that are its test), the clauses that may follow a claim and
+  the keywords of argued conjectures are the other entries of :data:`GRAMMAR`; all are
+  built from the named fragments in :data:`FRAGMENTS` and the word lists of :mod:`.lexicon`
+  (witnesses, sources, verbs, scope markers).  Rules are written once, in simplified
+  characters; this module is the parser, :mod:`.lexicon` the words.  What later stages
+  need is a field of the record (``moved_to``, ``transposed``, ``between``), never a test
+  on a rule's name.
+* Formula words are read with tolerance: a note that does not parse as written is tried
+  again with one slipped character of a witness name (fuzzy: the rest of the name stands)
+  or of a formula character (:data:`~.lexicon.FORMULA_SLIPS`: 宇 for 字); the record's
+  ``slips`` says where.
 * Notes are matched on a *folded* copy of the text (:func:`fold_note_text`): every character is
   mapped to its simplified form one-for-one (OpenCC ``t2s`` per character, plus the
   odd forms of these texts: 宋夲, 𥙷, 郷/鄕, 脫 …).  Because folding never changes the
@@ -113,6 +121,7 @@ from ..normalize.script import s2t_char, t2s_char
 from .lexicon import (
     EMENDATION_VERBS,
     EXTRA_FOLD,
+    FORMULA_SLIPS,
     JUDGEMENT_OPENERS,
     LAYER_OF_PREFIX,
     REJECTIONS,
@@ -162,8 +171,11 @@ FRAGMENTS: dict[str, str] = {
     # (唐石经作… must not read as lemma 唐 + witness 石经)
     "LH": r"(?!{WIT}){H}",
     "WIT": _alt(WITNESSES),
+    # a clause set between a lemma and the witness of the claim: a co-witness (唐石经与此同) or a
+    # gloss on the lemma (纍即累); its sources are evidence (group ``aside``)
+    "ASIDE": r"(?P<aside>(?:{SRCS})(?:与此|亦)?同|即{H}{1,2}?(?=(?:{WIT})))",
     # one or more witnesses: 今注疏本及监本
-    "WITS": rf"(?:{_alt(WITNESSES)})(?:(?:及|与|、|并)(?:{_alt(WITNESSES)}))*",
+    "WITS": rf"(?:{_alt(WITNESSES)})(?:(?:及|与|、|并)?(?:{_alt(WITNESSES)}))*",
     "SRC": rf"(?:{_alt(SOURCES)})(?:疏|注)?",
     # sources joined by 及 / 与 / 并 / 、
     "SRCS": rf"(?:{_alt(SOURCES)})(?:疏|注)?(?:(?:及|与|暨|并|、|和)?(?:{_alt(SOURCES)})(?:疏|注)?)*",
@@ -171,11 +183,11 @@ FRAGMENTS: dict[str, str] = {
     "VERB": "|".join(EMENDATION_VERBS),
     "BELOW": "|".join(SCOPE_BELOW),
     # a locator before the witness: 此下 / 此上 / X下 / X上
-    "LOC": r"此下|此上|以下|(?:&[A-Za-z0-9_]+;|[\p{Han}〇○]){1,6}?(?:下|上)",
+    "LOC": r"此下|此上|以下|此条之前|此节之前|此条前|此节前|(?:&[A-Za-z0-9_]+;|[\p{Han}〇○]){1,6}?(?:下|上)",
     # where a reading (other witness / proposed) ends: an evidence verb, a source, a scope
     # marker, 字, or the end of the note.  Single-character sources (疏, 注) are left out
     # so that they can occur inside a reading.
-    "TERM": rf"(?=据|依|从|照|今|考|又|是也|当是|当作|当为|疑|似|盖|乃(?:误|讹)|因(?:{_alt(_MULTI_SOURCES)})|应(?:从|同|作|为)|即(?:{{H}}){{1,4}}?之(?:俗|古|或|别|省|本)(?:体|字)|下文|凡{{NUM}}字|注(?:并|皆)?同|(?:并|皆|俱)(?:据|依|从|衍|为衍|误|讹|脱|非)|疏(?:内|中|云|曰|引)|云(?:本又|本亦|又作|亦作|或作)|之讹|之误|字|以下|下同|下并|下皆|后同|与(?:{_alt(SOURCES)})|{_alt(WITNESSES)}|{_alt(_MULTI_SOURCES)}|$)",
+    "TERM": rf"(?=据|依|从|照|今|考|又|是也|当是|当作|当为|疑|似|盖|乃(?:误|讹)|因(?:{_alt(_MULTI_SOURCES)})|应(?:从|同|作|为)|即(?:{{H}}){{1,4}}?之(?:俗|古|或|别|省|本)(?:体|字)|(?:{{H}}){{0,2}}古(?:字)?通用|(?:{{H}}){{0,2}}通用|下文|凡{{NUM}}字|注(?:并|皆)?同|(?:并|皆|俱)(?:据|依|从|衍|为衍|误|讹|脱|非)|疏(?:内|中|云|曰|引)|云(?:本又|本亦|又作|亦作|或作)|之讹|之误|字|以下|下同|下并|下皆|后同|与(?:{_alt(SOURCES)})|{_alt(WITNESSES)}|{_alt(_MULTI_SOURCES)}|$)",
 }
 
 
@@ -191,103 +203,345 @@ def _compile(pattern: str) -> regex.Pattern:
 #: the start of the note (and of every tail clause), in this order; ``search_*`` rules are
 #: keywords looked for anywhere when the note opens with an argument; ``ev_*``/``tail_*``
 #: rules are the clauses that may follow a claim.
+@dataclass(frozen=True)
+class Rule:
+    """One shape of claim of the note grammar: the data a new shape of note needs, in one place.
+
+    ``pattern`` is matched on the folded note (:func:`fold_note_text`) at the start of a note or
+    clause; ``{NAME}`` stands for a fragment of :data:`FRAGMENTS` (witness names, sources,
+    numerals …).  Its named groups carry what the record needs: ``wit`` (the witness the claim is
+    about), ``lbody`` (this text's lemma), ``reading``, ``body`` (the characters after 脱/衍/有),
+    ``loc``/``loc2`` (a locator: 此下, X上), ``n`` (a count), ``srcs`` (sources cited), ``dest`` and
+    ``side`` (where the target has the text), ``after``/``before`` (the parts of a place claim).
+    ``kind`` is the kind of claim it makes; ``examples`` are real notes with what the record
+    must say (``kind``, ``lemma``, ``reading``, ``target``, ``position``): the rule's test.
+    ``start_only``: a shape for a whole note, never a clause after a claim.
+    """
+
+    name: str
+    kind: Kind
+    pattern: str
+    examples: tuple[tuple[str, dict[str, Any]], ...] = ()
+    start_only: bool = False
+    doc: str = ""
+
+
+#: The claim shapes of the note grammar, in the order they are tried at the start of a note (and
+#: of a clause after a claim).  **Adding a 案 shape is adding a rule here** (see the README,
+#: "Adding a 案 shape"): its pattern (on the folded note, with ``{FRAGMENTS}``), the kind of
+#: claim it makes, and real notes with what the record must say (they are its test,
+#: ``tests/test_an_rules.py``).  How a match becomes a record (lemma, reading, position) is read
+#: from its named groups by :func:`_claim_from_match`.
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "supplied", "lacuna",
+        r"(?P<loc>此下|以下)?(?:永乐大典|大典)(?:内|中)?(?:删去|删|阙|缺)(?:原文)?",
+        examples=(
+            ('案此下永樂大典内刪去原文今取疏義補之',
+             {'kind': 'lacuna', 'lemma': '', 'reading': '', 'target': 'yuanben', 'position': 'after'}),
+        ),
+        doc='此下永乐大典内删去原文…今取疏义补之: the following text was supplied by the editors',
+    ),
+    Rule(
+        "placed_between", "variant",
+        (r"(?P<lbody>此(?P<n>{NUM})字|{H}{1,6}?以下(?P<n>{NUM})字|以上注文|以上注|此注文?|此经文?)(?P<wit>{WITS})"
+        r"(?:并|亦|皆)?(?P<verb>讹|误)?(?:在|列在|移在)(?P<after>经文|经|注文|注|传文|传)(?:之)?下"
+        r"(?P<before>传曰|传文|传|经文|经|注文|注)(?:之)?上"),
+        examples=(
+            ('案此注今注疏本在經文下𫝊曰上',
+             {'kind': 'variant', 'lemma': '', 'reading': '', 'target': 'zhushu', 'position': 'piece'}),
+            ('案舊讀以下三十二字各本訛在經之下傳曰之上文勢遂不相貫今改正',
+             {'kind': 'corruption', 'lemma': '', 'reading': '', 'target': 'zhuben', 'position': 'span:32'}),
+        ),
+        doc=('此注今注疏本在经文下传曰上 / 以上注文…在经之下传曰之上 / 舊讀以下三十二字各本訛在經之下傳曰之上: the target sets this text between two '
+             'parts of the passage (a place claim, checked by position)'),
+    ),
+    Rule(
+        "transposition_moved", "variant",
+        (r"(?P<lbody>此(?P<n>{NUM})字|{H}{1,6}?至此(?P<n>{NUM})字|此经文?及注|此注|此经|此句)(?P<wit>{WITS})(?:并|亦|皆)?"
+        r"(?:在|接|移)(?:于|在)?(?P<dir>上|下)?"
+        r"(?:注|经文|经)?(?P<dest>{H}+?)(?:句)?(?:之)?(?P<side>下|上|前|后)(?=$|又|据|今|唐|宋|为|{WIT})"),
+        examples=(
+            ('案此七字今注疏本在下受福無疆之下',
+             {'kind': 'variant', 'lemma': '', 'reading': '', 'target': 'zhushu', 'position': 'span:7'}),
+            ('案凡天子諸侯至此五十四字注疏本接上注受猶承也之下',
+             {'kind': 'variant', 'lemma': '', 'reading': '', 'target': 'zhushu', 'position': 'span:54'}),
+        ),
+        doc='此七字今注疏本在下受福无疆之下 / 此注今注疏本接上攸所也之下 / 此十二字今注疏本在皆所以养廉耻句下',
+    ),
+    Rule(
+        "transposition_placed", "variant",
+        (r"(?!{WIT})(?P<lbody>{LH}{1,4}?)(?:字)?(?P<wit>{WITS})(?P<verb>讹|误)?(?:在|移在|移于)(?P<dest>{H}{1,4}?)(?:字)?(?P<side>上|下)"
+        r"(?=$|据|依|从|今|又|唐|宋)"),
+        examples=(
+            ('案衣字原本訛在明字上據疏文改正',
+             {'kind': 'corruption', 'lemma': '明衣', 'reading': '衣明', 'target': 'yuanben', 'position': 'preceding'}),
+        ),
+        doc='衣字原本讹在明字上: the target had X on the other side of Y (this text: 明衣, 原本: 衣明)',
+    ),
+    Rule(
+        "conjecture_span", "conjecture",
+        r"此(?P<n>{NUM})字(?:有|疑有)?(?:脱误|讹误|讹脱|误|讹)(?:当云|当作|当为|疑当作)(?P<reading>{H}+?){TERM}",
+        examples=(
+            ('案此二字有脫誤當云石百二十斤',
+             {'kind': 'conjecture', 'lemma': '', 'reading': '石百二十斤', 'target': 'self', 'position': 'span:2'}),
+        ),
+        doc='此二字有脱误当云石百二十斤: the N characters before the note are corrupt; what they should say',
+    ),
+    Rule(
+        "lacuna", "lacuna",
+        (r"(?:(?P<loc>{LOC}|此处|此))?(?P<wit>原本|原书|原|{WITS})?(?:此下|以下|此处)?(?:疑|似)?(?:有)?"
+        r"(?:(?:缺|阙|残缺|残阙|空)(?:(?P<n>{NUM})字)?(?:文)?|(?:脱|阙|缺)(?:文|简)|脱|漫漶|模糊|漫灭|剥蚀|不可辨|不可识)"
+        r"(?=$|今|据|考|又|未|无|不|应|当|疑)"),
+        examples=(
+            ('案此下原本缺',
+             {'kind': 'lacuna', 'lemma': '', 'reading': '', 'target': 'yuanben', 'position': 'after'}),
+            ('案此下原本空一字應是也字',
+             {'kind': 'lacuna', 'lemma': '', 'reading': '', 'target': 'yuanben', 'position': 'after'}),
+        ),
+        doc=('-- claim rules (anchored) -------------------------------------------------------- 此下原本缺 / '
+             '原本阙三字 / 此下阙文 / 此下疑有脱文 / 原本漫漶'),
+    ),
+    Rule(
+        "transposition_wit_first", "corruption",
+        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?P<lbody>{LH}{2,12}?)(?:(?P<n>{NUM})字)?(?:并|亦|皆)?(?:误倒|倒误|互倒|倒置|误乙|颠倒|互易)",
+        examples=(
+            ('案今注疏本賓之二字誤倒據宋本乙正',
+             {'kind': 'corruption', 'lemma': '賓之', 'reading': '之賓', 'target': 'zhushu', 'position': 'preceding'}),
+        ),
+        doc='今注疏本宾之二字误倒 / 宾之二字今注疏本误倒 (a transposition in the target)',
+    ),
+    Rule(
+        "transposition_lemma_first", "corruption",
+        r"(?!{WIT})(?P<lbody>{LH}{2,12}?)(?:(?P<n>{NUM})字)?(?P<wit>{WITS})(?:并|亦|皆)?(?:误倒|倒误|互倒|倒置|误乙|颠倒|互易)",
+        examples=(
+            ('案賓之二字今注疏本誤倒',
+             {'kind': 'corruption', 'lemma': '賓之', 'reading': '之賓', 'target': 'zhushu', 'position': 'preceding'}),
+        ),
+        doc='',
+    ),
+    Rule(
+        "omission_sentence", "omission",
+        r"(?P<loc>此句|此节|此段|此条|此注|此经)(?P<wit>{WITS})(?:并|亦|皆)?(?:脱|夺|无|阙|缺)(?:去)?(?=$|据|依|从|今|考|又)",
+        examples=(
+            ('案此句今注疏本脱据宋本补',
+             {'kind': 'omission', 'lemma': '', 'reading': '', 'target': 'zhushu', 'position': 'sentence'}),
+        ),
+        doc='此句今注疏本脱 (a whole sentence)',
+    ),
+    Rule(
+        "omission_wit_first", "omission",
+        (r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?:(?P<loc2>{LOC}))?(?:并|亦|皆)?(?:脱|夺|无|阙|缺|少|不重)(?:去)?"
+        r"(?P<body>(?:此注文|此注|注文|此经文|经文|此句)?{H}+?)(?:字)?{TERM}"),
+        examples=(
+            ('案明監本脫左字',
+             {'kind': 'omission', 'lemma': '左', 'reading': '', 'target': 'mingjianben', 'position': 'preceding'}),
+            ('案為父後者為之服期各本脫一為字今據文義補',
+             {'kind': 'omission', 'lemma': '為', 'reading': '', 'target': 'zhuben', 'position': 'preceding'}),
+        ),
+        doc='今注疏本脱遂字 / 今注疏本脱此十四字 / 此下今注疏本脱也字 / 原本脱者字',
+    ),
+    Rule(
+        "addition_wit_first", "addition",
+        (r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?:(?P<loc2>{LOC}))?(?:并|亦|皆)?(?:复衍|衍|多|重)(?:出)?"
+        r"(?P<body>{H}+?)(?:字)?{TERM}"),
+        examples=(
+            ('案從下今注疏衍之字',
+             {'kind': 'addition', 'lemma': '', 'reading': '之', 'target': 'zhushu', 'position': 'after:從'}),
+        ),
+        doc='此下今注疏本衍还字 / 告上今注疏本衍言字 / 今注疏本重也字',
+    ),
+    Rule(
+        "addition_has", "addition",
+        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?:(?P<loc2>{LOC}))?(?:并|亦|皆)?(?:多|有)(?P<body>{H}+?)(?:凡{NUM})?字",
+        examples=(
+            ('案此下今注䟽有也字',
+             {'kind': 'addition', 'lemma': '', 'reading': '也', 'target': 'zhushu', 'position': 'after'}),
+            ('案此下今注疏本有也宇',
+             {'kind': 'addition', 'lemma': '', 'reading': '也', 'target': 'zhushu', 'position': 'after'}),
+        ),
+        doc='此下今注疏本有也字宋本无',
+    ),
+    Rule(
+        "omission_lemma_first", "omission",
+        r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?{ASIDE}?(?P<wit>{WITS})(?:并|亦|皆)?(?:脱|夺|无|阙)(?:去)?(?=$|据|依|从|今|考|又)",
+        examples=(
+            ('案遂字今注疏本脱据宋本补',
+             {'kind': 'omission', 'lemma': '遂', 'reading': '', 'target': 'zhushu', 'position': 'preceding'}),
+        ),
+        doc='遂字今注疏本脱',
+    ),
+    Rule(
+        "conjecture_follow", "conjecture",
+        (r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?:疑|亦)?(?:当|应|宜)(?:从|依|据)(?P<srcs>{SRCS})(?:作|为)"
+        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"),
+        examples=(
+            ('案進當從宋本作退',
+             {'kind': 'conjecture', 'lemma': '進', 'reading': '退', 'target': 'self', 'position': 'preceding'}),
+        ),
+        doc='进当从宋本作退 (a conjecture on this text that follows a source)',
+    ),
+    Rule(
+        "variant_follow", "variant",
+        (r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?:从|依|据)(?P<srcs>{SRCS})(?:改)?(?P<wit>{WITS})(?:并|亦|皆)?(?:作|为)"
+        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"),
+        examples=(
+            ('案蘩從唐石經今注疏本作繁',
+             {'kind': 'variant', 'lemma': '蘩', 'reading': '繁', 'target': 'zhushu', 'position': 'preceding'}),
+        ),
+        doc='孰从宋本今注疏本作熟',
+    ),
+    Rule(
+        "corruption_lemma_first", "corruption",
+        (r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?{ASIDE}?(?P<wit>{WITS})(?:并|亦|皆)?(?:(?:讹|误|伪|谬)(?:作|为)|讹|误(?!倒))"
+        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"),
+        examples=(
+            ('案比今注疏本訛作北據唐石經及宋本改正',
+             {'kind': 'corruption', 'lemma': '比', 'reading': '北', 'target': 'zhushu', 'position': 'preceding'}),
+            ('案女子各本訛作子女杜佑通典兩引鄭注女子子者女子也今據以訂正',
+             {'kind': 'corruption', 'lemma': '女子', 'reading': '子女', 'target': 'zhuben', 'position': 'preceding'}),
+            ('案纍即累今注疏本訛作壘',
+             {'kind': 'corruption', 'lemma': '纍', 'reading': '壘', 'target': 'zhushu', 'position': 'preceding'}),
+            ('案柱唐石經與此同今注疏本訛作拄',
+             {'kind': 'corruption', 'lemma': '柱', 'reading': '拄', 'target': 'zhushu', 'position': 'preceding'}),
+        ),
+        doc='比今注疏本讹作北',
+    ),
+    Rule(
+        "corruption_wit_first", "corruption",
+        (r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?P<lbody>(?:(?!作){LH}){0,12}?)(?:字)?(?:并|亦|皆)?(?:(?:讹|误|伪|谬)(?:作|为)|讹|误(?!倒))"
+        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"),
+        examples=(
+            ('案今注疏本訛作枝',
+             {'kind': 'corruption', 'lemma': '', 'reading': '枝', 'target': 'zhushu', 'position': 'near'}),
+        ),
+        doc='今注疏本比讹作北 / 原本讹作北 (no lemma: the corrected text is not quoted)',
+    ),
+    Rule(
+        "witness_says", "variant",
+        r"(?P<wit>{WITS})(?:云|曰)(?P<reading>{H}+?)(?:(?={H}{2}反)|{TERM})",
+        examples=(
+            ('案今注疏本云為無',
+             {'kind': 'variant', 'lemma': '', 'reading': '為無', 'target': 'zhushu', 'position': 'near'}),
+        ),
+        doc=("今注疏本云作骼: the note quotes the target's wording at this place (释文云捷柶初洽反…: a quoted gloss "
+             'ends the reading at its 反切)'),
+    ),
+    Rule(
+        "variant_lemma_first", "variant",
+        (r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?{ASIDE}?(?P<wit>{WITS})(?:并|亦|皆|俱)?(?:(?:从|依|据)(?P<srcs>{SRCS}))?(?:改)?(?:作)"
+        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"),
+        examples=(
+            ('案孰今注疏本作熟古通用孰',
+             {'kind': 'variant', 'lemma': '孰', 'reading': '熟', 'target': 'zhushu', 'position': 'preceding'}),
+            ('案黻原本今注疏本皆作黼張淳儀禮識誤云監杭本黼作黻',
+             {'kind': 'variant', 'lemma': '黻', 'reading': '黼', 'target': 'yuanben', 'position': 'preceding'}),
+        ),
+        doc='孰今注疏本作熟 / 蘩唐石经作繁',
+    ),
+    Rule(
+        "variant_wit_first", "variant",
+        (r"(?P<wit>{WITS})(?P<lbody>{LH}{0,12}?)(?:字)?(?:并|亦|皆|俱)?(?:作)"
+        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"),
+        examples=(
+            ('案宋本孰作熟',
+             {'kind': 'variant', 'lemma': '孰', 'reading': '熟', 'target': 'songben', 'position': 'preceding'}),
+        ),
+        doc='唐石经作宾席之前 (no lemma) / 宋本孰作熟',
+    ),
+    Rule(
+        "conjecture_insert", "conjecture",
+        (r"(?:(?P<who>{SRC})(?:云|曰|谓|以为))?(?:(?P<loc>{LOC}))(?:(?:疑|似|当|盖)(?:有)?(?:脱|阙|缺|夺)|当有|疑有|(?(who)(?:脱|夺)|(?!)))"
+        r"(?P<body>{H}+?)(?:字)?{TERM}"),
+        examples=(
+            ('案敖繼公云西下脫襲字',
+             {'kind': 'conjecture', 'lemma': '', 'reading': '襲', 'target': 'self', 'position': 'after:西'}),
+        ),
+        doc='X下疑脱Y字 (a gap in this text)',
+    ),
+    Rule(
+        "basis", "comment",
+        r"(?!{WIT})(?P<lbody>{LH}{1,6}?)(?:字)?(?:从|依|据)(?P<srcs>{SRCS})(?:为正)?$",
+        examples=(
+            ('案庿字從唐石經',
+             {'kind': 'comment', 'lemma': '庿', 'reading': '', 'target': 'self', 'position': 'preceding'}),
+        ),
+        doc="庿字从唐石经: this text's reading follows a source (the basis, no claim about another text)",
+    ),
+    Rule(
+        "witness_worn", "lacuna",
+        r"(?!{WIT})(?P<lbody>{LH}{1,6}?)(?:字)?(?P<wit>{WITS})(?:并|亦|皆)?(?:摩灭|磨灭|漫漶|剥蚀|残缺|模糊)",
+        examples=(
+            ('案上字唐石經摩滅',
+             {'kind': 'lacuna', 'lemma': '上', 'reading': '', 'target': 'tangshijing', 'position': 'preceding'}),
+        ),
+        doc='上字唐石经摩灭: the witness is worn at this character (its reading unknown)',
+    ),
+    Rule(
+        "source_reads", "variant",
+        r"(?!{WIT})(?P<lbody>{LH}{1,4}?)(?:字)?(?P<srcs>{SRCS})(?:并|亦|皆)?作(?P<reading>{H}+?)(?:字)?{TERM}",
+        examples=(
+            ('案柲詩作閉',
+             {'kind': 'variant', 'lemma': '柲', 'reading': '閉', 'target': 'shijing', 'position': 'preceding'}),
+        ),
+        start_only=True,
+        doc='柲诗作闭: a source (not a witness of this book) reads otherwise',
+    ),
+    Rule(
+        "interchangeable", "comment",
+        r"(?P<lbody>{H}{1,2}?)(?P<other>{H}{1,2}?)(?:二字)?(?:古字?)?通用",
+        examples=(
+            ('案由猶古通用',
+             {'kind': 'comment', 'lemma': '由', 'reading': '猶', 'target': '', 'position': 'preceding'}),
+        ),
+        start_only=True,
+        doc='X Y古通用: two forms the editors call interchangeable (a judgement, no reading changes)',
+    ),
+    Rule(
+        "misplaced", "comment",
+        r".{0,60}?错简",
+        examples=(
+            ('案前云非以君命使則不稱寡大夫寡君之老當在此下錯簡已久',
+             {'kind': 'comment', 'lemma': '', 'reading': '', 'target': '', 'position': 'none'}),
+        ),
+        start_only=True,
+        doc='前云…当在此下错简已久: a judgement that text is misplaced (no reading changes)',
+    ),
+    Rule(
+        "quotation", "comment",
+        r"(?P<srcs>{SRCS})(?:云|曰|引)(?!.*(?:当作|当为|衍|脱|讹|误))",
+        examples=(
+            ('案疏云言人之者公將及升堂故以人意相存偶',
+             {'kind': 'comment', 'lemma': '', 'reading': '', 'target': '', 'position': 'none'}),
+        ),
+        start_only=True,
+        doc='疏云…: a bare quotation of a source (the argument without a claim)',
+    ),
+    Rule(
+        "identified", "comment",
+        r"(?:以上|此(?:{NUM})?字?)乃(?:本|上|下|前|后)?(?:节|章)?(?:经文|经|注文|注)?之(?:传|注|疏|记)",
+        examples=(
+            ('案以上乃本節經文之傳',
+             {'kind': 'comment', 'lemma': '', 'reading': '', 'target': '', 'position': 'none'}),
+        ),
+        start_only=True,
+        doc='以上乃本节经文之传 / 此十六字乃上节经文之传: a judgement of what a stretch of text is (no reading changes)',
+    ),
+    Rule(
+        "source_quotes", "comment",
+        r"(?P<src>{H}{2,12}?)(?:内|中)?引此(?:注文|注|经文|经|句|文)(?:有|无|作|亦)",
+        examples=(
+            ('案周禮大宰職疏内引此注有左右齻及中央象齒堅九字',
+             {'kind': 'comment', 'lemma': '', 'reading': '', 'target': '', 'position': 'none'}),
+        ),
+        start_only=True,
+        doc='周礼大宰职疏内引此注有…九字: a source quotes this text otherwise (evidence, no claim about our witnesses)',
+    ),
+)
+
 GRAMMAR: dict[str, regex.Pattern] = {
-    # -- claim rules (anchored) --------------------------------------------------------
-    # 此下原本缺 / 原本阙三字 / 此下阙文 / 此下疑有脱文 / 原本漫漶
-    "lacuna": _compile(
-        r"(?:(?P<loc>{LOC}|此处|此))?(?P<wit>原本|原书|原|{WITS})?(?:此下|以下|此处)?(?:疑|似)?(?:有)?"
-        r"(?:(?:缺|阙|残缺|残阙)(?:(?P<n>{NUM})字)?(?:文)?|(?:脱|阙|缺)(?:文|简)|脱|漫漶|模糊|漫灭|剥蚀|不可辨|不可识)"
-        r"(?=$|今|据|考|又|未|无|不)"
-    ),
-    # 今注疏本宾之二字误倒 / 宾之二字今注疏本误倒 (a transposition in the target)
-    "transposition_wit_first": _compile(
-        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?P<lbody>{LH}{2,12}?)(?:(?P<n>{NUM})字)?(?:并|亦|皆)?(?:误倒|倒误|互倒|倒置|误乙|颠倒|互易)"
-    ),
-    "transposition_lemma_first": _compile(
-        r"(?!{WIT})(?P<lbody>{LH}{2,12}?)(?:(?P<n>{NUM})字)?(?P<wit>{WITS})(?:并|亦|皆)?(?:误倒|倒误|互倒|倒置|误乙|颠倒|互易)"
-    ),
-    # 今注疏本脱遂字 / 今注疏本脱此十四字 / 此下今注疏本脱也字 / 原本脱者字
-    "omission_wit_first": _compile(
-        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?:(?P<loc2>{LOC}))?(?:并|亦|皆)?(?:脱|夺|无|阙|缺|少|不重)(?:去)?"
-        r"(?P<body>(?:此注文|此注|注文|此经文|经文|此句)?{H}+?)(?:字)?{TERM}"
-    ),
-    # 遂字今注疏本脱
-    "omission_lemma_first": _compile(r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?P<wit>{WITS})(?:并|亦|皆)?(?:脱|夺|无|阙)(?:去)?(?=$|据|依|从|今|考|又)"),
-    # 此下今注疏本衍还字 / 告上今注疏本衍言字 / 今注疏本重也字
-    "addition_wit_first": _compile(
-        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?:(?P<loc2>{LOC}))?(?:并|亦|皆)?(?:复衍|衍|多|重)(?:出)?"
-        r"(?P<body>{H}+?)(?:字)?{TERM}"
-    ),
-    # 此下今注疏本有也字宋本无
-    "addition_has": _compile(
-        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?:(?P<loc2>{LOC}))?(?:并|亦|皆)?(?:多|有)(?P<body>{H}+?)(?:凡{NUM})?字"
-    ),
-    # 此句今注疏本脱 (a whole sentence)
-    "omission_sentence": _compile(
-        r"(?P<loc>此句|此节|此段|此条|此注|此经)(?P<wit>{WITS})(?:并|亦|皆)?(?:脱|夺|无|阙|缺)(?:去)?(?=$|据|依|从|今|考|又)"
-    ),
-    # 进当从宋本作退 (a conjecture on this text that follows a source)
-    "conjecture_follow": _compile(
-        r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?:疑|亦)?(?:当|应|宜)(?:从|依|据)(?P<srcs>{SRCS})(?:作|为)"
-        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
-    ),
-    # 孰从宋本今注疏本作熟
-    "variant_follow": _compile(
-        r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?:从|依|据)(?P<srcs>{SRCS})(?:改)?(?P<wit>{WITS})(?:并|亦|皆)?(?:作|为)"
-        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
-    ),
-    # 比今注疏本讹作北
-    "corruption_lemma_first": _compile(
-        r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?P<wit>{WITS})(?:并|亦|皆)?(?:(?:讹|误|伪|谬)(?:作|为)|讹|误(?!倒))"
-        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
-    ),
-    # 今注疏本比讹作北 / 原本讹作北 (no lemma: the corrected text is not quoted)
-    "corruption_wit_first": _compile(
-        r"(?:(?P<loc>{LOC}))?(?P<wit>{WITS})(?P<lbody>(?:(?!作){LH}){0,12}?)(?:字)?(?:并|亦|皆)?(?:(?:讹|误|伪|谬)(?:作|为)|讹|误(?!倒))"
-        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
-    ),
-    # 孰今注疏本作熟 / 蘩唐石经作繁
-    "variant_lemma_first": _compile(
-        r"(?!{WIT})(?P<lbody>{LH}{1,12}?)(?:字)?(?P<wit>{WITS})(?:并|亦|皆|俱)?(?:(?:从|依|据)(?P<srcs>{SRCS}))?(?:改)?(?:作)"
-        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
-    ),
-    # 唐石经作宾席之前 (no lemma) / 宋本孰作熟
-    "variant_wit_first": _compile(
-        r"(?P<wit>{WITS})(?P<lbody>{LH}{0,12}?)(?:字)?(?:并|亦|皆|俱)?(?:作)"
-        r"(?P<reading>{H}+?)(?:(?P<rn>{NUM})?字)?{TERM}"
-    ),
-    # 此下永乐大典内删去原文…今取疏义补之: the following text was supplied by the editors
-    "supplied": _compile(r"(?P<loc>此下|以下)?(?:永乐大典|大典)(?:内|中)?(?:删去|删|阙|缺)(?:原文)?"),
-    # 此七字今注疏本在下受福无疆之下 / 此注今注疏本接上攸所也之下 / 此十二字今注疏本在皆所以养廉耻句下
-    "transposition_moved": _compile(
-        r"(?P<lbody>此(?P<n>{NUM})字|此经文?及注|此注|此经|此句)(?P<wit>{WITS})(?:并|亦|皆)?(?:在|接|移)(?:于|在)?(?P<dir>上|下)?"
-        r"(?:注|经文|经)?(?P<dest>{H}+?)(?:句)?(?:之)?(?P<side>下|上|前|后)(?=$|又|据|今|唐|宋|{WIT})"
-    ),
-    # 衣字原本讹在明字上: the target had X on the other side of Y (this text: 明衣, 原本: 衣明)
-    "transposition_placed": _compile(
-        r"(?!{WIT})(?P<lbody>{LH}{1,4}?)(?:字)?(?P<wit>{WITS})(?P<verb>讹|误)?(?:在|移在|移于)(?P<dest>{H}{1,4}?)(?:字)?(?P<side>上|下)"
-        r"(?=$|据|依|从|今|又|唐|宋)"
-    ),
-    # 今注疏本云作骼: the note quotes the target's wording at this place
-    # (释文云捷柶初洽反…: a quoted gloss ends the reading at its 反切)
-    "witness_says": _compile(r"(?P<wit>{WITS})(?:云|曰)(?P<reading>{H}+?)(?:(?={H}{2}反)|{TERM})"),
-    # 庿字从唐石经: this text's reading follows a source (the basis, no claim about another text)
-    "basis": _compile(r"(?!{WIT})(?P<lbody>{LH}{1,6}?)(?:字)?(?:从|依|据)(?P<srcs>{SRCS})(?:为正)?$"),
-    # 上字唐石经摩灭: the witness is worn at this character (its reading unknown)
-    "witness_worn": _compile(
-        r"(?!{WIT})(?P<lbody>{LH}{1,6}?)(?:字)?(?P<wit>{WITS})(?:并|亦|皆)?(?:摩灭|磨灭|漫漶|剥蚀|残缺|模糊)"
-    ),
-    # X Y古通用: two forms the editors call interchangeable (a judgement, no reading changes)
-    "interchangeable": _compile(r"(?P<lbody>{H}{1,2}?)(?P<other>{H}{1,2}?)(?:二字)?(?:古字?)?通用"),
-    # 前云…当在此下错简已久: a judgement that text is misplaced (no reading changes)
-    "misplaced": _compile(r".{0,60}?错简"),
-    # 疏云…: a bare quotation of a source (the argument without a claim)
-    "quotation": _compile(r"(?P<srcs>{SRCS})(?:云|曰)(?!.*(?:当作|当为|衍|脱|讹|误))"),
-    # X下疑脱Y字 (a gap in this text)
-    "conjecture_insert": _compile(
-        r"(?:(?P<who>{SRC})(?:云|曰|谓|以为))?(?:(?P<loc>{LOC}))(?:(?:疑|似|当|盖)(?:有)?(?:脱|阙|缺|夺)|当有|疑有)"
-        r"(?P<body>{H}+?)(?:字)?{TERM}"
-    ),
+    # -- the claim rules of RULES --------------------------------------------------------
+    **{r.name: _compile(r.pattern) for r in RULES},
     # -- keywords of claims found anywhere (the lemma is read backwards from the keyword) -
     # 绢当作縜 / 三亦当作二 / 进疑作退
     "search_replace": _compile(r"(?:疑|似|亦|盖|并|皆)*(?:当|应|宜)(?:作|为|从)|(?:疑|似)(?:作|为)"),
@@ -303,6 +557,9 @@ GRAMMAR: dict[str, regex.Pattern] = {
     "search_parallel_gap": _compile(
         r"(?P<src>{SRC})?(?:此下|下)(?:云|有)(?P<body>{H}+?)此(?:盖|疑|似)?(?:脱|阙|缺)(?:一句|此句|{NUM}字)"
     ),
+    # 喪大記引此云旁各一筐則是此經脱一各字: a parallel quotes the text with a character this one lacks
+    "search_gap_quoted": _compile(
+        r"(?:云|曰)(?P<q>{H}{2,8}?)则(?:是)?此(?:经|注|句)?(?:盖|疑|似)?(?:脱|夺|阙)一?(?P<body>{H})字"),
     # 二字误倒
     "search_transpose": _compile(r"(?:疑|当是|盖|似)?(?:误倒|倒误|互倒|倒置|误乙|颠倒)"),
     # -- tail clauses --------------------------------------------------------------------
@@ -351,59 +608,9 @@ GRAMMAR: dict[str, regex.Pattern] = {
 }
 
 #: The claim rules tried at the start of a note / clause, in order.
-CLAIM_RULES: tuple[str, ...] = (
-    "supplied",
-    "transposition_moved",
-    "transposition_placed",
-    "lacuna",
-    "transposition_wit_first",
-    "transposition_lemma_first",
-    "omission_sentence",
-    "omission_wit_first",
-    "addition_wit_first",
-    "addition_has",
-    "omission_lemma_first",
-    "conjecture_follow",
-    "variant_follow",
-    "corruption_lemma_first",
-    "corruption_wit_first",
-    "witness_says",
-    "variant_lemma_first",
-    "variant_wit_first",
-    "conjecture_insert",
-    "basis",
-    "witness_worn",
-    "interchangeable",
-    "misplaced",
-    "quotation",
-)
+CLAIM_RULES: tuple[str, ...] = tuple(r.name for r in RULES)
 
-_KIND_OF_RULE: dict[str, Kind] = {
-    "supplied": "lacuna",
-    "transposition_moved": "variant",
-    "transposition_placed": "variant",
-    "witness_says": "variant",
-    "basis": "comment",
-    "witness_worn": "lacuna",
-    "interchangeable": "comment",
-    "misplaced": "comment",
-    "quotation": "comment",
-    "lacuna": "lacuna",
-    "transposition_wit_first": "corruption",
-    "transposition_lemma_first": "corruption",
-    "omission_sentence": "omission",
-    "conjecture_follow": "conjecture",
-    "omission_wit_first": "omission",
-    "omission_lemma_first": "omission",
-    "addition_wit_first": "addition",
-    "addition_has": "addition",
-    "variant_follow": "variant",
-    "corruption_lemma_first": "corruption",
-    "corruption_wit_first": "corruption",
-    "variant_lemma_first": "variant",
-    "variant_wit_first": "variant",
-    "conjecture_insert": "conjecture",
-}
+_KIND_OF_RULE: dict[str, Kind] = {r.name: r.kind for r in RULES}
 
 _SOURCE_RE = regex.compile(rf"(?:{_alt(SOURCES)})(?:疏|注)?")
 _COUNT_RE = regex.compile(rf"(?P<n>{FRAGMENTS['NUM']})字")
@@ -460,6 +667,18 @@ class NoteRecord:
     place: str = ""
     #: further witnesses the claim is about (婦原本及今注疏本竝訛作歸: ``target`` yuanben, ``also`` zhushu)
     also: tuple[str, ...] = ()
+    #: a place claim (此注今注疏本在經文下傳曰上): the target sets the text after the first and
+    #: before the second part of its passage, as layers (``("jing", "zhuan")``); () otherwise
+    between: tuple[str, ...] = ()
+    #: formula words the note writes with a slipped character, read as meant (``宇→字``): the
+    #: tolerance of :func:`parse_note` says where it was used
+    slips: tuple[str, ...] = ()
+    #: where the target has this text instead (此七字今注疏本在下X之下: ``after:X``): the claim
+    #: is that the text is not here but there; "" for every other claim
+    moved_to: str = ""
+    #: the claim is about the order of characters (误倒, X在Y上, a conjecture that swaps): the
+    #: target has the same characters in another order (``reading`` gives it when the note does)
+    transposed: bool = False
 
     @property
     def evidence_ids(self) -> list[str]:
@@ -485,6 +704,10 @@ class NoteRecord:
             "more": [m.to_dict() for m in self.more],
             "place": self.place,
             "also": list(self.also),
+            "between": list(self.between),
+            "slips": list(self.slips),
+            "moved_to": self.moved_to,
+            "transposed": self.transposed,
         }
 
 
@@ -626,9 +849,10 @@ def _position(m: regex.Match, raw: str, default: str) -> str:
         if span[0] < 0:
             continue
         loc = m.group(g)
-        if loc in ("此下", "以下", "此句下", "句下", "此节下", "此条下", "此处", "此"):
+        if fold_note_text(loc) in ("此下", "以下", "此句下", "此句之下", "句下", "此节下", "此节之下", "此条下", "此条之下",
+                                   "此处", "此"):
             return "after"
-        if loc in ("此句上", "此句之上", "此节上", "此节之上"):
+        if fold_note_text(loc) in ("此句上", "此句之上", "此节上", "此节之上", "此条之前", "此节之前", "此条前", "此节前"):
             return "sentence-start"  # 此句上…有: the place before the sentence's first character
         if loc == "此上":
             return "before"
@@ -663,6 +887,8 @@ class _Claim:
     prefix: str = ""  # argument text before the claim (search-found claims)
     place: str = ""  # transposition_moved: where the target has the text instead
     also: tuple[str, ...] = ()  # further witnesses the claim names (原本及今注疏本)
+    between: tuple[str, ...] = ()  # placed_between: the parts of the passage the target sets it between
+    slips: tuple[str, ...] = ()  # formula words read with a slipped character (宇→字)
 
 
 def _grp(m: regex.Match, name: str) -> tuple[int, int] | None:
@@ -686,7 +912,7 @@ def _target_id(name_f: str) -> str:
 
 #: Rules for a whole note, never for a clause after a claim (an argument's 古字通用 or
 #: 疏云 is not a further claim).
-START_ONLY: frozenset[str] = frozenset({"interchangeable", "misplaced", "quotation"})
+START_ONLY: frozenset[str] = frozenset(r.name for r in RULES if r.start_only)
 
 
 def _claim_at(raw: str, folded: str, pos: int, start: bool = True) -> _Claim | None:
@@ -712,12 +938,31 @@ def _claim_from_match(rule: str, m: regex.Match, raw: str, folded: str) -> _Clai
         c.target_name = raw[wit[0] : wit[1]]
         named = [WITNESSES[x.group(0)] for x in _WIT_AT.finditer(folded, wit[0], wit[1])]
         c.also = tuple(dict.fromkeys(x for x in named if x != c.target))
+    aside = _grp(m, "aside")
+    if aside:  # 柱唐石經與此同今注疏本訛作拄: the co-witness is evidence for this text's reading
+        c.evidence.extend(_sources_in(raw[aside[0] : aside[1]], folded[aside[0] : aside[1]]))
     if rule == "supplied":
         c.target, c.target_name, c.position = "yuanben", "", "after"
         if "疏" in folded[m.end() :]:  # 今取疏义补之: the editors supplied it from the 疏
             c.evidence.append(Source("shu", "疏"))
     elif rule == "transposition_moved":
         _fill_moved(c, m, raw, folded)
+    elif rule == "placed_between":
+        _fill_between(c, m, raw, folded)
+    elif rule == "conjecture_span":
+        n = _grp(m, "n")
+        r = _grp(m, "reading")
+        assert n is not None and r is not None
+        c.count = chinese_numeral(folded[n[0] : n[1]])
+        c.position, c.target, c.reading = f"span:{c.count}", "self", raw[r[0] : r[1]]
+    elif rule == "source_reads":
+        _fill_lemma_reading(c, m, raw, folded)
+        s = _grp(m, "srcs")
+        assert s is not None
+        found = _sources_in(raw[s[0] : s[1]], folded[s[0] : s[1]])
+        c.target, c.target_name = (found[0].id, found[0].name) if found else ("other", raw[s[0] : s[1]])
+    elif rule in ("identified", "source_quotes"):
+        c.position, c.end = "none", len(raw)
     elif rule == "transposition_placed":
         x, y = raw[slice(*m.span("lbody"))], raw[slice(*m.span("dest"))]
         # X在Y上: the target reads XY where this text reads YX (X在Y下: YX for XY)
@@ -788,6 +1033,29 @@ def _fill_moved(c: _Claim, m: regex.Match, raw: str, folded: str) -> None:
     c.place = ("before:" if side in ("上", "前") else "after:") + raw[d[0] : d[1]]
 
 
+#: The parts of a passage a place claim names (经之下传曰之上), as layers of the model.
+_PART_LAYER: dict[str, str] = {"经": "jing", "经文": "jing", "注": "zhu", "注文": "zhu", "传": "zhuan", "传文": "zhuan",
+                               "传曰": "zhuan"}
+
+
+def _fill_between(c: _Claim, m: regex.Match, raw: str, folded: str) -> None:
+    """此注今注疏本在經文下傳曰上: the target sets this text after one part of the passage and
+    before another; ``between`` holds the two parts as layers (``("jing", "zhuan")``)."""
+    n = _grp(m, "n")
+    c.count = chinese_numeral(folded[n[0] : n[1]]) if n else None
+    body = folded[m.start() : m.end("lbody")]
+    if c.count and "以下" in body:  # 舊讀以下三十二字: the N characters from 舊讀
+        c.position = f"span:{c.count}"
+        c.lemma = ""
+    elif c.count:
+        c.position = f"span:{c.count}"
+    else:
+        c.position = "piece"
+    c.between = (_PART_LAYER[m.group("after")], _PART_LAYER[m.group("before")])
+    if m.group("verb"):
+        c.kind = "corruption"
+
+
 def _fill_transposition(c: _Claim, m: regex.Match, raw: str, folded: str) -> None:
     lb = _grp(m, "lbody")
     assert lb is not None
@@ -798,10 +1066,16 @@ def _fill_transposition(c: _Claim, m: regex.Match, raw: str, folded: str) -> Non
     c.position = _position(m, raw, "preceding")
 
 
+_LAYER_WORD = regex.compile(r"记文|经文|注文|传文")
+
+
 def _fill_from_body(c: _Claim, m: regex.Match, raw: str, folded: str) -> None:
     """Claims whose characters follow the verb: 脱遂字, 衍还字, 有也字, 疑脱也字."""
     b = _grp(m, "body")
     assert b is not None
+    lw = _LAYER_WORD.match(folded, b[0], b[1])
+    if lw and b[1] - lw.end() >= 2:  # 有記文男女改服四字: the layer named, then its text
+        b = (lw.end(), b[1])
     chars, c.count, span = _split_count(raw[b[0] : b[1]])
     if len(chars) == 2 and folded[b[0]] == "一" and not span:  # 脱一众字: one character, 众
         chars, c.count = chars[1:], 1
@@ -1013,8 +1287,23 @@ def _search_transpose(raw: str, folded: str, pos: int) -> _Claim | None:
     return None
 
 
+def _search_gap_quoted(raw: str, folded: str, pos: int) -> _Claim | None:
+    """``…云旁各一筐則是此經脱一各字``: insert the character where the quotation has it (after 旁)."""
+    for m in GRAMMAR["search_gap_quoted"].finditer(folded, pos):
+        q, x = m.group("q"), m.group("body")
+        at = q.find(x)
+        if at <= 0:
+            continue
+        qs = m.start("q")
+        c = _Claim("conjecture", "conjecture_insert", m.start("q"), m.end(), reading=raw[m.start("body") : m.end("body")],
+                   target="self", prefix=raw[pos : m.start("q")])
+        c.position = "after:" + raw[qs : qs + at]
+        return c
+    return None
+
+
 _SEARCHES = (_search_replace, _search_replace_zhi, _search_delete, _search_transpose, _search_named_wrong,
-             _search_parallel_gap)
+             _search_parallel_gap, _search_gap_quoted)
 
 
 def _claim_by_search(raw: str, folded: str, pos: int) -> _Claim | None:
@@ -1123,7 +1412,11 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: 
             pos = m.end()
             continue
         m = GRAMMAR["co_witness"].match(folded, pos)
-        if m and prev is not None and prev.reading:
+        if m and prev is not None and (prev.reading or prev.kind in ("omission", "addition")):
+            # 唐石經同 / 今注疏本同: a further witness reads as the claim says; where that is our
+            # 注疏, the claim is about it too (脆原本訛作脃今注疏本同: the 注疏 reads 脃)
+            named = [WITNESSES[x.group(0)] for x in _WIT_AT.finditer(folded, m.start("srcs"), m.end("srcs"))]
+            prev.also = tuple(dict.fromkeys((*prev.also, *(x for x in named if x == "zhushu" and x != prev.target))))
             pos = m.end()
             continue
         m = GRAMMAR["ev_gloss"].match(folded, pos)
@@ -1260,8 +1553,59 @@ def _finish(
         more=tuple(tail.more),
         place=c.place,
         also=c.also,
+        between=c.between,
+        slips=c.slips,
+        # what later stages need, as fields (they never test a rule's name)
+        moved_to=c.place if rule == "transposition_moved" else "",
+        transposed=rule.startswith("transposition") or rule == "conjecture_transpose",
     )
     return rec, tail.shared
+
+
+def _first_claim(text: str, folded: str, pos: int) -> tuple[_Claim | None, str]:
+    """The note's first claim (and the layer it names first, or ""): at the start, by a keyword,
+    or at a witness named after an opening quotation (為父後者為之服期各本脫一為字)."""
+    lm = GRAMMAR["layer_prefix"].match(folded, pos)
+    if lm:
+        claim = _claim_at(text, folded, lm.end())
+        if claim is not None:
+            return claim, LAYER_OF_PREFIX[folded[lm.start()]]
+    claim = _claim_at(text, folded, pos) or _claim_by_search(text, folded, pos)
+    if claim is not None:
+        return claim, ""
+    for w in _WIT_AT.finditer(folded, pos):
+        got = _claim_at(text, folded, w.start(), start=False)
+        if got is not None and got.kind in ("omission", "addition", "corruption", "variant"):
+            got.prefix = text[pos : w.start()] + got.prefix
+            return got, ""
+    return None, ""
+
+
+#: Witness names long enough to be recognised with one slipped character (今注疏木, 今注䟽夲 …).
+_SLIP_NAMES: tuple[str, ...] = tuple(sorted({n for n in WITNESSES if len(n) >= 3}, key=lambda n: (-len(n), n)))
+
+
+def _slip_repairs(folded: str) -> list[tuple[int, str, str]]:
+    """Where a formula word may be written with one slipped character: (position, as written, as meant).
+
+    Two kinds: a witness name of three or more characters with one character wrong
+    (:data:`_SLIP_NAMES`, by fuzzy matching: the rest of the name stands), and the lookalikes
+    of single formula characters (:data:`~jiaokan.emend.lexicon.FORMULA_SLIPS`: 宇 for 字).
+    The caller keeps a repair only where it makes the note parse.
+    """
+    out: list[tuple[int, str, str]] = []
+    for name in _SLIP_NAMES:
+        for m in regex.finditer(f"(?:{regex.escape(name)}){{s<=1}}", folded, overlapped=True):
+            got = m.group(0)
+            if got != name and len(got) == len(name):
+                i = next(k for k in range(len(name)) if got[k] != name[k])
+                if got[i] in "今注疏本":  # a slip makes a name of another witness, not this one
+                    continue
+                out.append((m.start() + i, got[i], name[i]))
+    for i, ch in enumerate(folded):
+        if ch in FORMULA_SLIPS:
+            out.append((i, ch, FORMULA_SLIPS[ch]))
+    return list(dict.fromkeys(out))
 
 
 def parse_note(raw: str, script: str | None = None) -> NoteRecord:
@@ -1278,14 +1622,17 @@ def parse_note(raw: str, script: str | None = None) -> NoteRecord:
         folded = fold_note_text(text)
         m = GRAMMAR["note_start"].match(folded)
         pos = m.end() if m else 0
-        layer = ""
-        lm = GRAMMAR["layer_prefix"].match(folded, pos)
-        if lm:
-            claim = _claim_at(text, folded, lm.end())
-            if claim is not None:
-                layer = LAYER_OF_PREFIX[folded[lm.start()]]
-        if not layer:
-            claim = _claim_at(text, folded, pos) or _claim_by_search(text, folded, pos)
+        claim, layer = _first_claim(text, folded, pos)
+        if claim is None:
+            # one slipped character in a formula word (此下今注疏本有也宇): read as meant where
+            # the rest of the formula stands, and say so in the record
+            for at, wrong, right in _slip_repairs(folded):
+                repaired = folded[:at] + right + folded[at + 1 :]
+                claim, layer = _first_claim(text, repaired, pos)
+                if claim is not None:
+                    folded = repaired
+                    claim.slips = (f"{wrong}→{right}",)
+                    break
         if claim is None:
             return NoteRecord(kind="comment", raw=text, script=script, remark=text[pos:])
         if claim.kind == "conjecture" and _AUTHOR_JUDGED.search(fold_note_text(claim.prefix)):

@@ -193,11 +193,12 @@ def summary_lines(res: EmendResult, *, list_contradicted: bool = True) -> list[s
 
 
 #: Which verdict of its claims a note shows: one contradicted claim is worth a reader's look.
-_NOTE_PRECEDENCE: tuple[Verdict, ...] = ("contradicted", "confirmed", "not covered")
+_NOTE_PRECEDENCE: tuple[Verdict, ...] = ("contradicted", "uncertain", "confirmed", "not covered")
 
 
 def _note_verdict(checks: list[Check | None]) -> Verdict | None:
-    """The verdict of a note over its claims: contradicted if any is, else confirmed if any is, else not covered."""
+    """The verdict of a note over its claims: contradicted if any is, else uncertain if any is (one doubtful
+    claim makes the note doubtful), else confirmed if any is, else not covered."""
     vs = [ch.verdict for ch in checks if ch is not None and ch.verdict]
     for v in _NOTE_PRECEDENCE:
         if v in vs:

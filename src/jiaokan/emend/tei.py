@@ -52,7 +52,8 @@ for _n, _i in list(SOURCES.items()) + list(WITNESSES.items()):
 _NAME_OF.update({"zhushu": "今注疏本", "songben": "宋本", "tangshijing": "唐石经", "yuanben": "原本",
                  "shiwen": "经典释文", "aojigong": "敖继公 仪礼集说", "shu": "贾公彦 疏", "zhu": "郑玄 注"})
 
-_VERDICT_SUBTYPE = {"confirmed": "confirmed", "contradicted": "contradicted", "not covered": "not-covered"}
+_VERDICT_SUBTYPE = {"confirmed": "confirmed", "contradicted": "contradicted", "uncertain": "uncertain",
+                    "not covered": "not-covered"}
 
 _RDG_TYPE = {"corruption": "substantive", "variant": "substantive", "omission": "omission",
              "addition": "addition", "conjecture": "substantive", "comment": "substantive", "lacuna": "omission"}
@@ -247,7 +248,7 @@ def _claim_app(c: Claim, res: EmendResult, names: dict[str, str], js: str, zs: s
 
 def _conjectured(c: Claim, here: str) -> str:
     r = c.record
-    if r.rule == "conjecture_transpose":
+    if r.kind == "conjecture" and r.transposed:
         return r.reading or here[::-1]
     return r.reading
 
@@ -256,7 +257,7 @@ def _claimed(c: Claim) -> str | None:
     """What the note says the other witness reads at the anchor (None: it does not say)."""
     r = c.record
     if r.kind in ("corruption", "variant", "comment"):
-        if (r.rule.startswith("transposition") and not r.reading) or r.rule == "transposition_moved":
+        if (r.transposed and not r.reading) or r.moved_to:
             return None  # the order is not given / the text stands elsewhere in the witness
         return r.reading if r.reading else None
     if r.kind == "omission":

@@ -23,13 +23,22 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 
 #: The verdict of the check of a claim about 今注疏本 against the 注疏 witness (see
 #: :mod:`jiaokan.emend.check`); a claim that is not checked has the verdict ``None``.
-Verdict = Literal["confirmed", "contradicted", "not covered"]
+#: ``uncertain``: the witness reaches the place but what it reads does not prove the claim
+#: either way (an anchor not aligned with confidence, an unknown character, a gap in the
+#: note, a reading that may run on into the argument); the check says why.
+Verdict = Literal["confirmed", "contradicted", "uncertain", "not covered"]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 
 #: The reading recorded for a witness that does not reach the place at all (a 注疏 excerpt, a
 #: passage one witness lacks).  ``""`` is different: the witness reaches the place and has
 #: nothing there (an omission).
 UNCOVERED = "—"
+
+
+def _in_lang(texts: Mapping[str, str], lang: str) -> str:
+    """The text of ``texts`` for ``lang`` (``zh`` → ``zh-Hans``, ``zh-TW`` → ``zh-Hant``; else English)."""
+    lang = {"zh": "zh-Hans", "zh-CN": "zh-Hans", "zh-SG": "zh-Hans", "zh-TW": "zh-Hant", "zh-HK": "zh-Hant"}.get(lang, lang)
+    return texts.get(lang) or texts.get("en", "")
 
 
 def _opt_str(data: Mapping[str, Any], name: str) -> str | None:
@@ -94,6 +103,14 @@ class ClaimEvidence:
     place: str | None = None
     witness: str | None = None
     readings: dict[str, str] = field(default_factory=dict, hash=False)
+    #: the verdict as one sentence for a reader, by language (``zh-Hans``, ``zh-Hant``, ``en``;
+    #: see :mod:`jiaokan.emend.words`): no internal names, the reason when uncertain; derived from
+    #: the other fields, so left out of comparisons (a CSV row read back has none)
+    sentences: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+
+    def sentence(self, lang: str = "zh-Hans") -> str:
+        """The verdict as a sentence in ``lang`` (``zh``/``zh-Hans``, ``zh-Hant``, ``en``); ``why`` when none."""
+        return _in_lang(self.sentences, lang) or self.why
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (a member of ``claims`` of a ``by_note`` record)."""
@@ -101,7 +118,7 @@ class ClaimEvidence:
             "id": self.id, "kind": self.kind, "lemma": self.lemma, "reading": self.reading,
             "target": self.target, "verdict": self.verdict, "rule": self.rule, "why": self.why,
             "anchor": self.anchor, "place": self.place, "witness": self.witness,
-            "readings": dict(self.readings),
+            "readings": dict(self.readings), "sentences": dict(self.sentences),
         }
 
     @classmethod
@@ -117,10 +134,14 @@ class ClaimEvidence:
         if not isinstance(readings, Mapping) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in readings.items()):
             raise ValueError(f"claim {cid}: readings must map sigla to strings")
+        sentences = data.get("sentences", {})
+        if not isinstance(sentences, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in sentences.items()):
+            raise ValueError(f"claim {cid}: sentences must map languages to strings")
         try:
             return cls(cid, _kind(data), _opt_str(data, "lemma"), _opt_str(data, "reading"), _str(data, "target"),
                        _verdict(data), _str(data, "rule"), _str(data, "why"), _opt_str(data, "anchor"),
-                       _opt_str(data, "place"), _opt_str(data, "witness"), dict(readings))
+                       _opt_str(data, "place"), _opt_str(data, "witness"), dict(readings), dict(sentences))
         except ValueError as exc:
             raise ValueError(f"claim {cid}: {exc}") from None
 
@@ -140,6 +161,13 @@ class NoteVerdict:
     summary: str = ""
     reading: str | None = None
     claims: tuple[ClaimEvidence, ...] = ()
+
+    def sentence(self, lang: str = "zh-Hans") -> str:
+        """The note's verdict as a sentence for a reader: that of the claim that decides it (see
+        :meth:`ClaimEvidence.sentence`), else of its first claim; ``summary`` when there is none."""
+        lead = next((c for c in self.claims if self.verdict is not None and c.verdict == self.verdict
+                     and "@" not in c.id), None) or next(iter(self.claims), None)
+        return (lead.sentence(lang) if lead is not None else "") or self.summary
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (the ``by_note`` members of ``jiaokan emend --json``)."""

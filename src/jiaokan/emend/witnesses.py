@@ -123,7 +123,7 @@ def _quoted(raw: str) -> str:
 def _vouched(r: NoteRecord, anchor_text: str, is_point: bool) -> NoteRecord | None:
     """The record "this witness reads what the note's correction reads" for a cited witness."""
     if r.kind == "conjecture":  # X当作Y据…: the witness reads Y
-        if r.rule.startswith("conjecture_transpose"):
+        if r.transposed:
             return None
         if is_point:
             return replace(r, kind="addition", lemma="", rule="witness_cited")

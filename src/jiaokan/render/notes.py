@@ -24,7 +24,8 @@ KIND_ZH: dict[str, str] = {
 }
 #: The badges shown: the verdicts, and ``unchecked`` for a note with no claim about the 注疏.
 BADGES: tuple[str, ...] = (*VERDICTS, "unchecked")
-VERDICT_SIGN: dict[str, str] = {"confirmed": "✓", "contradicted": "✗", "not covered": "–", "unchecked": ""}
+VERDICT_SIGN: dict[str, str] = {"confirmed": "✓", "contradicted": "✗", "uncertain": "?", "not covered": "–",
+                                "unchecked": ""}
 
 
 def verdict_key(v: str | None) -> str:

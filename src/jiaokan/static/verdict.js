@@ -21,6 +21,7 @@
     "an.unchecked": { hans: "未核", hant: "未核", en: "unchecked" },
     "an.confirmed": { hans: "相符", hant: "相符", en: "confirmed" },
     "an.contradicted": { hans: "不符", hant: "不符", en: "contradicted" },
+    "an.uncertain": { hans: "存疑", hant: "存疑", en: "uncertain" },
     "an.not covered": { hans: "无可核", hant: "無可核", en: "not covered" },
     "an.noverdict": { hans: "此条未经核对。", hant: "此條未經核對。", en: "No verdict was computed for this note." },
     "an.absent": { hans: "（无）", hant: "（無）", en: "(nothing)" },

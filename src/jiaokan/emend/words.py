@@ -1,0 +1,204 @@
+"""Words for a scholar: the verdict on a 案 claim as a sentence in Chinese and in English.
+
+Why a module of its own: the checker's ``summary`` is a log line for the developer (it
+names details such as ``as-this-text`` and shows the windows it compared); a reader of the
+edition needs one plain sentence that says what the 注疏 reads and how that bears on the
+note, with the reason when the verdict is uncertain, and never an internal name
+(``zhuben``, ``otherwise``, an offset or a passage id).  Every sentence is built here from
+the structured reason (:class:`Reason`: the check's verdict and detail code, and the
+characters in question), so the Chinese and the English say the same thing.
+
+Languages: ``zh-Hans`` (the sentences are written in simplified characters), ``zh-Hant``
+(the same, converted character by character), ``en``; ``zh`` is ``zh-Hans``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..normalize.script import s2t_char
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from .check import Check
+    from .notes import NoteRecord
+
+__all__ = ["LANGS", "Reason", "reason_of", "sentences", "in_lang", "TARGET_ZH", "TARGET_EN"]
+
+#: The languages a sentence is given in.
+LANGS: tuple[str, ...] = ("zh-Hans", "zh-Hant", "en")
+
+#: How a reader is told whom a claim is about.
+TARGET_ZH: dict[str, str] = {
+    "zhushu": "今注疏本", "zhuben": "各本", "yuanben": "原本", "songben": "宋本", "tangshijing": "唐石经",
+    "shiwen": "释文", "self": "此本", "mingjianben": "明监本", "maoben": "毛本", "minben": "闽本", "guben": "古本",
+    "tongjie": "《仪礼经传通解》", "aojigong": "敖继公",
+}
+TARGET_EN: dict[str, str] = {
+    "zhushu": "the current 注疏 edition", "zhuben": "every edition (各本)", "yuanben": "the source copy (原本)",
+    "songben": "the Song print", "tangshijing": "the Tang stone classics", "shiwen": "the 經典釋文",
+    "self": "this text", "mingjianben": "the Ming Directorate print", "maoben": "the 毛 print",
+    "minben": "the 閩 print", "guben": "the old text (古本)", "tongjie": "the 儀禮經傳通解", "aojigong": "敖繼公",
+}
+#: The parts of a passage a place claim names.
+PART_ZH: dict[str, str] = {"jing": "经", "zhu": "注", "zhuan": "传"}
+PART_EN: dict[str, str] = {"jing": "the classic (經)", "zhu": "the commentary (注)", "zhuan": "the 傳"}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a claim got its verdict, in terms a sentence can be built from.
+
+    ``verdict`` and ``code`` are the check's (``confirmed`` / ``agrees``, ``uncertain`` /
+    ``context`` …); ``kind`` the claim's; ``lemma`` this text's characters, ``said`` what the
+    note says the 注疏 reads (or lacks, or adds), ``found`` what the 注疏 reads there (None
+    when it does not reach the place); ``between`` the parts of a place claim.
+    """
+
+    verdict: str | None
+    code: str
+    kind: str
+    lemma: str
+    said: str
+    found: str | None
+    target: str = "zhushu"
+    between: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {"verdict": self.verdict, "code": self.code, "kind": self.kind, "lemma": self.lemma,
+                "said": self.said, "found": self.found, "target": self.target, "between": list(self.between)}
+
+
+def reason_of(record: NoteRecord, check: Check, anchor_text: str | None) -> Reason:
+    """The structured reason of ``check`` on the claim ``record`` anchored on ``anchor_text``."""
+    lemma = record.lemma or anchor_text or ""
+    found = check.reading if check.reading is not None else None
+    if found is None and check.zs_window is not None and check.verdict not in ("not covered",):
+        found = check.zs_window
+    return Reason(check.verdict, check.detail, record.kind, lemma, record.reading, found,
+                  record.target or "zhushu", tuple(record.between))
+
+
+def _q(s: str | None) -> str:
+    return f"「{s}」" if s else "（无字）"
+
+
+def _qe(s: str | None) -> str:
+    return s if s else "nothing"
+
+
+def _said(r: Reason) -> tuple[str, str]:
+    """What the note says of the 注疏, in Chinese and English."""
+    if r.between:
+        a, b = r.between[0], r.between[1]
+        return (f"此段在{PART_ZH.get(a, a)}之后、{PART_ZH.get(b, b)}之前",
+                f"it sets this text after {PART_EN.get(a, a)} and before {PART_EN.get(b, b)}")
+    if r.kind == "omission":
+        return f"无{_q(r.lemma)}", f"it lacks {_qe(r.lemma)}"
+    if r.kind == "addition":
+        return f"多{_q(r.said)}", f"it has an extra {_qe(r.said)}"
+    if not r.said:
+        return f"{_q(r.lemma)}字序颠倒", f"it has {_qe(r.lemma)} in another order"
+    return f"作{_q(r.said)}", f"it reads {_qe(r.said)}"
+
+
+#: Uncertain and not-covered reasons: (Chinese, English); ``{z}`` is what the 注疏 reads.
+_WHY: dict[str, tuple[str, str]] = {
+    "context": ("今注疏本此处前后文字未能与此本确切对齐（其间或有他异，或系另一处同文），不能断其是非。",
+                "the text around the place does not line up with the 注疏 with confidence (another difference "
+                "or another occurrence may be in the way), so the claim can be neither confirmed nor refuted"),
+    "unaligned": ("此处未能与今注疏本对齐，不能断其是非。",
+                  "the place could not be aligned with the 注疏, so the claim can be neither confirmed nor refuted"),
+    "unknown-char": ("所涉之字有未能识读者（未释之造字或缺字□），未识之字不足为证。",
+                     "a character in question cannot be read (an unresolved gaiji or a gap □), and an unknown "
+                     "character proves nothing"),
+    "reading-near": ("案语所言之字见于今注疏本此处附近，旁有他异，未能确证。",
+                     "what the note says stands in the 注疏 near this place, beside another difference, so it is "
+                     "not proved either way"),
+    "reading-runs-on": ("今注疏本作{z}，乃案语所引之首；案语之文或连下文而读，未能确证。",
+                        "the 注疏 reads {z}, the start of what the note quotes: the quotation may run on into the "
+                        "editors' argument"),
+    "not-lemma": ("今注疏本此处作{z}，既非案语所言之脱文，亦非空缺，未能确证。",
+                  "the 注疏 has {z} here: neither the text the note says it lacks nor nothing"),
+    "not-anchored": ("案语所指之处未能于此本中寻得（或案语之字有误），无从核对。",
+                     "the place the note speaks of was not found in this text (perhaps a slip in the note), so "
+                     "it could not be checked"),
+    "unsure-anchor": ("案语仅引今注疏本之文，此本之处未能确定，今注疏本此处作{z}。",
+                      "the note quotes only the 注疏, and the place in this text is not certain; the 注疏 reads "
+                      "{z} there"),
+    "partly": ("今注疏本作{z}，与案语所引相近而不尽同（或为异体，或为笔误），未能确证。",
+               "the 注疏 reads {z}, close to what the note quotes but not the same (a variant form or a slip?)"),
+    "moved-unseen": ("此本之次序亦与案语所言同，次序不足为证。",
+                     "this text too has that order, so the order proves nothing"),
+    "place-unseen": ("今注疏本中未能寻得此段（或不止一处），其位置不明。",
+                     "the 注疏 does not hold this text in exactly one place, so where it sets it is unknown"),
+    "place-otherwise": ("今注疏本此段之位置既非案语所言，亦非此本之次序，未能确证。",
+                        "the 注疏 sets this text neither where the note says nor where this text has it"),
+    "unclear": ("今注疏本为校者所据，然此处读法不明，未能确证。",
+                "the 注疏, cited as the editors' evidence, does not clearly read either way here"),
+    "no-witness": ("未有今注疏本参校，无从核对。", "no 注疏 witness was collated, so it could not be checked"),
+    "no-passage": ("今注疏本不及此段。", "the 注疏 witness does not reach this passage"),
+    "no-layer": ("今注疏本此段无此层文字。", "the 注疏 witness has no text of this layer in this passage"),
+    "edge": ("今注疏本所存不及此处。", "the 注疏 witness does not reach this point"),
+}
+
+
+def sentences(r: Reason) -> dict[str, str]:
+    """The verdict of reason ``r`` as one sentence per language of :data:`LANGS`."""
+    said_zh, said_en = _said(r)
+    z_zh, z_en = _q(r.found), _qe(r.found)
+    who_zh = TARGET_ZH.get(r.target, "今注疏本")
+    if r.verdict == "confirmed":
+        if r.code == "agrees-place":
+            zh, en = f"今注疏本{said_zh}，与案语合。", f"Confirmed: in the 注疏 {said_en}, as the note says."
+        elif r.code == "agrees-lacks":
+            zh = f"今注疏本此处无{_q(r.lemma)}，与案语合（其处别有{z_zh}，乃另一异文）。"
+            en = f"Confirmed: the 注疏 lacks {_qe(r.lemma)} here, as the note says (it has {z_en} there: another difference)."
+        elif r.code == "agrees-front":
+            zh = f"今注疏本卷首目录{said_zh}，与案语合。"
+            en = f"Confirmed: the 注疏's front matter (its table of every 篇) — {said_en}, as the note says."
+        elif r.code == "agrees-running":
+            zh = f"今注疏本经注连读，{said_zh}，与案语合（其经注分段与此本不同）。"
+            en = f"Confirmed: read as running text, in the 注疏 {said_en}, as the note says (it divides 經 and 注 otherwise)."
+        elif r.code == "agrees" and r.target == "yuanben":
+            zh = f"今注疏本此处作{z_zh}，与校者所据合。"
+            en = f"Confirmed: the 注疏 reads {z_en} here, as the editors took from it."
+        else:
+            zh = f"{who_zh}所言，今注疏本此处{said_zh}，与案语合。" if r.target == "zhuben" else \
+                f"今注疏本此处{said_zh}，与案语合。"
+            en = f"Confirmed: in the 注疏 {said_en} here, as the note says."
+        if r.code == "agrees-nearly":
+            zh = zh[:-1] + "（案语所引有一字之差）。"
+            en = en[:-1] + " (the note quotes it with a slip in a character)."
+        return _langs(zh, en)
+    if r.verdict == "contradicted":
+        if r.code == "as-source":
+            zh = "今注疏本此处与原本同，非校者所云据以改正之读。"
+            en = "Contradicted: the 注疏 reads as the source copy did, not as the editors say they took from it."
+        elif r.between:
+            zh = f"今注疏本此段之次序与此本同，非案语所言（{said_zh}）。"
+            en = f"Contradicted: the 注疏 sets this text where this text does; the note says {said_en}."
+        elif r.code == "as-this-text":
+            shown = r.found if r.found else r.lemma
+            zh = f"今注疏本此处作{_q(shown)}，与此本同；案语谓其{said_zh}，不合。"
+            en = f"Contradicted: the 注疏 reads {_qe(shown)} here, as this text does; the note says {said_en}."
+        else:
+            zh = f"今注疏本此处作{z_zh}，既非此本之{_q(r.lemma)}，亦非案语所言（{said_zh}）。"
+            en = (f"Contradicted: the 注疏 reads {z_en} here, neither this text's {_qe(r.lemma)} nor what the note "
+                  f"says ({said_en}).")
+        return _langs(zh, en)
+    why_zh, why_en = _WHY.get(r.code, ("今注疏本此处所读不足以断其是非。", "what the 注疏 reads here does not decide it"))
+    why_zh, why_en = why_zh.format(z=z_zh), why_en.format(z=z_en)
+    head_en = "Uncertain" if r.verdict == "uncertain" else "Not covered" if r.verdict == "not covered" else "Not checked"
+    return _langs(f"案语谓今注疏本{said_zh}；{why_zh}", f"{head_en}: the note says {said_en}; {why_en}.")
+
+
+def _langs(zh: str, en: str) -> dict[str, str]:
+    return {"zh-Hans": zh, "zh-Hant": "".join(s2t_char(ch) for ch in zh), "en": en}
+
+
+def in_lang(texts: dict[str, str], lang: str) -> str:
+    """The sentence of ``texts`` for ``lang`` (``zh`` → ``zh-Hans``; an unknown language → English)."""
+    from .verdict import _in_lang
+
+    return _in_lang(texts, lang)
