@@ -120,7 +120,7 @@ def test_scholars_citation_form():
     assert juan_and_leaf("13b", None, "10") == (10, "十三b")
     assert juan_and_leaf("12", "3", "") == (3, None)
     assert page_ref("traditional", 5, "三a", "005-3a") == "卷五 葉三a"
-    assert page_ref("simplified", 10, "十三b", "13b") == "卷十 叶十三b"
+    assert page_ref("simplified", 10, "十三b", "13b") == "卷十 葉十三b"  # one word for the leaf, in every script
     assert citation("儀禮集釋", "卷五 葉三a", 4) == "《儀禮集釋》卷五 葉三a 行4"
     assert citation("古今图书集成", "", 4) == "《古今图书集成》"
     from jiaokan.model import WitnessMeta

@@ -11,10 +11,13 @@ witnesses, ``;`` between them, ``无`` for an omission::
 
 from __future__ import annotations
 
+import json
+
 from markupsafe import Markup, escape
 
 from ..collate.model import App, Collation, LayerGap
 from ..normalize import is_ignorable
+from .cite import page_starts, place_label
 from .html import LAYER_ZH, VARIANT_LABEL, attrs
 
 OMITTED = "无"
@@ -33,13 +36,51 @@ def _anchor(a: App) -> tuple[str, bool]:
     return "", True
 
 
+def _owners(col: Collation) -> dict[tuple[str, str, str], dict[int, str]]:
+    """(row, siglum, layer) → offset → the app whose mark the page shows on that character.
+
+    Two entries can claim the same characters of a witness (an addition ``奠觶`` and the ``賓`` after it, the
+    second's reading running over the first's); the page marks each character once, for the entry of the
+    earliest, shortest span (as :class:`.inline.ColumnWriter` does), and the popover must say the same.
+    """
+    spans: dict[tuple[str, str, str], list[tuple[int, int, str]]] = {}
+    for a in col.apps:
+        spans.setdefault((a.row, col.base, a.layer), []).append((a.lem.start, a.lem.end, a.id))
+        for s, r in a.readings.items():
+            spans.setdefault((a.row, s, a.layer), []).append((r.start, r.end, a.id))
+    out: dict[tuple[str, str, str], dict[int, str]] = {}
+    for k, xs in spans.items():
+        cover: dict[int, str] = {}
+        for start, end, aid in sorted(xs, key=lambda x: (x[0], x[1])):
+            for i in range(start, end):
+                cover.setdefault(i, aid)
+        out[k] = cover
+    return out
+
+
+def _own_text(text: str, start: int, end: int, aid: str, cover: dict[int, str]) -> str:
+    """The characters of a reading the page marks for this entry (all of them unless another entry's mark
+    holds some)."""
+    if len(text) != end - start:
+        return text
+    return "".join(c for i, c in zip(range(start, end), text) if cover.get(i, aid) == aid)
+
+
 def app_data(col: Collation, numbers: dict[str, int]) -> dict:
     """app id → what the popover shows: every witness's reading with its page and line."""
     out = {}
+    owners = _owners(col)
+    starts = {s: page_starts(w) for s, w in col.witnesses.items()}
+
+    def where(s: str, page: str | None, line: int | None) -> str:  # 卷五 葉三a 行4: the leaf's line, as cited
+        return place_label(col.witnesses[s], starts[s], page, line)
+
     for a in col.apps:
-        rd = [[col.base, a.lem.text, a.lem.page, a.lem.line, "lem", a.lem.unit]]
+        lem = _own_text(a.lem.text, a.lem.start, a.lem.end, a.id, owners.get((a.row, col.base, a.layer), {}))
+        rd = [[col.base, lem, where(col.base, a.lem.page, a.lem.line), None, "lem", a.lem.unit]]
         for s, r in a.readings.items():
-            rd.append([s, r.text, r.page, r.line, r.type, r.unit])
+            text = _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {}))
+            rd.append([s, text, where(s, r.page, r.line), None, r.type, r.unit])
         out[a.id] = {"n": numbers.get(a.id), "row": a.row, "layer": a.layer, "lz": LAYER_ZH.get(a.layer, a.layer),
                      "type": a.type, "sub": a.subtype, "ctx": a.context, "r": rd}
     return out
@@ -83,14 +124,25 @@ def footnote_html(a: App, n: int, col: Collation) -> Markup:
     return Markup(f'<li{attrs(cls=cls, id="fn-" + a.id, value=str(n), data_app=a.id)}>{" ".join(parts)}</li>')
 
 
-def gap_text(g: LayerGap, present_in_row: set[str]) -> str | None:
-    """"疏 only in ZS" for a layer gap worth a note in this row; None when the row lacks a witness altogether."""
+#: A layer gap's note, in the interface's default language (简); the page's script puts it in 繁 or English
+#: (``data-i18n`` key ``gap-KIND`` with these arguments: ``{layer}``, ``{w}``).
+GAP_TEXT = {"edge": "{w} 节录始末在此段内", "lacuna": "{layer}：{w} 底本缺叶", "layer": "{layer} 仅见于 {w}"}
+
+
+def gap_text(g: LayerGap, present_in_row: set[str]) -> dict | None:
+    """"疏 仅见于 ZS" for a layer gap worth a note in this row (key, arguments, text); None when the row lacks
+    a witness altogether."""
     layer = LAYER_ZH.get(g.layer, g.layer)
     if g.kind == "edge":
-        return f"{', '.join(g.absent)} begins or ends inside this passage"
-    if g.kind == "lacuna":
-        return f"{layer} lost in {', '.join(g.absent)}: a page of its source is missing"
-    absent = [s for s in g.absent if s in present_in_row]
-    if not absent:
-        return None
-    return f"{layer} only in {' '.join(g.present)}"
+        args = {"w": "、".join(g.absent)}
+    elif g.kind == "lacuna":
+        args = {"layer": layer, "w": "、".join(g.absent)}
+    else:
+        if not [s for s in g.absent if s in present_in_row]:
+            return None
+        args = {"layer": layer, "w": " ".join(g.present)}
+    kind = g.kind if g.kind in GAP_TEXT else "layer"
+    text = GAP_TEXT[kind].format(**{"layer": "", "w": "", **args})
+    return {"key": f"gap-{kind}", "args": json.dumps({**args, "layer": g.layer} if "layer" in args else args,
+                                                     ensure_ascii=False),
+            "text": text, "present": " ".join(g.present)}

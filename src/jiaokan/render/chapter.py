@@ -25,6 +25,7 @@ from .inline import ColumnWriter, PageIds
 from .marks import mark_index, reading_order
 from .notes import Verdicts
 from .overview import overview_cells
+from .truth import fold, found_elsewhere
 
 
 @dataclass
@@ -197,6 +198,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         apps_by_row.setdefault(a.row, []).append(a)
     pages = PageIds()
     front = _edge_rows(ch, "front", pages, verdicts)
+    texts = {s: witness_key_text(w) for s, w in ch.witnesses.items()} if len(ch.witnesses) > 1 else {}
     rows_out = []
     for i, row in enumerate(ch.rows(), 1):
         cols = []
@@ -214,13 +216,15 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         for g in gaps_by_row.get(row.id, []):
             t = gap_text(g, present)
             if t:
-                notes.append({"layer": g.layer, "text": t})
+                notes.append({"layer": g.layer, **t})
         base_ids = row.units.get(ch.base, [])
+        absent = [s for s in ch.witnesses if s not in present] if len(ch.witnesses) > 1 else []
+        unplaced = _unplaced(absent, row, units, texts) if absent else []
         rows_out.append({
             "id": row.id, "n": i, "passage": row.base_passage or (base_ids[0] if base_ids else None),
             "cols": cols, "gaps": notes, "apps": len(apps_by_row.get(row.id, [])),
             "solo": len(present) < len(ch.witnesses),
-            "absent": [s for s in ch.witnesses if s not in present] if len(ch.witnesses) > 1 else [],
+            "absent": [s for s in absent if s not in unplaced], "unplaced": unplaced,
         })
     back = _edge_rows(ch, "back", pages, verdicts)
     return {
@@ -237,6 +241,19 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         "view": "parallel",
         "lang": lang_of(ch.witnesses[ch.base].meta.script),
     }
+
+
+def witness_key_text(w: Witness) -> str:
+    """The witness's text of the chapter, every layer but 案 notes and paratext, on folded keys."""
+    return "".join(fold(p.text) for u in w.units() for p in u.pieces if p.layer not in ("an", "paratext"))
+
+
+def _unplaced(absent: list[str], row: Row, units: dict[str, dict[str, Unit]], texts: dict[str, str]) -> list[str]:
+    """The witnesses of ``absent`` whose text has this row's 经 after all (:func:`.truth.found_elsewhere`): the
+    collation did not place their passage here, which is not the same as their lacking it."""
+    jing = ["".join(p.text for uid in ids for p in units[s][uid].pieces if p.layer == "jing")
+            for s, ids in row.units.items() if ids]
+    return [s for s in absent if any(found_elsewhere(j, texts.get(s, "")) for j in jing)]
 
 
 def _mark_short(cols: list[dict]) -> None:
@@ -283,7 +300,7 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         for g in gaps_by_row.get(row.id, []):
             t = gap_text(g, present | {base})
             if t:
-                notes.append({"layer": g.layer, "text": t})
+                notes.append({"layer": g.layer, **t})
         others = []
         if not ids and col is not None:  # a passage the base lacks: show it, quietly, from the witness that has it
             for s, uids in row.units.items():

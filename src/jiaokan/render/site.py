@@ -76,7 +76,7 @@ def _toc_entry(n: int, ch: Chapter, verdicts: Verdicts | None) -> dict:
     if verdicts is not None:
         for x in notes:
             v = verdicts.get(x.id or "")
-            k = verdict_key(v.verdict if v is not None else None)
+            k = verdict_key(v)
             an[k] = an.get(k, 0) + 1
     i = pian_of(ch)
     return {

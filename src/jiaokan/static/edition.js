@@ -41,11 +41,23 @@
     return d[uiLang] != null ? d[uiLang] : (d.hans != null ? d.hans : key);
   }
 
+  /* {name} in a string from the element's data-i18n-args (JSON); {layer} is a layer's key, named in the language */
+  function fill(s, args) {
+    if (!args) return s;
+    var vars;
+    try { vars = JSON.parse(args); } catch (e) { return s; }
+    Object.keys(vars).forEach(function (k) {
+      var v = k === "layer" && DICT["layer-name-" + vars[k]] ? t("layer-name-" + vars[k]) : String(vars[k]);
+      s = s.split("{" + k + "}").join(v);
+    });
+    return s;
+  }
+
   function translate(root, only) {
     var sel = "[data-i18n]," + ATTRS.map(function (a) { return "[" + a[0] + "]"; }).join(",");
     (root || document).querySelectorAll(sel).forEach(function (e) {
       var k = e.getAttribute("data-i18n");
-      if (k && DICT[k] && (!only || only[k])) e.textContent = t(k);
+      if (k && DICT[k] && (!only || only[k])) e.textContent = fill(t(k), e.getAttribute("data-i18n-args"));
       ATTRS.forEach(function (a) {
         var ak = e.getAttribute(a[0]);
         if (ak && DICT[ak] && (!only || only[ak])) e.setAttribute(a[1], t(ak));
@@ -95,7 +107,7 @@
     "layer-yinyi": { hans: "音义", hant: "音義", en: "音义 glosses" },
     "layer-shi": { hans: "释", hant: "釋", en: "释 Li Rugui" },
     "layer-an": { hans: "案", hant: "案", en: "案 notes" },
-    "layer-kaozheng": { hans: "考证", hant: "考證", en: "考证" },
+    "layer-kaozheng": { hans: "考证", hant: "考證", en: "考证 textual notes" },
     "layer-commentary": { hans: "诸家", hant: "諸家", en: "other comm." },
     "layer-paratext": { hans: "其他", hant: "其他", en: "paratext" },
     "vt-all": { hans: "全部", hant: "全部", en: "all" },
@@ -118,6 +130,23 @@
     "move-right": { hans: "右移", hant: "右移", en: "move right" },
     "base": { hans: "底本", hant: "底本", en: "base" },
     "absent-in": { hans: "不见于", hant: "不見於", en: "not in" },
+    "unplaced-in": { hans: "未能对齐", hant: "未能對齊", en: "not aligned here" },
+    "unplaced-tip": { hans: "此段经文见于该本他处：校勘程序未能将其对齐于此，并非该本所无",
+                      hant: "此段經文見於該本他處：校勘程序未能將其對齊於此，並非該本所無",
+                      en: "this witness has the passage elsewhere in its text: the collation could not place it here, which does not mean the witness lacks it" },
+    "gap-edge": { hans: "{w} 节录始末在此段内", hant: "{w} 節錄始末在此段內", en: "{w} begins or ends inside this passage" },
+    "gap-lacuna": { hans: "{layer}：{w} 底本缺叶", hant: "{layer}：{w} 底本缺葉", en: "{layer} lost in {w}: a leaf of its source is missing" },
+    "gap-layer": { hans: "{layer} 仅见于 {w}", hant: "{layer} 僅見於 {w}", en: "{layer} only in {w}" },
+    "layer-name-jing": { hans: "经", hant: "經", en: "classic (经)" },
+    "layer-name-zhuan": { hans: "传", hant: "傳", en: "tradition (传)" },
+    "layer-name-zhu": { hans: "注", hant: "注", en: "commentary (注)" },
+    "layer-name-shu": { hans: "疏", hant: "疏", en: "sub-commentary (疏)" },
+    "layer-name-yinyi": { hans: "音义", hant: "音義", en: "glosses (音义)" },
+    "layer-name-shi": { hans: "释", hant: "釋", en: "Li Rugui's comments (释)" },
+    "layer-name-an": { hans: "案", hant: "案", en: "editors' notes (案)" },
+    "layer-name-kaozheng": { hans: "考证", hant: "考證", en: "editors' textual notes (考证)" },
+    "layer-name-commentary": { hans: "诸家", hant: "諸家", en: "other commentators" },
+    "layer-name-paratext": { hans: "其他", hant: "其他", en: "paratext" },
     "lede": { hans: "对照本:各本并列,逐段对齐;经文大字,注疏小字;异文按类型标出,校记随手可查;四库馆臣案语各在其位。",
               hant: "對照本:各本並列,逐段對齊;經文大字,注疏小字;異文按類型標出,校記隨手可查;四庫館臣案語各在其位。",
               en: "A parallel-text edition: the witnesses side by side, aligned passage by passage, 经 large and the commentary smaller, variants highlighted by type with the apparatus at hand, the 四库 editors' 案 notes at their place." },
@@ -138,8 +167,6 @@
     "panel-base": { hans: "底本", hant: "底本", en: "base" },
     "panel-agree": { hans: "同底本", hant: "同底本", en: "= base" },
     "panel-omitted": { hans: "无", hant: "無", en: "omitted" },
-    "panel-page": { hans: "页", hant: "頁", en: "p." },
-    "panel-line": { hans: "行", hant: "行", en: "line" },
     "panel-to-parallel": { hans: "在对照视图中查看", hant: "在對照視圖中查看", en: "see it in the parallel view" },
     "panel-to-base": { hans: "底本校记", hant: "底本校記", en: "footnote in the base text" },
     "close": { hans: "关闭 (Esc)", hant: "關閉 (Esc)", en: "close (Esc)" }
@@ -230,7 +257,7 @@
     var css = order.map(function (s, i) {
       var q = '[data-wit="' + CSS.escape(s) + '"]';
       var rules = ".cols > " + q + ", .colheads-in > " + q + ", #columns > " + q + " { order: " + i + "; }";
-      if (hid.indexOf(s) >= 0) rules += " .cols > " + q + ", .colheads-in > " + q + " { display: none; }";
+      if (hid.indexOf(s) >= 0) rules += " .cols > " + q + ", .colheads-in > " + q + ', .row-notes [data-present="' + CSS.escape(s) + '"] { display: none; }';
       return rules;
     }).join("\n");
     if (!colStyle) {
@@ -335,9 +362,7 @@
       if (!r[1]) rd.title = r[4] === "lem" ? "the base has nothing here" : "omitted in this witness";
       tr.appendChild(rd);
       tr.appendChild(el("td", "ty", typeLabel(r[4])));
-      var where = [];
-      if (r[2]) where.push(t("panel-page") + " " + r[2]);
-      if (r[3]) where.push(t("panel-line") + " " + r[3]);
+      var where = r[2] ? [r[2]] : [];  /* 卷五 葉三a 行4: the line on the leaf, as every citation counts it */
       var wd = el("td", "where");
       if (r[5] && document.getElementById(r[5]) && body.classList.contains("view-parallel")) {
         var link = el("a", null, where.join(", ") || r[5]);

@@ -247,7 +247,7 @@
     function sl(a0, a1) { return T.slice(cpToU16(ast, a0), cpToU16(ast, Math.min(a1, 1e12))); }
     return {
       id: a[1], row: a[2], unitStart: a[0], layer: st.l, w: st.w, lang: w.lang, page: page,
-      ref: page ? ((w.pages || {})[page] || page) : "",
+      ref: page ? ((w.pages || {})[page] ? w.pages[page].filter(Boolean).join(" ") : page) : "",
       before: (s0 > 0 ? "…" : "") + sl(s0, h.cp), hit: sl(h.cp, h.cp + h.len), after: sl(h.cp + h.len, s1)
     };
   }
