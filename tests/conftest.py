@@ -123,6 +123,9 @@ def open_in(ctx, root: Path, name: str):
     path, _, frag = name.partition("#")
     pg.goto((root / path).as_uri() + (f"#{frag}" if frag else ""))
     pg.wait_for_load_state("load")
+    # the display options (layers, variant types, columns) open, as a reader opens them once (remembered)
+    pg.evaluate("() => { const b = document.getElementById('tools-btn');"
+                " if (b && b.getAttribute('aria-expanded') !== 'true') b.click(); }")
     pg.errors, pg.requests = errors, requests
     return pg
 

@@ -130,7 +130,8 @@ def test_apparatus_data_for_the_popover(built):
     entry = data[a.id]
     assert entry["type"] == a.type and entry["row"] == a.row
     assert [r[0] for r in entry["r"]] == ["JS", "ZS"]
-    assert entry["r"][0][1] == a.lem.text and entry["r"][0][2] == a.lem.page
+    # where: 卷, 葉 and the line on the leaf (the one meaning of 行, as in every citation)
+    assert entry["r"][0][1] == a.lem.text and entry["r"][0][2].startswith(f"卷十 葉十三a 行") and a.lem.page == "13a"
 
 
 def test_lang_attributes(built):

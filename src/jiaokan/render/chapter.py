@@ -173,9 +173,9 @@ def machine_punctuated(w: Witness) -> bool:
     return w.meta.extra.get("punctuation") == "machine"
 
 
-def column_html(cw: ColumnWriter, w: Witness) -> Markup:
+def column_html(cw: ColumnWriter, w: Witness, slots: list[int] | None = None) -> Markup:
     """The writer's HTML, its punctuation folded when it is a program's."""
-    html = cw.html()
+    html = cw.html(slots)
     return fold_punctuation(html) if machine_punctuated(w) else html
 
 
@@ -203,15 +203,24 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     for i, row in enumerate(ch.rows(), 1):
         cols = []
         present = {s for s, ids in row.units.items() if ids}
+        writers = []
         for s, w in ch.witnesses.items():
             ids = row.units.get(s, [])
             cw = ColumnWriter(s, marks.get((row.id, s)), pages, verdicts)
             for uid in ids:
                 cw.add_unit(units[s][uid], openers[s].get(uid))
-            html = column_html(cw, w)
+            writers.append((s, w, ids, cw))
+        slots = _slots([cw for _s, _w, ids, cw in writers if ids]) if len(present) > 1 else None
+        for s, w, ids, cw in writers:
+            html = column_html(cw, w, slots.get(id(cw)) if slots else None)
             cols.append({"siglum": s, "lang": lang_of(w.meta.script), "html": html, "empty": not ids,
                          "chars": _text_len(html) if ids else 0})
         _mark_short(cols)
+        aligned = bool(slots) and not any(c["short"] for c in cols)
+        if slots and not aligned:  # a giant column beside a short one: the short one stays in view instead
+            for c, (s, w, ids, cw) in zip(cols, writers):
+                if ids:
+                    c["html"] = column_html(cw, w)
         notes = []
         for g in gaps_by_row.get(row.id, []):
             t = gap_text(g, present)
@@ -224,6 +233,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
             "id": row.id, "n": i, "passage": row.base_passage or (base_ids[0] if base_ids else None),
             "cols": cols, "gaps": notes, "apps": len(apps_by_row.get(row.id, [])),
             "solo": len(present) < len(ch.witnesses),
+            "slots": max((max(v) for v in slots.values() if v), default=0) if aligned and slots else 0,
             "absent": [s for s in absent if s not in unplaced], "unplaced": unplaced,
         })
     back = _edge_rows(ch, "back", pages, verdicts)
@@ -254,6 +264,14 @@ def _unplaced(absent: list[str], row: Row, units: dict[str, dict[str, Unit]], te
     jing = ["".join(p.text for uid in ids for p in units[s][uid].pieces if p.layer == "jing")
             for s, ids in row.units.items() if ids]
     return [s for s in absent if any(found_elsewhere(j, texts.get(s, "")) for j in jing)]
+
+
+def _slots(writers: list[ColumnWriter]) -> dict[int, list[int]]:
+    """id(writer) → the grid row of each of its blocks: the blocks' keys (:meth:`ColumnWriter.slot_keys`) of all
+    the row's columns, in order, numbered from 1."""
+    keys = {id(cw): cw.slot_keys() for cw in writers}
+    order = {k: i for i, k in enumerate(sorted({k for ks in keys.values() for k in ks}), 1)}
+    return {w: [order[k] for k in ks] for w, ks in keys.items()}
 
 
 def _mark_short(cols: list[dict]) -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
-from ..model import (DEFAULT_RESP, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text, Unit, Where,
+from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text, Unit, Where,
                      code_codepoint, describe_codepoint, walk)
 from .html import LAYER_ZH, attrs, page_id
 from .marks import Mark
@@ -87,8 +87,10 @@ class ColumnWriter:
         outs = [self._piece(p) for p in u.pieces]
         self._units.append((u, div, outs))
 
-    def html(self) -> Markup:
-        """All units so far; insertion marks past the last character close the last piece of their layer."""
+    def html(self, slots: list[int] | None = None) -> Markup:
+        """All units so far; insertion marks past the last character close the last piece of their layer.
+
+        ``slots``: the grid row of each block (:meth:`slot_keys`, numbered across the row's columns)."""
         for layer, zero in self._zero.items():
             rest = sorted(o for o in zero if o >= self.pos.get(layer, 0))
             last = self._last_piece.get(layer)
@@ -97,17 +99,40 @@ class ColumnWriter:
                     if last is not None:
                         last.parts.append(self._insertion(m))
         out: list[str] = []
+        slot = iter(slots) if slots is not None else None
         for u, div, pieces in self._units:
             if div is not None and div.title:
-                out.append(f'<h3 class="div-title">{escape(div.title)}</h3>')
+                style = f"grid-row:{next(slot)}" if slot is not None else None
+                out.append(f'<h3{attrs(cls="div-title", style=style)}>{escape(div.title)}</h3>')
             ua = {"cls": "unit" + ("" if u.jing is not None else " unit-para"), "data_unit": u.id}
             if self.link_units:
                 ua["id"] = u.id
             out.append(f"<div{attrs(**ua)}>")
             for p in pieces:
-                out.append(f"<div{attrs(**p.attrs)}>{''.join(p.parts)}</div>")
+                style = f"grid-row:{next(slot)}" if slot is not None else None
+                out.append(f"<div{attrs(**p.attrs, style=style)}>{''.join(p.parts)}</div>")
             out.append("</div>")
         return Markup("".join(out))
+
+    def slot_keys(self) -> list[tuple[int, int, int]]:
+        """Where each block this writer shows (a division title, a piece) belongs in a row whose columns are
+        aligned layer by layer: (the 经 passage it follows, the layer's place in the book's order, its
+        repeat), so that 经 stands beside 经, 传 beside 传 and 注 beside 注 in every column."""
+        rank = {layer: i for i, layer in enumerate(("paratext",) + LAYERS)}
+        keys: list[tuple[int, int, int]] = []
+        seen: dict[tuple[int, int], int] = {}
+        k = 0
+        for u, div, pieces in self._units:
+            if u.jing is not None:
+                k += 1
+            if div is not None and div.title:
+                keys.append((k, -1, 0))
+            for p in pieces:
+                r = rank.get(p.layer, len(rank))
+                n = seen.get((k, r), 0)
+                seen[(k, r)] = n + 1
+                keys.append((k, r, n))
+        return keys
 
     # ------------------------------------------------------------------ pieces
     def _piece(self, p: Piece) -> _PieceOut:

@@ -169,7 +169,8 @@
     "panel-omitted": { hans: "无", hant: "無", en: "omitted" },
     "panel-to-parallel": { hans: "在对照视图中查看", hant: "在對照視圖中查看", en: "see it in the parallel view" },
     "panel-to-base": { hans: "底本校记", hant: "底本校記", en: "footnote in the base text" },
-    "close": { hans: "关闭 (Esc)", hant: "關閉 (Esc)", en: "close (Esc)" }
+    "close": { hans: "关闭 (Esc)", hant: "關閉 (Esc)", en: "close (Esc)" },
+    "tools": { hans: "显示选项", hant: "顯示選項", en: "Display" }
   });
 
   document.addEventListener("click", function (e) {
@@ -184,6 +185,19 @@
     if (bar && getComputedStyle(bar).position === "sticky") {
       document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
     }
+  }
+
+  /* ---------------------------------------------------------------- the display options under one button */
+  var toolsBtn = document.getElementById("tools-btn");
+  function setTools(open) {
+    body.classList.toggle("tools-open", open);
+    if (toolsBtn) toolsBtn.setAttribute("aria-expanded", String(open));
+    if (store) store.setItem("jiaokan-tools-open", open ? "1" : "0");
+    setBarHeight();
+  }
+  if (toolsBtn) {
+    if (store && store.getItem("jiaokan-tools-open") === "1") setTools(true);
+    toolsBtn.addEventListener("click", function () { setTools(!body.classList.contains("tools-open")); });
   }
 
   /* ---------------------------------------------------------------- toggles (layers, variant types) */
@@ -457,6 +471,8 @@
     if (!id) return false;
     var target = document.getElementById(id);
     if (!target) return false;
+    // a passage of an aligned row is laid out by its pieces (display: contents): go to its first one
+    if (getComputedStyle(target).display === "contents") target = target.querySelector(".piece, h3") || target;
     closePanel(false);
     // what hides it: its ancestors, and, for a passage all of whose pieces are in hidden layers, its pieces
     var hiders = [];
