@@ -192,7 +192,7 @@ def test_an_notes_at_their_place_with_verdicts(built):
         assert el.xpath("ancestor::div[@data-wit='JS']")
     el = doc.get_element_by_id("JS10.72.jing1.an1")
     badge = el.xpath(".//span[contains(@class,'badge')]")[0]
-    assert "vd-confirmed" in badge.get("class") and "confirmed" in el.get("aria-description") and el.get("title") is None
+    assert "vd-confirmed" in badge.get("class") and "相符" in el.get("aria-description") and el.get("title") is None
     assert el.xpath("ancestor::div[@data-unit='JS10.72']")  # the note stands in its passage
     assert "vd-contradicted" in doc.get_element_by_id("JS10.114.zhu1.an1").xpath(".//span[contains(@class,'badge')]")[0].get("class")
     # without a verdict: no badge
@@ -348,3 +348,31 @@ def test_only_the_programs_punctuation_is_folded(built):
     ts = doc.xpath("//div[@data-wit='TS']//span[@class='mp']")
     assert len(ts) > 100 and {e.text for e in ts} >= {",", "。"}
     assert not doc.xpath("//div[@data-wit='JS']//span[@class='mp']")
+
+
+# ---------------------------------------------------------------------------------------------- truth checks
+def test_truth_check_passes_on_the_shipped_build(tmp_path):
+    """Every page of `jiaokan build` over corpus/: no verdict its own evidence contradicts, no witness said to
+    lack what its text has, no mark that is not the apparatus's reading, no machine word on screen."""
+    from jiaokan.build import run_build
+    from jiaokan.render.truth import check_site
+
+    assert run_build(CORPUS, tmp_path, quiet=True) == 0
+    assert check_site(tmp_path / "site") == []
+
+
+def test_truth_check_fails_on_a_false_statement(tmp_path):
+    """The checker is not blind: a contradicted verdict over a table in which the deciding witness reads what
+    the note says, a badge that is not the dialog's verdict, and a developer message are each reported."""
+    from jiaokan.emend.verdict import ClaimEvidence, NoteVerdict
+    from jiaokan.render.truth import claim_problem, internal_words, shown_verdict
+
+    c = ClaimEvidence("X.an1", "corruption", lemma="女子", reading="子女", target="zhushu", verdict="contradicted",
+                      witness="ZS", readings={"JS": "女子", "ZS": "子女"})
+    assert claim_problem(c) and shown_verdict(NoteVerdict("corruption", "contradicted", claims=(c,))).key == "uncertain"
+    ok = ClaimEvidence("X.an1", "corruption", lemma="比", reading="北", target="zhushu", verdict="confirmed",
+                       witness="ZS", readings={"JS": "比", "ZS": "北"})
+    assert claim_problem(ok) is None and shown_verdict(NoteVerdict("corruption", "confirmed", claims=(ok,))).key == "confirmed"
+    assert internal_words("lemma '纍即累' not found in the zhu layer, offset 197")
+    assert internal_words("rule agrees, otherwise zhuben")
+    assert not internal_words("仪礼注疏（ZS）作「北」，与案语所言今注疏本合。")

@@ -16,9 +16,13 @@ import json
 from markupsafe import Markup, escape
 
 from ..collate.model import App, Collation, LayerGap
+from ..model import Witness
 from ..normalize import is_ignorable
 from .cite import page_starts, place_label
 from .html import LAYER_ZH, VARIANT_LABEL, attrs
+
+#: Layer names in a 校勘記's head (traditional: the glue words are converted with the rest).
+LAYER_HANT = {"zhu": "注", "shu": "疏", "zhuan": "傳", "yinyi": "音義", "shi": "釋", "kaozheng": "考證"}
 
 OMITTED = "无"
 
@@ -91,37 +95,84 @@ def _sig(s: str, page: str | None = None) -> str:
     return f'<span class="sig">{escape(s)}</span>{pg}'
 
 
-def footnote_html(a: App, n: int, col: Collation) -> Markup:
-    """One numbered apparatus line (an ``li``)."""
-    agree = [s for s, r in a.readings.items() if r.type == "agree"]
+def witness_name(w: Witness) -> str:
+    """How a 校勘記 names a witness: 四庫本注疏, 四部叢刊本, 集釋本, 圖書集成本 (by its role and edition)."""
+    from .cite import edition_name
+
+    m = w.meta
+    ed = edition_name(m)
+    if m.role == "zhushu":
+        return "四庫本注疏" if ed.startswith("文淵閣") else "注疏本"
+    if m.role == "songben":
+        return "四部叢刊本" if ed == "四部叢刊本" else "宋本"
+    if m.role == "jishi":
+        return "集釋本"
+    if ed == "古今圖書集成本":
+        return "圖書集成本"
+    return m.siglum
+
+
+def _join(names: list[str]) -> str:
+    return "、".join(dict.fromkeys(names))
+
+
+def jiaokanji(a: App, col: Collation) -> str:
+    """One entry of the apparatus as a modern 校勘記 sentence (traditional glue words)::
+
+        「俟」，四庫本注疏作「侯」。           a different reading
+        四庫本注疏無「遂」字。                  an omission
+        「執」下，四庫本注疏有「弣」字。        an addition, hung on the character before it
+        注「俟」，…                              an entry in the 注 (the layer is named unless it is 经)
+    """
     differing = a.differing()
-    anchor, before = ("", True)
-    lem_text = a.lem.text
-    if not lem_text:
+    head = "" if a.layer == "jing" else LAYER_HANT.get(a.layer, "")
+    if not a.lem.text:  # an addition against the base: 「執」下，X有「弣」字
         anchor, before = _anchor(a)
-        lem_text = anchor
-    parts = [f'<a class="fn-n" href="#ref-{escape(a.id)}" title="back to the text">{n}</a>']
-    if a.layer != "jing":
-        parts.append(f'<span class="fn-layer">{escape(LAYER_ZH.get(a.layer, a.layer))}</span>')
-    lem_sigla = " ".join([_sig(col.base, a.lem.page)] + [_sig(s) for s in agree])
-    parts.append(f'<span class="lem">{escape(lem_text or "—")}</span> {lem_sigla}<span class="br">]</span>')
-    groups: dict[tuple[str, str], list[str]] = {}
+        groups: dict[str, list[str]] = {}
+        for s, r in differing.items():
+            groups.setdefault(r.text, []).append(witness_name(col.witnesses[s]))
+        place = f"「{anchor}」{'下' if before else '上'}" if anchor else "此處"
+        return head + place + "，" + "；".join(f"{_join(n)}有「{t}」字" for t, n in groups.items() if t) + "。"
+    lost = [witness_name(col.witnesses[s]) for s, r in differing.items() if not r.text]
+    other: dict[str, list[str]] = {}
     for s, r in differing.items():
-        text = r.text
-        if not a.lem.text and anchor:  # an addition: the reading with the anchor character
-            text = anchor + text if before else text + anchor
-        groups.setdefault((text or OMITTED, r.type or a.type), []).append(s)
-    rdgs = []
-    for (text, _ty), sigla in groups.items():
-        pages = {s: differing[s].page for s in sigla}
-        rdgs.append(f'<span class="rdg">{escape(text)}</span> ' + " ".join(_sig(s, pages[s]) for s in sigla))
-    parts.append("; ".join(rdgs))
+        if r.text:
+            other.setdefault(r.text, []).append(witness_name(col.witnesses[s]))
+    parts = [f"{_join(n)}作「{t}」" for t, n in other.items()]
+    if lost:
+        parts.append(f"{_join(lost)}無{'此字' if len(a.lem.text) == 1 else '此' + str(len(a.lem.text)) + '字'}"
+                     if parts else f"{_join(lost)}無")
+    return f"{head}「{a.lem.text}」，" + "，".join(parts) + "。"
+
+
+def footnote_html(a: App, n: int, col: Collation) -> Markup:
+    """One numbered entry of the 校勘記 (an ``li``): the sentence in the base's script, then the sigla and
+    leaves of the witnesses it names, small, for the reader who checks."""
+    base = col.witnesses[col.base]
+    text = jiaokanji(a, col)
+    if base.meta.script == "simplified":
+        text = _glue_simplified(text)
+    parts = [f'<a class="fn-n" href="#ref-{escape(a.id)}" title="回到正文" data-i18n-title="fn-back">{n}</a>',
+             f'<span class="jkj">{escape(text)}</span>']
+    sig = " ".join(_sig(s, r.page) for s, r in a.differing().items())
+    parts.append(f'<span class="fn-sig">{_sig(col.base, a.lem.page)} · {sig}</span>')
     label = VARIANT_LABEL.get(a.type, a.type)
-    if a.subtype == "minor":
-        label += " · 古今字/通假"
-    parts.append(f'<span class="ty">{escape(label)}</span>')
     cls = f"fn t-{a.type} l-{a.layer}"
-    return Markup(f'<li{attrs(cls=cls, id="fn-" + a.id, value=str(n), data_app=a.id)}>{" ".join(parts)}</li>')
+    return Markup(f'<li{attrs(cls=cls, id="fn-" + a.id, value=str(n), data_app=a.id, data_type=label)}>{" ".join(parts)}</li>')
+
+
+def _glue_simplified(text: str) -> str:
+    """The 校勘記's own words in simplified characters, the readings in 「」 left as the witnesses write them."""
+    from ..normalize.script import convert_text
+
+    out = []
+    for i, chunk in enumerate(text.split("「")):
+        if i == 0:
+            out.append(convert_text(chunk, "simplified"))
+            continue
+        q, _, rest = chunk.partition("」")
+        out.append("「" + q + "」" + convert_text(rest, "simplified"))
+    return "".join(out)
 
 
 #: A layer gap's note, in the interface's default language (简); the page's script puts it in 繁 or English

@@ -8,6 +8,7 @@ from :class:`.inline.ColumnWriter`.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from html import unescape
@@ -20,9 +21,10 @@ from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..model import Div, Unit, Witness
 from .appview import app_data, footnote_html, gap_text
+from .emended import emendations
 from .html import LAYER_EN, LAYER_ZH, VARIANT_LABEL, lang_of
 from .inline import ColumnWriter, PageIds
-from .marks import mark_index, reading_order
+from .marks import jiaokanji_order, mark_index
 from .notes import Verdicts
 from .overview import overview_cells
 from .truth import fold, found_elsewhere
@@ -56,6 +58,13 @@ class Chapter:
     @property
     def base_page(self) -> str:
         return f"{self.name}-base.html"
+
+    @property
+    def emended_page(self) -> str:
+        return f"{self.name}-emended.html"
+
+    #: the base witness's 案 notes change readings that can be placed (set by the site): an emended-text page
+    has_emended: bool = False
 
     @property
     def label(self) -> str:
@@ -187,7 +196,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     """Everything chapter.html needs."""
     col = ch.collation
     marks = mark_index(col) if col else {}
-    numbers = reading_order(col) if col else {}
+    numbers = jiaokanji_order(col) if col else {}
     units = {s: _units(w) for s, w in ch.witnesses.items()}
     openers = {s: _div_openers(w) for s, w in ch.witnesses.items()}
     gaps_by_row: dict[str, list] = {}
@@ -289,13 +298,16 @@ def _vtypes(col: Collation | None) -> list[tuple[str, str, int]]:
     return [(t, VARIANT_LABEL[t], counts.get(t, 0)) for t in order if counts.get(t, 0)]
 
 
-def base_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
-    """The base text running, numbered footnote references at each entry, the apparatus under each passage."""
+def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = False) -> dict:
+    """The base text running, numbered footnote references at each entry, the apparatus under each passage.
+
+    ``emended``: the emended text (:mod:`.emended`): every change a 案 note makes marked at its characters."""
     col = ch.collation
     base = ch.base
+    ems = emendations(ch.witnesses[base], verdicts) if emended else None
     w = ch.witnesses[base]
     marks = mark_index(col) if col else {}
-    numbers = reading_order(col) if col else {}
+    numbers = jiaokanji_order(col) if col else {}
     units = _units(w)
     openers = _div_openers(w)
     apps_by_row: dict[str, list] = {}
@@ -309,7 +321,7 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     for i, row in enumerate(ch.rows(), 1):
         ids = row.units.get(base, [])
         present = {s for s, x in row.units.items() if x}
-        cw = ColumnWriter(base, marks.get((row.id, base)), pages, verdicts, footnotes=numbers)
+        cw = ColumnWriter(base, marks.get((row.id, base)), pages, verdicts, footnotes=numbers, emend=ems)
         for uid in ids:
             cw.add_unit(units[uid], openers.get(uid))
         apps = sorted(apps_by_row.get(row.id, []), key=lambda a: numbers.get(a.id, 0))
@@ -344,9 +356,12 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         "vtypes": _vtypes(col),
         "overview": overview_cells(ch, apps_by_row),
         "apps": app_data(col, numbers) if col else {},
-        "view": "base",
+        "view": "emended" if emended else "base",
         "lang": lang_of(w.meta.script),
         "napps": len(numbers),
-        "sigla_line": Markup(", ".join(f"<b>{escape(s)}</b> {escape(x.meta.title or x.meta.file)}"
-                                       for s, x in ch.witnesses.items())),
+        "nchanges": sum(len(x) for x in ems.values()) if ems else 0,
+        "sigla_line": Markup("；".join(f"<b>{escape(s)}</b> <span lang=\"{lang_of(x.meta.script)}\">"
+                                       f"{escape(x.meta.title or x.meta.file)}</span>" for s, x in ch.witnesses.items())),
+        "intro_args": json.dumps({"base": base, "n": len(numbers)}),
+        "emended_args": json.dumps({"base": base, "n": sum(len(x) for x in ems.values()) if ems else 0}),
     }

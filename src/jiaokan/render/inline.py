@@ -17,6 +17,7 @@ Gaiji characters of the layer's pieces, labels and notes skipped), so the marks 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
@@ -25,6 +26,9 @@ from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, Note,
 from .html import LAYER_ZH, attrs, page_id
 from .marks import Mark
 from .notes import Verdicts, note_html
+
+if TYPE_CHECKING:
+    from .emended import Em
 
 
 @dataclass
@@ -54,7 +58,7 @@ class ColumnWriter:
 
     def __init__(self, siglum: str, marks: dict[str, list[Mark]] | None, pages: PageIds,
                  verdicts: Verdicts | None = None, page: str | None = None, link_units: bool = True,
-                 footnotes: dict[str, int] | None = None):
+                 footnotes: dict[str, int] | None = None, emend: "dict[str, list[Em]] | None" = None):
         self.siglum = siglum
         self.marks = marks or {}
         self.pages = pages
@@ -63,6 +67,10 @@ class ColumnWriter:
         self.line: int | None = None
         self.link_units = link_units
         self.footnotes = footnotes  # app id → number: a footnote reference after each lemma (base-text view)
+        self.emend = emend or {}  # piece id → the changes of the 案 notes in it (the emended-text view)
+        self._ems: list[Em] = []
+        self._em_open: Em | None = None
+        self._pstart = 0
         self.pos: dict[str, int] = {}
         self._cover: dict[str, dict[int, Mark]] = {}
         self._zero: dict[str, dict[int, list[Mark]]] = {}
@@ -139,8 +147,16 @@ class ColumnWriter:
         page0, line0 = self.page or p.loc.page, p.loc.line or self.line
         parts: list[str] = []
         self._open = None
+        self._ems = list(self.emend.get(p.id or "", []))
+        self._pstart = self.pos.get(p.layer, 0)
         self._content(p.content, p.layer, parts, take=True)
         self._close(parts)
+        if self._ems:  # a change at the very end of the piece (an extra reading of the 注疏 after its last character)
+            self._em_at(len(p.text), [], parts)
+        if self._em_open is not None:
+            parts.append(_em_close(self._em_open))
+            self._em_open = None
+        self._ems = []
         lines = f"line {line0}" if line0 else ""
         if self.line and line0 and self.line != line0:
             lines = f"lines {line0}–{self.line}"
@@ -224,6 +240,8 @@ class ColumnWriter:
         run: list[str] = []
         for ch in s:
             i = self.pos.get(layer, 0)
+            if self._ems or self._em_open is not None:
+                self._em_at(i - self._pstart, run, parts)
             zs = zero.pop(i, None)
             m = cover.get(i)
             if zs or m is not self._open:
@@ -234,7 +252,32 @@ class ColumnWriter:
                 parts.append(str(escape("".join(run))))
                 run.clear()
                 self._maybe_ref(parts)
+            if self._em_open is not None and self._em_open.end == i + 1 - self._pstart:
+                self._em_at(i + 1 - self._pstart, run, parts)
         parts.append(str(escape("".join(run))))
+
+    def _em_at(self, local: int, run: list[str], parts: list[str]) -> None:
+        """At offset ``local`` of the piece: close the change that ends here, open (or draw) those that start here."""
+        def flush() -> None:
+            parts.append(str(escape("".join(run))))
+            run.clear()
+            self._close(parts)
+
+        if self._em_open is not None and self._em_open.end == local:
+            flush()
+            parts.append(_em_close(self._em_open))
+            self._em_open = None
+        while self._ems and self._ems[0].start <= local:
+            e = self._ems.pop(0)
+            if e.start < local:  # passed (overlapping an open one): not drawn
+                continue
+            flush()
+            if e.start == e.end:
+                parts.append(_em_open(e) + _em_close(e))
+            else:
+                parts.append(_em_open(e))
+                self._em_open = e
+                break
 
     def _boundary(self, run: list[str], zs: list[Mark] | None, m: Mark | None, parts: list[str]) -> None:
         """Where marks change: write the pending run, the insertion signs that stand here, open ``m``."""
@@ -300,6 +343,23 @@ class ColumnWriter:
         title = f"{self.siglum} p. {pb.n}" + (f" (卷{pb.juan})" if pb.juan else "") + (f" · {pb.facs}" if pb.facs else "")
         return (f'<a{attrs(cls="pb", id=pid, href="#" + pid, title=title)}>'
                 f'<span class="pb-mark" aria-hidden="true">|</span><span class="pb-label">{escape(pb.n)}</span></a>')
+
+
+def _em_open(e: Em) -> str:
+    """A change of the emended text: the other reading struck through (the 注疏's before a restored reading),
+    then this text's characters."""
+    a = attrs(cls=f"em em-{e.op} em-vd-{e.verdict.replace(' ', '-')}", data_note_ref=e.note, tabindex="0", role="button",
+              aria_haspopup="dialog")
+    if e.op == "restore":
+        was = f'<del class="em-was">{escape(e.other)}</del>' if e.other else ""
+        return f"<span{a}>{was}<ins class=\"em-is\">"
+    return f'<span{a}><del class="em-old">'
+
+
+def _em_close(e: Em) -> str:
+    if e.op == "restore":
+        return "</ins></span>"
+    return f'</del><ins class="em-new">{escape(e.other)}</ins></span>'
 
 
 #: How an unknown character shows: 〓 (the geta mark), the printer's sign for a character

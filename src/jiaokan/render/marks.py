@@ -92,3 +92,17 @@ def reading_order(col: Collation) -> dict[str, int]:
             keys.append(((ri, where, a.lem.start, a.lem.end), a.id))
     keys.sort()
     return {aid: n for n, (_k, aid) in enumerate(keys, 1)}
+
+
+#: Entries a 校勘記 leaves out: differences of form only (异体), which the collation keeps and the page marks
+#: (a switch shows them) but a printed apparatus does not list.
+NOT_IN_JIAOKANJI = frozenset({"orthographic"})
+
+
+def jiaokanji_order(col: Collation) -> dict[str, int]:
+    """app id → its number in the 篇's 校勘記: :func:`reading_order` without the entries of
+    :data:`NOT_IN_JIAOKANJI`, numbered 1…N again (one sequence per 篇)."""
+    order = reading_order(col)
+    types = {a.id: a.type for a in col.apps}
+    listed = [aid for aid, _n in sorted(order.items(), key=lambda kv: kv[1]) if types[aid] not in NOT_IN_JIAOKANJI]
+    return {aid: n for n, aid in enumerate(listed, 1)}

@@ -17,6 +17,7 @@ from ..model import Witness
 from ..parallel import fork_map
 from ..readers.common.yili import PIAN, pian_index
 from .chapter import Chapter, base_context, parallel_context
+from .emended import emendations
 from .html import lang_of
 from .notes import Verdicts, badge_legend, note_summary, verdict_key
 from .search_index import search_src, write_book_search, write_chapter_search
@@ -153,6 +154,8 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
     rep = SiteReport(out)
     title = title or "校勘 edition"
     _distinct_pages(chapters)
+    for ch in chapters:  # an emended-text page where the base's 案 notes change readings that can be placed
+        ch.has_emended = bool(emendations(ch.witnesses[ch.base], verdicts)) if verdicts else False
     chapters = book_order(chapters)
     link_chapters(chapters)
 
@@ -185,8 +188,11 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
     ch = chapters[i]
     env = environment()
     pages: dict[str, int] = {}
-    for name, template, ctx in ((ch.page, "chapter.html", parallel_context(ch, verdicts)),
-                                (ch.base_page, "basetext.html", base_context(ch, verdicts))):
+    todo = [(ch.page, "chapter.html", parallel_context(ch, verdicts)),
+            (ch.base_page, "basetext.html", base_context(ch, verdicts))]
+    if ch.has_emended:
+        todo.append((ch.emended_page, "basetext.html", base_context(ch, verdicts, emended=True)))
+    for name, template, ctx in todo:
         data = env.get_template(template).render(site_title=title, search_src=search_src(ch), **ctx).encode("utf-8")
         atomic_write_bytes(out / name, data)
         pages[name] = len(data)

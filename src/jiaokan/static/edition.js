@@ -60,7 +60,7 @@
       if (k && DICT[k] && (!only || only[k])) e.textContent = fill(t(k), e.getAttribute("data-i18n-args"));
       ATTRS.forEach(function (a) {
         var ak = e.getAttribute(a[0]);
-        if (ak && DICT[ak] && (!only || only[ak])) e.setAttribute(a[1], t(ak));
+        if (ak && DICT[ak] && (!only || only[ak])) e.setAttribute(a[1], fill(t(ak), e.getAttribute("data-i18n-args")));
       });
     });
   }
@@ -170,7 +170,22 @@
     "panel-to-parallel": { hans: "在对照视图中查看", hant: "在對照視圖中查看", en: "see it in the parallel view" },
     "panel-to-base": { hans: "底本校记", hant: "底本校記", en: "footnote in the base text" },
     "close": { hans: "关闭 (Esc)", hant: "關閉 (Esc)", en: "close (Esc)" },
-    "tools": { hans: "显示选项", hant: "顯示選項", en: "Display" }
+    "tools": { hans: "显示选项", hant: "顯示選項", en: "Display" },
+    "emended": { hans: "校定本", hant: "校定本", en: "Emended text" },
+    "emended-intro": { hans: "校定本：{base} 之文，四库馆臣案语所校改者 {n} 处，各标于其字：删去之字加删除线，校定之字加底色；点击查看案语及核对结果。",
+                       hant: "校定本：{base} 之文，四庫館臣案語所校改者 {n} 處，各標於其字：刪去之字加刪除線，校定之字加底色；點擊查看案語及核對結果。",
+                       en: "Emended text: {base} with the {n} changes of the Siku editors' 案 notes, each marked at its characters (struck: the reading set aside; shaded: the emended reading); click one for its note and verdict." },
+    "base-intro": { hans: "以 {base} 为底本，与他本对校，出校记 {n} 条（每篇自为起讫），依校勘记体例叙各本异文。",
+                    hant: "以 {base} 爲底本，與他本對校，出校記 {n} 條（每篇自爲起訖），依校勘記體例敘各本異文。",
+                    en: "Base text {base}, collated with the other witnesses: {n} apparatus notes (numbered per chapter), in the form of a 校勘記." },
+    "reading-intro": { hans: "{base} 读本。", hant: "{base} 讀本。", en: "Reading text of {base}." },
+    "sigla-list": { hans: "各本：", hant: "各本：", en: "Witnesses: " },
+    "only-in": { hans: "仅见于 {w}：", hant: "僅見於 {w}：", en: "only in {w}:" },
+    "plink": { hans: "本段固定链接", hant: "本段固定鏈接", en: "permalink to this passage row" },
+    "pid": { hans: "底本此段固定链接", hant: "底本此段固定鏈接", en: "permalink to the base passage" },
+    "front": { hans: "卷首", hant: "卷首", en: "front matter" },
+    "back": { hans: "卷末", hant: "卷末", en: "back matter" },
+    "fn-back": { hans: "回到正文", hant: "回到正文", en: "back to the text" }
   });
 
   document.addEventListener("click", function (e) {
@@ -392,9 +407,9 @@
     });
     table.appendChild(tb);
     panelBody.appendChild(table);
-    if (chapter) {
+    if (chapter && (body.classList.contains("view-parallel") ? a.n : true)) {
       var links = el("p", "links");
-      var here = body.classList.contains("view-base");
+      var here = body.classList.contains("view-base") || body.classList.contains("view-emended");
       var go = el("a", null, here ? t("panel-to-parallel") : t("panel-to-base") + " " + (a.n || ""));
       go.href = here ? chapter + ".html#" + a.row : chapter + "-base.html#fn-" + id;
       links.appendChild(go);

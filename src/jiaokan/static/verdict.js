@@ -196,6 +196,23 @@
     return target && target.closest ? target.closest("#text .an[data-note]") : null;
   }
 
+  /* a change of the emended text opens its note's dialog (its verdict and evidence) */
+  function changeOf(target) {
+    return target && target.closest ? target.closest("#text .em[data-note-ref]") : null;
+  }
+  document.addEventListener("click", function (e) {
+    var c = changeOf(e.target);
+    if (!c || noteOf(e.target)) return;
+    e.preventDefault();
+    lib.withData(function () { open(c.getAttribute("data-note-ref"), c); });
+  });
+  document.addEventListener("keydown", function (e) {
+    if ((e.key !== "Enter" && e.key !== " ") || !changeOf(e.target) || e.target !== changeOf(e.target)) return;
+    e.preventDefault();
+    var c = e.target;
+    lib.withData(function () { open(c.getAttribute("data-note-ref"), c); });
+  });
+
   document.addEventListener("click", function (e) {
     var note = noteOf(e.target);
     if (!note || (window.getSelection && String(window.getSelection()).length)) return;
