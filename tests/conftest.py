@@ -120,12 +120,11 @@ def open_in(ctx, root: Path, name: str):
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     pg.on("request", lambda r: requests.append(r.url))
+    # the display options (layers, variant types, columns) open, as a reader opens them once (remembered)
+    pg.add_init_script("try { localStorage.setItem('jiaokan-tools-open', '1'); } catch (e) {}")
     path, _, frag = name.partition("#")
     pg.goto((root / path).as_uri() + (f"#{frag}" if frag else ""))
     pg.wait_for_load_state("load")
-    # the display options (layers, variant types, columns) open, as a reader opens them once (remembered)
-    pg.evaluate("() => { const b = document.getElementById('tools-btn');"
-                " if (b && b.getAttribute('aria-expanded') !== 'true') b.click(); }")
     pg.errors, pg.requests = errors, requests
     return pg
 

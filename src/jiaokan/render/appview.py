@@ -19,7 +19,7 @@ from ..collate.model import App, Collation, LayerGap
 from ..model import Witness
 from ..normalize import is_ignorable
 from .cite import page_starts, place_label
-from .html import LAYER_ZH, VARIANT_LABEL, attrs
+from .html import LAYER_ZH, VARIANT_ZH, attrs
 
 #: Layer names in a 校勘記's head (traditional: the glue words are converted with the rest).
 LAYER_HANT = {"zhu": "注", "shu": "疏", "zhuan": "傳", "yinyi": "音義", "shi": "釋", "kaozheng": "考證"}
@@ -116,7 +116,14 @@ def _join(names: list[str]) -> str:
     return "、".join(dict.fromkeys(names))
 
 
-def jiaokanji(a: App, col: Collation) -> str:
+def _readings_from(a: App, col: Collation, reader: str) -> tuple[str, dict[str, str]]:
+    """(the reading text's own reading, siglum → every other witness's reading that differs from it)."""
+    all_ = {col.base: a.lem.text, **{s: r.text for s, r in a.readings.items()}}
+    own = all_.pop(reader, "")
+    return own, {s: t for s, t in all_.items() if t != own}
+
+
+def jiaokanji(a: App, col: Collation, reader: str | None = None) -> str:
     """One entry of the apparatus as a modern 校勘記 sentence (traditional glue words)::
 
         「俟」，四庫本注疏作「侯」。           a different reading
@@ -124,39 +131,46 @@ def jiaokanji(a: App, col: Collation) -> str:
         「執」下，四庫本注疏有「弣」字。        an addition, hung on the character before it
         注「俟」，…                              an entry in the 注 (the layer is named unless it is 经)
     """
-    differing = a.differing()
+    reader = reader or col.base
+    if reader == col.base:
+        own = a.lem.text
+        differing = {s: r.text for s, r in a.differing().items()}
+    else:
+        own, differing = _readings_from(a, col, reader)
     head = "" if a.layer == "jing" else LAYER_HANT.get(a.layer, "")
-    if not a.lem.text:  # an addition against the base: 「執」下，X有「弣」字
-        anchor, before = _anchor(a)
+    if not own:  # others have more here: 「執」下，X有「弣」字
+        anchor, before = _anchor(a) if reader == col.base else ("", True)
         groups: dict[str, list[str]] = {}
-        for s, r in differing.items():
-            groups.setdefault(r.text, []).append(witness_name(col.witnesses[s]))
+        for s, t in differing.items():
+            groups.setdefault(t, []).append(witness_name(col.witnesses[s]))
         place = f"「{anchor}」{'下' if before else '上'}" if anchor else "此處"
         return head + place + "，" + "；".join(f"{_join(n)}有「{t}」字" for t, n in groups.items() if t) + "。"
-    lost = [witness_name(col.witnesses[s]) for s, r in differing.items() if not r.text]
+    lost = [witness_name(col.witnesses[s]) for s, t in differing.items() if not t]
     other: dict[str, list[str]] = {}
-    for s, r in differing.items():
-        if r.text:
-            other.setdefault(r.text, []).append(witness_name(col.witnesses[s]))
+    for s, t in differing.items():
+        if t:
+            other.setdefault(t, []).append(witness_name(col.witnesses[s]))
     parts = [f"{_join(n)}作「{t}」" for t, n in other.items()]
     if lost:
-        parts.append(f"{_join(lost)}無{'此字' if len(a.lem.text) == 1 else '此' + str(len(a.lem.text)) + '字'}"
+        parts.append(f"{_join(lost)}無{'此字' if len(own) == 1 else '此' + str(len(own)) + '字'}"
                      if parts else f"{_join(lost)}無")
-    return f"{head}「{a.lem.text}」，" + "，".join(parts) + "。"
+    return f"{head}「{own}」，" + "，".join(parts) + "。"
 
 
-def footnote_html(a: App, n: int, col: Collation) -> Markup:
-    """One numbered entry of the 校勘記 (an ``li``): the sentence in the base's script, then the sigla and
+def footnote_html(a: App, n: int, col: Collation, reader: str | None = None) -> Markup:
+    """One numbered entry of the 校勘記 (an ``li``): the sentence in the reading text's script, then the sigla and
     leaves of the witnesses it names, small, for the reader who checks."""
-    base = col.witnesses[col.base]
-    text = jiaokanji(a, col)
-    if base.meta.script == "simplified":
+    reader = reader or col.base
+    text = jiaokanji(a, col, reader)
+    if col.witnesses[reader].meta.script == "simplified":
         text = _glue_simplified(text)
     parts = [f'<a class="fn-n" href="#ref-{escape(a.id)}" title="回到正文" data-i18n-title="fn-back">{n}</a>',
              f'<span class="jkj">{escape(text)}</span>']
-    sig = " ".join(_sig(s, r.page) for s, r in a.differing().items())
-    parts.append(f'<span class="fn-sig">{_sig(col.base, a.lem.page)} · {sig}</span>')
-    label = VARIANT_LABEL.get(a.type, a.type)
+    rds = {col.base: a.lem, **a.readings}
+    own = rds.get(reader)
+    sig = " ".join(_sig(s, r.page) for s, r in rds.items() if s != reader and (own is None or r.text != own.text))
+    parts.append(f'<span class="fn-sig">{_sig(reader, own.page if own else None)} · {sig}</span>')
+    label = VARIANT_ZH.get(a.type, a.type)
     cls = f"fn t-{a.type} l-{a.layer}"
     return Markup(f'<li{attrs(cls=cls, id="fn-" + a.id, value=str(n), data_app=a.id, data_type=label)}>{" ".join(parts)}</li>')
 

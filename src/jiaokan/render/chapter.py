@@ -22,7 +22,7 @@ from ..collate.rows import body_units
 from ..model import Div, Unit, Witness
 from .appview import app_data, footnote_html, gap_text
 from .emended import emendations
-from .html import LAYER_EN, LAYER_ZH, VARIANT_LABEL, lang_of
+from .html import LAYER_EN, LAYER_ZH, VARIANT_ZH, lang_of, safe_id
 from .inline import ColumnWriter, PageIds
 from .marks import jiaokanji_order, mark_index
 from .notes import Verdicts
@@ -58,6 +58,15 @@ class Chapter:
     @property
     def base_page(self) -> str:
         return f"{self.name}-base.html"
+
+    def reading_page(self, siglum: str) -> str:
+        """The base-text view read from ``siglum``: the base's page, or ``NAME-base-SIGLUM.html``."""
+        return self.base_page if siglum == self.base else f"{self.name}-base-{safe_id(siglum)}.html"
+
+    @property
+    def readers(self) -> list[tuple[str, str]]:
+        """(siglum, page) of every witness that can be the reading text (a collation's; else the one)."""
+        return [(s, self.reading_page(s)) for s in self.witnesses] if self.collation else []
 
     @property
     def emended_page(self) -> str:
@@ -295,19 +304,21 @@ def _vtypes(col: Collation | None) -> list[tuple[str, str, int]]:
         return []
     counts = col.counts()
     order = ("substantive", "omission", "addition", "transposition", "taboo", "orthographic", "uncertain")
-    return [(t, VARIANT_LABEL[t], counts.get(t, 0)) for t in order if counts.get(t, 0)]
+    return [(t, VARIANT_ZH[t], counts.get(t, 0)) for t in order if counts.get(t, 0)]
 
 
-def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = False) -> dict:
+def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = False,
+                 reader: str | None = None) -> dict:
     """The base text running, numbered footnote references at each entry, the apparatus under each passage.
 
-    ``emended``: the emended text (:mod:`.emended`): every change a 案 note makes marked at its characters."""
+    ``emended``: the emended text (:mod:`.emended`): every change a 案 note makes marked at its characters.
+    ``reader``: another witness as the reading text, the others (the base among them) in its 校勘記."""
     col = ch.collation
-    base = ch.base
+    base = reader or ch.base
     ems = emendations(ch.witnesses[base], verdicts) if emended else None
     w = ch.witnesses[base]
     marks = mark_index(col) if col else {}
-    numbers = jiaokanji_order(col) if col else {}
+    numbers = jiaokanji_order(col, base) if col else {}
     units = _units(w)
     openers = _div_openers(w)
     apps_by_row: dict[str, list] = {}
@@ -325,7 +336,7 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
         for uid in ids:
             cw.add_unit(units[uid], openers.get(uid))
         apps = sorted(apps_by_row.get(row.id, []), key=lambda a: numbers.get(a.id, 0))
-        foot = [footnote_html(a, numbers[a.id], col) for a in apps if col is not None and a.id in numbers]
+        foot = [footnote_html(a, numbers[a.id], col, base) for a in apps if col is not None and a.id in numbers]
         notes = []
         for g in gaps_by_row.get(row.id, []):
             t = gap_text(g, present | {base})
@@ -357,6 +368,7 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
         "overview": overview_cells(ch, apps_by_row),
         "apps": app_data(col, numbers) if col else {},
         "view": "emended" if emended else "base",
+        "reader": base,
         "lang": lang_of(w.meta.script),
         "napps": len(numbers),
         "nchanges": sum(len(x) for x in ems.values()) if ems else 0,

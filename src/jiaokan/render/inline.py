@@ -23,6 +23,7 @@ from markupsafe import Markup, escape
 
 from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text, Unit, Where,
                      code_codepoint, describe_codepoint, walk)
+from .cite import leaf_ref
 from .html import LAYER_ZH, attrs, page_id
 from .marks import Mark
 from .notes import Verdicts, note_html
@@ -157,11 +158,10 @@ class ColumnWriter:
             parts.append(_em_close(self._em_open))
             self._em_open = None
         self._ems = []
-        lines = f"line {line0}" if line0 else ""
-        if self.line and line0 and self.line != line0:
-            lines = f"lines {line0}–{self.line}"
+        # the tooltip names the leaf (葉) the piece starts on; lines are cited from the cite dialog, which counts
+        # them on the leaf (one meaning of 行)
         title = " · ".join(x for x in (
-            self.siglum, f"p. {page0}" if page0 else "", lines,
+            self.siglum, leaf_ref(page0, None, "")[1] if page0 else "",
             LAYER_ZH.get(p.layer, p.layer) + (f" ({p.resp})" if p.resp and p.layer not in ("zhu", "shu") else ""),
         ) if x)
         cls = f"piece l-{p.layer}"
@@ -169,7 +169,7 @@ class ColumnWriter:
             cls += f" st-{p.subtype}"
         if p.cert == "low":
             cls += " cert-low"
-            title += " · layer uncertain"
+            title += " · 层次存疑"
         a = {"cls": cls, "title": title, "data_resp": p.resp if p.resp != DEFAULT_RESP.get(p.layer) else None}
         out = _PieceOut(p.layer, parts, a)
         self._last_piece[p.layer] = out
@@ -218,7 +218,7 @@ class ColumnWriter:
             parts.append(self._pb(node))
         elif isinstance(node, Gap):
             self._close(parts)
-            title = f"{self.siglum}: a {node.unit} of the source is lost here" + (f" ({node.desc})" if node.desc else "")
+            title = f"{self.siglum}：底本于此缺{'葉' if node.unit == 'page' else '文'}" + (f"（{node.desc}）" if node.desc else "")
             parts.append(f'<span{attrs(cls="gap", title=title, role="note", aria_label=title)}>〔缺〕</span>')
 
     def _chars(self, s: str, layer: str, parts: list[str], gaiji: Gaiji | None = None) -> None:
@@ -331,8 +331,9 @@ class ColumnWriter:
 
     def _insertion(self, m: Mark) -> str:
         a = self._mark_attrs(m, " v-ins")
-        a["title"] = "nothing here in this witness" if not m.lem else "the base has nothing here"
+        a["title"] = "此本于此无字" if not m.lem else "底本于此无字"
         a["aria_label"] = a["title"]
+        a["data_i18n_title"] = "ins-wit" if not m.lem else "ins-base"
         out = [f"<mark{attrs(**a)}>‸</mark>"]
         self._maybe_ref(out, m)
         return "".join(out)
@@ -340,7 +341,8 @@ class ColumnWriter:
     def _pb(self, pb: PageBreak) -> str:
         pid = self.pages.take(self.siglum, pb.n)
         self.page = pb.n
-        title = f"{self.siglum} p. {pb.n}" + (f" (卷{pb.juan})" if pb.juan else "") + (f" · {pb.facs}" if pb.facs else "")
+        juan, leaf = leaf_ref(pb.n, pb.juan, "")
+        title = f"{self.siglum} " + " ".join(x for x in (juan, leaf) if x) + (f" · {pb.facs}" if pb.facs else "")
         return (f'<a{attrs(cls="pb", id=pid, href="#" + pid, title=title)}>'
                 f'<span class="pb-mark" aria-hidden="true">|</span><span class="pb-label">{escape(pb.n)}</span></a>')
 
@@ -369,10 +371,10 @@ UNKNOWN_MARK = "〓"
 
 def _gaiji(g: Gaiji) -> str:
     if g.char:
-        return f'<span{attrs(cls="gaiji", title=f"&{g.code}; (resolved)")}>{escape(g.char)}</span>'
+        return f'<span{attrs(cls="gaiji", title=f"&{g.code}; 外字，已释读")}>{escape(g.char)}</span>'
     held = code_codepoint(g.code)
-    title = (f"unknown character: {describe_codepoint(held)} in the source" if held is not None
-             else f"unknown character: gaiji &{g.code}; has no known mapping")
+    title = (f"未识之字：原文为 {describe_codepoint(held)}" if held is not None
+             else f"未识之字：外字 &{g.code}; 无对应")
     return (f'<span{attrs(cls="gaiji gaiji-unknown", title=title, data_code=g.code, role="img", aria_label=title)}>'
             f'{UNKNOWN_MARK}</span>')
 

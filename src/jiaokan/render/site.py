@@ -18,7 +18,7 @@ from ..parallel import fork_map
 from ..readers.common.yili import PIAN, pian_index
 from .chapter import Chapter, base_context, parallel_context
 from .emended import emendations
-from .html import lang_of
+from .html import VARIANT_ZH, lang_of
 from .notes import Verdicts, badge_legend, note_summary, verdict_key
 from .search_index import search_src, write_book_search, write_chapter_search
 
@@ -100,7 +100,7 @@ def index_context(chapters: list[Chapter], title: str, verdicts: Verdicts | None
                 all_w.append(w)
     toc = [_toc_entry(i, ch, verdicts) for i, ch in enumerate(chapters, 1)]
     return {"title": title, "toc": toc, "witnesses": _witness_rows(chapters),
-            "an": note_summary(all_w, verdicts), "legend": badge_legend(), "view": "index"}
+            "an": note_summary(all_w, verdicts), "legend": badge_legend(), "view": "index", "vt_zh": VARIANT_ZH}
 
 
 def _distinct_pages(chapters: list[Chapter]) -> None:
@@ -192,6 +192,9 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
             (ch.base_page, "basetext.html", base_context(ch, verdicts))]
     if ch.has_emended:
         todo.append((ch.emended_page, "basetext.html", base_context(ch, verdicts, emended=True)))
+    for s, page in ch.readers:  # every other witness as the reading text, the others in its 校勘記
+        if s != ch.base:
+            todo.append((page, "basetext.html", base_context(ch, verdicts, reader=s)))
     for name, template, ctx in todo:
         data = env.get_template(template).render(site_title=title, search_src=search_src(ch), **ctx).encode("utf-8")
         atomic_write_bytes(out / name, data)

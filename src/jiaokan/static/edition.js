@@ -171,6 +171,7 @@
     "panel-to-base": { hans: "底本校记", hant: "底本校記", en: "footnote in the base text" },
     "close": { hans: "关闭 (Esc)", hant: "關閉 (Esc)", en: "close (Esc)" },
     "tools": { hans: "显示选项", hant: "顯示選項", en: "Display" },
+    "readers": { hans: "读本", hant: "讀本", en: "Reading text" },
     "emended": { hans: "校定本", hant: "校定本", en: "Emended text" },
     "emended-intro": { hans: "校定本：{base} 之文，四库馆臣案语所校改者 {n} 处，各标于其字：删去之字加删除线，校定之字加底色；点击查看案语及核对结果。",
                        hant: "校定本：{base} 之文，四庫館臣案語所校改者 {n} 處，各標於其字：刪去之字加刪除線，校定之字加底色；點擊查看案語及核對結果。",
@@ -185,6 +186,13 @@
     "pid": { hans: "底本此段固定链接", hant: "底本此段固定鏈接", en: "permalink to the base passage" },
     "front": { hans: "卷首", hant: "卷首", en: "front matter" },
     "back": { hans: "卷末", hant: "卷末", en: "back matter" },
+    "search.label": { hans: "检索本篇", hant: "檢索本篇", en: "Search this chapter" },
+    "search.placeholder": { hans: "检索", hant: "檢索", en: "search" },
+    "q-prev": { hans: "上一处 (Shift+Enter)", hant: "上一處 (Shift+Enter)", en: "previous match (Shift+Enter)" },
+    "q-next": { hans: "下一处 (Enter)", hant: "下一處 (Enter)", en: "next match (Enter)" },
+    "overview": { hans: "异文分布：点击或以方向键、回车跳转", hant: "異文分布：點擊或以方向鍵、回車跳轉", en: "Variant density along the chapter: click, or arrow keys and Enter, to jump" },
+    "ins-wit": { hans: "此本于此无字", hant: "此本於此無字", en: "nothing here in this witness" },
+    "ins-base": { hans: "底本于此无字", hant: "底本於此無字", en: "the base has nothing here" },
     "fn-back": { hans: "回到正文", hant: "回到正文", en: "back to the text" }
   });
 
@@ -485,6 +493,14 @@
   function goto(id, opts) {
     if (!id) return false;
     var target = document.getElementById(id);
+    if (!target && APPS[id]) {  // an apparatus entry (#app123, what j/k writes): its first mark, entry open
+      var mk = text && text.querySelector('mark.v[data-app="' + CSS.escape(id) + '"][tabindex="0"]');
+      if (!mk) return false;
+      mk.scrollIntoView({ block: "center" });
+      stepAt = mk;
+      openApp(id, mk);
+      return true;
+    }
     if (!target) return false;
     // a passage of an aligned row is laid out by its pieces (display: contents): go to its first one
     if (getComputedStyle(target).display === "contents") target = target.querySelector(".piece, h3") || target;
@@ -568,7 +584,12 @@
     document.querySelectorAll('mark.v[data-app="' + m.getAttribute("data-app") + '"]').forEach(function (x) { x.classList.add("v-step"); });
     m.scrollIntoView({ block: "center" });
     m.focus({ preventScroll: true });
-    return m.getAttribute("data-app");
+    // the entry opens beside its mark, and the address names it: a variant can be bookmarked and cited
+    var aid = m.getAttribute("data-app");
+    history.replaceState(null, "", "#" + aid);
+    openApp(aid, m);
+    m.focus({ preventScroll: true });  // j/k go on from here; Esc closes the entry
+    return aid;
   }
   jiaokan.step = step;
   if (stepType) {
