@@ -37,21 +37,6 @@ def _open(browser, path: Path, width: int = 1400, height: int = 1000, init: str 
     return ctx, pg
 
 
-@pytest.fixture(scope="module")
-def book(tmp_path_factory) -> Path:
-    """The whole-book edition of the Kanripo files (篇一–八), built once."""
-    if not KANRIPO.is_dir():
-        pytest.skip("../shared/kanripo not available")
-    from jiaokan.book.init import survey, write_manifest
-    from jiaokan.build import run_build
-
-    out = tmp_path_factory.mktemp("kanripo-book")
-    manifest = out / "corpus.toml"
-    write_manifest(survey([str(KANRIPO)]), manifest)
-    assert run_build(out, out / "build", quiet=True) in (0, 2)
-    return out / "build" / "site"
-
-
 @pytest.fixture
 def pages(browser):  # noqa: F811
     made = []
@@ -234,7 +219,7 @@ def test_an_dialog_shows_claim_evidence(browser, site, tmp_path):  # noqa: F811
              "readings": {"JS": "遂", "ZS": "", "SB": "—"}}
     tei = site / "tei"
     render_paths([tei / "jishi-juan10-dasheyi-simplified.xml", tei / "zhushu-dasheyi-excerpt.xml",
-                  tei / "dasheyi.xml"], tmp_path / "s",
+                  tei / "sbck-juan07-dasheyi-KR1d0026_007.xml", tei / "dasheyi.xml"], tmp_path / "s",
                  verdicts={nid: _WithClaims("omission", "confirmed", "omission 遂→∅", "", (claim,))})
     ctx, pg = _open(browser, tmp_path / "s" / "dasheyi.html#r65")
     try:
@@ -248,6 +233,44 @@ def test_an_dialog_shows_claim_evidence(browser, site, tmp_path):  # noqa: F811
         # what the dialog says comes from the evidence, in the interface's language; no rule names
         assert "无「遂」，与案语所言今注疏本合" in panel.inner_text() and "agrees" not in panel.inner_text()
         assert "遂 → ∅ · 今注疏本" in pg.inner_text("#an-panel .an-claim")
+        assert pg.errors == []
+    finally:
+        ctx.close()
+
+
+def test_a_verdict_its_evidence_contradicts_is_shown_uncertain(browser, site, tmp_path):  # noqa: F811
+    """The 卷十七 女子/子女 case: 不符 over a table in which the deciding witness reads what the note says.  The
+    badge is neither ✓ nor ✗, the dialog says 存疑 and why, in the interface's language."""
+    from jiaokan.render import render_paths
+
+    from .test_search_index import _WithClaims
+
+    nid = "JS10.72.jing1.an1"
+    claim = {"id": nid + ".c1", "kind": "omission", "lemma": "遂", "reading": "", "target": "zhushu",
+             "verdict": "contradicted", "rule": "otherwise", "why": "zhuben otherwise", "anchor": "司射【遂】袒",
+             "witness": "ZS", "readings": {"JS": "遂", "ZS": "", "SB": "遂"}}
+    tei = site / "tei"
+    render_paths([tei / "jishi-juan10-dasheyi-simplified.xml", tei / "zhushu-dasheyi-excerpt.xml",
+                  tei / "sbck-juan07-dasheyi-KR1d0026_007.xml", tei / "dasheyi.xml"], tmp_path / "s",
+                 verdicts={nid: _WithClaims("omission", "contradicted", "lemma '遂' not found offset 197", "", (claim,))})
+    from jiaokan.render.truth import check_site
+
+    assert check_site(tmp_path / "s") == []
+    ctx, pg = _open(browser, tmp_path / "s" / "dasheyi.html#r65")
+    try:
+        badge = pg.locator(f"[id='{nid}'] .badge")
+        assert "vd-uncertain" in badge.get_attribute("class") and "✗" not in badge.inner_text()
+        assert "✓" not in badge.inner_text() and "?" in badge.inner_text()
+        pg.locator(f"[id='{nid}']").click()
+        pg.wait_for_selector("#an-panel:not([hidden])")
+        text = pg.inner_text("#an-panel")
+        assert "存疑" in text and "不符" not in text and "存疑之由" in text
+        for word in ("zhuben", "otherwise", "agrees", "offset", "not found"):
+            assert word not in text, word
+        pg.evaluate("window.jiaokan.i18n.set('en')")
+        pg.locator(f"[id='{nid}']").click()
+        text = pg.inner_text("#an-panel")
+        assert "uncertain" in text and "contradicted" not in text.lower().replace("found contradicted", "")
         assert pg.errors == []
     finally:
         ctx.close()

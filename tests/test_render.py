@@ -226,26 +226,41 @@ def test_layers_pages_gaps_and_permalinks(built):
 
 
 def test_base_text_with_footnoted_apparatus(built):
+    """The base view's apparatus is a modern 校勘記: Chinese sentences, numbered 1…N per 篇, 异体 left out."""
     doc = page(built, "dasheyi-base.html")
     col = built["cols"]["dasheyi"]
+    listed = [a for a in col.apps if a.type != "orthographic"]
     notes = doc.xpath("//div[@class='apparatus']//li[contains(@class,'fn')]")
-    assert len(notes) == len(col.apps)
-    assert [int(li.get("value")) for li in notes] == list(range(1, len(col.apps) + 1))
+    assert len(notes) == len(listed) and not doc.xpath("//li[contains(@class,'t-orthographic')]")
+    assert [int(li.get("value")) for li in notes] == list(range(1, len(listed) + 1))
     refs = doc.xpath("//a[@class='fn-ref']")
-    assert [r.text for r in refs] == [str(i) for i in range(1, len(col.apps) + 1)]
-    # 司射遂袒: 遂 is omitted in the 注疏
-    first = " ".join(notes[0].text_content().split())
-    assert first.startswith("1 遂 JS13a ] 无 ZS") or first.startswith("1 遂 JS13a] 无 ZS"), first
+    assert [r.text for r in refs] == [str(i) for i in range(1, len(listed) + 1)]
+    # 司射遂袒: 遂 is omitted in the 注疏 (JS 卷十 is simplified: the 校勘記's words too)
+    first = notes[0].xpath(".//span[@class='jkj']")[0].text_content()
+    assert first == "「遂」，注疏本无。", first
     for li in notes:
-        t = li.text_content()
-        assert "]" in t
+        t = li.xpath(".//span[@class='jkj']")[0].text_content()
+        assert re.fullmatch(r"(注|疏)?(「[^」]+」，.+|「.」[上下]，.+有「[^」]+」字|此处，.+有「[^」]+」字)。", t), t
         ref = doc.get_element_by_id("ref-" + li.get("data-app"))
         assert ref.get("href") == "#fn-" + li.get("data-app")
-    # an addition hangs on the character before it: 执] 执弣 ZS
+    # an addition hangs on the character before it: 「执」下，注疏本有「弣」字
     add = next(li for li in notes if "t-addition" in li.get("class"))
-    assert re.search(r"(\S)\s*JS\S*\s*\]\s*\1\S+\s*ZS", add.text_content()), add.text_content()
+    assert re.search(r"「(\S)」[上下]，注疏本有「\S+」字。", add.text_content()), add.text_content()
     # only the base text runs: no ZS column
     assert not doc.xpath("//div[@data-wit='ZS']")
+
+
+def test_any_witness_as_the_reading_text(built):
+    """NAME-base-ZS.html: the 注疏 runs, and its 校勘記 names the 集释 where it differs."""
+    doc = page(built, "dasheyi-base-ZS.html")
+    assert doc.xpath("//main[@id='text']//div[@data-unit][starts-with(@data-unit,'ZS')]")
+    assert not doc.xpath("//main[@id='text']//div[@data-unit][starts-with(@data-unit,'JS')][@id]")
+    texts = [x.text_content() for x in doc.xpath("//span[@class='jkj']")]
+    assert texts and any("集释本" in t for t in texts)
+    # 遂: the 集释 has it where the 注疏 has nothing
+    assert any(re.fullmatch(r"(「.」[上下]|此处)，集释本有「遂」字。", t) for t in texts), texts[:5]
+    nav = doc.xpath("//span[@class='readers']/a")
+    assert [a.text for a in nav] == ["JS", "ZS"] and nav[1].get("aria-current") == "page"
 
 
 def test_cli_render_from_tei_files(built, capsys):

@@ -191,6 +191,8 @@
     "q-prev": { hans: "上一处 (Shift+Enter)", hant: "上一處 (Shift+Enter)", en: "previous match (Shift+Enter)" },
     "q-next": { hans: "下一处 (Enter)", hant: "下一處 (Enter)", en: "next match (Enter)" },
     "overview": { hans: "异文分布：点击或以方向键、回车跳转", hant: "異文分布：點擊或以方向鍵、回車跳轉", en: "Variant density along the chapter: click, or arrow keys and Enter, to jump" },
+    "foot-app": { hans: "校记", hant: "校記", en: "app." },
+    "foot-app-tei": { hans: "校记 TEI（平行分段）", hant: "校記 TEI（平行分段）", en: "apparatus TEI (parallel segmentation)" },
     "ins-wit": { hans: "此本于此无字", hant: "此本於此無字", en: "nothing here in this witness" },
     "ins-base": { hans: "底本于此无字", hant: "底本於此無字", en: "the base has nothing here" },
     "fn-back": { hans: "回到正文", hant: "回到正文", en: "back to the text" }
@@ -396,7 +398,7 @@
       tr.appendChild(el("th", null, r[0]));
       var rd = el("td", "rd", r[1] ? r[1] : (r[4] === "lem" ? "—" : t("panel-omitted")));
       rd.lang = ctx.lang;
-      if (!r[1]) rd.title = r[4] === "lem" ? "the base has nothing here" : "omitted in this witness";
+      if (!r[1]) rd.title = r[4] === "lem" ? t("ins-base") : t("ins-wit");
       tr.appendChild(rd);
       tr.appendChild(el("td", "ty", typeLabel(r[4])));
       var where = r[2] ? [r[2]] : [];  /* 卷五 葉三a 行4: the line on the leaf, as every citation counts it */
@@ -404,11 +406,11 @@
       if (r[5] && document.getElementById(r[5]) && body.classList.contains("view-parallel")) {
         var link = el("a", null, where.join(", ") || r[5]);
         link.href = "#" + r[5];
-        link.title = "passage " + r[5];
+        link.title = r[5];
         wd.appendChild(link);
       } else {
         wd.textContent = where.join(", ") || "—";
-        if (r[5]) wd.title = "passage " + r[5];
+        if (r[5]) wd.title = r[5];
       }
       tr.appendChild(wd);
       tb.appendChild(tr);
