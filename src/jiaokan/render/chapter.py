@@ -272,8 +272,13 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
 
 
 def witness_key_text(w: Witness) -> str:
-    """The witness's text of the chapter, every layer but 案 notes and paratext, on folded keys."""
-    return "".join(fold(p.text) for u in w.units() for p in u.pieces if p.layer not in ("an", "paratext"))
+    """The witness's text of the chapter layer by layer (all its 经, then all its 注 …; 案 notes and paratext left
+    out), on folded keys: a passage's 经 is one run in it, whatever commentary the witness puts between."""
+    by_layer: dict[str, list[str]] = {}
+    for p in w.pieces():
+        if p.layer not in ("an", "paratext"):
+            by_layer.setdefault(p.layer, []).append(fold(p.text))
+    return "|".join("".join(x) for x in by_layer.values())
 
 
 def _unplaced(absent: list[str], row: Row, units: dict[str, dict[str, Unit]], texts: dict[str, str]) -> list[str]:

@@ -145,7 +145,6 @@ class ColumnWriter:
 
     # ------------------------------------------------------------------ pieces
     def _piece(self, p: Piece) -> _PieceOut:
-        page0, line0 = self.page or p.loc.page, p.loc.line or self.line
         parts: list[str] = []
         self._open = None
         self._ems = list(self.emend.get(p.id or "", []))
@@ -158,18 +157,15 @@ class ColumnWriter:
             parts.append(_em_close(self._em_open))
             self._em_open = None
         self._ems = []
-        # the tooltip names the leaf (葉) the piece starts on; lines are cited from the cite dialog, which counts
-        # them on the leaf (one meaning of 行)
-        title = " · ".join(x for x in (
-            self.siglum, leaf_ref(page0, None, "")[1] if page0 else "",
-            LAYER_ZH.get(p.layer, p.layer) + (f" ({p.resp})" if p.resp and p.layer not in ("zhu", "shu") else ""),
-        ) if x)
+        # no tooltip per piece (聘禮 has thousands: a tenth of the page): the place of any character is the cite
+        # dialog's (葉 and the line on the leaf), the layer is the piece's look; only a doubt is said
         cls = f"piece l-{p.layer}"
         if p.subtype:
             cls += f" st-{p.subtype}"
+        title = None
         if p.cert == "low":
             cls += " cert-low"
-            title += " · 层次存疑"
+            title = "层次存疑"
         a = {"cls": cls, "title": title, "data_resp": p.resp if p.resp != DEFAULT_RESP.get(p.layer) else None}
         out = _PieceOut(p.layer, parts, a)
         self._last_piece[p.layer] = out
@@ -323,8 +319,7 @@ class ColumnWriter:
             cls += " v-lem"
         first = m.app not in self._seen_apps
         self._seen_apps.add(m.app)
-        return {"cls": cls, "data_app": m.app, "tabindex": "0" if first else "-1",
-                "role": "button" if first else None, "aria_haspopup": "dialog" if first else None}
+        return {"cls": cls, "data_app": m.app, "tabindex": "0" if first else "-1", "role": "button" if first else None}
 
     def _mark_open(self, m: Mark) -> str:
         return f"<mark{attrs(**self._mark_attrs(m))}>"

@@ -21,7 +21,7 @@ Verdicts = Mapping[str, NoteVerdict]
 
 KIND_ZH: dict[str, str] = {
     "corruption": "讹", "omission": "脱", "addition": "衍", "variant": "异文",
-    "conjecture": "当作", "comment": "按语", "lacuna": "阙",
+    "conjecture": "当作", "comment": "按语", "lacuna": "阙", "unparsed": "未解析",
 }
 #: The badges shown (:data:`.truth.SHOWN`): the verdicts, ``uncertain`` (neither ✓ nor ✗: the evidence does
 #: not carry a verdict) and ``unchecked`` for a note with no claim about the 注疏.
@@ -77,5 +77,5 @@ def note_summary(witnesses: Iterable[Witness], verdicts: Verdicts | None) -> dic
 
 
 def badge_legend() -> Markup:
-    return Markup(" ".join(f'<span class="badge vd-{v.replace(" ", "-")}">{VERDICT_SIGN[v] or "·"} {v}</span>'
-                           for v in BADGES))
+    return Markup(" ".join(f'<span class="badge vd-{v.replace(" ", "-")}">{VERDICT_SIGN[v] or "·"} '
+                           f'<span data-i18n="an.{v}">{VERDICT_ZH[v]}</span></span>' for v in BADGES))

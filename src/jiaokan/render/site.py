@@ -19,7 +19,7 @@ from ..readers.common.yili import PIAN, pian_index
 from .chapter import Chapter, base_context, parallel_context
 from .emended import emendations
 from .html import VARIANT_ZH, lang_of
-from .notes import Verdicts, badge_legend, note_summary, verdict_key
+from .notes import VERDICT_ZH, Verdicts, badge_legend, note_summary, verdict_key
 from .search_index import search_src, write_book_search, write_chapter_search
 
 STATIC = ("edition.css", "edition.js", "search.js", "cite.js", "verdict.js", "search.css")
@@ -100,7 +100,8 @@ def index_context(chapters: list[Chapter], title: str, verdicts: Verdicts | None
                 all_w.append(w)
     toc = [_toc_entry(i, ch, verdicts) for i, ch in enumerate(chapters, 1)]
     return {"title": title, "toc": toc, "witnesses": _witness_rows(chapters),
-            "an": note_summary(all_w, verdicts), "legend": badge_legend(), "view": "index", "vt_zh": VARIANT_ZH}
+            "an": note_summary(all_w, verdicts), "legend": badge_legend(), "view": "index", "vt_zh": VARIANT_ZH,
+            "verdict_zh": VERDICT_ZH}
 
 
 def _distinct_pages(chapters: list[Chapter]) -> None:

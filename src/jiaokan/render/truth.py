@@ -152,12 +152,15 @@ def check_site(site: str | Path) -> list[str]:
 
     site = Path(site)
     out: list[str] = []
+    cache: dict[str, dict] = {}
     for page in sorted(site.glob("*.html")):
         if page.name == "index.html":
             continue
         doc = lhtml.fromstring(page.read_bytes())
         meta = doc.xpath("//meta[@name='jiaokan-data']/@content")
-        data = _chapter_data(site / meta[0]) if meta else None
+        if meta and meta[0] not in cache:
+            cache[meta[0]] = _chapter_data(site / meta[0])
+        data = cache[meta[0]] if meta else None
         body = doc.xpath("//body")[0]
         visible = " ".join(t for t in body.xpath(".//text()[not(ancestor::script)]"))
         out.extend(f"{page.name}: internal word {w!r} on the page" for w in sorted(set(internal_words(visible))))
@@ -172,6 +175,8 @@ def check_site(site: str | Path) -> list[str]:
 
 
 def _check_notes(doc, data: dict) -> Iterable[str]:
+    badges = {b.getparent().get("data-note"): b.get("class", "")
+              for b in doc.xpath("//*[@data-note]/span[contains(concat(' ', @class, ' '), ' badge ')]")}
     for nid, n in (data.get("notes") or {}).items():
         v = n.get("v")
         if not v:
@@ -194,9 +199,9 @@ def _check_notes(doc, data: dict) -> Iterable[str]:
                     yield f"note {nid}: internal word {w!r} in what the dialog says"
         for w in internal_words(v.get("reason") or ""):
             yield f"note {nid}: internal word {w!r} in the reason"
-        badge = doc.xpath(f"//*[@data-note='{nid}']/span[contains(@class,'badge')]/@class")
-        if badge and f"vd-{shown.replace(' ', '-')}" not in badge[0].split():
-            yield f"note {nid}: the badge ({badge[0]}) is not the verdict shown in its dialog ({shown})"
+        badge = badges.get(nid)
+        if badge and f"vd-{shown.replace(' ', '-')}" not in badge.split():
+            yield f"note {nid}: the badge ({badge}) is not the verdict shown in its dialog ({shown})"
 
 
 def _cls(name: str) -> str:
@@ -238,15 +243,19 @@ def _check_marks(doc) -> Iterable[str]:
 
 
 def _check_absences(doc, data: dict) -> Iterable[str]:
-    texts: dict[str, str] = {}
-    for st in data.get("s") or []:
-        if st["l"] not in ("an", "paratext"):
-            texts[st["w"]] = texts.get(st["w"], "") + fold(st["t"])
+    absents = doc.xpath("//section[contains(@class,'row')][@id][.//*[contains(@class,'absent-note')]]")
+    if not absents:
+        return
+    texts = data.get("_texts")
+    if texts is None:  # once per chapter data file
+        texts = {}
+        for st in data.get("s") or []:
+            if st["l"] not in ("an", "paratext"):  # layer by layer, as the renderer reads it (chapter.witness_key_text)
+                texts[st["w"]] = texts.get(st["w"], "") + "|" + fold(st["t"])
+        data["_texts"] = texts
     skip = _NOT_TEXT
-    for sec in doc.xpath("//section[contains(@class,'row')][@id]"):
+    for sec in absents:
         absent = sec.xpath(".//*[contains(@class,'absent-note')]//b/text()")
-        if not absent:
-            continue
         cols = sec.xpath(".//div[contains(@class,'col')][not(contains(@class,'col-empty'))]")
         jings = ["".join(c.xpath(f".//div[contains(@class,'l-jing')]//text()[{skip}]")) for c in cols]
         for s in absent:
