@@ -120,7 +120,10 @@ BOOK_TEXTS = ("KR1d0030", "KR1d0028", "KR1d0026")
 @pytest.fixture(scope="session")
 def book(tmp_path_factory) -> Path:
     """The whole book of ../shared/kanripo (篇一–十三, JS ZS SB), as a scholar builds it (`jiaokan init` on the
-    three clones, then `jiaokan build`), once per session: its HTML edition's folder."""
+    three clones, then `jiaokan build`), once per session: its HTML edition's folder.  ``JIAOKAN_BOOK_SITE``
+    names one already built by the same commands (the build takes minutes on a shared machine)."""
+    if os.environ.get("JIAOKAN_BOOK_SITE"):
+        return Path(os.environ["JIAOKAN_BOOK_SITE"])
     files = sorted(f for t in BOOK_TEXTS for f in KANRIPO.glob(f"{t}_*.txt"))
     if not files:
         pytest.skip("../shared/kanripo not available")

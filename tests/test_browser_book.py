@@ -426,20 +426,25 @@ def test_the_bar_is_one_compact_row_and_an_notes_are_readable(new_context, site)
 
 
 def test_layers_stand_side_by_side_across_the_columns_of_a_row(opener, book):
-    """In a row, each witness's 经 starts at the same height, and so do its 注 (whatever precedes them)."""
+    """喪服 (经, 子夏's 传, 注 in every witness): in a row, the blocks of one (passage, layer) start at the same height
+    in every column, and the first 经 of every column with one starts at the same height."""
     pg = opener(book, "pian11.html")
-    worst = pg.evaluate("""() => {
-        let worst = 0, rows = 0;
+    worst_slot, jing_rows, jing_off = pg.evaluate("""() => {
+        let worst = 0, rows = 0, off = 0;
         for (const r of document.querySelectorAll('.cols.aligned')) {
-            for (const layer of ['jing', 'zhuan', 'zhu']) {
-                const tops = [...r.querySelectorAll(':scope > .col')].filter(c => c.checkVisibility()).map(c => {
-                    const p = c.querySelector('.piece.l-' + layer); return p ? p.getBoundingClientRect().top : null; })
-                    .filter(x => x !== null);
-                if (tops.length > 1) { worst = Math.max(worst, Math.max(...tops) - Math.min(...tops)); rows++; }
+            const cols = [...r.querySelectorAll(':scope > .col')].filter(c => c.checkVisibility());
+            const bySlot = {};
+            for (const c of cols) for (const p of c.querySelectorAll('.piece[style], h3[style]')) {
+                const k = p.style.gridRowStart; const t = p.getBoundingClientRect().top;
+                (bySlot[k] = bySlot[k] || []).push(t);
             }
+            for (const ts of Object.values(bySlot)) worst = Math.max(worst, Math.max(...ts) - Math.min(...ts));
+            const jing = cols.map(c => c.querySelector('.piece.l-jing')).filter(Boolean).map(p => p.getBoundingClientRect().top);
+            if (jing.length > 1) { rows++; if (Math.max(...jing) - Math.min(...jing) > 2) off++; }
         }
-        return [worst, rows]; }""")
-    assert worst[1] > 50 and worst[0] < 2, worst
+        return [worst, rows, off]; }""")
+    assert jing_rows > 50 and worst_slot < 2, (worst_slot, jing_rows)
+    assert jing_off <= jing_rows // 10, (jing_off, jing_rows)  # a 经 after another's 经 in the same row may stand lower
 
 
 def test_j_and_k_open_the_entry_and_write_its_address(opener, site):
