@@ -172,7 +172,7 @@ def _verdict(verdicts: Verdicts | None, note_id: str | None, zs: str | None, nam
                        "target_hant": target_zh(c.target), "target_en": target_en(c.target),
                        "shown": cs.key, "witness": c.witness, "anchor": c.anchor, "readings": dict(c.readings),
                        "say_hant": zh, "say_hans": hans(zh), "say_en": say_en(c, cs, names)})
-    reason_t = reason_zh(shown, first_problem) if shown.key == "uncertain" else ""
+    reason_t = reason_zh(shown, first_problem, v) if shown.key == "uncertain" else ""
     return {"kind": v.kind, "shown": shown.key, "reading": v.reading, "raw": v.verdict,
             "reason": shown.reason if shown.key == "uncertain" else "",
             "reason_hant": reason_t, "reason_hans": hans(reason_t), "claims": claims, "zs": zs}

@@ -99,10 +99,14 @@ def say_en(c: ClaimEvidence, shown: Shown, names: dict[str, str]) -> str:
     return f"{w} reads {_q(got)}."
 
 
-def reason_zh(shown: Shown, c: ClaimEvidence | None) -> str:
-    """Why a verdict is shown as uncertain, in Chinese (the reason itself is the check's, in English)."""
+def reason_zh(shown: Shown, c: ClaimEvidence | None, v: object = None) -> str:
+    """Why a verdict is shown as uncertain, in Chinese (the 案 stage's own Chinese reason when it gives one)."""
     if shown.key != "uncertain":
         return ""
+    for obj in (c, v):
+        own = _own(obj, ("reason_zh", "reason_hant")) if obj is not None else ""
+        if own:
+            return own
     if c is not None and c.witness:
         got = c.readings.get(c.witness)
         if got == UNCOVERED:
@@ -111,7 +115,7 @@ def reason_zh(shown: Shown, c: ClaimEvidence | None) -> str:
     return "證據不足，存疑。"
 
 
-def _own(c: ClaimEvidence, names: tuple[str, ...]) -> str:
+def _own(c: object, names: tuple[str, ...]) -> str:
     for n in names:
         s = getattr(c, n, None)
         if isinstance(s, str) and s and not internal_words(s):

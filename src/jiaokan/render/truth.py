@@ -96,9 +96,9 @@ def _reason(obj: object) -> str:
     """The reason a verdict object carries for being uncertain (the 案 stage may add one)."""
     for name in ("reason", "uncertain_reason", "why"):
         r = getattr(obj, name, None)
-        if isinstance(r, str) and r:
+        if isinstance(r, str) and r and not internal_words(r):
             return r
-    return ""
+    return "the evidence at hand does not decide the claim"
 
 
 def shown_verdict(v: NoteVerdict | None) -> Shown:
