@@ -71,8 +71,8 @@ def test_previous_and_next_pian(opener, book, site):
     pg.locator(".pian-prev").click()
     pg.wait_for_load_state("load")
     assert pg.url.endswith("pian01.html")
-    pg = opener(book, "pian08-base.html")
-    assert pg.locator(".pian-next").count() == 0 and pg.get_attribute(".pian-prev", "href") == "pian07-base.html"
+    pg = opener(book, "pian13-base.html")  # the last 篇 of ../shared/kanripo (既夕禮)
+    assert pg.locator(".pian-next").count() == 0 and pg.get_attribute(".pian-prev", "href") == "pian12-base.html"
     pg = opener(site, "xiangsheli.html")
     assert pg.get_attribute(".pian-next", "href") == "dasheyi.html"
 
@@ -118,14 +118,15 @@ def test_rows_a_witness_lacks_leave_no_blank_column(opener, site):
     settle(pg)
     row = pg.eval_on_selector("#r20 .cols", "e => e.getBoundingClientRect().width")
     js = pg.eval_on_selector("#r20 [data-wit='JS']", "e => e.getBoundingClientRect().width")
-    assert js > 0.6 * row
+    sb = pg.eval_on_selector("#r20 [data-wit='SB']", "e => e.getBoundingClientRect().width")
+    assert js > 0.4 * row and sb > 0.4 * row  # the two witnesses that have it share the width
     assert not pg.is_visible("#r20 [data-wit='ZS']")
     assert pg.inner_text("#r20 .absent-note").split()[-1] == "ZS"
     label = pg.eval_on_selector("#r20 [data-wit='JS']", "e => getComputedStyle(e, '::before').content")
     assert "JS" in label  # the column says whose it is
     # a full row keeps its columns side by side
     xs = pg.eval_on_selector_all("#r66 .col", "es => es.map(e => Math.round(e.getBoundingClientRect().left))")
-    assert len(set(xs)) == 2
+    assert len(set(xs)) >= 2
 
 
 def test_a_short_column_stays_in_view_beside_a_giant_one(opener, book):
@@ -170,7 +171,9 @@ def test_columns_can_be_hidden_and_reordered_and_are_remembered(opener, site):
     assert pg.eval_on_selector(".colhead[data-wit='ZS']", x) < pg.eval_on_selector(".colhead[data-wit='JS']", x)
     pg.locator("#columns input[data-col='JS']").uncheck()
     assert not pg.is_visible("#r66 [data-wit='JS']") and not pg.is_visible(".colhead[data-wit='JS']")
+    pg.locator("#columns input[data-col='SB']").uncheck()
     assert pg.is_disabled("#columns input[data-col='ZS']")  # the last column cannot go
+    pg.locator("#columns input[data-col='SB']").check()
     pg2 = opener(site, "dasheyi.html#r66", ctx=pg.context)
     assert not pg2.is_visible("#r66 [data-wit='JS']") and pg2.is_visible("#r66 [data-wit='ZS']")
     pg2.locator("#columns input[data-col='JS']").check()
@@ -321,7 +324,7 @@ def test_the_emended_text_marks_each_change_and_links_it_to_its_note(opener, sit
     assert pg.errors == []
     changes = pg.locator("#text .em")
     assert changes.count() >= 20
-    first = pg.locator("#text .em-restore").first
+    first = pg.locator("#text .em-restore:has(.em-was)").first
     first.scroll_into_view_if_needed()
     was = first.locator(".em-was")
     assert was.is_visible() and "line-through" in was.evaluate("e => getComputedStyle(e).textDecorationLine")
@@ -356,7 +359,7 @@ def test_the_base_view_is_a_modern_jiaokanji(opener, site):
     pg = opener(site, "xiangsheli-base.html")
     items = pg.locator(".apparatus li.fn")
     n = items.count()
-    assert n > 100
+    assert n > 50
     assert [int(x) for x in pg.eval_on_selector_all(".apparatus li.fn", "es => es.map(e => e.value)")] == list(range(1, n + 1))
     texts = pg.locator(".apparatus .jkj").all_inner_texts()
     pat = re.compile(r"(注|疏|傳|音義|釋)?(「[^」]+」，.+|「.」[上下]，.+有「[^」]+」字|此處，.+有「[^」]+」字)。")
@@ -467,7 +470,7 @@ INTERFACE_TEXT = """() => {
         let n;
         while ((n = w.nextNode())) if (!n.parentElement.closest(skip) && n.parentElement.checkVisibility()) parts.push(n.data);
         for (const e of root.querySelectorAll('[title], [aria-label], [placeholder]'))
-            if (!e.closest(skip)) parts.push(e.getAttribute('title') || '', e.getAttribute('aria-label') || '', e.getAttribute('placeholder') || '');
+            if (!e.closest(skip + ', .colchip label'))  /* a column chip's title is the witness's own title */ parts.push(e.getAttribute('title') || '', e.getAttribute('aria-label') || '', e.getAttribute('placeholder') || '');
     }
     return parts.join(' ');
 }"""

@@ -126,7 +126,9 @@
     var barH = (document.getElementById("bar") || { offsetHeight: 0 }).offsetHeight;
     var units = document.querySelectorAll("#text [data-unit]");
     for (var i = 0; i < units.length; i++) {
-      var b = units[i].getBoundingClientRect();
+      // a passage of an aligned row has no box (display: contents): its first piece stands for it
+      var box = getComputedStyle(units[i]).display === "contents" ? units[i].querySelector(".piece, h3") || units[i] : units[i];
+      var b = box.getBoundingClientRect();
       if (b.bottom > barH + 4 && b.height > 0) return placeOf(units[i], 0, "");
     }
     return null;

@@ -191,6 +191,9 @@
     "q-prev": { hans: "上一处 (Shift+Enter)", hant: "上一處 (Shift+Enter)", en: "previous match (Shift+Enter)" },
     "q-next": { hans: "下一处 (Enter)", hant: "下一處 (Enter)", en: "next match (Enter)" },
     "overview": { hans: "异文分布：点击或以方向键、回车跳转", hant: "異文分布：點擊或以方向鍵、回車跳轉", en: "Variant density along the chapter: click, or arrow keys and Enter, to jump" },
+    "ui-lang": { hans: "界面语言", hant: "界面語言", en: "interface language" },
+    "ov-cell": { hans: "§{n}：异文 {v}", hant: "§{n}：異文 {v}", en: "§{n}: {v} variants" },
+    "ov-cell-solo": { hans: "§{n}：异文 {v}（非各本皆有此段）", hant: "§{n}：異文 {v}（非各本皆有此段）", en: "§{n}: {v} variants · not in every witness" },
     "foot-app": { hans: "校记", hant: "校記", en: "app." },
     "foot-app-tei": { hans: "校记 TEI（平行分段）", hant: "校記 TEI（平行分段）", en: "apparatus TEI (parallel segmentation)" },
     "howto-layers": { hans: "层次：经文大字，注小字，疏更小；“显示选项”中可隐藏任一层次。", hant: "層次：經文大字，注小字，疏更小；「顯示選項」中可隱藏任一層次。",
@@ -342,7 +345,7 @@
     var css = order.map(function (s, i) {
       var q = '[data-wit="' + CSS.escape(s) + '"]';
       var rules = ".cols > " + q + ", .colheads-in > " + q + ", #columns > " + q + " { order: " + i + "; }";
-      if (hid.indexOf(s) >= 0) rules += " .cols > " + q + ", .colheads-in > " + q + ', .row-notes [data-present="' + CSS.escape(s) + '"] { display: none; }';
+      if (hid.indexOf(s) >= 0) rules += " .cols > " + q + ", .colheads-in > " + q + ', .row-notes [data-present="' + CSS.escape(s) + '"] { display: none !important; }';
       return rules;
     }).join("\n");
     if (!colStyle) {
@@ -541,6 +544,7 @@
   function goto(id, opts) {
     if (!id) return false;
     var target = document.getElementById(id);
+    var box = target;  // what is scrolled to: a passage of an aligned row (display: contents) by its first piece
     if (!target && APPS[id]) {  // an apparatus entry (#app123, what j/k writes): its first mark, entry open
       var mk = text && text.querySelector('mark.v[data-app="' + CSS.escape(id) + '"][tabindex="0"]');
       if (!mk) return false;
@@ -550,13 +554,12 @@
       return true;
     }
     if (!target) return false;
-    // a passage of an aligned row is laid out by its pieces (display: contents): go to its first one
-    if (getComputedStyle(target).display === "contents") target = target.querySelector(".piece, h3") || target;
+    if (getComputedStyle(target).display === "contents") box = target.querySelector(".piece, h3") || target;
     closePanel(false);
     // what hides it: its ancestors, and, for a passage all of whose pieces are in hidden layers, its pieces
     var hiders = [];
     for (var e = target; e && e !== body; e = e.parentElement) hiders.push(e);
-    if (!target.getClientRects().length || !target.offsetHeight) {
+    if (!box.getClientRects().length || !box.offsetHeight) {
       Array.prototype.push.apply(hiders, target.querySelectorAll(".piece, .an, .mp"));
     }
     hiders.forEach(function (e) {
@@ -570,13 +573,13 @@
       if (e.classList && e.classList.contains("col") && e.getAttribute("data-wit")) showColumn(e.getAttribute("data-wit"));
     });
     var block = (opts && opts.block) || "start";
-    target.scrollIntoView({ block: block });
+    box.scrollIntoView({ block: block });
     var tries = 0;
     (function settle() {  // the rows above were laid out as the page scrolled: their heights changed
       requestAnimationFrame(function () {
-        var top = target.getBoundingClientRect().top;
-        var want = block === "center" ? (window.innerHeight - target.offsetHeight) / 2 : parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
-        if (Math.abs(top - want) > 2 && tries++ < 6) { target.scrollIntoView({ block: block }); settle(); }
+        var top = box.getBoundingClientRect().top;
+        var want = block === "center" ? (window.innerHeight - box.offsetHeight) / 2 : parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+        if (Math.abs(top - want) > 2 && tries++ < 6) { box.scrollIntoView({ block: block }); settle(); }
       });
     })();
     return true;
