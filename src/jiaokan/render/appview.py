@@ -19,6 +19,7 @@ from ..collate.model import App, Collation, LayerGap
 from ..model import Witness
 from ..normalize import is_ignorable
 from .cite import page_starts, place_label
+from .sentences import hans
 from .html import LAYER_ZH, VARIANT_ZH, attrs
 
 #: Layer names in a 校勘記's head (traditional: the glue words are converted with the rest).
@@ -163,7 +164,7 @@ def footnote_html(a: App, n: int, col: Collation, reader: str | None = None) -> 
     reader = reader or col.base
     text = jiaokanji(a, col, reader)
     if col.witnesses[reader].meta.script == "simplified":
-        text = _glue_simplified(text)
+        text = hans(text)
     parts = [f'<a class="fn-n" href="#ref-{escape(a.id)}" title="回到正文" data-i18n-title="fn-back">{n}</a>',
              f'<span class="jkj">{escape(text)}</span>']
     rds = {col.base: a.lem, **a.readings}
@@ -173,20 +174,6 @@ def footnote_html(a: App, n: int, col: Collation, reader: str | None = None) -> 
     label = VARIANT_ZH.get(a.type, a.type)
     cls = f"fn t-{a.type} l-{a.layer}"
     return Markup(f'<li{attrs(cls=cls, id="fn-" + a.id, value=str(n), data_app=a.id, data_type=label)}>{" ".join(parts)}</li>')
-
-
-def _glue_simplified(text: str) -> str:
-    """The 校勘記's own words in simplified characters, the readings in 「」 left as the witnesses write them."""
-    from ..normalize.script import convert_text
-
-    out = []
-    for i, chunk in enumerate(text.split("「")):
-        if i == 0:
-            out.append(convert_text(chunk, "simplified"))
-            continue
-        q, _, rest = chunk.partition("」")
-        out.append("「" + q + "」" + convert_text(rest, "simplified"))
-    return "".join(out)
 
 
 #: A layer gap's note, in the interface's default language (简); the page's script puts it in 繁 or English

@@ -124,5 +124,13 @@ def _own(c: object, names: tuple[str, ...]) -> str:
 
 
 def hans(text: str) -> str:
-    """The simplified form of a traditional sentence (OpenCC, as the rest of the toolkit converts)."""
-    return convert_text(text, "simplified")
+    """The simplified form of a traditional sentence (OpenCC, as the rest of the toolkit converts); what it quotes
+    in 「」 (a witness's reading) is left as the witness writes it."""
+    out = []
+    for i, chunk in enumerate(text.split("「")):
+        if i == 0:
+            out.append(convert_text(chunk, "simplified"))
+            continue
+        q, sep, rest = chunk.partition("」")
+        out.append("「" + q + sep + convert_text(rest, "simplified"))
+    return "".join(out)
