@@ -111,6 +111,37 @@ def site(tmp_path_factory) -> Path:
     return s
 
 
+#: The three texts of the whole-book edition (README "The whole book"): 李如圭《儀禮集釋》, 《儀禮注疏》 and the
+#: 四部叢刊 《儀禮》.  ../shared/kanripo also holds other works (the 單疏本, 張淳's 識誤) that are not witnesses
+#: of this edition.
+BOOK_TEXTS = ("KR1d0030", "KR1d0028", "KR1d0026")
+
+
+@pytest.fixture(scope="session")
+def book(tmp_path_factory) -> Path:
+    """The whole book of ../shared/kanripo (篇一–十三, JS ZS SB), as a scholar builds it (`jiaokan init` on the
+    three clones, then `jiaokan build`), once per session: its HTML edition's folder.  ``JIAOKAN_BOOK_SITE``
+    names one already built by the same commands (the build takes minutes on a shared machine)."""
+    if os.environ.get("JIAOKAN_BOOK_SITE"):
+        return Path(os.environ["JIAOKAN_BOOK_SITE"])
+    files = sorted(f for t in BOOK_TEXTS for f in KANRIPO.glob(f"{t}_*.txt"))
+    if not files:
+        pytest.skip("../shared/kanripo not available")
+    from jiaokan.book.init import survey, write_manifest
+    from jiaokan.build import run_build
+
+    out = tmp_path_factory.mktemp("book-build")
+    for t in BOOK_TEXTS:  # one folder per text, as the clones are (links to the files, not copies)
+        (out / t).mkdir()
+        for f in files:
+            if f.name.startswith(t):
+                (out / t / f.name).symlink_to(f)
+    manifest = out / "corpus.toml"
+    write_manifest(survey([str(out / t) for t in BOOK_TEXTS]), manifest)
+    assert run_build(out, out / "build", quiet=True) == 0
+    return out / "build" / "site"
+
+
 def open_in(ctx, root: Path, name: str):
     """Open ``root/name`` (``page.html#id`` allowed) in a new page of ``ctx``; the page carries the script
     errors (``.errors``: uncaught exceptions and console errors) and every URL it requested (``.requests``)."""
@@ -120,6 +151,8 @@ def open_in(ctx, root: Path, name: str):
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     pg.on("request", lambda r: requests.append(r.url))
+    # the display options (layers, variant types, columns) open, as a reader opens them once (remembered)
+    pg.add_init_script("try { localStorage.setItem('jiaokan-tools-open', '1'); } catch (e) {}")
     path, _, frag = name.partition("#")
     pg.goto((root / path).as_uri() + (f"#{frag}" if frag else ""))
     pg.wait_for_load_state("load")

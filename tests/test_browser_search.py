@@ -6,6 +6,7 @@ The fixtures ``site`` and ``browser`` are conftest.py's, ``open_page`` test_brow
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -36,21 +37,6 @@ def _open(browser, path: Path, width: int = 1400, height: int = 1000, init: str 
     return ctx, pg
 
 
-@pytest.fixture(scope="module")
-def book(tmp_path_factory) -> Path:
-    """The whole-book edition of the Kanripo files (篇一–八), built once."""
-    if not KANRIPO.is_dir():
-        pytest.skip("../shared/kanripo not available")
-    from jiaokan.book.init import survey, write_manifest
-    from jiaokan.build import run_build
-
-    out = tmp_path_factory.mktemp("kanripo-book")
-    manifest = out / "corpus.toml"
-    write_manifest(survey([str(KANRIPO)]), manifest)
-    assert run_build(out, out / "build", quiet=True) in (0, 2)
-    return out / "build" / "site"
-
-
 @pytest.fixture
 def pages(browser):  # noqa: F811
     made = []
@@ -79,12 +65,13 @@ def search(pg, query: str, exact: bool = False):
 def test_search_joins_across_an_notes_and_finds_every_witness(open_page):  # noqa: F811
     pg = open_page("dasheyi.html")
     hits = search(pg, "司射遂袒执弓")  # the 集释's 经 has a 案 note between 袒 and 执
-    assert [(h["w"], h["layer"], h["id"]) for h in hits] == [("JS", "jing", "JS10.72")]
+    # the 集释 and the 四部丛刊 (which read 遂); the 注疏 excerpt omits it
+    assert [(h["w"], h["layer"], h["id"]) for h in hits] == [("JS", "jing", "JS10.72"), ("SB", "jing", "SB7.218")]
     assert "執" not in hits[0]["hit"] and hits[0]["hit"] == "司射遂袒执弓"
     assert in_viewport(pg, "mark.hit.cur")  # the first hit is shown and marked in its place
     assert "".join(pg.locator("mark.hit").all_inner_texts()) == "司射遂袒执弓"
-    hits = search(pg, "袒执弓挟")  # the 注疏 omits 遂: both witnesses have this
-    assert {h["w"] for h in hits} == {"JS", "ZS"}
+    hits = search(pg, "袒执弓挟")  # the 注疏 omits 遂: every witness has this
+    assert {h["w"] for h in hits} == {"JS", "ZS", "SB"}
     hits = search(pg, "今注疏本脱遂字")  # the 案 notes are searched too, as a layer of their own
     assert [(h["w"], h["layer"], h["id"]) for h in hits] == [("JS", "an", "JS10.72.jing1.an1")]
     assert pg.locator("[id='JS10.72.jing1.an1'].hit-note").count() == 1
@@ -94,7 +81,7 @@ def test_search_joins_across_an_notes_and_finds_every_witness(open_page):  # noq
 def test_exact_form_switch(open_page):  # noqa: F811
     pg = open_page("dasheyi.html")
     folded = search(pg, "荅")
-    assert {h["w"] for h in folded} == {"JS", "ZS"} and {h["hit"] for h in folded} == {"荅", "答"}
+    assert {h["w"] for h in folded} == {"JS", "ZS", "SB"} and {h["hit"] for h in folded} == {"荅", "答"}
     exact = search(pg, "荅", exact=True)
     assert {h["hit"] for h in exact} == {"荅"} and len(exact) < len(folded)
     assert {h["hit"] for h in search(pg, "答", exact=True)} == {"答"}
@@ -103,13 +90,18 @@ def test_exact_form_switch(open_page):  # noqa: F811
 def test_book_wide_search_from_the_index(open_page):  # noqa: F811
     pg = open_page("index.html")
     hits = search(pg, "司射遂袒执弓")
-    pages = {h["href"].split("#")[0] for h in hits}
+    pages = {re.split(r"[?#]", h["href"])[0] for h in hits}
     assert {"dasheyi.html", "xiangsheli.html"} <= pages  # 集释 卷十 and the 图书集成's 乡射礼
     assert pg.locator("#q-results h3.q-ch").count() >= 2
-    href = next(h["href"] for h in hits if h["href"].startswith("dasheyi.html"))
+    href = next(h["href"] for h in hits if h["href"].startswith("dasheyi.html") and "JS10.72" in h["href"])
+    assert "?q=" in href  # the query travels with the link
     pg.locator(f"#q-results a[href='{href}']").click()
-    pg.wait_for_url(re.compile(r"dasheyi\.html#"))
-    assert in_viewport(pg, "[id='JS10.72']") and pg.errors == []
+    pg.wait_for_url(re.compile(r"dasheyi\.html\?q=.*#"))
+    # the chapter page keeps the query and marks the hit in its place
+    pg.wait_for_selector("mark.hit.cur")
+    assert pg.input_value("#q") == "司射遂袒执弓"
+    assert "".join(pg.locator("[id='JS10.72'] mark.hit").all_inner_texts()) == "司射遂袒执弓"
+    assert in_viewport(pg, "mark.hit.cur") and pg.errors == []
 
 
 def test_book_wide_search_says_when_a_layer_is_hidden(open_page, site):  # noqa: F811
@@ -161,24 +153,30 @@ def test_cite_a_selection(open_page):  # noqa: F811
     pg.wait_for_selector("#cite-panel:not([hidden])")
     panel = pg.locator("#cite-panel")
     assert panel.is_visible()
-    assert pg.inner_text("#cite-scholar") == "《仪礼集释》卷十 叶十三b 行1"
+    # work, edition, 卷, 篇, 葉 and 行 on the leaf, one convention (traditional, whatever the witness's script)
+    assert pg.inner_text("#cite-scholar") == "李如圭《儀禮集釋》卷十〈大射儀〉，文淵閣四庫全書本，葉十三b 行1"
     assert pg.inner_text("#cite-quote").startswith("「")
     assert pg.inner_text("#cite-tei") == "../tei/jishi-juan10-dasheyi-simplified.xml#JS10.73.zhu1"  # build/tei/
-    assert pg.inner_text("#cite-link").endswith("dasheyi.html#JS10.73")
+    assert pg.inner_text("#cite-link") == "dasheyi.html#JS10.73"  # relative: works once the site is served
+    bib = pg.inner_text("#cite-bibtex")
+    assert bib.startswith("@book{") and "title = {儀禮集釋}" in bib and "edition = {文淵閣四庫全書本}" in bib
+    csl = json.loads(pg.inner_text("#cite-csl"))
+    assert csl["type"] == "book" and csl["title"] == "儀禮集釋" and csl["container-title"] == "大射儀"
+    assert csl["page"] == "葉十三b 行1" and csl["URL"] == "dasheyi.html#JS10.73"
     pg.wait_for_function("document.activeElement.matches('#cite-panel button.copy')")  # focus on the first copy
     pg.keyboard.press("Enter")
-    assert pg.evaluate("window.jiaokanLastCopy") == "《仪礼集释》卷十 叶十三b 行1"
+    assert pg.evaluate("window.jiaokanLastCopy") == "李如圭《儀禮集釋》卷十〈大射儀〉，文淵閣四庫全書本，葉十三b 行1"
     pg.keyboard.press("Escape")
     assert not panel.is_visible()
 
 
 def test_cite_from_the_keyboard_without_a_selection(open_page):  # noqa: F811
-    pg = open_page("dasheyi.html#r65")
-    pg.locator("#r65 .row-head .plink").focus()
+    pg = open_page("dasheyi.html#r66")  # 司射遂袒 (the 四部丛刊's first rows come before the 集释's 卷十)
+    pg.locator("#r66 .row-head .plink").focus()
     pg.keyboard.press("c")  # the passage in view
     pg.wait_for_selector("#cite-panel:not([hidden])")
     assert pg.locator("#cite-panel").is_visible()
-    assert pg.inner_text("#cite-scholar").startswith("《仪礼集释》卷十 叶十三a")
+    assert pg.inner_text("#cite-scholar").startswith("李如圭《儀禮集釋》卷十〈大射儀〉，文淵閣四庫全書本，葉十三a")
     assert pg.inner_text("#cite-tei").endswith("#JS10.72")
 
 
@@ -194,7 +192,7 @@ def test_an_verdict_opens_on_click_and_keyboard(open_page):  # noqa: F811
     text = panel.inner_text()
     assert "案今注疏本脱遂字" in text and "司射遂袒" in text
     rows = panel.locator("tbody tr")
-    assert [rows.nth(i).get_attribute("data-siglum") for i in range(rows.count())] == ["JS", "ZS"]
+    assert [rows.nth(i).get_attribute("data-siglum") for i in range(rows.count())] == ["JS", "ZS", "SB"]
     assert "confirmed" in text or "相符" in text
     box, nb = panel.bounding_box(), note.bounding_box()
     assert abs(box["y"] - (nb["y"] + nb["height"])) < 40 or abs(box["y"] + box["height"] - nb["y"]) < 40  # by the note
@@ -221,10 +219,11 @@ def test_an_dialog_shows_claim_evidence(browser, site, tmp_path):  # noqa: F811
              "readings": {"JS": "遂", "ZS": "", "SB": "—"}}
     tei = tmp_path / "tei"  # the build's TEI (the site links to it, build/tei/ and build/apparatus/), side by side
     tei.mkdir()
-    for f in ("tei/jishi-juan10-dasheyi-simplified.xml", "tei/zhushu-dasheyi-excerpt.xml", "apparatus/dasheyi.xml"):
+    for f in ("tei/jishi-juan10-dasheyi-simplified.xml", "tei/zhushu-dasheyi-excerpt.xml",
+              "tei/sbck-juan07-dasheyi-KR1d0026_007.xml", "apparatus/dasheyi.xml"):
         shutil.copy(site.parent / f, tei)
     render_paths([tei / "jishi-juan10-dasheyi-simplified.xml", tei / "zhushu-dasheyi-excerpt.xml",
-                  tei / "dasheyi.xml"], tmp_path / "s",
+                  tei / "sbck-juan07-dasheyi-KR1d0026_007.xml", tei / "dasheyi.xml"], tmp_path / "s",
                  verdicts={nid: _WithClaims("omission", "confirmed", "omission 遂→∅", "", (claim,))})
     ctx, pg = _open(browser, tmp_path / "s" / "dasheyi.html#r65")
     try:
@@ -232,11 +231,51 @@ def test_an_dialog_shows_claim_evidence(browser, site, tmp_path):  # noqa: F811
         pg.wait_for_selector("#an-panel:not([hidden])")
         panel = pg.locator("#an-panel")
         rows = {r.get_attribute("data-siglum"): r.inner_text() for r in panel.locator("tbody tr").all()}
-        assert rows["JS"].split()[1] == "遂" and "行3" in rows["JS"]
+        assert rows["JS"].split()[1] == "遂" and "卷十 葉十三a 行5" in rows["JS"]  # the note's own place
         assert "无" in rows["ZS"] and "未及" in rows["SB"]
         assert pg.inner_text("#an-panel .an-lemma") == "遂"
-        assert "the 注疏 reads 司射袒 without 遂" in panel.inner_text() and "agrees" in panel.inner_text()
+        # what the dialog says comes from the evidence, in the interface's language; no rule names
+        assert "无「遂」，与案语所言今注疏本合" in panel.inner_text() and "agrees" not in panel.inner_text()
         assert "遂 → ∅ · 今注疏本" in pg.inner_text("#an-panel .an-claim")
+        assert pg.errors == []
+    finally:
+        ctx.close()
+
+
+def test_a_verdict_its_evidence_contradicts_is_shown_uncertain(browser, site, tmp_path):  # noqa: F811
+    """The 卷十七 女子/子女 case: 不符 over a table in which the deciding witness reads what the note says.  The
+    badge is neither ✓ nor ✗, the dialog says 存疑 and why, in the interface's language."""
+    from jiaokan.render import render_paths
+
+    from .test_search_index import _WithClaims
+
+    nid = "JS10.72.jing1.an1"
+    claim = {"id": nid + ".c1", "kind": "omission", "lemma": "遂", "reading": "", "target": "zhushu",
+             "verdict": "contradicted", "rule": "otherwise", "why": "zhuben otherwise", "anchor": "司射【遂】袒",
+             "witness": "ZS", "readings": {"JS": "遂", "ZS": "", "SB": "遂"}}
+    tei = site.parent / "tei"  # the build's TEI (the site links to it)
+    render_paths([tei / "jishi-juan10-dasheyi-simplified.xml", tei / "zhushu-dasheyi-excerpt.xml",
+                  tei / "sbck-juan07-dasheyi-KR1d0026_007.xml", site.parent / "apparatus" / "dasheyi.xml"],
+                 tmp_path / "s",
+                 verdicts={nid: _WithClaims("omission", "contradicted", "lemma '遂' not found offset 197", "", (claim,))})
+    from jiaokan.render.truth import check_site
+
+    assert check_site(tmp_path / "s") == []
+    ctx, pg = _open(browser, tmp_path / "s" / "dasheyi.html#r65")
+    try:
+        badge = pg.locator(f"[id='{nid}'] .badge")
+        assert "vd-uncertain" in badge.get_attribute("class") and "✗" not in badge.inner_text()
+        assert "✓" not in badge.inner_text() and "?" in badge.inner_text()
+        pg.locator(f"[id='{nid}']").click()
+        pg.wait_for_selector("#an-panel:not([hidden])")
+        text = pg.inner_text("#an-panel")
+        assert "存疑" in text and "不符" not in text and "存疑之由" in text
+        for word in ("zhuben", "otherwise", "agrees", "offset", "not found"):
+            assert word not in text, word
+        pg.evaluate("window.jiaokan.i18n.set('en')")
+        pg.locator(f"[id='{nid}']").click()
+        text = pg.inner_text("#an-panel")
+        assert "uncertain" in text and "contradicted" not in text.lower().replace("found contradicted", "")
         assert pg.errors == []
     finally:
         ctx.close()
@@ -251,7 +290,7 @@ def test_hostile_witness_text_stays_text(browser, site, tmp_path):  # noqa: F811
     src = site.parent / "tei" / "jishi-juan10-dasheyi-simplified.xml"  # the build's TEI, which the site links to
     xml = src.read_text(encoding="utf-8").replace("不胜者皆袭说决拾", "不胜者" + evil.replace("<", "&lt;").replace(">", "&gt;"), 1)
     (tmp_path / "tei").mkdir()
-    for f in ("tei/zhushu-dasheyi-excerpt.xml", "apparatus/dasheyi.xml"):
+    for f in ("tei/zhushu-dasheyi-excerpt.xml", "tei/sbck-juan07-dasheyi-KR1d0026_007.xml", "apparatus/dasheyi.xml"):
         shutil.copy(site.parent / f, tmp_path / "tei")
     (tmp_path / "tei" / src.name).write_text(xml, encoding="utf-8")
     nid = "JS10.72.jing1.an1"
@@ -291,8 +330,10 @@ def test_strings_go_through_the_i18n_interface(browser, site):  # noqa: F811
 def test_whole_book_search_cite_and_an(book, pages):
     pg = pages(book / "index.html")
     hits = search(pg, "司射遂袒执弓")
-    found = {(h["href"].split("#")[0], h["w"]) for h in hits}
-    assert {("pian05.html", "JS"), ("pian05.html", "ZS"), ("pian05.html", "SB"), ("pian07.html", "JS")} <= found
+    found = {(re.split(r"[?#]", h["href"])[0], h["w"]) for h in hits}
+    assert {("pian05.html", "JS"), ("pian05.html", "SB"), ("pian07.html", "JS")} <= found
+    # the 注疏 too, whatever siglum the manifest gave it (ZS, or ZS2 beside the 單疏本)
+    assert any(p == "pian05.html" and w.startswith("ZS") for p, w in found)
     stats = pg.evaluate("window.jiaokan.searchStats")
     assert stats["chapters"] >= 8
     print(f"book-wide search: {stats['ms']:.0f} ms over {stats['chapters']} chapters, {stats['hits']} hits")
@@ -302,7 +343,7 @@ def test_whole_book_search_cite_and_an(book, pages):
     pg.locator("[id='JS5.72'] > .piece.l-jing").click()
     pg.keyboard.press("c")
     pg.wait_for_selector("#cite-panel:not([hidden])")
-    assert pg.inner_text("#cite-scholar") == "《儀禮集釋》卷五 葉十二b 行1"
+    assert pg.inner_text("#cite-scholar") == "李如圭《儀禮集釋》卷五〈鄉射禮〉，文淵閣四庫全書本，葉十二b 行1"
     tei = pg.inner_text("#cite-tei")
     assert tei == "../tei/pian05-JS.xml#JS5.72"  # the build's own TEI, not a copy in the site
     assert 'xml:id="JS5.72"' in (book / tei.split("#")[0]).read_text(encoding="utf-8")

@@ -491,10 +491,12 @@ def test_build_emend_stage(tmp_path):
     collate_stage(res, corpus, tmp_path, quiet, None)
     rows = emend_stage(res, tmp_path, quiet, None)
     assert res.errors == []
-    assert {r[1]: r[2] for r in rows} == {JS10: "ZS", JS5: "-"}
+    # 卷五 is checked against the Kanripo 注疏 卷五 the corpus ships (卷十 against the 注疏 excerpt)
+    assert {r[1]: r[2] for r in rows} == {JS10: "ZS", JS5: "ZS"}
     assert len(res.verdicts) == 46
     assert res.verdicts["JS10.72.jing1.an1"].verdict == "confirmed"
-    assert all(v.verdict in ("not covered", None) for k, v in res.verdicts.items() if k.startswith("JS5."))
+    js5 = [v.verdict for k, v in res.verdicts.items() if k.startswith("JS5.")]
+    assert js5.count("not covered") == 0 and js5.count("confirmed") >= 15
     d = tmp_path / "emend"
     for name in (f"{JS10}.json", f"{JS10}.csv", f"{JS10}.emended.xml", f"{JS10}.apparatus.xml",
                  f"{ZS}.emended.xml", f"{JS5}.json", f"{JS5}.emended.xml"):

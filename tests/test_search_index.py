@@ -98,7 +98,8 @@ def test_citation_records_give_page_and_line_of_every_piece(dasheyi):
             offs = [x[0] for x in rec[1]]
             assert offs == sorted(offs) and offs[0] == 0 and offs[-1] <= len(p.text)
     wit = idx["wits"]["JS"]
-    assert wit["work"] == "仪礼集释" and wit["pages"]["13a"] == "卷十 叶十三a"
+    assert wit["work"] == "仪礼集释" and wit["pages"]["13a"] == ["卷十", "葉十三a"]  # 葉 in every script
+    assert wit["head"] == {"author": "李如圭", "work": "儀禮集釋", "pian": "大射儀", "edition": "文淵閣四庫全書本"}
     assert wit["tei"] is None or wit["tei"].endswith(".xml")
 
 
@@ -120,7 +121,7 @@ def test_scholars_citation_form():
     assert juan_and_leaf("13b", None, "10") == (10, "十三b")
     assert juan_and_leaf("12", "3", "") == (3, None)
     assert page_ref("traditional", 5, "三a", "005-3a") == "卷五 葉三a"
-    assert page_ref("simplified", 10, "十三b", "13b") == "卷十 叶十三b"
+    assert page_ref("simplified", 10, "十三b", "13b") == "卷十 葉十三b"  # one word for the leaf, in every script
     assert citation("儀禮集釋", "卷五 葉三a", 4) == "《儀禮集釋》卷五 葉三a 行4"
     assert citation("古今图书集成", "", 4) == "《古今图书集成》"
     from jiaokan.model import WitnessMeta
@@ -157,5 +158,10 @@ def test_verdicts_with_and_without_claims(dasheyi):
     v = plain["notes"][nid]["v"]
     assert v["kind"] == "omission" and v["claims"] == [] and v["zs"] == "ZS"
     rich = chapter_index(dasheyi, {nid: _WithClaims("omission", "confirmed", "omission 遂→∅", "", (claim,))})
-    assert rich["notes"][nid]["v"]["claims"] == [claim]
+    (shown,) = rich["notes"][nid]["v"]["claims"]
+    # the evidence, and what the dialog says in 简/繁/English; no rule name, no machine place
+    assert {k: shown[k] for k in ("id", "kind", "lemma", "reading", "target", "witness", "anchor", "readings")} == {
+        k: claim[k] for k in ("id", "kind", "lemma", "reading", "target", "witness", "anchor", "readings")}
+    assert shown["shown"] == "confirmed" and "rule" not in shown and "place" not in shown
+    assert shown["say_hans"] == "仪礼注疏（ZS）无「遂」，与案语所言今注疏本合。" and shown["say_en"] == "the 注疏 lacks 遂"
     assert chapter_index(dasheyi)["notes"][nid]["v"] is None

@@ -91,28 +91,41 @@ def measure_page(browser, page: Path, runs: int, width: int) -> PageFigures:
     return PageFigures(page.name, page.stat().st_size, elements, loads, readies, p95s, longs, frames)
 
 
-def measure_site(site: Path, browser, runs: int = 5, width: int = 1400, base: bool = False) -> list[PageFigures]:
+def measure_site(site: Path, browser, runs: int = 5, width: int = 1400, base: bool = False,
+                 each: Callable[[PageFigures], object] | None = None) -> list[PageFigures]:
     """Every chapter page of ``site`` in ``browser`` (a launched Playwright browser: the script launches it,
-    the package does not depend on Playwright)."""
+    the package does not depend on Playwright); ``each`` is called with every page's figures as they come."""
     pages = chapter_pages(site, base)
     if pages:
         warm = browser.new_page()
         warm.goto(pages[0].resolve().as_uri())  # the first load pays for starting the renderer and the fonts
         warm.close()
-    return [measure_page(browser, p, runs, width) for p in pages]
+    out = []
+    for p in pages:
+        out.append(measure_page(browser, p, runs, width))
+        if each is not None:
+            each(out[-1])
+    return out
+
+
+HEADER = (f"{'page':32} {'KiB':>6} {'elements':>9} {'load best':>10} {'median':>7} {'ready best':>11} {'median':>7}"
+          f" {'frame p95':>10} {'long frames best/median':>24}")
+
+
+def row(f: PageFigures) -> str:
+    """One page's line of the table."""
+    return (f"{f.name:32} {f.size / 1024:>6.0f} {f.elements:>9} {min(f.load):>8.0f}ms {statistics.median(f.load):>5.0f}ms"
+            f" {min(f.ready):>9.0f}ms {statistics.median(f.ready):>5.0f}ms {min(f.frame_p95):>8.0f}ms"
+            f" {min(f.long_frames):>10} / {statistics.median(f.long_frames):<4.0f} of {f.frames}")
+
+
+def footer(runs: int) -> str:
+    return (f"(best and median of {runs} runs, each a fresh load then a scroll of up to {SCROLL_FRAMES} frames × "
+            f"{SCROLL_STEP} px; long frames: over 50 ms)")
 
 
 def table(figures: list[PageFigures], runs: int) -> str:
-    lines = [f"{'page':32} {'KiB':>6} {'elements':>9} {'load best':>10} {'median':>7} {'ready best':>11} {'median':>7}"
-             f" {'frame p95':>10} {'long frames best/median':>24}",
-             "-" * 122]
-    for f in figures:
-        lines.append(f"{f.name:32} {f.size / 1024:>6.0f} {f.elements:>9} {min(f.load):>8.0f}ms {statistics.median(f.load):>5.0f}ms"
-                     f" {min(f.ready):>9.0f}ms {statistics.median(f.ready):>5.0f}ms {min(f.frame_p95):>8.0f}ms"
-                     f" {min(f.long_frames):>10} / {statistics.median(f.long_frames):<4.0f} of {f.frames}")
-    lines.append(f"(best and median of {runs} runs, each a fresh load then a scroll of up to {SCROLL_FRAMES} frames × "
-                 f"{SCROLL_STEP} px; long frames: over 50 ms)")
-    return "\n".join(lines)
+    return "\n".join([HEADER, "-" * 122, *(row(f) for f in figures), footer(runs)])
 
 
 #: Given a Chromium executable, a context manager that yields a launched browser.
@@ -153,9 +166,16 @@ def main(argv: list[str] | None = None, corpus: Path | None = None, launch: Laun
                 print(f"{p.name:32} {p.stat().st_size / 1024:>6.0f} KiB")
             print(f"measure_site: {args.chromium} not found (or no browser driver); sizes only", file=sys.stderr)
             return 0
-        with launch(args.chromium) as browser:
-            figures = measure_site(site, browser, args.n, args.width, args.base)
-        print(table(figures, args.n))
+        with launch(args.chromium) as browser:  # a line per page as it is measured (a whole book takes minutes)
+            print(HEADER + "\n" + "-" * 122, flush=True)
+            figures = measure_site(site, browser, args.n, args.width, args.base,
+                                   each=lambda f: print(row(f), flush=True))
+        worst = max(figures, key=lambda f: min(f.ready), default=None)
+        print(footer(args.n))
+        if worst is not None:
+            big = max(figures, key=lambda f: f.size)
+            print(f"slowest ready (best of runs): {worst.name} {min(worst.ready):.0f} ms; "
+                  f"largest page: {big.name} {big.size / 1024 / 1024:.2f} MB")
     finally:
         if tmp is not None:
             tmp.cleanup()

@@ -11,11 +11,19 @@ witnesses, ``;`` between them, ``无`` for an omission::
 
 from __future__ import annotations
 
+import json
+
 from markupsafe import Markup, escape
 
 from ..collate.model import App, Collation, LayerGap
+from ..model import Witness
 from ..normalize import is_ignorable
-from .html import LAYER_ZH, VARIANT_LABEL, attrs
+from .cite import page_starts, place_label
+from .sentences import hans
+from .html import LAYER_ZH, VARIANT_ZH, attrs
+
+#: Layer names in a 校勘記's head (traditional: the glue words are converted with the rest).
+LAYER_HANT = {"zhu": "注", "shu": "疏", "zhuan": "傳", "yinyi": "音義", "shi": "釋", "kaozheng": "考證"}
 
 OMITTED = "无"
 
@@ -33,13 +41,51 @@ def _anchor(a: App) -> tuple[str, bool]:
     return "", True
 
 
+def _owners(col: Collation) -> dict[tuple[str, str, str], dict[int, str]]:
+    """(row, siglum, layer) → offset → the app whose mark the page shows on that character.
+
+    Two entries can claim the same characters of a witness (an addition ``奠觶`` and the ``賓`` after it, the
+    second's reading running over the first's); the page marks each character once, for the entry of the
+    earliest, shortest span (as :class:`.inline.ColumnWriter` does), and the popover must say the same.
+    """
+    spans: dict[tuple[str, str, str], list[tuple[int, int, str]]] = {}
+    for a in col.apps:
+        spans.setdefault((a.row, col.base, a.layer), []).append((a.lem.start, a.lem.end, a.id))
+        for s, r in a.readings.items():
+            spans.setdefault((a.row, s, a.layer), []).append((r.start, r.end, a.id))
+    out: dict[tuple[str, str, str], dict[int, str]] = {}
+    for k, xs in spans.items():
+        cover: dict[int, str] = {}
+        for start, end, aid in sorted(xs, key=lambda x: (x[0], x[1])):
+            for i in range(start, end):
+                cover.setdefault(i, aid)
+        out[k] = cover
+    return out
+
+
+def _own_text(text: str, start: int, end: int, aid: str, cover: dict[int, str]) -> str:
+    """The characters of a reading the page marks for this entry (all of them unless another entry's mark
+    holds some)."""
+    if len(text) != end - start:
+        return text
+    return "".join(c for i, c in zip(range(start, end), text) if cover.get(i, aid) == aid)
+
+
 def app_data(col: Collation, numbers: dict[str, int]) -> dict:
     """app id → what the popover shows: every witness's reading with its page and line."""
     out = {}
+    owners = _owners(col)
+    starts = {s: page_starts(w) for s, w in col.witnesses.items()}
+
+    def where(s: str, page: str | None, line: int | None) -> str:  # 卷五 葉三a 行4: the leaf's line, as cited
+        return place_label(col.witnesses[s], starts[s], page, line)
+
     for a in col.apps:
-        rd = [[col.base, a.lem.text, a.lem.page, a.lem.line, "lem", a.lem.unit]]
+        lem = _own_text(a.lem.text, a.lem.start, a.lem.end, a.id, owners.get((a.row, col.base, a.layer), {}))
+        rd = [[col.base, lem, where(col.base, a.lem.page, a.lem.line), None, "lem", a.lem.unit]]
         for s, r in a.readings.items():
-            rd.append([s, r.text, r.page, r.line, r.type, r.unit])
+            text = _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {}))
+            rd.append([s, text, where(s, r.page, r.line), None, r.type, r.unit])
         out[a.id] = {"n": numbers.get(a.id), "row": a.row, "layer": a.layer, "lz": LAYER_ZH.get(a.layer, a.layer),
                      "type": a.type, "sub": a.subtype, "ctx": a.context, "r": rd}
     return out
@@ -50,47 +96,105 @@ def _sig(s: str, page: str | None = None) -> str:
     return f'<span class="sig">{escape(s)}</span>{pg}'
 
 
-def footnote_html(a: App, n: int, col: Collation) -> Markup:
-    """One numbered apparatus line (an ``li``)."""
-    agree = [s for s, r in a.readings.items() if r.type == "agree"]
-    differing = a.differing()
-    anchor, before = ("", True)
-    lem_text = a.lem.text
-    if not lem_text:
-        anchor, before = _anchor(a)
-        lem_text = anchor
-    parts = [f'<a class="fn-n" href="#ref-{escape(a.id)}" title="back to the text">{n}</a>']
-    if a.layer != "jing":
-        parts.append(f'<span class="fn-layer">{escape(LAYER_ZH.get(a.layer, a.layer))}</span>')
-    lem_sigla = " ".join([_sig(col.base, a.lem.page)] + [_sig(s) for s in agree])
-    parts.append(f'<span class="lem">{escape(lem_text or "—")}</span> {lem_sigla}<span class="br">]</span>')
-    groups: dict[tuple[str, str], list[str]] = {}
-    for s, r in differing.items():
-        text = r.text
-        if not a.lem.text and anchor:  # an addition: the reading with the anchor character
-            text = anchor + text if before else text + anchor
-        groups.setdefault((text or OMITTED, r.type or a.type), []).append(s)
-    rdgs = []
-    for (text, _ty), sigla in groups.items():
-        pages = {s: differing[s].page for s in sigla}
-        rdgs.append(f'<span class="rdg">{escape(text)}</span> ' + " ".join(_sig(s, pages[s]) for s in sigla))
-    parts.append("; ".join(rdgs))
-    label = VARIANT_LABEL.get(a.type, a.type)
-    if a.subtype == "minor":
-        label += " · 古今字/通假"
-    parts.append(f'<span class="ty">{escape(label)}</span>')
+def witness_name(w: Witness) -> str:
+    """How a 校勘記 names a witness: 四庫本注疏, 四部叢刊本, 集釋本, 圖書集成本 (by its role and edition)."""
+    from .cite import edition_name
+
+    m = w.meta
+    ed = edition_name(m)
+    if m.role == "zhushu":
+        return "四庫本注疏" if ed.startswith("文淵閣") else "注疏本"
+    if m.role == "songben":
+        return "四部叢刊本" if ed == "四部叢刊本" else "宋本"
+    if m.role == "jishi":
+        return "集釋本"
+    if ed == "古今圖書集成本":
+        return "圖書集成本"
+    return m.siglum
+
+
+def _join(names: list[str]) -> str:
+    return "、".join(dict.fromkeys(names))
+
+
+def _readings_from(a: App, col: Collation, reader: str) -> tuple[str, dict[str, str]]:
+    """(the reading text's own reading, siglum → every other witness's reading that differs from it)."""
+    all_ = {col.base: a.lem.text, **{s: r.text for s, r in a.readings.items()}}
+    own = all_.pop(reader, "")
+    return own, {s: t for s, t in all_.items() if t != own}
+
+
+def jiaokanji(a: App, col: Collation, reader: str | None = None) -> str:
+    """One entry of the apparatus as a modern 校勘記 sentence (traditional glue words)::
+
+        「俟」，四庫本注疏作「侯」。           a different reading
+        四庫本注疏無「遂」字。                  an omission
+        「執」下，四庫本注疏有「弣」字。        an addition, hung on the character before it
+        注「俟」，…                              an entry in the 注 (the layer is named unless it is 经)
+    """
+    reader = reader or col.base
+    if reader == col.base:
+        own = a.lem.text
+        differing = {s: r.text for s, r in a.differing().items()}
+    else:
+        own, differing = _readings_from(a, col, reader)
+    head = "" if a.layer == "jing" else LAYER_HANT.get(a.layer, "")
+    if not own:  # others have more here: 「執」下，X有「弣」字
+        anchor, before = _anchor(a) if reader == col.base else ("", True)
+        groups: dict[str, list[str]] = {}
+        for s, t in differing.items():
+            groups.setdefault(t, []).append(witness_name(col.witnesses[s]))
+        place = f"「{anchor}」{'下' if before else '上'}" if anchor else "此處"
+        return head + place + "，" + "；".join(f"{_join(n)}有「{t}」字" for t, n in groups.items() if t) + "。"
+    lost = [witness_name(col.witnesses[s]) for s, t in differing.items() if not t]
+    other: dict[str, list[str]] = {}
+    for s, t in differing.items():
+        if t:
+            other.setdefault(t, []).append(witness_name(col.witnesses[s]))
+    parts = [f"{_join(n)}作「{t}」" for t, n in other.items()]
+    if lost:
+        parts.append(f"{_join(lost)}無{'此字' if len(own) == 1 else '此' + str(len(own)) + '字'}"
+                     if parts else f"{_join(lost)}無")
+    return f"{head}「{own}」，" + "，".join(parts) + "。"
+
+
+def footnote_html(a: App, n: int, col: Collation, reader: str | None = None) -> Markup:
+    """One numbered entry of the 校勘記 (an ``li``): the sentence in the reading text's script, then the sigla and
+    leaves of the witnesses it names, small, for the reader who checks."""
+    reader = reader or col.base
+    text = jiaokanji(a, col, reader)
+    if col.witnesses[reader].meta.script == "simplified":
+        text = hans(text)
+    parts = [f'<a class="fn-n" href="#ref-{escape(a.id)}" title="回到正文" data-i18n-title="fn-back">{n}</a>',
+             f'<span class="jkj">{escape(text)}</span>']
+    rds = {col.base: a.lem, **a.readings}
+    own = rds.get(reader)
+    sig = " ".join(_sig(s, r.page) for s, r in rds.items() if s != reader and (own is None or r.text != own.text))
+    parts.append(f'<span class="fn-sig">{_sig(reader, own.page if own else None)} · {sig}</span>')
+    label = VARIANT_ZH.get(a.type, a.type)
     cls = f"fn t-{a.type} l-{a.layer}"
-    return Markup(f'<li{attrs(cls=cls, id="fn-" + a.id, value=str(n), data_app=a.id)}>{" ".join(parts)}</li>')
+    return Markup(f'<li{attrs(cls=cls, id="fn-" + a.id, value=str(n), data_app=a.id, data_type=label)}>{" ".join(parts)}</li>')
 
 
-def gap_text(g: LayerGap, present_in_row: set[str]) -> str | None:
-    """"疏 only in ZS" for a layer gap worth a note in this row; None when the row lacks a witness altogether."""
+#: A layer gap's note, in the interface's default language (简); the page's script puts it in 繁 or English
+#: (``data-i18n`` key ``gap-KIND`` with these arguments: ``{layer}``, ``{w}``).
+GAP_TEXT = {"edge": "{w} 节录始末在此段内", "lacuna": "{layer}：{w} 底本缺叶", "layer": "{layer} 仅见于 {w}"}
+
+
+def gap_text(g: LayerGap, present_in_row: set[str]) -> dict | None:
+    """"疏 仅见于 ZS" for a layer gap worth a note in this row (key, arguments, text); None when the row lacks
+    a witness altogether."""
     layer = LAYER_ZH.get(g.layer, g.layer)
     if g.kind == "edge":
-        return f"{', '.join(g.absent)} begins or ends inside this passage"
-    if g.kind == "lacuna":
-        return f"{layer} lost in {', '.join(g.absent)}: a page of its source is missing"
-    absent = [s for s in g.absent if s in present_in_row]
-    if not absent:
-        return None
-    return f"{layer} only in {' '.join(g.present)}"
+        args = {"w": "、".join(g.absent)}
+    elif g.kind == "lacuna":
+        args = {"layer": layer, "w": "、".join(g.absent)}
+    else:
+        if not [s for s in g.absent if s in present_in_row]:
+            return None
+        args = {"layer": layer, "w": " ".join(g.present)}
+    kind = g.kind if g.kind in GAP_TEXT else "layer"
+    text = GAP_TEXT[kind].format(**{"layer": "", "w": "", **args})
+    return {"key": f"gap-{kind}", "args": json.dumps({**args, "layer": g.layer} if "layer" in args else args,
+                                                     ensure_ascii=False),
+            "text": text, "present": " ".join(g.present)}

@@ -8,6 +8,7 @@ from :class:`.inline.ColumnWriter`.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from html import unescape
@@ -20,11 +21,13 @@ from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..model import Div, Unit, Witness
 from .appview import app_data, footnote_html, gap_text
-from .html import LAYER_EN, LAYER_ZH, VARIANT_LABEL, lang_of
+from .emended import emendations
+from .html import LAYER_EN, LAYER_ZH, VARIANT_ZH, lang_of, safe_id
 from .inline import ColumnWriter, PageIds
-from .marks import mark_index, reading_order
+from .marks import jiaokanji_order, mark_index
 from .notes import Verdicts
 from .overview import overview_cells
+from .truth import fold, found_elsewhere
 
 
 @dataclass
@@ -55,6 +58,22 @@ class Chapter:
     @property
     def base_page(self) -> str:
         return f"{self.name}-base.html"
+
+    def reading_page(self, siglum: str) -> str:
+        """The base-text view read from ``siglum``: the base's page, or ``NAME-base-SIGLUM.html``."""
+        return self.base_page if siglum == self.base else f"{self.name}-base-{safe_id(siglum)}.html"
+
+    @property
+    def readers(self) -> list[tuple[str, str]]:
+        """(siglum, page) of every witness that can be the reading text (a collation's; else the one)."""
+        return [(s, self.reading_page(s)) for s in self.witnesses] if self.collation else []
+
+    @property
+    def emended_page(self) -> str:
+        return f"{self.name}-emended.html"
+
+    #: the base witness's 案 notes change readings that can be placed (set by the site): an emended-text page
+    has_emended: bool = False
 
     @property
     def label(self) -> str:
@@ -172,9 +191,9 @@ def machine_punctuated(w: Witness) -> bool:
     return w.meta.extra.get("punctuation") == "machine"
 
 
-def column_html(cw: ColumnWriter, w: Witness) -> Markup:
+def column_html(cw: ColumnWriter, w: Witness, slots: list[int] | None = None) -> Markup:
     """The writer's HTML, its punctuation folded when it is a program's."""
-    html = cw.html()
+    html = cw.html(slots)
     return fold_punctuation(html) if machine_punctuated(w) else html
 
 
@@ -186,7 +205,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     """Everything chapter.html needs."""
     col = ch.collation
     marks = mark_index(col) if col else {}
-    numbers = reading_order(col) if col else {}
+    numbers = jiaokanji_order(col) if col else {}
     units = {s: _units(w) for s, w in ch.witnesses.items()}
     openers = {s: _div_openers(w) for s, w in ch.witnesses.items()}
     gaps_by_row: dict[str, list] = {}
@@ -197,30 +216,43 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         apps_by_row.setdefault(a.row, []).append(a)
     pages = PageIds()
     front = _edge_rows(ch, "front", pages, verdicts)
+    texts = {s: witness_key_text(w) for s, w in ch.witnesses.items()} if len(ch.witnesses) > 1 else {}
     rows_out = []
     for i, row in enumerate(ch.rows(), 1):
         cols = []
         present = {s for s, ids in row.units.items() if ids}
+        writers = []
         for s, w in ch.witnesses.items():
             ids = row.units.get(s, [])
             cw = ColumnWriter(s, marks.get((row.id, s)), pages, verdicts)
             for uid in ids:
                 cw.add_unit(units[s][uid], openers[s].get(uid))
-            html = column_html(cw, w)
+            writers.append((s, w, ids, cw))
+        slots = _slots([cw for _s, _w, ids, cw in writers if ids]) if len(present) > 1 else None
+        for s, w, ids, cw in writers:
+            html = column_html(cw, w, slots.get(id(cw)) if slots else None)
             cols.append({"siglum": s, "lang": lang_of(w.meta.script), "html": html, "empty": not ids,
                          "chars": _text_len(html) if ids else 0})
         _mark_short(cols)
+        aligned = bool(slots) and not any(c["short"] for c in cols)
+        if slots and not aligned:  # a giant column beside a short one: the short one stays in view instead
+            for c, (s, w, ids, cw) in zip(cols, writers):
+                if ids:
+                    c["html"] = column_html(cw, w)
         notes = []
         for g in gaps_by_row.get(row.id, []):
             t = gap_text(g, present)
             if t:
-                notes.append({"layer": g.layer, "text": t})
+                notes.append({"layer": g.layer, **t})
         base_ids = row.units.get(ch.base, [])
+        absent = [s for s in ch.witnesses if s not in present] if len(ch.witnesses) > 1 else []
+        unplaced = _unplaced(absent, row, units, texts) if absent else []
         rows_out.append({
             "id": row.id, "n": i, "passage": row.base_passage or (base_ids[0] if base_ids else None),
             "cols": cols, "gaps": notes, "apps": len(apps_by_row.get(row.id, [])),
             "solo": len(present) < len(ch.witnesses),
-            "absent": [s for s in ch.witnesses if s not in present] if len(ch.witnesses) > 1 else [],
+            "slots": max((max(v) for v in slots.values() if v), default=0) if aligned and slots else 0,
+            "absent": [s for s in absent if s not in unplaced], "unplaced": unplaced,
         })
     back = _edge_rows(ch, "back", pages, verdicts)
     return {
@@ -239,6 +271,32 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     }
 
 
+def witness_key_text(w: Witness) -> str:
+    """The witness's text of the chapter layer by layer (all its 经, then all its 注 …; 案 notes and paratext left
+    out), on folded keys: a passage's 经 is one run in it, whatever commentary the witness puts between."""
+    by_layer: dict[str, list[str]] = {}
+    for p in w.pieces():
+        if p.layer not in ("an", "paratext"):
+            by_layer.setdefault(p.layer, []).append(fold(p.text))
+    return "|".join("".join(x) for x in by_layer.values())
+
+
+def _unplaced(absent: list[str], row: Row, units: dict[str, dict[str, Unit]], texts: dict[str, str]) -> list[str]:
+    """The witnesses of ``absent`` whose text has this row's 经 after all (:func:`.truth.found_elsewhere`): the
+    collation did not place their passage here, which is not the same as their lacking it."""
+    jing = ["".join(p.text for uid in ids for p in units[s][uid].pieces if p.layer == "jing")
+            for s, ids in row.units.items() if ids]
+    return [s for s in absent if any(found_elsewhere(j, texts.get(s, "")) for j in jing)]
+
+
+def _slots(writers: list[ColumnWriter]) -> dict[int, list[int]]:
+    """id(writer) → the grid row of each of its blocks: the blocks' keys (:meth:`ColumnWriter.slot_keys`) of all
+    the row's columns, in order, numbered from 1."""
+    keys = {id(cw): cw.slot_keys() for cw in writers}
+    order = {k: i for i, k in enumerate(sorted({k for ks in keys.values() for k in ks}), 1)}
+    return {w: [order[k] for k in ks] for w, ks in keys.items()}
+
+
 def _mark_short(cols: list[dict]) -> None:
     """``short``: a column that fits on a screen beside one :data:`GIANT_RATIO` times longer (it stays in view)."""
     longest = max((c["chars"] for c in cols), default=0)
@@ -251,16 +309,21 @@ def _vtypes(col: Collation | None) -> list[tuple[str, str, int]]:
         return []
     counts = col.counts()
     order = ("substantive", "omission", "addition", "transposition", "taboo", "orthographic", "uncertain")
-    return [(t, VARIANT_LABEL[t], counts.get(t, 0)) for t in order if counts.get(t, 0)]
+    return [(t, VARIANT_ZH[t], counts.get(t, 0)) for t in order if counts.get(t, 0)]
 
 
-def base_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
-    """The base text running, numbered footnote references at each entry, the apparatus under each passage."""
+def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = False,
+                 reader: str | None = None) -> dict:
+    """The base text running, numbered footnote references at each entry, the apparatus under each passage.
+
+    ``emended``: the emended text (:mod:`.emended`): every change a 案 note makes marked at its characters.
+    ``reader``: another witness as the reading text, the others (the base among them) in its 校勘記."""
     col = ch.collation
-    base = ch.base
+    base = reader or ch.base
+    ems = emendations(ch.witnesses[base], verdicts) if emended else None
     w = ch.witnesses[base]
     marks = mark_index(col) if col else {}
-    numbers = reading_order(col) if col else {}
+    numbers = jiaokanji_order(col, base) if col else {}
     units = _units(w)
     openers = _div_openers(w)
     apps_by_row: dict[str, list] = {}
@@ -274,16 +337,16 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     for i, row in enumerate(ch.rows(), 1):
         ids = row.units.get(base, [])
         present = {s for s, x in row.units.items() if x}
-        cw = ColumnWriter(base, marks.get((row.id, base)), pages, verdicts, footnotes=numbers)
+        cw = ColumnWriter(base, marks.get((row.id, base)), pages, verdicts, footnotes=numbers, emend=ems)
         for uid in ids:
             cw.add_unit(units[uid], openers.get(uid))
         apps = sorted(apps_by_row.get(row.id, []), key=lambda a: numbers.get(a.id, 0))
-        foot = [footnote_html(a, numbers[a.id], col) for a in apps if col is not None and a.id in numbers]
+        foot = [footnote_html(a, numbers[a.id], col, base) for a in apps if col is not None and a.id in numbers]
         notes = []
         for g in gaps_by_row.get(row.id, []):
             t = gap_text(g, present | {base})
             if t:
-                notes.append({"layer": g.layer, "text": t})
+                notes.append({"layer": g.layer, **t})
         others = []
         if not ids and col is not None:  # a passage the base lacks: show it, quietly, from the witness that has it
             for s, uids in row.units.items():
@@ -309,9 +372,13 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         "vtypes": _vtypes(col),
         "overview": overview_cells(ch, apps_by_row),
         "apps": app_data(col, numbers) if col else {},
-        "view": "base",
+        "view": "emended" if emended else "base",
+        "reader": base,
         "lang": lang_of(w.meta.script),
         "napps": len(numbers),
-        "sigla_line": Markup(", ".join(f"<b>{escape(s)}</b> {escape(x.meta.title or x.meta.file)}"
-                                       for s, x in ch.witnesses.items())),
+        "nchanges": sum(len(x) for x in ems.values()) if ems else 0,
+        "sigla_line": Markup("；".join(f"<b>{escape(s)}</b> <span lang=\"{lang_of(x.meta.script)}\">"
+                                       f"{escape(x.meta.title or x.meta.file)}</span>" for s, x in ch.witnesses.items())),
+        "intro_args": json.dumps({"base": base, "n": len(numbers)}),
+        "emended_args": json.dumps({"base": base, "n": sum(len(x) for x in ems.values()) if ems else 0}),
     }

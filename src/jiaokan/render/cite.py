@@ -17,14 +17,19 @@ from __future__ import annotations
 
 import re
 
+from typing import TYPE_CHECKING
+
 from ..model import WitnessMeta
+
+if TYPE_CHECKING:
+    from ..model import Witness
 
 _DIGITS = "〇一二三四五六七八九"
 _KANRIPO_PAGE = re.compile(r"^(\d+)-(\d+)([ab])$")
 _PAGE = re.compile(r"^(\d+)([ab])$")
 
 
-def hanzi_number(n: int) -> str:
+def hanzi_number(n: int) -> str:  # noqa: C901 - one numeral system, one function
     """1 → 一, 12 → 十二, 20 → 二十, 105 → 一百〇五, 276 → 二百七十六 (as 卷 and 葉 are numbered)."""
     if n < 0:
         raise ValueError(f"no Chinese numeral for {n}")
@@ -73,18 +78,97 @@ def juan_and_leaf(page: str | None, pb_juan: str | None, meta_juan: str) -> tupl
 
 
 def page_ref(script: str, juan: int | None, leaf: str | None, page: str | None) -> str:
-    """卷五 葉三a (叶 in a simplified witness); a page that is no leaf label as it stands (p. 12)."""
+    """卷五 葉三a (葉 in every script: one word for the leaf everywhere); a page that is no leaf label as it
+    stands (p. 12)."""
     parts = []
     if juan is not None:
         parts.append(f"卷{hanzi_number(juan)}")
     if leaf:
-        parts.append(("叶" if script == "simplified" else "葉") + leaf)
+        parts.append("葉" + leaf)
     elif page:
         parts.append(f"p. {page}")
     return " ".join(parts)
 
 
+def leaf_ref(page: str | None, pb_juan: str | None, meta_juan: str) -> tuple[str, str]:
+    """(卷 such as ``卷十七``, 葉 such as ``葉十二b``) of a page label; "" for what cannot be told."""
+    juan, leaf = juan_and_leaf(page, pb_juan, meta_juan)
+    return (f"卷{hanzi_number(juan)}" if juan is not None else "",
+            f"葉{leaf}" if leaf else (f"p. {page}" if page else ""))
+
+
 def citation(title: str, ref: str, line: int | None) -> str:
-    """《儀禮集釋》卷五 葉三a 行4: what the page's script pastes together (cite.js does the same)."""
+    """《儀禮集釋》卷五 葉三a 行4: the short form (the page's dialogs use :func:`full_citation`)."""
     head = f"《{title}》{ref}".replace("》 ", "》")
     return head + (f" 行{line}" if line and ref else "")
+
+
+#: Who made a work, by the witness's role, when the manifest does not say (for the citation's head).
+AUTHOR_BY_ROLE = {"jishi": "李如圭", "zhushu": "鄭玄注，賈公彦疏", "songben": "鄭玄注"}
+
+
+def edition_name(meta: WitnessMeta) -> str:
+    """The edition a scholar names: 文淵閣四庫全書本, 四部叢刊本 … (from the manifest's title and source, the
+    Kanripo branch of the file), "" when nothing says."""
+    hay = " ".join((meta.title or "", meta.source or "", meta.file or "", str(meta.extra.get("edition", ""))))
+    if re.search(r"文[渊淵]阁|文[渊淵]閣|WYG|四[库庫]", hay):
+        return "文淵閣四庫全書本"
+    if re.search(r"四部[丛叢]刊|SBCK|KR1d0026", hay):
+        return "四部叢刊本"
+    if re.search(r"[图圖]书集成|圖書集成|wikisource", hay, re.I):
+        return "古今圖書集成本"
+    return ""
+
+
+def cite_head(meta: WitnessMeta, pian: str | None) -> dict[str, str]:
+    """The parts of a citation that do not change along a witness: author, work, 篇 and edition, in
+    traditional characters (the convention of the citation, whatever the witness's script)."""
+    from ..normalize.script import convert_text
+    from ..readers.common.yili import PIAN, pian_index
+
+    author = meta.author or AUTHOR_BY_ROLE.get(meta.role or "", "")
+    i = pian_index(pian) if pian else None
+    return {"author": convert_text(author, "traditional"),
+            "work": convert_text(work_title(meta), "traditional"),
+            "pian": PIAN[i] if i is not None else (convert_text(pian, "traditional") if pian else ""),
+            "edition": edition_name(meta)}
+
+
+def full_citation(head: dict[str, str], juan: str, leaf: str, line: int | None) -> str:
+    """李如圭《儀禮集釋》卷十七〈喪服〉，文淵閣四庫全書本，葉十二b 行7 (cite.js builds the same string)."""
+    out = f"{head.get('author', '')}《{head['work']}》{juan}"
+    if head.get("pian"):
+        out += f"〈{head['pian']}〉"
+    if head.get("edition"):
+        out += f"，{head['edition']}"
+    if leaf:
+        out += f"，{leaf}" + (f" 行{line}" if line else "")
+    return out
+
+
+def page_starts(w: "Witness") -> dict[str, tuple[int | None, str | None]]:
+    """Page label → (the source line its page break stands on, the break's own 卷): what turns a source line
+    into the line on the leaf (行 = source line − the break's line, as the citation's records count it)."""
+    from ..model import PageBreak, Where, walk
+
+    out: dict[str, tuple[int | None, str | None]] = {}
+    where = Where()
+    for p in w.pieces():
+        where.enter(p)
+        for step in walk(p.content, where):
+            if isinstance(step.node, PageBreak) and step.node.n not in out:
+                out[step.node.n] = (step.line, step.node.juan)
+    return out
+
+
+def place_label(w: "Witness", starts: dict[str, tuple[int | None, str | None]], page: str | None,
+                line: int | None) -> str:
+    """卷五 葉三a 行4 for a source line on a page of ``w`` (the one meaning of 行: the line on the leaf)."""
+    if not page:
+        return ""
+    pb_line, pb_juan = starts.get(page, (None, None))
+    juan, leaf = leaf_ref(page, pb_juan, w.meta.juan)
+    ref = " ".join(x for x in (juan, leaf) if x)
+    if line is not None and pb_line is not None and line >= pb_line:
+        ref += f" 行{line - pb_line}"
+    return ref

@@ -46,6 +46,13 @@ VARIANT_LABEL: dict[str, str] = {
 }
 
 
+#: Variant types in the interface's default language (简); the page's script gives 繁 and English (``vt-TYPE``).
+VARIANT_ZH: dict[str, str] = {
+    "substantive": "实质", "omission": "脱文", "addition": "衍文", "transposition": "倒文", "taboo": "避讳",
+    "orthographic": "异体", "uncertain": "缺字",
+}
+
+
 def lang_of(script: str | None) -> str:
     """BCP 47 tag for Literary Chinese in the witness's script."""
     return {"simplified": "lzh-Hans", "traditional": "lzh-Hant"}.get(script or "", "lzh")

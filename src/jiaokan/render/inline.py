@@ -17,14 +17,19 @@ Gaiji characters of the layer's pieces, labels and notes skipped), so the marks 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
-from ..model import (DEFAULT_RESP, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text, Unit, Where,
+from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text, Unit, Where,
                      code_codepoint, describe_codepoint, walk)
+from .cite import leaf_ref
 from .html import LAYER_ZH, attrs, page_id
 from .marks import Mark
 from .notes import Verdicts, note_html
+
+if TYPE_CHECKING:
+    from .emended import Em
 
 
 @dataclass
@@ -54,7 +59,7 @@ class ColumnWriter:
 
     def __init__(self, siglum: str, marks: dict[str, list[Mark]] | None, pages: PageIds,
                  verdicts: Verdicts | None = None, page: str | None = None, link_units: bool = True,
-                 footnotes: dict[str, int] | None = None):
+                 footnotes: dict[str, int] | None = None, emend: "dict[str, list[Em]] | None" = None):
         self.siglum = siglum
         self.marks = marks or {}
         self.pages = pages
@@ -63,6 +68,10 @@ class ColumnWriter:
         self.line: int | None = None
         self.link_units = link_units
         self.footnotes = footnotes  # app id → number: a footnote reference after each lemma (base-text view)
+        self.emend = emend or {}  # piece id → the changes of the 案 notes in it (the emended-text view)
+        self._ems: list[Em] = []
+        self._em_open: Em | None = None
+        self._pstart = 0
         self.pos: dict[str, int] = {}
         self._cover: dict[str, dict[int, Mark]] = {}
         self._zero: dict[str, dict[int, list[Mark]]] = {}
@@ -87,8 +96,10 @@ class ColumnWriter:
         outs = [self._piece(p) for p in u.pieces]
         self._units.append((u, div, outs))
 
-    def html(self) -> Markup:
-        """All units so far; insertion marks past the last character close the last piece of their layer."""
+    def html(self, slots: list[int] | None = None) -> Markup:
+        """All units so far; insertion marks past the last character close the last piece of their layer.
+
+        ``slots``: the grid row of each block (:meth:`slot_keys`, numbered across the row's columns)."""
         for layer, zero in self._zero.items():
             rest = sorted(o for o in zero if o >= self.pos.get(layer, 0))
             last = self._last_piece.get(layer)
@@ -97,38 +108,64 @@ class ColumnWriter:
                     if last is not None:
                         last.parts.append(self._insertion(m))
         out: list[str] = []
+        slot = iter(slots) if slots is not None else None
         for u, div, pieces in self._units:
             if div is not None and div.title:
-                out.append(f'<h3 class="div-title">{escape(div.title)}</h3>')
+                style = f"grid-row:{next(slot)}" if slot is not None else None
+                out.append(f'<h3{attrs(cls="div-title", style=style)}>{escape(div.title)}</h3>')
             ua = {"cls": "unit" + ("" if u.jing is not None else " unit-para"), "data_unit": u.id}
             if self.link_units:
                 ua["id"] = u.id
             out.append(f"<div{attrs(**ua)}>")
             for p in pieces:
-                out.append(f"<div{attrs(**p.attrs)}>{''.join(p.parts)}</div>")
+                style = f"grid-row:{next(slot)}" if slot is not None else None
+                out.append(f"<div{attrs(**p.attrs, style=style)}>{''.join(p.parts)}</div>")
             out.append("</div>")
         return Markup("".join(out))
 
+    def slot_keys(self) -> list[tuple[int, int, int]]:
+        """Where each block this writer shows (a division title, a piece) belongs in a row whose columns are
+        aligned layer by layer: (the 经 passage it follows, the layer's place in the book's order, its
+        repeat), so that 经 stands beside 经, 传 beside 传 and 注 beside 注 in every column."""
+        rank = {layer: i for i, layer in enumerate(("paratext",) + LAYERS)}
+        keys: list[tuple[int, int, int]] = []
+        seen: dict[tuple[int, int], int] = {}
+        k = 0
+        for u, div, pieces in self._units:
+            if u.jing is not None:
+                k += 1
+            if div is not None and div.title:
+                keys.append((k, -1, 0))
+            for p in pieces:
+                r = rank.get(p.layer, len(rank))
+                n = seen.get((k, r), 0)
+                seen[(k, r)] = n + 1
+                keys.append((k, r, n))
+        return keys
+
     # ------------------------------------------------------------------ pieces
     def _piece(self, p: Piece) -> _PieceOut:
-        page0, line0 = self.page or p.loc.page, p.loc.line or self.line
         parts: list[str] = []
         self._open = None
+        self._ems = list(self.emend.get(p.id or "", []))
+        self._pstart = self.pos.get(p.layer, 0)
         self._content(p.content, p.layer, parts, take=True)
         self._close(parts)
-        lines = f"line {line0}" if line0 else ""
-        if self.line and line0 and self.line != line0:
-            lines = f"lines {line0}–{self.line}"
-        title = " · ".join(x for x in (
-            self.siglum, f"p. {page0}" if page0 else "", lines,
-            LAYER_ZH.get(p.layer, p.layer) + (f" ({p.resp})" if p.resp and p.layer not in ("zhu", "shu") else ""),
-        ) if x)
+        if self._ems:  # a change at the very end of the piece (an extra reading of the 注疏 after its last character)
+            self._em_at(len(p.text), [], parts)
+        if self._em_open is not None:
+            parts.append(_em_close(self._em_open))
+            self._em_open = None
+        self._ems = []
+        # no tooltip per piece (聘禮 has thousands: a tenth of the page): the place of any character is the cite
+        # dialog's (葉 and the line on the leaf), the layer is the piece's look; only a doubt is said
         cls = f"piece l-{p.layer}"
         if p.subtype:
             cls += f" st-{p.subtype}"
+        title = None
         if p.cert == "low":
             cls += " cert-low"
-            title += " · layer uncertain"
+            title = "层次存疑"
         a = {"cls": cls, "title": title, "data_resp": p.resp if p.resp != DEFAULT_RESP.get(p.layer) else None}
         out = _PieceOut(p.layer, parts, a)
         self._last_piece[p.layer] = out
@@ -177,7 +214,7 @@ class ColumnWriter:
             parts.append(self._pb(node))
         elif isinstance(node, Gap):
             self._close(parts)
-            title = f"{self.siglum}: a {node.unit} of the source is lost here" + (f" ({node.desc})" if node.desc else "")
+            title = f"{self.siglum}：底本于此缺{'葉' if node.unit == 'page' else '文'}" + (f"（{node.desc}）" if node.desc else "")
             parts.append(f'<span{attrs(cls="gap", title=title, role="note", aria_label=title)}>〔缺〕</span>')
 
     def _chars(self, s: str, layer: str, parts: list[str], gaiji: Gaiji | None = None) -> None:
@@ -199,6 +236,8 @@ class ColumnWriter:
         run: list[str] = []
         for ch in s:
             i = self.pos.get(layer, 0)
+            if self._ems or self._em_open is not None:
+                self._em_at(i - self._pstart, run, parts)
             zs = zero.pop(i, None)
             m = cover.get(i)
             if zs or m is not self._open:
@@ -209,7 +248,32 @@ class ColumnWriter:
                 parts.append(str(escape("".join(run))))
                 run.clear()
                 self._maybe_ref(parts)
+            if self._em_open is not None and self._em_open.end == i + 1 - self._pstart:
+                self._em_at(i + 1 - self._pstart, run, parts)
         parts.append(str(escape("".join(run))))
+
+    def _em_at(self, local: int, run: list[str], parts: list[str]) -> None:
+        """At offset ``local`` of the piece: close the change that ends here, open (or draw) those that start here."""
+        def flush() -> None:
+            parts.append(str(escape("".join(run))))
+            run.clear()
+            self._close(parts)
+
+        if self._em_open is not None and self._em_open.end == local:
+            flush()
+            parts.append(_em_close(self._em_open))
+            self._em_open = None
+        while self._ems and self._ems[0].start <= local:
+            e = self._ems.pop(0)
+            if e.start < local:  # passed (overlapping an open one): not drawn
+                continue
+            flush()
+            if e.start == e.end:
+                parts.append(_em_open(e) + _em_close(e))
+            else:
+                parts.append(_em_open(e))
+                self._em_open = e
+                break
 
     def _boundary(self, run: list[str], zs: list[Mark] | None, m: Mark | None, parts: list[str]) -> None:
         """Where marks change: write the pending run, the insertion signs that stand here, open ``m``."""
@@ -255,16 +319,16 @@ class ColumnWriter:
             cls += " v-lem"
         first = m.app not in self._seen_apps
         self._seen_apps.add(m.app)
-        return {"cls": cls, "data_app": m.app, "tabindex": "0" if first else "-1",
-                "role": "button" if first else None, "aria_haspopup": "dialog" if first else None}
+        return {"cls": cls, "data_app": m.app, "tabindex": "0" if first else "-1", "role": "button" if first else None}
 
     def _mark_open(self, m: Mark) -> str:
         return f"<mark{attrs(**self._mark_attrs(m))}>"
 
     def _insertion(self, m: Mark) -> str:
         a = self._mark_attrs(m, " v-ins")
-        a["title"] = "nothing here in this witness" if not m.lem else "the base has nothing here"
+        a["title"] = "此本于此无字" if not m.lem else "底本于此无字"
         a["aria_label"] = a["title"]
+        a["data_i18n_title"] = "ins-wit" if not m.lem else "ins-base"
         out = [f"<mark{attrs(**a)}>‸</mark>"]
         self._maybe_ref(out, m)
         return "".join(out)
@@ -272,9 +336,27 @@ class ColumnWriter:
     def _pb(self, pb: PageBreak) -> str:
         pid = self.pages.take(self.siglum, pb.n)
         self.page = pb.n
-        title = f"{self.siglum} p. {pb.n}" + (f" (卷{pb.juan})" if pb.juan else "") + (f" · {pb.facs}" if pb.facs else "")
+        juan, leaf = leaf_ref(pb.n, pb.juan, "")
+        title = f"{self.siglum} " + " ".join(x for x in (juan, leaf) if x) + (f" · {pb.facs}" if pb.facs else "")
         return (f'<a{attrs(cls="pb", id=pid, href="#" + pid, title=title)}>'
                 f'<span class="pb-mark" aria-hidden="true">|</span><span class="pb-label">{escape(pb.n)}</span></a>')
+
+
+def _em_open(e: Em) -> str:
+    """A change of the emended text: the other reading struck through (the 注疏's before a restored reading),
+    then this text's characters."""
+    a = attrs(cls=f"em em-{e.op} em-vd-{e.verdict.replace(' ', '-')}", data_note_ref=e.note, tabindex="0", role="button",
+              aria_haspopup="dialog")
+    if e.op == "restore":
+        was = f'<del class="em-was">{escape(e.other)}</del>' if e.other else ""
+        return f"<span{a}>{was}<ins class=\"em-is\">"
+    return f'<span{a}><del class="em-old">'
+
+
+def _em_close(e: Em) -> str:
+    if e.op == "restore":
+        return "</ins></span>"
+    return f'</del><ins class="em-new">{escape(e.other)}</ins></span>'
 
 
 #: How an unknown character shows: 〓 (the geta mark), the printer's sign for a character
@@ -284,10 +366,10 @@ UNKNOWN_MARK = "〓"
 
 def _gaiji(g: Gaiji) -> str:
     if g.char:
-        return f'<span{attrs(cls="gaiji", title=f"&{g.code}; (resolved)")}>{escape(g.char)}</span>'
+        return f'<span{attrs(cls="gaiji", title=f"&{g.code}; 外字，已释读")}>{escape(g.char)}</span>'
     held = code_codepoint(g.code)
-    title = (f"unknown character: {describe_codepoint(held)} in the source" if held is not None
-             else f"unknown character: gaiji &{g.code}; has no known mapping")
+    title = (f"未识之字：原文为 {describe_codepoint(held)}" if held is not None
+             else f"未识之字：外字 &{g.code}; 无对应")
     return (f'<span{attrs(cls="gaiji gaiji-unknown", title=title, data_code=g.code, role="img", aria_label=title)}>'
             f'{UNKNOWN_MARK}</span>')
 

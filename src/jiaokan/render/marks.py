@@ -56,14 +56,19 @@ def _layer_chars(u: Unit) -> list[tuple[str, int]]:
     return [(p.layer, len(p.text)) for p in u.pieces]
 
 
-def reading_order(col: Collation) -> dict[str, int]:
+def _reading_of(a: App, col: Collation, siglum: str):
+    return a.lem if siglum == col.base else a.readings.get(siglum)
+
+
+def reading_order(col: Collation, siglum: str | None = None) -> dict[str, int]:
     """app id → footnote number, 1…N in the order the base text shows them.
 
     The base shows a row unit by unit, each unit's pieces in order (经, then 注, then 疏 …),
     while an app's offsets run over one layer of the whole row; so the order is
     (row, the piece that holds the lemma, the offset).
     """
-    units = {u.id: u for u in body_units(col.witnesses[col.base])}
+    reader = siglum or col.base
+    units = {u.id: u for u in body_units(col.witnesses[reader])}
     by_row: dict[str, list[App]] = {}
     for a in col.apps:
         by_row.setdefault(a.row, []).append(a)
@@ -76,19 +81,48 @@ def reading_order(col: Collation) -> dict[str, int]:
         spans: dict[str, list[tuple[int, int, int]]] = {}
         offs: dict[str, int] = {}
         seq = 0
-        for uid in row.units.get(col.base, []):
+        for uid in row.units.get(reader, []):
             for layer, n in _layer_chars(units[uid]):
                 o = offs.get(layer, 0)
                 spans.setdefault(layer, []).append((o, o + n, seq))
                 offs[layer] = o + n
                 seq += 1
         for a in apps:
+            rd = _reading_of(a, col, reader)
+            if rd is None:
+                continue
             where = seq  # past the end when nothing holds it
             for lo, hi, sq in spans.get(a.layer, []):
-                if lo <= a.lem.start < hi or (a.lem.start == hi and hi > lo):
+                if lo <= rd.start < hi or (rd.start == hi and hi > lo):
                     where = sq
-                    if a.lem.start < hi:
+                    if rd.start < hi:
                         break
-            keys.append(((ri, where, a.lem.start, a.lem.end), a.id))
+            keys.append(((ri, where, rd.start, rd.end), a.id))
     keys.sort()
     return {aid: n for n, (_k, aid) in enumerate(keys, 1)}
+
+
+#: Entries a 校勘記 leaves out: differences of form only (异体), which the collation keeps and the page marks
+#: (a switch shows them) but a printed apparatus does not list.
+NOT_IN_JIAOKANJI = frozenset({"orthographic"})
+
+
+def jiaokanji_order(col: Collation, siglum: str | None = None) -> dict[str, int]:
+    """app id → its number in the 篇's 校勘記 read from ``siglum`` (the base by default): :func:`reading_order`
+    without the entries of :data:`NOT_IN_JIAOKANJI` and, for another reading text, without those where every
+    witness reads as it does; numbered 1…N again (one sequence per 篇)."""
+    reader = siglum or col.base
+    order = reading_order(col, reader)
+    apps = {a.id: a for a in col.apps}
+
+    def listed_for(a: App) -> bool:
+        if a.type in NOT_IN_JIAOKANJI:
+            return False
+        if reader == col.base:
+            return True
+        own = _reading_of(a, col, reader)
+        texts = [a.lem.text] + [r.text for r in a.readings.values()]
+        return own is not None and any(t != own.text for t in texts)
+
+    listed = [aid for aid, _n in sorted(order.items(), key=lambda kv: kv[1]) if listed_for(apps[aid])]
+    return {aid: n for n, aid in enumerate(listed, 1)}

@@ -27,10 +27,13 @@ def overview_cells(ch, apps_by_row: dict[str, list]) -> list[dict]:
         strong = sum(n for t, n in counts.items() if WEIGHT.get(t, 1.0) >= 1)
         density = min(1.0, weight / 3.0)
         present = sum(1 for ids in row.units.values() if ids)
-        desc = ", ".join(f"{n} {t}" for t, n in counts.most_common()) or "no variants"
+        solo = nwit > 1 and present < nwit
+        n = sum(counts.values())
         cells.append({
             "href": f"#{row.id}", "grow": max(chars, 8), "d": f"{density:.2f}",
-            "strong": strong > 0, "solo": nwit > 1 and present < nwit,
-            "title": f"§{i}: {desc}" + (" · not in every witness" if nwit > 1 and present < nwit else ""),
+            "strong": strong > 0, "solo": solo,
+            # in the default interface language; the page's script gives 繁 and English (ov-cell[-solo])
+            "title": f"§{i}：异文 {n}" + ("（非各本皆有此段）" if solo else ""),
+            "key": "ov-cell-solo" if solo else "ov-cell", "args": f'{{"n":{i},"v":{n}}}',
         })
     return cells

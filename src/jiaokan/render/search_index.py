@@ -25,17 +25,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..emend.verdict import NoteVerdict
 from ..io import atomic_write_bytes
 from ..model import LAYERS, LineBreak, Note, PageBreak, Where, Witness, walk
 from ..normalize import strip_ignorable
 from .chapter import Chapter
-from .cite import juan_and_leaf, page_ref, work_title
+from .cite import cite_head, leaf_ref, work_title
 from .html import LAYER_ZH, lang_of
 from .notes import Verdicts
 from .searchfold import fold_table
+from .sentences import hans, reason_zh, say_en, say_zh, target_en, target_zh
+from .truth import shown_claim, shown_verdict
 
 #: Characters of context kept on each side of a note's place (the "anchored text").
 ANCHOR_CHARS = 12
@@ -97,12 +98,12 @@ def _row_of(ch: Chapter) -> dict[tuple[str, str], str]:
 
 
 def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdicts: Verdicts | None,
-                   zs: str | None) -> tuple[list[_Stream], dict, dict, dict]:
+                   zs: str | None, names: dict[str, str]) -> tuple[list[_Stream], dict, dict, dict]:
     """One walk over a witness: its streams, the citation records of its pieces, its notes, its pages."""
     streams: dict[str, _Stream] = {}
     cite: dict[str, list] = {}
     notes: dict[str, dict] = {}
-    pages: dict[str, str] = {}
+    pages: dict[str, list[str]] = {}
     where, lines = Where(), _Lines()
     after: list[tuple[dict, _Stream, int]] = []  # a note, its host stream, where it stands in it
     for u in w.units():
@@ -122,8 +123,7 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                 node = step.node
                 lines.step(node)
                 if isinstance(node, PageBreak) and node.n not in pages:
-                    juan, leaf = juan_and_leaf(node.n, node.juan, w.meta.juan)
-                    pages[node.n] = page_ref(w.meta.script, juan, leaf, node.n)
+                    pages[node.n] = list(leaf_ref(node.n, node.juan, w.meta.juan))
                 if step.note is not None:
                     if step.note is not note:
                         note = step.note
@@ -132,7 +132,7 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                         rec_n = {"w": s, "u": u.id, "r": row, "text": note.text,
                                  "before": "".join(host.chars[-ANCHOR_CHARS:]), "layer": p.layer,
                                  "page": step.page, "line": lines.n, "xmlid": note.id,
-                                 "v": _verdict(verdicts, note.id, zs)}
+                                 "v": _verdict(verdicts, note.id, zs, names)}
                         notes[note.id or f"{u.id}.an{len(notes)}"] = rec_n
                         after.append((rec_n, host, len(host.chars)))
                     streams[note.layer].add(node.reading, step.page)
@@ -153,14 +153,29 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
     return sorted(streams.values(), key=lambda x: order.get(x.layer, len(order))), cite, notes, pages
 
 
-def _verdict(verdicts: Verdicts | None, note_id: str | None, zs: str | None) -> dict | None:
+def _verdict(verdicts: Verdicts | None, note_id: str | None, zs: str | None, names: dict[str, str]) -> dict | None:
+    """The verdict as the 案 dialog shows it: the badge after the truth checks (:mod:`.truth`), and per claim its
+    shown verdict, its readings and what it says in 简/繁/English.  Machine names (rules, targets' keys,
+    the stage's own one-line summary) stay out of the page's data."""
     v: NoteVerdict | None = verdicts.get(note_id or "") if verdicts is not None else None
     if v is None:
         return None
-    d: dict[str, Any] = dict(v.to_dict())
-    d["claims"] = list(d.get("claims") or [])
-    d["zs"] = zs
-    return d
+    shown = shown_verdict(v)
+    claims = []
+    first_problem = None
+    for c in v.claims:
+        cs = shown_claim(c)
+        if cs.key == "uncertain" and first_problem is None:
+            first_problem = c
+        zh = say_zh(c, cs, names)
+        claims.append({"id": c.id, "verdict": c.verdict, "kind": c.kind, "lemma": c.lemma, "reading": c.reading, "target": c.target,
+                       "target_hant": target_zh(c.target), "target_en": target_en(c.target),
+                       "shown": cs.key, "witness": c.witness, "anchor": c.anchor, "readings": dict(c.readings),
+                       "say_hant": zh, "say_hans": hans(zh), "say_en": say_en(c, cs, names)})
+    reason_t = reason_zh(shown, first_problem, v) if shown.key == "uncertain" else ""
+    return {"kind": v.kind, "shown": shown.key, "reading": v.reading, "raw": v.verdict,
+            "reason": shown.reason if shown.key == "uncertain" else "",
+            "reason_hant": reason_t, "reason_hans": hans(reason_t), "claims": claims, "zs": zs}
 
 
 def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
@@ -171,14 +186,16 @@ def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     wits: dict[str, dict] = {}
     cite: dict[str, dict] = {}
     notes: dict[str, dict] = {}
+    names = {s: work_title(w.meta) for s, w in ch.witnesses.items()}
     for s, w in ch.witnesses.items():
-        ss, c, n, pages = _witness_index(s, w, rows, verdicts, zs)
+        ss, c, n, pages = _witness_index(s, w, rows, verdicts, zs, names)
         streams.extend(x.to_json() for x in ss)
         cite[s] = c
         notes.update(n)
         m = w.meta
         wits[s] = {"title": m.title or m.file, "work": work_title(m), "script": m.script, "lang": lang_of(m.script),
-                   "tei": ch.tei_files.get(s), "pages": pages, "role": m.role}
+                   "tei": ch.tei_files.get(s), "pages": pages, "role": m.role, "head": cite_head(m, ch.label),
+                   "juan": leaf_ref(None, None, m.juan)[0]}
     return {
         "name": ch.name, "page": ch.page, "base_page": ch.base_page, "label": ch.label, "base": ch.base,
         "layers": {k: v for k, v in LAYER_ZH.items()}, "wits": wits, "fold": fold_table(ch.witnesses.values()),

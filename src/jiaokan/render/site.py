@@ -18,8 +18,9 @@ from ..model import Witness
 from ..parallel import fork_map
 from ..readers.common.yili import PIAN, pian_index
 from .chapter import Chapter, base_context, parallel_context
-from .html import lang_of
-from .notes import Verdicts, badge_legend, note_summary, verdict_key
+from .emended import emendations
+from .html import VARIANT_ZH, lang_of
+from .notes import VERDICT_ZH, Verdicts, badge_legend, note_summary, verdict_key
 from .search_index import search_src, write_book_search, write_chapter_search
 
 STATIC = ("edition.css", "edition.js", "search.js", "cite.js", "verdict.js", "search.css")
@@ -80,7 +81,7 @@ def _toc_entry(n: int, ch: Chapter, verdicts: Verdicts | None) -> dict:
     if verdicts is not None:
         for x in notes:
             v = verdicts.get(x.id or "")
-            k = verdict_key(v.verdict if v is not None else None)
+            k = verdict_key(v)
             an[k] = an.get(k, 0) + 1
     i = pian_of(ch)
     return {
@@ -103,7 +104,8 @@ def index_context(chapters: list[Chapter], title: str, verdicts: Verdicts | None
                 all_w.append(w)
     toc = [_toc_entry(i, ch, verdicts) for i, ch in enumerate(chapters, 1)]
     return {"title": title, "toc": toc, "witnesses": _witness_rows(chapters),
-            "an": note_summary(all_w, verdicts), "legend": badge_legend(), "view": "index"}
+            "an": note_summary(all_w, verdicts), "legend": badge_legend(), "view": "index", "vt_zh": VARIANT_ZH,
+            "verdict_zh": VERDICT_ZH}
 
 
 def _distinct_pages(chapters: list[Chapter]) -> None:
@@ -157,6 +159,8 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
     rep = SiteReport(out)
     title = title or "校勘 edition"
     _distinct_pages(chapters)
+    for ch in chapters:  # an emended-text page where the base's 案 notes change readings that can be placed
+        ch.has_emended = bool(emendations(ch.witnesses[ch.base], verdicts)) if verdicts else False
     chapters = book_order(chapters)
     link_chapters(chapters)
 
@@ -189,8 +193,14 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
     ch = chapters[i]
     env = environment()
     pages: dict[str, int] = {}
-    for name, template, ctx in ((ch.page, "chapter.html", parallel_context(ch, verdicts)),
-                                (ch.base_page, "basetext.html", base_context(ch, verdicts))):
+    todo = [(ch.page, "chapter.html", parallel_context(ch, verdicts)),
+            (ch.base_page, "basetext.html", base_context(ch, verdicts))]
+    if ch.has_emended:
+        todo.append((ch.emended_page, "basetext.html", base_context(ch, verdicts, emended=True)))
+    for s, page in ch.readers:  # every other witness as the reading text, the others in its 校勘記
+        if s != ch.base:
+            todo.append((page, "basetext.html", base_context(ch, verdicts, reader=s)))
+    for name, template, ctx in todo:
         data = env.get_template(template).render(site_title=title, search_src=search_src(ch), **ctx).encode("utf-8")
         atomic_write_bytes(out / name, data)
         pages[name] = len(data)

@@ -74,9 +74,43 @@
     return { ch: ch, w: w, wit: wit, unit: uid, xmlid: rec[0], page: place[1], line: place[2], quote: quote, anchor: uid };
   }
 
+  /* 李如圭《儀禮集釋》卷十七〈喪服〉，文淵閣四庫全書本，葉十二b 行7: one convention everywhere (render/cite.py's
+     full_citation makes the same string); the 卷 of the page, else the witness's */
+  function parts(p) {
+    var h = p.wit.head || { author: "", work: p.wit.work || p.w, pian: "", edition: "" };
+    var pg = p.page ? (p.wit.pages || {})[p.page] : null;
+    return { h: h, juan: (pg && pg[0]) || p.wit.juan || "", leaf: pg ? pg[1] : (p.page ? "p. " + p.page : ""), line: p.line };
+  }
   function citation(p) {
-    var ref = p.page ? ((p.wit.pages || {})[p.page] || "p. " + p.page) : "";
-    return "《" + (p.wit.work || p.w) + "》" + ref + (p.line && ref ? " 行" + p.line : "");
+    var c = parts(p), h = c.h;
+    var s = (h.author || "") + "《" + h.work + "》" + c.juan;
+    if (h.pian) s += "〈" + h.pian + "〉";
+    if (h.edition) s += "，" + h.edition;
+    if (c.leaf) s += "，" + c.leaf + (c.line ? " 行" + c.line : "");
+    return s;
+  }
+  /* the permalink: relative to the site (works once the site is served, or opened from disk beside it) */
+  function permalink(p) {
+    return ((p.ch && p.ch.page) || location.pathname.split("/").pop()) + "#" + p.anchor;
+  }
+  function bibtex(p) {
+    var c = parts(p), h = c.h;
+    var key = (p.w + "-" + (p.anchor || "")).replace(/[^A-Za-z0-9_-]+/g, "-");
+    var f = [["author", h.author.replace(/，/g, " and ")], ["title", h.work], ["chapter", h.pian], ["edition", h.edition],
+             ["volume", c.juan], ["pages", [c.leaf, c.line ? "行" + c.line : ""].filter(Boolean).join(" ")],
+             ["note", citation(p)], ["url", permalink(p)]];
+    return "@book{" + key + ",\n" + f.filter(function (x) { return x[1]; }).map(function (x) {
+      return "  " + x[0] + " = {" + x[1] + "}";
+    }).join(",\n") + "\n}";
+  }
+  function csl(p) {
+    var c = parts(p), h = c.h;
+    var o = { id: p.w + "-" + p.anchor, type: "book", title: h.work, "container-title": h.pian || undefined,
+              edition: h.edition || undefined, volume: c.juan || undefined,
+              page: [c.leaf, c.line ? "行" + c.line : ""].filter(Boolean).join(" ") || undefined,
+              author: h.author ? h.author.split("，").map(function (a) { return { literal: a }; }) : undefined,
+              URL: permalink(p), note: citation(p), language: "lzh" };
+    return JSON.stringify(o, null, 2);
   }
 
   function currentPlace() {
@@ -92,7 +126,9 @@
     var barH = (document.getElementById("bar") || { offsetHeight: 0 }).offsetHeight;
     var units = document.querySelectorAll("#text [data-unit]");
     for (var i = 0; i < units.length; i++) {
-      var b = units[i].getBoundingClientRect();
+      // a passage of an aligned row has no box (display: contents): its first piece stands for it
+      var box = getComputedStyle(units[i]).display === "contents" ? units[i].querySelector(".piece, h3") || units[i] : units[i];
+      var b = box.getBoundingClientRect();
       if (b.bottom > barH + 4 && b.height > 0) return placeOf(units[i], 0, "");
     }
     return null;
@@ -122,8 +158,10 @@
       var cite = citation(p);
       var first = row(d.body, t("cite.scholar"), cite, p.wit.lang, "cite-scholar");
       if (p.quote) row(d.body, t("cite.quote"), "「" + p.quote + "」" + cite, p.wit.lang, "cite-quote");
-      row(d.body, t("cite.link"), location.href.split("#")[0].split("?")[0] + "#" + p.anchor, null, "cite-link");
+      row(d.body, t("cite.link"), permalink(p), null, "cite-link");
       if (p.wit.tei && p.xmlid) row(d.body, t("cite.tei"), p.wit.tei + "#" + p.xmlid, null, "cite-tei");
+      row(d.body, "BibTeX", bibtex(p), null, "cite-bibtex");
+      row(d.body, "CSL-JSON", csl(p), null, "cite-csl");
       panel.setAttribute("data-unit", p.unit);
       setTimeout(function () { first.focus(); }, 0);
     }
@@ -148,5 +186,6 @@
     lib.withData(function () { open(currentPlace(), btn); });
   });
 
-  J.cite = { placeOf: placeOf, citation: citation, open: open, current: currentPlace };
+  J.cite = { placeOf: placeOf, citation: citation, permalink: permalink, bibtex: bibtex, csl: csl, open: open,
+             current: currentPlace };
 })();

@@ -41,14 +41,26 @@
     return d[uiLang] != null ? d[uiLang] : (d.hans != null ? d.hans : key);
   }
 
+  /* {name} in a string from the element's data-i18n-args (JSON); {layer} is a layer's key, named in the language */
+  function fill(s, args) {
+    if (!args) return s;
+    var vars;
+    try { vars = JSON.parse(args); } catch (e) { return s; }
+    Object.keys(vars).forEach(function (k) {
+      var v = k === "layer" && DICT["layer-name-" + vars[k]] ? t("layer-name-" + vars[k]) : String(vars[k]);
+      s = s.split("{" + k + "}").join(v);
+    });
+    return s;
+  }
+
   function translate(root, only) {
     var sel = "[data-i18n]," + ATTRS.map(function (a) { return "[" + a[0] + "]"; }).join(",");
     (root || document).querySelectorAll(sel).forEach(function (e) {
       var k = e.getAttribute("data-i18n");
-      if (k && DICT[k] && (!only || only[k])) e.textContent = t(k);
+      if (k && DICT[k] && (!only || only[k])) e.textContent = fill(t(k), e.getAttribute("data-i18n-args"));
       ATTRS.forEach(function (a) {
         var ak = e.getAttribute(a[0]);
-        if (ak && DICT[ak] && (!only || only[ak])) e.setAttribute(a[1], t(ak));
+        if (ak && DICT[ak] && (!only || only[ak])) e.setAttribute(a[1], fill(t(ak), e.getAttribute("data-i18n-args")));
       });
     });
   }
@@ -95,7 +107,7 @@
     "layer-yinyi": { hans: "音义", hant: "音義", en: "音义 glosses" },
     "layer-shi": { hans: "释", hant: "釋", en: "释 Li Rugui" },
     "layer-an": { hans: "案", hant: "案", en: "案 notes" },
-    "layer-kaozheng": { hans: "考证", hant: "考證", en: "考证" },
+    "layer-kaozheng": { hans: "考证", hant: "考證", en: "考证 textual notes" },
     "layer-commentary": { hans: "诸家", hant: "諸家", en: "other comm." },
     "layer-paratext": { hans: "其他", hant: "其他", en: "paratext" },
     "vt-all": { hans: "全部", hant: "全部", en: "all" },
@@ -118,6 +130,23 @@
     "move-right": { hans: "右移", hant: "右移", en: "move right" },
     "base": { hans: "底本", hant: "底本", en: "base" },
     "absent-in": { hans: "不见于", hant: "不見於", en: "not in" },
+    "unplaced-in": { hans: "未能对齐", hant: "未能對齊", en: "not aligned here" },
+    "unplaced-tip": { hans: "此段经文见于该本他处：校勘程序未能将其对齐于此，并非该本所无",
+                      hant: "此段經文見於該本他處：校勘程序未能將其對齊於此，並非該本所無",
+                      en: "this witness has the passage elsewhere in its text: the collation could not place it here, which does not mean the witness lacks it" },
+    "gap-edge": { hans: "{w} 节录始末在此段内", hant: "{w} 節錄始末在此段內", en: "{w} begins or ends inside this passage" },
+    "gap-lacuna": { hans: "{layer}：{w} 底本缺叶", hant: "{layer}：{w} 底本缺葉", en: "{layer} lost in {w}: a leaf of its source is missing" },
+    "gap-layer": { hans: "{layer} 仅见于 {w}", hant: "{layer} 僅見於 {w}", en: "{layer} only in {w}" },
+    "layer-name-jing": { hans: "经", hant: "經", en: "classic (经)" },
+    "layer-name-zhuan": { hans: "传", hant: "傳", en: "tradition (传)" },
+    "layer-name-zhu": { hans: "注", hant: "注", en: "commentary (注)" },
+    "layer-name-shu": { hans: "疏", hant: "疏", en: "sub-commentary (疏)" },
+    "layer-name-yinyi": { hans: "音义", hant: "音義", en: "glosses (音义)" },
+    "layer-name-shi": { hans: "释", hant: "釋", en: "Li Rugui's comments (释)" },
+    "layer-name-an": { hans: "案", hant: "案", en: "editors' notes (案)" },
+    "layer-name-kaozheng": { hans: "考证", hant: "考證", en: "editors' textual notes (考证)" },
+    "layer-name-commentary": { hans: "诸家", hant: "諸家", en: "other commentators" },
+    "layer-name-paratext": { hans: "其他", hant: "其他", en: "paratext" },
     "lede": { hans: "对照本:各本并列,逐段对齐;经文大字,注疏小字;异文按类型标出,校记随手可查;四库馆臣案语各在其位。",
               hant: "對照本:各本並列,逐段對齊;經文大字,注疏小字;異文按類型標出,校記隨手可查;四庫館臣案語各在其位。",
               en: "A parallel-text edition: the witnesses side by side, aligned passage by passage, 经 large and the commentary smaller, variants highlighted by type with the apparatus at hand, the 四库 editors' 案 notes at their place." },
@@ -138,11 +167,84 @@
     "panel-base": { hans: "底本", hant: "底本", en: "base" },
     "panel-agree": { hans: "同底本", hant: "同底本", en: "= base" },
     "panel-omitted": { hans: "无", hant: "無", en: "omitted" },
-    "panel-page": { hans: "页", hant: "頁", en: "p." },
-    "panel-line": { hans: "行", hant: "行", en: "line" },
     "panel-to-parallel": { hans: "在对照视图中查看", hant: "在對照視圖中查看", en: "see it in the parallel view" },
     "panel-to-base": { hans: "底本校记", hant: "底本校記", en: "footnote in the base text" },
-    "close": { hans: "关闭 (Esc)", hant: "關閉 (Esc)", en: "close (Esc)" }
+    "close": { hans: "关闭 (Esc)", hant: "關閉 (Esc)", en: "close (Esc)" },
+    "tools": { hans: "显示选项", hant: "顯示選項", en: "Display" },
+    "readers": { hans: "读本", hant: "讀本", en: "Reading text" },
+    "emended": { hans: "校定本", hant: "校定本", en: "Emended text" },
+    "emended-intro": { hans: "校定本：{base} 之文，四库馆臣案语所校改者 {n} 处，各标于其字：删去之字加删除线，校定之字加底色；点击查看案语及核对结果。",
+                       hant: "校定本：{base} 之文，四庫館臣案語所校改者 {n} 處，各標於其字：刪去之字加刪除線，校定之字加底色；點擊查看案語及核對結果。",
+                       en: "Emended text: {base} with the {n} changes of the Siku editors' 案 notes, each marked at its characters (struck: the reading set aside; shaded: the emended reading); click one for its note and verdict." },
+    "base-intro": { hans: "以 {base} 为底本，与他本对校，出校记 {n} 条（每篇自为起讫），依校勘记体例叙各本异文。",
+                    hant: "以 {base} 爲底本，與他本對校，出校記 {n} 條（每篇自爲起訖），依校勘記體例敘各本異文。",
+                    en: "Base text {base}, collated with the other witnesses: {n} apparatus notes (numbered per chapter), in the form of a 校勘記." },
+    "reading-intro": { hans: "{base} 读本。", hant: "{base} 讀本。", en: "Reading text of {base}." },
+    "sigla-list": { hans: "各本：", hant: "各本：", en: "Witnesses: " },
+    "only-in": { hans: "仅见于 {w}：", hant: "僅見於 {w}：", en: "only in {w}:" },
+    "plink": { hans: "本段固定链接", hant: "本段固定鏈接", en: "permalink to this passage row" },
+    "pid": { hans: "底本此段固定链接", hant: "底本此段固定鏈接", en: "permalink to the base passage" },
+    "front": { hans: "卷首", hant: "卷首", en: "front matter" },
+    "back": { hans: "卷末", hant: "卷末", en: "back matter" },
+    "search.label": { hans: "检索本篇", hant: "檢索本篇", en: "Search this chapter" },
+    "search.placeholder": { hans: "检索", hant: "檢索", en: "search" },
+    "q-prev": { hans: "上一处 (Shift+Enter)", hant: "上一處 (Shift+Enter)", en: "previous match (Shift+Enter)" },
+    "q-next": { hans: "下一处 (Enter)", hant: "下一處 (Enter)", en: "next match (Enter)" },
+    "overview": { hans: "异文分布：点击或以方向键、回车跳转", hant: "異文分布：點擊或以方向鍵、回車跳轉", en: "Variant density along the chapter: click, or arrow keys and Enter, to jump" },
+    "ui-lang": { hans: "界面语言", hant: "界面語言", en: "interface language" },
+    "ov-cell": { hans: "§{n}：异文 {v}", hant: "§{n}：異文 {v}", en: "§{n}: {v} variants" },
+    "ov-cell-solo": { hans: "§{n}：异文 {v}（非各本皆有此段）", hant: "§{n}：異文 {v}（非各本皆有此段）", en: "§{n}: {v} variants · not in every witness" },
+    "foot-app": { hans: "校记", hant: "校記", en: "app." },
+    "foot-app-tei": { hans: "校记 TEI（平行分段）", hant: "校記 TEI（平行分段）", en: "apparatus TEI (parallel segmentation)" },
+    "howto-layers": { hans: "层次：经文大字，注小字，疏更小；“显示选项”中可隐藏任一层次。", hant: "層次：經文大字，注小字，疏更小；「顯示選項」中可隱藏任一層次。",
+                      en: "Layers: 经 in large type, 注 smaller, 疏 smaller again; “Display” hides any layer." },
+    "howto-variants": { hans: "异文：按类型标色（实质、脱文、衍文、倒文、避讳、异体、缺字）；点击（或以 Tab 移至并按回车）即见各本读法及所在叶、行。",
+                        hant: "異文：按類型標色（實質、脫文、衍文、倒文、避諱、異體、缺字）；點擊（或以 Tab 移至並按回車）即見各本讀法及所在葉、行。",
+                        en: "Variants: coloured by type (substantive, omission, addition, transposition, taboo, orthographic, unknown character); click one (or Tab to it and press Enter) for every witness's reading with its leaf and line." },
+    "howto-views": { hans: "视图：对照（各本并列）、底本与校记（校勘记，每篇自为起讫，可打印）、读本（任一本为底本，他本入校记）、校定本（案语所校改者各标于其字）。",
+                     hant: "視圖：對照（各本並列）、底本與校記（校勘記，每篇自爲起訖，可打印）、讀本（任一本爲底本，他本入校記）、校定本（案語所校改者各標於其字）。",
+                     en: "Views: parallel (the witnesses side by side), base text with its 校勘記 (numbered per chapter, printable), any witness as the reading text (the others in its apparatus), the emended text (each change of a 案 note marked at its characters)." },
+    "howto-an": { hans: "案语：点击查看案语原文、所附正文、各本异文、核对结果及其依据；证据不足者标“存疑”。", hant: "案語：點擊查看案語原文、所附正文、各本異文、核對結果及其依據；證據不足者標「存疑」。",
+                  en: "案 notes: click one for the note, the text it is anchored to, every witness's reading there, the verdict and why; where the evidence does not decide, it says “uncertain”." },
+    "howto-links": { hans: "链接：每段（#r12）、每节（#JS10.72）、每叶（#JS-p13a）、每条异文（#app12）皆有固定链接；“引用”给出出处、固定链接、TEI 指针及 BibTeX、CSL-JSON。",
+                     hant: "鏈接：每段（#r12）、每節（#JS10.72）、每葉（#JS-p13a）、每條異文（#app12）皆有固定鏈接；「引用」給出出處、固定鏈接、TEI 指針及 BibTeX、CSL-JSON。",
+                     en: "Links: every row (#r12), passage (#JS10.72), leaf (#JS-p13a) and variant (#app12) has a permalink; “Cite” gives the citation, the permalink, the TEI pointer, BibTeX and CSL-JSON." },
+    "howto-step": { hans: "逐条：在“显示选项”中选异文类型，按 j / k 前后逐条查看，异文随即展开，地址栏同步。", hant: "逐條：在「顯示選項」中選異文類型，按 j / k 前後逐條查看，異文隨即展開，地址欄同步。",
+                    en: "Stepping: choose a variant type under “Display”, then j / k open the next / previous entry and the address follows." },
+    "howto-columns": { hans: "各本：可隐藏、左右移动（记忆）；某本所无之段占满全宽并注明；某本有其文而未能对齐者注“未能对齐”。", hant: "各本：可隱藏、左右移動（記憶）；某本所無之段占滿全寬並注明；某本有其文而未能對齊者注「未能對齊」。",
+                       en: "Columns: hide a witness or move it (remembered); a passage a witness lacks takes the whole width and says so; a witness that has the passage elsewhere is marked “not aligned here”." },
+    "howto-para": { hans: "附加文字：网页附加文字与图书集成的现代标点默认折叠，可在“显示选项”中打开；TEI 中均保留。", hant: "附加文字：網頁附加文字與圖書集成的現代標點默認折疊，可在「顯示選項」中打開；TEI 中均保留。",
+                    en: "Paratext: the websites' furniture and the 图书集成's modern punctuation are folded away; “Display” shows them. The TEI keeps everything." },
+    "howto-search": { hans: "检索：简繁、异体皆通；全书检索之结果打开后保留检索词并标出所在。", hant: "檢索：簡繁、異體皆通；全書檢索之結果打開後保留檢索詞並標出所在。",
+                      en: "Search finds characters across simplified, traditional and variant forms; a whole-book result opens with the query kept and the hit marked." },
+    "wt-siglum": { hans: "简称", hant: "簡稱", en: "Siglum" },
+    "wt-witness": { hans: "本", hant: "本", en: "Witness" },
+    "wt-chapter": { hans: "篇", hant: "篇", en: "Chapter" },
+    "wt-script": { hans: "字体", hant: "字體", en: "Script" },
+    "wt-passages": { hans: "段数", hant: "段數", en: "Passages" },
+    "wt-source": { hans: "来源", hant: "來源", en: "Source" },
+    "wt-licence": { hans: "许可", hant: "許可", en: "Licence" },
+    "an-summary": { hans: "四库馆臣案语 {n} 条，按类分列，并列其所言与注疏本核对之结果。", hant: "四庫館臣案語 {n} 條，按類分列，並列其所言與注疏本核對之結果。",
+                    en: "{n} notes of the Siku editors, by kind, with the verdict of checking each claim against the 注疏 witness." },
+    "an-nov": { hans: "四库馆臣案语 {n} 条，各在其位（本次未核对）。", hant: "四庫館臣案語 {n} 條，各在其位（本次未核對）。", en: "{n} notes of the Siku editors, at their place in the text (not checked in this build)." },
+    "an-kind": { hans: "类", hant: "類", en: "Kind" },
+    "an-all": { hans: "合计", hant: "合計", en: "all" },
+    "an.confirmed": { hans: "相符", hant: "相符", en: "confirmed" },
+    "an.contradicted": { hans: "不符", hant: "不符", en: "contradicted" },
+    "an.not covered": { hans: "无可核", hant: "無可核", en: "not covered" },
+    "an.uncertain": { hans: "存疑", hant: "存疑", en: "uncertain" },
+    "an.unchecked": { hans: "未核", hant: "未核", en: "unchecked" },
+    "an.kind.corruption": { hans: "讹", hant: "訛", en: "corruption" },
+    "an.kind.omission": { hans: "脱", hant: "脫", en: "omission" },
+    "an.kind.addition": { hans: "衍", hant: "衍", en: "addition" },
+    "an.kind.variant": { hans: "异文", hant: "異文", en: "variant" },
+    "an.kind.conjecture": { hans: "当作", hant: "當作", en: "conjecture" },
+    "an.kind.comment": { hans: "按语", hant: "按語", en: "comment" },
+    "an.kind.lacuna": { hans: "阙", hant: "闕", en: "lacuna" },
+    "an.kind.unparsed": { hans: "未解析", hant: "未解析", en: "not parsed" },
+    "ins-wit": { hans: "此本于此无字", hant: "此本於此無字", en: "nothing here in this witness" },
+    "ins-base": { hans: "底本于此无字", hant: "底本於此無字", en: "the base has nothing here" },
+    "fn-back": { hans: "回到正文", hant: "回到正文", en: "back to the text" }
   });
 
   document.addEventListener("click", function (e) {
@@ -157,6 +259,19 @@
     if (bar && getComputedStyle(bar).position === "sticky") {
       document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
     }
+  }
+
+  /* ---------------------------------------------------------------- the display options under one button */
+  var toolsBtn = document.getElementById("tools-btn");
+  function setTools(open) {
+    body.classList.toggle("tools-open", open);
+    if (toolsBtn) toolsBtn.setAttribute("aria-expanded", String(open));
+    if (store) store.setItem("jiaokan-tools-open", open ? "1" : "0");
+    setBarHeight();
+  }
+  if (toolsBtn) {
+    if (store && store.getItem("jiaokan-tools-open") === "1") setTools(true);
+    toolsBtn.addEventListener("click", function () { setTools(!body.classList.contains("tools-open")); });
   }
 
   /* ---------------------------------------------------------------- toggles (layers, variant types) */
@@ -230,7 +345,7 @@
     var css = order.map(function (s, i) {
       var q = '[data-wit="' + CSS.escape(s) + '"]';
       var rules = ".cols > " + q + ", .colheads-in > " + q + ", #columns > " + q + " { order: " + i + "; }";
-      if (hid.indexOf(s) >= 0) rules += " .cols > " + q + ", .colheads-in > " + q + " { display: none; }";
+      if (hid.indexOf(s) >= 0) rules += " .cols > " + q + ", .colheads-in > " + q + ', .row-notes [data-present="' + CSS.escape(s) + '"] { display: none !important; }';
       return rules;
     }).join("\n");
     if (!colStyle) {
@@ -332,30 +447,28 @@
       tr.appendChild(el("th", null, r[0]));
       var rd = el("td", "rd", r[1] ? r[1] : (r[4] === "lem" ? "—" : t("panel-omitted")));
       rd.lang = ctx.lang;
-      if (!r[1]) rd.title = r[4] === "lem" ? "the base has nothing here" : "omitted in this witness";
+      if (!r[1]) rd.title = r[4] === "lem" ? t("ins-base") : t("ins-wit");
       tr.appendChild(rd);
       tr.appendChild(el("td", "ty", typeLabel(r[4])));
-      var where = [];
-      if (r[2]) where.push(t("panel-page") + " " + r[2]);
-      if (r[3]) where.push(t("panel-line") + " " + r[3]);
+      var where = r[2] ? [r[2]] : [];  /* 卷五 葉三a 行4: the line on the leaf, as every citation counts it */
       var wd = el("td", "where");
       if (r[5] && document.getElementById(r[5]) && body.classList.contains("view-parallel")) {
         var link = el("a", null, where.join(", ") || r[5]);
         link.href = "#" + r[5];
-        link.title = "passage " + r[5];
+        link.title = r[5];
         wd.appendChild(link);
       } else {
         wd.textContent = where.join(", ") || "—";
-        if (r[5]) wd.title = "passage " + r[5];
+        if (r[5]) wd.title = r[5];
       }
       tr.appendChild(wd);
       tb.appendChild(tr);
     });
     table.appendChild(tb);
     panelBody.appendChild(table);
-    if (chapter) {
+    if (chapter && (body.classList.contains("view-parallel") ? a.n : true)) {
       var links = el("p", "links");
-      var here = body.classList.contains("view-base");
+      var here = body.classList.contains("view-base") || body.classList.contains("view-emended");
       var go = el("a", null, here ? t("panel-to-parallel") : t("panel-to-base") + " " + (a.n || ""));
       go.href = here ? chapter + ".html#" + a.row : chapter + "-base.html#fn-" + id;
       links.appendChild(go);
@@ -431,12 +544,22 @@
   function goto(id, opts) {
     if (!id) return false;
     var target = document.getElementById(id);
+    var box = target;  // what is scrolled to: a passage of an aligned row (display: contents) by its first piece
+    if (!target && APPS[id]) {  // an apparatus entry (#app123, what j/k writes): its first mark, entry open
+      var mk = text && text.querySelector('mark.v[data-app="' + CSS.escape(id) + '"][tabindex="0"]');
+      if (!mk) return false;
+      mk.scrollIntoView({ block: "center" });
+      stepAt = mk;
+      openApp(id, mk);
+      return true;
+    }
     if (!target) return false;
+    if (getComputedStyle(target).display === "contents") box = target.querySelector(".piece, h3") || target;
     closePanel(false);
     // what hides it: its ancestors, and, for a passage all of whose pieces are in hidden layers, its pieces
     var hiders = [];
     for (var e = target; e && e !== body; e = e.parentElement) hiders.push(e);
-    if (!target.getClientRects().length || !target.offsetHeight) {
+    if (!box.getClientRects().length || !box.offsetHeight) {
       Array.prototype.push.apply(hiders, target.querySelectorAll(".piece, .an, .mp"));
     }
     hiders.forEach(function (e) {
@@ -450,13 +573,13 @@
       if (e.classList && e.classList.contains("col") && e.getAttribute("data-wit")) showColumn(e.getAttribute("data-wit"));
     });
     var block = (opts && opts.block) || "start";
-    target.scrollIntoView({ block: block });
+    box.scrollIntoView({ block: block });
     var tries = 0;
     (function settle() {  // the rows above were laid out as the page scrolled: their heights changed
       requestAnimationFrame(function () {
-        var top = target.getBoundingClientRect().top;
-        var want = block === "center" ? (window.innerHeight - target.offsetHeight) / 2 : parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
-        if (Math.abs(top - want) > 2 && tries++ < 6) { target.scrollIntoView({ block: block }); settle(); }
+        var top = box.getBoundingClientRect().top;
+        var want = block === "center" ? (window.innerHeight - box.offsetHeight) / 2 : parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+        if (Math.abs(top - want) > 2 && tries++ < 6) { box.scrollIntoView({ block: block }); settle(); }
       });
     })();
     return true;
@@ -512,7 +635,12 @@
     document.querySelectorAll('mark.v[data-app="' + m.getAttribute("data-app") + '"]').forEach(function (x) { x.classList.add("v-step"); });
     m.scrollIntoView({ block: "center" });
     m.focus({ preventScroll: true });
-    return m.getAttribute("data-app");
+    // the entry opens beside its mark, and the address names it: a variant can be bookmarked and cited
+    var aid = m.getAttribute("data-app");
+    history.replaceState(null, "", "#" + aid);
+    openApp(aid, m);
+    m.focus({ preventScroll: true });  // j/k go on from here; Esc closes the entry
+    return aid;
   }
   jiaokan.step = step;
   if (stepType) {

@@ -247,7 +247,7 @@
     function sl(a0, a1) { return T.slice(cpToU16(ast, a0), cpToU16(ast, Math.min(a1, 1e12))); }
     return {
       id: a[1], row: a[2], unitStart: a[0], layer: st.l, w: st.w, lang: w.lang, page: page,
-      ref: page ? ((w.pages || {})[page] || page) : "",
+      ref: page ? ((w.pages || {})[page] ? w.pages[page].filter(Boolean).join(" ") : page) : "",
       before: (s0 > 0 ? "…" : "") + sl(s0, h.cp), hit: sl(h.cp, h.cp + h.len), after: sl(h.cp + h.len, s1)
     };
   }
@@ -268,11 +268,14 @@
     return document.body.classList.contains("view-parallel");
   }
 
-  function hrefOf(ch, d) {
+  /* a hit on another page: its address keeps the query, so that the page it opens marks the hit (and the
+     search box holds the query) */
+  function hrefOf(ch, d, query) {
     var here = chapterName() === ch.name;
     var target = d.id || d.row;
     if (here && (currentHere() || (document.getElementById(target)))) return "#" + target;
-    return ch.page + "#" + encodeURIComponent(target);
+    var qs = query ? "?q=" + encodeURIComponent(query) + (exactBox && exactBox.checked ? "&exact=1" : "") : "";
+    return ch.page + qs + "#" + encodeURIComponent(target);
   }
 
   function renderResults(hitsByCh, all, query) {
@@ -310,7 +313,7 @@
         var d = describe(h);
         var li = el("li", "q-item l-" + d.layer);
         var a = el("a", "q-link");
-        a.href = hrefOf(ch, d);
+        a.href = hrefOf(ch, d, query);
         a.setAttribute("data-id", d.id || "");
         a.setAttribute("data-row", d.row || "");
         a.setAttribute("data-layer", d.layer);
@@ -530,7 +533,15 @@
     if (params.get("q")) {
       q.value = params.get("q");
       if (exactBox && params.get("exact") === "1") exactBox.checked = true;
-      run(q.value);
+      var want = null;
+      try { want = decodeURIComponent(location.hash.slice(1)); } catch (e) { want = null; }
+      run(q.value, onIndex ? null : function () {  // arrived from a result elsewhere: mark that hit in its place
+        if (!list.length) return;
+        var k = 0;
+        for (var i = 0; i < list.length; i++) if ((list[i].d.id || list[i].d.row) === want) { k = i; break; }
+        results.hidden = true;
+        visit(k);
+      });
     }
   }
 

@@ -23,6 +23,8 @@
     "an.contradicted": { hans: "不符", hant: "不符", en: "contradicted" },
     "an.uncertain": { hans: "存疑", hant: "存疑", en: "uncertain" },
     "an.not covered": { hans: "无可核", hant: "無可核", en: "not covered" },
+    "an.uncertain": { hans: "存疑", hant: "存疑", en: "uncertain" },
+    "an.reason": { hans: "存疑之由", hant: "存疑之由", en: "Why uncertain" },
     "an.noverdict": { hans: "此条未经核对。", hant: "此條未經核對。", en: "No verdict was computed for this note." },
     "an.absent": { hans: "（无）", hant: "（無）", en: "(nothing)" },
     "an.uncovered": { hans: "（未及此处）", hant: "（未及此處）", en: "(does not reach here)" },
@@ -74,15 +76,26 @@
       Object.keys(rd).forEach(function (s) {
         if (seen[s]) return;
         seen[s] = 1;
-        out.push([s, rd[s], s === n.w ? c.place || "" : ""]);
+        out.push([s, rd[s], s === n.w ? notePlace(n, ch) : ""]);
       });
     });
     if (!out.length) {
-      var pages = (ch.wits[n.w] || {}).pages || {};
-      out.push([n.w, "…" + n.before.slice(-6), n.page ? pages[n.page] || n.page : ""]);
-      if (v && v.zs) out.push([v.zs, v.reading == null ? (v.verdict === "not covered" ? UNCOVERED : null) : v.reading, ""]);
+      out.push([n.w, "…" + n.before.slice(-6), notePlace(n, ch)]);
+      if (v && v.zs) out.push([v.zs, v.reading == null ? (v.shown === "not covered" ? UNCOVERED : null) : v.reading, ""]);
     }
     return out;
+  }
+
+  /* 葉 and 行 of the note on its leaf (the one convention of cite.js) */
+  function notePlace(n, ch) {
+    var ref = n.page ? ((((ch.wits[n.w] || {}).pages || {})[n.page]) || []).filter(Boolean).join(" ") : "";
+    return ref + (ref && n.line ? " 行" + n.line : "");
+  }
+
+  /* what a claim says in the interface language (made in Python from the evidence, render/sentences.py) */
+  function say(c) {
+    var l = (J.i18n ? J.i18n.lang() : "hans");
+    return l === "en" ? c.say_en : (l === "hant" ? c.say_hant : c.say_hans);
   }
 
   function readingText(r) {
@@ -111,7 +124,7 @@
     var n = ch && ch.notes && ch.notes[id];
     if (!n || !panel) return;
     var v = n.v;
-    var d = lib.dialog(panel, t("an.title") + (v ? " · " + kindName(v.kind) + " · " + verdictName(v.verdict) : ""), "an-h");
+    var d = lib.dialog(panel, t("an.title") + (v ? " · " + kindName(v.kind) + " · " + verdictName(v.shown) : ""), "an-h");
     panel.setAttribute("data-note", id);
     var wit = ch.wits[n.w] || {};
     var s1 = section(d.body, t("an.note"));
@@ -148,17 +161,21 @@
       s4.appendChild(el("p", null, t("an.noverdict")));
     } else {
       var claims = v.claims || [];
-      if (v.summary) s4.appendChild(el("p", "an-summary", v.summary));
+      var l = (J.i18n ? J.i18n.lang() : "hans");
+      if (v.shown === "uncertain") {
+        var why = l === "en" ? v.reason : (l === "hant" ? v.reason_hant : v.reason_hans);
+        s4.appendChild(el("p", "an-reason", t("an.reason") + ": " + (why || v.reason || "")));
+      }
       if (claims.length) {
         var ul = el("ul", "an-claims");
         claims.forEach(function (c) {
-          var li = el("li", "an-claim vd-" + String(c.verdict || "unchecked").replace(/ /g, "-"));
-          var head = [kindName(c.kind), verdictName(c.verdict)];
+          var li = el("li", "an-claim vd-" + String(c.shown || "unchecked").replace(/ /g, "-"));
+          var head = [kindName(c.kind), verdictName(c.shown)];
           if (c.lemma != null || c.reading != null) head.push((c.lemma || "∅") + " → " + (c.reading || "∅"));
-          if (c.target) head.push(targetName(c.target));
+          head.push(l === "en" ? c.target_en : c.target_hant);
           li.appendChild(el("b", null, head.filter(Boolean).join(" · ")));
-          if (c.why) li.appendChild(el("span", "why", " " + c.why));
-          if (c.rule) li.appendChild(el("code", "rule", " " + c.rule));
+          var said = say(c);
+          if (said) li.appendChild(el("span", "why", " " + said));
           ul.appendChild(li);
         });
         s4.appendChild(ul);
@@ -179,6 +196,23 @@
   function noteOf(target) {
     return target && target.closest ? target.closest("#text .an[data-note]") : null;
   }
+
+  /* a change of the emended text opens its note's dialog (its verdict and evidence) */
+  function changeOf(target) {
+    return target && target.closest ? target.closest("#text .em[data-note-ref]") : null;
+  }
+  document.addEventListener("click", function (e) {
+    var c = changeOf(e.target);
+    if (!c || noteOf(e.target)) return;
+    e.preventDefault();
+    lib.withData(function () { open(c.getAttribute("data-note-ref"), c); });
+  });
+  document.addEventListener("keydown", function (e) {
+    if ((e.key !== "Enter" && e.key !== " ") || !changeOf(e.target) || e.target !== changeOf(e.target)) return;
+    e.preventDefault();
+    var c = e.target;
+    lib.withData(function () { open(c.getAttribute("data-note-ref"), c); });
+  });
 
   document.addEventListener("click", function (e) {
     var note = noteOf(e.target);
