@@ -100,7 +100,8 @@ def test_init_and_build_the_book_from_the_kanripo_clones(tmp_path):
     s = survey([str(KANRIPO)])
     assert not s.skipped and not s.unplaced()
     assert sorted(f.path for g in s.groups for f in g.files) == files  # every file, in one witness
-    assert {g.siglum: g.role for g in s.groups} == {"JS": "jishi", "ZS": "zhushu", "SB": "songben"} and s.base == "JS"
+    assert {g.siglum: g.role for g in s.groups} == {"JS": "jishi", "ZS": "zhushu", "SB": "songben", "DS": "danshu",
+                                                    "SW": "shiwu"} and s.base == "JS"
     pians = {p for g in s.groups for f in g.files for p, _ in f.pians}
     assert pians - {FRONT} == set(PIAN[:8])
 

@@ -59,6 +59,8 @@ class BuildResult:
     failed: list[str] = field(default_factory=list)
     #: 案 results a ``--jobs`` worker made along with its 篇's collation (stem → result)
     emended: dict[str, _Emended] = field(default_factory=dict)
+    #: one row per 疏 collation (the 注疏 against the 单疏本): what :func:`write_shu_reports` measured
+    shu: list[tuple] = field(default_factory=list)
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
@@ -177,6 +179,8 @@ class _Collated(_Outcome):
     seconds: float = 0.0
     #: the 案 notes of this 篇's witnesses, checked in the same worker (stem → result)
     emended: dict[str, _Emended] = field(default_factory=dict)
+    #: a 疏 collation's measures (:class:`jiaokan.collate.shu.ShuReport` as a dict)
+    shu_report: dict | None = None
 
 
 @dataclass
@@ -189,15 +193,24 @@ class _Emended(_Outcome):
 
 
 def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None, out: Path,
-                 tei_all: str | None) -> _Collated:
-    """Collate one 篇 and write its apparatus (TEI, JSON); errors are returned, never raised."""
+                 tei_all: str | None, shu: bool = False) -> _Collated:
+    """Collate one 篇 and write its apparatus (TEI, JSON); errors are returned, never raised.
+
+    ``shu``: the 疏 of the 注疏 (``stems[0]``) against the 单疏本's (:mod:`jiaokan.collate.shu`).
+    """
     t0 = time.perf_counter()
     r = _Collated(name=name)
     ws = [res.witnesses[s] for s in stems]
     names = {w.meta.siglum: f"{s}.xml" for s, w in zip(stems, ws)}
 
     def step() -> tuple[Collation, Path]:
-        col = collate(ws, base=base)
+        if shu:
+            from .collate.shu import collate_shu
+
+            col, report = collate_shu(ws[0], ws[1])
+            r.shu_report = report.as_dict()
+        else:
+            col = collate(ws, base=base)
         xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names)
         write_json(col, out / "apparatus" / f"{name}.json")
         return col, xml
@@ -229,13 +242,14 @@ class _Todo:
     stems: list[str]
     base: str | None
     emend_stems: list[str]
+    shu: bool = False  # the 注疏's 疏 against the 单疏本's
 
 
 def _collate_and_emend(job: tuple[BuildResult, Path, str | None], t: _Todo) -> _Collated:
     """Collate one 篇, then check the 案 notes of its witnesses while the collation is at hand
     (with ``--jobs`` the 案 stage, the build's second largest, then runs in parallel too)."""
     res, out, tei_all = job
-    r = _collate_one(res, t.name, t.stems, t.base, out, tei_all)
+    r = _collate_one(res, t.name, t.stems, t.base, out, tei_all, t.shu)
     if r.col is not None:
         res.collations[t.name] = r.col  # (in a worker: its copy of the build) the partner is found in it
         for stem in t.emend_stems:
@@ -250,6 +264,9 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
     todo: list[_Todo] = []
     for spec in load_collations(corpus, res.units):
         members = [e for e in spec.entries if e.stem in res.witnesses]
+        todo.extend(_shu_todo(res, spec, members))
+        # the 单疏本 has no 经 to align (its 疏 is collated with the 注疏's, above); the 識誤 is no text of the book
+        members = [e for e in members if res.witnesses[e.stem].meta.role not in UNCOLLATED_ROLES]
         if len(members) < 2:
             res.notes.append(f"collation {spec.name}: fewer than two witnesses of {spec.chapter} were read; skipped")
             progress.step(f"{spec.name} {spec.chapter}")
@@ -266,6 +283,9 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
     for t in todo:  # done here (one job), the steps filed them in the order they ran: file them anew, in the manifest's
         res.collations.pop(t.name, None)
     rows = []
+    shu_reports = {t.name: rep for t in todo if (rep := results[t.name].shu_report) is not None}
+    if shu_reports:
+        res.shu = write_shu_reports(out, shu_reports)
     for t in todo:  # in the manifest's order
         r = results[t.name]
         if r.output_error is not None:
@@ -282,6 +302,45 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         rows.append((t.name, t.chapter, " ".join(col.sigla), col.base, len(col.rows),
                      c["substantive"], c["omission"], c["addition"], c["transposition"], c["taboo"],
                      c["orthographic"], c["uncertain"], "ok" if r.valid else "INVALID", f"{r.seconds:.2f}s"))
+    return rows
+
+
+#: Roles whose witnesses are not collated with the others by their 经: the 单疏本 (its 疏 has a
+#: collation of its own, ``NAME-shu``) and the 識誤 (its claims are checked, :mod:`jiaokan.emend.shiwu`).
+UNCOLLATED_ROLES = ("danshu", "shiwu")
+
+
+def _shu_todo(res: BuildResult, spec, members: list[Entry]) -> list[_Todo]:
+    """The 疏 collation of a 篇 that both a 注疏 and a 单疏本 hold: ``NAME-shu``, the 注疏 as base."""
+    zs = [e for e in members if res.witnesses[e.stem].meta.role == "zhushu"]
+    ds = [e for e in members if res.witnesses[e.stem].meta.role == "danshu"]
+    if not zs or not ds:
+        return []
+    return [_Todo(f"{spec.name}-shu" + (f"{k + 1}" if k else ""), spec.chapter, [zs[0].stem, d.stem],
+                  zs[0].meta.siglum, [], shu=True) for k, d in enumerate(ds)]
+
+
+def write_shu_reports(out: Path, reports: dict[str, dict]) -> list[tuple]:
+    """OUT/shu/NAME.json per 疏 collation and OUT/shu/summary.csv; the summary rows."""
+    import csv
+    import io
+    import json
+
+    from .io import atomic_write_bytes
+
+    rows = []
+    for name, rep in reports.items():
+        atomic_write_bytes(out / "shu" / f"{name}.json", json.dumps(rep, ensure_ascii=False, indent=1).encode("utf-8"))
+        rows.append((name, rep["pian"], rep["lemmas"], rep["resolved"], rep["resolved_share"], rep["ds_shu_chars"],
+                     rep["ds_shu_aligned"], rep["ds_aligned_share"], rep["zs_shu_chars"], rep["zs_aligned_share"],
+                     len(rep["unmatched"])))
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["collation", "pian", "lemmas", "resolved", "resolved_share", "ds_shu_chars", "ds_shu_aligned",
+                "ds_aligned_share", "zs_shu_chars", "zs_aligned_share", "unmatched_stretches"])
+    w.writerows(rows)
+    if rows:
+        atomic_write_bytes(out / "shu" / "summary.csv", buf.getvalue().encode("utf-8"))
     return rows
 
 
@@ -471,6 +530,10 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         print()
         print(table(("collation", "chapter", "witnesses", "base", "rows", "substantive", "omission", "addition",
                      "transp.", "taboo", "orthogr.", "uncert.", "TEI", "time"), crows, numeric={4, 5, 6, 7, 8, 9, 10, 11}))
+    if res.shu:
+        print()
+        print(table(("疏 collation", "篇", "標起止", "resolved", "share", "DS 疏", "aligned", "share", "ZS 疏", "share",
+                     "unmatched"), res.shu, numeric={2, 3, 4, 5, 6, 7, 8, 9, 10}))
     n_emend = sum(1 for w in res.witnesses.values() if w.notes())
     erows = emend_stage(res, out, Progress(n_emend, "emend", quiet=quiet), tei_all) if n_emend else []
     if erows:
