@@ -344,6 +344,51 @@ def write_shu_reports(out: Path, reports: dict[str, dict]) -> list[tuple]:
     return rows
 
 
+def shiwu_stage(res: BuildResult, out: Path) -> list[tuple]:
+    """張淳《儀禮識誤》's entries of every 篇, parsed and checked against the 篇's witnesses → OUT/shiwu/.
+
+    One JSON (entries with their claims and verdicts) and one CSV (a row per claim checked
+    against a witness) per 篇, and a summary; the rows of the summary table.
+    """
+    import csv
+    import io
+    import json
+
+    from .emend.shiwu import check_pian, verdict_counts
+    from .io import atomic_write_bytes
+
+    rows = []
+    by_pian: dict[str, dict[str, Witness]] = {}
+    for e in res.units:
+        w = res.witnesses.get(e.stem)
+        if w is not None and e.meta.chapter and w.meta.role != "shiwu":
+            by_pian.setdefault(canonical(e.meta.chapter), {})[w.meta.siglum] = w
+    for e in res.units:
+        w = res.witnesses.get(e.stem)
+        if w is None or w.meta.role != "shiwu" or not e.meta.chapter or canonical(e.meta.chapter) == FRONT:
+            continue
+        pian = canonical(e.meta.chapter)
+        entries = check_pian(w, by_pian.get(pian, {}))
+        counts = verdict_counts(entries)
+        report = {"pian": pian, "witness": w.meta.siglum, "entries": len(entries),
+                  "kinds": dict(Counter(x.kind for x in entries)), "verdicts": counts,
+                  "by_entry": [x.to_dict() for x in entries]}
+        atomic_write_bytes(out / "shiwu" / f"{e.stem}.json", json.dumps(report, ensure_ascii=False, indent=1).encode("utf-8"))
+        buf = io.StringIO()
+        cw = csv.writer(buf)
+        cw.writerow(["entry", "headword", "kind", "page", "line", "place", "witness", "reads", "verdict", "why"])
+        for x in entries:
+            for c in x.claims:
+                if c.witness is not None:
+                    cw.writerow([x.id, x.headword, x.kind, x.page, x.line, c.anchor, c.witness,
+                                 "; ".join(c.readings.values()), c.verdict, c.why])
+        atomic_write_bytes(out / "shiwu" / f"{e.stem}.csv", buf.getvalue().encode("utf-8"))
+        checked = sum(1 for x in entries if x.kind != "comment")
+        per = " ".join(f"{s}={d['confirmed']}/{d['contradicted']}/{d['not covered']}" for s, d in counts.items())
+        rows.append((e.stem, pian, len(entries), checked, per))
+    return rows
+
+
 def _zhushu_partner(res: BuildResult, w: Witness):
     """(stem, witness, collation) of a 注疏 witness collated with ``w``, or Nones."""
     stem_of = {id(x): s for s, x in res.witnesses.items()}
@@ -534,6 +579,11 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
         print()
         print(table(("疏 collation", "篇", "標起止", "resolved", "share", "DS 疏", "aligned", "share", "ZS 疏", "share",
                      "unmatched"), res.shu, numeric={2, 3, 4, 5, 6, 7, 8, 9, 10}))
+    srows = shiwu_stage(res, out)
+    if srows:
+        print()
+        print(table(("識誤 of", "篇", "entries", "checked", "per witness: as chosen / not / uncertain"), srows,
+                    numeric={2, 3}))
     n_emend = sum(1 for w in res.witnesses.values() if w.notes())
     erows = emend_stage(res, out, Progress(n_emend, "emend", quiet=quiet), tei_all) if n_emend else []
     if erows:
