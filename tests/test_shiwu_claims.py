@@ -66,3 +66,15 @@ def test_claims_checked_against_the_real_witnesses():
     # the claim about the 釋文 is recorded, unchecked: no witness here is that print
     ed = [c for c in e["鼏"].claims if c.witness is None]
     assert [(c.target, c.lemma, c.reading, c.verdict) for c in ed] == [("shiwen", "幂", "鼏", None)]
+
+
+def test_the_html_view_shows_each_witness_reading_and_verdict():
+    from jiaokan.emend.shiwu_view import page
+
+    ws = {"ZS": _pian("KR1d0028", "002", "ZS"), "SB": _pian("KR1d0026", "002", "SB")}
+    es = _entries(ENTRIES)
+    for x in es:
+        check_entry(x, ws)
+    html = page([{"pian": "士昏禮", "entries": len(es), "by_entry": [x.to_dict() for x in es]}])
+    assert "<th>SB</th><th>ZS</th>" in html and "class='hw'>布<" in html
+    assert html.count("class='contradicted'") >= 3 and "class='confirmed'" in html

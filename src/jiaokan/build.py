@@ -272,6 +272,7 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
             progress.step(f"{spec.name} {spec.chapter}")
             continue
         todo.append(_Todo(spec.name, spec.chapter, [e.stem for e in members], spec.base, []))
+    progress.total += sum(1 for t in todo if t.shu)  # the 疏 collations are steps of their own
     in_one = Counter(s for t in todo for s in t.stems)  # a witness in two collations: its notes are checked later
     for t in todo:
         t.emend_stems.extend(s for s in t.stems if in_one[s] == 1 and res.witnesses[s].notes())
@@ -358,6 +359,7 @@ def shiwu_stage(res: BuildResult, out: Path) -> list[tuple]:
     from .io import atomic_write_bytes
 
     rows = []
+    reports: list[dict] = []
     by_pian: dict[str, dict[str, Witness]] = {}
     for e in res.units:
         w = res.witnesses.get(e.stem)
@@ -373,6 +375,7 @@ def shiwu_stage(res: BuildResult, out: Path) -> list[tuple]:
         report = {"pian": pian, "witness": w.meta.siglum, "entries": len(entries),
                   "kinds": dict(Counter(x.kind for x in entries)), "verdicts": counts,
                   "by_entry": [x.to_dict() for x in entries]}
+        reports.append(report)
         atomic_write_bytes(out / "shiwu" / f"{e.stem}.json", json.dumps(report, ensure_ascii=False, indent=1).encode("utf-8"))
         buf = io.StringIO()
         cw = csv.writer(buf)
@@ -386,6 +389,10 @@ def shiwu_stage(res: BuildResult, out: Path) -> list[tuple]:
         checked = sum(1 for x in entries if x.kind != "comment")
         per = " ".join(f"{s}={d['confirmed']}/{d['contradicted']}/{d['not covered']}" for s, d in counts.items())
         rows.append((e.stem, pian, len(entries), checked, per))
+    if reports:
+        from .emend.shiwu_view import page
+
+        atomic_write_bytes(out / "shiwu" / "index.html", page(reports).encode("utf-8"))
     return rows
 
 
