@@ -78,3 +78,26 @@ def test_the_html_view_shows_each_witness_reading_and_verdict():
     html = page([{"pian": "士昏禮", "entries": len(es), "by_entry": [x.to_dict() for x in es]}])
     assert "<th>SB</th><th>ZS</th>" in html and "class='hw'>布<" in html
     assert html.count("class='contradicted'") >= 3 and "class='confirmed'" in html
+
+
+# KR1d0029_001.txt line 258 (聘禮: 者者, the second is 與) and KR1d0029_002.txt line 53 (喪服: the headword is □)
+HARD = (
+    "與　注曰其有來者者巾箱杭本同監本無一者字按¶\n"
+    "　釋文云者與音餘蓋傳寫者誤以與字作者爾監本¶\n"
+    "　以其重複遂去其一尤非也從釋文¶\n"
+    "□　經曰是嫂亦可謂之母乎按釋文云□本亦作嫂¶\n"
+    "　從釋文¶\n"
+)
+
+
+def test_a_doubled_character_and_an_illegible_headword():
+    e = {x.headword: x for x in _entries(HARD)}
+    assert e["□"].kind == "comment"  # what he chose cannot be read: not checked
+    path = KANRIPO / "KR1d0030_011.txt"
+    if not path.is_file():
+        pytest.skip("../shared/kanripo not available")
+    js = read_witness(path, WitnessMeta(siglum="JS", file=str(path), format="", chapter="聘禮"))
+    check_entry(e["與"], {"JS": js})
+    # the 集释 reads 其有來者與 (the editors supplied 與 from the 注疏): as 張淳 chose, at the second 者
+    c = next(c for c in e["與"].claims if c.witness == "JS")
+    assert (c.verdict, c.readings["JS"]) == ("confirmed", "與")

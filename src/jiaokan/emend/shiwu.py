@@ -19,7 +19,8 @@ his day read it.  What the entry claims, by its shape (:func:`parse_entry`):
 ``omission``
     ``無X字`` (``布　經曰媵布席于奥按釋文云媵席中無布字``): X does not belong in it;
 ``comment``
-    anything else (a transposition, a note on usage): recorded, not checked.
+    anything else (a transposition, a note on usage), and an entry whose headword is
+    illegible (□): recorded, not checked.
 
 Besides, every ``ED…A作B`` names what an edition reads (監本, 巾箱本, 杭本, 嚴本, 諸本, 今本,
 釋文, 疏): recorded as claims about that edition; no witness here is one of those prints,
@@ -40,7 +41,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..model import Note, Piece, Witness
+from ..model import UNKNOWN_MARKS, Note, Piece, Witness
 from ..normalize import is_ignorable, key
 from .verdict import ClaimEvidence, Kind, Verdict
 
@@ -107,6 +108,8 @@ def parse_entry(p: Piece, pian: str = "") -> Entry:
         e.source = choice.group("src")
     h = e.headword
     quote = "".join(q for _, q in e.places)
+    if any(c in UNKNOWN_MARKS for c in h):
+        return e  # the headword itself is illegible (□): what he chose cannot be known, so nothing is checked
     if len(h) == 1 and quote:
         if (add := ADD_RE.search(rest)) and add.group("x") == h:
             e.kind = "addition"
@@ -219,7 +222,9 @@ def _verdict(e: Entry, quote: str, t: _Text) -> tuple[Verdict, str, str]:
     quote = "".join(c for c in quote if not is_ignorable(c))
     if e.kind == "substitution":
         x = e.rejected or ""
-        i = quote.find(x)
+        i = quote.find(x + x)
+        # a doubled character (其有來者者: 監本 drops one, 張淳 reads 者與) is about the second of the two
+        i = i + 1 if i >= 0 else quote.find(x)
         for left, right in _contexts(quote, i, 1):
             found, n = _read_at(t, left, right, 1)
             if not found:
