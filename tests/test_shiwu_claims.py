@@ -101,3 +101,17 @@ def test_a_doubled_character_and_an_illegible_headword():
     # the 集释 reads 其有來者與 (the editors supplied 與 from the 注疏): as 張淳 chose, at the second 者
     c = next(c for c in e["與"].claims if c.witness == "JS")
     assert (c.verdict, c.readings["JS"]) == ("confirmed", "與")
+
+
+def test_the_quotation_reads_as_he_chose_and_an_edition_errs():
+    # KR1d0029_001.txt lines 169-170 (鄉飲酒禮): no 按; the editions' reading follows the quotation directly
+    text = "曰　注曰事同曰讓事異曰辭監及巾箱杭本曰作日¶\n　從嚴本¶\n"
+    (e,) = _entries(text)
+    assert e.places == [("注", "事同曰讓事異曰辭")] and (e.kind, e.at, e.rejected) == ("substitution", "曰", "日")
+    path = KANRIPO / "KR1d0028_004.txt"
+    if not path.is_file():
+        pytest.skip("../shared/kanripo not available")
+    zs = read_witness(path, WitnessMeta(siglum="ZS", file=str(path), format="", chapter="鄉飲酒禮"))
+    check_entry(e, {"ZS": zs})
+    c = next(c for c in e.claims if c.witness == "ZS")
+    assert (c.verdict, c.readings["ZS"]) == ("confirmed", "曰")  # the 注疏: 事同曰讓事異曰辭

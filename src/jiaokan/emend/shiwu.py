@@ -51,8 +51,11 @@ EDITIONS = {"監本": "jianben", "巾箱本": "jinxiangben", "杭本": "hangben"
 PLACE_RE = re.compile(r"(經|注|記|傳|疏)曰")
 ED_RE = re.compile(r"(監本|巾箱本|杭本|嚴本|諸本|今本|釋文|蜀本|石經)")
 #: ``A作B`` right after an edition's name (``按監本日作曰``: 監本 has 曰 where the quotation has 日).
-ED_READS_RE = re.compile(r"(?P<ed>監本|巾箱本|杭本|嚴本|諸本|今本|釋文|蜀本|石經)(?:[^按從作]{0,6}?)(?P<a>[^按從作云])作(?P<b>[^按從作云])")
-ADD_RE = re.compile(r"此下有(?P<x>\S{1,3}?)字")
+ED_READS_RE = re.compile(r"(?P<ed>監本|巾箱本|杭本|嚴本|諸本|今本|釋文|蜀本|石經)(?:[^按從作]{0,6}?)"
+                         r"(?P<a>[^按從作云誤皆])(?:皆)?誤?作(?P<b>[^按從作云])")
+#: Where the quotation ends: his 按, or an edition named right after it (``注曰古文常為祥監本古誤作吉從諸本``).
+QUOTE_END_RE = re.compile(r"按|案|監本|監及|監巾箱|監杭|巾箱|杭本|嚴本|吉觀國")
+ADD_RE = re.compile(r"(?P<here>此)?下有(?P<x>\S{1,3}?)字")
 OMIT_RE = re.compile(r"(?:中)?無(?P<x>\S)字")
 CHOICE_RE = re.compile(r"(?:竝|並|二字|皆)?從(?P<src>[^從]{1,6}?)$")
 #: Which layers of a witness a quotation of each kind is looked for in.
@@ -70,7 +73,9 @@ class Entry:
     text: str  # the whole entry as he wrote it (the editors' notes left out)
     places: list[tuple[str, str]] = field(default_factory=list)  # (經/注/…, quotation)
     kind: str = "comment"  # substitution, addition, omission, comment
-    rejected: str | None = None  # the quoted character he corrects (substitution)
+    rejected: str | None = None  # the reading he corrects (substitution)
+    at: str | None = None  # the quoted character at the disputed place, when it is not ``rejected``
+    after_ci: bool = False  # an addition after the quotation's 此 (此下有X字), not after its end
     editions: list[tuple[str, str, str]] = field(default_factory=list)  # (edition, quoted, reads)
     source: str | None = None  # whence his choice (從釋文 → 釋文)
     notes: list[str] = field(default_factory=list)  # the 四库 editors' (案…) on the entry
@@ -80,7 +85,7 @@ class Entry:
 
     def to_dict(self) -> dict:
         return {"id": self.id, "pian": self.pian, "headword": self.headword, "kind": self.kind,
-                "rejected": self.rejected, "places": [{"layer": a, "quote": b} for a, b in self.places],
+                "rejected": self.rejected, "at": self.at, "places": [{"layer": a, "quote": b} for a, b in self.places],
                 "editions": [{"edition": e, "quoted": a, "reads": b} for e, a, b in self.editions],
                 "source": self.source, "notes": self.notes, "page": self.page, "line": self.line, "text": self.text,
                 "claims": [c.to_dict() for c in self.claims]}
@@ -96,7 +101,7 @@ def parse_entry(p: Piece, pian: str = "") -> Entry:
     head, _, body = text.partition("\u3000")
     e = Entry(p.id or "", pian, head.strip(), text, page=p.loc.page, line=p.loc.line)
     e.notes = [n.text for n in p.content if isinstance(n, Note)]
-    cut = re.search(r"按|案", body)
+    cut = QUOTE_END_RE.search(body)
     quoted, rest = (body[:cut.start()], body[cut.start():]) if cut else (body, "")
     marks = list(PLACE_RE.finditer(quoted))
     for k, m in enumerate(marks):
@@ -112,13 +117,16 @@ def parse_entry(p: Piece, pian: str = "") -> Entry:
         return e  # the headword itself is illegible (□): what he chose cannot be known, so nothing is checked
     if len(h) == 1 and quote:
         if (add := ADD_RE.search(rest)) and add.group("x") == h:
-            e.kind = "addition"
+            e.kind, e.after_ci = "addition", bool(add.group("here")) and "此" in quote
         elif (omit := OMIT_RE.search(rest)) and omit.group("x") == h and h in quote:
             e.kind = "omission"
         elif h not in quote:
             x = _rejected(h, quote, rest)
             if x is not None:
                 e.kind, e.rejected = "substitution", x
+        elif (wrong := next((b for _, a, b in e.editions if a == h and b != h), None)) is not None:
+            # the quotation reads as he chose and an edition errs (``監本古誤作吉從諸本``): checked the same way
+            e.kind, e.rejected, e.at = "substitution", wrong, h
     return e
 
 
@@ -180,7 +188,7 @@ def check_entry(e: Entry, witnesses: dict[str, Witness], texts: dict[tuple[str, 
                                       why=f"{ed} reads {b} for {a}: no witness here is the {ed}"))
     if e.kind == "comment" or not e.places:
         return
-    layer, quote = next(((lay, q) for lay, q in e.places if (e.rejected or e.headword) in q), e.places[-1])
+    layer, quote = next(((lay, q) for lay, q in e.places if (e.at or e.rejected or e.headword) in q), e.places[-1])
     for s, w in witnesses.items():
         tk = (s, layer)
         if tk not in texts:
@@ -196,7 +204,7 @@ def check_entry(e: Entry, witnesses: dict[str, Witness], texts: dict[tuple[str, 
 
 
 def _anchor(quote: str, e: Entry) -> str:
-    x = e.rejected or e.headword
+    x = e.at or e.rejected or e.headword
     i = quote.find(x) if e.kind != "addition" else len(quote)
     if i < 0:
         return quote
@@ -222,9 +230,10 @@ def _verdict(e: Entry, quote: str, t: _Text) -> tuple[Verdict, str, str]:
     quote = "".join(c for c in quote if not is_ignorable(c))
     if e.kind == "substitution":
         x = e.rejected or ""
-        i = quote.find(x + x)
+        at = e.at or x
+        i = quote.find(at + at)
         # a doubled character (其有來者者: 監本 drops one, 張淳 reads 者與) is about the second of the two
-        i = i + 1 if i >= 0 else quote.find(x)
+        i = i + 1 if i >= 0 else quote.find(at)
         for left, right in _contexts(quote, i, 1):
             found, n = _read_at(t, left, right, 1)
             if not found:
@@ -235,8 +244,8 @@ def _verdict(e: Entry, quote: str, t: _Text) -> tuple[Verdict, str, str]:
             return _judge(r, h, x, f"at {left}_{right}")
         return "not covered", "—", "the quoted place is not found in this witness"
     if e.kind == "addition":
-        # 此下有X字: after 此 when the quotation has one (``則此亦𤣥矣…此下有衣字``: 則此衣亦𤣥矣), else after it all
-        i = quote.rfind("此") + 1 if "此" in quote else len(quote)
+        # 此下有X字: after the quotation's 此 (``則此亦𤣥矣…此下有衣字``: 則此衣亦𤣥矣); 下有X字: after it all
+        i = quote.rfind("此") + 1 if e.after_ci else len(quote)
         for left, right in _contexts(quote, i, 0):
             with_h, _ = _read_at(t, left, right, len(h))
             without, _ = _read_at(t, left, right, 0)
