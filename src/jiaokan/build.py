@@ -264,14 +264,15 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
     todo: list[_Todo] = []
     for spec in load_collations(corpus, res.units):
         members = [e for e in spec.entries if e.stem in res.witnesses]
-        todo.extend(_shu_todo(res, spec, members))
-        # the 单疏本 has no 经 to align (its 疏 is collated with the 注疏's, above); the 識誤 is no text of the book
+        shu = _shu_todo(res, spec, members)  # after the 篇's own collation, in the site's table of contents too
+        # the 单疏本 has no 经 to align (its 疏 is collated with the 注疏's); the 識誤 is no text of the book
         members = [e for e in members if res.witnesses[e.stem].meta.role not in UNCOLLATED_ROLES]
         if len(members) < 2:
             res.notes.append(f"collation {spec.name}: fewer than two witnesses of {spec.chapter} were read; skipped")
             progress.step(f"{spec.name} {spec.chapter}")
-            continue
-        todo.append(_Todo(spec.name, spec.chapter, [e.stem for e in members], spec.base, []))
+        else:
+            todo.append(_Todo(spec.name, spec.chapter, [e.stem for e in members], spec.base, []))
+        todo.extend(shu)
     progress.total += sum(1 for t in todo if t.shu)  # the 疏 collations are steps of their own
     in_one = Counter(s for t in todo for s in t.stems)  # a witness in two collations: its notes are checked later
     for t in todo:
