@@ -62,7 +62,12 @@ class MandokuShiwuReader(MandokuReader):
         return 0.96 if heads >= 3 and sections >= 1 else 0.0
 
     def build_layers(self, b: WitnessBuilder, doc: MandokuDoc) -> None:
-        b.div("chapter", b.meta.juan or None, b.meta.chapter or None)
+        # a 卷 whose first section is not a 篇's (卷三, 釋文誤字) is matter of the book as a whole: a front div from
+        # its first line, so the TEI (front before body) keeps the document order
+        first = next((m.group("name") for pl in doc.lines if pl.indent
+                      and (m := SECTION_RE.match(pl.body.split("(", 1)[0]))), None)
+        front = first is not None and canonical_pian(first) is None
+        b.div("front" if front else "chapter", b.meta.juan or None, b.meta.chapter or None)
         notes = NoteLineEmitter(b)
         last = len(doc.lines) - 1
         for i, pl in enumerate(doc.lines):
@@ -77,9 +82,6 @@ class MandokuShiwuReader(MandokuReader):
                 # (a note may follow: 鄉射禮誤字(案此篇散見永樂大典射字後今缺…) — the section is lost)
                 name = m.group("name")
                 pian = canonical_pian(name)
-                if pian is None and b.current is not None:
-                    # 釋文誤字: errata of the 釋文, not of one 篇: matter of the book (kept, placed, not collated)
-                    b.div("front", None, body)
                 notes.break_join()
                 b.piece("paratext", subtype="pian" if pian else "title", new_unit=True)
                 b.text(name)
