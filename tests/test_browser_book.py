@@ -46,6 +46,7 @@ def test_index_is_the_table_of_contents_of_the_book(opener, book, site):
     assert pg.errors == [] and all(u.startswith("file://") for u in pg.requests)
     entries = pg.locator("tr.toc-entry")
     labels = [canonical_pian(x) for x in pg.locator("tr.toc-entry .ch-link span[lang^='lzh']").all_inner_texts()]
+    labels = list(dict.fromkeys(labels))  # a 篇 the 单疏本 holds has a second entry: its 疏 collation (ZS · DS)
     assert labels[:8] == list(PIAN[:8])  # every 篇, in the order of the book
     first = entries.nth(0)
     assert [s.strip() for s in first.locator(".wits b").all_inner_texts()] == ["JS", "ZS", "SB"]

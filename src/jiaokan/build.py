@@ -65,6 +65,8 @@ class BuildResult:
     failed: list[str] = field(default_factory=list)
     #: 案 results a ``--jobs`` worker made along with its 篇's collation (stem → result)
     emended: dict[str, _Emended] = field(default_factory=dict)
+    #: one row per 疏 collation (the 注疏 against the 单疏本): what :func:`write_shu_reports` measured
+    shu: list[tuple] = field(default_factory=list)
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
@@ -282,6 +284,8 @@ class _Collated(_Outcome):
     seconds: float = 0.0
     #: the 案 notes of this 篇's witnesses, checked in the same worker (stem → result)
     emended: dict[str, _Emended] = field(default_factory=dict)
+    #: a 疏 collation's measures (:class:`jiaokan.collate.shu.ShuReport` as a dict)
+    shu_report: dict | None = None
 
 
 @dataclass
@@ -294,15 +298,24 @@ class _Emended(_Outcome):
 
 
 def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None, out: Path,
-                 tei_all: str | None) -> _Collated:
-    """Collate one 篇 and write its apparatus (TEI, JSON); errors are returned, never raised."""
+                 tei_all: str | None, shu: bool = False) -> _Collated:
+    """Collate one 篇 and write its apparatus (TEI, JSON); errors are returned, never raised.
+
+    ``shu``: the 疏 of the 注疏 (``stems[0]``) against the 单疏本's (:mod:`jiaokan.collate.shu`).
+    """
     t0 = time.perf_counter()
     r = _Collated(name=name)
     ws = [res.witnesses[s] for s in stems]
     names = {w.meta.siglum: f"../tei/{s}.xml" for s, w in zip(stems, ws)}  # relative to apparatus/
 
     def step() -> tuple[Collation, Path]:
-        col = collate(ws, base=base)
+        if shu:
+            from .collate.shu import collate_shu
+
+            col, report = collate_shu(ws[0], ws[1])
+            r.shu_report = report.as_dict()
+        else:
+            col = collate(ws, base=base)
         xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names)
         write_lean_json(col, out / "apparatus" / f"{name}.json")
         return col, xml
@@ -334,13 +347,14 @@ class _Todo:
     stems: list[str]
     base: str | None
     emend_stems: list[str]
+    shu: bool = False  # the 注疏's 疏 against the 单疏本's
 
 
 def _collate_and_emend(job: tuple[BuildResult, Path, str | None], t: _Todo) -> _Collated:
     """Collate one 篇, then check the 案 notes of its witnesses while the collation is at hand
     (with ``--jobs`` the 案 stage, the build's second largest, then runs in parallel too)."""
     res, out, tei_all = job
-    r = _collate_one(res, t.name, t.stems, t.base, out, tei_all)
+    r = _collate_one(res, t.name, t.stems, t.base, out, tei_all, t.shu)
     if r.col is not None:
         res.collations[t.name] = r.col  # (in a worker: its copy of the build) the partner is found in it
         for stem in t.emend_stems:
@@ -355,11 +369,16 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
     todo: list[_Todo] = []
     for spec in load_collations(corpus, res.units):
         members = [e for e in spec.entries if e.stem in res.witnesses]
+        shu = _shu_todo(res, spec, members)  # after the 篇's own collation, in the site's table of contents too
+        # the 单疏本 has no 经 to align (its 疏 is collated with the 注疏's); the 識誤 is no text of the book
+        members = [e for e in members if res.witnesses[e.stem].meta.role not in UNCOLLATED_ROLES]
         if len(members) < 2:
             res.notes.append(f"collation {spec.name}: fewer than two witnesses of {spec.chapter} were read; skipped")
             progress.step(f"{spec.name} {spec.chapter}")
-            continue
-        todo.append(_Todo(spec.name, spec.chapter, [e.stem for e in members], spec.base, []))
+        else:
+            todo.append(_Todo(spec.name, spec.chapter, [e.stem for e in members], spec.base, []))
+        todo.extend(shu)
+    progress.total += sum(1 for t in todo if t.shu)  # the 疏 collations are steps of their own
     in_one = Counter(s for t in todo for s in t.stems)  # a witness in two collations: its notes are checked later
     for t in todo:
         t.emend_stems.extend(s for s in t.stems if in_one[s] == 1 and res.witnesses[s].notes())
@@ -374,6 +393,9 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
     for t in todo:  # done here (one job), the steps filed them in the order they ran: file them anew, in the manifest's
         res.collations.pop(t.name, None)
     rows = []
+    shu_reports = {t.name: rep for t in todo if (rep := results[t.name].shu_report) is not None}
+    if shu_reports:
+        res.shu = write_shu_reports(out, shu_reports)
     for t in todo:  # in the manifest's order
         r = results[t.name]
         if r.output_error is not None:
@@ -390,6 +412,96 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         rows.append((t.name, t.chapter, " ".join(col.sigla), col.base, len(col.rows),
                      c["substantive"], c["omission"], c["addition"], c["transposition"], c["taboo"],
                      c["orthographic"], c["uncertain"], "ok" if r.valid else "INVALID", f"{r.seconds:.2f}s"))
+    return rows
+
+
+#: Roles whose witnesses are not collated with the others by their 经: the 单疏本 (its 疏 has a
+#: collation of its own, ``NAME-shu``) and the 識誤 (its claims are checked, :mod:`jiaokan.emend.shiwu`).
+UNCOLLATED_ROLES = ("danshu", "shiwu")
+
+
+def _shu_todo(res: BuildResult, spec, members: list[Entry]) -> list[_Todo]:
+    """The 疏 collation of a 篇 that both a 注疏 and a 单疏本 hold: ``NAME-shu``, the 注疏 as base."""
+    zs = [e for e in members if res.witnesses[e.stem].meta.role == "zhushu"]
+    ds = [e for e in members if res.witnesses[e.stem].meta.role == "danshu"]
+    if not zs or not ds:
+        return []
+    return [_Todo(f"{spec.name}-shu" + (f"{k + 1}" if k else ""), spec.chapter, [zs[0].stem, d.stem],
+                  zs[0].meta.siglum, [], shu=True) for k, d in enumerate(ds)]
+
+
+def write_shu_reports(out: Path, reports: dict[str, dict]) -> list[tuple]:
+    """OUT/shu/NAME.json per 疏 collation and OUT/shu/summary.csv; the summary rows."""
+    import csv
+    import io
+    import json
+
+    from .io import atomic_write_bytes
+
+    rows = []
+    for name, rep in reports.items():
+        atomic_write_bytes(out / "shu" / f"{name}.json", json.dumps(rep, ensure_ascii=False, indent=1).encode("utf-8"))
+        rows.append((name, rep["pian"], rep["lemmas"], rep["resolved"], rep["resolved_share"], rep["ds_shu_chars"],
+                     rep["ds_shu_aligned"], rep["ds_aligned_share"], rep["zs_shu_chars"], rep["zs_aligned_share"],
+                     len(rep["unmatched"])))
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["collation", "pian", "lemmas", "resolved", "resolved_share", "ds_shu_chars", "ds_shu_aligned",
+                "ds_aligned_share", "zs_shu_chars", "zs_aligned_share", "unmatched_stretches"])
+    w.writerows(rows)
+    if rows:
+        atomic_write_bytes(out / "shu" / "summary.csv", buf.getvalue().encode("utf-8"))
+    return rows
+
+
+def shiwu_stage(res: BuildResult, out: Path) -> list[tuple]:
+    """張淳《儀禮識誤》's entries of every 篇, parsed and checked against the 篇's witnesses → OUT/shiwu/.
+
+    One JSON (entries with their claims and verdicts) and one CSV (a row per claim checked
+    against a witness) per 篇, and a summary; the rows of the summary table.
+    """
+    import csv
+    import io
+    import json
+
+    from .emend.shiwu import check_pian, verdict_counts
+    from .io import atomic_write_bytes
+
+    rows = []
+    reports: list[dict] = []
+    by_pian: dict[str, dict[str, Witness]] = {}
+    for e in res.units:
+        w = res.witnesses.get(e.stem)
+        if w is not None and e.meta.chapter and w.meta.role != "shiwu":
+            by_pian.setdefault(canonical(e.meta.chapter), {})[w.meta.siglum] = w
+    for e in res.units:
+        w = res.witnesses.get(e.stem)
+        if w is None or w.meta.role != "shiwu" or not e.meta.chapter or canonical(e.meta.chapter) == FRONT:
+            continue
+        pian = canonical(e.meta.chapter)
+        entries = check_pian(w, by_pian.get(pian, {}))
+        counts = verdict_counts(entries)
+        report = {"pian": pian, "witness": w.meta.siglum, "entries": len(entries),
+                  "kinds": dict(Counter(x.kind for x in entries)), "verdicts": counts,
+                  "by_entry": [x.to_dict() for x in entries]}
+        reports.append(report)
+        atomic_write_bytes(out / "shiwu" / f"{e.stem}.json", json.dumps(report, ensure_ascii=False, indent=1).encode("utf-8"))
+        buf = io.StringIO()
+        cw = csv.writer(buf)
+        cw.writerow(["entry", "headword", "kind", "page", "line", "place", "witness", "reads", "verdict", "why"])
+        for x in entries:
+            for c in x.claims:
+                if c.witness is not None:
+                    cw.writerow([x.id, x.headword, x.kind, x.page, x.line, c.anchor, c.witness,
+                                 "; ".join(c.readings.values()), c.verdict, c.why])
+        atomic_write_bytes(out / "shiwu" / f"{e.stem}.csv", buf.getvalue().encode("utf-8"))
+        checked = sum(1 for x in entries if x.kind != "comment")
+        per = " ".join(f"{s}={d['confirmed']}/{d['contradicted']}/{d['not covered']}" for s, d in counts.items())
+        rows.append((e.stem, pian, len(entries), checked, per))
+    if reports:
+        from .emend.shiwu_view import page
+
+        atomic_write_bytes(out / "shiwu" / "index.html", page(reports).encode("utf-8"))
     return rows
 
 
@@ -638,6 +750,15 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
             n_new = sum(1 for p in proposals if p.status == "proposed")
             print(f"{len(proposals)} recurring variant pairs ({n_new} not yet decided in [variants]) -> "
                   f"{out / 'variants-proposed.tsv'}")
+    if res.shu:
+        print()
+        print(table(("疏 collation", "篇", "標起止", "resolved", "share", "DS 疏", "aligned", "share", "ZS 疏", "share",
+                     "unmatched"), res.shu, numeric={2, 3, 4, 5, 6, 7, 8, 9, 10}))
+    srows = shiwu_stage(res, out)
+    if srows:
+        print()
+        print(table(("識誤 of", "篇", "entries", "checked", "per witness: as chosen / not / uncertain"), srows,
+                    numeric={2, 3}))
     n_emend = sum(1 for w in res.witnesses.values() if w.notes())
     erows = emend_stage(res, out, Progress(n_emend, "emend", quiet=quiet), tei_all) if n_emend else []
     if erows:

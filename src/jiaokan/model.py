@@ -390,6 +390,8 @@ ROLES: dict[str, str] = {
     "jishi": "李如圭《仪礼集释》: its 案 notes are parsed, applied and checked",
     "zhushu": "《仪礼注疏》: the text the 案 notes' claims about 今注疏本 are checked against",
     "songben": "a 宋本 or a faithful reprint of one (四部丛刊 明翻宋本): evidence for what a 宋本 reads",
+    "danshu": "the 单疏本 賈公彦《儀禮疏》 (疏 only): its 疏 is collated with the 注疏's, each stretch by its 標起止",
+    "shiwu": "張淳《儀禮識誤》: errata entries, not collated; their claims are checked against the collated witnesses",
     "reference": "any other witness: collated, not a party to the 案 check",
 }
 

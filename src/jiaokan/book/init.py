@@ -31,7 +31,7 @@ from .assemble import FilePart, place_files
 from .pian import FRONT
 
 #: The siglum a witness of each role is proposed under (a second one of a role gets a number).
-ROLE_SIGLA = {"jishi": "JS", "zhushu": "ZS", "songben": "SB"}
+ROLE_SIGLA = {"jishi": "JS", "zhushu": "ZS", "songben": "SB", "danshu": "DS", "shiwu": "SW"}
 PB_ID_RE = re.compile(r"<pb:([^>\s]+)>")
 
 
@@ -125,7 +125,7 @@ def survey(paths: list[str]) -> Survey:
         _place(g, skipped)
         if g.files:
             out.append(g)
-    order = {r: i for i, r in enumerate(("jishi", "zhushu", "songben"))}
+    order = {r: i for i, r in enumerate(("jishi", "zhushu", "songben", "danshu", "shiwu"))}
     out.sort(key=lambda g: (order.get(g.role, len(order)), g.key))  # the witness with 案 notes first
     _sigla(out)
     base = next((g.siglum for role in ("jishi", "zhushu") for g in out if g.role == role), None)
@@ -197,7 +197,8 @@ def manifest_text(s: Survey, root: Path) -> str:
         "# file keeps its own 卷, pages and lines.  The 篇 of every part of a file is found from the text (headings",
         "# such as 鄉射禮第五; a 卷 that opens mid-篇 continues the open one).  Where the text does not say, set it:",
         "#   [witness.overrides.\"FILE\"]  chapter = \"聘禮\"   (also: format, juan)",
-        "# `role`: jishi (its 案 notes are checked), zhushu (what they are checked against), songben, reference.",
+        "# `role`: jishi (its 案 notes are checked), zhushu (what they are checked against), songben, reference,",
+        "#   danshu (the 单疏本 《儀禮疏》: its 疏 is collated with the 注疏's), shiwu (張淳《儀禮識誤》: its claims are checked).",
         "# `base` (under [corpus]): the witness every 篇 is collated against when it holds the 篇.",
         "",
         "[corpus]",

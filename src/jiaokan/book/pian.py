@@ -82,7 +82,15 @@ def file_stretches(w: Witness, open_pian: str | None, override: str = "", defaul
         cur = Stretch(canonical(default), [], "witness")
     else:
         cur = Stretch(None, [], "")
+    front = {id(u) for d in w.divs if d.type == "front" for u in d.units}
     for u in units:
+        if id(u) in front:  # a preface inside a 卷 (the 单疏本's 儀禮䟽序): front matter, as 卷0 is
+            if cur.pian != FRONT:
+                if cur.units:
+                    out.append(cur)
+                cur = Stretch(FRONT, [], "front")
+            cur.units.append(u)
+            continue
         found = heading_pian(u)
         if found is not None and found != cur.pian:
             # the title lines just before a 篇 heading (欽定四庫全書, 儀禮集釋卷五) open it too

@@ -15,7 +15,7 @@ from ..model import Gap, Unit, Witness
 from ..normalize import is_ignorable, key, strip_ignorable
 from .align import align_texts
 from .layertext import LayerText
-from .model import COLLATED_LAYERS, VARIANT_TYPES, Collation, LayerAlignment, LayerGap
+from .model import COLLATED_LAYERS, VARIANT_TYPES, Collation, LayerAlignment, LayerGap, Row
 from .limits import oversized_passage, repeated_text
 from .rows import body_units, passage_rows
 from .variants import classify, merge_apps
@@ -39,10 +39,13 @@ def collate(
     base: str | None = None,
     layers: tuple[str, ...] | list[str] | None = None,
     ignore: tuple[str, ...] | list[str] = (),
+    rows: list[Row] | None = None,
 ) -> Collation:
     """Collate two or more witnesses against ``base`` (default: the first), layer by layer.
 
-    ``ignore`` drops variant types from the result (e.g. orthographic, taboo).
+    ``ignore`` drops variant types from the result (e.g. orthographic, taboo).  ``rows``: the
+    passage rows when the caller made them otherwise than by aligning the 经 (the 单疏本 has
+    no 经: :mod:`.shu` places its 疏 by their 標起止).
     """
     if len(witnesses) < 2:
         raise CollationError("collation needs at least two witnesses")
@@ -65,7 +68,7 @@ def collate(
     # the base first, then the others in the order given
     ordered = {base: wits[base], **{s: w for s, w in wits.items() if s != base}}
     col = Collation(base=base, witnesses=ordered, layers=layers, ignored=tuple(ignore))
-    col.rows = passage_rows(base, ordered, key, is_ignorable)
+    col.rows = rows if rows is not None else passage_rows(base, ordered, key, is_ignorable)
     unit_by_id = {s: {u.id: u for u in body_units(w)} for s, w in ordered.items()}
     ids = count(1)
     first_row, last_row = _witness_edges(col)

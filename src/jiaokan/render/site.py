@@ -143,6 +143,17 @@ def book_order(chapters: list[Chapter]) -> list[Chapter]:
 def link_chapters(chapters: list[Chapter]) -> None:
     """Previous and next 篇 for the collations (in the order given); single-witness pages have none."""
     book = [c for c in chapters if c.collation is not None] or chapters
+    # one page per 篇 in the chain: a 篇's second collation (its 疏 against the 单疏本, NAME-shu) is reached
+    # from the table of contents, not between two 篇
+    seen: set[int] = set()
+    chain = []
+    for c in book:
+        i = pian_of(c)
+        if i is None or i not in seen:
+            chain.append(c)
+        if i is not None:
+            seen.add(i)
+    book = chain
     for a, b in zip(book, book[1:]):
         a.next, b.prev = b, a
 

@@ -31,7 +31,7 @@ def _folded(text: str) -> str:
 #: Titles some editions print short (``既夕第十三``) or with another form the variant tables keep
 #: apart (餽 for 饋 in 饋食, which in general words are different characters), → the 篇 they name.
 PIAN_ALIASES: dict[str, str] = {
-    "既夕": "既夕禮", "特牲餽食禮": "特牲饋食禮", "少牢餽食禮": "少牢饋食禮", "喪服經傳": "喪服",
+    "既夕": "既夕禮", "特牲餽食禮": "特牲饋食禮", "少牢餽食禮": "少牢饋食禮", "喪服經傳": "喪服", "大射": "大射儀",
     "有司": "有司徹",
 }
 

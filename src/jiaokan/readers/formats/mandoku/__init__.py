@@ -393,3 +393,5 @@ class MandokuZhushuReader(MandokuReader):
 
 
 __all__ = ["MandokuJishiReader", "MandokuReader", "MandokuSbckReader", "MandokuZhushuReader"]
+
+from . import danshu, shiwu  # noqa: E402,F401  (register the 单疏本 《儀禮疏》 KR1d0027 and 張淳《儀禮識誤》 KR1d0029)

@@ -1,0 +1,317 @@
+"""The 疏 collated: the 注疏's 疏 against the 单疏本's, each stretch placed by the 經/注 it explains.
+
+The 单疏本 (role ``danshu``) has no 經 to align, so its passages cannot be grouped into
+rows the usual way (:mod:`.rows`).  What it has is the 標起止 that opens each stretch
+(``注筮者至廟神``: the 注 that begins 筮者 and ends 廟神).  The 注疏 moved each 疏 beside
+the 經 it explains; so each lemma is resolved against the 注疏's own 經 and 注 (first
+and last characters, on the collation's folded keys), and the stretch goes into the row
+of the 注疏 passage that holds them.  One row per 注疏 passage; the 疏 of each row is then
+aligned character by character by the ordinary engine (:func:`.engine.collate` with
+these rows), so variants are typed and the apparatus written exactly as for any layer.
+
+Rules of resolution (:func:`resolve`):
+
+* a lemma is one or more parts: ``主人至西面`` (經), ``注X至Y`` (注), ``櫛實于簞注簞笥也``
+  (經 then its 注, quoted whole), ``司射至反位　注諸公至士耦`` (two tokens);
+* a part ``A至B`` matches where the folded ``A`` starts a stretch of that layer's text and
+  ``B`` ends it within :data:`MAX_SPAN` characters; a part with no 至 matches where it
+  occurs whole; 經 is searched in 经 and 传 (喪服's 傳曰 lemmas), 注 in 注;
+* the search starts at the passage the previous lemma resolved to (the book's order),
+  and only when nothing matches from there is the whole 篇 searched (``order`` False);
+* what does not resolve stays with the stretch before it (listed, never dropped).
+
+Stretches are kept in the 单疏本's own order (a row sequence that went backwards is
+repaired as for any witness, :func:`.rows._keep_document_order`), so the apparatus
+gives each witness back exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from ..model import UNKNOWN_MARKS, Unit, Witness
+from ..normalize import is_ignorable, key
+from .engine import collate
+from .model import Collation, Row
+from .rows import _keep_document_order, body_units
+
+#: The most characters a lemma's first and last characters may span (the longest 經 passage a 疏 takes at once).
+MAX_SPAN = 800
+LAYERS_OF = {"jing": ("jing", "zhuan"), "zhu": ("zhu",)}
+
+
+@dataclass
+class Part:
+    layer: str  # jing or zhu
+    first: str
+    last: str  # "" when the part is quoted whole
+
+
+def lemma_parts(lemma: str) -> list[Part]:
+    """The parts of a 標起止 (see the module): ``注筮者至廟神`` → [Part(zhu, 筮者, 廟神)]."""
+    out: list[Part] = []
+    for tok in (t for t in re.split(r"[\u3000\s]+", lemma) if t):
+        if tok.startswith("注"):
+            out.append(_part("zhu", tok[1:]))
+            continue
+        at = tok.find("注", 2)
+        if at > 0 and "至" not in tok[at:at + 2]:
+            out.append(_part("jing", tok[:at]))
+            out.append(_part("zhu", tok[at + 1:]))
+        else:
+            out.append(_part("jing", tok))
+    return [p for p in out if p.first]
+
+
+#: 鄭目録 quoted whole as the lemma of the 疏 on it (``鄭目録云童子任職…此皆第一``).
+MULU_RE = re.compile(r"^案?鄭目[録錄]云")
+#: A part quoted whole longer than this is matched by its first and last :data:`ENDS` characters.
+WHOLE_MAX = 10
+ENDS = 4
+
+
+def _part(layer: str, s: str) -> Part:
+    if MULU_RE.match(s):
+        layer, s = "zhu", MULU_RE.sub("", s)
+    i = s.find("至", 1)
+    if 0 < i < len(s) - 1:
+        first, last = s[:i], s[i + 1:]
+    elif len(s) > WHOLE_MAX:
+        first, last = s[:ENDS], s[-ENDS:]
+    else:
+        first, last = s, ""
+    # a character nobody could read matches nothing: keep what is on the outer side of it
+    first = re.split(f"[{''.join(UNKNOWN_MARKS)}]", first)[0]
+    last = re.split(f"[{''.join(UNKNOWN_MARKS)}]", last)[-1]
+    return Part(layer, first, last)
+
+
+def _fold(s: str) -> str:
+    return "".join(key(c) for c in s if not is_ignorable(c))
+
+
+class _Stream:
+    """One layer group of the 注疏's passages as one folded string, with the passage of every character."""
+
+    def __init__(self, units: list[Unit], layers: tuple[str, ...]) -> None:
+        chars: list[str] = []
+        self.owner: list[int] = []
+        self.unit_start: dict[int, int] = {}
+        for i, u in enumerate(units):
+            self.unit_start[i] = len(chars)
+            for p in u.pieces:
+                if p.layer in layers:
+                    for c in p.text:
+                        if not is_ignorable(c):
+                            chars.append(key(c))
+                            self.owner.append(i)
+        self.text = "".join(chars)
+
+    def find(self, part: Part, from_unit: int) -> int | None:
+        """The passage where ``part`` matches, searching from passage ``from_unit`` on."""
+        return next(self.matches(part, from_unit), None)
+
+    def find_before(self, part: Part, before_unit: int) -> int | None:
+        """The last passage before ``before_unit`` where ``part`` matches."""
+        out = None
+        for u in self.matches(part, 0):
+            if u >= before_unit:
+                break
+            out = u
+        return out
+
+    def matches(self, part: Part, from_unit: int) -> Iterator[int]:
+        first, last = _fold(part.first), _fold(part.last)
+        if not first:
+            return
+        pos = self.unit_start.get(from_unit, len(self.text))
+        while True:
+            p = self.text.find(first, pos)
+            if p < 0:
+                return
+            # the passage where the lemma's text ends: the 注疏 sets the 疏 after the passage that holds its end
+            if not last:
+                yield self.owner[p + len(first) - 1]
+            elif (q := self.text.find(last, p + len(first), p + len(first) + MAX_SPAN)) >= 0:
+                yield self.owner[q + len(last) - 1]
+            pos = p + 1
+
+
+@dataclass
+class Resolution:
+    """Where one 单疏本 stretch went: its lemma, the 注疏 passage it explains (None: unresolved)."""
+
+    unit: str  # the 单疏本 unit id
+    lemma: str | None
+    target: str | None = None
+    in_order: bool = True
+
+
+@dataclass
+class ShuReport:
+    """What the 疏 collation of one 篇 measured (see :func:`measure`)."""
+
+    pian: str
+    lemmas: int = 0
+    resolved: int = 0
+    in_order: int = 0
+    ds_chars: int = 0
+    ds_aligned: int = 0
+    zs_chars: int = 0
+    zs_aligned: int = 0
+    #: stretches one witness has and the other lacks: (row, siglum that has it, characters, opening)
+    unmatched: list[tuple[str, str, int, str]] = field(default_factory=list)
+    resolutions: list[Resolution] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {
+            "pian": self.pian, "lemmas": self.lemmas, "resolved": self.resolved, "resolved_in_order": self.in_order,
+            "resolved_share": round(self.resolved / self.lemmas, 4) if self.lemmas else None,
+            "ds_shu_chars": self.ds_chars, "ds_shu_aligned": self.ds_aligned,
+            "ds_aligned_share": round(self.ds_aligned / self.ds_chars, 4) if self.ds_chars else None,
+            "zs_shu_chars": self.zs_chars, "zs_shu_aligned": self.zs_aligned,
+            "zs_aligned_share": round(self.zs_aligned / self.zs_chars, 4) if self.zs_chars else None,
+            "unmatched": [{"row": r, "has": s, "chars": n, "opening": t} for r, s, n, t in self.unmatched],
+            "resolutions": [{"unit": x.unit, "lemma": x.lemma, "target": x.target, "in_order": x.in_order}
+                            for x in self.resolutions],
+        }
+
+
+def resolve(zs: Witness, ds: Witness) -> list[Resolution]:
+    """Resolve the lemma of every 单疏本 passage against the 注疏's 經 and 注 (see the module)."""
+    from ..readers.formats.mandoku.danshu import lemma_of
+
+    zunits = body_units(zs)
+    streams = {k: _Stream(zunits, v) for k, v in LAYERS_OF.items()}
+    out: list[Resolution] = []
+    cursor = 0
+    for u in body_units(ds):
+        lemma = lemma_of(u)
+        r = Resolution(u.id, lemma)
+        out.append(r)
+        if not lemma:
+            continue
+        parts = lemma_parts(lemma)
+        ahead = _find_all(streams, parts, cursor)
+        back = None
+        if parts:  # the nearest match behind the cursor too: a wrong jump ahead must not strand the rest
+            lead = streams[parts[0].layer].find_before(parts[0], cursor)
+            found = _find_all(streams, parts, lead) if lead is not None else None
+            back = found if found is not None and found < cursor else None
+        hit: int | None = ahead
+        if back is not None and (ahead is None or cursor - back < ahead - cursor):
+            hit, r.in_order = back, False
+        if hit is not None:
+            r.target = zunits[hit].id
+            cursor = hit
+    return out
+
+
+def _find_all(streams: dict[str, _Stream], parts: list[Part], start: int) -> int | None:
+    """The passage of the last part that matches, each part searched from where the one before matched.
+
+    A part that matches nowhere (a 注 the 注疏's reader took for 經, a lemma with a slip) does not
+    undo the others: the stretch explains the passage they name.
+    """
+    at = start
+    out = None
+    for part in parts:
+        found = streams[part.layer].find(part, at)
+        if found is None:  # the print left out the 注 before a 注's lemma, or put one before a 經's
+            found = streams["zhu" if part.layer == "jing" else "jing"].find(part, at)
+        if found is not None:
+            at = out = found
+    return out
+
+
+def shu_rows(zs: Witness, ds: Witness, resolutions: list[Resolution]) -> list[Row]:
+    """One row per 注疏 passage; each 单疏本 passage in the row of the passage its lemma resolved to."""
+    zunits = body_units(zs)
+    dunits = body_units(ds)
+    zidx = {u.id: i for i, u in enumerate(zunits)}
+    rows: list[dict[str, list[int]]] = [{zs.meta.siglum: [i], ds.meta.siglum: []} for i in range(len(zunits))]
+    if not rows:
+        return []
+    by_unit = {r.unit: r for r in resolutions}
+    current = 0
+    for j, u in enumerate(dunits):
+        r = by_unit.get(u.id)
+        if r is not None and r.target is not None:
+            current = zidx[r.target]
+        rows[current][ds.meta.siglum].append(j)
+    _keep_document_order(rows, ds.meta.siglum, dunits)
+    rows = _merge_neighbours(rows, zs.meta.siglum, ds.meta.siglum, zunits, dunits)
+    out: list[Row] = []
+    for n, row in enumerate(rows, 1):
+        zs_ids = [zunits[i].id for i in row[zs.meta.siglum]]
+        first = next((zunits[i].id for i in row[zs.meta.siglum] if zunits[i].jing is not None), None)
+        out.append(Row(id=f"r{n}", units={zs.meta.siglum: zs_ids,
+                                          ds.meta.siglum: [dunits[j].id for j in sorted(row[ds.meta.siglum])]},
+                       base_passage=first))
+    return out
+
+
+def _has_shu(units: list[Unit], idx: list[int]) -> bool:
+    return any(not is_ignorable(c) for i in idx for p in units[i].pieces if p.layer == "shu" for c in p.text)
+
+
+def _merge_neighbours(rows: list[dict[str, list[int]]], z: str, d: str,
+                      zunits: list[Unit], dunits: list[Unit]) -> list[dict[str, list[int]]]:
+    """A row with only the 单疏本's 疏 next to one with only the 注疏's is one stretch placed a passage off
+    (the 注疏 put that 疏 after the next 經, or the lemma named the 經 before): one row."""
+    out: list[dict[str, list[int]]] = []
+    for row in rows:
+        if out:
+            prev = out[-1]
+            pz, pd = _has_shu(zunits, prev[z]), _has_shu(dunits, prev[d])
+            rz, rd = _has_shu(zunits, row[z]), _has_shu(dunits, row[d])
+            if (pd and not pz and rz and not rd) or (pz and not pd and rd and not rz):
+                prev[z] = prev[z] + row[z]
+                prev[d] = prev[d] + row[d]
+                continue
+        out.append({z: list(row[z]), d: list(row[d])})
+    return out
+
+
+def collate_shu(zs: Witness, ds: Witness) -> tuple[Collation, ShuReport]:
+    """The 疏 of one 篇 collated across the 注疏 (base) and the 单疏本, and what was measured."""
+    res = resolve(zs, ds)
+    col = collate([zs, ds], base=zs.meta.siglum, layers=("shu",), rows=shu_rows(zs, ds, res))
+    return col, measure(col, res, zs.meta.chapter)
+
+
+def measure(col: Collation, resolutions: list[Resolution], pian: str) -> ShuReport:
+    """Lemmas resolved, and the share of each witness's 疏 characters aligned with the other's.
+
+    A character is aligned when the edit script pairs it with one of the other witness
+    (equal or a different reading); text one witness has and the other lacks is not, and
+    a whole stretch of it (a row where only one has 疏) is listed.
+    """
+    rep = ShuReport(pian, resolutions=resolutions)
+    rep.lemmas = sum(1 for r in resolutions if r.lemma)
+    rep.resolved = sum(1 for r in resolutions if r.target)
+    rep.in_order = sum(1 for r in resolutions if r.target and r.in_order)
+    base, other = col.base, next(s for s in col.witnesses if s != col.base)
+    ops_by = {al.row: al.ops for al in col.alignments if al.layer == "shu"}
+    for row in col.rows:
+        a, b = col.row_text(row, base, "shu").text, col.row_text(row, other, "shu").text
+        na = sum(1 for c in a if not is_ignorable(c))
+        nb = sum(1 for c in b if not is_ignorable(c))
+        rep.zs_chars += na
+        rep.ds_chars += nb
+        ops = ops_by.get(row.id)
+        if ops is None:
+            if na or nb:
+                who, n, t = (base, na, a) if na else (other, nb, b)
+                rep.unmatched.append((row.id, who, n, t.strip("\u3000 ")[:12]))
+            continue
+        for op in ops:
+            if op.kind in ("equal", "replace"):
+                rep.zs_aligned += sum(1 for c in a[op.a0:op.a1] if not is_ignorable(c))
+                rep.ds_aligned += sum(1 for c in b[op.b0:op.b1] if not is_ignorable(c))
+    return rep
+
+
+__all__ = ["Part", "Resolution", "ShuReport", "collate_shu", "lemma_parts", "measure", "resolve", "shu_rows"]
