@@ -593,7 +593,7 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
     anchored = sum(1 for c in r.claims if c.status != "failed")
     result.row = (w.meta.siglum, stem, zs.meta.siglum if zs is not None else "-", len(w.notes()),
                   f"{anchored}/{len(r.claims)}", v["confirmed"], v["contradicted"], v["not covered"],
-                  len(r.on(w.meta.siglum)), len(r.on(zs.meta.siglum)) if zs is not None else 0,
+                  v.get("uncertain", 0), len(r.on(w.meta.siglum)), len(r.on(zs.meta.siglum)) if zs is not None else 0,
                   "ok" if ok else "INVALID", f"{time.perf_counter() - t0:.2f}s")
     return result
 
@@ -627,11 +627,11 @@ def pian_table(res: BuildResult, specs: list, erows: list[tuple]) -> str:
     """One row per 篇 of the book: its files, witnesses, collation and 案 notes checked."""
     by_stem = {e.stem: e for e in res.units}
     notes: dict[str, list[int]] = {}
-    for r in erows:  # (siglum, stem, against, notes, anchored, confirmed, contradicted, not covered, …)
+    for r in erows:  # (siglum, stem, against, notes, anchored, confirmed, contradicted, not covered, uncertain, …)
         e = by_stem.get(r[1])
         if e is not None:
-            n = notes.setdefault(canonical(e.meta.chapter), [0, 0, 0, 0])
-            for k, v in enumerate((r[3], r[5], r[6], r[7])):
+            n = notes.setdefault(canonical(e.meta.chapter), [0, 0, 0, 0, 0])
+            for k, v in enumerate((r[3], r[5], r[6], r[7], r[8])):
                 n[k] += v
     rows = []
     pians = list(dict.fromkeys(canonical(e.meta.chapter) for e in res.units if e.meta.chapter))
@@ -641,13 +641,13 @@ def pian_table(res: BuildResult, specs: list, erows: list[tuple]) -> str:
         spec = next((s for s in specs if canonical(s.chapter) == pian), None)
         col = res.collations.get(spec.name) if spec is not None else None
         sig = " ".join(e.meta.siglum for e in res.units if canonical(e.meta.chapter) == pian)
-        n = notes.get(pian, [0, 0, 0, 0])
+        n = notes.get(pian, [0, 0, 0, 0, 0])
         n_files = len(res.placed.get(pian, [])) + sum(1 for e in res.units if not e.name and canonical(e.meta.chapter) == pian)
         rows.append((pian, n_files, sig, spec.name if col is not None and spec else "-",
                      len(col.rows) if col is not None else 0, sum(col.counts().values()) if col is not None else 0,
-                     n[0], n[1], n[2], n[3]))
+                     n[0], n[1], n[2], n[3], n[4]))
     return table(("篇", "files", "witnesses", "collation", "rows", "variants", "案", "confirmed", "contradicted",
-                  "not covered"), rows, numeric={1, 4, 5, 6, 7, 8, 9})
+                  "not covered", "uncertain"), rows, numeric={1, 4, 5, 6, 7, 8, 9, 10})
 
 
 def tei_all_stage(res: BuildResult, out: Path, tei_all: str, since: float) -> str:
@@ -764,7 +764,8 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
     if erows:
         print()
         print(table(("案 notes of", "file", "against", "notes", "anchored", "confirmed", "contradicted",
-                     "not covered", "emended", "注疏 emended", "TEI", "time"), erows, numeric={3, 5, 6, 7, 8, 9}))
+                     "not covered", "uncertain", "emended", "注疏 emended", "TEI", "time"), erows,
+                    numeric={3, 5, 6, 7, 8, 9, 10}))
     render_stage(res, corpus, out, Progress(1, "render", quiet=quiet), jobs=jobs, site_tei=site_tei)
     if res.parts:
         print()
@@ -779,7 +780,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
     if erows:
         print(f"{sum(r[3] for r in erows)} 案 notes in {len(erows)} witnesses -> {out / 'emend'}: "
               f"confirmed {sum(r[5] for r in erows)}, contradicted {sum(r[6] for r in erows)}, "
-              f"not covered {sum(r[7] for r in erows)}")
+              f"not covered {sum(r[7] for r in erows)}, uncertain {sum(r[8] for r in erows)}")
     if checked_all:
         print(tei_all_stage(res, out, checked_all, since))
     if res.failed:
