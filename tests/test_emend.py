@@ -32,6 +32,7 @@ JS10 = "jishi-juan10-dasheyi-simplified"
 JS5 = "jishi-juan05-xiangsheli-traditional"
 ZS = "zhushu-dasheyi-excerpt"
 TEI_NS = "{http://www.tei-c.org/ns/1.0}"
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 
 
 @pytest.fixture(scope="module")
@@ -344,6 +345,21 @@ def test_emended_witness_tei(res10, seeds, profile):
     assert app.find(f"{TEI_NS}lem").text == "縜" and app.find(f"{TEI_NS}rdg").text == "绢"
     # the note itself stays where it was, after the emended characters' neighbours
     assert doc.find(f".//{TEI_NS}note[@type='an']") is not None
+
+
+def test_emended_witness_names_each_person_once(res10, seeds, profile):
+    """The 集释's own TEI declares 四库馆臣 (its 案 notes); the emended copy adds the emendations to that
+    respStmt instead of a second one under another id, and every @resp points at a declared person."""
+    doc = _valid(emended_witness_tei(seeds[JS10], res10), profile)
+    people = [(rs.get(XML_ID), rs.findtext(f"{TEI_NS}persName")) for rs in doc.iter(f"{TEI_NS}respStmt")
+              if rs.find(f"{TEI_NS}persName") is not None]
+    names = [n for _, n in people]
+    assert names.count("四库馆臣") == 1 and len(names) == len(set(names))
+    (siku,) = [rs for rs in doc.iter(f"{TEI_NS}respStmt") if rs.findtext(f"{TEI_NS}persName") == "四库馆臣"]
+    assert "emendation (案 notes)" in [r.text for r in siku.findall(f"{TEI_NS}resp")]
+    ids = {i for i, _ in people}
+    refs = {r[1:] for el in doc.iter() for r in (el.get("resp") or "").split()}
+    assert refs and refs <= ids
 
 
 def test_emended_span_keeps_breaks_inside_rdg(profile):

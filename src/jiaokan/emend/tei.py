@@ -102,8 +102,13 @@ def _cited(res: EmendResult) -> tuple[set[str], set[str]]:
     return sources, wits
 
 
-def _add_header_parts(header: etree._Element, res: EmendResult, *, title_note: str | None = None) -> None:
-    """respStmt for the editors/proposers, listWit of cited witnesses, listBibl of cited sources."""
+def _add_header_parts(header: etree._Element, res: EmendResult, *, title_note: str | None = None) -> dict[str, str]:
+    """respStmt for the editors/proposers, listWit of cited witnesses, listBibl of cited sources.
+
+    A person the header already declares (the witness's own TEI names 四库馆臣 for its 案 notes,
+    as ``resp-siku``) keeps that one ``respStmt``, which gains this responsibility: one person,
+    one id. Returns the ids so replaced (``siku`` → ``resp-siku``), for :func:`_repoint_resp`.
+    """
     fd = header.find(_T + "fileDesc")
     assert fd is not None  # the header is this package's own: fileDesc, titleStmt, sourceDesc are always there
     ts = fd.find(_T + "titleStmt")
@@ -111,13 +116,29 @@ def _add_header_parts(header: etree._Element, res: EmendResult, *, title_note: s
     if title_note:
         ts.insert(1, E.title(title_note, type="sub"))
     used = {e.get(XML_ID) for e in header.iter() if e.get(XML_ID)}
+    declared: dict[str, etree._Element] = {}  # persName → its respStmt, as the witness's header has them
+    for rs in header.iter(_T + "respStmt"):
+        pn = rs.find(_T + "persName")
+        if pn is not None and pn.text and rs.get(XML_ID):
+            declared.setdefault(pn.text, rs)
+    alias: dict[str, str] = {}
     # respStmt after the titles
     last_title = max(i for i, e in enumerate(ts) if e.tag == _T + "title")
     pos = last_title + 1
     for rid, name in _resp_people(res).items():
+        what = "emendation (案 notes)" if rid == SIKU[0] else "proposed reading (quoted in 案 notes)"
+        kept = declared.get(name)
+        if kept is not None:
+            resps = kept.findall(_T + "resp")
+            if what not in {r.text for r in resps}:
+                if resps:
+                    resps[-1].addnext(E.resp(what))
+                else:
+                    kept.insert(0, E.resp(what))
+            alias[rid] = str(kept.get(XML_ID))
+            continue
         if rid in used:
             continue
-        what = "emendation (案 notes)" if rid == SIKU[0] else "proposed reading (quoted in 案 notes)"
         ts.insert(pos, E.respStmt(E.resp(what), E.persName(name), xml_id=rid))
         pos += 1
         used.add(rid)
@@ -143,6 +164,17 @@ def _add_header_parts(header: etree._Element, res: EmendResult, *, title_note: s
         used.add(xid)
     if bibls:
         sd.append(E.listBibl(*bibls))
+    return alias
+
+
+def _repoint_resp(root: etree._Element, alias: dict[str, str]) -> None:
+    """Every ``@resp`` pointing at an id :func:`_add_header_parts` replaced points at the one kept."""
+    if not alias:
+        return
+    for el in root.iter():
+        r = el.get("resp")
+        if r and r.startswith("#") and r[1:] in alias:
+            el.set("resp", "#" + alias[r[1:]])
 
 
 # ---------------------------------------------------------------------------
@@ -169,13 +201,14 @@ def emendations_to_tei(res: EmendResult, tei_names: dict[str, str] | None = None
          "witness by its siglum = what it actually reads). note[@type='verdict']: the check against the collated "
          "注疏 (confirmed, contradicted, not-covered)."],
     )
-    _add_header_parts(header, res)
+    alias = _add_header_parts(header, res)
     targets = {x.meta.siglum: unit_targets(x) for x in (w, res.against) if x is not None}
 
     root.append(E.text(E.body(E.div(
         E.listApp(*(_claim_app(c, res, names, js, zs, targets) for c in res.claims),
                   type="emendation", corresp=names.get(js)),
         type="emendations", n=chapter or None))))
+    _repoint_resp(root, alias)
     return etree.ElementTree(root)
 
 
@@ -280,9 +313,9 @@ def emended_witness_tei(w: Witness, res: EmendResult, tei_names: dict[str, str] 
     ems = res.on(w.meta.siglum)
     header = root.find(_T + "teiHeader")
     assert header is not None  # witness_to_tei always writes one
-    _add_header_parts(header, res,
-                      title_note=f"emended: {len(ems)} readings changed on the authority of the 案 notes "
-                                 f"of {res.witness.meta.title or res.witness.meta.file}")
+    alias = _add_header_parts(header, res,
+                              title_note=f"emended: {len(ems)} readings changed on the authority of the 案 notes "
+                                         f"of {res.witness.meta.title or res.witness.meta.file}")
     encd = root.find(f"{_T}teiHeader/{_T}encodingDesc")
     if encd is not None and ems and encd.find(_T + "variantEncoding") is None:
         encd.insert(0, E.variantEncoding(method="parallel-segmentation", location="internal"))
@@ -311,6 +344,7 @@ def emended_witness_tei(w: Witness, res: EmendResult, tei_names: dict[str, str] 
             _wrap(el, e.start, e.end, app, rdg)
             if e.witness != js and ch is not None and ch.verdict:
                 app.append(E.note(ch.summary, type="verdict", subtype=_VERDICT_SUBTYPE[ch.verdict], target=ptr))
+    _repoint_resp(root, alias)
     return tree
 
 
