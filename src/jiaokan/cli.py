@@ -381,11 +381,14 @@ def cmd_build(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     import gc
 
-    gc.disable()  # run_build pauses the collector (see collector_paused); here it stays off to the end
-    status = run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all, jobs=args.jobs,
-                       site_tei=args.site_tei)
-    gc.freeze()  # the process ends now: no collection (at exit either) of what the OS takes back whole
-    return status
+    was = gc.isenabled()
+    gc.disable()  # run_build pauses the collector (see collector_paused); here also while its summary prints
+    try:
+        return run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all, jobs=args.jobs,
+                         site_tei=args.site_tei)
+    finally:
+        if was:  # main() may run in a caller's process (tests, notebooks): give the collector back
+            gc.enable()
 
 
 # ---------------------------------------------------------------- init

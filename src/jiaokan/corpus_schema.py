@@ -62,6 +62,10 @@ def _tables(v: object) -> str | None:
     return None if isinstance(v, list) and all(isinstance(x, dict) for x in v) else "a list of tables"
 
 
+def _strings(v: object) -> str | None:
+    return None if isinstance(v, list) and all(isinstance(x, str) for x in v) else "a list of strings"
+
+
 def _overrides(v: object) -> str | None:
     ok = isinstance(v, dict) and all(isinstance(x, dict) for x in v.values())
     return None if ok else "tables keyed by file name ([witness.overrides.\"NAME.txt\"])"
@@ -73,13 +77,16 @@ TYPES: dict[tuple[str, str], Check] = {
     ("", "corpus"): _table,
     ("", "witness"): _tables,
     ("", "collation"): _tables,
+    ("", "variants"): _table,
+    ("variants", "accept"): _strings,
+    ("variants", "reject"): _strings,
     ("witness", "files"): _files,
     ("witness", "overrides"): _overrides,
     ("witness", "juan"): _str_or_int,
     ("override", "juan"): _str_or_int,
 }
 
-_HOW = {"": "the manifest's top level", "corpus": "[corpus]"}
+_HOW = {"": "the manifest's top level", "corpus": "[corpus]", "variants": "[variants]"}
 
 
 def _describe(v: object) -> str:
@@ -178,9 +185,10 @@ def check_types(data: dict, known: Mapping[str, tuple[str, ...]], lines: Lines, 
                 fail(kind, i, key, where, v, expected)
 
     check(data, "", 1, _HOW[""])
-    corpus = data.get("corpus")
-    if isinstance(corpus, dict):
-        check(corpus, "corpus", 1, _HOW["corpus"])
+    for kind in ("corpus", "variants"):
+        table = data.get(kind)
+        if isinstance(table, dict):
+            check(table, kind, 1, _HOW[kind])
     for kind in ("witness", "collation"):
         tables = data.get(kind)
         for i, t in enumerate(tables if isinstance(tables, list) else [], 1):

@@ -32,6 +32,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .cli import main as cli_main
 
         status = cli_main(argv)
+        import gc
+
+        gc.freeze()  # the process ends now: no collection (at exit either) of what the OS takes back whole
     except BaseException:
         if not _interrupted:
             raise

@@ -167,6 +167,19 @@ def _add_header_parts(header: etree._Element, res: EmendResult, *, title_note: s
     return alias
 
 
+def _rebase_sources(root: etree._Element, names: dict[str, str]) -> None:
+    """A boundary's ``@source`` (the witness file that decided it, :mod:`jiaokan.collate.relayer`) names a
+    file beside the witness's own TEI; the emended copy lives elsewhere (``emend/``), so the pointer
+    is made relative to it the way ``names`` points at the witnesses (``../tei/``)."""
+    folder = next((v.rsplit("/", 1)[0] + "/" for v in names.values() if "/" in v), "")
+    if not folder:
+        return
+    for el in root.iter(_T + "ab", _T + "head"):
+        src = el.get("source")
+        if src and "/" not in src and not src.startswith("#") and src.endswith(".xml"):
+            el.set("source", folder + src)
+
+
 def _repoint_resp(root: etree._Element, alias: dict[str, str]) -> None:
     """Every ``@resp`` pointing at an id :func:`_add_header_parts` replaced points at the one kept."""
     if not alias:
@@ -310,6 +323,7 @@ def emended_witness_tei(w: Witness, res: EmendResult, tei_names: dict[str, str] 
     names = {**tei_names_for(res), **(tei_names or {})}
     tree = witness_to_tei(w)
     root = tree.getroot()
+    _rebase_sources(root, names)
     ems = res.on(w.meta.siglum)
     header = root.find(_T + "teiHeader")
     assert header is not None  # witness_to_tei always writes one

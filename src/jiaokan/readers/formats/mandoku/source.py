@@ -472,7 +472,7 @@ def flatten(lines: list[PrintedLine]) -> Flat:
     def ids_placeholder(m: re.Match[str]) -> str:  # [沔-丏+丐]: a character described, not given
         code = ids_code(m.group(1))
         if code not in codes:
-            ch = chr(_PUA0 + len(codes))
+            ch = next(free)  # from the one pool: a placeholder of its own, never a gaiji's
             codes[code] = ch
             gaiji[ch] = code
         return codes[code]
