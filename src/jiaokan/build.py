@@ -695,6 +695,11 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
               jobs: int | None = None, site_tei: bool = False) -> int:
     """The whole pipeline; ``jobs``: how many 篇 to collate at once (default: the machine's cores);
     ``site_tei``: copy the TEI files into the site (:func:`render_stage`)."""
+    from .normalize.gaiji import set_parallel_resolutions
+
+    # gaiji learned from the witnesses are this build's: a previous build in the same process (a test
+    # session, a notebook) must not have its resolutions applied while this one's files are read
+    set_parallel_resolutions({})
     with collector_paused():
         return _run_build(corpus, out, quiet=quiet, tei_all=tei_all, jobs=jobs, site_tei=site_tei)
 
