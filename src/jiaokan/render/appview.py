@@ -72,7 +72,27 @@ def _own_text(text: str, start: int, end: int, aid: str, cover: dict[int, str]) 
 
 
 def app_data(col: Collation, numbers: dict[str, int]) -> dict:
-    """app id → what the popover shows: every witness's reading with its page and line."""
+    """app id → what the popover shows: every witness's reading with its page and line; ``n``: its number in
+    this view's 校勘記 (``numbers``)."""
+    return {aid: {"n": numbers.get(aid), **entry} for aid, entry in app_table(col).items()}
+
+
+#: the last collation's entries (:func:`app_table`): a chapter's views are rendered one after the other
+_last_table: list[tuple[Collation, dict[str, dict]]] = []
+
+
+def app_table(col: Collation) -> dict[str, dict]:
+    """app id → the popover's data but its number, which depends on the view; made once per collation
+    (every view of a chapter shows the same entries: the parallel page, the base text, each witness as the
+    reading text, the emended text)."""
+    if _last_table and _last_table[0][0] is col:
+        return _last_table[0][1]
+    out = _app_table(col)
+    _last_table[:] = [(col, out)]
+    return out
+
+
+def _app_table(col: Collation) -> dict[str, dict]:
     out = {}
     owners = _owners(col)
     starts = {s: page_starts(w) for s, w in col.witnesses.items()}
@@ -86,7 +106,7 @@ def app_data(col: Collation, numbers: dict[str, int]) -> dict:
         for s, r in a.readings.items():
             text = _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {}))
             rd.append([s, text, where(s, r.page, r.line), None, r.type, r.unit])
-        out[a.id] = {"n": numbers.get(a.id), "row": a.row, "layer": a.layer, "lz": LAYER_ZH.get(a.layer, a.layer),
+        out[a.id] = {"row": a.row, "layer": a.layer, "lz": LAYER_ZH.get(a.layer, a.layer),
                      "type": a.type, "sub": a.subtype, "ctx": a.context, "r": rd}
     return out
 

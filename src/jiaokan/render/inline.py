@@ -16,6 +16,7 @@ Gaiji characters of the layer's pieces, labels and notes skipped), so the marks 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,7 @@ from markupsafe import Markup, escape
 from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text, Unit, Where,
                      code_codepoint, describe_codepoint, walk)
 from .cite import leaf_ref
-from .html import LAYER_ZH, attrs, page_id
+from .html import LAYER_ZH, attrs, esc, page_id
 from .marks import Mark
 from .notes import Verdicts, note_html
 
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 class _PieceOut:
     layer: str
     parts: list[str]
-    attrs: dict
+    attrs: str  # the piece's ``div`` attributes but its grid row (``style``, known when the row is laid out)
 
 
 @dataclass
@@ -71,6 +72,7 @@ class ColumnWriter:
         self.emend = emend or {}  # piece id → the changes of the 案 notes in it (the emended-text view)
         self._ems: list[Em] = []
         self._em_open: Em | None = None
+        self._em_stops: list[int] = []  # where the piece's changes start and end (layer offsets), sorted
         self._pstart = 0
         self.pos: dict[str, int] = {}
         self._cover: dict[str, dict[int, Mark]] = {}
@@ -89,6 +91,14 @@ class ColumnWriter:
             self._cover[layer] = cover
             self._zero[layer] = zero
         self._units: list[tuple[Unit, Div | None, list[_PieceOut]]] = []
+        # per layer, the offsets where something may happen to the text (a mark opens, ends or is about to end,
+        # an insertion sign stands): :meth:`_chars` copies the characters between two of them in one slice
+        self._stops: dict[str, list[int]] = {}
+        for layer, ms in self.marks.items():
+            stops: set[int] = set()
+            for m in ms:
+                stops.update((m.start, m.end - 1, m.end))
+            self._stops[layer] = sorted(stops)
 
     # ------------------------------------------------------------------ public
     def add_unit(self, u: Unit, div: Div | None = None) -> None:
@@ -119,7 +129,8 @@ class ColumnWriter:
             out.append(f"<div{attrs(**ua)}>")
             for p in pieces:
                 style = f"grid-row:{next(slot)}" if slot is not None else None
-                out.append(f"<div{attrs(**p.attrs, style=style)}>{''.join(p.parts)}</div>")
+                out.append(f"<div{p.attrs}{attrs(style=style)}>{''.join(p.parts)}</div>"
+                           if style is not None else f"<div{p.attrs}>{''.join(p.parts)}</div>")
             out.append("</div>")
         return Markup("".join(out))
 
@@ -149,6 +160,7 @@ class ColumnWriter:
         self._open = None
         self._ems = list(self.emend.get(p.id or "", []))
         self._pstart = self.pos.get(p.layer, 0)
+        self._em_stops = sorted({self._pstart + x for e in self._ems for x in (e.start, e.end - 1, e.end)})
         self._content(p.content, p.layer, parts, take=True)
         self._close(parts)
         if self._ems:  # a change at the very end of the piece (an extra reading of the 注疏 after its last character)
@@ -157,6 +169,7 @@ class ColumnWriter:
             parts.append(_em_close(self._em_open))
             self._em_open = None
         self._ems = []
+        self._em_stops = []
         # no tooltip per piece (聘禮 has thousands: a tenth of the page): the place of any character is the cite
         # dialog's (葉 and the line on the leaf), the layer is the piece's look; only a doubt is said
         cls = f"piece l-{p.layer}"
@@ -166,7 +179,7 @@ class ColumnWriter:
         if p.cert == "low":
             cls += " cert-low"
             title = "层次存疑"
-        a = {"cls": cls, "title": title, "data_resp": p.resp if p.resp != DEFAULT_RESP.get(p.layer) else None}
+        a = attrs(cls=cls, title=title, data_resp=p.resp if p.resp != DEFAULT_RESP.get(p.layer) else None)
         out = _PieceOut(p.layer, parts, a)
         self._last_piece[p.layer] = out
         return out
@@ -200,7 +213,7 @@ class ColumnWriter:
             if take:
                 self._chars(node.text, layer, parts)
             else:
-                parts.append(str(escape(node.text)))
+                parts.append(esc(node.text))
         elif isinstance(node, Gaiji):
             if take:
                 self._chars(node.reading, layer, parts, gaiji=node)
@@ -233,29 +246,49 @@ class ColumnWriter:
             if self._open is not None and self._open.end <= i + len(s):
                 self._maybe_ref(parts)
             return
+        # Character by character only where something may happen (a stop of the layer's marks or of the piece's
+        # changes, and the first character: a label or a break before it may have closed the open mark);
+        # between two stops nothing does, and the characters are copied in one slice.
         run: list[str] = []
-        for ch in s:
-            i = self.pos.get(layer, 0)
+        start = self.pos.get(layer, 0)
+        stops = self._stops.get(layer, [])
+        em_stops = self._em_stops
+        n = len(s)
+        k = 0
+        while k < n:
+            i = start + k
             if self._ems or self._em_open is not None:
                 self._em_at(i - self._pstart, run, parts)
             zs = zero.pop(i, None)
             m = cover.get(i)
             if zs or m is not self._open:
                 self._boundary(run, zs, m, parts)
-            run.append(ch)
-            self.pos[layer] = i + 1
+            run.append(s[k])
             if self.footnotes is not None and self._open is not None and self._open.end == i + 1:
-                parts.append(str(escape("".join(run))))
+                parts.append(esc("".join(run)))
                 run.clear()
                 self._maybe_ref(parts)
             if self._em_open is not None and self._em_open.end == i + 1 - self._pstart:
                 self._em_at(i + 1 - self._pstart, run, parts)
-        parts.append(str(escape("".join(run))))
+            k += 1
+            nxt = n  # the next stop, as an index into s
+            j = bisect_right(stops, i)
+            if j < len(stops):
+                nxt = min(nxt, stops[j] - start)
+            if em_stops:
+                j = bisect_right(em_stops, i)
+                if j < len(em_stops):
+                    nxt = min(nxt, em_stops[j] - start)
+            if nxt > k:
+                run.append(s[k:nxt])
+                k = nxt
+        self.pos[layer] = start + n
+        parts.append(esc("".join(run)))
 
     def _em_at(self, local: int, run: list[str], parts: list[str]) -> None:
         """At offset ``local`` of the piece: close the change that ends here, open (or draw) those that start here."""
         def flush() -> None:
-            parts.append(str(escape("".join(run))))
+            parts.append(esc("".join(run)))
             run.clear()
             self._close(parts)
 
@@ -277,7 +310,7 @@ class ColumnWriter:
 
     def _boundary(self, run: list[str], zs: list[Mark] | None, m: Mark | None, parts: list[str]) -> None:
         """Where marks change: write the pending run, the insertion signs that stand here, open ``m``."""
-        parts.append(str(escape("".join(run))))
+        parts.append(esc("".join(run)))
         run.clear()
         if zs:
             self._close(parts)
