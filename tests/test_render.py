@@ -122,9 +122,17 @@ def test_variant_marks_carry_type_and_app_and_cover_the_reading(built, name):
 def test_apparatus_data_for_the_popover(built):
     import json
 
+    from jiaokan.render.truth import _page_apps
+
     doc = page(built, "dasheyi.html")
-    data = json.loads(doc.xpath("//script[@id='apps-data']")[0].text)
     col = built["cols"]["dasheyi"]
+    # the page holds each entry's number and row; the rest is the chapter's file, shared by its views
+    here = json.loads(doc.xpath("//script[@id='apps-data']")[0].text)
+    assert set(here) == {a.id for a in col.apps} and set(here[col.apps[0].id]) == {"n", "row"}
+    assert doc.xpath("//script/@src").index("apps/dasheyi.js") < doc.xpath("//script/@src").index("static/edition.js")
+    base = page(built, "dasheyi-base.html")
+    assert base.xpath("//script[starts-with(@src, 'apps/')]/@src") == ["apps/dasheyi.js"]
+    data = _page_apps(doc, built["site"], {})
     assert set(data) == {a.id for a in col.apps}
     a = col.apps[0]
     entry = data[a.id]

@@ -12,11 +12,14 @@ witnesses, ``;`` between them, ``无`` for an omission::
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
 from ..collate.model import App, Collation, LayerGap
 from ..model import Witness
+if TYPE_CHECKING:
+    from .chapter import Chapter
 from ..normalize import is_ignorable
 from .cite import page_starts, place_label
 from .sentences import hans
@@ -72,9 +75,11 @@ def _own_text(text: str, start: int, end: int, aid: str, cover: dict[int, str]) 
 
 
 def app_data(col: Collation, numbers: dict[str, int]) -> dict:
-    """app id → what the popover shows: every witness's reading with its page and line; ``n``: its number in
-    this view's 校勘記 (``numbers``)."""
-    return {aid: {"n": numbers.get(aid), **entry} for aid, entry in app_table(col).items()}
+    """app id → what a view of the chapter says of the entry itself: its number in this view's 校勘記
+    (``numbers``) and its row.  The rest of what the popover shows (:func:`app_table`) is the same in every
+    view, so it is written once per chapter (``apps/NAME.js``, :func:`.search_index.write_chapter_apps`), not
+    into each page: it was a quarter of every page's bytes, five times over for the five views of a 篇."""
+    return {a.id: {"n": numbers.get(a.id), "row": a.row} for a in col.apps}
 
 
 #: the last collation's entries (:func:`app_table`): a chapter's views are rendered one after the other
@@ -82,14 +87,19 @@ _last_table: list[tuple[Collation, dict[str, dict]]] = []
 
 
 def app_table(col: Collation) -> dict[str, dict]:
-    """app id → the popover's data but its number, which depends on the view; made once per collation
-    (every view of a chapter shows the same entries: the parallel page, the base text, each witness as the
-    reading text, the emended text)."""
+    """app id → what the popover shows: every witness's reading with its page and line (its number is the
+    view's, :func:`app_data`); made once per collation (the parallel page, the base text, each witness as
+    the reading text and the emended text show the same entries)."""
     if _last_table and _last_table[0][0] is col:
         return _last_table[0][1]
     out = _app_table(col)
     _last_table[:] = [(col, out)]
     return out
+
+
+def apps_src(ch: "Chapter") -> str:
+    """Where a chapter's apparatus entries lie (:func:`app_table`), relative to the site root."""
+    return f"apps/{ch.name}.js"
 
 
 def _app_table(col: Collation) -> dict[str, dict]:

@@ -20,7 +20,7 @@ from ..book.pian import FRONT
 from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..model import Div, Unit, Witness
-from .appview import app_data, footnote_html, gap_text
+from .appview import app_data, apps_src, footnote_html, gap_text
 from .emended import emendations
 from .html import LAYER_EN, LAYER_ZH, VARIANT_ZH, lang_of, safe_id
 from .inline import ColumnWriter, PageIds
@@ -266,6 +266,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         "vtypes": _vtypes(col),
         "overview": overview_cells(ch, apps_by_row),
         "apps": app_data(col, numbers) if col else {},
+        "apps_src": apps_src(ch) if col else None,
         "view": "parallel",
         "lang": lang_of(ch.witnesses[ch.base].meta.script),
     }
@@ -318,6 +319,11 @@ def _vtypes(col: Collation | None) -> list[tuple[str, str, int]]:
     return [(t, VARIANT_ZH[t], counts.get(t, 0)) for t in order if counts.get(t, 0)]
 
 
+#: the blocks of the last base-text view (chapter, reading text, verdicts, row id → (block, page ids taken)), for
+#: the emended view of the same reading text
+_last_base: list[tuple[Chapter, str, Verdicts | None, dict[str, tuple[dict, list[str]]]]] = []
+
+
 def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = False,
                  reader: str | None = None) -> dict:
     """The base text running, numbered footnote references at each entry, the apparatus under each passage.
@@ -340,8 +346,20 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
         gaps_by_row.setdefault(g.row, []).append(g)
     pages = PageIds()
     blocks = []
+    # The emended text differs from the base text of the same reading text only in the rows whose pieces a
+    # note changes: the others are the base view's blocks, made just before (site.py renders the two in turn),
+    # with the page anchors they took (the same sequence of anchors on both pages, so the same ids).
+    last = _last_base[0] if emended and _last_base else None
+    prev = last[3] if last is not None and last[0] is ch and last[1] == base and last[2] is verdicts else None
+    made: dict[str, tuple[dict, list[str]]] = {}
     for i, row in enumerate(ch.rows(), 1):
         ids = row.units.get(base, [])
+        reuse = prev.get(row.id) if prev is not None else None
+        if reuse is not None and ems is not None and not any((p.id or "") in ems for uid in ids for p in units[uid].pieces):
+            blocks.append(reuse[0])
+            pages.retake(reuse[1])
+            continue
+        taken = len(pages.taken)
         present = {s for s, x in row.units.items() if x}
         cw = ColumnWriter(base, marks.get((row.id, base)), pages, verdicts, footnotes=numbers, emend=ems)
         for uid in ids:
@@ -365,6 +383,9 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
                     others.append({"siglum": s, "lang": lang_of(ow.meta.script), "html": column_html(ocw, ow)})
         blocks.append({"id": row.id, "n": i, "passage": row.base_passage, "html": column_html(cw, w) if ids else Markup(""),
                        "foot": foot, "gaps": notes, "others": others})
+        made[row.id] = (blocks[-1], pages.taken[taken:])
+    if not emended:
+        _last_base[:] = [(ch, base, verdicts, made)]
     front = _edge_rows(Chapter(ch.name, {base: w}), "front", pages, verdicts)
     back = _edge_rows(Chapter(ch.name, {base: w}), "back", pages, verdicts)
     return {
@@ -378,6 +399,7 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
         "vtypes": _vtypes(col),
         "overview": overview_cells(ch, apps_by_row),
         "apps": app_data(col, numbers) if col else {},
+        "apps_src": apps_src(ch) if col else None,
         "view": "emended" if emended else "base",
         "reader": base,
         "lang": lang_of(w.meta.script),

@@ -45,6 +45,7 @@ class PageIds:
     """Page anchors already used on a page (an id must be unique)."""
 
     used: set[str] = field(default_factory=set)
+    taken: list[str] = field(default_factory=list)  # the ids in the order taken (what a reused row took)
 
     def take(self, siglum: str, n: str) -> str:
         base = page_id(siglum, n)
@@ -52,7 +53,13 @@ class PageIds:
         while pid in self.used:
             pid, k = f"{base}-{k}", k + 1
         self.used.add(pid)
+        self.taken.append(pid)
         return pid
+
+    def retake(self, ids: list[str]) -> None:
+        """The ids a row took on another page of the same sequence (its HTML is reused here)."""
+        self.used.update(ids)
+        self.taken.extend(ids)
 
 
 class ColumnWriter:

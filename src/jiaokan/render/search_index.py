@@ -30,6 +30,7 @@ from ..emend.verdict import NoteVerdict
 from ..io import atomic_write_bytes
 from ..model import LAYERS, LineBreak, Note, PageBreak, Where, Witness, walk
 from ..normalize import strip_ignorable
+from .appview import app_table, apps_src
 from .chapter import Chapter
 from .cite import cite_head, leaf_ref, work_title
 from .html import LAYER_ZH, lang_of
@@ -231,10 +232,22 @@ def search_src(ch: Chapter) -> str:
 
 
 def write_chapter_search(ch: Chapter, out: Path, verdicts: Verdicts | None) -> dict[str, int]:
-    """Write one chapter's data file; file name → bytes."""
+    """Write one chapter's data files (search, and its apparatus entries when it is a collation); file name →
+    bytes."""
     data = js_data(f"chapters/{ch.name}", chapter_index(ch, verdicts))
     atomic_write_bytes(out / search_src(ch), data)
-    return {search_src(ch): len(data)}
+    return {search_src(ch): len(data), **write_chapter_apps(ch, out)}
+
+
+def write_chapter_apps(ch: Chapter, out: Path) -> dict[str, int]:
+    """Write the chapter's apparatus entries (``apps/NAME.js``: ``window.jiaokanData.apps``), which every view
+    of the chapter loads by ``<script src>`` and completes with its own numbers (:func:`.appview.app_data`);
+    file name → bytes (none for a single witness)."""
+    if ch.collation is None:
+        return {}
+    data = js_data("apps", app_table(ch.collation))
+    atomic_write_bytes(out / apps_src(ch), data)
+    return {apps_src(ch): len(data)}
 
 
 def write_book_search(chapters: list[Chapter], out: Path) -> dict[str, int]:

@@ -134,11 +134,22 @@ def found_elsewhere(passage_jing: str, witness_text: str, min_chars: int = 6) ->
 
 
 # ---------------------------------------------------------------------------------------------- a written site
-def _chapter_data(path: Path) -> dict:
+def _chapter_data(path: Path, slot: str = "chapters") -> dict:
     s = path.read_text(encoding="utf-8")
-    start = s.index("={", s.index("chapters")) + 1
+    start = s.index("={", s.index(slot)) + 1
     data: dict = json.loads(s[start:s.rindex(";}")])
     return data
+
+
+def _page_apps(doc, site: Path, cache: dict[str, dict]) -> dict:
+    """The page's apparatus entries: its numbers (``apps-data``) over the chapter's file (``apps/NAME.js``)."""
+    raw = doc.xpath("//script[@id='apps-data']/text()")
+    here = json.loads(raw[0]) if raw else {}
+    src = doc.xpath("//script[starts-with(@src, 'apps/')]/@src")
+    if src and src[0] not in cache:
+        cache[src[0]] = _chapter_data(site / src[0], '["apps"]')
+    every = cache[src[0]] if src else {}
+    return {k: {**every[k], **v} for k, v in here.items() if k in every}
 
 
 def check_site(site: str | Path) -> list[str]:
@@ -169,7 +180,7 @@ def check_site(site: str | Path) -> list[str]:
         if data is None:
             continue
         out.extend(f"{page.name}: {p}" for p in _check_notes(doc, data))
-        out.extend(f"{page.name}: {p}" for p in _check_marks(doc))
+        out.extend(f"{page.name}: {p}" for p in _check_marks(doc, _page_apps(doc, site, cache)))
         out.extend(f"{page.name}: {p}" for p in _check_absences(doc, data))
     return out
 
@@ -217,9 +228,7 @@ def _unknown_as_geta(text: str) -> str:
     return "".join("〓" if unicodedata.category(c) == "Co" or c == "\ufffd" else c for c in text or "")
 
 
-def _check_marks(doc) -> Iterable[str]:
-    raw = doc.xpath("//script[@id='apps-data']/text()")
-    apps = json.loads(raw[0]) if raw else {}
+def _check_marks(doc, apps: dict) -> Iterable[str]:
     for col in doc.xpath("//div[contains(@class,'col ')][@data-wit] | //div[@class='col'][@data-wit]"):
         s = col.get("data-wit")
         spans: dict[str, list[str]] = {}

@@ -396,7 +396,12 @@
   }
 
   /* ---------------------------------------------------------------- the apparatus popover */
-  var APPS = readJSON("apps-data");
+  /* the entries of this page (number, row) completed from the chapter's file (apps/NAME.js, one for its views) */
+  var APPS = (function () {
+    var here = readJSON("apps-data"), all = (window.jiaokanData || {}).apps || {}, out = {};
+    Object.keys(here).forEach(function (id) { if (all[id]) out[id] = Object.assign({}, all[id], here[id]); });
+    return out;
+  })();
   var panel = document.getElementById("app-panel");
   var panelBody = panel && panel.querySelector(".app-panel-body");
   var panelHead = panel && panel.querySelector("h2");
