@@ -13,6 +13,7 @@ import re
 import unicodedata
 from html import unescape
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from markupsafe import Markup, escape
 
@@ -197,6 +198,21 @@ def column_html(cw: ColumnWriter, w: Witness, slots: list[int] | None = None) ->
     return fold_punctuation(html) if machine_punctuated(w) else html
 
 
+#: what every view of a chapter computes alike (the marks of the collation, the overview strip), kept for the
+#: last chapter only: its views are made one after the other (kind → (the chapter or collation, the value))
+_last: dict[str, tuple[object, Any]] = {}
+
+
+def _once(kind: str, of: object, make: Callable[[], Any]) -> Any:
+    """``make()``, or what it gave for the same object (by identity) the last time ``kind`` was asked."""
+    hit = _last.get(kind)
+    if hit is not None and hit[0] is of:
+        return hit[1]
+    value = make()
+    _last[kind] = (of, value)
+    return value
+
+
 def _text_len(html: str) -> int:
     return len(re.sub(r"<[^>]*>", "", html))
 
@@ -204,7 +220,7 @@ def _text_len(html: str) -> int:
 def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     """Everything chapter.html needs."""
     col = ch.collation
-    marks = mark_index(col) if col else {}
+    marks = _once("marks", col, lambda: mark_index(col)) if col else {}
     numbers = jiaokanji_order(col) if col else {}
     units = {s: _units(w) for s, w in ch.witnesses.items()}
     openers = {s: _div_openers(w) for s, w in ch.witnesses.items()}
@@ -264,7 +280,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         "back": back,
         "layers": [(x, LAYER_ZH[x], LAYER_EN[x]) for x in layers_present(ch)],
         "vtypes": _vtypes(col),
-        "overview": overview_cells(ch, apps_by_row),
+        "overview": _once("overview", ch, lambda: overview_cells(ch, apps_by_row)),
         "apps": app_data(col, numbers) if col else {},
         "apps_src": apps_src(ch) if col else None,
         "view": "parallel",
@@ -334,7 +350,7 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
     base = reader or ch.base
     ems = emendations(ch.witnesses[base], verdicts) if emended else None
     w = ch.witnesses[base]
-    marks = mark_index(col) if col else {}
+    marks = _once("marks", col, lambda: mark_index(col)) if col else {}
     numbers = jiaokanji_order(col, base) if col else {}
     units = _units(w)
     openers = _div_openers(w)
@@ -397,7 +413,7 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
         "back": back,
         "layers": [(x, LAYER_ZH[x], LAYER_EN[x]) for x in layers_present(Chapter(ch.name, {base: w}))],
         "vtypes": _vtypes(col),
-        "overview": overview_cells(ch, apps_by_row),
+        "overview": _once("overview", ch, lambda: overview_cells(ch, apps_by_row)),
         "apps": app_data(col, numbers) if col else {},
         "apps_src": apps_src(ch) if col else None,
         "view": "emended" if emended else "base",

@@ -130,13 +130,13 @@ class ColumnWriter:
             if div is not None and div.title:
                 style = f"grid-row:{next(slot)}" if slot is not None else None
                 out.append(f'<h3{attrs(cls="div-title", style=style)}>{escape(div.title)}</h3>')
-            ua = {"cls": "unit" + ("" if u.jing is not None else " unit-para"), "data_unit": u.id}
-            if self.link_units:
-                ua["id"] = u.id
-            out.append(f"<div{attrs(**ua)}>")
+            uid = esc(u.id)  # attrs(cls=…, data_unit=…, id=…), written out: a unit per passage of every view
+            cls = "unit" if u.jing is not None else "unit unit-para"
+            out.append(f'<div class="{cls}" data-unit="{uid}" id="{uid}">' if self.link_units
+                       else f'<div class="{cls}" data-unit="{uid}">')
             for p in pieces:
                 style = f"grid-row:{next(slot)}" if slot is not None else None
-                out.append(f"<div{p.attrs}{attrs(style=style)}>{''.join(p.parts)}</div>"
+                out.append(f"<div{p.attrs} style=\"{style}\">{''.join(p.parts)}</div>"
                            if style is not None else f"<div{p.attrs}>{''.join(p.parts)}</div>")
             out.append("</div>")
         return Markup("".join(out))
@@ -186,7 +186,8 @@ class ColumnWriter:
         if p.cert == "low":
             cls += " cert-low"
             title = "层次存疑"
-        a = attrs(cls=cls, title=title, data_resp=p.resp if p.resp != DEFAULT_RESP.get(p.layer) else None)
+        resp = p.resp if p.resp != DEFAULT_RESP.get(p.layer) else None
+        a = attrs(cls=cls, title=title, data_resp=resp) if title is not None or resp is not None else f' class="{esc(cls)}"'
         out = _PieceOut(p.layer, parts, a)
         self._last_piece[p.layer] = out
         return out
@@ -256,11 +257,16 @@ class ColumnWriter:
         # Character by character only where something may happen (a stop of the layer's marks or of the piece's
         # changes, and the first character: a label or a break before it may have closed the open mark);
         # between two stops nothing does, and the characters are copied in one slice.
-        run: list[str] = []
         start = self.pos.get(layer, 0)
         stops = self._stops.get(layer, [])
         em_stops = self._em_stops
         n = len(s)
+        if (not em_stops and self._em_open is None and start not in zero and cover.get(start) is self._open
+                and (not stops or stops[-1] < start or stops[bisect_right(stops, start - 1)] >= start + n)):
+            parts.append(esc(s))  # no stop in the run (most text): nothing to do but copy it
+            self.pos[layer] = start + n
+            return
+        run: list[str] = []
         k = 0
         while k < n:
             i = start + k
@@ -362,7 +368,10 @@ class ColumnWriter:
         return {"cls": cls, "data_app": m.app, "tabindex": "0" if first else "-1", "role": "button" if first else None}
 
     def _mark_open(self, m: Mark) -> str:
-        return f"<mark{attrs(**self._mark_attrs(m))}>"
+        a = self._mark_attrs(m)  # as attrs(**a) writes them
+        if a["role"]:
+            return f'<mark class="{esc(a["cls"])}" data-app="{esc(m.app)}" tabindex="0" role="button">'
+        return f'<mark class="{esc(a["cls"])}" data-app="{esc(m.app)}" tabindex="-1">'
 
     def _insertion(self, m: Mark) -> str:
         a = self._mark_attrs(m, " v-ins")
