@@ -10,7 +10,8 @@ Modules, one job each:
 * :mod:`.notes`      案 notes with their verdict badges; the 案 summary of the index
 * :mod:`.overview`   the variant-density strip
 * :mod:`.searchfold` the search box's character folding table
-* :mod:`.search_index` the per-chapter data files of search, citation and the 案 dialog (``search/*.js``)
+* :mod:`.search_index` the per-chapter data files of search, citation and the 案 dialog (``search/*.js``) and of
+  the apparatus popover (``apps/*.js``, shared by a chapter's views)
 * :mod:`.cite`       a scholar's citation of a place: 卷, 葉, 行 and the work's title
 * :mod:`.site`       templates (``jiaokan/templates``) and static files (``jiaokan/static``) → the site folder
 """

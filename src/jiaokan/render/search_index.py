@@ -13,7 +13,9 @@ Files (loadable from file:// by ``<script src>``, no fetch):
 
 * ``search/NAME.js``   one chapter: streams, the folding table, witnesses, the
   citation records of every piece (:mod:`.cite`) and the 案 notes with their verdicts;
-* ``search/book.js``   the book: which chapters there are and where their files lie.
+* ``search/book.js``   the book: which chapters there are and where their files lie;
+* ``apps/NAME.js``     a collated chapter's apparatus entries, which every view of it loads with the page
+  (the popover's data; each page adds its own numbers): once per chapter, not once per view.
 
 Folding (script, 异体, taboo forms) is the collation's own :func:`jiaokan.normalize.key`,
 shipped as the chapter's table (:func:`.searchfold.fold_table`); the page applies it to
