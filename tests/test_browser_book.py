@@ -93,11 +93,25 @@ def test_goto_reaches_any_id_and_hashchange_uses_it(opener, book):
     ids = pg.evaluate("""() => { const pb = [...document.querySelectorAll("[data-wit='ZS'] a.pb")];
         const units = [...document.querySelectorAll("[data-wit='SB'] .unit[id]")];
         return [pb[pb.length - 3].id, units[units.length - 5].id]; }""")
-    for id_ in ["r400", *ids]:
+    for id_ in ["r40", *ids]:
         assert pg.evaluate("id => window.jiaokan.goto(id)", id_)
         settle(pg)
         assert in_view(pg, f"[id='{id_}']"), id_
     assert pg.evaluate("window.jiaokan.goto('no-such-id')") is False
+    # 聘禮 is cut into parts (render/parts.py): an id of another part takes the reader to it, by goto (a search
+    # result) or by a permalink that names the 篇's first page
+    assert pg.locator("nav.parts").count() == 2 and pg.locator("#r400").count() == 0
+    pg.evaluate("id => { window.jiaokan.goto(id); }", "r400")
+    pg.wait_for_url("**/pian08-p*.html#r400")
+    pg.wait_for_load_state("load")
+    settle(pg)
+    assert in_view(pg, "[id='r400']")
+    link = opener(book, "pian08.html#r500")
+    link.wait_for_url("**/pian08-p*.html#r500")
+    link.wait_for_load_state("load")
+    settle(link)
+    assert in_view(link, "[id='r500']") and link.errors == []
+    pg = opener(book, "pian08.html")
     # a plain #id link (the search helper's result links): hashchange goes through goto
     pg.evaluate("location.hash = '#r30'")
     pg.wait_for_function("location.hash === '#r30'")
@@ -401,12 +415,20 @@ SCROLL_HEIGHTS = """async () => {
 
 @pytest.mark.parametrize("width,height", [(1400, 1000), (390, 844)])
 def test_the_page_height_is_stable_while_scrolling_pinli(opener, book, width, height):
-    """聘禮, the longest 篇, top to bottom: the page is as tall at the end as at the start (within 1%), so the
+    """聘禮, the longest 篇, top to bottom, part after part: each page is as tall at the end as at the start (within 1%), so the
     scrollbar's thumb and position can be trusted over hours of reading."""
     pg = opener(book, "pian08.html", width=width, height=height)
-    heights = pg.evaluate(SCROLL_HEIGHTS)
-    assert len(heights) > 20
-    assert (max(heights) - min(heights)) / heights[0] < 0.01, (heights[0], min(heights), max(heights))
+    parts = pg.eval_on_selector_all("main > nav.parts:first-child .part-list > *",
+                                    "es => es.map(e => e.getAttribute('href') || location.pathname.split('/').pop())")
+    assert len(parts) > 1 and parts[0] == "pian08.html"  # 聘禮 is read in parts: every one of them
+    steps = 0
+    for name in parts:
+        pg = opener(book, name, width=width, height=height, ctx=pg.context)
+        heights = pg.evaluate(SCROLL_HEIGHTS)
+        steps += len(heights)
+        assert (max(heights) - min(heights)) / heights[0] < 0.01, (name, heights[0], min(heights), max(heights))
+        pg.close()
+    assert steps > 20
 
 
 def test_the_bar_is_one_compact_row_and_an_notes_are_readable(new_context, site):

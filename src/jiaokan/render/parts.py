@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 #: What one part's rows may weigh: HTML bytes and elements (tags).  Measured on the whole book: a page of this
 #: size is ready in about half a second on a quiet machine, whatever its 篇.
-PART_BYTES = 250_000
-PART_TAGS = 2_500
+PART_BYTES = 200_000
+PART_TAGS = 2_000
 #: What a row costs beyond its text (its head, its columns' boxes).
 ROW_BYTES = 400
 ROW_TAGS = 8

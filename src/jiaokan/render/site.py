@@ -95,6 +95,33 @@ def _toc_entry(n: int, ch: Chapter, verdicts: Verdicts | None) -> dict:
     }
 
 
+def toc_groups(chapters: list[Chapter]) -> list[list[Chapter]]:
+    """The table of contents: one entry per 篇, its first collation (in the book's order) first, then the 篇's
+    other pages (its 疏 collated with the 单疏本, NAME-shu; the 識誤's page); a page of no known 篇 is an entry
+    of its own."""
+    groups: list[list[Chapter]] = []
+    by_pian: dict[int, list[Chapter]] = {}
+    for ch in chapters:
+        i = pian_of(ch)
+        if i is None:
+            groups.append([ch])
+        elif i in by_pian:
+            by_pian[i].append(ch)
+        else:
+            by_pian[i] = [ch]
+            groups.append(by_pian[i])
+    return groups
+
+
+def _toc_more(ch: Chapter) -> dict:
+    """A further page of a 篇 in its ToC entry: what it is (the 疏 collation, or a single witness such as the
+    識誤), its witnesses and its views."""
+    col = ch.collation
+    kind = "single" if col is None else ("shu" if {a.layer for a in col.apps} == {"shu"} else "collation")
+    return {"ch": ch, "kind": kind, "sigla": list(ch.witnesses), "variants": sum(col.counts().values()) if col else 0,
+            "titles": {s: w.meta.title or w.meta.file for s, w in ch.witnesses.items()}}
+
+
 def index_context(chapters: list[Chapter], title: str, verdicts: Verdicts | None) -> dict:
     all_w: list[Witness] = []
     seen = set()
@@ -103,7 +130,11 @@ def index_context(chapters: list[Chapter], title: str, verdicts: Verdicts | None
             if id(w) not in seen:
                 seen.add(id(w))
                 all_w.append(w)
-    toc = [_toc_entry(i, ch, verdicts) for i, ch in enumerate(chapters, 1)]
+    toc = []
+    for i, group in enumerate(toc_groups(chapters), 1):
+        entry = _toc_entry(i, group[0], verdicts)
+        entry["more"] = [_toc_more(ch) for ch in group[1:]]
+        toc.append(entry)
     return {"title": title, "toc": toc, "witnesses": _witness_rows(chapters),
             "an": note_summary(all_w, verdicts), "legend": badge_legend(), "view": "index", "vt_zh": VARIANT_ZH,
             "verdict_zh": VERDICT_ZH}

@@ -165,6 +165,7 @@
     "toc-variants": { hans: "异文", hant: "異文", en: "Variants" },
     "toc-types": { hans: "类型", hant: "類型", en: "By type" },
     "toc-an": { hans: "案", hant: "案", en: "案 notes" },
+    "toc-shu": { hans: "疏", hant: "疏", en: "疏 sub-commentary" },
     "toc-views": { hans: "视图", hant: "視圖", en: "Views" },
     "witnesses": { hans: "各本", hant: "各本", en: "Witnesses" },
     "an-notes": { hans: "案语", hant: "案語", en: "案 notes" },
@@ -732,6 +733,20 @@
   var cells = document.querySelectorAll(".overview .ov");
   /* one tab stop for the whole strip; arrow keys walk its cells, Enter follows one */
   var strip = document.querySelector(".overview");
+  /* a cell is named when the pointer or the focus reaches it (§n: v variants), in the interface language */
+  function nameCell(e) {
+    var c = e.target;
+    if (!c.classList || !c.classList.contains("ov")) return;
+    var i = Array.prototype.indexOf.call(cells, c);
+    var key = c.classList.contains("ov-solo") ? "ov-cell-solo" : "ov-cell";
+    var s = fill(t(key), JSON.stringify({ n: i + 1, v: Number(c.getAttribute("data-v")) || 0 }));
+    if (c.title !== s) c.title = s;
+    if (c.getAttribute("aria-label") !== s) c.setAttribute("aria-label", s);
+  }
+  if (strip) {
+    strip.addEventListener("mouseover", nameCell);
+    strip.addEventListener("focusin", nameCell);
+  }
   if (strip && cells.length) {
     strip.addEventListener("keydown", function (e) {
       var i = Array.prototype.indexOf.call(cells, document.activeElement);
