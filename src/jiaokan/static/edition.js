@@ -288,7 +288,9 @@
       document.head.appendChild(barStyle);
     }
     var v = "calc(" + h + "px + .5rem)";
-    barStyle.textContent = "html { scroll-padding-top: " + v + "; } .col-short { top: " + v + "; } .q-results { --bar-h: " + h + "px; }";
+    // only where the bar is sticky (edition.css: not on a phone, where it scrolls away with the page)
+    barStyle.textContent = "@media (min-width: 701px) { html { scroll-padding-top: " + v + "; } .col-short { top: " + v +
+      "; } .q-results { --bar-h: " + h + "px; } }";
   }
 
   /* ---------------------------------------------------------------- the display options under one button */
@@ -589,7 +591,10 @@
         if (m) {
           for (var k = 0; k < m.ids.length; k++) {
             if (m.pages[k] !== here && (" " + m.ids[k] + " ").indexOf(" " + id + " ") >= 0) {
-              location.assign(m.pages[k] + location.search + "#" + encodeURIComponent(id));
+              // the query of this page's search travels along, so the hit is marked there (search.js)
+              var qs = location.search, qb = document.getElementById("q"), qx = document.getElementById("q-exact");
+              if (qb && qb.value) qs = "?q=" + encodeURIComponent(qb.value) + (qx && qx.checked ? "&exact=1" : "");
+              location.assign(m.pages[k] + qs + "#" + encodeURIComponent(id));
               return done(true);
             }
           }
@@ -677,11 +682,21 @@
       return ok;
     });
   }
-  function step(dir) {
+  /* past the last (first) entry of a part of a long 篇, j (k) goes on in the next (previous) part */
+  function stepOn(dir) {
+    var a = document.querySelector("#text > nav.parts ." + (dir > 0 ? "part-next" : "part-prev"));
+    if (!a) return false;
+    try { sessionStorage.setItem("jiaokan-step-on", String(dir)); } catch (e) { return false; }
+    location.assign(a.getAttribute("href"));
+    return true;
+  }
+  function step(dir, edge) {
     var ms = stepMarks();
-    if (!ms.length) return null;
+    if (!ms.length) return stepOn(dir) ? "" : null;
     var i = stepAt ? ms.indexOf(stepAt) : -1;
-    if (i < 0) {  // from the row at the top of the screen: the first mark in it or after it (binary search)
+    if (edge) i = dir > 0 ? -1 : ms.length;
+    else if (i >= 0 && (i + dir < 0 || i + dir >= ms.length) && stepOn(dir)) return "";
+    if (i < 0 && !edge) {  // from the row at the top of the screen: the first mark in it or after it (binary search)
       var barH = bar && getComputedStyle(bar).position === "sticky" ? bar.offsetHeight : 0;
       var at = document.elementFromPoint(window.innerWidth / 2, barH + 4);
       var row = at && at.closest ? at.closest("section.row, section.brow") : null;
@@ -711,6 +726,11 @@
     return aid;
   }
   jiaokan.step = step;
+  (function () {  // arrived from the part before (after) by j (k): its first (last) entry
+    var on = null;
+    try { on = sessionStorage.getItem("jiaokan-step-on"); sessionStorage.removeItem("jiaokan-step-on"); } catch (e) { on = null; }
+    if (on) window.addEventListener("load", function () { step(Number(on), true); });
+  })();
   if (stepType) {
     if (store && store.getItem("jiaokan-step-type") !== null) stepType.value = store.getItem("jiaokan-step-type");
     stepType.addEventListener("change", function () {
