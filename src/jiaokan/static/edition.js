@@ -78,7 +78,7 @@
     if (LANGS.indexOf(l) < 0) return;
     uiLang = l;
     if (store) store.setItem("jiaokan-ui-lang", l);
-    document.documentElement.lang = HTML_LANG[l];
+    if (document.documentElement.lang !== HTML_LANG[l]) document.documentElement.lang = HTML_LANG[l];
     document.querySelectorAll("[data-ui-lang]").forEach(function (b) {
       b.setAttribute("aria-pressed", String(b.getAttribute("data-ui-lang") === l));
     });
@@ -265,7 +265,8 @@
     if (b) setLang(b.getAttribute("data-ui-lang"));
   });
   if (uiLang !== "hans") setLang(uiLang);
-  else document.documentElement.lang = HTML_LANG.hans;
+  // the same value written again would still restyle the whole page (every :lang() rule): only when it differs
+  else if (document.documentElement.lang !== HTML_LANG.hans) document.documentElement.lang = HTML_LANG.hans;
 
   /* ---------------------------------------------------------------- the sticky bar's height */
   /* The bar's height, for what must clear it (scroll-padding, sticky short columns, the search results).  Read
