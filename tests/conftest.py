@@ -142,6 +142,26 @@ def book(tmp_path_factory) -> Path:
     return out / "build" / "site"
 
 
+_HERE = """id => !document.querySelector('meta[name="jiaokan-parts"]') || !!document.getElementById(id)
+    || JSON.parse((document.getElementById('apps-data') || {}).textContent || '{}')[id] !== undefined"""
+
+
+def _settle_in_part(pg, frag: str, timeout: float = 15.0) -> None:
+    """Wait until the page that holds ``frag`` is loaded (at once when the page holds it or is not cut)."""
+    import time
+    from urllib.parse import unquote
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            if pg.evaluate(_HERE, unquote(frag)):
+                pg.wait_for_load_state("load")
+                return
+        except Exception:  # the page navigated while being asked: ask the next one
+            pass
+        time.sleep(0.1)
+
+
 def open_in(ctx, root: Path, name: str):
     """Open ``root/name`` (``page.html#id`` allowed) in a new page of ``ctx``; the page carries the script
     errors (``.errors``: uncaught exceptions and console errors) and every URL it requested (``.requests``)."""
@@ -156,6 +176,8 @@ def open_in(ctx, root: Path, name: str):
     path, _, frag = name.partition("#")
     pg.goto((root / path).as_uri() + (f"#{frag}" if frag else ""))
     pg.wait_for_load_state("load")
+    if frag:  # a view cut into parts (render/parts.py) takes a permalink on to the part that holds its id
+        _settle_in_part(pg, frag)
     pg.errors, pg.requests = errors, requests
     return pg
 

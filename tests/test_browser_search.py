@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import KANRIPO
-from .test_browser import in_viewport, open_page  # noqa: F401  (open_page: a fixture)
+from .test_browser import in_viewport, open_page, part_with  # noqa: F401  (open_page: a fixture)
 
 
 def _open(browser, path: Path, width: int = 1400, height: int = 1000, init: str | None = None):  # noqa: F811
@@ -63,7 +63,7 @@ def search(pg, query: str, exact: bool = False):
 
 # ---------------------------------------------------------------------------------------- search, shipped build
 def test_search_joins_across_an_notes_and_finds_every_witness(open_page):  # noqa: F811
-    pg = open_page("dasheyi.html")
+    pg = open_page("dasheyi.html#JS10.72")  # the part of 大射 that holds the passage (render/parts.py)
     hits = search(pg, "司射遂袒执弓")  # the 集释's 经 has a 案 note between 袒 and 执
     # the 集释 and the 四部丛刊 (which read 遂); the 注疏 excerpt omits it
     assert [(h["w"], h["layer"], h["id"]) for h in hits] == [("JS", "jing", "JS10.72"), ("SB", "jing", "SB7.218")]
@@ -78,8 +78,8 @@ def test_search_joins_across_an_notes_and_finds_every_witness(open_page):  # noq
     assert pg.errors == []
 
 
-def test_exact_form_switch(open_page):  # noqa: F811
-    pg = open_page("dasheyi.html")
+def test_exact_form_switch(open_page, site):  # noqa: F811
+    pg = open_page(part_with(site, "dasheyi.html", "荅"))
     folded = search(pg, "荅")
     assert {h["w"] for h in folded} == {"JS", "ZS", "SB"} and {h["hit"] for h in folded} == {"荅", "答"}
     exact = search(pg, "荅", exact=True)
@@ -112,8 +112,8 @@ def test_book_wide_search_says_when_a_layer_is_hidden(open_page, site):  # noqa:
     assert hits and all(h["hidden"] == (h["layer"] == "jing") for h in hits)
 
 
-def test_a_hit_in_a_hidden_layer_is_listed_and_says_so(open_page):  # noqa: F811
-    pg = open_page("dasheyi.html")
+def test_a_hit_in_a_hidden_layer_is_listed_and_says_so(open_page, site):  # noqa: F811
+    pg = open_page(part_with(site, "dasheyi.html", "射毕之时"))
     pg.locator("label:has(input[data-layer='shu'])").click()  # hide the 疏
     hits = search(pg, "射毕之时")
     assert hits and all(h["layer"] == "shu" and h["hidden"] for h in hits)

@@ -18,11 +18,20 @@ For each page, in a fresh headless Chromium context (file:// URL, no cache acros
   percentile of the frame intervals and the number of frames longer than 50 ms
   (a "long frame": visible jank), best and median over the runs: on a shared
   machine other processes steal frames, and the best run is the page's own cost.
+
+What "ready" counts, honestly: everything the browser does before the first screen of that page is painted —
+parsing the whole HTML, styling and laying out every element (no row's layout is skipped or estimated: the
+edition uses no ``content-visibility`` and renders no row lazily), the page's scripts (edition.js runs before
+load, the deferred ones before the load event too).  A long 篇 is cut into parts (:mod:`jiaokan.render.parts`),
+each a page of its own, so every part is measured as a page; the map of ids to parts (``parts/*.js``) is loaded
+only when a link names an id of another part, which is a navigation, not part of a page's load.
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
+import re
 import statistics
 import sys
 import tempfile
@@ -63,10 +72,12 @@ class PageFigures:
     frames: int
 
 
-def chapter_pages(site: Path, base: bool = False) -> list[Path]:
-    """The chapter pages of a site: every ``*.html`` but the index (and the base-text pages unless ``base``)."""
+def chapter_pages(site: Path, base: bool = False, only: list[str] | None = None) -> list[Path]:
+    """The chapter pages of a site: every ``*.html`` but the index (and the base-text pages, parts included,
+    unless ``base``); ``only``: shell patterns of the names to keep (``pian08*``)."""
     return sorted(p for p in site.glob("*.html")
-                  if p.name != "index.html" and (base or not p.name.endswith("-base.html")))
+                  if p.name != "index.html" and (base or not re.search(r"-base(-p\d+)?\.html$", p.name))
+                  and (not only or any(fnmatch.fnmatch(p.name, o) for o in only)))
 
 
 def measure_page(browser, page: Path, runs: int, width: int) -> PageFigures:
@@ -92,10 +103,10 @@ def measure_page(browser, page: Path, runs: int, width: int) -> PageFigures:
 
 
 def measure_site(site: Path, browser, runs: int = 5, width: int = 1400, base: bool = False,
-                 each: Callable[[PageFigures], object] | None = None) -> list[PageFigures]:
+                 each: Callable[[PageFigures], object] | None = None, only: list[str] | None = None) -> list[PageFigures]:
     """Every chapter page of ``site`` in ``browser`` (a launched Playwright browser: the script launches it,
     the package does not depend on Playwright); ``each`` is called with every page's figures as they come."""
-    pages = chapter_pages(site, base)
+    pages = chapter_pages(site, base, only)
     if pages:
         warm = browser.new_page()
         warm.goto(pages[0].resolve().as_uri())  # the first load pays for starting the renderer and the fonts
@@ -141,6 +152,8 @@ def main(argv: list[str] | None = None, corpus: Path | None = None, launch: Laun
     ap.add_argument("--build", action="store_true", help="build the site from the corpus into a temporary folder first")
     ap.add_argument("--base", action="store_true", help="measure the base-text pages too")
     ap.add_argument("--width", type=int, default=1400)
+    ap.add_argument("--only", action="append", metavar="PATTERN",
+                    help="measure only the pages whose name matches (shell pattern, e.g. 'pian08*'; repeatable)")
     args = ap.parse_args(argv)
 
     tmp = None
@@ -155,7 +168,7 @@ def main(argv: list[str] | None = None, corpus: Path | None = None, launch: Laun
         run_build(corpus, Path(tmp.name), quiet=True)
         site = Path(tmp.name) / "site"
     try:
-        pages = chapter_pages(site, args.base)
+        pages = chapter_pages(site, args.base, args.only)
         if not pages:
             print(f"measure_site: no chapter pages in {site} (run `jiaokan build`, or give --build)", file=sys.stderr)
             return 2
@@ -169,7 +182,7 @@ def main(argv: list[str] | None = None, corpus: Path | None = None, launch: Laun
         with launch(args.chromium) as browser:  # a line per page as it is measured (a whole book takes minutes)
             print(HEADER + "\n" + "-" * 122, flush=True)
             figures = measure_site(site, browser, args.n, args.width, args.base,
-                                   each=lambda f: print(row(f), flush=True))
+                                   each=lambda f: print(row(f), flush=True), only=args.only)
         worst = max(figures, key=lambda f: min(f.ready), default=None)
         print(footer(args.n))
         if worst is not None:

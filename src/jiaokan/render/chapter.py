@@ -316,6 +316,12 @@ def _slots(writers: list[ColumnWriter]) -> dict[int, list[int]]:
     """id(writer) → the grid row of each of its blocks: the blocks' keys (:meth:`ColumnWriter.slot_keys`) of all
     the row's columns, in order, numbered from 1."""
     keys = {id(cw): cw.slot_keys() for cw in writers}
+    if any(k[0] > 0 for ks in keys.values() for k in ks):
+        # a column with no 经 in a row whose other columns have one (the 单疏本: its 疏 alone, cut from the 經) comments
+        # on that 经: its blocks follow the first 经 passage, 疏 beside 疏, not above every 经 of the row
+        for w, ks in keys.items():
+            if ks and all(k[0] == 0 for k in ks):
+                keys[w] = [(1, r, n) for _k, r, n in ks]
     order = {k: i for i, k in enumerate(sorted({k for ks in keys.values() for k in ks}), 1)}
     return {w: [order[k] for k in ks] for w, ks in keys.items()}
 

@@ -10,7 +10,7 @@ WEIGHT = {"substantive": 1.0, "omission": 1.0, "addition": 1.0, "transposition":
 
 
 def overview_cells(ch, apps_by_row: dict[str, list]) -> list[dict]:
-    """Per row: href, width (base characters), density 0–1 (as a CSS custom property) and a title."""
+    """Per row: href, width (base characters), density 0–1 (as a CSS custom property), § number and variants."""
     units = {s: {u.id: u for u in w.units()} for s, w in ch.witnesses.items()}
     cells = []
     nwit = len(ch.witnesses)
@@ -31,9 +31,8 @@ def overview_cells(ch, apps_by_row: dict[str, list]) -> list[dict]:
         n = sum(counts.values())
         cells.append({
             "href": f"#{row.id}", "grow": max(chars, 8), "d": f"{density:.2f}",
-            "strong": strong > 0, "solo": solo,
-            # in the default interface language; the page's script gives 繁 and English (ov-cell[-solo])
-            "title": f"§{i}：异文 {n}" + ("（非各本皆有此段）" if solo else ""),
-            "key": "ov-cell-solo" if solo else "ov-cell", "args": f'{{"n":{i},"v":{n}}}',
+            "strong": strong > 0, "solo": solo, "n": i, "v": n,
+            # no title in the page: the strip is on every part of a long 篇 (800 cells on 聘禮), so a cell is
+            # only its link, its width and its density; edition.js names it (ov-cell[-solo]) on hover or focus
         })
     return cells

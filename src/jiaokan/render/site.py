@@ -20,6 +20,7 @@ from ..readers.common.yili import PIAN, pian_index
 from .chapter import Chapter, base_context, parallel_context
 from .emended import emendations
 from .html import VARIANT_ZH, lang_of
+from .parts import ROW_BYTES, ROW_TAGS, Part, id_map_js, ids_of, map_file, nav, plan, weigh
 from .notes import VERDICT_ZH, Verdicts, badge_legend, note_summary, verdict_key
 from .search_index import search_src, write_book_search, write_chapter_search
 
@@ -94,6 +95,33 @@ def _toc_entry(n: int, ch: Chapter, verdicts: Verdicts | None) -> dict:
     }
 
 
+def toc_groups(chapters: list[Chapter]) -> list[list[Chapter]]:
+    """The table of contents: one entry per 篇, its first collation (in the book's order) first, then the 篇's
+    other pages (its 疏 collated with the 单疏本, NAME-shu; the 識誤's page); a page of no known 篇 is an entry
+    of its own."""
+    groups: list[list[Chapter]] = []
+    by_pian: dict[int, list[Chapter]] = {}
+    for ch in chapters:
+        i = pian_of(ch)
+        if i is None:
+            groups.append([ch])
+        elif i in by_pian:
+            by_pian[i].append(ch)
+        else:
+            by_pian[i] = [ch]
+            groups.append(by_pian[i])
+    return groups
+
+
+def _toc_more(ch: Chapter) -> dict:
+    """A further page of a 篇 in its ToC entry: what it is (the 疏 collation, or a single witness such as the
+    識誤), its witnesses and its views."""
+    col = ch.collation
+    kind = "single" if col is None else ("shu" if {a.layer for a in col.apps} == {"shu"} else "collation")
+    return {"ch": ch, "kind": kind, "sigla": list(ch.witnesses), "variants": sum(col.counts().values()) if col else 0,
+            "titles": {s: w.meta.title or w.meta.file for s, w in ch.witnesses.items()}}
+
+
 def index_context(chapters: list[Chapter], title: str, verdicts: Verdicts | None) -> dict:
     all_w: list[Witness] = []
     seen = set()
@@ -102,7 +130,11 @@ def index_context(chapters: list[Chapter], title: str, verdicts: Verdicts | None
             if id(w) not in seen:
                 seen.add(id(w))
                 all_w.append(w)
-    toc = [_toc_entry(i, ch, verdicts) for i, ch in enumerate(chapters, 1)]
+    toc = []
+    for i, group in enumerate(toc_groups(chapters), 1):
+        entry = _toc_entry(i, group[0], verdicts)
+        entry["more"] = [_toc_more(ch) for ch in group[1:]]
+        toc.append(entry)
     return {"title": title, "toc": toc, "witnesses": _witness_rows(chapters),
             "an": note_summary(all_w, verdicts), "legend": badge_legend(), "view": "index", "vt_zh": VARIANT_ZH,
             "verdict_zh": VERDICT_ZH}
@@ -211,8 +243,54 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
     for s, page in ch.readers:  # every other witness as the reading text, the others in its 校勘記
         if s != ch.base:
             todo.append((page, "basetext.html", base_context(ch, verdicts, reader=s)))
+    data_files = write_chapter_search(ch, out, verdicts)
     for name, template, ctx in todo:
-        data = env.get_template(template).render(site_title=title, search_src=search_src(ch), **ctx).encode("utf-8")
-        atomic_write_bytes(out / name, data)
-        pages[name] = len(data)
-    return pages, write_chapter_search(ch, out, verdicts)
+        key = "rows" if "rows" in ctx else "blocks"
+        weights = [_row_weight(r) for r in ctx[key]]
+        if weights and ctx.get("front"):  # the front matter opens part 1
+            weights[0] = tuple(a + b for a, b in zip(weights[0], _row_weight(ctx["front"])))  # type: ignore[assignment]
+        parts = plan(name, weights)
+        numbers = [r["n"] for r in ctx[key]]
+        where = {r["id"]: p.page for p in parts for r in ctx[key][p.start:p.end]}
+        ids = []
+        for part in parts:
+            pctx = _part_context(ctx, key, parts, part, numbers, where)
+            html = env.get_template(template).render(site_title=title, search_src=search_src(ch), **pctx)
+            data = html.encode("utf-8")
+            atomic_write_bytes(out / part.page, data)
+            pages[part.page] = len(data)
+            ids.append(ids_of(html) + list(pctx["apps"]))
+        if len(parts) > 1:
+            js = id_map_js(map_file(name), [p.page for p in parts], ids)
+            atomic_write_bytes(out / map_file(name), js)
+            data_files[map_file(name)] = len(js)
+    return pages, data_files
+
+
+def _row_weight(r: dict) -> tuple[int, int]:
+    """(bytes, elements) of a row of the parallel view (its columns) or a block of a base view (its text, its
+    校勘記 entries, what only another witness has), with what a row costs beyond them."""
+    parts = [c["html"] for c in r.get("cols", [])] + [r.get("html", "")] + list(r.get("foot", []))
+    parts += [o["html"] for o in r.get("others", [])]
+    b, t = ROW_BYTES, ROW_TAGS
+    for h in parts:
+        x, y = weigh(str(h))
+        b, t = b + x, t + y
+    return b, t
+
+
+def _part_context(ctx: dict, key: str, parts: list[Part], part: Part, numbers: list[int], where: dict[str, str]) -> dict:
+    """The template context of one part: its rows, the front matter on the first, the back on the last, the
+    apparatus entries of its rows only, the overview's cells pointing into the part that holds each row."""
+    if len(parts) == 1:
+        return {**ctx, "parts": None}
+    rows = ctx[key][part.start:part.end]
+    mine = {r["id"] for r in rows}
+    apps = {k: v for k, v in ctx.get("apps", {}).items() if v.get("row") in mine}
+    cells = []
+    for c in ctx.get("overview", []):
+        rid = c["href"][1:]
+        cells.append(c if rid in mine or rid not in where else {**c, "href": f"{where[rid]}{c['href']}"})
+    return {**ctx, key: rows, "front": ctx.get("front") if part.k == 1 else None,
+            "back": ctx.get("back") if part.k == len(parts) else None,
+            "apps": apps, "overview": cells, "parts": nav(parts, part, numbers)}

@@ -57,10 +57,19 @@
     var sel = "[data-i18n]," + ATTRS.map(function (a) { return "[" + a[0] + "]"; }).join(",");
     (root || document).querySelectorAll(sel).forEach(function (e) {
       var k = e.getAttribute("data-i18n");
-      if (k && DICT[k] && (!only || only[k])) e.textContent = fill(t(k), e.getAttribute("data-i18n-args"));
+      // unchanged text is left alone: rewriting it (the page is written in 简, the default) dirties the layout
+      // of every row at load
+      var v;
+      if (k && DICT[k] && (!only || only[k])) {
+        v = fill(t(k), e.getAttribute("data-i18n-args"));
+        if (e.textContent !== v) e.textContent = v;
+      }
       ATTRS.forEach(function (a) {
         var ak = e.getAttribute(a[0]);
-        if (ak && DICT[ak] && (!only || only[ak])) e.setAttribute(a[1], fill(t(ak), e.getAttribute("data-i18n-args")));
+        if (ak && DICT[ak] && (!only || only[ak])) {
+          v = fill(t(ak), e.getAttribute("data-i18n-args"));
+          if (e.getAttribute(a[1]) !== v) e.setAttribute(a[1], v);
+        }
       });
     });
   }
@@ -69,7 +78,7 @@
     if (LANGS.indexOf(l) < 0) return;
     uiLang = l;
     if (store) store.setItem("jiaokan-ui-lang", l);
-    document.documentElement.lang = HTML_LANG[l];
+    if (document.documentElement.lang !== HTML_LANG[l]) document.documentElement.lang = HTML_LANG[l];
     document.querySelectorAll("[data-ui-lang]").forEach(function (b) {
       b.setAttribute("aria-pressed", String(b.getAttribute("data-ui-lang") === l));
     });
@@ -156,6 +165,7 @@
     "toc-variants": { hans: "异文", hant: "異文", en: "Variants" },
     "toc-types": { hans: "类型", hant: "類型", en: "By type" },
     "toc-an": { hans: "案", hant: "案", en: "案 notes" },
+    "toc-shu": { hans: "疏", hant: "疏", en: "疏 sub-commentary" },
     "toc-views": { hans: "视图", hant: "視圖", en: "Views" },
     "witnesses": { hans: "各本", hant: "各本", en: "Witnesses" },
     "an-notes": { hans: "案语", hant: "案語", en: "案 notes" },
@@ -244,6 +254,9 @@
     "an.kind.unparsed": { hans: "未解析", hant: "未解析", en: "not parsed" },
     "ins-wit": { hans: "此本于此无字", hant: "此本於此無字", en: "nothing here in this witness" },
     "ins-base": { hans: "底本于此无字", hant: "底本於此無字", en: "the base has nothing here" },
+    "parts": { hans: "本篇分页", hant: "本篇分頁", en: "parts of this chapter" },
+    "part-prev": { hans: "‹ 上一页", hant: "‹ 上一頁", en: "‹ previous part" },
+    "part-next": { hans: "下一页 ›", hant: "下一頁 ›", en: "next part ›" },
     "fn-back": { hans: "回到正文", hant: "回到正文", en: "back to the text" }
   });
 
@@ -252,13 +265,33 @@
     if (b) setLang(b.getAttribute("data-ui-lang"));
   });
   if (uiLang !== "hans") setLang(uiLang);
-  else document.documentElement.lang = HTML_LANG.hans;
+  // the same value written again would still restyle the whole page (every :lang() rule): only when it differs
+  else if (document.documentElement.lang !== HTML_LANG.hans) document.documentElement.lang = HTML_LANG.hans;
 
   /* ---------------------------------------------------------------- the sticky bar's height */
-  function setBarHeight() {
-    if (bar && getComputedStyle(bar).position === "sticky") {
-      document.documentElement.style.setProperty("--bar-h", bar.offsetHeight + "px");
+  /* The bar's height, for what must clear it (scroll-padding, sticky short columns, the search results).  Read
+     only from a ResizeObserver (after layout, never forcing one: reading offsetHeight while the page loads laid
+     out a long 篇 a second time) and written to a tiny stylesheet whose selectors match a handful of elements: a
+     custom property on the root would restyle every element of the page. */
+  var barStyle = null, barH = -1, barObserved = !!bar && "ResizeObserver" in window;
+  function setBarHeight(h) {
+    if (!bar) return;
+    if (typeof h !== "number") {  // a toggle changed the bar: the observer sees it, without a forced layout
+      if (barObserved) return;
+      h = bar.getBoundingClientRect().height;
     }
+    h = Math.round(h);
+    if (h === barH) return;
+    barH = h;
+    if (!barStyle) {
+      barStyle = document.createElement("style");
+      barStyle.id = "bar-h-style";
+      document.head.appendChild(barStyle);
+    }
+    var v = "calc(" + h + "px + .5rem)";
+    // only where the bar is sticky (edition.css: not on a phone, where it scrolls away with the page)
+    barStyle.textContent = "@media (min-width: 701px) { html { scroll-padding-top: " + v + "; } .col-short { top: " + v +
+      "; } .q-results { --bar-h: " + h + "px; } }";
   }
 
   /* ---------------------------------------------------------------- the display options under one button */
@@ -353,7 +386,11 @@
       colStyle.id = "col-style";
       document.head.appendChild(colStyle);
     }
-    colStyle.textContent = css;
+    // the page's own order with nothing hidden needs no rule: a stylesheet whose selectors match every
+    // column restyles the whole page (a second of a long 篇's load)
+    var own = pageSigla();
+    if (!hid.length && order.join("\u0000") === own.join("\u0000")) css = "";
+    if (colStyle.textContent !== css) colStyle.textContent = css;
     body.classList.toggle("cols-one", visible.length <= 1);
     colBox.querySelectorAll("[data-col]").forEach(function (b) {
       b.checked = hid.indexOf(b.getAttribute("data-col")) < 0;
@@ -546,9 +583,46 @@
      that is not laid out yet: rows off screen are skipped by content-visibility) is reached the same way: show
      what hides it (a layer, a witness column, the folded paratext), close the apparatus, scroll, and scroll
      again once the rows above it have their real heights. */
+  /* An id in another part of a long 篇 (render/parts.py): the view's map (parts/VIEW.js, loaded only now) names
+     the part that holds it, and the reader is taken there.  A Promise of true (leaving) or false (no such id). */
+  var partsMeta = document.querySelector('meta[name="jiaokan-parts"]');
+  var partsMap = null;
+  function elsewhere(id) {
+    if (!partsMeta) return false;
+    var src = partsMeta.getAttribute("content");
+    return new Promise(function (done) {
+      function look() {
+        var m = window.jiaokanParts && window.jiaokanParts[src];
+        var here = decodeURIComponent(location.pathname.split("/").pop());
+        if (m) {
+          for (var k = 0; k < m.ids.length; k++) {
+            if (m.pages[k] !== here && (" " + m.ids[k] + " ").indexOf(" " + id + " ") >= 0) {
+              // the query of this page's search travels along, so the hit is marked there (search.js)
+              var qs = location.search, qb = document.getElementById("q"), qx = document.getElementById("q-exact");
+              if (qb && qb.value) qs = "?q=" + encodeURIComponent(qb.value) + (qx && qx.checked ? "&exact=1" : "");
+              location.assign(m.pages[k] + qs + "#" + encodeURIComponent(id));
+              return done(true);
+            }
+          }
+        }
+        done(false);
+      }
+      if (partsMap) return partsMap.then(look);
+      partsMap = new Promise(function (loaded) {
+        var sc = document.createElement("script");
+        sc.src = src;
+        sc.onload = sc.onerror = function () { loaded(); };
+        document.head.appendChild(sc);
+      });
+      partsMap.then(look);
+    });
+  }
+  jiaokan.elsewhere = elsewhere;
+
   function goto(id, opts) {
     if (!id) return false;
     var target = document.getElementById(id);
+    if (!target && !APPS[id]) return elsewhere(id);
     var box = target;  // what is scrolled to: a passage of an aligned row (display: contents) by its first piece
     if (!target && APPS[id]) {  // an apparatus entry (#app123, what j/k writes): its first mark, entry open
       var mk = text && text.querySelector('mark.v[data-app="' + CSS.escape(id) + '"][tabindex="0"]');
@@ -614,11 +688,21 @@
       return ok;
     });
   }
-  function step(dir) {
+  /* past the last (first) entry of a part of a long 篇, j (k) goes on in the next (previous) part */
+  function stepOn(dir) {
+    var a = document.querySelector("#text > nav.parts ." + (dir > 0 ? "part-next" : "part-prev"));
+    if (!a) return false;
+    try { sessionStorage.setItem("jiaokan-step-on", String(dir)); } catch (e) { return false; }
+    location.assign(a.getAttribute("href"));
+    return true;
+  }
+  function step(dir, edge) {
     var ms = stepMarks();
-    if (!ms.length) return null;
+    if (!ms.length) return stepOn(dir) ? "" : null;
     var i = stepAt ? ms.indexOf(stepAt) : -1;
-    if (i < 0) {  // from the row at the top of the screen: the first mark in it or after it (binary search)
+    if (edge) i = dir > 0 ? -1 : ms.length;
+    else if (i >= 0 && (i + dir < 0 || i + dir >= ms.length) && stepOn(dir)) return "";
+    if (i < 0 && !edge) {  // from the row at the top of the screen: the first mark in it or after it (binary search)
       var barH = bar && getComputedStyle(bar).position === "sticky" ? bar.offsetHeight : 0;
       var at = document.elementFromPoint(window.innerWidth / 2, barH + 4);
       var row = at && at.closest ? at.closest("section.row, section.brow") : null;
@@ -648,6 +732,11 @@
     return aid;
   }
   jiaokan.step = step;
+  (function () {  // arrived from the part before (after) by j (k): its first (last) entry
+    var on = null;
+    try { on = sessionStorage.getItem("jiaokan-step-on"); sessionStorage.removeItem("jiaokan-step-on"); } catch (e) { on = null; }
+    if (on) window.addEventListener("load", function () { step(Number(on), true); });
+  })();
   if (stepType) {
     if (store && store.getItem("jiaokan-step-type") !== null) stepType.value = store.getItem("jiaokan-step-type");
     stepType.addEventListener("change", function () {
@@ -670,6 +759,20 @@
   var cells = document.querySelectorAll(".overview .ov");
   /* one tab stop for the whole strip; arrow keys walk its cells, Enter follows one */
   var strip = document.querySelector(".overview");
+  /* a cell is named when the pointer or the focus reaches it (§n: v variants), in the interface language */
+  function nameCell(e) {
+    var c = e.target;
+    if (!c.classList || !c.classList.contains("ov")) return;
+    var i = Array.prototype.indexOf.call(cells, c);
+    var key = c.classList.contains("ov-solo") ? "ov-cell-solo" : "ov-cell";
+    var s = fill(t(key), JSON.stringify({ n: i + 1, v: Number(c.getAttribute("data-v")) || 0 }));
+    if (c.title !== s) c.title = s;
+    if (c.getAttribute("aria-label") !== s) c.setAttribute("aria-label", s);
+  }
+  if (strip) {
+    strip.addEventListener("mouseover", nameCell);
+    strip.addEventListener("focusin", nameCell);
+  }
   if (strip && cells.length) {
     strip.addEventListener("keydown", function (e) {
       var i = Array.prototype.indexOf.call(cells, document.activeElement);
@@ -686,7 +789,7 @@
   }
   if (cells.length && "IntersectionObserver" in window) {
     var cellOf = {};
-    cells.forEach(function (c) { cellOf[c.getAttribute("href").slice(1)] = c; });
+    cells.forEach(function (c) { cellOf[c.getAttribute("href").split("#")[1]] = c; });  // PART.html#r12 or #r12
     var io = new IntersectionObserver(function (entries) {
       entries.forEach(function (en) {
         var c = cellOf[en.target.id];
@@ -698,8 +801,13 @@
     });
   }
 
-  setBarHeight();
-  window.addEventListener("resize", setBarHeight);
-  if (bar && "ResizeObserver" in window) new ResizeObserver(setBarHeight).observe(bar);  // fonts, wrapping toggles
+  if (barObserved) {  // the first layout, fonts, wrapping, toggles: the bar's own box
+    new ResizeObserver(function (es) {
+      var b = es[es.length - 1], box = b.borderBoxSize && b.borderBoxSize[0];
+      setBarHeight(box ? box.blockSize : bar.getBoundingClientRect().height);
+    }).observe(bar);
+  } else if (bar) {
+    window.addEventListener("load", function () { setBarHeight(); });
+  }
   if (location.hash) goto(hashId());
 })();

@@ -358,6 +358,19 @@
     else countOut.textContent = (cur >= 0 ? (cur + 1) + " / " : "") + total;
   }
 
+  /* the first hit on this page: a long 篇 is cut into parts (render/parts.py) and the search covers the 篇,
+     so the reader starts where they are, not in another part */
+  function firstHere() {
+    for (var i = 0; i < list.length; i++) if (document.getElementById(list[i].d.id || list[i].d.row)) return i;
+    return -1;
+  }
+  /* the first hit here, or, when every hit is in another part, the list of them (the reader chooses where to go) */
+  function visitHere() {
+    var k = firstHere();
+    if (k >= 0) visit(k);
+    else { results.hidden = false; report(); }
+  }
+
   /* go to a hit on this page: show its layer, render and scroll (goto), mark its characters */
   function visit(k) {
     if (!list.length) return;
@@ -500,7 +513,7 @@
       if (e.key !== "Enter") return;
       e.preventDefault();
       clearTimeout(timer);
-      if (key() !== lastKey) run(q.value, function () { if (!onIndex && list.length && window.innerWidth >= 700) visit(0); });
+      if (key() !== lastKey) run(q.value, function () { if (!onIndex && list.length && window.innerWidth >= 700) visitHere(); });
       else if (onIndex) { var f = results.querySelector("a.q-link"); if (f) f.focus(); }
       else visit(cur + (e.shiftKey ? -1 : 1));
     });
@@ -524,7 +537,7 @@
     }
     var next = document.getElementById("q-next"), prev = document.getElementById("q-prev");
     function step(d) {
-      if (key() !== lastKey) run(q.value, function () { if (list.length) visit(0); });
+      if (key() !== lastKey) run(q.value, function () { if (list.length) visitHere(); });
       else visit(cur + d);
     }
     if (next) next.addEventListener("click", function () { step(1); });
