@@ -63,20 +63,24 @@ class Reason:
     found: str | None
     target: str = "zhushu"
     between: tuple[str, ...] = ()
+    #: a claim that the text stands elsewhere there (``after:X`` / ``before:X``, see ``NoteRecord.moved_to``)
+    moved_to: str = ""
 
     def to_dict(self) -> dict[str, object]:
         return {"verdict": self.verdict, "code": self.code, "kind": self.kind, "lemma": self.lemma,
-                "said": self.said, "found": self.found, "target": self.target, "between": list(self.between)}
+                "said": self.said, "found": self.found, "target": self.target, "between": list(self.between),
+                "moved_to": self.moved_to}
 
 
 def reason_of(record: NoteRecord, check: Check, anchor_text: str | None) -> Reason:
     """The structured reason of ``check`` on the claim ``record`` anchored on ``anchor_text``."""
     lemma = record.lemma or anchor_text or ""
     found = check.reading if check.reading is not None else None
-    if found is None and check.zs_window is not None and check.verdict not in ("not covered",):
+    if (found is None and check.zs_window is not None and check.verdict not in ("not covered",)) \
+            or check.detail == "agrees-lacks":  # the 注疏 lacks the lemma: what stands there instead
         found = check.zs_window
     return Reason(check.verdict, check.detail, record.kind, lemma, record.reading, found,
-                  record.target or "zhushu", tuple(record.between))
+                  record.target or "zhushu", tuple(record.between), record.moved_to)
 
 
 def _q(s: str | None) -> str:
@@ -93,6 +97,10 @@ def _said(r: Reason) -> tuple[str, str]:
         a, b = r.between[0], r.between[1]
         return (f"此段在{PART_ZH.get(a, a)}之后、{PART_ZH.get(b, b)}之前",
                 f"it sets this text after {PART_EN.get(a, a)} and before {PART_EN.get(b, b)}")
+    if r.moved_to:
+        side, _, x = r.moved_to.partition(":") if ":" in r.moved_to else ("after", "", r.moved_to)
+        return (f"此段在「{x}」之{'下' if side == 'after' else '上'}",
+                f"it sets this text {'after' if side == 'after' else 'before'} {x}")
     if r.kind == "omission":
         return f"无{_q(r.lemma)}", f"it lacks {_qe(r.lemma)}"
     if r.kind == "addition":
@@ -128,6 +136,9 @@ _WHY: dict[str, tuple[str, str]] = {
                       "{z} there"),
     "partly": ("今注疏本作{z}，与案语所引相近而不尽同（或为异体，或为笔误），未能确证。",
                "the 注疏 reads {z}, close to what the note quotes but not the same (a variant form or a slip?)"),
+    "nearly": ("今注疏本此处确有多出之文，作{z}，而案语引作{s}，有一字之差（或案语笔误，或传写之讹），未能逐字确证。",
+               "the 注疏 does have extra text here, {z}, but the note quotes it as {s}, a character apart (a slip "
+               "of the note or of a transcription?), so it is not proved character for character"),
     "moved-unseen": ("此本之次序亦与案语所言同，次序不足为证。",
                      "this text too has that order, so the order proves nothing"),
     "place-unseen": ("今注疏本中未能寻得此段（或不止一处），其位置不明。",
@@ -149,7 +160,7 @@ def sentences(r: Reason) -> dict[str, str]:
     z_zh, z_en = _q(r.found), _qe(r.found)
     who_zh = TARGET_ZH.get(r.target, "今注疏本")
     if r.verdict == "confirmed":
-        if r.code == "agrees-place":
+        if r.code == "agrees-place" or r.moved_to:
             zh, en = f"今注疏本{said_zh}，与案语合。", f"Confirmed: in the 注疏 {said_en}, as the note says."
         elif r.code == "agrees-lacks":
             zh = f"今注疏本此处无{_q(r.lemma)}，与案语合（其处别有{z_zh}，乃另一异文）。"
@@ -175,7 +186,7 @@ def sentences(r: Reason) -> dict[str, str]:
         if r.code == "as-source":
             zh = "今注疏本此处与原本同，非校者所云据以改正之读。"
             en = "Contradicted: the 注疏 reads as the source copy did, not as the editors say they took from it."
-        elif r.between:
+        elif r.between or r.moved_to:
             zh = f"今注疏本此段之次序与此本同，非案语所言（{said_zh}）。"
             en = f"Contradicted: the 注疏 sets this text where this text does; the note says {said_en}."
         elif r.code == "as-this-text":
@@ -188,7 +199,7 @@ def sentences(r: Reason) -> dict[str, str]:
                   f"says ({said_en}).")
         return _langs(zh, en)
     why_zh, why_en = _WHY.get(r.code, ("今注疏本此处所读不足以断其是非。", "what the 注疏 reads here does not decide it"))
-    why_zh, why_en = why_zh.format(z=z_zh), why_en.format(z=z_en)
+    why_zh, why_en = why_zh.format(z=z_zh, s=_q(r.said)), why_en.format(z=z_en, s=_qe(r.said))
     head_en = "Uncertain" if r.verdict == "uncertain" else "Not covered" if r.verdict == "not covered" else "Not checked"
     return _langs(f"案语谓今注疏本{said_zh}；{why_zh}", f"{head_en}: the note says {said_en}; {why_en}.")
 
