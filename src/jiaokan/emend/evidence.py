@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from dataclasses import replace
 from typing import Iterable, Mapping
 
 from ..model import Where, Witness, walk
@@ -36,7 +37,7 @@ from .apply import EmendResult
 from .check import Aligned, Check, check_at, cites_zhushu, claimed_place, is_zhushu_claim, place_reading
 from .verdict import UNCOVERED, ClaimEvidence, Kind, Verdict
 from .witnesses import NAMES, WitnessCheck
-from .words import TARGET_ZH, reason_of, sentences
+from .words import TARGET_ZH, claim_sentences, reason_of, sentences
 
 __all__ = ["claim_evidence", "evidence_by_note", "evidence_from_row", "place_label", "page_first_lines",
            "readings_cell", "parse_readings_cell", "EMPTY"]
@@ -308,8 +309,12 @@ def _witness_evidence(w: WitnessCheck, lemma: str | None, anchor: str | None, pl
                       readings: dict[str, str], cid: str | None = None, kind: Kind | None = None) -> ClaimEvidence:
     """The record of a witness check: its own (``<claim id>@<target>``), or the claim's (``cid``)."""
     rec = w.wc.record
-    return ClaimEvidence(cid or w.wc.id, kind or rec.kind, lemma, rec.reading, w.wc.target, w.verdict, w.rule, w.why,
-                         anchor, place, w.witness, dict(readings))
+    ev = ClaimEvidence(cid or w.wc.id, kind or rec.kind, lemma, rec.reading, w.wc.target, w.verdict, w.rule, w.why,
+                       anchor, place, w.witness, dict(readings))
+    said = claim_sentences(ev)  # the check of that witness speaks English: its Chinese is made from the record
+    if w.why:
+        said["en"] = w.why
+    return replace(ev, sentences=said)
 
 
 def evidence_by_note(res: EmendResult, evidence: Iterable[ClaimEvidence] | None = None) -> dict[str, tuple[ClaimEvidence, ...]]:

@@ -14,16 +14,18 @@ Languages: ``zh-Hans`` (the sentences are written in simplified characters), ``z
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..normalize.script import s2t_char
+from ..normalize.script import convert_text, s2t_char
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from .check import Check
+    from .verdict import ClaimEvidence
     from .notes import NoteRecord
 
-__all__ = ["LANGS", "Reason", "reason_of", "sentences", "in_lang", "TARGET_ZH", "TARGET_EN"]
+__all__ = ["LANGS", "Reason", "reason_of", "sentences", "in_lang", "TARGET_ZH", "TARGET_EN", "claim_sentences",
+           "SHOWN_KEYS"]
 
 #: The languages a sentence is given in.
 LANGS: tuple[str, ...] = ("zh-Hans", "zh-Hant", "en")
@@ -213,3 +215,83 @@ def in_lang(texts: dict[str, str], lang: str) -> str:
     from .verdict import _in_lang
 
     return _in_lang(texts, lang)
+
+
+# ---------------------------------------------------------------------------
+# The sentence of a verdict record (one home: the report and the page both ask here)
+# ---------------------------------------------------------------------------
+
+#: Verdicts as a reader is shown them; ``unchecked`` is a claim no witness here can speak to.
+SHOWN_KEYS: tuple[str, ...] = ("confirmed", "contradicted", "not covered", "uncertain", "unchecked")
+
+_UNCOVERED = "—"  # :data:`.verdict.UNCOVERED` (not imported: verdict imports this module's users)
+
+
+def _reads(got: str | None, lemma: str | None) -> str:
+    """作「X」, or 无「lemma」 where the witness has nothing at the place."""
+    return f"作{_q(got)}" if got else (f"无{_q(lemma)}" if lemma else "于此无字")
+
+
+def _machine_words(text: str) -> list[str]:
+    """Machine names in ``text`` (the page's rule, :func:`jiaokan.render.truth.internal_words`)."""
+    from ..render.truth import internal_words  # the one list of words a reader must not see
+
+    return internal_words(text)
+
+
+def claim_sentences(c: "ClaimEvidence", shown: str | None = None, names: dict[str, str] | None = None) -> dict[str, str]:
+    """The sentence of the verdict record ``c`` as it is shown (``shown``, one of :data:`SHOWN_KEYS`;
+    default its own verdict), per language of :data:`LANGS`.
+
+    Why one function for the report and the page: a scholar who reads a verdict in the edition and
+    the same verdict in ``jiaokan emend --json``/``--csv`` must read the same words.  Where the record
+    carries the 案 stage's own sentences (:func:`sentences`, made from the check's structured reason)
+    and is shown with its own verdict, those are the sentences; otherwise (a record about a 宋本 or the
+    释文, whose check speaks English only; a record read back from a CSV; a verdict the page's truth check
+    would not show as decided) the sentence is made here from the record's fields: the witness that
+    decided, what it reads in the record's own table, and what the note says.  ``names`` gives a
+    witness's title for a siglum (``《仪礼注疏》``); the siglum alone otherwise.
+    """
+    own = c.verdict or "unchecked"
+    key = shown or own
+    if key == own and c.sentences and all(c.sentences.get(lang) for lang in LANGS):
+        return dict(c.sentences)
+    who_zh = TARGET_ZH.get(c.target, "他本")
+    who_en = TARGET_EN.get(c.target, "another edition")
+    w = c.witness
+    title = (names or {}).get(w or "", "")
+    wname = f"{convert_text(title, 'simplified')}（{w}）" if w and title and title != w else (w or "")
+    got = c.readings.get(w) if w else None
+    if key == "uncertain":
+        tail_zh = f"（{wname}{_reads(got, c.lemma)}。）" if w and got not in (None, _UNCOVERED) else ""
+        tail_en = f" {w} reads {_q(got) if got else 'nothing'}." if w and got not in (None, _UNCOVERED) else ""
+        if key != own and w and got not in (None, _UNCOVERED):
+            zh = (f"{wname}{_reads(got, c.lemma)}，案语言{who_zh}{_reads(c.reading, c.lemma)}，"
+                  "原判与所列异文不合，故存疑。")
+            en = (f"Uncertain: {w} reads {_q(got) if got else 'nothing'} and the note says {who_en} reads "
+                  f"{_q(c.reading) if c.reading else 'nothing'}: the readings shown do not bear the check's verdict out.")
+            return _langs(zh, en)
+        return _langs("存疑：所列各本异文不足以定是非。" + tail_zh,
+                      "Uncertain: the readings shown do not decide the claim." + tail_en)
+    if key == own and c.why and not _machine_words(c.why):  # the English the record gives (a witness's check)
+        made = claim_sentences(replace(c, why=""), key, names)
+        return {**made, "en": c.why}
+    if c.kind == "conjecture":
+        return _langs("此为校改本书之说，他本不足以定；本版录之，不据改。",
+                      "A conjecture on this text: no witness here decides it; the edition records it without adopting it.")
+    if c.kind in ("comment", "lacuna"):
+        return _langs("此为按语，不言异文，无可核对。",
+                      "A remark of the editors: it claims no reading a witness could bear out.")
+    if key == "not covered" or got == _UNCOVERED:
+        return _langs(f"{wname or who_zh}未及此处，无从核对。",
+                      f"{w or who_en} does not reach this place, so the claim cannot be checked.")
+    if not w:
+        return _langs(f"此处无{who_zh}可据，未核。", f"No witness here speaks for {who_en}: not checked.")
+    if key == "confirmed":
+        return _langs(f"{wname}{_reads(got, c.lemma)}，与案语所言{who_zh}合。",
+                      f"Confirmed: {w} reads {_q(got) if got else 'nothing'}, as the note says {who_en} does.")
+    if key == "contradicted":
+        return _langs(f"{wname}{_reads(got, c.lemma)}，而案语言{who_zh}{_reads(c.reading, c.lemma)}，不合。",
+                      f"Contradicted: {w} reads {_q(got) if got else 'nothing'}; the note says {who_en} reads "
+                      f"{_q(c.reading) if c.reading else 'nothing'}.")
+    return _langs(f"{wname}{_reads(got, c.lemma)}。", f"{w} reads {_q(got) if got else 'nothing'}.")
