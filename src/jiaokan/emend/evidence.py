@@ -34,6 +34,7 @@ from ..model import Where, Witness, walk
 from ..normalize.script import s2t_char
 from .anchor import Anchor, Claim
 from .apply import EmendResult
+from .shu import check_shu
 from .check import Aligned, Check, check_at, cites_zhushu, claimed_place, is_zhushu_claim, place_reading
 from .verdict import UNCOVERED, ClaimEvidence, Kind, Verdict
 from .witnesses import NAMES, WitnessCheck
@@ -203,7 +204,8 @@ def _uncheckable(c: Claim, res: EmendResult) -> tuple[str, str]:
     """(rule, why) for a claim no witness here decides."""
     r = c.record
     if c.status == "failed" or c.anchor is None:
-        return "not-anchored", f"The claim could not be anchored in the text ({c.error or 'nothing to anchor'})."
+        # (the anchoring's own message stays in the report's ``error`` column: it is a developer's)
+        return "not-anchored", "The claim could not be anchored in the text (the place the note speaks of was not found)."
     if r.kind == "conjecture":
         return "conjecture", "A conjecture on this text: no witness decides it; the edition records it."
     if r.kind == "lacuna":
@@ -255,7 +257,7 @@ def claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
     """
     global _MEMO
     stamp = (len(res.claims), len(res.checks), len(res.witness_checks), len(res.emendations),
-             id(res.collation), id(res.against))
+             id(res.collation), id(res.against), len(res.shu))
     if _MEMO is not None and _MEMO[0]() is res and _MEMO[1] == stamp:
         return list(_MEMO[2])
     out = _claim_evidence(res)
@@ -302,6 +304,7 @@ def _claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
         out.append(ClaimEvidence(c.id, r.kind, lemma, said_reading, r.target or ("self" if r.kind == "conjecture" else ""),
                                  verdict, rule, why + unheld, anchor, place, witness, readings, said))
         out.extend(_witness_evidence(w, lemma, anchor, place, readings) for w in checks)
+        out.extend(check_shu(c, res.shu, lemma, anchor, place))
     return out
 
 

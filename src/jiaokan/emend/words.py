@@ -34,13 +34,14 @@ LANGS: tuple[str, ...] = ("zh-Hans", "zh-Hant", "en")
 TARGET_ZH: dict[str, str] = {
     "zhushu": "今注疏本", "zhuben": "各本", "yuanben": "原本", "songben": "宋本", "tangshijing": "唐石经",
     "shiwen": "释文", "self": "此本", "mingjianben": "明监本", "maoben": "毛本", "minben": "闽本", "guben": "古本",
-    "tongjie": "《仪礼经传通解》", "aojigong": "敖继公",
+    "tongjie": "《仪礼经传通解》", "aojigong": "敖继公", "shu": "贾疏",
 }
 TARGET_EN: dict[str, str] = {
     "zhushu": "the current 注疏 edition", "zhuben": "every edition (各本)", "yuanben": "the source copy (原本)",
     "songben": "the Song print", "tangshijing": "the Tang stone classics", "shiwen": "the 經典釋文",
     "self": "this text", "mingjianben": "the Ming Directorate print", "maoben": "the 毛 print",
     "minben": "the 閩 print", "guben": "the old text (古本)", "tongjie": "the 儀禮經傳通解", "aojigong": "敖繼公",
+    "shu": "賈公彦's 疏",
 }
 #: The parts of a passage a place claim names.
 PART_ZH: dict[str, str] = {"jing": "经", "zhu": "注", "zhuan": "传"}
@@ -172,7 +173,7 @@ def sentences(r: Reason) -> dict[str, str]:
             en = f"Confirmed: the 注疏's front matter (its table of every 篇) — {said_en}, as the note says."
         elif r.code == "agrees-running":
             zh = f"今注疏本经注连读，{said_zh}，与案语合（其经注分段与此本不同）。"
-            en = f"Confirmed: read as running text, in the 注疏 {said_en}, as the note says (it divides 經 and 注 otherwise)."
+            en = f"Confirmed: read as running text, in the 注疏 {said_en}, as the note says (it divides 經 and 注 differently)."
         elif r.code == "agrees" and r.target == "yuanben":
             zh = f"今注疏本此处作{z_zh}，与校者所据合。"
             en = f"Confirmed: the 注疏 reads {z_en} here, as the editors took from it."
@@ -255,7 +256,10 @@ def claim_sentences(c: "ClaimEvidence", shown: str | None = None, names: dict[st
     own = c.verdict or "unchecked"
     key = shown or own
     if key == own and c.sentences and all(c.sentences.get(lang) for lang in LANGS):
-        return dict(c.sentences)
+        if not _machine_words(c.sentences["en"]):
+            return dict(c.sentences)
+        # an English the reader must not see (a developer's message kept in ``why``): made anew
+        return {**c.sentences, "en": claim_sentences(replace(c, sentences={}, why=""), key, names)["en"]}
     who_zh = TARGET_ZH.get(c.target, "他本")
     who_en = TARGET_EN.get(c.target, "another edition")
     w = c.witness
@@ -295,3 +299,30 @@ def claim_sentences(c: "ClaimEvidence", shown: str | None = None, names: dict[st
                       f"Contradicted: {w} reads {_q(got) if got else 'nothing'}; the note says {who_en} reads "
                       f"{_q(c.reading) if c.reading else 'nothing'}.")
     return _langs(f"{wname}{_reads(got, c.lemma)}。", f"{w} reads {_q(got) if got else 'nothing'}.")
+
+
+def shu_sentences(verdict: str, siglum: str, danshu: bool, found: str, said: str, rest: str, quote: bool) -> dict[str, str]:
+    """The sentence of a check of what a note says of the 疏 against one witness's 疏 (:mod:`.shu`).
+
+    ``found`` the witness's characters, ``said`` what the note quotes (or this text's characters around
+    the place, ``quote`` False), ``rest`` what the note goes on with beyond what was found."""
+    name_zh = "单疏本" if danshu else "今注疏本"
+    name_en = "the 单疏本 (the Song print of the 疏 alone)" if danshu else "the 注疏"
+    what_zh, what_en = ("案语所引", "as the note quotes it") if quote else ("此本此处之文", "as this text reads the place")
+    if verdict == "confirmed":
+        zh = f"{name_zh}（{siglum}）之疏作{_q(found)}，与{what_zh}合。"
+        en = f"Confirmed: the 疏 of {name_en} ({siglum}) reads {found}, {what_en}."
+        if rest:
+            zh = zh[:-1] + f"；案语以下「{rest}…」不见于疏，当为校者之语。"
+            en = en[:-1] + f"; what the note goes on with ({rest}…) is not there: the editors' own words?"
+        return _langs(zh, en)
+    if verdict == "not covered":
+        if found == "none":
+            return _langs(f"{name_zh}（{siglum}）无此篇之疏（其卷已佚），无从核对。",
+                          f"Not covered: {name_en} ({siglum}) has no 疏 of this 篇 (its 卷 are lost).")
+        return _langs(f"{name_zh}（{siglum}）之疏未见{_q(said[:12])}{'…' if len(said) > 12 else ''}"
+                      f"（疏或未引此处，或案语约举其意），无从核对。",
+                      f"Not covered: the 疏 of {name_en} ({siglum}) does not hold "
+                      f"{said[:12]}{'…' if len(said) > 12 else ''} (the 疏 may not quote this place, or the note "
+                      "may give its sense), so there is nothing there to check.")
+    return _langs(f"{name_zh}（{siglum}）之疏所读不足以断其是非。", f"Uncertain: the 疏 of {name_en} ({siglum}) does not decide it.")
