@@ -312,8 +312,13 @@ def _witness_evidence(w: WitnessCheck, lemma: str | None, anchor: str | None, pl
                       readings: dict[str, str], cid: str | None = None, kind: Kind | None = None) -> ClaimEvidence:
     """The record of a witness check: its own (``<claim id>@<target>``), or the claim's (``cid``)."""
     rec = w.wc.record
+    readings = dict(readings)
+    if w.wc.target == "shiwen" and w.witness and w.verdict == "confirmed":
+        # the 释文 is the 注疏's 音义, not its text: what decided is the headword of a gloss (the note's
+        # reading, which the gloss bears out), not what the 注疏's text reads at the place (曏 / 鄉)
+        readings[w.witness] = rec.reading
     ev = ClaimEvidence(cid or w.wc.id, kind or rec.kind, lemma, rec.reading, w.wc.target, w.verdict, w.rule, w.why,
-                       anchor, place, w.witness, dict(readings))
+                       anchor, place, w.witness, readings)
     said = claim_sentences(ev)  # the check of that witness speaks English: its Chinese is made from the record
     if w.why:
         said["en"] = w.why
