@@ -58,3 +58,19 @@ def test_quotation_of_the_shu():
     assert shu_quote("案某今注疏本訛作其據疏云同姓之中有伯仲同者則以某甫且字别之可證古本作某").startswith("同姓之中有伯仲")
     assert shu_quote("案今注疏本脫此四字") == ""
     assert shu_quote("案冠弁下各本衍者字今據疏刪正") == ""  # cites the 疏, quotes nothing
+
+
+def test_a_witness_without_the_pian_says_so(shixiangjian):
+    """The 单疏本 lost 士喪禮's 卷: the build gives the emend stage an empty 单疏本 for such a 篇, and every
+    claim on the 疏 is "not covered" there, saying why."""
+    from dataclasses import replace
+
+    from jiaokan.emend.shu import check_shu
+    from jiaokan.model import Witness, WitnessMeta
+
+    lost = Witness(WitnessMeta(siglum="DS", file="KR1d0027", format="", role="danshu"))
+    c = next(c for c in shixiangjian.claims if c.id == "JS3.55.jing1.an1")
+    (ev,) = check_shu(c, [lost], "上", None, None)
+    assert (ev.id, ev.verdict, ev.readings) == ("JS3.55.jing1.an1@shu:DS", "not covered", {"DS": "—"})
+    assert "已佚" in ev.sentence("zh-Hans") and "lost" in ev.sentence("en")
+    assert replace(ev, sentences={}).sentence() == ev.why

@@ -527,8 +527,14 @@ def _songben_partners(w: Witness, col: Collation | None) -> list[Witness]:
 def _danshu_of(res: BuildResult, stem: str) -> list[Witness]:
     """The 单疏本 witnesses (role ``danshu``) of the 篇 of witness ``stem`` (``pian02-JS`` → ``pian02-DS``):
     with the 注疏's 疏 they check what the 案 notes say of the 疏 (:mod:`jiaokan.emend.shu`)."""
+    from dataclasses import replace as _replace
+
     pian = stem.rsplit("-", 1)[0]
-    return [x for s, x in res.witnesses.items() if x.meta.role == "danshu" and s.rsplit("-", 1)[0] == pian]
+    ds = [x for x in res.witnesses.values() if x.meta.role == "danshu"]
+    here = [x for s, x in res.witnesses.items() if x.meta.role == "danshu" and s.rsplit("-", 1)[0] == pian]
+    if ds and not here:  # the 单疏本 lacks this 篇 (士喪禮's 卷 are lost): an empty witness says so, never a guess
+        return [Witness(_replace(ds[0].meta, chapter=res.witnesses[stem].meta.chapter))]
+    return here
 
 
 def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
