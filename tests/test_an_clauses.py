@@ -27,6 +27,8 @@ from jiaokan.emend.notes import parse_note
     ("案以上乃本節經文之傳", "comment", "identified", "", "", ""),  # 卷十八
     # class 7: a slipped formula character (宇 for 字)
     ("案此下今注疏本有也宇", "addition", "addition_has", "", "也", "zhushu"),  # 卷二十三
+    # the editors' argument after the reading: 刪去下之字亦非也 is theirs, not the 注疏's text
+    ("案今注疏本作赤縁之謂褖刪去下之字亦非也", "corruption", "witness_reads", "", "赤縁之謂褖", "zhushu"),  # 卷二十
     # class 4: a stretch named by its first words and its length
     ("案凡天子諸侯至此五十四字注疏本接上注受猶承也之下", "variant", "transposition_moved", "", "", "zhushu"),
 ])

@@ -60,12 +60,50 @@ def test_every_verdict_carries_its_evidence(results):
             if ev.verdict is None:
                 continue
             n += 1
+            if "@shu:" in ev.id:  # a check of what the note says of the 疏: that witness's 疏 only
+                assert set(ev.readings) == {ev.witness} and ev.target == "shu", ev.id
+                continue
             assert set(ev.readings) == sigla, ev.id  # every witness of the collation, by siglum
             assert ev.witness in sigla and ev.witness != "JS", ev.id
             assert ev.anchor is not None and "【" in ev.anchor
             assert ev.place is not None and ev.place.startswith("卷"), ev.id
+            if (ev.reading or "").startswith("在") and ev.readings["JS"].startswith("在"):
+                continue  # a place claim: each witness's place of the text (test below)
             assert ev.readings["JS"] == (ev.lemma or "")
     assert n > 60
+
+
+def test_no_verdict_contradicts_its_own_evidence(results):
+    """The rule of the page's truth check (render/truth.py), on the 案 stage's own records: a decided
+    claim's table shows the deciding witness reading what the note says exactly when it is confirmed."""
+    from jiaokan.render.truth import claim_problem
+
+    problems = [f"{ev.id}: {claim_problem(ev)}" for res in results.values() for ev in claim_evidence(res)
+                if claim_problem(ev)]
+    assert problems == []
+
+
+def test_a_place_claim_shows_where_each_witness_sets_the_text(results):
+    # 案此注今注疏本在下不敢忘命句之下 (KR1d0030_002; KR1d0028_002: 不敢忘命注勖勉也…): the evidence is the
+    # place, not the characters at the anchor (the moved 注 differs of its own: 帥道婦 / 帥婦道)
+    ev = _ev(results["002"], "JS2.142.zhu1.an2")
+    assert (ev.verdict, ev.reading, ev.readings["ZS"]) == ("confirmed", "在「不敢忘命」之下", "在「不敢忘命」之下")
+    assert ev.readings["JS"] == "在「若則有常」之下"
+    assert "不敢忘命" in ev.sentence("zh-Hans") and "之下" in ev.sentence("zh-Hans")
+
+
+def test_a_note_read_in_the_running_text_shows_that_reading(results):
+    # 案經文卒爵皆拜下今注疏本有婦拜見上篇…凡二十四字: the 注疏 has them as a 注 of its own
+    ev = _ev(results["002"], "JS2.60.zhu1.an1")
+    assert (ev.verdict, ev.rule) == ("confirmed", "agrees-running")
+    assert ev.readings["ZS"] == ev.reading == "婦拜見上篇見母章此篇婦見奠菜一章及内則女拜尚右手"
+
+
+def test_an_addition_quoted_with_a_slip_is_uncertain_and_says_so(results):
+    # 案此下今注疏本有壻悉訃反… : the 注疏 has 壻悉計反… (訃/計): not proved character for character
+    ev = _ev(results["002"], "JS2.100.zhu1.an1")
+    assert (ev.verdict, ev.rule, ev.readings["ZS"]) == ("uncertain", "nearly", "壻悉計反從士從胥俗作婿女之夫")
+    assert "一字之差" in ev.sentence("zh-Hans") and "a character apart" in ev.sentence("en")
 
 
 def test_the_evidence_of_a_claim_about_the_zhushu(results):
@@ -101,7 +139,8 @@ def test_a_shiwen_claim_checked_against_the_yinyi(results):
     # 案曏各本作鄉今從釋文…訂正: no gloss at the place, but an earlier one says 曏音向下同
     later = _ev(results["012"], "JS12.5.zhu1.an1@shiwen")
     assert (later.verdict, later.rule) == ("confirmed", "shiwen-below") and "曏音向下同" in later.why
-    assert later.readings["ZS"] == "鄉"
+    # what decided is the headword of ZS's 音義 (曏), not ZS's text at the place (鄉, the main claim's table)
+    assert later.readings["ZS"] == "曏" and _ev(results["012"], "JS12.5.zhu1.an1").readings["ZS"] == "鄉"
 
 
 def test_gloss_headwords_and_variants():

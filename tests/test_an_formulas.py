@@ -289,14 +289,11 @@ def _verdict(juan: int, claim_id: str):
     # 2. near anchors: the 注疏 inserts a character (耦於庭下 / 揖乃升)
     (6, "JS6.6.zhu1.an1", "案今注疏本作于庭下據宋本及儀禮經傳通解所引皆無下字"),
     (9, "JS9.40.jing1.an1", "案今注疏本作乃升唐石經及宋本無乃字"),
-    # 3. 此句上: the 注疏 has 爭爭鬭之爭 before the sentence (the note writes 闕 for 鬭)
-    (14, "JS14.71.zhu1.an1", "案此句上今注疏本有爭爭闕之爭五字乃釋文訛入注内"),
     # 4. a whole 注 / passage the 注疏 lacks
     (1, "JS1.128.zhu1.an1", "案今注疏本脫此二十五字"),
     (8, "JS8.74.jing1.an1", "案今注疏本脫此四字"),
     # 1. counts and clauses: the reading is the 注疏's text
     (2, "JS2.58.zhu1.an1", "案絜今注疏本作潔古本皆作絜後同"),
-    (2, "JS2.100.zhu1.an1", "案此下今注疏本有壻悉訃反…凡十四字乃釋文…誤入于此"),
     # 5. the 注疏 sets as 注 what this text's note places in the 经 (卒爵皆拜下…凡二十四字)
     (2, "JS2.60.zhu1.an1", "案經文卒爵皆拜下今注疏本有婦拜見上篇…凡二十四字"),
     # 6. moved text: the 注疏 has it after 受福無疆
@@ -338,6 +335,19 @@ def _verdict(juan: int, claim_id: str):
 def test_confirmed_on_the_real_files(juan, claim_id, note):
     ch = _verdict(juan, claim_id)
     assert ch.verdict == "confirmed", ch.summary
+
+
+@pytest.mark.parametrize("juan, claim_id, note", [
+    # 此句上: the 注疏 has 爭爭鬭之爭 before the sentence, the note writes 闕 for 鬭
+    (14, "JS14.71.zhu1.an1", "案此句上今注疏本有爭爭闕之爭五字乃釋文訛入注内"),
+    # the 注疏 has 壻悉計反…, the note writes 訃 for 計
+    (2, "JS2.100.zhu1.an1", "案此下今注疏本有壻悉訃反…凡十四字乃釋文…誤入于此"),
+])
+def test_an_addition_quoted_with_a_slip_is_uncertain(juan, claim_id, note):
+    """The 注疏 has an extra stretch there, a character apart from the note's quotation: not confirmed (a
+    table in which the 注疏 reads otherwise than the note says would contradict the verdict), not contradicted."""
+    ch = _verdict(juan, claim_id)
+    assert (ch.verdict, ch.detail) == ("uncertain", "nearly"), ch.summary
 
 
 def test_an_unknown_character_of_the_note_proves_nothing():

@@ -524,6 +524,19 @@ def _songben_partners(w: Witness, col: Collation | None) -> list[Witness]:
     return [x for x in col.witnesses.values() if x is not w and x.meta.role == "songben"]
 
 
+def _danshu_of(res: BuildResult, stem: str) -> list[Witness]:
+    """The 单疏本 witnesses (role ``danshu``) of the 篇 of witness ``stem`` (``pian02-JS`` → ``pian02-DS``):
+    with the 注疏's 疏 they check what the 案 notes say of the 疏 (:mod:`jiaokan.emend.shu`)."""
+    from dataclasses import replace as _replace
+
+    pian = stem.rsplit("-", 1)[0]
+    ds = [x for x in res.witnesses.values() if x.meta.role == "danshu"]
+    here = [x for s, x in res.witnesses.items() if x.meta.role == "danshu" and s.rsplit("-", 1)[0] == pian]
+    if ds and not here:  # the 单疏本 lacks this 篇 (士喪禮's 卷 are lost): an empty witness says so, never a guess
+        return [Witness(_replace(ds[0].meta, chapter=res.witnesses[stem].meta.chapter))]
+    return here
+
+
 def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None) -> list[tuple]:
     """Anchor, check and apply the 案 notes of every witness that has them → OUT/emend/.
 
@@ -569,7 +582,8 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
         # `jiaokan emend` and jiaokan.emend() find it: jiaokan.emend.inputs)
         front = (res.witnesses.get(f"{slug(FRONT)}-{zs.meta.siglum}")
                  or front_matter_among(res.witnesses.values(), zs.meta.siglum)) if zs is not None else None
-        r = emend(w, zs, collation=col, others=_songben_partners(w, col), front=front)
+        r = emend(w, zs, collation=col, others=_songben_partners(w, col), front=front,
+                  danshu=_danshu_of(res, stem))
         write_json(r, d / f"{stem}.json")
         write_csv(r, d / f"{stem}.csv")
         teis = [write_emended(w, r, d / f"{stem}.emended.xml", names),

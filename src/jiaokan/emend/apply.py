@@ -116,6 +116,8 @@ class EmendResult:
     collation: Collation | None = None
     #: the claims' claims about a 宋本 and the 释文, checked (:mod:`.witnesses`), by claim id
     witness_checks: dict[str, list[WitnessCheck]] = field(default_factory=dict)
+    #: the witnesses whose 疏 checks the claims that rest on the 疏 (the 注疏, the 单疏本: :mod:`.shu`)
+    shu: list[Witness] = field(default_factory=list)
 
     @property
     def siglum(self) -> str:
@@ -258,7 +260,8 @@ def _in_script(text: str, source: str, target: str) -> str:
 
 
 def emend(witness: Witness, against: Witness | None = None, *, collation: Collation | None = None,
-          others: Sequence[Witness] = (), front: Witness | None = None) -> EmendResult:
+          others: Sequence[Witness] = (), front: Witness | None = None,
+          danshu: Sequence[Witness] = ()) -> EmendResult:
     """Anchor, check and apply every 案 note of ``witness`` (against the 注疏 ``against``).
 
     ``others`` are further witnesses of the same 篇 (the 四部丛刊 of role ``songben`` …):
@@ -267,7 +270,8 @@ def emend(witness: Witness, against: Witness | None = None, *, collation: Collat
     witnesses were already collated (with ``others``, ``witness`` must be its base);
     otherwise they are collated here with ``witness`` as the base.
     ``front`` is the 注疏's front matter (卷首), where it gives the 目録 of every 篇: claims on
-    the 集释's 目録 passage are checked there.
+    the 集释's 目録 passage are checked there.  ``danshu`` are the 单疏本 witnesses of the 篇: with
+    the 注疏's own 疏, they check what the notes say of the 疏 (:mod:`.shu`).
     Raises ``EmendationError`` when two witnesses share a siglum.
     """
     claims = anchor_witness(witness)
@@ -290,7 +294,8 @@ def emend(witness: Witness, against: Witness | None = None, *, collation: Collat
     songben = next((x.meta.siglum for x in others if x.meta.role == "songben"), None)
     more = check_witnesses(claims, collation, witness.meta.siglum,
                            zhushu=against.meta.siglum if against is not None else None, songben=songben)
-    return EmendResult(witness, against, claims, checks, ems, collation, more)
+    shu = [x for x in (against, *danshu) if x is not None]
+    return EmendResult(witness, against, claims, checks, ems, collation, more, shu)
 
 
 def emended_texts(w: Witness, emendations: list[Emendation]) -> dict[str, str]:

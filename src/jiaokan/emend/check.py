@@ -81,9 +81,10 @@ class Check:
     nothing, ``None`` when it does not cover the place); ``zs_*`` locate that reading in
     the 注疏 witness (piece offsets in :attr:`Piece.text`; a point when equal) — known
     exactly for confirmed claims, approximately (the window) otherwise.  ``detail`` is a
-    stable code: ``agrees`` / ``agrees-nearly`` (an added text quoted with a slip) /
+    stable code: ``agrees`` /
     ``agrees-running`` (found in the running 经+注 text) (confirmed), ``as-this-text`` /
-    ``otherwise`` (contradicted), ``moved-unseen`` (not covered),
+    ``otherwise`` (contradicted), ``nearly`` (uncertain: an added text the note quotes with a slip),
+    ``moved-unseen`` (not covered),
     ``no-witness`` / ``no-passage`` / ``no-layer`` / ``edge`` (not covered),
     ``not-anchored`` / ``not-checked`` (no verdict).
     """
@@ -429,6 +430,7 @@ def _joint_running(claims: list[Claim], checks: dict[str, Check], al: Aligned) -
                     ch = checks[c.id]
                     if ch.verdict != "confirmed":
                         ch.verdict, ch.detail = "confirmed", "agrees-running"
+                        ch.reading = _claimed_new(c)  # what the running text has for the lemma
                         ch.summary = (f"confirmed: the {ZS_NAME}'s running 经 and 注 read as the note's claims"
                                       f" together say (it sets this passage elsewhere)")
 
@@ -562,7 +564,9 @@ def _prove_contradiction(c: Claim, ch: Check, anchor: Anchor, al: Aligned) -> No
         kl = _k(r.lemma or a[s:e])
         if kl and kl not in near:
             if len(kz) * 2 <= len(kl):
-                ch.verdict, ch.detail, ch.reading = "confirmed", "agrees-lacks", zwin
+                # the reading of the lemma is nothing; what stands beside it (zs_window) is
+                # another difference, which the sentence names
+                ch.verdict, ch.detail, ch.reading, ch.zs_window = "confirmed", "agrees-lacks", "", zwin
                 ch.summary = (f"confirmed: the {ZS_NAME} lacks {r.lemma or a[s:e]} here, as the note says"
                               f" (it has {zwin or '∅'} in its place: another difference)")
             else:
@@ -977,6 +981,7 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
         verdict, detail = _nearly(kp + kl + kq, _k(new or ""), ka, len(kp))
     if verdict is None and new is not None and _in_running_text(anchor, al, new):
         verdict, detail = "confirmed", "agrees-running"
+        base.reading = new  # the window is not where the 注疏 has it; its running text reads the claim
     slips = _partly(kp, kl, kq, _k(new or ""), ka) if verdict is None and kind in ("corruption", "variant") \
         and new else None
     if slips == "as-this-text":
@@ -999,6 +1004,10 @@ def _check_anchor(c: Claim, anchor: Anchor, al: Aligned, zs: bool, others: list[
         same = ka == kp + kl + kq or (reading is not None and kl and _k(reading) == kl)
         detail = "as-this-text" if same else "otherwise"
     base.verdict, base.detail = verdict, detail
+    if detail == "nearly":
+        base.summary = (f"uncertain: the {ZS_NAME} has the extra {base.reading or base.zs_window or '∅'} here; the"
+                        f" note quotes {r.reading}, a character apart (a slip of the note or of a transcription?)")
+        return base
     base.summary = _summary(c, base, anchor)
     return base
 
@@ -1112,13 +1121,18 @@ def _nearly(here: str, added: str, ka: str, at: int) -> tuple[str | None, str]:
     ``ka`` the 注疏 window.  The claim (the 注疏 has extra text here) holds when the 注疏
     has this text plus a stretch of the same length that differs from the quotation in at
     most one character per :data:`NEARLY`.
+
+    Such a claim is ``uncertain`` (detail ``nearly``), not confirmed: the 注疏 has an extra stretch
+    there, but not the one the note quotes character for character, and a verdict shown above a
+    table in which the 注疏 reads something else than the note says would contradict its own
+    evidence.  The sentence says how close it is (壻悉計反 quoted as 壻悉訃反).
     """
     if len(added) < 4 or len(ka) != len(here) + len(added) or ka[:at] + ka[at + len(added) :] != here:
         return None, ""
     got = ka[at : at + len(added)]
     slips = sum(1 for x, y in zip(got, added) if x != y)
     if 0 < slips <= max(1, len(added) // NEARLY):
-        return "confirmed", "agrees-nearly"
+        return "uncertain", "nearly"
     return None, ""
 
 
@@ -1268,3 +1282,99 @@ def check_at(c: Claim, al: Aligned, record: NoteRecord | None = None, anchor: An
     if record is None:
         return _plain_check(_check_anchor(c, a, al, False))
     return _plain_check(_check_anchor(replace(c, record=record), a, al, True))
+
+
+# ---------------------------------------------------------------------------
+# The evidence of a place claim
+# ---------------------------------------------------------------------------
+
+
+def _chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[str, list[str]]:
+    """A witness's ``layers`` in reading order: the comparison keys joined, and for each key the
+    character it stands for (as a reader sees it: :func:`plain`)."""
+    keys: list[str] = []
+    chars: list[str] = []
+    for u in al.units.get(siglum, {}).values():
+        for p in u.pieces:
+            if p.layer not in layers:
+                continue
+            for ch in strip_ignorable(coded_text(p)):
+                k = _key_of(ch)
+                keys.append(k)
+                chars.extend([plain(ch) or ch] + [""] * (len(k) - 1))
+    return "".join(keys), chars
+
+
+def place_reading(c: Claim, al: Aligned, siglum: str) -> str | None:
+    """Where witness ``siglum`` sets the text of a place claim, in the words the claim is judged by.
+
+    Why: a place claim (此注今注疏本在下X之下, 此注今注疏本在經文下傳曰上) says nothing of the
+    characters at the anchor; what the 注疏 reads *there* is no evidence for or against it, and a
+    table of those readings under its verdict contradicts the verdict whenever the moved text has
+    a difference of its own (帥道婦 / 帥婦道).  The evidence is the place: ``在「X」之下`` (the
+    characters right before the text in that witness; the note's X when they are X but for the
+    slip :func:`_found_beside` allows, as the check read them) or ``在經之下、傳之上`` (the parts
+    around it).  None when the witness does not hold the text in exactly one place (or it is not a
+    place claim).  The note's own claim in the same words is :func:`claimed_place`.
+    """
+    r = c.record
+    a = c.anchor
+    if a is None or siglum not in al.units:
+        return None
+    if r.between:
+        moved = _k(a.text)
+        parts = _parts_around(al, siglum, moved)
+        return _parts_phrase(parts) if parts is not None else None
+    if not r.moved_to:
+        return None
+    side, x = r.moved_to.split(":", 1) if ":" in r.moved_to else ("after", r.moved_to)
+    moved = _k(a.text)
+    if a.method == "passage":
+        moved = al.layer_of_unit(a.unit, "jing") + al.layer_of_unit(a.unit, "zhu")
+    kx = _k(x)
+    if not moved or not kx:
+        return None
+    keys, chars = _chars_and_keys(al, siglum, frozenset({"jing", "zhu", a.layer}))
+    allowed = len(kx) // NEARLY
+    first: tuple[str, list[int]] | None = None  # the longest part found, and where
+    # as :func:`_found_beside`: the moved text's MOVED_KEYS keys next to X, or as few as MIN_MOVED_KEYS
+    for n in range(min(MOVED_KEYS, len(moved)), min(MIN_MOVED_KEYS, len(moved)) - 1, -1):
+        part = moved[:n] if side == "after" else moved[-n:]
+        hits: list[int] = []
+        start = keys.find(part)
+        while start >= 0 and len(hits) < 3:
+            hits.append(start)
+            start = keys.find(part, start + 1)
+        if hits and first is None:
+            first = (part, hits)
+        for h in hits:  # the place the note names, if the witness has the text there
+            at = (h - len(kx), h) if side == "after" else (h + len(part), h + len(part) + len(kx))
+            there = keys[at[0] : at[1]]
+            if at[0] >= 0 and len(there) == len(kx) and sum(1 for p, q in zip(there, kx) if p != q) <= allowed:
+                return _side_phrase(side, x)
+    if first is None or len(first[1]) != 1:
+        return None
+    part, (h,) = first
+    at = (max(0, h - len(kx)), h) if side == "after" else (h + len(part), h + len(part) + len(kx))
+    own = "".join(chars[at[0] : at[1]])
+    return _side_phrase(side, own) if own else ("在篇首" if side == "after" else "在篇末")
+
+
+def claimed_place(c: Claim) -> str | None:
+    """What a place claim says of its target, in the words of :func:`place_reading`; None for other claims."""
+    r = c.record
+    if r.between:
+        return _parts_phrase((r.between[0], r.between[1]))
+    if r.moved_to:
+        side, x = r.moved_to.split(":", 1) if ":" in r.moved_to else ("after", r.moved_to)
+        return _side_phrase(side, x)
+    return None
+
+
+def _side_phrase(side: str, x: str) -> str:
+    return f"在「{x}」之{'下' if side == 'after' else '上'}"
+
+
+def _parts_phrase(parts: tuple[str | None, str | None]) -> str:
+    a, b = (PART_NAMES.get(p, p) if p else None for p in parts)
+    return "".join([f"在{a}之下" if a else "在篇首", "、" if a and b else "，", f"{b}之上" if b else "篇末"])

@@ -27,16 +27,18 @@ from __future__ import annotations
 
 import re
 import weakref
+from dataclasses import replace
 from typing import Iterable, Mapping
 
 from ..model import Where, Witness, walk
 from ..normalize.script import s2t_char
 from .anchor import Anchor, Claim
 from .apply import EmendResult
-from .check import Aligned, Check, check_at, is_zhushu_claim
+from .shu import check_shu
+from .check import Aligned, Check, check_at, cites_zhushu, claimed_place, is_zhushu_claim, place_reading
 from .verdict import UNCOVERED, ClaimEvidence, Kind, Verdict
 from .witnesses import NAMES, WitnessCheck
-from .words import TARGET_ZH, reason_of, sentences
+from .words import TARGET_ZH, claim_sentences, reason_of, sentences
 
 __all__ = ["claim_evidence", "evidence_by_note", "evidence_from_row", "place_label", "page_first_lines",
            "readings_cell", "parse_readings_cell", "EMPTY"]
@@ -137,12 +139,27 @@ class _Readings:
         out = {self.siglum: a.text}
         zs = self.res.against.meta.siglum if self.res.against is not None else None
         for s, al in self.others.items():
-            if s == zs and ch is not None and is_zhushu_claim(c) and ch.row is not None:
-                got = ch.reading  # the reading the verdict was given on
+            if s == zs and ch is not None and is_zhushu_claim(c) and (
+                    ch.row is not None or (ch.verdict in ("confirmed", "contradicted") and ch.reading is not None)):
+                # the reading the verdict was given on (also where no row holds it: a passage the
+                # 注疏 lacks as a whole, its running text, its front matter)
+                got = ch.reading
             elif al is None:
                 got = None
             else:
                 got = check_at(c, al, anchor=a).reading
+            out[s] = got if got is not None else UNCOVERED
+        return out
+
+    def places(self, c: Claim) -> dict[str, str] | None:
+        """A place claim's evidence: where each witness sets the text (:func:`.check.place_reading`),
+        not what it reads at the anchor; None when no alignment is at hand."""
+        al = next((x for x in self.others.values() if x is not None), None)
+        if al is None:
+            return None
+        out: dict[str, str] = {}
+        for s in [self.siglum, *self.others]:
+            got = place_reading(c, al, s)
             out[s] = got if got is not None else UNCOVERED
         return out
 
@@ -187,7 +204,8 @@ def _uncheckable(c: Claim, res: EmendResult) -> tuple[str, str]:
     """(rule, why) for a claim no witness here decides."""
     r = c.record
     if c.status == "failed" or c.anchor is None:
-        return "not-anchored", f"The claim could not be anchored in the text ({c.error or 'nothing to anchor'})."
+        # (the anchoring's own message stays in the report's ``error`` column: it is a developer's)
+        return "not-anchored", "The claim could not be anchored in the text (the place the note speaks of was not found)."
     if r.kind == "conjecture":
         return "conjecture", "A conjecture on this text: no witness decides it; the edition records it."
     if r.kind == "lacuna":
@@ -239,7 +257,7 @@ def claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
     """
     global _MEMO
     stamp = (len(res.claims), len(res.checks), len(res.witness_checks), len(res.emendations),
-             id(res.collation), id(res.against))
+             id(res.collation), id(res.against), len(res.shu))
     if _MEMO is not None and _MEMO[0]() is res and _MEMO[1] == stamp:
         return list(_MEMO[2])
     out = _claim_evidence(res)
@@ -255,7 +273,8 @@ def _claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
     for c in res.claims:
         a, r = c.anchor, c.record
         ch = res.checks.get(c.id)
-        readings = rd.at(c, a, ch) if a is not None else {}
+        places = rd.places(c) if a is not None and (r.between or r.moved_to) else None
+        readings = places if places is not None else rd.at(c, a, ch) if a is not None else {}
         anchor = a.context if a is not None else None
         place = place_label(a.page, a.line, first, res.witness.meta.juan) if a is not None else None
         lemma = a.text if a is not None else (r.lemma or None)
@@ -277,9 +296,15 @@ def _claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
             said = _uncheckable_sentences(rule, r.target, why)
         unheld = _unheld(c, res)
         said = {k: v + (_unheld_zh(c) if k.startswith("zh") else unheld) for k, v in said.items()}
-        out.append(ClaimEvidence(c.id, r.kind, lemma, r.reading, r.target or ("self" if r.kind == "conjecture" else ""),
+        said_reading = claimed_place(c) if places is not None else r.reading  # a place claim: the place
+        if cites_zhushu(c) and witness is not None:
+            # 原本脫此二字據今注疏本補: the 注疏 decides as the editors' evidence, and what the note says
+            # it reads is this text's reading as corrected from it (原本's own reading is in ``why``)
+            said_reading = "" if r.kind == "addition" else (lemma or "")
+        out.append(ClaimEvidence(c.id, r.kind, lemma, said_reading, r.target or ("self" if r.kind == "conjecture" else ""),
                                  verdict, rule, why + unheld, anchor, place, witness, readings, said))
         out.extend(_witness_evidence(w, lemma, anchor, place, readings) for w in checks)
+        out.extend(check_shu(c, res.shu, lemma, anchor, place))
     return out
 
 
@@ -287,8 +312,17 @@ def _witness_evidence(w: WitnessCheck, lemma: str | None, anchor: str | None, pl
                       readings: dict[str, str], cid: str | None = None, kind: Kind | None = None) -> ClaimEvidence:
     """The record of a witness check: its own (``<claim id>@<target>``), or the claim's (``cid``)."""
     rec = w.wc.record
-    return ClaimEvidence(cid or w.wc.id, kind or rec.kind, lemma, rec.reading, w.wc.target, w.verdict, w.rule, w.why,
-                         anchor, place, w.witness, dict(readings))
+    readings = dict(readings)
+    if w.wc.target == "shiwen" and w.witness and w.verdict == "confirmed":
+        # the 释文 is the 注疏's 音义, not its text: what decided is the headword of a gloss (the note's
+        # reading, which the gloss bears out), not what the 注疏's text reads at the place (曏 / 鄉)
+        readings[w.witness] = rec.reading
+    ev = ClaimEvidence(cid or w.wc.id, kind or rec.kind, lemma, rec.reading, w.wc.target, w.verdict, w.rule, w.why,
+                       anchor, place, w.witness, readings)
+    said = claim_sentences(ev)  # the check of that witness speaks English: its Chinese is made from the record
+    if w.why:
+        said["en"] = w.why
+    return replace(ev, sentences=said)
 
 
 def evidence_by_note(res: EmendResult, evidence: Iterable[ClaimEvidence] | None = None) -> dict[str, tuple[ClaimEvidence, ...]]:

@@ -187,7 +187,7 @@ FRAGMENTS: dict[str, str] = {
     # where a reading (other witness / proposed) ends: an evidence verb, a source, a scope
     # marker, 字, or the end of the note.  Single-character sources (疏, 注) are left out
     # so that they can occur inside a reading.
-    "TERM": rf"(?=据|依|从|照|今|考|又|是也|当是|当作|当为|疑|似|盖|乃(?:误|讹)|因(?:{_alt(_MULTI_SOURCES)})|应(?:从|同|作|为)|即(?:{{H}}){{1,4}}?之(?:俗|古|或|别|省|本)(?:体|字)|(?:{{H}}){{0,2}}古(?:字)?通用|(?:{{H}}){{0,2}}通用|下文|凡{{NUM}}字|注(?:并|皆)?同|(?:并|皆|俱)(?:据|依|从|衍|为衍|误|讹|脱|非)|疏(?:内|中|云|曰|引)|云(?:本又|本亦|又作|亦作|或作)|之讹|之误|字|以下|下同|下并|下皆|后同|与(?:{_alt(SOURCES)})|{_alt(WITNESSES)}|{_alt(_MULTI_SOURCES)}|$)",
+    "TERM": rf"(?=据|依|从|照|今|考|又|是也|当是|当作|当为|疑|似|盖|乃(?:误|讹)|因(?:{_alt(_MULTI_SOURCES)})|应(?:从|同|作|为)|即(?:{{H}}){{1,4}}?之(?:俗|古|或|别|省|本)(?:体|字)|(?:{{H}}){{0,2}}古(?:字)?通用|(?:{{H}}){{0,2}}通用|下文|凡{{NUM}}字|注(?:并|皆)?同|(?:并|皆|俱)(?:据|依|从|衍|为衍|误|讹|脱|非)|疏(?:内|中|云|曰|引)|云(?:本又|本亦|又作|亦作|或作)|之讹|之误|删去|字|以下|下同|下并|下皆|后同|与(?:{_alt(SOURCES)})|{_alt(WITNESSES)}|{_alt(_MULTI_SOURCES)}|$)",
 }
 
 

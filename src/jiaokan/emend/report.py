@@ -24,6 +24,7 @@ from .apply import EmendResult
 from .check import Check, is_zhushu_claim
 from .evidence import claim_evidence, evidence_by_note, readings_cell
 from .verdict import ClaimEvidence, NoteVerdict, Verdict
+from .words import claim_sentences
 from .witnesses import WITNESS_ROLES
 
 __all__ = ["to_json", "write_json", "write_csv", "csv_text", "summary_lines", "verdicts_by_note", "verdicts_json", "CSV_FIELDS"]
@@ -35,6 +36,8 @@ CSV_FIELDS: tuple[str, ...] = (
     # the evidence of the verdict (:class:`ClaimEvidence`): whom the claim is about, the witness
     # that decided and its rule, why, where, and what every witness reads there
     "about", "witness", "decided_by", "why", "place", "readings",
+    # the verdict as a reader is told it (简; ``why`` is the English): the sentence the edition shows
+    "sentence",
 )
 
 
@@ -129,7 +132,8 @@ def _row(c: Claim, res: EmendResult) -> dict:
 
 def _evidence_cells(ev: ClaimEvidence) -> dict:
     return {"about": ev.target, "witness": ev.witness or "", "decided_by": ev.rule, "why": ev.why,
-            "place": ev.place or "", "readings": readings_cell(ev.readings)}
+            "place": ev.place or "", "readings": readings_cell(ev.readings),
+            "sentence": claim_sentences(ev)["zh-Hans"]}
 
 
 def csv_text(res: EmendResult) -> str:

@@ -236,7 +236,7 @@ def check_witnesses(claims: list[Claim], col: Collation | None, siglum: str, *,
 
 #: Said of every contradiction by the 宋本 witness: it is a reprint, not the editors' own copy.
 _REPRINT = ("; the witness is a reprint of a 宋本 (the 四部丛刊 is a 明 reprint), so the editors' "
-            "宋本 may have read otherwise")
+            "宋本 may have read differently")
 
 
 def _target_reading(wc: WitnessClaim) -> str:
@@ -282,7 +282,7 @@ def _check_songben(wc: WitnessClaim, al: Aligned | None) -> WitnessCheck:
                             f"The 宋本 ({sig}) reads {theirs} where this text reads {mine}, not quite what the note "
                             f"implies (a variant form or a slip?); {said}.", ch.reading, ch.zs_page)
     return WitnessCheck(wc, sig, "not covered", "songben-" + ch.detail,
-                        f"The 宋本 ({sig}) does not reach this place ({ch.detail}), so the claim cannot be checked ({said}).",
+                        f"The 宋本 ({sig}) does not reach this place, so the claim cannot be checked ({said}).",
                         ch.reading, ch.zs_page)
 
 

@@ -38,7 +38,7 @@ from .cite import cite_head, leaf_ref, work_title
 from .html import LAYER_ZH, lang_of
 from .notes import Verdicts
 from .searchfold import fold_table
-from .sentences import hans, reason_zh, say_en, say_zh, target_en, target_zh
+from .sentences import hans, reason_zh, say_en, say_hans, say_zh, target_en, target_zh
 from .truth import shown_claim, shown_verdict
 
 #: Characters of context kept on each side of a note's place (the "anchored text").
@@ -174,7 +174,7 @@ def _verdict(verdicts: Verdicts | None, note_id: str | None, zs: str | None, nam
         claims.append({"id": c.id, "verdict": c.verdict, "kind": c.kind, "lemma": c.lemma, "reading": c.reading, "target": c.target,
                        "target_hant": target_zh(c.target), "target_en": target_en(c.target),
                        "shown": cs.key, "witness": c.witness, "anchor": c.anchor, "readings": dict(c.readings),
-                       "say_hant": zh, "say_hans": hans(zh), "say_en": say_en(c, cs, names)})
+                       "say_hant": zh, "say_hans": say_hans(c, cs, names), "say_en": say_en(c, cs, names)})
     reason_t = reason_zh(shown, first_problem, v) if shown.key == "uncertain" else ""
     return {"kind": v.kind, "shown": shown.key, "reading": v.reading, "raw": v.verdict,
             "reason": shown.reason if shown.key == "uncertain" else "",
