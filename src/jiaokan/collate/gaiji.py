@@ -192,23 +192,29 @@ def _places(text: str, contexts: Iterable[str]) -> dict[str, list[int]]:
     for c in contexts:
         j = min(range(len(c)), key=lambda i: freq[c[i]])
         anchor[c] = (c[j], j if j < CONTEXT else j + 1)  # offset in the match (the middle character skipped)
-    # anchor character → offset of the anchor in the match → the contexts anchored so
-    by_anchor: dict[str, dict[int, set[str]]] = collections.defaultdict(lambda: collections.defaultdict(set))
+    # anchor character → (offset of the anchor in the match, left side → right sides) of the contexts anchored so
+    lefts: dict[str, dict[int, dict[str, set[str]]]] = collections.defaultdict(dict)
     for c, (ch, j) in anchor.items():
-        by_anchor[ch][j].add(c)
+        lefts[ch].setdefault(j, {}).setdefault(c[:CONTEXT], set()).add(c[CONTEXT:])
+    groups = {ch: tuple(by_j.items()) for ch, by_j in lefts.items()}
     out: dict[str, list[int]] = {c: [] for c in contexts}
     ends: dict[str, int] = {}  # context → end of its last match (matches never overlap)
-    pattern = "[" + "".join(re.escape(ch) for ch in by_anchor) + "]"
+    pattern = "[" + "".join(re.escape(ch) for ch in groups) + "]"
     for m in re.finditer(pattern, text):
         pos = m.start()
-        for j, group in by_anchor[m.group()].items():
+        for j, by_left in groups[text[pos]]:
             st = pos - j
             if st < 0:
                 continue
-            c = text[st:st + CONTEXT] + text[st + CONTEXT + 1:st + _WIDTH]
-            if c in group and text[st + CONTEXT] != "\n" and st >= ends.get(c, -1):
-                out[c].append(st)
-                ends[c] = st + _WIDTH
+            rights = by_left.get(text[st:st + CONTEXT])  # one slice rules out most candidates
+            if rights is None:
+                continue
+            right = text[st + CONTEXT + 1:st + _WIDTH]
+            if right in rights and text[st + CONTEXT] != "\n":
+                c = text[st:st + CONTEXT] + right
+                if st >= ends.get(c, -1):
+                    out[c].append(st)
+                    ends[c] = st + _WIDTH
     return out
 
 
