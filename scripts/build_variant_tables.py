@@ -111,6 +111,12 @@ def codepoints(value: str) -> list[str]:
     return [chr(int(h, 16)) for h in re.findall(r"U\+([0-9A-F]+)", value)]
 
 
+def tagged_codepoints(value: str) -> list[tuple[str, set[str]]]:
+    """``U+4E8E<kLau U+65BC<kLau,kMatthews`` → the characters with the dictionaries that list each."""
+    return [(chr(int(h, 16)), {t.split(":")[0] for t in tags.split(",") if t})
+            for h, tags in re.findall(r"U\+([0-9A-F]+)(?:<(\S+))?", value)]
+
+
 def load_yitizi(path: str | None) -> tuple[dict[str, str], str]:
     """yitizi's full graph ``{char: variants}``, from the package, its wheel or its JSON."""
     if path is None:
@@ -380,6 +386,8 @@ class Builder:
         self.cc = opencc.OpenCC("t2s")
         self.unicode_dir = unicode_dir
         self._t: dict[str, str] = {}
+        #: (source, form, head) → the dictionaries Unihan names for that variant relation (kLau, kMatthews …)
+        self.tags: dict[tuple[str, str, str], set[str]] = collections.defaultdict(set)
         self.var, self.unihan_version = read_unihan(unicode_dir, "Variants")
         self.readings, _ = read_unihan(unicode_dir, "Readings")
         self.mappings, _ = read_unihan(unicode_dir, "OtherMappings")
@@ -437,18 +445,19 @@ class Builder:
     def candidates(self) -> dict[str, dict[str, set[str]]]:
         cand: dict[str, dict[str, set[str]]] = collections.defaultdict(lambda: collections.defaultdict(set))
 
-        def edge(source: str, x: str, y: str) -> None:
+        def edge(source: str, x: str, y: str, tags: set[str] = set()) -> None:
             a, b = self.T(x), self.T(y)
             if a == b or self.is_std(a) or not self.is_std(b):
                 return
             cand[a][source].add(b)
+            self.tags[(source, a, b)] |= tags
 
         for c, d in self.var.items():
             for fld in ("kZVariant", "kSemanticVariant"):
                 if fld in d:
-                    for y in codepoints(d[fld]):
-                        edge(f"unihan:{fld}", c, y)
-                        edge(f"unihan:{fld}", y, c)
+                    for y, tags in tagged_codepoints(d[fld]):
+                        edge(f"unihan:{fld}", c, y, tags)
+                        edge(f"unihan:{fld}", y, c, tags)
         for c, vs in self.yitizi.items():
             for y in vs:
                 edge("yitizi", c, y)
@@ -459,6 +468,17 @@ class Builder:
             if m and not (0x4E00 <= ord(c) <= 0x9FFF) and ord(c) >= 0x3400:
                 edge("unihan:kDefinition", c, m.group(1))
         return cand
+
+    def best_attested(self, src: str, a: str, heads: set[str]) -> str | None:
+        """Of several Unihan heads, the one every dictionary behind the relation names, when each other head is
+        named by only some of them (扵: 于 by kLau and kMatthews, through 於, 亏 by kMatthews alone); else None.
+
+        Why: one dictionary's extra reading (Mathews lists 扵 beside 亏) must not keep a form unfolded whose
+        other sources agree; where no head has all the sources, the ambiguity stays (閒 and the like).
+        """
+        tags = {h: self.tags.get((src, a, h), set()) for h in heads}
+        full = [h for h in heads if tags[h] and all(tags[o] < tags[h] for o in heads if o != h)]
+        return full[0] if len(full) == 1 else None
 
     def choose(self, cand: dict[str, dict[str, set[str]]]) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
         table: dict[str, tuple[str, str]] = {}
@@ -475,6 +495,10 @@ class Builder:
                         continue
                 if len(heads) == 1:
                     table[a] = (next(iter(heads)), src)
+                    break
+                best = self.best_attested(src, a, heads)
+                if best is not None:
+                    table[a] = (best, src)
                     break
                 allowed = set(heads) if allowed is None else allowed & heads
             else:

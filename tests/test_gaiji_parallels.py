@@ -71,6 +71,33 @@ def test_disagreeing_witnesses_leave_it_unresolved():
     assert resolve_gaiji("KR9990") is None and parallel_resolution("KR9990") is None
 
 
+def _places(n: int) -> list[tuple[str, str]]:
+    """``n`` contexts of four characters on each side, no two alike (common characters of U+4E00 on)."""
+    cs = [chr(0x5100 + 8 * i + j) for i in range(n) for j in range(8)]
+    return [("".join(cs[8 * i:8 * i + 4]), "".join(cs[8 * i + 4:8 * i + 8])) for i in range(n)]
+
+
+def test_a_character_at_nine_in_ten_of_ten_places_or_more_is_resolved_with_its_dissent():
+    places = _places(12)
+    reads = "楣" * 11 + "梁"  # one place where the other witness has its own reading
+    a = _witness("A", [[Text(l), _g(), Text(r)] for l, r in places])
+    b = _witness("B", [[Text(l + c + r)] for (l, r), c in zip(places, reads)])
+    f = G.resolve([a, b])["KR9990"]
+    assert f.resolution is not None and (f.resolution.char, f.resolution.cert) == ("楣", "medium")
+    assert "梁×1" in f.resolution.evidence[-1] and "11 of 12" in f.resolution.evidence[-1]
+    assert resolve_gaiji("KR9990") == "楣"
+
+
+@pytest.mark.parametrize("reads", ["楣" * 8 + "梁",  # 8 of 9: too few places to outvote
+                                   "楣" * 10 + "梁" * 2])  # 10 of 12: under nine in ten
+def test_a_weaker_majority_stays_unresolved(reads):
+    places = _places(len(reads))
+    a = _witness("A", [[Text(l), _g(), Text(r)] for l, r in places])
+    b = _witness("B", [[Text(l + c + r)] for (l, r), c in zip(places, reads)])
+    f = G.resolve([a, b])["KR9990"]
+    assert f.status == "conflict" and f.resolution is None and resolve_gaiji("KR9990") is None
+
+
 def test_one_place_in_one_witness_is_not_enough_but_two_witnesses_there_are():
     a = _witness("A", [[Text(PLACES[0][0]), _g(), Text(PLACES[0][1])]])
     b = _witness("B", [[Text(PLACES[0][0] + "楣" + PLACES[0][1])]])
@@ -95,3 +122,17 @@ def test_the_hand_table_wins():
     b = _witness("B", [[Text(l + "梁" + r)] for l, r in PLACES])
     assert "KR0925" not in G.resolve([a, b])  # known codes are not looked for
     assert resolve_gaiji("KR0925") == "楣"
+
+
+def test_the_anchored_search_finds_what_a_regex_per_context_finds():
+    """_places is a faster re.finditer: the same matches, left to right, never overlapping (一一一一X一一一一)."""
+    import random
+    import re
+
+    rnd = random.Random(7)
+    text = "".join(rnd.choice("一二三之也\n") for _ in range(20000)) + "一" * 30 + "\ufffd" * 9 + "二二"
+    contexts = ["一" * 8] + [text[i:i + 4] + text[i + 5:i + 9] for i in rnd.sample(range(19000), 60)]
+    got = G._places(text, contexts)
+    for c in set(contexts):
+        want = [m.start() for m in re.finditer(re.escape(c[:4]) + "(.)" + re.escape(c[4:]), text)]
+        assert got[c] == want

@@ -53,8 +53,8 @@ def _witness(siglum: str, passages: list[str]) -> Witness:
     return w
 
 
-BASE = ["主人發弓於堂上西面", "賓升發矢於階下北面", "大夫發言於庭中東面", "公食大夫之禮使者", "卿大夫士皆入門右"]
-OTHER = ["主人𤼵弓於堂上西面", "賓升𤼵矢於階下北面", "大夫𤼵言於庭中東面", "公食大夫之禮使者", "卿大夫士皆入門右"]
+BASE = ["主人虛弓於堂上西面", "賓升虛矢於階下北面", "大夫虛言於庭中東面", "公食大夫之禮使者", "卿大夫士皆入門右"]
+OTHER = ["主人虗弓於堂上西面", "賓升虗矢於階下北面", "大夫虗言於庭中東面", "公食大夫之禮使者", "卿大夫士皆入門右"]
 
 
 @pytest.fixture
@@ -68,41 +68,41 @@ def test_a_recurring_pair_is_proposed_with_its_count(no_accepted, tmp_path):
     col = collate([_witness("A", BASE), _witness("B", OTHER)])
     assert {a.type for a in col.apps} == {"substantive"}
     props = propose([("pian01", "士冠禮", col)])
-    assert [(p.a, p.b, len(p.places), p.count, p.status) for p in props] == [("發", "𤼵", 3, 3, "proposed")]
+    assert [(p.a, p.b, len(p.places), p.count, p.status) for p in props] == [("虛", "虗", 3, 3, "proposed")]
     write_proposals(tmp_path / "variants-proposed.tsv", props)
     rows = [r for r in (tmp_path / "variants-proposed.tsv").read_text(encoding="utf-8").splitlines()
             if not r.startswith("#")]
-    assert rows[0].split("\t")[:5] == ["proposed", "發", "𤼵", "3", "3"]
+    assert rows[0].split("\t")[:5] == ["proposed", "虛", "虗", "3", "3"]
 
 
 def test_too_few_places_or_disagreeing_context_is_not_proposed(no_accepted):
     two = OTHER[:2] + BASE[2:]
     assert propose([("p", "c", collate([_witness("A", BASE), _witness("B", two)]))]) == []
     # a second difference right beside each one: the context does not agree
-    near = ["主人𤼵矛於堂上西面", "賓升𤼵戈於階下北面", "大夫𤼵語於庭中東面"] + BASE[3:]
+    near = ["主人虗矛於堂上西面", "賓升虗戈於階下北面", "大夫虗語於庭中東面"] + BASE[3:]
     assert propose([("p", "c", collate([_witness("A", BASE), _witness("B", near)]))]) == []
 
 
 def test_an_accepted_pair_is_orthographic_with_its_source(no_accepted):
-    set_accepted([("𤼵", "發")])
+    set_accepted([("虗", "虛")])
     col = collate([_witness("A", BASE), _witness("B", OTHER)])
     assert {(a.type, a.subtype) for a in col.apps} == {("orthographic", "learned")}
-    props = propose([("p", "c", col)], Decisions(accept=(("𤼵", "發"),)))
+    props = propose([("p", "c", col)], Decisions(accept=(("虗", "虛"),)))
     assert [p.status for p in props] == ["accepted"]
 
 
 def test_a_rejected_pair_stays_substantive_and_is_marked(no_accepted):
     col = collate([_witness("A", BASE), _witness("B", OTHER)])
-    props = propose([("p", "c", col)], Decisions(reject=(("發", "𤼵"),)))
+    props = propose([("p", "c", col)], Decisions(reject=(("虛", "虗"),)))
     assert [p.status for p in props] == ["rejected"]
     assert {a.type for a in col.apps} == {"substantive"}
 
 
 def test_the_manifest_decisions(tmp_path):
-    (tmp_path / "corpus.toml").write_text('[variants]\naccept = ["𤼵發"]\nreject = ["摯 贄"]\n', encoding="utf-8")
+    (tmp_path / "corpus.toml").write_text('[variants]\naccept = ["虗虛"]\nreject = ["摯 贄"]\n', encoding="utf-8")
     d = load_decisions(tmp_path)
-    assert d.accept == (("𤼵", "發"),) and d.reject == (("摯", "贄"),)
-    (tmp_path / "corpus.toml").write_text('[variants]\naccept = ["𤼵"]\n', encoding="utf-8")
+    assert d.accept == (("虗", "虛"),) and d.reject == (("摯", "贄"),)
+    (tmp_path / "corpus.toml").write_text('[variants]\naccept = ["虗"]\n', encoding="utf-8")
     with pytest.raises(InputError, match="not a pair of two characters"):
         load_decisions(tmp_path)
 

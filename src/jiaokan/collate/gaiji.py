@@ -8,12 +8,17 @@ is *aligned* with that character.  A code is resolved when its occurrences are a
 :data:`MIN_PLACES` places or more and every aligned character is the same (on keys: 器 and 噐 are one
 character; the most frequent writing is taken); ``cert`` is ``high`` from :data:`HIGH_PLACES` places on,
 ``medium`` below, and ``low`` for a single place where two other witnesses (:data:`MIN_WITNESSES`) read
-the same character.  One place in one witness, or characters that disagree (觚/爵), leave it unresolved -- then it still compares equal to nothing (``uncertain`` in the apparatus) -- and the
+the same character.  Where the places disagree, a character that holds nine in ten of them, at ten places
+or more (:data:`DOMINANT_SHARE`), is taken with ``cert="medium"`` and the dissent in its evidence: a lone
+other reading is then a variant of that witness at that place (DS 反哭升堂, ZS 反哭於堂), not doubt about
+the glyph.  One place in one witness, or characters that disagree more (觚×27/爵×8), leave it unresolved
+-- then it still compares equal to nothing (``uncertain`` in the apparatus) -- and the
 build lists it with its candidates in ``OUT/gaiji-resolved.tsv`` for a person to decide.
 """
 
 from __future__ import annotations
 
+import bisect
 import collections
 import re
 from dataclasses import dataclass, field
@@ -21,10 +26,10 @@ from pathlib import Path
 from typing import Iterable
 
 from ..io import atomic_write_text
-from ..model import Gaiji, Note, Witness, code_codepoint, ids_description
+from ..model import Gaiji, Note, Text, Witness, code_codepoint, ids_description
 from ..normalize import key
 from ..normalize.gaiji import ParallelResolution, set_parallel_resolutions
-from ..normalize.ignorable import is_ignorable
+from ..normalize.ignorable import strip_ignorable
 
 #: Characters of context on each side that must agree, and places needed to resolve.
 CONTEXT = 4
@@ -32,6 +37,11 @@ MIN_PLACES = 2
 HIGH_PLACES = 3
 #: ... or one place where this many other witnesses read the same character (``cert="low"``).
 MIN_WITNESSES = 2
+#: Where the places disagree, a character read at this many places and this share of them or more
+#: (``cert="medium"``): the few others are the witnesses' own readings at those places -- 升 at 588 places
+#: against one 外 (ZS 當外左胖, a variant of ZS's) -- not doubt about the glyph; 觚×27 against 爵×8 stays open.
+DOMINANT_PLACES = 10
+DOMINANT_SHARE = 0.9
 _MARK0 = 0xF0000  # one private-use mark per unresolved code inside the key strings
 
 
@@ -40,9 +50,19 @@ class _Seq:
     """One witness as a string of keys, with the unresolved codes at their offsets."""
 
     siglum: str
-    keys: str
-    chars: list[str]  # the witness's own character at each offset
+    chars: str  # the witness's own character at each offset (ignorable ones skipped)
     codes: dict[int, str] = field(default_factory=dict)
+    #: offsets of a resolved gaiji whose character is not one code point: (character, key)
+    odd: dict[int, tuple[str, str]] = field(default_factory=dict)
+    keys: str = ""
+
+    def char(self, i: int) -> str:
+        return self.odd[i][0] if i in self.odd else self.chars[i]
+
+    def span(self, lo: int, hi: int) -> str:
+        if not self.odd:
+            return self.chars[max(0, lo):hi]
+        return "".join(self.char(i) for i in range(max(0, lo), min(hi, len(self.chars))))
 
 
 @dataclass
@@ -65,91 +85,217 @@ class Finding:
         return "conflict" if len({key(c) for c in self.chars}) > 1 else "one place"
 
 
-def _gaiji_nodes(w: Witness) -> Iterable[Gaiji]:
-    def inner(content: list) -> Iterable[Gaiji]:
-        for node in content:
-            if isinstance(node, Gaiji):
-                yield node
-            elif isinstance(node, Note):
-                yield from inner(node.content)
-
-    for p in w.pieces():
-        yield from inner(p.content)
-
-
 def _unknown(g: Gaiji) -> bool:
     return g.char is None and code_codepoint(g.code) is None and ids_description(g.code) is None
 
 
-def _sequence(w: Witness, marks: dict[str, str]) -> _Seq:
-    keys: list[str] = []
-    chars: list[str] = []
+def _sequence(w: Witness, marks: dict[str, str], nodes: list[Gaiji]) -> _Seq:
+    """One witness's characters (ignorable ones skipped, an unknown code as its mark), its text runs
+    gathered between gaiji and stripped at once; :func:`_find` keys them.
+
+    ``nodes`` gains the witness's unknown ``Gaiji`` nodes (what :func:`resolve` changes).
+    """
+    chars: list[str] = []  # runs of characters
     codes: dict[int, str] = {}
+    odd: dict[int, tuple[str, str]] = {}
+    buf: list[str] = []  # readings not yet stripped
+    at = 0
+
+    def flush() -> None:
+        nonlocal at
+        run = strip_ignorable("".join(buf))
+        buf.clear()
+        if run:
+            chars.append(run)
+            at += len(run)
 
     def add(content: list) -> None:
+        nonlocal at
         for node in content:
-            if isinstance(node, Gaiji):
+            kind = type(node)
+            if kind is Text:
+                buf.append(node.text)
+            elif kind is Gaiji or isinstance(node, Gaiji):
                 if _unknown(node):
+                    flush()
+                    nodes.append(node)
                     mark = marks.setdefault(node.code, chr(_MARK0 + len(marks)))
-                    codes[len(keys)] = node.code
-                    keys.append(mark)
+                    codes[at] = node.code
                     chars.append(mark)
+                    at += 1
                 elif node.char:
-                    keys.append(key(node.char))
-                    chars.append(node.char)
-            elif isinstance(node, Note):
+                    flush()
+                    if len(node.char) != 1 or node.char == "\ufffd" or _MARK0 <= ord(node.char) <= 0xFFFFD:
+                        k = key(node.char)  # the resolved character counts as one, whatever its key
+                        odd[at] = (node.char, k if len(k) == 1 else "\ufffd")
+                        chars.append("\ufffd")
+                    else:
+                        chars.append(node.char)
+                    at += 1
+            elif kind is Note or isinstance(node, Note):
                 add(node.content)
             else:
-                for ch in node.reading if hasattr(node, "reading") else "":
-                    if not is_ignorable(ch):
-                        keys.append(key(ch))
-                        chars.append(ch)
+                buf.append(node.reading)
 
     for p in w.pieces():
         add(p.content)
-    return _Seq(w.meta.siglum, "".join(k if len(k) == 1 else "\ufffd" for k in keys), chars, codes)
+    flush()
+    return _Seq(w.meta.siglum, "".join(chars), codes, odd)
+
+
+def _key_all(seqs: list[_Seq], marks: Iterable[str]) -> None:
+    """Every witness's key string: one ``str.translate`` each, with a table of the characters they hold.
+
+    Why: in C, where a Python call per character cost seconds over the book.  A character's key is
+    U+FFFD where it is not one character; a mark stays itself.
+    """
+    held: set[str] = set()
+    for s in seqs:
+        held.update(s.chars)
+    table: dict[int, str] = {}
+    for ch in held:
+        k = key(ch)
+        table[ord(ch)] = k if len(k) == 1 else "\ufffd"
+    for m in marks:
+        table[ord(m)] = m
+    table[0xFFFD] = "\ufffd"
+    for s in seqs:
+        k = s.chars.translate(table)
+        if s.odd:
+            ks = list(k)
+            for i, (_, kc) in s.odd.items():
+                ks[i] = kc
+            k = "".join(ks)
+        s.keys = k
+
+
+#: between two witnesses' key strings in the one string searched: longer than a context with its character,
+#: and made of a mark, so that no match runs from one witness into the next
+_SEPARATOR = "\ufffd" * (2 * CONTEXT + 1)
+_WIDTH = 2 * CONTEXT + 1
+_IS_MARK = re.compile("[\U000F0000-\U000FFFFD\ufffd]")
+
+
+def _places(text: str, contexts: Iterable[str]) -> dict[str, list[int]]:
+    """Where each context (``left + right``, a character between them) stands in ``text``: match starts.
+
+    The same matches as ``re.finditer(left + "(.)" + right, text)`` (left to right, never overlapping,
+    the middle character not a newline), found without scanning ``text`` once per context: each context
+    is anchored at its rarest character (counted on a sample of ``text``), every anchor's offsets come
+    from one scan, and the candidates are checked in place.
+    """
+    contexts = list(dict.fromkeys(contexts))
+    if not contexts:
+        return {}
+    freq = collections.Counter(text[::7])
+    anchor: dict[str, tuple[str, int]] = {}
+    for c in contexts:
+        j = min(range(len(c)), key=lambda i: freq[c[i]])
+        anchor[c] = (c[j], j if j < CONTEXT else j + 1)  # offset in the match (the middle character skipped)
+    # anchor character → (offset of the anchor in the match, left side → right sides) of the contexts anchored so
+    lefts: dict[str, dict[int, dict[str, set[str]]]] = collections.defaultdict(dict)
+    for c, (ch, j) in anchor.items():
+        lefts[ch].setdefault(j, {}).setdefault(c[:CONTEXT], set()).add(c[CONTEXT:])
+    groups = {ch: tuple(by_j.items()) for ch, by_j in lefts.items()}
+    out: dict[str, list[int]] = {c: [] for c in contexts}
+    ends: dict[str, int] = {}  # context → end of its last match (matches never overlap)
+    pattern = "[" + "".join(re.escape(ch) for ch in groups) + "]"
+    for m in re.finditer(pattern, text):
+        pos = m.start()
+        for j, by_left in groups[text[pos]]:
+            st = pos - j
+            if st < 0:
+                continue
+            rights = by_left.get(text[st:st + CONTEXT])  # one slice rules out most candidates
+            if rights is None:
+                continue
+            right = text[st + CONTEXT + 1:st + _WIDTH]
+            if right in rights and text[st + CONTEXT] != "\n":
+                c = text[st:st + CONTEXT] + right
+                if st >= ends.get(c, -1):
+                    out[c].append(st)
+                    ends[c] = st + _WIDTH
+    return out
+
+
+def _decide(f: Finding) -> ParallelResolution | None:
+    """The resolution the aligned places prove, if any (see the module's docstring and :data:`DOMINANT_SHARE`)."""
+    by_key: collections.Counter = collections.Counter()
+    for ch, n in f.chars.items():
+        by_key[key(ch)] += n
+    if not by_key:
+        return None
+    top, places = by_key.most_common(1)[0]
+    # the most frequent writing of the character the places show (器/噐 are one character)
+    ch = max((c for c in f.chars if key(c) == top), key=lambda c: f.chars[c])
+    witnesses = tuple(sorted(f.witnesses))
+    if len(by_key) == 1:
+        if places >= MIN_PLACES or len(f.witnesses) >= MIN_WITNESSES:
+            cert = "high" if places >= HIGH_PLACES else "medium" if places >= MIN_PLACES else "low"
+            return ParallelResolution(f.code, ch, places, cert, tuple(f.evidence), witnesses)
+        return None
+    total = sum(by_key.values())
+    if places >= DOMINANT_PLACES and places >= DOMINANT_SHARE * total:
+        dissent = " ".join(f"{c}×{n}" for c, n in f.chars.most_common() if key(c) != top)
+        note = (f"{places} of {total} places read {ch}; the others ({dissent}) are read as the witnesses' own "
+                "variants at those places")
+        return ParallelResolution(f.code, ch, places, "medium", (*f.evidence, note), witnesses)
+    return None
 
 
 def find(witnesses: Iterable[Witness]) -> dict[str, Finding]:
     """What the other witnesses read at each unresolved code's occurrences (nothing is changed)."""
+    return _find(witnesses, [])
+
+
+def _find(witnesses: Iterable[Witness], nodes: list[Gaiji]) -> dict[str, Finding]:
+    """:func:`find`; ``nodes`` gains every unknown ``Gaiji`` node met.
+
+    Every witness's keys are searched at once (one string, witnesses apart by :data:`_SEPARATOR`), and
+    each context's places are found once however many occurrences share it (:func:`_places`).
+    """
     marks: dict[str, str] = {}
-    seqs = [_sequence(w, marks) for w in witnesses]
-    is_mark = re.compile("[\U000F0000-\U000FFFFD\ufffd]")
-    found: dict[str, Finding] = {}
+    seqs = [_sequence(w, marks, nodes) for w in witnesses]
+    _key_all(seqs, marks.values())
+    starts: list[int] = []
+    offset = 0
+    for s in seqs:
+        starts.append(offset)
+        offset += len(s.keys) + len(_SEPARATOR)
+    text = _SEPARATOR.join(s.keys for s in seqs)
+    occurrences: list[tuple[_Seq, int, str, str | None]] = []  # witness, offset, code, context (if usable)
     for s in seqs:
         for at, code in s.codes.items():
-            f = found.setdefault(code, Finding(code))
-            f.occurrences += 1
             left, right = s.keys[max(0, at - CONTEXT):at], s.keys[at + 1:at + 1 + CONTEXT]
-            if len(left) < CONTEXT or len(right) < CONTEXT or is_mark.search(left + right):
+            usable = len(left) == CONTEXT and len(right) == CONTEXT and not _IS_MARK.search(left + right)
+            occurrences.append((s, at, code, left + right if usable else None))
+    found_at = _places(text, (c for *_, c in occurrences if c is not None))
+    found: dict[str, Finding] = {}
+    for s, at, code, context in occurrences:
+        f = found.setdefault(code, Finding(code))
+        f.occurrences += 1
+        if context is None:
+            continue
+        seen: set[str] = set()
+        for st in found_at[context]:
+            if _IS_MARK.match(text[st + CONTEXT]):
                 continue
-            pat = re.compile(re.escape(left) + "(.)" + re.escape(right))
-            seen: set[str] = set()
-            for o in seqs:
-                if o.siglum == s.siglum:
-                    continue
-                for m in pat.finditer(o.keys):
-                    if is_mark.match(m.group(1)):
-                        continue
-                    ch = o.chars[m.start(1)]
-                    if ch not in seen:  # one place counts once for each character it shows
-                        seen.add(ch)
-                        f.chars[ch] += 1
-                    f.witnesses.add(o.siglum)
-                    if len(f.evidence) < 3:
-                        f.evidence.append(f"{s.siglum} {''.join(s.chars[at - CONTEXT:at])}&{code};"
-                                          f"{''.join(s.chars[at + 1:at + 1 + CONTEXT])} = {o.siglum} "
-                                          f"{''.join(o.chars[m.start():m.end()])}")
+            i = bisect.bisect_right(starts, st) - 1
+            o = seqs[i]
+            if o.siglum == s.siglum:
+                continue
+            start = st - starts[i]
+            ch = o.char(start + CONTEXT)
+            if ch not in seen:  # one place counts once for each character it shows
+                seen.add(ch)
+                f.chars[ch] += 1
+            f.witnesses.add(o.siglum)
+            if len(f.evidence) < 3:
+                f.evidence.append(f"{s.siglum} {s.span(at - CONTEXT, at)}&{code};"
+                                  f"{s.span(at + 1, at + 1 + CONTEXT)} = {o.siglum} "
+                                  f"{o.span(start, start + _WIDTH)}")
     for f in found.values():
-        by_key: dict[str, int] = collections.Counter()
-        for ch, n in f.chars.items():
-            by_key[key(ch)] += n
-        if len(by_key) == 1:  # one character, in one or several writings (器/噐): the most frequent writing
-            places = next(iter(by_key.values()))
-            ch = f.chars.most_common(1)[0][0]
-            if places >= MIN_PLACES or len(f.witnesses) >= MIN_WITNESSES:
-                cert = "high" if places >= HIGH_PLACES else "medium" if places >= MIN_PLACES else "low"
-                f.resolution = ParallelResolution(f.code, ch, places, cert, tuple(f.evidence), tuple(sorted(f.witnesses)))
+        f.resolution = _decide(f)
     return found
 
 
@@ -158,14 +304,15 @@ def resolve(witnesses: list[Witness]) -> dict[str, Finding]:
 
     Every ``Gaiji`` node of a resolved code gets its character, and every witness's ``char_decl`` too.
     """
-    found = find(witnesses)
+    nodes: list[Gaiji] = []
+    found = _find(witnesses, nodes)
     resolved = {c: f.resolution for c, f in found.items() if f.resolution is not None}
     set_parallel_resolutions(resolved)
+    for g in nodes:  # every node of an unknown code (char None), met by _find's one walk
+        r = resolved.get(g.code)
+        if r is not None and g.char is None:
+            g.char = r.char
     for w in witnesses:
-        for g in _gaiji_nodes(w):
-            r = resolved.get(g.code)
-            if r is not None and g.char is None:
-                g.char = r.char
         for code in list(w.char_decl):
             r = resolved.get(code)
             if r is not None and w.char_decl[code] is None:
@@ -176,7 +323,8 @@ def resolve(witnesses: list[Witness]) -> dict[str, Finding]:
 HEADER = """\
 # Unknown Kanripo gaiji and what the other witnesses read where they stand (written by `jiaokan build`).
 # resolved: every aligned place shows one character (cert high from 3 places, medium from 2, low for one place
-# read alike by two other witnesses); the TEI
+# read alike by two other witnesses), or one character holds 9 in 10 places, 10 or more (cert medium, the
+# dissent named in the evidence); the TEI
 # charDecl gives it with @cert and this evidence.  Otherwise the code stays unresolved (it compares equal to
 # nothing): "one place", "conflict" (the witnesses disagree) or "no parallel".  A person can settle one for
 # good in jiaokan's data/gaiji_kanripo.tsv.
