@@ -144,3 +144,49 @@ def test_jishi_items_and_zhuan(book_reader):
 @pytest.fixture(scope="module")
 def book_reader(read_kanripo):
     return read_kanripo
+
+
+JISHI_HEAD = """\
+# -*- mode: mandoku-view; -*-
+#+TITLE: 儀禮集釋
+#+PROPERTY: ID KR1d0030
+#+PROPERTY: JUAN 19
+<pb:KR1d0030_WYG_019-6a>¶
+欽定四庫全書¶
+"""
+
+# KR1d0030_019, 葉6a–6b: the 传 of 甥 fills its line; 壻 below it has its own 注 and 传
+JISHI_FULL_ZHUAN = JISHI_HEAD + """\
+甥¶
+　鄭注姊妺之子¶
+<pb:KR1d0030_WYG_019-6b>¶
+𫝊曰甥者何也謂吾舅者吾謂之甥何以緦也報之也¶
+壻¶
+　鄭注女子子之夫也¶
+𫝊曰何以緦(案此下今注/疏本有也字)報之也¶
+　釋曰壻亦有甥名孟子曰帝館甥是也釋親曰妻之¶
+　父為外舅¶
+妻之父母𫝊曰何以緦從服也¶
+"""
+
+
+def test_jishi_an_item_after_a_full_zhuan_line_is_jing():
+    """A 传 is never taken up again by ``傳曰`` after its own 注: the short line between is an item."""
+    units = body_units(read_text(MandokuJishiReader(), JISHI_FULL_ZHUAN))
+    assert [layer for layer, _ in units[0]] == ["jing", "zhu", "zhuan"]
+    assert units[0][2][1] == "𫝊曰甥者何也謂吾舅者吾謂之甥何以緦也報之也"
+    assert units[1][:3] == [("jing", "壻"), ("zhu", "女子子之夫也"), ("zhuan", "𫝊曰何以緦報之也")]
+
+
+def test_jishi_a_zhuan_going_on_over_a_full_line_stays_zhuan():
+    # the same lines with no new ``傳曰`` after the note: 壻 is where the 传 ends, its 注 follows
+    text = JISHI_FULL_ZHUAN.replace("𫝊曰何以緦(案此下今注/疏本有也字)報之也¶\n", "")
+    units = body_units(read_text(MandokuJishiReader(), text))
+    assert units[0][2] == ("zhuan", "𫝊曰甥者何也謂吾舅者吾謂之甥何以緦也報之也壻")
+
+
+def test_jishi_whole_juan_no_zhuan_taken_up_after_its_note(book_reader):
+    for name in ("KR1d0030_017", "KR1d0030_018", "KR1d0030_019"):
+        for u in book_reader(name).units():
+            layers = [p.layer for p in u.pieces if p.layer in ("jing", "zhuan", "zhu")]
+            assert layers.count("zhuan") <= 1, u.id
