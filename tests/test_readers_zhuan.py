@@ -190,3 +190,31 @@ def test_jishi_whole_juan_no_zhuan_taken_up_after_its_note(book_reader):
         for u in book_reader(name).units():
             layers = [p.layer for p in u.pieces if p.layer in ("jing", "zhuan", "zhu")]
             assert layers.count("zhuan") <= 1, u.id
+
+
+def test_sangfu_no_witness_holds_an_item_of_another_in_its_zhuan(book_reader):
+    """喪服 as the build layers it (the 四部丛刊's inferred items checked against the 注疏's ○): no 经 item of
+    one witness (two characters or more: one-character items occur inside any 传) stands inside a 传 of
+    another and in none of its 经 — but for the one real disagreement, which stays."""
+    import copy
+
+    from jiaokan.collate.relayer import relayer
+    from jiaokan.normalize import keys
+
+    zs = book_reader("KR1d0028_011")
+    sb = copy.deepcopy(book_reader("KR1d0026_011"))
+    relayer(sb, [zs], source="pian11-ZS.xml", layers={"zhuan"})
+    witnesses = {"SB": [sb], "ZS": [zs], "JS": [book_reader(f"KR1d0030_0{n}") for n in (17, 18, 19)]}
+
+    def texts(name: str, layer: str) -> list[str]:
+        return ["".join(k for _, k in keys(p.text)) for w in witnesses[name] for p in w.pieces() if p.layer == layer]
+
+    disputed = "".join(k for _, k in keys("出妻之子爲父後者則爲出母無服"))
+    for name in witnesses:
+        jing, zhuan = texts(name, "jing"), texts(name, "zhuan")
+        for other in witnesses.keys() - {name}:
+            held = {t for t in texts(other, "jing") if len(t) >= 2 and any(t in z for z in zhuan)
+                    and not any(t in j for j in jing)}
+            assert held <= {disputed}, (name, other, held)
+    assert disputed in texts("ZS", "jing")
+    assert not any(disputed in t for t in texts("SB", "jing") + texts("JS", "jing"))
