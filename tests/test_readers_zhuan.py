@@ -218,3 +218,33 @@ def test_sangfu_no_witness_holds_an_item_of_another_in_its_zhuan(book_reader):
             assert held <= {disputed}, (name, other, held)
     assert disputed in texts("ZS", "jing")
     assert not any(disputed in t for t in texts("SB", "jing") + texts("JS", "jing"))
+
+
+def _numeral(s: str) -> int:
+    """``四千四百二十八`` → 4428 (the 卷's count; 千 is beyond :func:`jiaokan.normalize.numerals.chinese_numeral`)."""
+    digits = dict(zip("一二三四五六七八九", range(1, 10)))
+    total, cur = 0, 0
+    for ch in s:
+        if ch in digits:
+            cur = digits[ch]
+        elif ch in "十百千":
+            total += (cur or 1) * {"十": 10, "百": 100, "千": 1000}[ch]
+            cur = 0
+    return total + cur
+
+
+def test_sangfu_the_sbck_layers_add_up_to_its_own_counts(book_reader):
+    """The 四部丛刊 closes 卷十一 with ``(經四千四百二十八字/注五千九百七十八字)``: 經 counts every large character
+    (经 items and 子夏's 传), 注 the double-column ones.  The reader's layers add up to both within 1%."""
+    import re
+
+    w = book_reader("KR1d0026_011")
+    [count] = [p.text for p in w.pieces() if p.layer == "paratext" and p.subtype == "count"]
+    m = re.fullmatch(r"經(.+)字注(.+)字", count)
+    assert m, count
+    stated = {"big": _numeral(m.group(1)), "zhu": _numeral(m.group(2))}
+    assert stated == {"big": 4428, "zhu": 5978}
+    big = sum(len(p.text) for p in w.pieces() if p.layer in ("jing", "zhuan"))
+    zhu = sum(len(p.text) for p in w.pieces() if p.layer == "zhu")
+    assert abs(big - stated["big"]) <= 0.01 * stated["big"], big
+    assert abs(zhu - stated["zhu"]) <= 0.01 * stated["zhu"], zhu
