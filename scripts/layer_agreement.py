@@ -7,6 +7,8 @@ Usage::
     python scripts/layer_agreement.py WITNESS --reference REF [--witness-format F] [--reference-format F]
     python scripts/layer_agreement.py ... --examples 5      # more examples per kind of disagreement
     python scripts/layer_agreement.py ... --zhushu-voices V.tsv   # another prior for the 注疏 reader
+    python scripts/layer_agreement.py --book ../shared/kanripo/KR1d00{26,28,30}_0*.txt --folds 1-8,9-13
+                                                            # every 篇, per fold, held-out fold marked
 
 The reference is a witness whose layers are certain: the 四部丛刊 《仪礼》 郑注
 (Kanripo KR1d0026, Mandoku raw).  What is measured and how (streams of comparison

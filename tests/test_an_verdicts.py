@@ -96,11 +96,11 @@ def _checked(juan: int):
 
 @pytest.mark.parametrize("juan, claim_id, note", [
     (17, "JS17.20.zhu1.an2", "案今注疏本脫此十五字 (class 5: a neighbouring claim's character)"),
-    (19, "JS19.20.zhuan2.an1", "案此下今注疏本有也字 (class 5: the identical 甥 傳 just above)"),
-    (19, "JS19.23.zhu1.an1", "案昆今注疏本訛作兄… (class 5: a window too wide)"),
-    (19, "JS19.51.zhu1.an1", "案燕尾一尺五寸各本訛作二尺五寸… (class 5: an unnoted neighbour)"),
+    (19, "JS19.21.zhuan1.an1", "案此下今注疏本有也字 (class 5: the identical 甥 傳 just above)"),
+    (19, "JS19.24.zhu1.an1", "案昆今注疏本訛作兄… (class 5: a window too wide)"),
+    (19, "JS19.52.zhu1.an1", "案燕尾一尺五寸各本訛作二尺五寸… (class 5: an unnoted neighbour)"),
     (23, "JS23.51.zhu1.an1", "案今注疏本脱也字 (class 6: 瓦&KR0266;也 / 瓦器)"),
-    (19, "JS19.53.zhu1.an1", "案辟領今注疏本作□中 (class 6: a gap in the note)"),
+    (19, "JS19.54.zhu1.an1", "案辟領今注疏本作□中 (class 6: a gap in the note)"),
 ])
 def test_no_false_contradiction_on_the_real_notes(juan, claim_id, note):
     ch = _checked(juan).checks[claim_id]

@@ -144,3 +144,107 @@ def test_jishi_items_and_zhuan(book_reader):
 @pytest.fixture(scope="module")
 def book_reader(read_kanripo):
     return read_kanripo
+
+
+JISHI_HEAD = """\
+# -*- mode: mandoku-view; -*-
+#+TITLE: 儀禮集釋
+#+PROPERTY: ID KR1d0030
+#+PROPERTY: JUAN 19
+<pb:KR1d0030_WYG_019-6a>¶
+欽定四庫全書¶
+"""
+
+# KR1d0030_019, 葉6a–6b: the 传 of 甥 fills its line; 壻 below it has its own 注 and 传
+JISHI_FULL_ZHUAN = JISHI_HEAD + """\
+甥¶
+　鄭注姊妺之子¶
+<pb:KR1d0030_WYG_019-6b>¶
+𫝊曰甥者何也謂吾舅者吾謂之甥何以緦也報之也¶
+壻¶
+　鄭注女子子之夫也¶
+𫝊曰何以緦(案此下今注/疏本有也字)報之也¶
+　釋曰壻亦有甥名孟子曰帝館甥是也釋親曰妻之¶
+　父為外舅¶
+妻之父母𫝊曰何以緦從服也¶
+"""
+
+
+def test_jishi_an_item_after_a_full_zhuan_line_is_jing():
+    """A 传 is never taken up again by ``傳曰`` after its own 注: the short line between is an item."""
+    units = body_units(read_text(MandokuJishiReader(), JISHI_FULL_ZHUAN))
+    assert [layer for layer, _ in units[0]] == ["jing", "zhu", "zhuan"]
+    assert units[0][2][1] == "𫝊曰甥者何也謂吾舅者吾謂之甥何以緦也報之也"
+    assert units[1][:3] == [("jing", "壻"), ("zhu", "女子子之夫也"), ("zhuan", "𫝊曰何以緦報之也")]
+
+
+def test_jishi_a_zhuan_going_on_over_a_full_line_stays_zhuan():
+    # the same lines with no new ``傳曰`` after the note: 壻 is where the 传 ends, its 注 follows
+    text = JISHI_FULL_ZHUAN.replace("𫝊曰何以緦(案此下今注/疏本有也字)報之也¶\n", "")
+    units = body_units(read_text(MandokuJishiReader(), text))
+    assert units[0][2] == ("zhuan", "𫝊曰甥者何也謂吾舅者吾謂之甥何以緦也報之也壻")
+
+
+def test_jishi_whole_juan_no_zhuan_taken_up_after_its_note(book_reader):
+    for name in ("KR1d0030_017", "KR1d0030_018", "KR1d0030_019"):
+        for u in book_reader(name).units():
+            layers = [p.layer for p in u.pieces if p.layer in ("jing", "zhuan", "zhu")]
+            assert layers.count("zhuan") <= 1, u.id
+
+
+def test_sangfu_no_witness_holds_an_item_of_another_in_its_zhuan(book_reader):
+    """喪服 as the build layers it (the 四部丛刊's inferred items checked against the 注疏's ○): no 经 item of
+    one witness (two characters or more: one-character items occur inside any 传) stands inside a 传 of
+    another and in none of its 经 — but for the one real disagreement, which stays."""
+    import copy
+
+    from jiaokan.collate.relayer import relayer
+    from jiaokan.normalize import keys
+
+    zs = book_reader("KR1d0028_011")
+    sb = copy.deepcopy(book_reader("KR1d0026_011"))
+    relayer(sb, [zs], source="pian11-ZS.xml", layers={"zhuan"})
+    witnesses = {"SB": [sb], "ZS": [zs], "JS": [book_reader(f"KR1d0030_0{n}") for n in (17, 18, 19)]}
+
+    def texts(name: str, layer: str) -> list[str]:
+        return ["".join(k for _, k in keys(p.text)) for w in witnesses[name] for p in w.pieces() if p.layer == layer]
+
+    disputed = "".join(k for _, k in keys("出妻之子爲父後者則爲出母無服"))
+    for name in witnesses:
+        jing, zhuan = texts(name, "jing"), texts(name, "zhuan")
+        for other in witnesses.keys() - {name}:
+            held = {t for t in texts(other, "jing") if len(t) >= 2 and any(t in z for z in zhuan)
+                    and not any(t in j for j in jing)}
+            assert held <= {disputed}, (name, other, held)
+    assert disputed in texts("ZS", "jing")
+    assert not any(disputed in t for t in texts("SB", "jing") + texts("JS", "jing"))
+
+
+def _numeral(s: str) -> int:
+    """``四千四百二十八`` → 4428 (the 卷's count; 千 is beyond :func:`jiaokan.normalize.numerals.chinese_numeral`)."""
+    digits = dict(zip("一二三四五六七八九", range(1, 10)))
+    total, cur = 0, 0
+    for ch in s:
+        if ch in digits:
+            cur = digits[ch]
+        elif ch in "十百千":
+            total += (cur or 1) * {"十": 10, "百": 100, "千": 1000}[ch]
+            cur = 0
+    return total + cur
+
+
+def test_sangfu_the_sbck_layers_add_up_to_its_own_counts(book_reader):
+    """The 四部丛刊 closes 卷十一 with ``(經四千四百二十八字/注五千九百七十八字)``: 經 counts every large character
+    (经 items and 子夏's 传), 注 the double-column ones.  The reader's layers add up to both within 1%."""
+    import re
+
+    w = book_reader("KR1d0026_011")
+    [count] = [p.text for p in w.pieces() if p.layer == "paratext" and p.subtype == "count"]
+    m = re.fullmatch(r"經(.+)字注(.+)字", count)
+    assert m, count
+    stated = {"big": _numeral(m.group(1)), "zhu": _numeral(m.group(2))}
+    assert stated == {"big": 4428, "zhu": 5978}
+    big = sum(len(p.text) for p in w.pieces() if p.layer in ("jing", "zhuan"))
+    zhu = sum(len(p.text) for p in w.pieces() if p.layer == "zhu")
+    assert abs(big - stated["big"]) <= 0.01 * stated["big"], big
+    assert abs(zhu - stated["zhu"]) <= 0.01 * stated["zhu"], zhu

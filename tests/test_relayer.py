@@ -121,6 +121,45 @@ def test_the_sbck_items_read_out_of_a_zhuan_are_checked_against_the_zhushu_rings
     assert any(p.source == "pian11-ZS.xml" and p.cert == "high" and p.text == "諸侯爲天子" for p in sb.pieces())
 
 
+def test_a_real_disagreement_about_the_layer_is_recorded_not_resolved(read_kanripo):
+    """出妻之子爲父後者則爲出母無服: a ○ 经 passage in the 注疏, inside the 传 in the 四部丛刊 (and the 集释):
+    the 传 stays as read, unsure, and the build's line says so; a 传 that holds no marked passage is not touched."""
+    sb, zs = copy.deepcopy(read_kanripo("KR1d0026_011")), read_kanripo("KR1d0028_011")
+    rep = relayer(sb, [zs], source="pian11-ZS.xml", layers={"zhuan"})
+    assert rep.disputed == ["出妻之子爲父後者則爲出母無服"]
+    assert "1 disagreement(s) left as read" in rep.summary() and "出妻之子爲父後者則爲出母無服" in rep.summary()
+    [zhuan] = [p for p in sb.pieces() if p.layer == "zhuan" and "出妻之子爲父後者則爲出母無服" in p.text]
+    assert zhuan.cert == "low" and zhuan.text.startswith("傳曰出妻之子爲母期")
+    assert [w.line for w in sb.warnings if w.code == "layer-disputed"] == [zhuan.loc.line]
+    assert all(p.cert != "low" for p in sb.pieces() if p.layer == "zhuan" and p is not zhuan)
+
+
+def test_a_disagreement_needs_a_marked_passage_of_some_length():
+    """A 传 holding a whole ○ passage of the explicit witness is a disagreement; one character aligned
+    with a marked passage by chance is not."""
+    target = _sbck_like("父傳曰天子至尊也諸侯爲天子傳曰君至尊也")
+    rep = relayer(target, [_zhushu_like(["父", "諸侯爲天子"])], source="ZS", layers={"zhuan"})
+    assert rep.disputed == ["諸侯爲天子"]
+    target = _sbck_like("父傳曰天子至尊也諸侯爲天子傳曰君至尊也")
+    rep = relayer(target, [_zhushu_like(["父", "君"])], source="ZS", layers={"zhuan"})
+    assert rep.disputed == [] and all(p.cert is None for p in target.pieces())
+
+
+def _sbck_like(zhuan_text: str):
+    from jiaokan.model import Div, Loc, Piece, Text, Unit, Witness, WitnessMeta
+
+    jing, rest = zhuan_text.split("傳曰", 1)
+    return Witness(WitnessMeta(siglum="SB", file="sb.txt", format=""), divs=[Div("chapter", None, None, units=[
+        Unit("SB.1", [Piece("jing", [Text(jing)], Loc(1)), Piece("zhuan", [Text("傳曰" + rest)], Loc(1))])])])
+
+
+def _zhushu_like(items: list[str]):
+    from jiaokan.model import Div, Label, Loc, Piece, Text, Unit, Witness, WitnessMeta
+
+    return Witness(WitnessMeta(siglum="ZS", file="zs.txt", format=""), divs=[Div("chapter", None, None, units=[
+        Unit(f"ZS.{i}", [Piece("jing", [Label("○"), Text(t)], Loc(1))]) for i, t in enumerate(items)])])
+
+
 def test_the_build_checks_the_zhushu_against_the_sbck_and_ingest_does_not(tmp_path):
     """`jiaokan build` of 公食大夫禮 (注疏 + 四部丛刊): the 注疏's TEI says which boundaries the 四部丛刊 decided;
     `jiaokan ingest` of the same file keeps the reader's own guesses."""

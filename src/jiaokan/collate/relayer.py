@@ -44,6 +44,10 @@ TAIL_MIN = 2
 #: How near a split (characters on each side) the explicit witness must have an aligned character
 #: for the split to be confirmed or moved: the alignment must cover the place.
 COVER = 2
+#: A run of the target's 传 that the explicit witness reads as a marked 经 passage (``○出妻之子爲父後者
+#: 則爲出母無服`` in the 注疏, inside the 传 in the 四部丛刊 and the 集释) is a disagreement between the
+#: witnesses when it is at least this long: it is recorded, never resolved.
+DISPUTE_MIN = 4
 
 
 @dataclass
@@ -59,11 +63,16 @@ class Relayering:
     doubtful: int = 0  # the explicit witness leans to another split by less than MIN_GAIN: left, cert="low"
     uncovered: int = 0
     moves: list[str] = field(default_factory=list)  # ``…注|经…`` before → after, for the report
+    disputed: list[str] = field(default_factory=list)  # 传 here, a marked 经 passage there: left as read
 
     def summary(self) -> str:
-        return (f"{self.witness}: {self.checked} inferred boundaries before a 经 checked against {self.source}, "
+        line = (f"{self.witness}: {self.checked} inferred boundaries before a 经 checked against {self.source}, "
                 f"{self.confirmed} confirmed, {self.moved} moved, {self.doubtful} doubtful, {self.uncovered} not covered; "
                 f"{self.cut} 经 passages cut out of the end of a commentary")
+        if self.disputed:
+            line += (f"; {len(self.disputed)} disagreement(s) left as read (传 here, a marked 经 passage in "
+                     f"{self.source}): " + ", ".join(self.disputed))
+        return line
 
 
 def inferred_boundaries(w: Witness, layers: Collection[str] = ("zhu",)) -> list[tuple[Piece, Piece]]:
@@ -84,6 +93,7 @@ class _Stream:
     keys: list[str] = field(default_factory=list)
     jing: list[bool] = field(default_factory=list)  # for the explicit witness: is the character 经
     where: list[tuple[int, int]] = field(default_factory=list)  # (piece index, offset in its text)
+    marked: list[bool] = field(default_factory=list)  # is the character in a 经 piece its print marks (○)
 
 
 _COMMENTARY = frozenset({"zhu", "zhuan"})
@@ -95,10 +105,12 @@ def _stream(pieces: Sequence[Piece], layers: Iterable[str] | None = None) -> _St
     for n, p in enumerate(pieces):
         if keep is not None and p.layer not in keep:
             continue
+        marked = p.layer == "jing" and _marked(p)
         for i, k in keys(p.text):
             s.keys.append(k)
             s.jing.append(p.layer == "jing")
             s.where.append((n, i))
+            s.marked.append(marked)
     return s
 
 
@@ -115,8 +127,8 @@ def relayer(target: Witness, explicit: Sequence[Witness], source: str = "",
     source = source or (explicit[0].meta.siglum if explicit else "")
     rep = Relayering(target.meta.siglum or target.meta.file, source)
     bounds = inferred_boundaries(target, layers)
-    if not bounds or not explicit:
-        return rep
+    if not explicit or not (bounds or any(p.layer == "zhuan" for p in target.pieces())):
+        return rep  # nothing inferred, and no 传 that may hold a passage the explicit witness marks
     pieces = list(target.pieces())
     ws = _stream(pieces)
     rs = _stream([p for w in explicit for p in w.pieces()], ("jing", "zhu", "zhuan"))
@@ -133,11 +145,42 @@ def relayer(target: Witness, explicit: Sequence[Witness], source: str = "",
     index = {id(p): n for n, p in enumerate(pieces)}
     for zhu, jing in bounds:
         _check(rep, ws, rs, partner, first_key, index[id(zhu)], index[id(jing)], zhu, jing, target)
+    _disputes(rep, ws, rs, partner, pieces, target)
     for n, p in reversed(list(enumerate(pieces))):  # from the end: a cut adds a unit after the piece's own
         nxt = pieces[n + 1] if n + 1 < len(pieces) else None
         if p.layer in layers and n in first_key and (nxt is None or nxt.layer != "jing" or _marked(nxt)):
             _tail(rep, ws, rs, partner, first_key[n], n, p, target)
     return rep
+
+
+def _disputes(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None], pieces: list[Piece],
+              target: Witness) -> None:
+    """Runs inside a 传 of the target that the explicit witness prints as a 经 passage of its own (after a
+    ``○``), not at the 传's end (that is :func:`_tail`'s): the two witnesses disagree about the layer,
+    and nothing in either proves the other wrong.  The 传 is left as read, marked ``cert="low"``, and
+    the disagreement is recorded (the report, and a ``layer-disputed`` warning of the witness)."""
+    from ..model import ReaderWarning
+
+    i = 0
+    n = len(ws.keys)
+    while i < n:
+        r = partner[i]
+        if r is None or not rs.marked[r] or pieces[ws.where[i][0]].layer != "zhuan":
+            i += 1
+            continue
+        j = i
+        while j < n and ws.where[j][0] == ws.where[i][0] and (q := partner[j]) is not None and rs.marked[q]:
+            j += 1
+        piece = pieces[ws.where[i][0]]
+        last = max(k for k, (pn, _) in enumerate(ws.where) if pn == ws.where[i][0])
+        if j - i >= DISPUTE_MIN and j <= last:
+            text = piece.text[ws.where[i][1]:ws.where[j - 1][1] + 1]
+            rep.disputed.append(text)
+            piece.cert = "low"
+            target.warnings.append(ReaderWarning(
+                target.meta.file, piece.loc.line, "layer-disputed",
+                f"{text}: 传 here, a 经 passage of its own in {rep.source}; left as read"))
+        i = j
 
 
 def _marked(p: Piece) -> bool:

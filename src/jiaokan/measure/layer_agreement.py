@@ -41,6 +41,18 @@ and unflagged exact.
 
 A few examples of each disagreement are printed with the witness passage id (and
 the reference's), so a human can read them.
+
+The whole book (``--book FILES…``, :func:`measure_book`): every 篇 of the 注疏 against the
+四部丛刊, with the files placed in 篇 as ``jiaokan init`` places them, in three stages — both
+read alone; the 注疏's inferred 注/经 boundaries checked by the 集释 (a witness independent
+of the judge); and the reference's own inferred boundaries checked by the 集释 as well.
+Only 喪服 has any of the latter: the 四部丛刊 runs 经 items and 子夏's 传 together and its
+reader infers where an item starts (:mod:`jiaokan.readers.layouts.zhuan`), so read alone
+it is no certain reference there.  A disagreement the 集释 shares with the reference stays
+(``出妻之子爲父後者則爲出母無服``: 经 after a ○ in the 注疏, 传 in the other two).  The 篇 are
+split into folds (``--folds 1-8,9-13``); each fold is read with the 注疏 reader's prior
+counted from the other folds' 注疏 files only, and the fold no rule was tuned on is marked
+held out.
 """
 
 from __future__ import annotations
@@ -58,7 +70,7 @@ from ..readers import READERS, read_witness
 from ..ui import table
 
 __all__ = ["Stream", "stream", "Result", "Boundaries", "Example", "inferred_boundaries", "measure", "report",
-           "run_pairs", "main"]
+           "run_pairs", "PianRow", "book_files", "parse_folds", "measure_book", "book_report", "main"]
 
 #: Witness 经 runs with no reference counterpart at least this long are counted as 疏 labelled 经.
 SHU_RUN = 8
@@ -419,6 +431,150 @@ def run_pairs(pairs: Sequence[tuple[Path, Path]], *, witness_format: str | None 
     return results, skipped
 
 
+# --------------------------------------------------------------------------
+# The whole book, per 篇, in folds
+
+
+#: The roles of the book mode: the witness measured (the 注疏, whose 注/经 boundaries are inferred), the
+#: reference (the 四部丛刊, 注 in double columns) and the witness independent of both that checks
+#: their inferred boundaries first (the 集释: 经 flush left, commentary indented).
+WITNESS_ROLE, REFERENCE_ROLE, CHECK_ROLE = "zhushu", "songben", "jishi"
+
+
+@dataclass
+class PianRow:
+    """One 篇 of the book mode: the agreement of the three stages, and whether the 篇 was held out."""
+
+    pian: str
+    number: int
+    held_out: bool
+    fold: int
+    reader: Result | None = None  # both read alone
+    relayered: Result | None = None  # the 注疏's inferred boundaries checked by the 集释
+    reference_checked: Result | None = None  # the 四部丛刊's inferred 传/经 too (喪服)
+    notes: list[str] = field(default_factory=list)
+
+
+def book_files(paths: Sequence[Path]) -> dict[str, dict[str, list[Path]]]:
+    """role → 篇 → files (in 卷 order), as ``jiaokan init`` places the files under ``paths``."""
+    from ..book.init import survey
+
+    out: dict[str, dict[str, list[Path]]] = {}
+    for g in survey([str(p) for p in paths]).groups:
+        by_pian = out.setdefault(g.role, {})
+        for f in g.files:
+            for pian, _ in f.pians:
+                if pian and f.path not in by_pian.setdefault(pian, []):
+                    by_pian[pian].append(f.path)
+    return out
+
+
+def parse_folds(spec: str) -> list[list[int]]:
+    """``"1-8,9-13"`` → [[1..8], [9..13]]: 篇 numbers, one fold per comma."""
+    folds = []
+    for part in spec.split(","):
+        lo, _, hi = part.strip().partition("-")
+        try:
+            a, b = int(lo), int(hi or lo)
+        except ValueError:
+            raise ValueError(f"--folds: expected 篇 numbers like 1-8,9-13, got {part.strip()!r}") from None
+        if not 1 <= a <= b:
+            raise ValueError(f"--folds: {part.strip()!r} is no range of 篇 numbers")
+        folds.append(list(range(a, b + 1)))
+    return folds
+
+
+def measure_book(paths: Sequence[Path], folds: Sequence[Sequence[int]], *, held_out: int | None = None,
+                 rotate_prior: bool = True, max_examples: int = 3,
+                 log: list[str] | None = None) -> list[PianRow]:
+    """Per 篇 of ``folds``: the 注疏 against the 四部丛刊, read alone, then with their inferred boundaries
+    checked by the 集释 (:mod:`jiaokan.collate.relayer`), as :func:`run_pairs` does for one pair.
+
+    ``rotate_prior``: the 注疏 reader's prior (bigram counts of the 经 and 注 its markers decide,
+    :mod:`jiaokan.measure.zhushu_voices`) is counted from the *other* folds' 注疏 files for each fold,
+    so every 篇 is read by models that never saw it; otherwise the shipped prior is used.
+    ``held_out``: the fold (0-based) whose rules were not tuned on, marked in the report.
+    """
+    from ..book.pian import canonical
+    from ..collate.relayer import relayer
+    from ..readers.common.yili import PIAN
+    from .zhushu_voices import count_voices
+
+    files = book_files(paths)
+    wit_f, ref_f, chk_f = (files.get(r, {}) for r in (WITNESS_ROLE, REFERENCE_ROLE, CHECK_ROLE))
+    number = {canonical(p): i + 1 for i, p in enumerate(PIAN)}
+    by_number = {number[canonical(p)]: p for p in set(wit_f) | set(ref_f) if canonical(p) in number}
+    zs_reader = READERS["mandoku-zhushu"]
+    saved = getattr(zs_reader, "voices", None)
+    rows: list[PianRow] = []
+    try:
+        for k, fold in enumerate(folds):
+            if rotate_prior:
+                others = [f for j, other in enumerate(folds) if j != k for n in other
+                          for f in wit_f.get(by_number.get(n, ""), [])]
+                zs_reader.voices = count_voices(others)  # type: ignore[attr-defined]
+            for n in fold:
+                pian = by_number.get(n)
+                row = PianRow(pian or f"篇{n}", n, held_out == k, k)
+                rows.append(row)
+                if pian is None or len(wit_f.get(pian, [])) != 1 or len(ref_f.get(pian, [])) != 1:
+                    row.notes.append("skipped: the 篇 needs one 注疏 file and one 四部丛刊 file")
+                    continue
+                wpath, rpath = wit_f[pian][0], ref_f[pian][0]
+                try:
+                    wit, ref = read(wpath), read(rpath)
+                    check = [read(f) for f in chk_f.get(pian, [])]
+                except InputError as exc:
+                    row.notes.append(f"skipped: {exc}")
+                    continue
+                name = dict(witness_name=wpath.stem, reference_name=rpath.stem, max_examples=max_examples)
+                row.reader = measure(wit, ref, **name)  # type: ignore[arg-type]
+                if not check:
+                    row.notes.append("no 集释 for this 篇: nothing checks the inferred boundaries")
+                    continue
+                source = "+".join(f.stem for f in chk_f[pian])
+                rep = relayer(wit, check, source=source, layers=_inferred(wit))
+                row.notes.append(rep.summary())
+                row.relayered = measure(wit, ref, **name)  # type: ignore[arg-type]
+                rep = relayer(ref, check, source=source, layers=_inferred(ref))
+                if rep.checked or rep.cut:
+                    row.notes.append(rep.summary())
+                    row.notes.extend(f"  {m}" for m in rep.moves)
+                row.reference_checked = measure(wit, ref, **name)  # type: ignore[arg-type]
+    finally:
+        zs_reader.voices = saved  # type: ignore[attr-defined]
+    if log is not None:
+        for row in rows:
+            log.extend(f"{row.pian}: {n}" for n in row.notes)
+    return rows
+
+
+def _inferred(w: Witness) -> frozenset[str]:
+    reader = READERS.get(w.meta.format)
+    return reader.infers_boundaries if reader is not None else frozenset()
+
+
+def book_report(rows: Sequence[PianRow], fold_names: Sequence[str]) -> str:
+    """The per-篇 table: agreement read alone, with the 注疏 checked by the 集释, and the reference too."""
+    def pct(r: Result | None) -> str:
+        return f"{100 * r.share:.2f}%" if r is not None else "-"
+
+    body = []
+    for row in rows:
+        last = row.reference_checked or row.relayered or row.reader
+        body.append([f"{row.number} {row.pian}", fold_names[row.fold] + (" (held out)" if row.held_out else ""),
+                     last.aligned if last else "-", pct(row.reader), pct(row.relayered), pct(row.reference_checked),
+                     last.jing_as_comm if last else "-", last.comm_as_jing if last else "-"])
+    out = [table(["篇", "fold", "aligned", "read alone", "注疏 checked", "+ reference checked", "经→注", "注→经"],
+                 body, numeric={2, 3, 4, 5, 6, 7})]
+    for i, name in enumerate(fold_names):
+        done = [r.reference_checked for r in rows if r.fold == i and r.reference_checked is not None]
+        if done:
+            worst = min(done, key=lambda r: r.share)
+            out.append(f"fold {name}: lowest {100 * worst.share:.2f}% ({worst.witness})")
+    return "\n".join(out)
+
+
 def main(argv: Sequence[str] | None = None, *, standard_pairs: Sequence[tuple[Path, Path]] = ()) -> int:
     """``layer_agreement [WITNESS --reference REF] ...``: one table; without a witness, the ``standard_pairs``."""
     ap = argparse.ArgumentParser(prog="layer_agreement", description="Share of aligned characters whose layer (经/commentary) agrees with a reference witness.")
@@ -434,7 +590,38 @@ def main(argv: Sequence[str] | None = None, *, standard_pairs: Sequence[tuple[Pa
                     help="first check the witness's inferred 注/经 boundaries against this witness whose layers "
                          "are explicit, as the build does (repeat for the files of one witness, in order; use "
                          "another witness than the reference, e.g. the 集释, to measure it fairly)")
+    ap.add_argument("--book", metavar="PATH", type=Path, nargs="+", action="extend", default=[],
+                    help="the whole book instead: every 篇 of the 注疏 against the 四部丛刊 among these files or folders (as "
+                         "jiaokan init places them), read alone, then checked by the 集释")
+    ap.add_argument("--folds", default="1-8,9-13",
+                    help="with --book: 篇 numbers per fold (default 1-8,9-13); each fold is read with the 注疏 "
+                         "prior counted from the other folds")
+    ap.add_argument("--held-out", type=int, default=2, metavar="N",
+                    help="with --book: the fold (1-based) no rule was tuned on, marked in the table (default 2)")
+    ap.add_argument("--shipped-prior", action="store_true",
+                    help="with --book: read every fold with the shipped 注疏 prior instead of rotating it")
     args = ap.parse_args(argv)
+    if args.book:
+        try:
+            folds = parse_folds(args.folds)
+        except ValueError as exc:
+            ap.error(str(exc))
+        for d in args.book:
+            if not d.exists():
+                ap.error(f"--book {d}: no such file or folder")
+        book_log: list[str] = []
+        rows = measure_book(args.book, folds, held_out=args.held_out - 1, rotate_prior=not args.shipped_prior,
+                            max_examples=args.examples, log=book_log)
+        print(book_report(rows, [f.strip() for f in args.folds.split(",")]))
+        for row in rows:
+            last = row.reference_checked or row.relayered or row.reader
+            if last is not None and last.examples:
+                print(f"\n{row.pian} ({last.witness} vs {last.reference}): examples")
+                for ex in last.examples:
+                    text = ex.text if len(ex.text) <= 40 else ex.text[:40] + "…"
+                    print(f"  [{ex.kind}] witness {ex.witness_unit} / reference {ex.reference_unit}: {text}")
+        print("\ncollation-informed layering:\n" + "\n".join(book_log))
+        return 0
     if args.zhushu_voices:
         from ..readers import READERS
         from ..readers.layouts.zhushu_boundary import read_voices

@@ -99,6 +99,24 @@ class JishiLayerer:
             return True  # 鄭注 follows: what came between must be 经
         return False
 
+    def _item_after_full_zhuan(self, i: int) -> bool:
+        """Is line ``i``, after a 传 line of full width, the next 经 item rather than the 传 going on?
+
+        ``𫝊曰甥者何也…報之也`` fills its line, so ``壻`` below it could continue the 传; but 鄭注
+        follows ``壻`` and a new ``傳曰`` follows that note: a 传 is never taken up again by
+        ``傳曰`` after its own 注 (the 注 of a 传 comes after the whole 传), so what stood between
+        was an item with its 注 and its own 传 (经 item → 注 → 传, the order of 甥 and 壻).
+        """
+        if self.layer != "zhuan" or not self.prev_full or columns(self.lines[i].body) >= JING_WIDTH:
+            return False
+        j = i + 1
+        if j >= len(self.lines) or not ZHU_MARK.match(self.lines[j].body):
+            return False
+        while j < len(self.lines) and (self.lines[j].indent is True or _is_marker(self.lines[j].body)
+                                       or self.lines[j].body.startswith("(")):
+            j += 1
+        return j < len(self.lines) and fold(self.lines[j].body[:2]) == ZHUAN_OPEN
+
     # -- main loop -----------------------------------------------------------
     def run(self) -> None:
         b = self.b
@@ -133,10 +151,10 @@ class JishiLayerer:
                     pl.indent is None and self.prev_full and self.layer in ("zhu", "shi")):  # not indented
                 self._start("zhuan", new_unit=self.layer in (None, "paratext"))
             elif pl.indent is False:
-                if not (self.layer in TEXT_LAYERS and self.prev_full):
+                if not (self.layer in TEXT_LAYERS and self.prev_full) or self._item_after_full_zhuan(i):
                     self._start("jing")
             else:  # indentation lost: decide by width
-                if self.prev_full and self.layer in TEXT_LAYERS:
+                if self.prev_full and self.layer in TEXT_LAYERS and not self._item_after_full_zhuan(i):
                     pass
                 elif self.prev_full and self.layer in ("zhu", "shi"):
                     if self._next_after_full_commentary_is_jing(i):
