@@ -95,10 +95,11 @@ def _stream(pieces: Sequence[Piece], layers: Iterable[str] | None = None) -> _St
     for n, p in enumerate(pieces):
         if keep is not None and p.layer not in keep:
             continue
-        for i, k in keys(p.text):
-            s.keys.append(k)
-            s.jing.append(p.layer == "jing")
-            s.where.append((n, i))
+        ks = keys(p.text)
+        if ks:  # a piece at a time, not a character at a time
+            s.keys.extend([k for _, k in ks])
+            s.jing.extend([p.layer == "jing"] * len(ks))
+            s.where.extend([(n, i) for i, _ in ks])
     return s
 
 
