@@ -39,6 +39,7 @@ from jiaokan.model import Witness
 from jiaokan.readers import read_witness
 from jiaokan.tei.writer import tei_bytes, witness_to_tei
 from jiaokan.ui import table
+from shapes import one_huge_line, repeated  # bench/shapes.py, beside this script (the tests use it too)
 
 ROOT = Path(__file__).resolve().parents[1]
 KANRIPO = ROOT.parent / "shared" / "kanripo"
@@ -88,29 +89,6 @@ SCALING_SOURCES = {
 }
 
 
-def _repeated(text: str, times: int) -> str:
-    """The file with its body (after the header lines) ``times`` over."""
-    lines = text.split("\n")
-    head = 0
-    while head < len(lines) and lines[head].startswith("#"):
-        head += 1
-    return "\n".join(lines[:head] + lines[head:] * times)
-
-
-def _huge_line(text: str, size: int) -> str:
-    """One commentary line repeated into one line of ``size`` bytes: after the middle, one that opens
-    as most indented lines do (鄭注 in a 集释); else the longest line of the middle third."""
-    lines = text.split("\n")
-    indented = [ln.strip()[:2] for ln in lines if ln[:1] in (" ", "\u3000") and ln.strip()[:2].isalpha()
-                and len(ln.strip()) > 2]
-    opener = max(set(indented), key=indented.count) if indented else None
-    k = next((i for i in range(len(lines) // 2, len(lines)) if opener and lines[i][:1] in (" ", "\u3000")
-              and lines[i].strip().startswith(opener)),
-             max(range(len(lines) // 3, 2 * len(lines) // 3 + 1), key=lambda i: len(lines[i])))
-    lines[k] = lines[k] * max(1, size // len(lines[k].encode("utf-8")))
-    return "\n".join(lines)
-
-
 def _cpu() -> float:
     return time.process_time()
 
@@ -127,7 +105,7 @@ def scaling(huge_mb: float) -> int:
                 continue
             text = src.read_text(encoding="utf-8")
             cells: list[object] = [fmt, src.name]
-            variants = [_repeated(text, n) for n in (1, 2, 4, 8)] + [_huge_line(text, int(huge_mb * 1e6))]
+            variants = [repeated(text, n) for n in (1, 2, 4, 8)] + [one_huge_line(text, int(huge_mb * 1e6))]
             for k, body in enumerate(variants):
                 path = Path(tmp) / f"{fmt}-{k}.txt"
                 path.write_text(body, encoding="utf-8")

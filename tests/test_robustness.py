@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import jiaokan
+from bench.shapes import one_huge_line  # the one home of the huge-line generator (the bench times the same)
 from jiaokan.cli import main
 from jiaokan.collate import limits
 from jiaokan.errors import CollationError, JiaokanError, printable
@@ -42,30 +43,6 @@ SOURCES = {
 BOUND = 60.0
 
 
-def one_huge_line(path: Path, size: int, shape: str) -> str:
-    """``path`` with one line from its middle made ``size`` bytes long.
-
-    ``block``: thirty lines joined and repeated, so the line holds every kind of piece opener
-    (鄭注, 〈朱注〉, 【, 疏曰 …) many thousand times; ``line``: one commentary line (after the
-    middle, one opening as most indented lines do, e.g. with 鄭注; else the longest line of the
-    middle third) repeated, so one passage holds 10^5 pieces.  Both shapes made a reader quadratic.
-    """
-    lines = path.read_text(encoding="utf-8").split("\n")
-    mid = len(lines) // 2
-    if shape == "block":
-        unit, span = "".join(ln.rstrip("¶") for ln in lines[mid:mid + 30]) or lines[mid], 30
-    else:
-        indented = [ln.strip()[:2] for ln in lines if ln[:1] in (" ", "\u3000") and ln.strip()[:2].isalpha()
-                    and len(ln.strip()) > 2]
-        opener = max(set(indented), key=indented.count) if indented else None  # 鄭注 in a 集释
-        at = next((k for k in range(mid, len(lines)) if opener and lines[k][:1] in (" ", "\u3000")
-                   and lines[k].strip().startswith(opener)),
-                  max(range(len(lines) // 3, 2 * len(lines) // 3 + 1), key=lambda k: len(lines[k])))
-        mid, unit, span = at, lines[at], 1
-    copies = max(1, size // len(unit.encode("utf-8")))
-    return "\n".join(lines[:mid] + [unit * copies] + lines[mid + span:])
-
-
 @pytest.mark.parametrize("shape,size", [("line", 5_000_000), ("block", 1_000_000)])
 @pytest.mark.parametrize("fmt", sorted(SOURCES))
 def test_a_five_megabyte_line_is_read_in_linear_time(fmt, shape, size, tmp_path):
@@ -73,7 +50,7 @@ def test_a_five_megabyte_line_is_read_in_linear_time(fmt, shape, size, tmp_path)
     if not src.exists():
         pytest.skip(f"{src} not available")
     path = tmp_path / f"huge-{fmt}.txt"
-    path.write_text(one_huge_line(src, size, shape), encoding="utf-8")
+    path.write_text(one_huge_line(src.read_text(encoding="utf-8"), size, shape), encoding="utf-8")
     t = time.process_time()
     try:
         w = read_witness(path, fmt=fmt)

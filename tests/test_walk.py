@@ -36,6 +36,8 @@ from jiaokan.model import (
     Witness,
     WitnessMeta,
     Where,
+    advance,
+    nodes,
     walk,
     witness_places,
 )
@@ -131,6 +133,19 @@ def check_stages(w: Witness) -> None:
         expect = [pl for p, pls in zip(pieces, want) if p.layer == layer for pl in pls]
         assert by_layer[layer] == expect, f"collation places {layer} characters elsewhere than the model"
     assert html_pages(w) == [[pl.page for pl in pls] for pls in want], "the HTML shows another page"
+    assert cursor_shortcuts_agree(w)
+
+
+def cursor_shortcuts_agree(w: Witness) -> bool:
+    """``advance`` leaves the cursor where exhausting ``walk`` does, and ``nodes`` meets the nodes
+    ``walk`` meets, piece after piece (the stages that only move the cursor use them)."""
+    walked, advanced = Where(), Where()
+    for p in w.pieces():
+        met = [step.node for step in walk(p.content, walked)]
+        advance(p.content, advanced)
+        assert (advanced.page, advanced.line, advanced.col) == (walked.page, walked.line, walked.col), p.id
+        assert [id(n) for n in nodes(p.content)] == [id(n) for n in met], p.id
+    return True
 
 
 # ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ Stages run in order and each adds to the summary:
 from __future__ import annotations
 
 from collections import Counter
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 import gc
 import os
 import sys
@@ -705,66 +705,90 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+#: Called around each stage of a build with the stage's name and the build's state: how
+#: ``bench/bench_book.py`` times the very build a scholar runs (a bench that called the stages
+#: itself had silently left out those added since: gaiji, relayering, 識誤, the learned variants).
+StageHook = Callable[[str, "BuildResult"], AbstractContextManager[None]]
+
+#: The stages of :func:`run_build`, in order (the names a :data:`StageHook` is called with).
+STAGES = ("manifest", "ingest", "gaiji", "join", "relayer", "collate", "shiwu", "emend", "render")
+
+
+@contextmanager
+def _untimed(name: str, res: "BuildResult") -> Iterator[None]:
+    yield
+
+
 def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | None = None,
-              jobs: int | None = None, site_tei: bool = False) -> int:
+              jobs: int | None = None, site_tei: bool = False, stage_hook: StageHook | None = None) -> int:
     """The whole pipeline; ``jobs``: how many 篇 to collate at once (default: the machine's cores);
-    ``site_tei``: copy the TEI files into the site (:func:`render_stage`)."""
+    ``site_tei``: copy the TEI files into the site (:func:`render_stage`); ``stage_hook``: see
+    :data:`StageHook`."""
     from .normalize.gaiji import set_parallel_resolutions
 
     # gaiji learned from the witnesses are this build's: a previous build in the same process (a test
     # session, a notebook) must not have its resolutions applied while this one's files are read
     set_parallel_resolutions({})
     with collector_paused():
-        return _run_build(corpus, out, quiet=quiet, tei_all=tei_all, jobs=jobs, site_tei=site_tei)
+        return _run_build(corpus, out, quiet=quiet, tei_all=tei_all, jobs=jobs, site_tei=site_tei,
+                          stage=stage_hook or _untimed)
 
 
 def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, jobs: int | None,
-               site_tei: bool) -> int:
+               site_tei: bool, stage: StageHook) -> int:
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     t0 = time.perf_counter()
     since = time.time() - 1  # file times have coarse resolution on some file systems
     checked_all, tei_all = tei_all, None  # the stages check the profile; tei_all is checked once, at the end
-    entries = load_manifest(corpus)
-    specs = load_collations(corpus, entries)  # a bad [[collation]] stops the build before anything is written
-    decisions = load_decisions(corpus)  # [variants] accept/reject: the scholar's verdicts on learned pairs
-    set_accepted(decisions.accept)
+    res = BuildResult([])
+    with stage("manifest", res):
+        entries = res.entries = load_manifest(corpus)
+        specs = load_collations(corpus, entries)  # a bad [[collation]] stops the build before anything is written
+        decisions = load_decisions(corpus)  # [variants] accept/reject: the scholar's verdicts on learned pairs
+        set_accepted(decisions.accept)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(str(exc.filename or out), "cannot create the output folder: a file is in the way or no "
                           f"permission ({exc.strerror or exc})") from None
-    res = BuildResult(entries)
     progress = Progress(len(entries), "ingest", quiet=quiet)
-    rows = ingest_stage(res, out, progress, tei_all, jobs=jobs)
+    with stage("ingest", res):
+        rows = ingest_stage(res, out, progress, tei_all, jobs=jobs)
     print(table(
         ("siglum", "file", "format", "passages", "经", "注", "疏", "other comm.", "案", "paratext", "warnings", "TEI", "time"),
         rows, numeric={3, 4, 5, 6, 7, 8, 9, 10},
     ))
     # unknown gaiji read from the other witnesses, before the 篇 TEI is written and anything is collated
-    read_witnesses = {id(w): w for w in res.witnesses.values()}
-    read_witnesses.update((id(w), w) for group in res.parts.values() for _, w in group)
-    found = resolve_gaiji_from_witnesses(list(read_witnesses.values()))
+    with stage("gaiji", res):
+        read_witnesses = {id(w): w for w in res.witnesses.values()}
+        read_witnesses.update((id(w), w) for group in res.parts.values() for _, w in group)
+        found = resolve_gaiji_from_witnesses(list(read_witnesses.values()))
+        if found:
+            write_gaiji_report(out / "gaiji-resolved.tsv", found)
     if found:
-        write_gaiji_report(out / "gaiji-resolved.tsv", found)
         if not quiet:
             done = [f for f in found.values() if f.resolution is not None]
             n_occ = sum(f.occurrences for f in found.values())
             print(f"{len(done)}/{len(found)} unknown gaiji codes resolved from the other witnesses "
                   f"({sum(f.occurrences for f in done)}/{n_occ} occurrences) -> {out / 'gaiji-resolved.tsv'}")
-    if res.parts:
-        join_stage(res, corpus, out, tei_all, jobs=jobs)
-        specs = load_collations(corpus, res.units)
-    relayer_stage(res, specs, tei_all)
+    with stage("join", res):
+        if res.parts:
+            join_stage(res, corpus, out, tei_all, jobs=jobs)
+            specs = load_collations(corpus, res.units)
+    with stage("relayer", res):
+        relayer_stage(res, specs, tei_all)
     progress = Progress(len(specs), "collate", quiet=quiet)
-    crows = collate_stage(res, corpus, out, progress, tei_all, jobs=jobs)
+    with stage("collate", res):
+        crows = collate_stage(res, corpus, out, progress, tei_all, jobs=jobs)
+        if res.collations:  # the learned variant pairs are read off the collations
+            chapters = {spec.name: spec.chapter for spec in specs}
+            proposals = propose(((n, chapters.get(n, n), c) for n, c in res.collations.items()), decisions)
+            write_proposals(out / "variants-proposed.tsv", proposals)
     if crows:
         print()
         print(table(("collation", "chapter", "witnesses", "base", "rows", "substantive", "omission", "addition",
                      "transp.", "taboo", "orthogr.", "uncert.", "TEI", "time"), crows, numeric={4, 5, 6, 7, 8, 9, 10, 11}))
     if res.collations:
-        chapters = {spec.name: spec.chapter for spec in specs}
-        proposals = propose(((n, chapters.get(n, n), c) for n, c in res.collations.items()), decisions)
-        write_proposals(out / "variants-proposed.tsv", proposals)
         if not quiet:
             n_new = sum(1 for p in proposals if p.status == "proposed")
             print(f"{len(proposals)} recurring variant pairs ({n_new} not yet decided in [variants]) -> "
@@ -773,19 +797,22 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         print()
         print(table(("疏 collation", "篇", "標起止", "resolved", "share", "DS 疏", "aligned", "share", "ZS 疏", "share",
                      "unmatched"), res.shu, numeric={2, 3, 4, 5, 6, 7, 8, 9, 10}))
-    srows = shiwu_stage(res, out)
+    with stage("shiwu", res):
+        srows = shiwu_stage(res, out)
     if srows:
         print()
         print(table(("識誤 of", "篇", "entries", "checked", "per witness: as chosen / not / uncertain"), srows,
                     numeric={2, 3}))
-    n_emend = sum(1 for w in res.witnesses.values() if w.notes())
-    erows = emend_stage(res, out, Progress(n_emend, "emend", quiet=quiet), tei_all) if n_emend else []
+    with stage("emend", res):
+        n_emend = sum(1 for w in res.witnesses.values() if w.notes())
+        erows = emend_stage(res, out, Progress(n_emend, "emend", quiet=quiet), tei_all) if n_emend else []
     if erows:
         print()
         print(table(("案 notes of", "file", "against", "notes", "anchored", "confirmed", "contradicted",
                      "not covered", "uncertain", "emended", "注疏 emended", "TEI", "time"), erows,
                     numeric={3, 5, 6, 7, 8, 9, 10}))
-    render_stage(res, corpus, out, Progress(1, "render", quiet=quiet), jobs=jobs, site_tei=site_tei)
+    with stage("render", res):
+        render_stage(res, corpus, out, Progress(1, "render", quiet=quiet), jobs=jobs, site_tei=site_tei)
     if res.parts:
         print()
         print(pian_table(res, specs, erows))

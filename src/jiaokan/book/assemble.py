@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from ..errors import InputError
-from ..model import Div, Note, PageBreak, Piece, Unit, Witness, walk
+from ..model import Div, Note, PageBreak, Piece, Unit, Witness, nodes
 from .pian import FRONT, Stretch, file_stretches
 
 
@@ -47,8 +47,7 @@ def qualify_pages(w: Witness) -> None:
     juan = w.meta.juan or None
     for p in w.pieces():
         _requalify_loc(p, juan)
-        for step in walk(p.content):
-            node = step.node
+        for node in nodes(p.content):
             if isinstance(node, PageBreak):
                 juan = node.juan or juan
                 node.n = juan_label(node.juan or juan, node.n)

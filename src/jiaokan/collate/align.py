@@ -175,6 +175,8 @@ from itertools import compress
 from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable, Literal, Sequence, TypeGuard
 
+from ..normalize.ignorable import is_ignorable, kept_positions
+
 __all__ = [
     "Op",
     "OpKind",
@@ -316,10 +318,13 @@ def align_texts(
     at least one key character; a string made only of ignorables is left
     uncovered (its ops all sit at point 0).
     """
-    pa = [i for i, ch in enumerate(a) if not ignorable(ch)]
-    pb = [i for i, ch in enumerate(b) if not ignorable(ch)]
-    ka = [key(a[i]) for i in pa]
-    kb = [key(b[i]) for i in pb]
+    if ignorable is is_ignorable:  # the collation's own: the positions in C (str.translate), not a call per character
+        pa, pb = kept_positions(a), kept_positions(b)
+    else:
+        pa = [i for i, ch in enumerate(a) if not ignorable(ch)]
+        pb = [i for i, ch in enumerate(b) if not ignorable(ch)]
+    ka = list(map(key, map(a.__getitem__, pa)))
+    kb = list(map(key, map(b.__getitem__, pb)))
     ops = align(ka, kb, **options)
     ra = _map_side(ops, pa, len(a), "a")
     rb = _map_side(ops, pb, len(b), "b")

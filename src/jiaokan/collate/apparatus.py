@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
+from typing import Iterable
 
 from lxml import etree
 
@@ -25,7 +26,7 @@ from ..io import atomic_write_bytes
 from ..model import UNKNOWN_CHAR, Witness
 from ..normalize import is_ignorable
 from ..tei.header import comparison_document
-from ..tei.build import TEI_NS, XML_ID, E, append_text, language_tag, sub_element, tei_bytes
+from ..tei.build import TEI_NS, XML_ID, Child, E, append_text, language_tag, sub_element, tei_bytes, xml_safe
 from ..tei.validate import profile_check
 from ..tei.writer import char_entry, unit_targets
 from .apparatus_reader import fold_script
@@ -191,6 +192,27 @@ def _script_langs(col: Collation) -> dict[str, str | None]:
             for s, w in col.witnesses.items()}
 
 
+def _add(parent: etree._Element, tag: str, children: Iterable[Child], **attrs: str | None) -> etree._Element:
+    """``parent.append(E(tag, *children, **attrs))``, made in place (:func:`sub_element`): the same
+    element, without the document of its own that a free-standing one costs and the move into
+    ``parent`` that re-walks it (an apparatus is a hundred thousand of them)."""
+    el = sub_element(parent, tag, **attrs)
+    last: etree._Element | None = None
+    for c in children:
+        if c is None:
+            continue
+        if isinstance(c, str):  # where E puts a string: after the last child, else the text
+            c = xml_safe(c)
+            if last is None:
+                el.text = (el.text or "") + c
+            else:
+                last.tail = (last.tail or "") + c
+        else:
+            el.append(c)
+            last = c
+    return el
+
+
 def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, LayerText], col: Collation,
                     tei_names: dict[str, str], targets: dict[str, dict[str, str]], own_script: bool = False,
                     glyphs: set[str] | None = None) -> None:
@@ -247,18 +269,17 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
             if t != lem_text:
                 groups.setdefault(t, []).append(s)
         unit, pg, _ = blt.where(a0)
-        lem = E.lem(*content(base, a0, lem_text), wit=" ".join("#" + s for s in [base, *(s for s, t in own_text.items()
-                                                                                       if t == lem_text)]),
-                    n=pg, corresp=corresp(base, unit))
-        rdgs = []
+        app = sub_element(ab, "app", type="script", ana=_ana("script"), xml_id=f"{ab.get(XML_ID)}.s{next(extra)}")
+        _add(app, "lem", content(base, a0, lem_text), wit=" ".join("#" + s for s in [base, *(s for s, t in own_text.items()
+                                                                                            if t == lem_text)]),
+             n=pg, corresp=corresp(base, unit))
         for t, wits in groups.items():
             u, rpg, _ = texts[wits[0]].where(seg.spans[wits[0]][0])
             lang = {langs.get(s) for s in wits}
-            rdgs.append(E.rdg(*content(wits[0], seg.spans[wits[0]][0], t), wit=" ".join("#" + s for s in wits),
-                              type="script", ana=_ana("script"),
-                              n=rpg if t else None, corresp=corresp(wits[0], u) if t and len(wits) == 1 else None,
-                              xml_lang=lang.pop() if len(lang) == 1 else None))
-        ab.append(E.app(lem, *rdgs, type="script", ana=_ana("script"), xml_id=f"{ab.get(XML_ID)}.s{next(extra)}"))
+            _add(app, "rdg", content(wits[0], seg.spans[wits[0]][0], t), wit=" ".join("#" + s for s in wits),
+                 type="script", ana=_ana("script"),
+                 n=rpg if t else None, corresp=corresp(wits[0], u) if t and len(wits) == 1 else None,
+                 xml_lang=lang.pop() if len(lang) == 1 else None)
         return True
 
     for seg in segs:
@@ -277,10 +298,15 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
         lem_wits = [base] + agree + ([s for s in seg.absent if s != base] if base_absent else [])
         unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
         lost = base_absent and seg.absent[base] == "lacuna"
-        lem = E.lem(*content(base, lem_at, lem_text), E.gap(reason="lost", unit="page") if lost else None,
-                    wit=" ".join("#" + s for s in lem_wits),
-                    n=pg if lem_text else None, corresp=corresp(base, unit) if lem_text else None)
-        rdgs: list[etree._Element] = []
+        # the app first, then its lem and rdgs inside it (top-down: see _add)
+        app = sub_element(ab, "app", type=seg.type, ana=_ana(seg.type),
+                          subtype=subtypes.pop() if len(subtypes) == 1 else None,
+                          # every app has an id: an entry of the collation has its own; text a witness lacks
+                          # (layer, edge, lacuna) is numbered within its ab
+                          xml_id=seg.apps[0].id if seg.apps else f"{ab.get(XML_ID)}.x{next(extra)}")
+        _add(app, "lem", [*content(base, lem_at, lem_text), E.gap(reason="lost", unit="page") if lost else None],
+             wit=" ".join("#" + s for s in lem_wits),
+             n=pg if lem_text else None, corresp=corresp(base, unit) if lem_text else None)
         for s, r in readings.items():
             if s in agree:
                 continue
@@ -290,20 +316,15 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
             lost = rtype == "lacuna" and not r
             if own_script and _same(r, lem_text) and fold_script(r):
                 rtype = "script"  # the same reading in other characters: no variant, the witness's own
-            rdgs.append(E.rdg(*content(s, read_at[s][0], r), E.gap(reason="lost", unit="page") if lost else None,
-                              wit="#" + s,
-                              type=rtype, ana=_ana(rtype), n=pg if r else None, corresp=corresp(s, u) if r else None,
-                              xml_lang=langs.get(s) if r else None))
+            _add(app, "rdg", [*content(s, read_at[s][0], r), E.gap(reason="lost", unit="page") if lost else None],
+                 wit="#" + s,
+                 type=rtype, ana=_ana(rtype), n=pg if r else None, corresp=corresp(s, u) if r else None,
+                 xml_lang=langs.get(s) if r else None)
         missing = [s for s in seg.absent if s != base] if not base_absent else []
         if missing:
             kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
-            rdgs.append(E.rdg(E.gap(reason="lost", unit="page") if kind == "lacuna" else None,
-                              wit=" ".join("#" + s for s in missing), type=kind, ana=_ana(kind)))
-        ab.append(E.app(lem, *rdgs, type=seg.type, ana=_ana(seg.type),
-                        subtype=subtypes.pop() if len(subtypes) == 1 else None,
-                        # every app has an id: an entry of the collation has its own; text a witness lacks
-                        # (layer, edge, lacuna) is numbered within its ab
-                        xml_id=seg.apps[0].id if seg.apps else f"{ab.get(XML_ID)}.x{next(extra)}"))
+            _add(app, "rdg", [E.gap(reason="lost", unit="page") if kind == "lacuna" else None],
+                 wit=" ".join("#" + s for s in missing), type=kind, ana=_ana(kind))
 
 
 def _absence(seg: Segment, missing: list[str]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import UNKNOWN_CHAR, Gaiji, Gap, Piece, Unit, Where, walk
+from ..model import UNKNOWN_CHAR, Gaiji, Gap, Piece, Unit, Where, advance, walk
 
 
 @dataclass
@@ -77,11 +77,13 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
         for p in u.pieces:
             where.enter(p)
             out = outs.get(p.layer)
-            if out is not None:
-                got = chars[p.layer]
-                out.pieces.append((len(got), u, p))
+            if out is None:  # a piece of another layer: only the cursor moves
+                advance(p.content, where)
+                continue
+            got = chars[p.layer]
+            out.pieces.append((len(got), u, p))
             for step in walk(p.content, where):
-                if out is None or step.note is not None:
+                if step.note is not None:
                     continue
                 if isinstance(step.node, Gap):
                     out.gaps.append(len(got))

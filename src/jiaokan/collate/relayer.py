@@ -105,12 +105,14 @@ def _stream(pieces: Sequence[Piece], layers: Iterable[str] | None = None) -> _St
     for n, p in enumerate(pieces):
         if keep is not None and p.layer not in keep:
             continue
-        marked = p.layer == "jing" and _marked(p)
-        for i, k in keys(p.text):
-            s.keys.append(k)
-            s.jing.append(p.layer == "jing")
-            s.where.append((n, i))
-            s.marked.append(marked)
+        ks = keys(p.text)
+        if ks:  # a piece at a time, not a character at a time
+            jing = p.layer == "jing"
+            marked = jing and _marked(p)
+            s.keys.extend([k for _, k in ks])
+            s.jing.extend([jing] * len(ks))
+            s.where.extend([(n, i) for i, _ in ks])
+            s.marked.extend([marked] * len(ks))
     return s
 
 

@@ -25,10 +25,11 @@ of the last base character before it to the partner of the first after it.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..normalize import is_ignorable, kept_positions
+from ..normalize import is_ignorable, kept_positions, strip_ignorable
 from .layertext import LayerText
 from .model import App, Collation, LayerGap, strongest
 
@@ -52,9 +53,7 @@ def _pairs(ops: list, a: str, b: str) -> dict[int, int]:
     out: dict[int, int] = {}
     for op in ops:
         if op.kind == "equal":
-            pa = [i for i in range(op.a0, op.a1) if not is_ignorable(a[i])]
-            pb = [j for j in range(op.b0, op.b1) if not is_ignorable(b[j])]
-            out.update(zip(pa, pb))
+            out.update(zip(kept_positions(a, op.a0, op.a1), kept_positions(b, op.b0, op.b1)))
     return out
 
 
@@ -71,7 +70,7 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
     """The segments of ``row``/``layer``; ``texts``: every witness's layer text; ``ops``: base→witness edit scripts."""
     base = col.base
     a = texts[base].text
-    present = [s for s in texts if any(not is_ignorable(c) for c in texts[s].text)]
+    present = [s for s in texts if strip_ignorable(texts[s].text)]
     others = [s for s in texts if s != base]
     if base not in present:
         # a layer the base lacks here: one entry, each witness reading its whole text
@@ -92,25 +91,22 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
         match[s] = m
         bkeys = _keys(b)
         bidx = {p: k for k, p in enumerate(bkeys)}
-        for k, p in enumerate(akeys):
-            if p not in m:
-                bad_char.add(k)
-        for t in range(n + 1):
-            left = m.get(akeys[t - 1]) if t > 0 else None
-            right = m.get(akeys[t]) if t < n else None
-            if t == 0:
-                ok = right is not None and bidx[right] == 0
-            elif t == n:
-                ok = left is not None and bidx[left] == len(bkeys) - 1
-            else:
-                ok = left is not None and right is not None and bidx[right] == bidx[left] + 1
-            if not ok:
+        # the witness key index of each base key's partner (None: no partner), once per key
+        partner = [None if q is None else bidx[q] for q in map(m.get, akeys)]
+        bad_char.update(k for k, q in enumerate(partner) if q is None)
+        if not n or partner[0] != 0:
+            bad_place.add(0)
+        for t in range(1, n):
+            left, right = partner[t - 1], partner[t]
+            if left is None or right is None or right != left + 1:
                 bad_place.add(t)
+        if n and partner[n - 1] != len(bkeys) - 1:
+            bad_place.add(n)
     # intervals in base key indices: [k0, k1), with the entries they carry
     items: list[tuple[int, int, list[App]]] = []
     for ap in apps:
-        k0 = sum(1 for p in akeys if p < ap.lem.start)
-        k1 = sum(1 for p in akeys if p < ap.lem.end)
+        k0 = bisect_left(akeys, ap.lem.start)  # base keys before the entry (akeys ascend)
+        k1 = bisect_left(akeys, ap.lem.end)
         items.append((k0, k1, [ap]))
     items += [(k, k + 1, []) for k in bad_char] + [(t, t, []) for t in bad_place]
     items.sort(key=lambda x: (x[0], x[1]))
@@ -174,9 +170,9 @@ def _kind_of_absence(absent: dict[str, str]) -> str:
 
 def _untyped(lem: str, readings: dict[str, str], gaps: list[LayerGap], base: str) -> str:
     """The type of a stretch no entry covers: text dropped at an edge or a lost page, else by its shape."""
-    lem_k = [c for c in lem if not is_ignorable(c)]
+    lem_k = strip_ignorable(lem)
     for s, r in readings.items():
-        r_k = [c for c in r if not is_ignorable(c)]
+        r_k = strip_ignorable(r)
         if r_k == lem_k:
             continue
         who = s if not r_k else base if not lem_k else None
@@ -193,17 +189,17 @@ def _untyped(lem: str, readings: dict[str, str], gaps: list[LayerGap], base: str
 def _tiles(segs: list[Segment], texts: dict[str, LayerText]) -> bool:
     """Each witness's spans tile its layer text in order (up to punctuation), so nothing is lost or repeated."""
     for s, lt in texts.items():
-        if all(is_ignorable(c) for c in lt.text):
+        if not strip_ignorable(lt.text):
             continue  # a witness without this layer here has nothing to lose
         pos = 0
         for seg in segs:
             if s in seg.absent:
                 continue
             b0, b1 = seg.spans.get(s, (pos, pos))
-            if b0 < pos or b1 < b0 or any(not is_ignorable(c) for c in lt.text[pos:b0]):
+            if b0 < pos or b1 < b0 or strip_ignorable(lt.text[pos:b0]):
                 return False
             pos = b1
-        if any(not is_ignorable(c) for c in lt.text[pos:]):
+        if strip_ignorable(lt.text[pos:]):
             return False
     return True
 
@@ -222,7 +218,7 @@ def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, Layer
     for row in col.rows:
         for layer in col.layers:
             texts = {s: col.row_text(row, s, layer) for s in col.witnesses}
-            if all(is_ignorable(c) for lt in texts.values() for c in lt.text):
+            if not any(strip_ignorable(lt.text) for lt in texts.values()):
                 continue
             yield (row.id, layer, texts, apps_by.get((row.id, layer), []), gaps_by.get((row.id, layer), []),
                    ops_by.get((row.id, layer), {}))

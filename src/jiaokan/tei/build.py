@@ -150,11 +150,12 @@ def append_text(el: etree._Element, s: str) -> None:
     makes an empty text: ``<ab></ab>``, not ``<ab/>``).
     """
     s = xml_safe(s)
-    if len(el):
+    try:  # not ``len(el)``: lxml counts children by walking them all, el[-1] starts at the last
         last = el[-1]
-        last.tail = (last.tail or "") + s
-    else:
+    except IndexError:
         el.text = (el.text or "") + s
+    else:
+        last.tail = (last.tail or "") + s
 
 
 def tei_bytes(tree: etree._ElementTree | etree._Element) -> bytes:

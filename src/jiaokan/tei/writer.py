@@ -49,7 +49,7 @@ from ..model import (
     describe_codepoint,
 )
 from ..normalize.gaiji import parallel_resolution
-from .build import TEI_NS, XML_NS, E, append_text, language_tag, sub_element, tei_bytes, xml_safe
+from .build import TEI_NS, XML_NS, E, language_tag, sub_element, tei_bytes, xml_safe
 from .header import AUTHORITY, app_info, availability
 
 __all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes", "unit_targets", "char_entry"]
@@ -277,6 +277,7 @@ def _div(d: Div, resp: _RespTable) -> etree._Element:
     div = E.div(type=d.type, n=d.n, xml_id=d.id)
     first = True
     for u in d.units:
+        has_jing = u.jing is not None
         for p in u.pieces:
             as_head = first and p.layer == "paratext" and p.subtype == "head"
             if not as_head:
@@ -285,7 +286,7 @@ def _div(d: Div, resp: _RespTable) -> etree._Element:
             who = resp.ref(p.resp, p.layer)  # before the content's notes: resp ids number in document order
             el = sub_element(div, "head" if as_head else "ab", type=p.layer, subtype=p.subtype, n=u.id, resp=who,
                       cert=p.cert, source=p.source, xml_id=u.id if is_jing else p.id,
-                      corresp="#" + u.id if not is_jing and u.jing is not None else None)
+                      corresp="#" + u.id if not is_jing and has_jing else None)
             _fill(el, p.content, resp)
             if el.text is None and len(el):
                 el.text = ""  # mixed content: keeps pretty-printing from indenting a piece of breaks only
@@ -294,26 +295,35 @@ def _div(d: Div, resp: _RespTable) -> etree._Element:
 
 def _fill(el: etree._Element, content: list[Inline], resp: _RespTable) -> None:
     """Append ``content`` to ``el``: its text runs as text, one element per other node (in the order,
-    and with the responsible people numbered in the order, the document reads)."""
+    and with the responsible people numbered in the order, the document reads).
+
+    Text goes where :func:`append_text` puts it (the last child's tail, else the text), but the
+    last child is kept here: lxml counts an element's children by walking them, so asking for
+    each run made a piece of many breaks quadratic."""
+    last: etree._Element | None = el[-1] if len(el) else None
     for node in content:
         if isinstance(node, Text):
-            append_text(el, node.text)
+            t = xml_safe(node.text)
+            if last is None:
+                el.text = (el.text or "") + t
+            else:
+                last.tail = (last.tail or "") + t
         elif isinstance(node, Label):
-            sub_element(el, "label", node.text)
+            last = sub_element(el, "label", node.text)
         elif isinstance(node, Gaiji):
-            sub_element(el, "g", node.char or None, ref="#" + node.code)
+            last = sub_element(el, "g", node.char or None, ref="#" + node.code)
         elif isinstance(node, PageBreak):
-            sub_element(el, "pb", n=node.n, facs=resp.surface(node.facs), ed=node.edition)
+            last = sub_element(el, "pb", n=node.n, facs=resp.surface(node.facs), ed=node.edition)
         elif isinstance(node, LineBreak):
-            sub_element(el, "lb", n=str(node.n))
+            last = sub_element(el, "lb", n=str(node.n))
         elif isinstance(node, Gap):
-            gap = sub_element(el, "gap", reason=node.reason, unit=node.unit)
+            gap = last = sub_element(el, "gap", reason=node.reason, unit=node.unit)
             if node.desc:
                 sub_element(gap, "desc", node.desc)
         elif isinstance(node, Note):
             who = resp.ref(node.resp, node.layer)  # before the notes inside it, as for a piece
             cut = supplied_start(node.text) if node.layer == "an" else None
-            note = sub_element(el, "note", type=node.layer, resp=who, xml_id=node.id)
+            note = last = sub_element(el, "note", type=node.layer, resp=who, xml_id=node.id)
             if cut is None:
                 _fill(note, node.content, resp)
             else:  # 此下永樂大典内刪去原文…今取疏義補之 + the text the editors took from the 疏
