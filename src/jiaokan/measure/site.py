@@ -80,8 +80,9 @@ def chapter_pages(site: Path, base: bool = False, only: list[str] | None = None)
                   and (not only or any(fnmatch.fnmatch(p.name, o) for o in only)))
 
 
-def measure_page(browser, page: Path, runs: int, width: int) -> PageFigures:
-    """Open ``page`` ``runs`` times in fresh contexts, scrolling it each time."""
+def measure_page(browser, page: Path, runs: int, width: int, frames_max: int = SCROLL_FRAMES) -> PageFigures:
+    """Open ``page`` ``runs`` times in fresh contexts, scrolling it each time for up to ``frames_max`` frames
+    (0: no scroll, the load and ready figures only: a whole book's hundreds of parts in minutes, not an hour)."""
     url = page.resolve().as_uri()
     loads, readies, elements = [], [], 0
     p95s: list[float] = []
@@ -94,7 +95,7 @@ def measure_page(browser, page: Path, runs: int, width: int) -> PageFigures:
         load, ready, elements = pg.evaluate(_TIMING)
         loads.append(load)
         readies.append(ready)
-        gaps = sorted(pg.evaluate(_SCROLL, [SCROLL_STEP, SCROLL_FRAMES]))
+        gaps = sorted(pg.evaluate(_SCROLL, [SCROLL_STEP, frames_max])) if frames_max else []
         frames = len(gaps)
         p95s.append(gaps[min(len(gaps) - 1, int(len(gaps) * .95))] if gaps else 0.0)
         longs.append(sum(1 for g in gaps if g > 50))
@@ -103,7 +104,8 @@ def measure_page(browser, page: Path, runs: int, width: int) -> PageFigures:
 
 
 def measure_site(site: Path, browser, runs: int = 5, width: int = 1400, base: bool = False,
-                 each: Callable[[PageFigures], object] | None = None, only: list[str] | None = None) -> list[PageFigures]:
+                 each: Callable[[PageFigures], object] | None = None, only: list[str] | None = None,
+                 frames_max: int = SCROLL_FRAMES) -> list[PageFigures]:
     """Every chapter page of ``site`` in ``browser`` (a launched Playwright browser: the script launches it,
     the package does not depend on Playwright); ``each`` is called with every page's figures as they come."""
     pages = chapter_pages(site, base, only)
@@ -113,7 +115,7 @@ def measure_site(site: Path, browser, runs: int = 5, width: int = 1400, base: bo
         warm.close()
     out = []
     for p in pages:
-        out.append(measure_page(browser, p, runs, width))
+        out.append(measure_page(browser, p, runs, width, frames_max))
         if each is not None:
             each(out[-1])
     return out
@@ -130,13 +132,15 @@ def row(f: PageFigures) -> str:
             f" {min(f.long_frames):>10} / {statistics.median(f.long_frames):<4.0f} of {f.frames}")
 
 
-def footer(runs: int) -> str:
-    return (f"(best and median of {runs} runs, each a fresh load then a scroll of up to {SCROLL_FRAMES} frames × "
+def footer(runs: int, frames_max: int = SCROLL_FRAMES) -> str:
+    if not frames_max:
+        return f"(best and median of {runs} runs, each a fresh load; no scroll: --frames 0)"
+    return (f"(best and median of {runs} runs, each a fresh load then a scroll of up to {frames_max} frames × "
             f"{SCROLL_STEP} px; long frames: over 50 ms)")
 
 
-def table(figures: list[PageFigures], runs: int) -> str:
-    return "\n".join([HEADER, "-" * 122, *(row(f) for f in figures), footer(runs)])
+def table(figures: list[PageFigures], runs: int, frames_max: int = SCROLL_FRAMES) -> str:
+    return "\n".join([HEADER, "-" * 122, *(row(f) for f in figures), footer(runs, frames_max)])
 
 
 #: Given a Chromium executable, a context manager that yields a launched browser.
@@ -154,6 +158,8 @@ def main(argv: list[str] | None = None, corpus: Path | None = None, launch: Laun
     ap.add_argument("--width", type=int, default=1400)
     ap.add_argument("--only", action="append", metavar="PATTERN",
                     help="measure only the pages whose name matches (shell pattern, e.g. 'pian08*'; repeatable)")
+    ap.add_argument("--frames", type=int, default=SCROLL_FRAMES, metavar="N",
+                    help=f"scroll each page for up to N animation frames (default {SCROLL_FRAMES}; 0: load and ready only)")
     args = ap.parse_args(argv)
 
     tmp = None
@@ -182,9 +188,9 @@ def main(argv: list[str] | None = None, corpus: Path | None = None, launch: Laun
         with launch(args.chromium) as browser:  # a line per page as it is measured (a whole book takes minutes)
             print(HEADER + "\n" + "-" * 122, flush=True)
             figures = measure_site(site, browser, args.n, args.width, args.base,
-                                   each=lambda f: print(row(f), flush=True), only=args.only)
+                                   each=lambda f: print(row(f), flush=True), only=args.only, frames_max=args.frames)
         worst = max(figures, key=lambda f: min(f.ready), default=None)
-        print(footer(args.n))
+        print(footer(args.n, args.frames))
         if worst is not None:
             big = max(figures, key=lambda f: f.size)
             print(f"slowest ready (best of runs): {worst.name} {min(worst.ready):.0f} ms; "
