@@ -86,6 +86,27 @@ def test_lemma_at_a_line_start_and_a_lemma_of_two_parts():
     assert ("司射至反位　注諸公至士耦", None, "釋曰諸公") in got
 
 
+# KR1d0027_019.txt lines 280-282 and 290-291: a lemma glued to its 釋曰 with no blank between, after a page
+# break (注士士至之節釋曰) and after a 經 quoted whole (及竟張旜誓注及至至維之釋曰); a 釋曰 glued to text that
+# has no lemma shape stays inside its stretch.
+DS_019 = (
+    "案下文云賔入門左介皆入門右北面西上是也　習享士執庭實¶\n"
+    "<pb:KR1d0027_SBCK_019-9b>¶\n"
+    "注士士至之節釋曰享時庭實旅百獻國所有非止於皮知所執是皮¶\n"
+    "者以其金龜竹箭之等皆列之於地不執之所執者唯有皮而巳是以¶\n"
+    "右爲若降等然是也若然大夫之幣不在朝付之至郊乃付之避君禮不謂¶\n"
+    "非公事　及竟張旜誓注及至至維之釋曰自此盡入境斂旜論賔¶\n"
+    "至主國之境謁關人見威儀之事云張旜明事在此國者以其行道君釋曰云此¶\n"
+)
+
+
+def test_a_lemma_glued_to_its_opening_opens_a_stretch():
+    got = lemmas(read(MandokuDanshuReader(), DS_019, juan="19", name="KR1d0027_019.txt"))
+    assert ("習享士執庭實注士士至之節", None, "釋曰享時") in got
+    assert ("及竟張旜誓注及至至維之", None, "釋曰自此") in got
+    assert not any(lem and lem.endswith("行道君") for lem, _s, _t in got)  # no lemma shape: not an opening
+
+
 # KR1d0027_026.txt lines 179-182: a 篇 heading inside a line and over a line end (覲¶禮第十), then 鄭目録.
 DS_026 = (
     "<pb:KR1d0027_SBCK_026-6a>¶\n"

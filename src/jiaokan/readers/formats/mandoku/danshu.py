@@ -136,6 +136,9 @@ def stretches(flat: Flat, body_lines: list[int]) -> list[Stretch]:
             before = o - 1
             at_line_start = o in line_starts
             if not (at_line_start or (before >= r0 and text[before] == BLANK)):
+                g = _glued_lemma(text, tokens, r0, o)
+                if g is not None:  # ``　及竟張旜誓注及至至維之釋曰``: the print set no blank before 釋曰
+                    starts.append(Stretch(g, g, lemma=(g, o)))
                 continue
             if any(st.lemma is not None and st.lemma[1] <= o <= st.lemma[1] + 2 for st in starts if st.mulu):
                 continue  # the 釋曰 after a 目録 lemma: already opened
@@ -198,6 +201,24 @@ def _extend_back(text: str, tokens: list[int], start: int, floor: int) -> int:
             break
         start = prev[-1]
     return start
+
+
+#: A 標起止 glued to its 釋曰 with no blank between (54 times in the 单疏本 of 篇一–十三): the token before the
+#: 釋曰 is a lemma: ``X至Y`` then optionally a 注 lemma, or a 注 lemma (``注P至Q``, or a 注 quoted whole,
+#: ``注兕獸名…``) after at most a short 經 quoted whole (``及竟張旜誓注及至至維之``).  The token runs from the
+#: last blank, so running 疏 (longer, no 注 after a short run) does not take this shape; anything else
+#: (``…行道君釋曰``, ``無筭爵釋曰``) is left as it was, the 釋曰 inside the stretch before it.
+GLUED_LEMMA_RE = re.compile(r"^(?:[^\u3000至注釋]{1,8}至[^\u3000至注釋]{1,8}(?:注[^\u3000釋]{1,14})?"
+                            r"|[^\u3000至注釋]{0,8}注[^\u3000釋]{1,14})$")
+
+
+def _glued_lemma(text: str, tokens: list[int], r0: int, o: int) -> int | None:
+    """The start of a lemma glued to the ``釋曰`` at ``o`` (its token begins after a blank), or None."""
+    prev = [t for t in tokens if r0 <= t < o]
+    if not prev:
+        return None
+    t = prev[-1]
+    return t if GLUED_LEMMA_RE.match(text[t:o]) else None
 
 
 #: In a candidate that holds a 釋曰 with no blank before it, the lemma is the 注 lemma after the last one.
