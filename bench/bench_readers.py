@@ -39,7 +39,7 @@ from jiaokan.model import Witness
 from jiaokan.readers import read_witness
 from jiaokan.tei.writer import tei_bytes, witness_to_tei
 from jiaokan.ui import table
-from shapes import one_huge_line, repeated  # bench/shapes.py, beside this script (the tests use it too)
+from shapes import SOURCES as SCALING_SOURCES, one_huge_line, repeated  # bench/shapes.py, beside this script (the tests use it too)
 
 ROOT = Path(__file__).resolve().parents[1]
 KANRIPO = ROOT.parent / "shared" / "kanripo"
@@ -76,17 +76,6 @@ def measure(path: Path, n: int) -> list[object]:
             sum(1 for _ in w.passages()), len(w.warnings)]
 
 
-#: format → a real file of it (the corpus copies of the seeds; the Kanripo clones beside the checkout)
-SCALING_SOURCES = {
-    "jishi-flat": CORPUS / "jishi-juan05-xiangsheli-traditional.txt",
-    "jishi-pages": CORPUS / "jishi-juan10-dasheyi-simplified.txt",
-    "tushu-blocks": CORPUS / "tushu-juan275-shebu-huikao.txt",
-    "tushu-wikisource": CORPUS / "tushu-juan276-xiangsheli.txt",
-    "zhushu-ctext": CORPUS / "zhushu-dasheyi-excerpt.txt",
-    "mandoku-jishi": KANRIPO / "KR1d0030_005.txt",
-    "mandoku-zhushu": KANRIPO / "KR1d0028_005.txt",
-    "mandoku-sbck": KANRIPO / "KR1d0026_005.txt",
-}
 
 
 def _cpu() -> float:

@@ -7,6 +7,25 @@ test bounds (two copies had drifted apart once: the bench's had no ``block`` sha
 
 from __future__ import annotations
 
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parents[1]
+_CORPUS = _ROOT / "corpus"
+_KANRIPO = _ROOT.parent / "shared" / "kanripo"
+
+#: format → a real file of it (the corpus copies of the seeds; the Kanripo clones beside the checkout):
+#: what both the bench and the test shape into huge lines
+SOURCES = {
+    "jishi-flat": _CORPUS / "jishi-juan05-xiangsheli-traditional.txt",
+    "jishi-pages": _CORPUS / "jishi-juan10-dasheyi-simplified.txt",
+    "tushu-blocks": _CORPUS / "tushu-juan275-shebu-huikao.txt",
+    "tushu-wikisource": _CORPUS / "tushu-juan276-xiangsheli.txt",
+    "zhushu-ctext": _CORPUS / "zhushu-dasheyi-excerpt.txt",
+    "mandoku-jishi": _KANRIPO / "KR1d0030_005.txt",
+    "mandoku-zhushu": _KANRIPO / "KR1d0028_005.txt",
+    "mandoku-sbck": _KANRIPO / "KR1d0026_005.txt",
+}
+
 
 def repeated(text: str, times: int) -> str:
     """The file with its body (after the ``#`` header lines) ``times`` over."""

@@ -16,28 +16,12 @@ from pathlib import Path
 import pytest
 
 import jiaokan
-from bench.shapes import one_huge_line  # the one home of the huge-line generator (the bench times the same)
+from bench.shapes import SOURCES, one_huge_line  # the one home of the huge-line generator (the bench times the same)
 from jiaokan.cli import main
 from jiaokan.collate import limits
 from jiaokan.errors import CollationError, JiaokanError, printable
 from jiaokan.readers import read_witness
 from jiaokan.readers.common.lossless import witness_han
-
-ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT / "corpus"
-KANRIPO = ROOT.parent / "shared" / "kanripo"
-
-#: format → a real file of it (the corpus copies of the seeds; Kanripo clones beside the checkout)
-SOURCES = {
-    "jishi-flat": CORPUS / "jishi-juan05-xiangsheli-traditional.txt",
-    "jishi-pages": CORPUS / "jishi-juan10-dasheyi-simplified.txt",
-    "tushu-blocks": CORPUS / "tushu-juan275-shebu-huikao.txt",
-    "tushu-wikisource": CORPUS / "tushu-juan276-xiangsheli.txt",
-    "zhushu-ctext": CORPUS / "zhushu-dasheyi-excerpt.txt",
-    "mandoku-jishi": KANRIPO / "KR1d0030_005.txt",
-    "mandoku-zhushu": KANRIPO / "KR1d0028_005.txt",
-    "mandoku-sbck": KANRIPO / "KR1d0026_005.txt",
-}
 
 #: CPU seconds for reading a 5 MB line; linear readers take 1–6 s here, the quadratic ones took hours
 BOUND = 60.0
