@@ -30,9 +30,12 @@ The rules (see data/README.md for the reasoning)
   3. A non-standard character folds to the standard character it is a variant of, only if
      that standard character is unique.  No chains and no closure: the heads of R are
      standard (or hand-chosen) t2s fixed points and never themselves keys of R.
+  3b. A form outside every standard and Big5 whose Unihan variant fields name one character only,
+     a Big5 character nothing folds, folds to it (斵 → 斲: :meth:`Builder.registered_heads`).
   4. Sources by priority: hand table > kZVariant > kSemanticVariant > yitizi >
      kDefinition > the component rule.  A lower source may settle a higher source's
-     ambiguity only by picking one of its candidates.
+     ambiguity only by picking one of its candidates; an ambiguity none settles goes to the one
+     head Unihan defines word for word as the form (疉 → 叠, not 迭: :meth:`Builder.same_definition`).
   4b. The component rule (class ``Components``): a form with no word of its own folds to the
      unique character whose decomposition differs from it only by components that are the
      same radical (飠/食), known variants under the folds above (㢲/巽), or one print
@@ -402,6 +405,7 @@ class Builder:
         #: Big5 (both levels): the traditional-script standard; the component rule's targets include it
         self.big5 = {c for c, d in self.mappings.items() if "kBigFive" in d}
         self.report: list[str] = []
+        self._by_t2s: dict[str, set[str]] | None = None
 
     def T(self, c: str) -> str:
         """OpenCC t2s on one character, repeated until stable (薴 → 苧 → 苎)."""
@@ -503,8 +507,56 @@ class Builder:
                 allowed = set(heads) if allowed is None else allowed & heads
             else:
                 if allowed:
-                    ambiguous[a] = "".join(sorted(allowed))
+                    same = self.same_definition(a, allowed)
+                    if same is not None:
+                        table[a] = (same, "unihan:kDefinition-same")
+                    else:
+                        ambiguous[a] = "".join(sorted(allowed))
         return table, ambiguous
+
+    def same_definition(self, a: str, heads: set[str]) -> str | None:
+        """Of several candidate heads, the one Unihan defines word for word as it defines ``a`` (畳, 疉: "repeat,
+        duplicate; repetitious", as 疊 → 叠, not 迭), when exactly one does; else None.
+
+        Why: Unihan copies a definition to a character only when the two are one word; two heads of one form
+        (叠/迭, yitizi's loose group) are then told apart by the dictionary's own text, not by us.
+        """
+        own = self.readings.get(a, {}).get("kDefinition", "")
+        if not own:
+            return None
+        if self._by_t2s is None:
+            self._by_t2s = collections.defaultdict(set)
+            for c in self.readings:
+                self._by_t2s[self.T(c)].add(c)
+        hits = [h for h in heads
+                if any(self.readings.get(o, {}).get("kDefinition") == own for o in self._by_t2s[h] | {h})]
+        return hits[0] if len(hits) == 1 else None
+
+    def registered_heads(self, variant: dict[str, tuple[str, str]], ambiguous: dict[str, str],
+                         script: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+        """Forms outside every national standard whose one Unihan variant is a Big5 character no standard
+        knows either (斵 → 斲, 㓸 → 斲): rule 3 needs a standard head, and these stars have none.
+
+        Only Unihan's own variant fields (kZVariant, kSemanticVariant), only when they name one character and
+        no higher source gave the form a head or an ambiguity; the head must itself stay unfolded (no chain),
+        and a form Big5 encodes is registered itself, so it is never folded this way.
+        """
+        out: dict[str, tuple[str, str]] = {}
+        for c, d in sorted(self.var.items()):
+            if (self.T(c) != c or c in variant or c in ambiguous or c in script or self.is_std(c)
+                    or c in self.big5):
+                continue
+            named: dict[str, str] = {}
+            for fld in ("kZVariant", "kSemanticVariant"):
+                for y, _ in tagged_codepoints(d.get(fld, "")):
+                    named.setdefault(y, f"unihan:{fld}")
+            if len(named) != 1:
+                continue
+            (y, src), = named.items()
+            if (y in self.big5 and self.T(y) == y and not self.is_std(y) and y not in variant
+                    and y not in script and y != c):
+                out[c] = (y, src)
+        return out
 
     def add_component_edges(self, cand: dict[str, dict[str, set[str]]], script: dict[str, tuple[str, str]]) -> None:
         """The component rule (:class:`Components`), lowest in priority: its keys are those the other sources give."""
@@ -549,6 +601,7 @@ class Builder:
         cand = self.candidates()
         self.add_component_edges(cand, script)
         variant, ambiguous = self.choose(cand)
+        variant.update(self.registered_heads(variant, ambiguous, script))
         self.ambiguous = ambiguous
 
         hand: dict[str, tuple[str, str]] = {}
