@@ -121,9 +121,19 @@ def test_a_rejected_form_or_a_lone_place_stays_substantive(no_accepted):
     assert [a.type for a in col.apps] == ["substantive"]
 
 
-@pytest.mark.parametrize("a,b", [("摯", "贄"), ("烹", "亨"), ("末", "未")])
+def test_a_recurring_pair_unihan_calls_one_character_is_typed_orthographic(no_accepted):
+    # 勖/勗 (士昏禮 勖帥以敬): two registered characters, kSemanticVariant by kMatthews and kMeyerWempe
+    assert key("勖") != key("勗")
+    col = collate([_witness("A", _texts("勖")), _witness("B", _texts("勗"))])
+    assert {(a.type, a.subtype) for a in col.apps} == {("orthographic", "learned")}
+    one = _texts("勗")[:1] + _texts("勖")[1:]  # one place is not a recurrence
+    assert [a.type for a in collate([_witness("A", _texts("勖")), _witness("B", one)]).apps] == ["substantive"]
+
+
+@pytest.mark.parametrize("a,b", [("摯", "贄"), ("烹", "亨"), ("末", "未"), ("辯", "辨"), ("沈", "沉")])
 def test_a_recurring_pair_of_registered_characters_is_a_reading_until_a_scholar_decides(no_accepted, a, b):
-    # 古今字, 通假 and 形近 pairs recur as faithfully as any 异体: the alignment alone never types them
+    # 古今字, 通假 and 形近 pairs recur as faithfully as any 异体: the alignment alone never types them;
+    # 辯/辨 (kSemanticVariant by kMeyerWempe alone) and 沈/沉 (a specialised sense) are not Unihan's one character
     col = collate([_witness("A", _texts(a)), _witness("B", _texts(b))])
     assert {a.type for a in col.apps} == {"substantive"}
     assert [p.status for p in propose([("p", "c", col)])] == ["proposed"]
@@ -225,3 +235,14 @@ reject = ["匕七"]
     (accepted,) = [a for a in apps if a["readings"].get("SB") == "𣂏"]
     assert (accepted["type"], accepted["subtype"]) == ("orthographic", "learned")
     assert any(a["readings"].get("SB") == "七" and a["type"] == "substantive" for a in apps)
+
+
+def test_the_related_pairs_keep_two_keys_and_never_hold_a_separated_pair():
+    from jiaokan.normalize import tables
+
+    pairs = tables.related_pairs()
+    assert ("炤", "照", "unihan:kSemanticVariant<kLau,kMatthews") in pairs
+    separated = {frozenset((key(a), key(b))) for a, b, _ in tables.blocked_pairs()}
+    separated |= {frozenset((key(p.a), key(p.b))) for p in tables.minor_pairs() if p.level == "key"}
+    for a, b, _ in pairs:
+        assert key(a) != key(b) and frozenset((key(a), key(b))) not in separated, (a, b)

@@ -20,13 +20,16 @@ stands against the same character at :data:`AUTO_PLACES` places or more of one c
 Such a form has no word of its own in any source the project reads, and the alignment says, again and again,
 which character it is written for; :func:`type_recurring_forms` types those readings ``orthographic``
 (subtype ``learned``) as the collation is made, and the proposals show the pair as ``auto`` so that a scholar
-can still reject it.  Two characters that a standard registers (摯/贄, 烹/亨, 辯/辨: 古今字 and 通假 recur
-as faithfully as any 异体) are never typed so: they wait for a decision.
+can still reject it.  Two characters that a standard registers are typed so only when Unihan calls them
+one character too (``data/variant_pairs.tsv``: kZVariant, or kSemanticVariant by two dictionaries with no
+specialised sense between them: 炤/照, 勖/勗); any other pair (摯/贄, 烹/亨, 辯/辨: 古今字 and 通假 recur as
+faithfully as any 异体) waits for a decision.
 """
 
 from __future__ import annotations
 
 import collections
+import functools
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
@@ -204,16 +207,27 @@ def unknown_form(c: str) -> bool:
             and not _registered(c) and not _registered(s2t_char(c)))
 
 
+@functools.lru_cache(maxsize=1)
+def _related() -> frozenset[frozenset[str]]:
+    """The pairs of ``variant_pairs.tsv`` as the registry holds pairs (their two keys)."""
+    return frozenset(pair_keys(a, b) for a, b, _ in tables.related_pairs())
+
+
 def type_recurring_forms(col: Collation, min_places: int = AUTO_PLACES) -> int:
     """Type ``orthographic`` (subtype ``learned``) each reading of one character against the base's one character
-    where the pair recurs in ``col`` (:func:`propose` with ``min_places``) and exactly one of the two is a
-    form no registry knows (:func:`unknown_form`) -- unless a scholar rejected the pair.  Returns how many.
+    where the pair recurs in ``col`` (:func:`propose` with ``min_places``) and either exactly one of the two is
+    a form no registry knows (:func:`unknown_form`) or Unihan calls the two one character
+    (``data/variant_pairs.tsv``: 炤/照, 勖/勗) -- unless a scholar rejected the pair.  Returns how many.
 
     Every reading of such a pair in the collation is typed, as for an accepted pair; the apparatus entry's
     type and subtype follow its readings (one shared subtype, else none).
     """
-    pairs = {pair_keys(p.a, p.b) for p in propose([("", "", col)], Decisions(), min_places)
-             if p.status == "proposed" and unknown_form(p.a) != unknown_form(p.b)}
+    related = _related()
+    pairs: set[frozenset[str]] = set()
+    for p in propose([("", "", col)], Decisions(), min_places):
+        pk = pair_keys(p.a, p.b)
+        if p.status == "proposed" and (unknown_form(p.a) != unknown_form(p.b) or pk in related):
+            pairs.add(pk)
     pairs -= rejected_pairs()
     if not pairs:
         return 0
