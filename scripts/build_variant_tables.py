@@ -30,9 +30,12 @@ The rules (see data/README.md for the reasoning)
   3. A non-standard character folds to the standard character it is a variant of, only if
      that standard character is unique.  No chains and no closure: the heads of R are
      standard (or hand-chosen) t2s fixed points and never themselves keys of R.
+  3b. A form outside every standard and Big5 whose Unihan variant fields name one character only,
+     a Big5 character nothing folds, folds to it (斵 → 斲: :meth:`Builder.registered_heads`).
   4. Sources by priority: hand table > kZVariant > kSemanticVariant > yitizi >
      kDefinition > the component rule.  A lower source may settle a higher source's
-     ambiguity only by picking one of its candidates.
+     ambiguity only by picking one of its candidates; an ambiguity none settles goes to the one
+     head Unihan defines word for word as the form (疉 → 叠, not 迭: :meth:`Builder.same_definition`).
   4b. The component rule (class ``Components``): a form with no word of its own folds to the
      unique character whose decomposition differs from it only by components that are the
      same radical (飠/食), known variants under the folds above (㢲/巽), or one print
@@ -47,6 +50,9 @@ The rules (see data/README.md for the reasoning)
      and the 2013 simplified forms of rare characters OpenCC does not know back to the
      traditional form (never a standard character: 彝 stays 彝, it does not become 彞).
   6. Pairs in blocked.tsv, minor.tsv and taboo.tsv never end up with the same key.
+
+Also writes ``variant_pairs.tsv`` beside it: pairs Unihan strongly relates that keep two keys (炤/照), for the
+alignment to type where they recur (:meth:`Builder.related_pairs`); ``--check`` compares both files.
 
 Usage:  python scripts/build_variant_tables.py [--unicode-dir DIR] [--yitizi PATH] [--check]
 """
@@ -69,6 +75,7 @@ import opencc
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "jiaokan" / "data"
 OUT = DATA / "variants.tsv"
+PAIRS_OUT = DATA / "variant_pairs.tsv"
 
 SOURCE_PRIORITY = ("unihan:kZVariant", "unihan:kSemanticVariant", "yitizi", "unihan:kDefinition", "ids:cjk-decomp")
 SAME_AS = re.compile(r"^\((?:same as|non-classical(?: form)? of|variant of) (\S)\)")
@@ -402,6 +409,7 @@ class Builder:
         #: Big5 (both levels): the traditional-script standard; the component rule's targets include it
         self.big5 = {c for c, d in self.mappings.items() if "kBigFive" in d}
         self.report: list[str] = []
+        self._by_t2s: dict[str, set[str]] | None = None
 
     def T(self, c: str) -> str:
         """OpenCC t2s on one character, repeated until stable (薴 → 苧 → 苎)."""
@@ -503,8 +511,56 @@ class Builder:
                 allowed = set(heads) if allowed is None else allowed & heads
             else:
                 if allowed:
-                    ambiguous[a] = "".join(sorted(allowed))
+                    same = self.same_definition(a, allowed)
+                    if same is not None:
+                        table[a] = (same, "unihan:kDefinition-same")
+                    else:
+                        ambiguous[a] = "".join(sorted(allowed))
         return table, ambiguous
+
+    def same_definition(self, a: str, heads: set[str]) -> str | None:
+        """Of several candidate heads, the one Unihan defines word for word as it defines ``a`` (畳, 疉: "repeat,
+        duplicate; repetitious", as 疊 → 叠, not 迭), when exactly one does; else None.
+
+        Why: Unihan copies a definition to a character only when the two are one word; two heads of one form
+        (叠/迭, yitizi's loose group) are then told apart by the dictionary's own text, not by us.
+        """
+        own = self.readings.get(a, {}).get("kDefinition", "")
+        if not own:
+            return None
+        if self._by_t2s is None:
+            self._by_t2s = collections.defaultdict(set)
+            for c in self.readings:
+                self._by_t2s[self.T(c)].add(c)
+        hits = [h for h in heads
+                if any(self.readings.get(o, {}).get("kDefinition") == own for o in self._by_t2s[h] | {h})]
+        return hits[0] if len(hits) == 1 else None
+
+    def registered_heads(self, variant: dict[str, tuple[str, str]], ambiguous: dict[str, str],
+                         script: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+        """Forms outside every national standard whose one Unihan variant is a Big5 character no standard
+        knows either (斵 → 斲, 㓸 → 斲): rule 3 needs a standard head, and these stars have none.
+
+        Only Unihan's own variant fields (kZVariant, kSemanticVariant), only when they name one character and
+        no higher source gave the form a head or an ambiguity; the head must itself stay unfolded (no chain),
+        and a form Big5 encodes is registered itself, so it is never folded this way.
+        """
+        out: dict[str, tuple[str, str]] = {}
+        for c, d in sorted(self.var.items()):
+            if (self.T(c) != c or c in variant or c in ambiguous or c in script or self.is_std(c)
+                    or c in self.big5):
+                continue
+            named: dict[str, str] = {}
+            for fld in ("kZVariant", "kSemanticVariant"):
+                for y, _ in tagged_codepoints(d.get(fld, "")):
+                    named.setdefault(y, f"unihan:{fld}")
+            if len(named) != 1:
+                continue
+            (y, src), = named.items()
+            if (y in self.big5 and self.T(y) == y and not self.is_std(y) and y not in variant
+                    and y not in script and y != c):
+                out[c] = (y, src)
+        return out
 
     def add_component_edges(self, cand: dict[str, dict[str, set[str]]], script: dict[str, tuple[str, str]]) -> None:
         """The component rule (:class:`Components`), lowest in priority: its keys are those the other sources give."""
@@ -549,6 +605,7 @@ class Builder:
         cand = self.candidates()
         self.add_component_edges(cand, script)
         variant, ambiguous = self.choose(cand)
+        variant.update(self.registered_heads(variant, ambiguous, script))
         self.ambiguous = ambiguous
 
         hand: dict[str, tuple[str, str]] = {}
@@ -599,7 +656,49 @@ class Builder:
                     del entries[c]
             if key(x) == key(y):
                 raise SystemExit(f"{why} pair {x}/{y} still shares the key {key(x)}: fix the hand tables")
+        self.entries = entries
         return entries
+
+    def related_pairs(self, entries: dict[str, tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+        """Pairs Unihan calls one character written two ways that keep two keys: ``(a, b, source)``.
+
+        Why: two characters a standard registers never fold (rule 2: 炤/照, 勖/勗, 剪/翦 stay apart), yet
+        where the alignment shows them recurring against each other (``jiaokan.collate.learned``) they are
+        one word written two ways.  Only the strong relations: ``kZVariant`` (the same abstract character),
+        or ``kSemanticVariant`` ("interchangeable in all contexts") named by two dictionaries or more with no
+        ``kSpecializedSemanticVariant`` between the two (辯/辨 by kMeyerWempe alone, 沈/沉 with a
+        specialised sense, stay out); never a blocked, minor or taboo pair.
+        """
+        def key(c: str) -> str:
+            t = self.T(c)
+            return entries[t][0] if t in entries else t
+
+        specialised = {frozenset((c, y)) for c, d in self.var.items()
+                       for y, _ in tagged_codepoints(d.get("kSpecializedSemanticVariant", ""))}
+        separated = {frozenset((key(x), key(y))) for x, y, _ in self.separated_pairs()}
+        out: dict[frozenset[str], tuple[str, str, str]] = {}
+        for c, d in sorted(self.var.items()):
+            for fld in ("kZVariant", "kSemanticVariant"):
+                for y, tags in tagged_codepoints(d.get(fld, "")):
+                    if fld == "kSemanticVariant" and len(tags) < 2 or frozenset((c, y)) in specialised:
+                        continue
+                    pk = frozenset((key(c), key(y)))
+                    if len(pk) == 2 and pk not in separated:
+                        a, b = sorted((c, y))
+                        out.setdefault(pk, (a, b, f"unihan:{fld}<{','.join(sorted(tags))}"))
+        return sorted(out.values())
+
+
+def write_pairs(pairs: list[tuple[str, str, str]], b: "Builder") -> str:
+    head = [
+        "# Pairs Unihan relates that keep two keys -- GENERATED by scripts/build_variant_tables.py, do not edit.",
+        "#   a <TAB> b <TAB> source (field<dictionaries>)",
+        "# Never a fold: jiaokan.collate.learned types a pair orthographic only where it recurs in a collation.",
+        f"# Input: Unihan {b.unihan_version} (Unicode License v3, see LICENSE-Unicode.txt); kZVariant, or",
+        "# kSemanticVariant named by two dictionaries or more with no kSpecializedSemanticVariant between the two;",
+        "# no pair of blocked.tsv, minor.tsv or taboo.tsv.",
+    ]
+    return "\n".join(head + [f"{a}\t{c}\t{src}" for a, c, src in pairs]) + "\n"
 
 
 def write(entries: dict[str, tuple[str, str, str]], b: Builder, out: Path) -> str:
@@ -643,14 +742,16 @@ def main(argv: list[str] | None = None) -> int:
             print("  " + line, file=sys.stderr)
         for a, heads in sorted(b.ambiguous.items()):
             print(f"  ambiguous {a}: {heads}", file=sys.stderr)
+    pairs_out = args.out.with_name(PAIRS_OUT.name)
+    outputs = {args.out: text, pairs_out: write_pairs(b.related_pairs(entries), b)}
     if args.check:
-        old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
-        if old != text:
-            print(f"{args.out} is out of date", file=sys.stderr)
-            return 1
-        return 0
-    args.out.write_text(text, encoding="utf-8")
-    print(f"wrote {args.out} ({len(text.encode('utf-8'))} bytes)", file=sys.stderr)
+        stale = [p for p, t in outputs.items() if (p.read_text(encoding="utf-8") if p.exists() else "") != t]
+        for p in stale:
+            print(f"{p} is out of date", file=sys.stderr)
+        return 1 if stale else 0
+    for p, t in outputs.items():
+        p.write_text(t, encoding="utf-8")
+        print(f"wrote {p} ({len(t.encode('utf-8'))} bytes)", file=sys.stderr)
     return 0
 
 

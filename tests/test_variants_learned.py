@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from jiaokan.collate.engine import collate
-from jiaokan.collate.learned import Decisions, load_decisions, propose, write_proposals
+from jiaokan.collate.learned import Decisions, load_decisions, propose, unknown_form, write_proposals
 from jiaokan.errors import InputError
 from jiaokan.model import Div, Gaiji, LineBreak, Loc, Piece, Text, Unit, Witness, WitnessMeta, ids_code, ids_description
 from jiaokan.normalize import key, relation
-from jiaokan.normalize.learned import set_accepted
+from jiaokan.normalize.learned import set_accepted, set_rejected
 from jiaokan.normalize.relation import orthographic_source
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "kanripo"
@@ -36,6 +36,24 @@ def test_a_form_with_a_meaning_of_its_own_is_left_to_the_hand_table():
     assert orthographic_source("扄", "扃") == "hand"
 
 
+def test_an_ambiguous_form_settles_on_the_head_unihan_defines_alike():
+    # 疉: yitizi names 疊 (叠) and 迭; Unihan defines 疉 and 疊 word for word ("repeat, duplicate; repetitious")
+    assert key("疉") == key("疊") != key("迭")
+    assert relation("疉", "疊") == "orthographic" and orthographic_source("疉", "疊") == "unihan"
+
+
+def test_a_form_outside_every_standard_folds_to_its_one_registered_variant():
+    # 斵: Unihan's one variant is 斲, which Big5 encodes and no standard knows either
+    assert key("斵") == key("斲") and orthographic_source("斵", "斲") == "unihan"
+    assert key("斲") != key("斤")
+
+
+@pytest.mark.parametrize("a,b", [("一", "壹"), ("迭", "疊"), ("大", "太")])
+def test_two_readings_are_not_joined_by_the_new_rules(a, b):
+    assert key(a) != key(b)
+    assert relation(a, b) in ("minor", "different")
+
+
 def test_sources_of_other_folds_are_named():
     assert orthographic_source("荅", "答") in ("unihan", "yitizi")
     assert orthographic_source("矦", "侯") == "hand"
@@ -53,47 +71,104 @@ def _witness(siglum: str, passages: list[str]) -> Witness:
     return w
 
 
-BASE = ["主人虛弓於堂上西面", "賓升虛矢於階下北面", "大夫虛言於庭中東面", "公食大夫之禮使者", "卿大夫士皆入門右"]
-OTHER = ["主人虗弓於堂上西面", "賓升虗矢於階下北面", "大夫虗言於庭中東面", "公食大夫之禮使者", "卿大夫士皆入門右"]
+TEXT = ["主人X弓於堂上西面", "賓升X矢於階下北面", "大夫X言於庭中東面", "公食大夫之禮使者", "卿大夫士皆入門右"]
+
+
+def _texts(x: str) -> list[str]:
+    return [t.replace("X", x) for t in TEXT]
+
+
+# 玊 for 玉: two characters Big5 registers (玊 with no gloss); the alignment proposes, a scholar decides
+BASE, OTHER = _texts("玉"), _texts("玊")
 
 
 @pytest.fixture
 def no_accepted():
     set_accepted([])
+    set_rejected([])
     yield
     set_accepted([])
+    set_rejected([])
+
+
+@pytest.mark.parametrize("form", ["畨", "𥙊", "𦵏", "虗", "𪧐", "腵"])
+def test_forms_no_registry_knows(form):
+    assert unknown_form(form)
+
+
+@pytest.mark.parametrize("char", ["番", "祭", "玊", "摰", "郷", "爲", "捝", "㝛", "□", "a"])
+def test_characters_a_standard_or_a_fold_knows_are_not_unknown_forms(char):
+    # 玊 and 摰 are in Big5; 郷 folds to 乡, 爲 to 为 (t2s); 捝 is the t2s form of Big5's 挩; 㝛 folds to 宿
+    assert not unknown_form(char)
+
+
+def test_a_recurring_form_no_registry_knows_is_typed_orthographic(no_accepted):
+    # 虗 for 虛 (the 四部丛刊's 燕禮): outside GB 2312 and Big5, folded by nothing, three places of one collation
+    col = collate([_witness("A", _texts("虛")), _witness("B", _texts("虗"))])
+    assert {(a.type, a.subtype) for a in col.apps} == {("orthographic", "learned")}
+    assert relation("虛", "虗") == "different"  # a type, not a key: nothing else changes
+    props = propose([("p", "c", col)])
+    assert [(p.a, p.b, len(p.places), p.status) for p in props] == [("虛", "虗", 3, "auto")]
+
+
+def test_a_rejected_form_or_a_lone_place_stays_substantive(no_accepted):
+    set_rejected([("虗", "虛")])
+    col = collate([_witness("A", _texts("虛")), _witness("B", _texts("虗"))])
+    assert {a.type for a in col.apps} == {"substantive"}
+    set_rejected([])
+    one = _texts("虗")[:1] + _texts("虛")[1:]
+    col = collate([_witness("A", _texts("虛")), _witness("B", one)])
+    assert [a.type for a in col.apps] == ["substantive"]
+
+
+def test_a_recurring_pair_unihan_calls_one_character_is_typed_orthographic(no_accepted):
+    # 勖/勗 (士昏禮 勖帥以敬): two registered characters, kSemanticVariant by kMatthews and kMeyerWempe
+    assert key("勖") != key("勗")
+    col = collate([_witness("A", _texts("勖")), _witness("B", _texts("勗"))])
+    assert {(a.type, a.subtype) for a in col.apps} == {("orthographic", "learned")}
+    one = _texts("勗")[:1] + _texts("勖")[1:]  # one place is not a recurrence
+    assert [a.type for a in collate([_witness("A", _texts("勖")), _witness("B", one)]).apps] == ["substantive"]
+
+
+@pytest.mark.parametrize("a,b", [("摯", "贄"), ("烹", "亨"), ("末", "未"), ("辯", "辨"), ("沈", "沉")])
+def test_a_recurring_pair_of_registered_characters_is_a_reading_until_a_scholar_decides(no_accepted, a, b):
+    # 古今字, 通假 and 形近 pairs recur as faithfully as any 异体: the alignment alone never types them;
+    # 辯/辨 (kSemanticVariant by kMeyerWempe alone) and 沈/沉 (a specialised sense) are not Unihan's one character
+    col = collate([_witness("A", _texts(a)), _witness("B", _texts(b))])
+    assert {a.type for a in col.apps} == {"substantive"}
+    assert [p.status for p in propose([("p", "c", col)])] == ["proposed"]
 
 
 def test_a_recurring_pair_is_proposed_with_its_count(no_accepted, tmp_path):
     col = collate([_witness("A", BASE), _witness("B", OTHER)])
     assert {a.type for a in col.apps} == {"substantive"}
     props = propose([("pian01", "士冠禮", col)])
-    assert [(p.a, p.b, len(p.places), p.count, p.status) for p in props] == [("虛", "虗", 3, 3, "proposed")]
+    assert [(p.a, p.b, len(p.places), p.count, p.status) for p in props] == [("玉", "玊", 3, 3, "proposed")]
     write_proposals(tmp_path / "variants-proposed.tsv", props)
     rows = [r for r in (tmp_path / "variants-proposed.tsv").read_text(encoding="utf-8").splitlines()
             if not r.startswith("#")]
-    assert rows[0].split("\t")[:5] == ["proposed", "虛", "虗", "3", "3"]
+    assert rows[0].split("\t")[:5] == ["proposed", "玉", "玊", "3", "3"]
 
 
 def test_too_few_places_or_disagreeing_context_is_not_proposed(no_accepted):
     two = OTHER[:2] + BASE[2:]
     assert propose([("p", "c", collate([_witness("A", BASE), _witness("B", two)]))]) == []
     # a second difference right beside each one: the context does not agree
-    near = ["主人虗矛於堂上西面", "賓升虗戈於階下北面", "大夫虗語於庭中東面"] + BASE[3:]
+    near = ["主人玊矛於堂上西面", "賓升玊戈於階下北面", "大夫玊語於庭中東面"] + BASE[3:]
     assert propose([("p", "c", collate([_witness("A", BASE), _witness("B", near)]))]) == []
 
 
 def test_an_accepted_pair_is_orthographic_with_its_source(no_accepted):
-    set_accepted([("虗", "虛")])
+    set_accepted([("玊", "玉")])
     col = collate([_witness("A", BASE), _witness("B", OTHER)])
     assert {(a.type, a.subtype) for a in col.apps} == {("orthographic", "learned")}
-    props = propose([("p", "c", col)], Decisions(accept=(("虗", "虛"),)))
+    props = propose([("p", "c", col)], Decisions(accept=(("玊", "玉"),)))
     assert [p.status for p in props] == ["accepted"]
 
 
 def test_a_rejected_pair_stays_substantive_and_is_marked(no_accepted):
     col = collate([_witness("A", BASE), _witness("B", OTHER)])
-    props = propose([("p", "c", col)], Decisions(reject=(("虛", "虗"),)))
+    props = propose([("p", "c", col)], Decisions(reject=(("玉", "玊"),)))
     assert [p.status for p in props] == ["rejected"]
     assert {a.type for a in col.apps} == {"substantive"}
 
@@ -160,3 +235,14 @@ reject = ["匕七"]
     (accepted,) = [a for a in apps if a["readings"].get("SB") == "𣂏"]
     assert (accepted["type"], accepted["subtype"]) == ("orthographic", "learned")
     assert any(a["readings"].get("SB") == "七" and a["type"] == "substantive" for a in apps)
+
+
+def test_the_related_pairs_keep_two_keys_and_never_hold_a_separated_pair():
+    from jiaokan.normalize import tables
+
+    pairs = tables.related_pairs()
+    assert ("炤", "照", "unihan:kSemanticVariant<kLau,kMatthews") in pairs
+    separated = {frozenset((key(a), key(b))) for a, b, _ in tables.blocked_pairs()}
+    separated |= {frozenset((key(p.a), key(p.b))) for p in tables.minor_pairs() if p.level == "key"}
+    for a, b, _ in pairs:
+        assert key(a) != key(b) and frozenset((key(a), key(b))) not in separated, (a, b)

@@ -26,7 +26,7 @@ from .errors import InputError, CollationError, EmendationError
 from .collate.gaiji import resolve as resolve_gaiji_from_witnesses
 from .collate.gaiji import write_report as write_gaiji_report
 from .collate.learned import load_decisions, propose, write_proposals
-from .normalize.learned import set_accepted
+from .normalize.learned import set_accepted, set_rejected
 from .collate.leanjson import write_lean_json
 from .book.assemble import FilePart, assemble
 from .book.pian import FRONT, canonical, slug
@@ -746,6 +746,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         specs = load_collations(corpus, entries)  # a bad [[collation]] stops the build before anything is written
         decisions = load_decisions(corpus)  # [variants] accept/reject: the scholar's verdicts on learned pairs
         set_accepted(decisions.accept)
+        set_rejected(decisions.reject)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

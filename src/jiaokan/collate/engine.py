@@ -18,6 +18,7 @@ from .layertext import LayerText
 from .model import COLLATED_LAYERS, VARIANT_TYPES, Collation, LayerAlignment, LayerGap, Row
 from .limits import oversized_passage, repeated_text
 from .rows import body_units, passage_rows
+from .learned import type_recurring_forms
 from .variants import classify, merge_apps
 
 
@@ -108,6 +109,8 @@ def collate(
             if wit_texts:
                 col.apps.extend(merge_apps(row.id, layer, base, texts[base], wit_texts, wit_ops, wit_vars,
                                            is_ignorable, next_id))
+    if "orthographic" not in ignore:  # forms no registry knows, recurring against one character (.learned)
+        type_recurring_forms(col)
     return col
 
 

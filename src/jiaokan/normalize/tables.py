@@ -83,6 +83,15 @@ def blocked_pairs() -> tuple[tuple[str, str, str], ...]:
 
 
 @lru_cache(maxsize=1)
+def related_pairs() -> tuple[tuple[str, str, str], ...]:
+    """``variant_pairs.tsv``: pairs Unihan calls one character that keep two keys (炤/照), with the source.
+
+    Never a fold: :mod:`jiaokan.collate.learned` types such a pair only where it recurs in a collation.
+    """
+    return tuple((r[0], r[1], r[2] if len(r) > 2 else "") for r in _rows("variant_pairs.tsv"))
+
+
+@lru_cache(maxsize=1)
 def hand_variants() -> tuple[tuple[str, str, str], ...]:
     """``hand_variants.tsv``: the project's own 异体 entries, with their evidence."""
     return tuple((r[0], r[1], r[2] if len(r) > 2 else "") for r in _rows("hand_variants.tsv"))
