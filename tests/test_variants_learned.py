@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from jiaokan.collate.engine import collate
-from jiaokan.collate.learned import Decisions, load_decisions, propose, unknown_form, write_proposals
+from jiaokan.collate.learned import Decisions, learn_forms, load_decisions, propose, unknown_form, write_proposals
 from jiaokan.errors import InputError
 from jiaokan.model import Div, Gaiji, LineBreak, Loc, Piece, Text, Unit, Witness, WitnessMeta, ids_code, ids_description
 from jiaokan.normalize import key, relation
-from jiaokan.normalize.learned import set_accepted, set_rejected
+from jiaokan.normalize.learned import form_pairs, set_accepted, set_form_pairs, set_rejected
 from jiaokan.normalize.relation import orthographic_source
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "kanripo"
@@ -86,9 +86,11 @@ BASE, OTHER = _texts("玉"), _texts("玊")
 def no_accepted():
     set_accepted([])
     set_rejected([])
+    set_form_pairs([])
     yield
     set_accepted([])
     set_rejected([])
+    set_form_pairs([])
 
 
 @pytest.mark.parametrize("form", ["畨", "𥙊", "𦵏", "虗", "𪧐", "腵"])
@@ -103,8 +105,10 @@ def test_characters_a_standard_or_a_fold_knows_are_not_unknown_forms(char):
 
 
 def test_a_recurring_form_no_registry_knows_is_typed_orthographic(no_accepted):
-    # 虗 for 虛 (the 四部丛刊's 燕禮): outside GB 2312 and Big5, folded by nothing, three places of one collation
-    col = collate([_witness("A", _texts("虛")), _witness("B", _texts("虗"))])
+    # 虗 for 虛 (the 四部丛刊's 燕禮): outside GB 2312 and Big5, folded by nothing, read 虛 at its places
+    a, b = _witness("A", _texts("虛")), _witness("B", _texts("虗"))
+    learn_forms([a, b])
+    col = collate([a, b])
     assert {(a.type, a.subtype) for a in col.apps} == {("orthographic", "learned")}
     assert relation("虛", "虗") == "different"  # a type, not a key: nothing else changes
     props = propose([("p", "c", col)])
@@ -113,12 +117,48 @@ def test_a_recurring_form_no_registry_knows_is_typed_orthographic(no_accepted):
 
 def test_a_rejected_form_or_a_lone_place_stays_substantive(no_accepted):
     set_rejected([("虗", "虛")])
-    col = collate([_witness("A", _texts("虛")), _witness("B", _texts("虗"))])
-    assert {a.type for a in col.apps} == {"substantive"}
+    a, b = _witness("A", _texts("虛")), _witness("B", _texts("虗"))
+    learn_forms([a, b])
+    assert {a.type for a in collate([a, b]).apps} == {"substantive"}
     set_rejected([])
-    one = _texts("虗")[:1] + _texts("虛")[1:]
-    col = collate([_witness("A", _texts("虛")), _witness("B", one)])
-    assert [a.type for a in col.apps] == ["substantive"]
+    one = _witness("B", _texts("虛")[:1] + _texts("虗")[1:2] + _texts("虛")[2:])
+    assert learn_forms([a, one])["虗"].chars == {"虛": 1}  # one place in the book is no recurrence
+    assert [a.type for a in collate([a, one]).apps] == ["substantive"]
+
+
+# 篇一 and 篇二 of the 注疏 write 玉𦸼 in a 疏 where the 单疏本 reads 玉藻: once in each 篇
+SHU = {"pian01": "冠既不用𤣥寇故不言也云玉X者案彼注云此𤣥端服之韠也",
+       "pian02": "近人故云移置席上便其食也案玉X云食坐盡前謂臨"}
+
+
+def test_a_form_once_in_each_collation_is_typed_from_its_places_in_the_book(no_accepted):
+    pians = {p: [_witness("ZS", [t.replace("X", "𦸼")]), _witness("DS", [t.replace("X", "藻")])]
+             for p, t in SHU.items()}
+    found = learn_forms([w for ws in pians.values() for w in ws])
+    assert (found["𦸼"].chars, found["𦸼"].resolution and found["𦸼"].resolution.places) == ({"藻": 2}, 2)
+    cols = {p: collate(ws) for p, ws in pians.items()}
+    for col in cols.values():  # one place in each collation, two in the book
+        assert [(a.type, a.subtype, a.readings["DS"].text) for a in col.apps] == [("orthographic", "learned", "藻")]
+    props = propose([(p, p, col) for p, col in cols.items()])
+    assert [(p.a, p.b, len(p.places), p.status) for p in props] == [("𦸼", "藻", 2, "auto")]
+    learn_forms(pians["pian01"])  # one 篇 alone: one place, no recurrence
+    assert [a.type for a in collate(pians["pian01"]).apps] == ["substantive"]
+
+
+def test_a_form_whose_places_disagree_stays_substantive(no_accepted):
+    # 腵脩 (四部丛刊 士昏禮 經, 单疏本 疏) where the 注疏 reads 段脩 once and 腶脩 once: the places disagree
+    sb, zs1 = _witness("SB", ["降階受笲腵脩升進北面拜奠于席"]), _witness("ZS", ["降階受笲段脩升進北面拜奠于席"])
+    ds, zs2 = _witness("DS", ["脯捶之而施薑桂曰腵脩若然乾肉與脯脩"]), _witness("ZS", ["脯捶之而施薑桂曰腶脩若然乾肉與脯脩"])
+    found = learn_forms([sb, zs1, ds, zs2])
+    assert found["腵"].chars == {"段": 1, "腶": 1} and found["腵"].resolution is None and not form_pairs()
+    assert [a.type for a in collate([zs2, ds]).apps] == ["substantive"]
+
+
+def test_a_rejected_form_stays_substantive_wherever_it_stands(no_accepted):
+    set_rejected([("藻", "𦸼")])
+    pians = [[_witness("ZS", [t.replace("X", "𦸼")]), _witness("DS", [t.replace("X", "藻")])] for t in SHU.values()]
+    learn_forms([w for ws in pians for w in ws])
+    assert all(a.type == "substantive" for ws in pians for a in collate(ws).apps)
 
 
 def test_a_recurring_pair_unihan_calls_one_character_is_typed_orthographic(no_accepted):

@@ -25,7 +25,7 @@ from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
 from .collate.gaiji import resolve as resolve_gaiji_from_witnesses
 from .collate.gaiji import write_report as write_gaiji_report
-from .collate.learned import load_decisions, propose, write_proposals
+from .collate.learned import learn_forms, load_decisions, propose, write_proposals
 from .normalize.learned import set_accepted, set_rejected
 from .collate.leanjson import write_lean_json
 from .book.assemble import FilePart, assemble
@@ -759,11 +759,13 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         ("siglum", "file", "format", "passages", "经", "注", "疏", "other comm.", "案", "paratext", "warnings", "TEI", "time"),
         rows, numeric={3, 4, 5, 6, 7, 8, 9, 10},
     ))
-    # unknown gaiji read from the other witnesses, before the 篇 TEI is written and anything is collated
+    # unknown gaiji read from the other witnesses, before the 篇 TEI is written and anything is collated; then
+    # the forms no registry knows, before the collation workers fork
     with stage("gaiji", res):
         read_witnesses = {id(w): w for w in res.witnesses.values()}
         read_witnesses.update((id(w), w) for group in res.parts.values() for _, w in group)
         found = resolve_gaiji_from_witnesses(list(read_witnesses.values()))
+        learn_forms(list(read_witnesses.values()))  # forms no registry knows, read alike (collate.learned)
         if found:
             write_gaiji_report(out / "gaiji-resolved.tsv", found)
     if found:

@@ -249,54 +249,82 @@ def find(witnesses: Iterable[Witness]) -> dict[str, Finding]:
 
 
 def _find(witnesses: Iterable[Witness], nodes: list[Gaiji]) -> dict[str, Finding]:
-    """:func:`find`; ``nodes`` gains every unknown ``Gaiji`` node met.
+    """:func:`find`; ``nodes`` gains every unknown ``Gaiji`` node met."""
+    seqs = sequences(witnesses, nodes)
+    occurrences = [(s, at, code) for s in seqs for at, code in s.codes.items()]
+    found: dict[str, Finding] = {}
+    for (s, at, code), hits in zip(occurrences, parallels(seqs, [(s, at) for s, at, _ in occurrences])):
+        f = found.setdefault(code, Finding(code))
+        f.occurrences += 1
+        if hits is not None:
+            tally(f, s, at, f"&{code};", hits)
+    for f in found.values():
+        f.resolution = _decide(f)
+    return found
 
-    Every witness's keys are searched at once (one string, witnesses apart by :data:`_SEPARATOR`), and
-    each context's places are found once however many occurrences share it (:func:`_places`).
-    """
+
+def sequences(witnesses: Iterable[Witness], nodes: list[Gaiji] | None = None) -> list[_Seq]:
+    """Every witness as the string :func:`parallels` searches (its characters, keys and unknown codes);
+    ``nodes`` gains every unknown ``Gaiji`` node met."""
     marks: dict[str, str] = {}
-    seqs = [_sequence(w, marks, nodes) for w in witnesses]
+    seqs = [_sequence(w, marks, nodes if nodes is not None else []) for w in witnesses]
     _key_all(seqs, marks.values())
+    return seqs
+
+
+def parallels(seqs: list[_Seq], occurrences: list[tuple[_Seq, int]]) -> list[list[tuple[_Seq, int]] | None]:
+    """For each occurrence (a witness of ``seqs``, an offset): where it stands in the other witnesses.
+
+    ``None`` where its context is not usable (fewer than :data:`CONTEXT` characters on a side, or a mark
+    among them); else every place where its four characters on each side stand, unchanged on keys, in a
+    witness of another siglum with one character between that is not a mark: (that witness, the offset of
+    the character between).  Every witness's keys are searched at once (one string, witnesses apart by
+    :data:`_SEPARATOR`), and each context's places are found once however many occurrences share it
+    (:func:`_places`).
+    """
     starts: list[int] = []
     offset = 0
     for s in seqs:
         starts.append(offset)
         offset += len(s.keys) + len(_SEPARATOR)
     text = _SEPARATOR.join(s.keys for s in seqs)
-    occurrences: list[tuple[_Seq, int, str, str | None]] = []  # witness, offset, code, context (if usable)
-    for s in seqs:
-        for at, code in s.codes.items():
-            left, right = s.keys[max(0, at - CONTEXT):at], s.keys[at + 1:at + 1 + CONTEXT]
-            usable = len(left) == CONTEXT and len(right) == CONTEXT and not _IS_MARK.search(left + right)
-            occurrences.append((s, at, code, left + right if usable else None))
-    found_at = _places(text, (c for *_, c in occurrences if c is not None))
-    found: dict[str, Finding] = {}
-    for s, at, code, context in occurrences:
-        f = found.setdefault(code, Finding(code))
-        f.occurrences += 1
+    contexts: list[str | None] = []
+    for s, at in occurrences:
+        left, right = s.keys[max(0, at - CONTEXT):at], s.keys[at + 1:at + 1 + CONTEXT]
+        usable = len(left) == CONTEXT and len(right) == CONTEXT and not _IS_MARK.search(left + right)
+        contexts.append(left + right if usable else None)
+    found_at = _places(text, (c for c in contexts if c is not None))
+    out: list[list[tuple[_Seq, int]] | None] = []
+    for (s, _), context in zip(occurrences, contexts):
         if context is None:
+            out.append(None)
             continue
-        seen: set[str] = set()
+        hits: list[tuple[_Seq, int]] = []
         for st in found_at[context]:
             if _IS_MARK.match(text[st + CONTEXT]):
                 continue
             i = bisect.bisect_right(starts, st) - 1
             o = seqs[i]
-            if o.siglum == s.siglum:
-                continue
-            start = st - starts[i]
-            ch = o.char(start + CONTEXT)
-            if ch not in seen:  # one place counts once for each character it shows
-                seen.add(ch)
-                f.chars[ch] += 1
-            f.witnesses.add(o.siglum)
-            if len(f.evidence) < 3:
-                f.evidence.append(f"{s.siglum} {s.span(at - CONTEXT, at)}&{code};"
-                                  f"{s.span(at + 1, at + 1 + CONTEXT)} = {o.siglum} "
-                                  f"{o.span(start, start + _WIDTH)}")
-    for f in found.values():
-        f.resolution = _decide(f)
-    return found
+            if o.siglum != s.siglum:
+                hits.append((o, st - starts[i] + CONTEXT))
+        out.append(hits)
+    return out
+
+
+def tally(f: Finding, s: _Seq, at: int, shown: str, hits: list[tuple[_Seq, int]]) -> None:
+    """Count what the other witnesses read at one occurrence (``shown`` at ``at`` of ``s``; ``hits`` from
+    :func:`parallels`): one place counts once for each character it shows."""
+    seen: set[str] = set()
+    for o, i in hits:
+        ch = o.char(i)
+        if ch not in seen:
+            seen.add(ch)
+            f.chars[ch] += 1
+        f.witnesses.add(o.siglum)
+        if len(f.evidence) < 3:
+            f.evidence.append(f"{s.siglum} {s.span(at - CONTEXT, at)}{shown}"
+                              f"{s.span(at + 1, at + 1 + CONTEXT)} = {o.siglum} "
+                              f"{o.span(i - CONTEXT, i - CONTEXT + _WIDTH)}")
 
 
 def resolve(witnesses: list[Witness]) -> dict[str, Finding]:

@@ -15,21 +15,25 @@ character, typed ``substantive`` with no known relation (not minor, taboo or blo
 characters on each side agree in every collated witness (no other apparatus entry within ``margin``).
 
 One kind of pair needs no scholar to be typed: a *form no registry knows* -- a character outside both
-national standards (GB 2312, Big5) that neither OpenCC nor the variant tables fold (畨, 𥙊, 𦵏, 虗) -- that
-stands against the same character at :data:`AUTO_PLACES` places or more of one collation, context agreeing.
-Such a form has no word of its own in any source the project reads, and the alignment says, again and again,
-which character it is written for; :func:`type_recurring_forms` types those readings ``orthographic``
-(subtype ``learned``) as the collation is made, and the proposals show the pair as ``auto`` so that a scholar
-can still reject it.  Two characters that a standard registers are typed so only when Unihan calls them
-one character too (``data/variant_pairs.tsv``: kZVariant, or kSemanticVariant by two dictionaries with no
-specialised sense between them: 炤/照, 勖/勗); any other pair (摯/贄, 烹/亨, 辯/辨: 古今字 and 通假 recur as
-faithfully as any 异体) waits for a decision.
+national standards (GB 2312, Big5) that neither OpenCC nor the variant tables fold (畨, 𥙊, 𦵏, 虗, 㽔) --
+and the character the other witnesses read where it stands in the whole book, found before collating as an
+unknown gaiji's is (:func:`learn_forms`, :mod:`jiaokan.collate.gaiji`: four characters on each side agreeing
+on keys, two places or more all agreeing, or nine in ten of ten or more).  Such a form has no word of its own
+in any source the project reads, and the witnesses say, place after place, which character it is written for;
+:func:`type_recurring_forms` types its readings against that character ``orthographic`` (subtype ``learned``)
+as each collation is made, and the proposals show the pair as ``auto`` (wherever it stands, however few the
+places) so that a scholar can still reject it.  A form whose places disagree stays substantive.  Two
+characters that a standard registers are typed so only when Unihan calls them one character too
+(``data/variant_pairs.tsv``: kZVariant, or kSemanticVariant by two dictionaries with no specialised sense
+between them: 炤/照, 勖/勗) and they recur in one collation (:data:`AUTO_PLACES`); any other pair (摯/贄,
+烹/亨, 辯/辨: 古今字 and 通假 recur as faithfully as any 异体) waits for a decision.
 """
 
 from __future__ import annotations
 
 import collections
 import functools
+import re
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
@@ -40,16 +44,19 @@ from ..errors import InputError
 from ..io import atomic_write_text
 from ..normalize import key, relation, tables
 from ..normalize.ignorable import is_ignorable
-from ..normalize.learned import pair_keys, rejected_pairs
+from ..model import Witness
+from ..normalize.learned import form_pairs, pair_keys, rejected_pairs, set_form_pairs
 from ..normalize.script import s2t_char
+from . import gaiji
+from .gaiji import Finding
 from .model import App, Collation, strongest
 
 #: A pair is proposed when it stands at this many places (apparatus entries) or more.
 MIN_PLACES = 3
 #: Characters on each side that must agree (no other apparatus entry of the row and layer).
 MARGIN = 2
-#: A form no registry knows is typed orthographic where it stands against one character at this many places
-#: of one collation (:func:`type_recurring_forms`).
+#: Two characters Unihan calls one character are typed orthographic where they stand against each other at
+#: this many places of one collation (:func:`type_recurring_forms`).
 AUTO_PLACES = 2
 
 
@@ -65,7 +72,7 @@ class Proposal:
     witnesses: collections.Counter = field(default_factory=collections.Counter)  # "JS:SB" → readings
     examples: list[str] = field(default_factory=list)
     status: str = "proposed"
-    auto: bool = False  # typed orthographic by type_recurring_forms somewhere (a form no registry knows)
+    auto: bool = False  # typed orthographic by type_recurring_forms somewhere
 
 
 @dataclass(frozen=True)
@@ -165,8 +172,8 @@ def propose(collations: Iterable[tuple[str, str, Collation]], decisions: Decisio
     out: list[Proposal] = []
     for pk, forms in found.items():
         places = set().union(*(p.places for p in forms.values()))
-        if len(places) < min_places:
-            continue
+        if len(places) < min_places and not any(p.auto for p in forms.values()):
+            continue  # a pair typed by type_recurring_forms is listed wherever it stands, to be rejected
         main = max(forms.values(), key=lambda p: p.count)  # the pair in its most frequent writing
         for p in forms.values():
             if p is not main:
@@ -213,20 +220,59 @@ def _related() -> frozenset[frozenset[str]]:
     return frozenset(pair_keys(a, b) for a, b, _ in tables.related_pairs())
 
 
+def learn_forms(witnesses: list[Witness]) -> dict[str, Finding]:
+    """Register (:func:`jiaokan.normalize.learned.set_form_pairs`) each form no registry knows
+    (:func:`unknown_form`) with the character the other witnesses read at its places in the whole book,
+    where they prove it as they prove an unknown gaiji (:mod:`jiaokan.collate.gaiji`: four characters of
+    context on each side on keys, one character between, at two places or more all agreeing, or nine in ten
+    of ten or more) and that character is one a registry knows; returns what was found for each form.
+
+    Why the book and not one collation: a rare form (㽔, 䑕, 笣) often stands once in a 篇, and it is the same
+    form wherever it stands; why before collating: so that every collation, in whichever worker, types its
+    places alike.  Another witness writing the same form at a place says nothing about it; a form whose
+    places disagree stays substantive.  Nothing here changes a key or a text.
+    """
+    seqs = gaiji.sequences(witnesses)
+    held: set[str] = set()
+    for s in seqs:
+        held.update(s.chars)
+    forms = sorted(c for c in held if unknown_form(c))  # the witness's own character, not its key (勑 → 𠡠)
+    occurrences: list[tuple[gaiji._Seq, int, str]] = []
+    if forms:
+        pattern = re.compile("[" + "".join(forms) + "]")
+        occurrences = [(s, m.start(), m.group()) for s in seqs for m in pattern.finditer(s.chars)]
+    found: dict[str, Finding] = {}
+    for (s, at, form), hits in zip(occurrences, gaiji.parallels(seqs, [(s, at) for s, at, _ in occurrences])):
+        f = found.setdefault(form, Finding(form))
+        f.occurrences += 1
+        if hits is not None:
+            gaiji.tally(f, s, at, form, [(o, i) for o, i in hits if o.keys[i] != form])
+    blocked = {frozenset((key(a), key(b))) for a, b, _ in tables.blocked_pairs()}
+    pairs = []
+    for form, f in found.items():
+        f.resolution = r = gaiji._decide(f)
+        if r is not None and r.places >= gaiji.MIN_PLACES and not unknown_form(r.char) \
+                and pair_keys(form, r.char) not in blocked:
+            pairs.append((form, r.char))
+    set_form_pairs(pairs)
+    return found
+
+
 def type_recurring_forms(col: Collation, min_places: int = AUTO_PLACES) -> int:
     """Type ``orthographic`` (subtype ``learned``) each reading of one character against the base's one character
-    where the pair recurs in ``col`` (:func:`propose` with ``min_places``) and either exactly one of the two is
-    a form no registry knows (:func:`unknown_form`) or Unihan calls the two one character
-    (``data/variant_pairs.tsv``: 炤/照, 勖/勗) -- unless a scholar rejected the pair.  Returns how many.
+    where the pair is a form no registry knows and the character the book's witnesses read at its places
+    (:func:`learn_forms`), or where it recurs in ``col`` (:func:`propose` with ``min_places``) and Unihan calls
+    the two one character (``data/variant_pairs.tsv``: 炤/照, 勖/勗) -- unless a scholar rejected the pair.
+    Returns how many.
 
     Every reading of such a pair in the collation is typed, as for an accepted pair; the apparatus entry's
     type and subtype follow its readings (one shared subtype, else none).
     """
     related = _related()
-    pairs: set[frozenset[str]] = set()
+    pairs = form_pairs()
     for p in propose([("", "", col)], Decisions(), min_places):
         pk = pair_keys(p.a, p.b)
-        if p.status == "proposed" and (unknown_form(p.a) != unknown_form(p.b) or pk in related):
+        if p.status == "proposed" and pk in related:
             pairs.add(pk)
     pairs -= rejected_pairs()
     if not pairs:
@@ -253,9 +299,10 @@ HEADER = """\
 # Variant pairs learned from the alignment (written by `jiaokan build`; see README "Variants learned from the
 # alignment").  Each row is a pair of characters that stand against each other at PLACES apparatus entries
 # (COUNT witness readings), with the two characters on each side agreeing in every witness.  Review each
-# pair (a real reading can recur too: 摯/贄), then list it in corpus.toml.  "auto": a form no registry knows
-# (outside GB 2312 and Big5, folded by nothing) recurring against one character, already typed orthographic
-# (subtype learned) where it recurs in a collation; reject it to keep it substantive.
+# pair (a real reading can recur too: 摯/贄), then list it in corpus.toml.  "auto": already typed orthographic
+# (subtype learned) wherever it stands -- a form no registry knows (outside GB 2312 and Big5, folded by nothing)
+# and the one character the other witnesses read at its places in the book -- or where it recurs in a collation
+# (two characters Unihan calls one); listed however few its places; reject it to keep it substantive.
 #   [variants]
 #   accept = ["AB", ...]   # typed orthographic, subtype "learned", from the next build on
 #   reject = ["AB", ...]   # stays substantive; shown here as rejected

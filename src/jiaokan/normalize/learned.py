@@ -15,6 +15,7 @@ from .fold import key
 
 _accepted: set[frozenset[str]] = set()
 _rejected: set[frozenset[str]] = set()
+_forms: set[frozenset[str]] = set()
 
 
 def pair_keys(a: str, b: str) -> frozenset[str]:
@@ -36,6 +37,17 @@ def set_rejected(pairs: Iterable[tuple[str, str]]) -> None:
 
 def rejected_pairs() -> set[frozenset[str]]:
     return set(_rejected)
+
+
+def set_form_pairs(pairs: Iterable[tuple[str, str]]) -> None:
+    """Replace the pairs of a form no registry knows and the character the whole book's witnesses read at its
+    places (the build calls this once, before collating: :func:`jiaokan.collate.learned.learn_forms`)."""
+    _forms.clear()
+    _forms.update(pair_keys(a, b) for a, b in pairs if key(a) != key(b))
+
+
+def form_pairs() -> set[frozenset[str]]:
+    return set(_forms)
 
 
 def is_accepted(a: str, b: str) -> bool:
