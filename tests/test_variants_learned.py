@@ -11,7 +11,7 @@ from jiaokan.collate.learned import Decisions, learn_forms, load_decisions, prop
 from jiaokan.errors import InputError
 from jiaokan.model import Div, Gaiji, LineBreak, Loc, Piece, Text, Unit, Witness, WitnessMeta, ids_code, ids_description
 from jiaokan.normalize import key, relation
-from jiaokan.normalize.learned import form_pairs, set_accepted, set_form_pairs, set_rejected
+from jiaokan.normalize.learned import form_pairs, pair_keys, set_accepted, set_form_pairs, set_rejected
 from jiaokan.normalize.relation import orthographic_source
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "kanripo"
@@ -286,3 +286,17 @@ def test_the_related_pairs_keep_two_keys_and_never_hold_a_separated_pair():
     separated |= {frozenset((key(p.a), key(p.b))) for p in tables.minor_pairs() if p.level == "key"}
     for a, b, _ in pairs:
         assert key(a) != key(b) and frozenset((key(a), key(b))) not in separated, (a, b)
+
+
+def test_a_collation_outside_a_build_reads_the_forms_from_its_own_witnesses(no_accepted):
+    # jiaokan.collate (and `jiaokan collate`) run the book's pre-pass on the witnesses they are given: two places
+    # of 虗 read 虛 are typed, and a pair a previous build left registered (𦸼/藻) is not carried over
+    import jiaokan
+
+    set_form_pairs([("𦸼", "藻")])
+    col = jiaokan.collate([_witness("A", _texts("虛")), _witness("B", _texts("虗"))])
+    assert {(a.type, a.subtype) for a in col.apps} == {("orthographic", "learned")}
+    assert form_pairs() == {pair_keys("虛", "虗")}
+    one = jiaokan.collate([_witness("ZS", [SHU["pian01"].replace("X", "𦸼")]),
+                           _witness("DS", [SHU["pian01"].replace("X", "藻")])])
+    assert [a.type for a in one.apps] == ["substantive"]

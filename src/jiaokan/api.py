@@ -143,8 +143,13 @@ def collate(witnesses: Iterable[Witness | PathLike], *, base: str | None = None,
     ``["orthographic"]``.  Raises :class:`CollationError` for a request that cannot be met.
     """
     from .collate.engine import collate as _collate
+    from .collate.learned import learn_forms
 
-    return _collate(_witnesses(witnesses), base=base, layers=list(layers) if layers else None, ignore=tuple(ignore))
+    ws = _witnesses(witnesses)
+    # the forms no registry knows, read from these witnesses as the build reads them from the whole book
+    # (else a collation outside a build would type them by whatever a previous build left registered)
+    learn_forms(ws)
+    return _collate(ws, base=base, layers=list(layers) if layers else None, ignore=tuple(ignore))
 
 
 def emend(witness: Witness | PathLike, against: Witness | PathLike | None = None,

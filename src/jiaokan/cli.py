@@ -275,7 +275,8 @@ def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore
     A TEI input is pointed at relative to the folder of ``out`` (the apparatus file; the
     working folder for standard output), so ``@corresp`` resolves from where the file is.
     """
-    from .collate.engine import CollationError, collate
+    from .api import collate
+    from .collate.engine import CollationError
     from .collate.model import VARIANT_TYPES
 
     bad = [t for t in ignore if t not in VARIANT_TYPES]

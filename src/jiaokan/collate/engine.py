@@ -109,7 +109,7 @@ def collate(
             if wit_texts:
                 col.apps.extend(merge_apps(row.id, layer, base, texts[base], wit_texts, wit_ops, wit_vars,
                                            is_ignorable, next_id))
-    if "orthographic" not in ignore:  # forms no registry knows, recurring against one character (.learned)
+    if "orthographic" not in ignore:  # forms no registry knows, read alike over the book (.learned)
         type_recurring_forms(col)
     return col
 

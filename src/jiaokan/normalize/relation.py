@@ -96,8 +96,8 @@ def orthographic_source(a: str, b: str) -> str | None:
     ``unihan``, ``yitizi``, ``ids`` (the component rule), ``hand`` (the project's table), ``gaiji``
     (a Kanripo entity resolved), ``learned`` (a pair of the alignment a scholar accepted in
     ``corpus.toml``); ``None`` when the two are not orthographic variants or differ in script only.
-    (A collation also types ``learned`` the recurring readings of a form no registry knows, without this
-    function: :func:`jiaokan.collate.learned.type_recurring_forms`.)
+    (A collation also types ``learned`` the readings of a form no registry knows where the book's witnesses
+    read one character at its places, without this function: :func:`jiaokan.collate.learned.type_recurring_forms`.)
     """
     fa, fb = fold_token(a), fold_token(b)
     if fa.key != fb.key:
