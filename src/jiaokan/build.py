@@ -464,12 +464,14 @@ def shiwu_stage(res: BuildResult, out: Path) -> list[tuple]:
     import io
     import json
 
+    from .emend.folded import FoldedTexts
     from .emend.shiwu import check_pian, verdict_counts
     from .io import atomic_write_bytes
 
     rows = []
     reports: list[dict] = []
     by_pian: dict[str, dict[str, Witness]] = {}
+    texts = FoldedTexts()  # a 篇's texts, made once however many 識誤 witnesses check them
     for e in res.units:
         w = res.witnesses.get(e.stem)
         if w is not None and e.meta.chapter and w.meta.role != "shiwu":
@@ -479,7 +481,7 @@ def shiwu_stage(res: BuildResult, out: Path) -> list[tuple]:
         if w is None or w.meta.role != "shiwu" or not e.meta.chapter or canonical(e.meta.chapter) == FRONT:
             continue
         pian = canonical(e.meta.chapter)
-        entries = check_pian(w, by_pian.get(pian, {}))
+        entries = check_pian(w, by_pian.get(pian, {}), texts)
         counts = verdict_counts(entries)
         report = {"pian": pian, "witness": w.meta.siglum, "entries": len(entries),
                   "kinds": dict(Counter(x.kind for x in entries)), "verdicts": counts,

@@ -456,13 +456,18 @@ class Witness:
                 yield u
 
     def layer_counts(self) -> dict[str, int]:
-        """Characters per layer (notes counted under ``an``, labels not counted)."""
-        counts = {layer: 0 for layer in LAYERS}
+        """Characters per layer (notes counted under ``an``, labels not counted).
+
+        The texts of a layer are joined and stripped of white space once, not piece by piece (a
+        count of characters adds up): the build asks this of every witness several times.
+        """
+        texts: dict[str, list[str]] = {layer: [] for layer in LAYERS}
         for p in self.pieces():
-            counts[p.layer] += len(strip_space(p.text))
-            for note in iter_notes(p.content):
-                counts[note.layer] += len(strip_space(note.text))
-        return counts
+            texts[p.layer].append(p.text)
+            for node in p.content:
+                if isinstance(node, Note):
+                    texts[node.layer].append(node.text)
+        return {layer: len(strip_space("".join(t))) for layer, t in texts.items()}
 
     def notes(self) -> list[Note]:
         out: list[Note] = []
