@@ -3,7 +3,8 @@
 Stages run in order and each adds to the summary:
   1. ingest every witness → OUT/tei/<file stem>.xml (validated against the profile)
   2. collate the witnesses that share a chapter → OUT/apparatus/<name>.xml and .json
-  3. anchor, apply and check the 案 notes → OUT/emend/ (verdicts feed the HTML)
+  3. anchor, apply and check the 案 notes → OUT/emend/ (verdicts feed the HTML; the emended
+     witnesses whole as TEI only when asked, ``emended_tei``)
   4. render the HTML edition → OUT/site/index.html
 """
 
@@ -67,6 +68,8 @@ class BuildResult:
     emended: dict[str, _Emended] = field(default_factory=dict)
     #: one row per 疏 collation (the 注疏 against the 单疏本): what :func:`write_shu_reports` measured
     shu: list[tuple] = field(default_factory=list)
+    #: also write each emended witness whole as TEI (``emend/STEM.emended.xml``; ``--emended-tei``)
+    emended_tei: bool = False
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
@@ -588,10 +591,14 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
                   danshu=_danshu_of(res, stem))
         write_json(r, d / f"{stem}.json")
         write_csv(r, d / f"{stem}.csv")
-        teis = [write_emended(w, r, d / f"{stem}.emended.xml", names),
-                write_emendations(r, d / f"{stem}.apparatus.xml", names)]
-        if zs is not None and r.on(zs.meta.siglum):
-            teis.append(write_emended(zs, r, d / f"{zs_stem}.emended.xml", names))
+        teis = [write_emendations(r, d / f"{stem}.apparatus.xml", names)]
+        if res.emended_tei:
+            # the witness's TEI again with its emendations applied (and the 注疏's): 5 MB over the book
+            # that STEM.apparatus.xml (every change, pointing into ../tei/) and the site's 校定本 already
+            # say; written on request
+            teis.insert(0, write_emended(w, r, d / f"{stem}.emended.xml", names))
+            if zs is not None and r.on(zs.meta.siglum):
+                teis.append(write_emended(zs, r, d / f"{zs_stem}.emended.xml", names))
         return r, teis
 
     done = result.guard(f"emend {stem}", (EmendationError, InvalidOutput), step)
@@ -722,9 +729,11 @@ def _untimed(name: str, res: "BuildResult") -> Iterator[None]:
 
 
 def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | None = None,
-              jobs: int | None = None, site_tei: bool = False, stage_hook: StageHook | None = None) -> int:
+              jobs: int | None = None, site_tei: bool = False, emended_tei: bool = False,
+              stage_hook: StageHook | None = None) -> int:
     """The whole pipeline; ``jobs``: how many 篇 to collate at once (default: the machine's cores);
-    ``site_tei``: copy the TEI files into the site (:func:`render_stage`); ``stage_hook``: see
+    ``site_tei``: copy the TEI files into the site (:func:`render_stage`); ``emended_tei``: write each
+    emended witness whole as TEI too (:attr:`BuildResult.emended_tei`); ``stage_hook``: see
     :data:`StageHook`."""
     from .normalize.gaiji import set_parallel_resolutions
 
@@ -733,16 +742,16 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
     set_parallel_resolutions({})
     with collector_paused():
         return _run_build(corpus, out, quiet=quiet, tei_all=tei_all, jobs=jobs, site_tei=site_tei,
-                          stage=stage_hook or _untimed)
+                          emended_tei=emended_tei, stage=stage_hook or _untimed)
 
 
 def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, jobs: int | None,
-               site_tei: bool, stage: StageHook) -> int:
+               site_tei: bool, emended_tei: bool, stage: StageHook) -> int:
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     t0 = time.perf_counter()
     since = time.time() - 1  # file times have coarse resolution on some file systems
     checked_all, tei_all = tei_all, None  # the stages check the profile; tei_all is checked once, at the end
-    res = BuildResult([])
+    res = BuildResult([], emended_tei=emended_tei)
     with stage("manifest", res):
         entries = res.entries = load_manifest(corpus)
         specs = load_collations(corpus, entries)  # a bad [[collation]] stops the build before anything is written
