@@ -362,7 +362,16 @@ def _collate_and_emend(job: tuple[BuildResult, Path, str | None], t: _Todo) -> _
         res.collations[t.name] = r.col  # (in a worker: its copy of the build) the partner is found in it
         for stem in t.emend_stems:
             r.emended[stem] = _emend_one(res, stem, res.witnesses[stem], out, tei_all)
+        _trim(r.col)
     return r
+
+
+def _trim(col: Collation) -> None:
+    """Drop what the collation made from its witnesses for the apparatus and the 案 notes (each row's
+    layer texts and segments), keeping the witnesses: kept to the end of the build, it was a third of
+    the build's memory, and the site makes what it needs again (as of a collation from a worker)."""
+    kept = dict(col.witnesses)
+    col.attach_witnesses(col.drop_witnesses(), kept)
 
 
 def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, tei_all: str | None,
