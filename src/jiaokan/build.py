@@ -70,6 +70,8 @@ class BuildResult:
     shu: list[tuple] = field(default_factory=list)
     #: also write each emended witness whole as TEI (``emend/STEM.emended.xml``; ``--emended-tei``)
     emended_tei: bool = False
+    #: joined witnesses whose TEI is not written yet (``join_stage(write=False)``: after relayering)
+    unwritten: list[str] = field(default_factory=list)
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
@@ -137,13 +139,14 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None) -> None:
             done.add(stem)
             rep = relayer(w, [res.witnesses[ref]], source=res.tei_paths[ref].name, layers=layers)
             res.notes.append(rep.summary())
+            if stem in res.unwritten:  # a joined 篇 (join_stage(write=False)): written once, as relayered
+                continue
             try:
                 path = write_tei(w, res.tei_paths[stem])
             except InvalidOutput as exc:
                 res.errors.append(str(exc))
                 continue
-            check = validate_file(path, tei_all)
-            res.errors.extend(f"{path}: {err}" for err in check.errors)
+            res.errors.extend(f"{path}: {err}" for err in _checked(path, tei_all))
 
 
 @dataclass
@@ -224,12 +227,15 @@ def _checked(path: Path, tei_all: str | None) -> list[str]:
     return validate_file(path, tei_all).errors if tei_all else []
 
 
-def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None, jobs: int = 1) -> None:
+def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None, jobs: int = 1,
+               write: bool = True) -> None:
     """Join the files of every ``files`` witness into one witness per 篇 → OUT/tei/pianNN-SIGLUM.xml.
 
     A file whose text nothing places (no 篇 heading, no 篇 open before it, no ``chapter``
     in the manifest) is an error of its own; the rest of the witness is still joined.
-    The TEI files are written ``jobs`` at a time (forked workers; each gives back its path).
+    The TEI files are written ``jobs`` at a time (forked workers; each gives back its path);
+    ``write=False``: not yet, but by :func:`write_joined` (the build relayers them first, and so
+    writes each once, not once joined and again relayered).
     """
     defaults = witness_defaults(corpus)
     todo: list[tuple[Entry, Witness]] = []
@@ -251,26 +257,45 @@ def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None, j
                     res.placed.setdefault(st.pian, []).append(pl.name)
         for pian, w in by_pian.items():
             todo.append((Entry(read[0][0].path, w.meta, name=f"{slug(pian)}-{siglum}"), w))
-    size = [sum(w.layer_counts().values()) for _, w in todo]
+    for e, w in todo:  # kept in the order of the manifest and the book, as they were joined
+        res.witnesses[e.stem] = w
+        res.tei_paths[e.stem] = out / "tei" / f"{e.stem}.xml"
+        res.units.append(e)
+        res.unwritten.append(e.stem)
+    if write:
+        write_joined(res, tei_all, jobs)
+
+
+def write_joined(res: BuildResult, tei_all: str | None, jobs: int = 1) -> set[str]:
+    """Write the TEI of every joined 篇 :func:`join_stage` left unwritten, ``jobs`` at a time; a 篇
+    whose TEI is refused (:class:`~jiaokan.io.InvalidOutput`) is an error and is not collated.
+    Returns the stems of those."""
+    todo = [(s, res.witnesses[s], res.tei_paths[s]) for s in res.unwritten]
+    res.unwritten = []
+    size = [sum(w.layer_counts().values()) for _, w, _ in todo]
     order = sorted(range(len(todo)), key=lambda i: -size[i])
-    done = dict(zip(order, fork_map(_write_joined, (todo, out), order, jobs)))
-    for i, (e, w) in enumerate(todo):  # kept in the order of the manifest and the book, as they were joined
-        path, error = done[i]
+    done = dict(zip(order, fork_map(_write_joined, todo, order, jobs)))
+    failed = set()
+    for i, (stem, _, path) in enumerate(todo):
+        written, error = done[i]
         if isinstance(error, OutputError) and not isinstance(error, InvalidOutput):
             raise error
         if error is not None:
             res.errors.append(str(error))
+            failed.add(stem)
             continue
-        assert path is not None
-        _keep(res, e, w, path, tei_all)
+        res.errors.extend(f"{path}: {err}" for err in _checked(path, tei_all))
+    for stem in failed:
+        del res.witnesses[stem], res.tei_paths[stem]
+    res.units = [e for e in res.units if e.stem not in failed]
+    return failed
 
 
-def _write_joined(job: tuple[list[tuple[Entry, Witness]], Path], i: int) -> tuple[Path | None, OutputError | None]:
+def _write_joined(todo: list[tuple[str, Witness, Path]], i: int) -> tuple[Path | None, OutputError | None]:
     """Write the TEI of one joined 篇 (in a worker: the witnesses are inherited, only the path comes back)."""
-    todo, out = job
-    e, w = todo[i]
+    _, w, path = todo[i]
     try:
-        return write_tei(w, out / "tei" / f"{e.stem}.xml"), None
+        return write_tei(w, path), None
     except OutputError as exc:  # InvalidOutput: this file's error; any other: the build stops on it
         return None, exc
 
@@ -793,10 +818,12 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
                   f"({sum(f.occurrences for f in done)}/{n_occ} occurrences) -> {out / 'gaiji-resolved.tsv'}")
     with stage("join", res):
         if res.parts:
-            join_stage(res, corpus, out, tei_all, jobs=jobs)
+            join_stage(res, corpus, out, tei_all, jobs=jobs, write=False)
             specs = load_collations(corpus, res.units)
-    with stage("relayer", res):
+    with stage("relayer", res):  # and the joined 篇 written, as relayered
         relayer_stage(res, specs, tei_all)
+        if res.unwritten and write_joined(res, tei_all, jobs=jobs):
+            specs = load_collations(corpus, res.units)  # without the 篇 not written
     progress = Progress(len(specs), "collate", quiet=quiet)
     with stage("collate", res):
         crows = collate_stage(res, corpus, out, progress, tei_all, jobs=jobs)
