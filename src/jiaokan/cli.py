@@ -622,7 +622,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", default="build", metavar="DIR", help="output folder (default build)")
     s.add_argument("--tei-all", metavar="PATH", help="also validate every output against tei_all.rng")
     s.add_argument("-j", "--jobs", type=int, metavar="N",
-                   help="collate N 篇 at once, in separate processes (default: the machine's cores; 1: one at a time)")
+                   help="collate N 篇 at once, in N processes: this one and N - 1 forked (default: the machine's cores; "
+                        "1: one at a time)")
     s.add_argument("--site-tei", action="store_true",
                    help="copy the TEI files into OUT/site/tei/, so the site stands alone (default: it links to OUT/tei/ "
                         "and OUT/apparatus/)")
