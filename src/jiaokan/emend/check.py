@@ -52,6 +52,7 @@ from ..collate.rows import body_units
 from ..model import Gaiji, Piece, Witness
 from ..normalize import is_ignorable, key, resolve_gaiji, strip_ignorable
 from .anchor import Anchor, Claim, piece_context, piece_key
+from .folded import keys_joined
 from .lexicon import INCLUDES_ZHUSHU
 from .notes import NoteRecord
 from .verdict import VERDICTS
@@ -178,7 +179,10 @@ def _k(s: str) -> str:
     """
     if "&" in s:
         s = _ENTITY.sub(_entity_key, s)
-    return "".join(_key_of(ch) for ch in strip_ignorable(s))
+    s = strip_ignorable(s)
+    if not UNKNOWN_CHARS.isdisjoint(s):  # each gets a key of its own, in order
+        return "".join(_key_of(ch) for ch in s)
+    return keys_joined(s)  # the usual case: one str.translate, not a Python call per character
 
 
 def coded_text(p: Piece) -> str:

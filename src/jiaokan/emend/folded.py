@@ -13,7 +13,7 @@ from ..model import Witness
 from ..normalize import key
 from ..normalize.ignorable import strip_ignorable
 
-__all__ = ["FoldedText", "FoldedTexts", "first_keys"]
+__all__ = ["FoldedText", "FoldedTexts", "first_keys", "keys_joined"]
 
 
 class _FirstKey(dict[int, str]):
@@ -27,12 +27,26 @@ class _FirstKey(dict[int, str]):
         return v
 
 
+class _Key(dict[int, str]):
+    """A ``str.translate`` table filled as characters are met: a character → its key, whole."""
+
+    def __missing__(self, cp: int) -> str:
+        v = self[cp] = key(chr(cp))
+        return v
+
+
 _FIRST_KEY = _FirstKey()
+_KEY = _Key()
 
 
 def first_keys(text: str) -> str:
     """``"".join(key(c)[:1] or c for c in text)``: one position per character, in C."""
     return text.translate(_FIRST_KEY)
+
+
+def keys_joined(text: str) -> str:
+    """``"".join(key(c) for c in text)``, in C (``text``: single characters, no gaiji entity)."""
+    return text.translate(_KEY)
 
 
 class FoldedText:
