@@ -514,9 +514,14 @@ def test_build_emend_stage(tmp_path):
     js5 = [v.verdict for k, v in res.verdicts.items() if k.startswith("JS5.")]
     assert js5.count("not covered") == 0 and js5.count("confirmed") >= 15
     d = tmp_path / "emend"
-    for name in (f"{JS10}.json", f"{JS10}.csv", f"{JS10}.emended.xml", f"{JS10}.apparatus.xml",
-                 f"{ZS}.emended.xml", f"{JS5}.json", f"{JS5}.emended.xml"):
+    for name in (f"{JS10}.json", f"{JS10}.csv", f"{JS10}.apparatus.xml", f"{JS5}.json", f"{JS5}.apparatus.xml"):
         assert (d / name).is_file(), name
+    assert not list(d.glob("*.emended.xml"))  # the emended witnesses whole: only on request (--emended-tei)
+    from jiaokan.build import _emend_one
+
+    res.emended_tei = True
+    assert _emend_one(res, JS10, res.witnesses[JS10], tmp_path, None).errors == []
+    assert (d / f"{JS10}.emended.xml").is_file() and (d / f"{ZS}.emended.xml").is_file()
 
 
 # ---------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""fork_map: the same results in the same order whatever the number of jobs; a dead worker's share is done here."""
+"""fork_map: the same results in the same order whatever the number of jobs; ``jobs`` processes work (this one
+and jobs - 1 forked); a dead worker's share is done here."""
 
 from __future__ import annotations
 
@@ -26,15 +27,23 @@ def _pid(state: None, item: int) -> int:
     return os.getpid()
 
 
+def _slow_pid(state: None, item: int) -> int:
+    __import__("time").sleep(0.2)  # long enough that the worker is forked and takes steps while this process works
+    return os.getpid()
+
+
 def test_steps_run_in_other_processes_only_when_asked():
     assert set(fork_map(_pid, None, [1, 2, 3, 4], 1)) == {os.getpid()}
     if "fork" in __import__("multiprocessing").get_all_start_methods():
-        assert os.getpid() not in set(fork_map(_pid, None, [1, 2, 3, 4], 2))
+        # two jobs: this process and one worker, each taking the next step when free
+        pids = fork_map(_slow_pid, None, list(range(6)), 2)
+        assert len(set(pids)) == 2 and os.getpid() in pids
+        assert pids[0] != os.getpid()  # the worker's first step is handed out before this process starts
 
 
 def _die_in_a_worker(parent: int, item: int) -> int:
-    if os.getpid() != parent and item == 2:
-        os._exit(1)  # a worker killed (out of memory …)
+    if os.getpid() != parent:
+        os._exit(1)  # a worker killed (out of memory …) at its first step
     return item * 10
 
 
@@ -45,9 +54,16 @@ def test_a_dead_worker_leaves_its_share_to_this_process():
         assert notes and "worker" in notes[0]
 
 
+def _square_where(parent: int, item: int) -> tuple[int, bool]:
+    return item * item, os.getpid() == parent
+
+
 def test_pack_lightens_only_what_crosses_from_a_worker():
-    packed = fork_map(_square_plus, {"plus": 0}, [2, 3], 2, pack=lambda r: -r)
-    here = fork_map(_square_plus, {"plus": 0}, [2, 3], 1, pack=lambda r: -r)
-    assert here == [4, 9]
-    if "fork" in __import__("multiprocessing").get_all_start_methods():
-        assert packed == [-4, -9]
+    def pack(r: tuple[int, bool]) -> tuple[int, bool]:
+        return -r[0], r[1]
+
+    here = fork_map(_square_where, os.getpid(), [2, 3], 1, pack=pack)
+    assert here == [(4, True), (9, True)]
+    both = fork_map(_square_where, os.getpid(), [2, 3, 4, 5], 2, pack=pack)
+    assert all((v > 0) == in_parent for v, in_parent in both)  # packed exactly when it came from a worker
+    assert [abs(v) for v, _ in both] == [4, 9, 16, 25]

@@ -85,7 +85,7 @@ def test_fork_map_workers_end_when_the_parent_is_killed(tmp_path):
             time.sleep(120)
             return item
         print("ready", flush=True)
-        fork_map(step, None, [1, 2, 3, 4], 2)
+        fork_map(step, None, [1, 2, 3, 4], 3)  # three jobs: this process and two workers
     """)
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     workers = _wait_for_workers(proc, 2, 60)

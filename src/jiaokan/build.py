@@ -3,7 +3,8 @@
 Stages run in order and each adds to the summary:
   1. ingest every witness → OUT/tei/<file stem>.xml (validated against the profile)
   2. collate the witnesses that share a chapter → OUT/apparatus/<name>.xml and .json
-  3. anchor, apply and check the 案 notes → OUT/emend/ (verdicts feed the HTML)
+  3. anchor, apply and check the 案 notes → OUT/emend/ (verdicts feed the HTML; the emended
+     witnesses whole as TEI only when asked, ``emended_tei``)
   4. render the HTML edition → OUT/site/index.html
 """
 
@@ -67,6 +68,10 @@ class BuildResult:
     emended: dict[str, _Emended] = field(default_factory=dict)
     #: one row per 疏 collation (the 注疏 against the 单疏本): what :func:`write_shu_reports` measured
     shu: list[tuple] = field(default_factory=list)
+    #: also write each emended witness whole as TEI (``emend/STEM.emended.xml``; ``--emended-tei``)
+    emended_tei: bool = False
+    #: joined witnesses whose TEI is not written yet (``join_stage(write=False)``: after relayering)
+    unwritten: list[str] = field(default_factory=list)
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
@@ -134,13 +139,14 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None) -> None:
             done.add(stem)
             rep = relayer(w, [res.witnesses[ref]], source=res.tei_paths[ref].name, layers=layers)
             res.notes.append(rep.summary())
+            if stem in res.unwritten:  # a joined 篇 (join_stage(write=False)): written once, as relayered
+                continue
             try:
                 path = write_tei(w, res.tei_paths[stem])
             except InvalidOutput as exc:
                 res.errors.append(str(exc))
                 continue
-            check = validate_file(path, tei_all)
-            res.errors.extend(f"{path}: {err}" for err in check.errors)
+            res.errors.extend(f"{path}: {err}" for err in _checked(path, tei_all))
 
 
 @dataclass
@@ -221,12 +227,15 @@ def _checked(path: Path, tei_all: str | None) -> list[str]:
     return validate_file(path, tei_all).errors if tei_all else []
 
 
-def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None, jobs: int = 1) -> None:
+def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None, jobs: int = 1,
+               write: bool = True) -> None:
     """Join the files of every ``files`` witness into one witness per 篇 → OUT/tei/pianNN-SIGLUM.xml.
 
     A file whose text nothing places (no 篇 heading, no 篇 open before it, no ``chapter``
     in the manifest) is an error of its own; the rest of the witness is still joined.
-    The TEI files are written ``jobs`` at a time (forked workers; each gives back its path).
+    The TEI files are written ``jobs`` at a time (forked workers; each gives back its path);
+    ``write=False``: not yet, but by :func:`write_joined` (the build relayers them first, and so
+    writes each once, not once joined and again relayered).
     """
     defaults = witness_defaults(corpus)
     todo: list[tuple[Entry, Witness]] = []
@@ -248,26 +257,45 @@ def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None, j
                     res.placed.setdefault(st.pian, []).append(pl.name)
         for pian, w in by_pian.items():
             todo.append((Entry(read[0][0].path, w.meta, name=f"{slug(pian)}-{siglum}"), w))
-    size = [sum(w.layer_counts().values()) for _, w in todo]
+    for e, w in todo:  # kept in the order of the manifest and the book, as they were joined
+        res.witnesses[e.stem] = w
+        res.tei_paths[e.stem] = out / "tei" / f"{e.stem}.xml"
+        res.units.append(e)
+        res.unwritten.append(e.stem)
+    if write:
+        write_joined(res, tei_all, jobs)
+
+
+def write_joined(res: BuildResult, tei_all: str | None, jobs: int = 1) -> set[str]:
+    """Write the TEI of every joined 篇 :func:`join_stage` left unwritten, ``jobs`` at a time; a 篇
+    whose TEI is refused (:class:`~jiaokan.io.InvalidOutput`) is an error and is not collated.
+    Returns the stems of those."""
+    todo = [(s, res.witnesses[s], res.tei_paths[s]) for s in res.unwritten]
+    res.unwritten = []
+    size = [sum(w.layer_counts().values()) for _, w, _ in todo]
     order = sorted(range(len(todo)), key=lambda i: -size[i])
-    done = dict(zip(order, fork_map(_write_joined, (todo, out), order, jobs)))
-    for i, (e, w) in enumerate(todo):  # kept in the order of the manifest and the book, as they were joined
-        path, error = done[i]
+    done = dict(zip(order, fork_map(_write_joined, todo, order, jobs)))
+    failed = set()
+    for i, (stem, _, path) in enumerate(todo):
+        written, error = done[i]
         if isinstance(error, OutputError) and not isinstance(error, InvalidOutput):
             raise error
         if error is not None:
             res.errors.append(str(error))
+            failed.add(stem)
             continue
-        assert path is not None
-        _keep(res, e, w, path, tei_all)
+        res.errors.extend(f"{path}: {err}" for err in _checked(path, tei_all))
+    for stem in failed:
+        del res.witnesses[stem], res.tei_paths[stem]
+    res.units = [e for e in res.units if e.stem not in failed]
+    return failed
 
 
-def _write_joined(job: tuple[list[tuple[Entry, Witness]], Path], i: int) -> tuple[Path | None, OutputError | None]:
+def _write_joined(todo: list[tuple[str, Witness, Path]], i: int) -> tuple[Path | None, OutputError | None]:
     """Write the TEI of one joined 篇 (in a worker: the witnesses are inherited, only the path comes back)."""
-    todo, out = job
-    e, w = todo[i]
+    _, w, path = todo[i]
     try:
-        return write_tei(w, out / "tei" / f"{e.stem}.xml"), None
+        return write_tei(w, path), None
     except OutputError as exc:  # InvalidOutput: this file's error; any other: the build stops on it
         return None, exc
 
@@ -359,7 +387,16 @@ def _collate_and_emend(job: tuple[BuildResult, Path, str | None], t: _Todo) -> _
         res.collations[t.name] = r.col  # (in a worker: its copy of the build) the partner is found in it
         for stem in t.emend_stems:
             r.emended[stem] = _emend_one(res, stem, res.witnesses[stem], out, tei_all)
+        _trim(r.col)
     return r
+
+
+def _trim(col: Collation) -> None:
+    """Drop what the collation made from its witnesses for the apparatus and the 案 notes (each row's
+    layer texts and segments), keeping the witnesses: kept to the end of the build, it was a third of
+    the build's memory, and the site makes what it needs again (as of a collation from a worker)."""
+    kept = dict(col.witnesses)
+    col.attach_witnesses(col.drop_witnesses(), kept)
 
 
 def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, tei_all: str | None,
@@ -464,12 +501,14 @@ def shiwu_stage(res: BuildResult, out: Path) -> list[tuple]:
     import io
     import json
 
+    from .emend.folded import FoldedTexts
     from .emend.shiwu import check_pian, verdict_counts
     from .io import atomic_write_bytes
 
     rows = []
     reports: list[dict] = []
     by_pian: dict[str, dict[str, Witness]] = {}
+    texts = FoldedTexts()  # a 篇's texts, made once however many 識誤 witnesses check them
     for e in res.units:
         w = res.witnesses.get(e.stem)
         if w is not None and e.meta.chapter and w.meta.role != "shiwu":
@@ -479,7 +518,7 @@ def shiwu_stage(res: BuildResult, out: Path) -> list[tuple]:
         if w is None or w.meta.role != "shiwu" or not e.meta.chapter or canonical(e.meta.chapter) == FRONT:
             continue
         pian = canonical(e.meta.chapter)
-        entries = check_pian(w, by_pian.get(pian, {}))
+        entries = check_pian(w, by_pian.get(pian, {}), texts)
         counts = verdict_counts(entries)
         report = {"pian": pian, "witness": w.meta.siglum, "entries": len(entries),
                   "kinds": dict(Counter(x.kind for x in entries)), "verdicts": counts,
@@ -586,10 +625,14 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
                   danshu=_danshu_of(res, stem))
         write_json(r, d / f"{stem}.json")
         write_csv(r, d / f"{stem}.csv")
-        teis = [write_emended(w, r, d / f"{stem}.emended.xml", names),
-                write_emendations(r, d / f"{stem}.apparatus.xml", names)]
-        if zs is not None and r.on(zs.meta.siglum):
-            teis.append(write_emended(zs, r, d / f"{zs_stem}.emended.xml", names))
+        teis = [write_emendations(r, d / f"{stem}.apparatus.xml", names)]
+        if res.emended_tei:
+            # the witness's TEI again with its emendations applied (and the 注疏's): 5 MB over the book
+            # that STEM.apparatus.xml (every change, pointing into ../tei/) and the site's 校定本 already
+            # say; written on request
+            teis.insert(0, write_emended(w, r, d / f"{stem}.emended.xml", names))
+            if zs is not None and r.on(zs.meta.siglum):
+                teis.append(write_emended(zs, r, d / f"{zs_stem}.emended.xml", names))
         return r, teis
 
     done = result.guard(f"emend {stem}", (EmendationError, InvalidOutput), step)
@@ -720,9 +763,11 @@ def _untimed(name: str, res: "BuildResult") -> Iterator[None]:
 
 
 def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | None = None,
-              jobs: int | None = None, site_tei: bool = False, stage_hook: StageHook | None = None) -> int:
+              jobs: int | None = None, site_tei: bool = False, emended_tei: bool = False,
+              stage_hook: StageHook | None = None) -> int:
     """The whole pipeline; ``jobs``: how many 篇 to collate at once (default: the machine's cores);
-    ``site_tei``: copy the TEI files into the site (:func:`render_stage`); ``stage_hook``: see
+    ``site_tei``: copy the TEI files into the site (:func:`render_stage`); ``emended_tei``: write each
+    emended witness whole as TEI too (:attr:`BuildResult.emended_tei`); ``stage_hook``: see
     :data:`StageHook`."""
     from .normalize.gaiji import set_parallel_resolutions
 
@@ -731,16 +776,16 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | No
     set_parallel_resolutions({})
     with collector_paused():
         return _run_build(corpus, out, quiet=quiet, tei_all=tei_all, jobs=jobs, site_tei=site_tei,
-                          stage=stage_hook or _untimed)
+                          emended_tei=emended_tei, stage=stage_hook or _untimed)
 
 
 def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, jobs: int | None,
-               site_tei: bool, stage: StageHook) -> int:
+               site_tei: bool, emended_tei: bool, stage: StageHook) -> int:
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     t0 = time.perf_counter()
     since = time.time() - 1  # file times have coarse resolution on some file systems
     checked_all, tei_all = tei_all, None  # the stages check the profile; tei_all is checked once, at the end
-    res = BuildResult([])
+    res = BuildResult([], emended_tei=emended_tei)
     with stage("manifest", res):
         entries = res.entries = load_manifest(corpus)
         specs = load_collations(corpus, entries)  # a bad [[collation]] stops the build before anything is written
@@ -776,10 +821,12 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
                   f"({sum(f.occurrences for f in done)}/{n_occ} occurrences) -> {out / 'gaiji-resolved.tsv'}")
     with stage("join", res):
         if res.parts:
-            join_stage(res, corpus, out, tei_all, jobs=jobs)
+            join_stage(res, corpus, out, tei_all, jobs=jobs, write=False)
             specs = load_collations(corpus, res.units)
-    with stage("relayer", res):
+    with stage("relayer", res):  # and the joined 篇 written, as relayered
         relayer_stage(res, specs, tei_all)
+        if res.unwritten and write_joined(res, tei_all, jobs=jobs):
+            specs = load_collations(corpus, res.units)  # without the 篇 not written
     progress = Progress(len(specs), "collate", quiet=quiet)
     with stage("collate", res):
         crows = collate_stage(res, corpus, out, progress, tei_all, jobs=jobs)

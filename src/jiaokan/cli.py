@@ -386,7 +386,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     gc.disable()  # run_build pauses the collector (see collector_paused); here also while its summary prints
     try:
         return run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all, jobs=args.jobs,
-                         site_tei=args.site_tei)
+                         site_tei=args.site_tei, emended_tei=args.emended_tei)
     finally:
         if was:  # main() may run in a caller's process (tests, notebooks): give the collector back
             gc.enable()
@@ -623,10 +623,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", default="build", metavar="DIR", help="output folder (default build)")
     s.add_argument("--tei-all", metavar="PATH", help="also validate every output against tei_all.rng")
     s.add_argument("-j", "--jobs", type=int, metavar="N",
-                   help="collate N 篇 at once, in separate processes (default: the machine's cores; 1: one at a time)")
+                   help="collate N 篇 at once, in N processes: this one and N - 1 forked (default: the machine's cores; "
+                        "1: one at a time)")
     s.add_argument("--site-tei", action="store_true",
                    help="copy the TEI files into OUT/site/tei/, so the site stands alone (default: it links to OUT/tei/ "
                         "and OUT/apparatus/)")
+    s.add_argument("--emended-tei", action="store_true",
+                   help="also write each witness with its 案 emendations applied as TEI, OUT/emend/STEM.emended.xml "
+                        "(default: the changes only, OUT/emend/STEM.apparatus.xml, pointing into OUT/tei/)")
     s.set_defaults(func=cmd_build)
     s = sub.add_parser("init", help="find witness files, group them into witnesses and write a corpus.toml",
                        description="Look through PATH... (folders such as Kanripo clones, or files) for witness files,\n"

@@ -58,7 +58,7 @@ DEFAULT_RESP: dict[str, str | None] = {
 COMMENTARY_LAYERS: frozenset[str] = frozenset(LAYERS) - {"jing", "paratext"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Loc:
     """Where something starts in the source file: 1-based line, page label, char offset."""
 
@@ -77,6 +77,9 @@ class _Node:
     """
 
     kind: ClassVar[str] = ""
+    #: the nodes are slotted (here and in every subclass): a book holds some 200,000 of them, each
+    #: otherwise with a dict of its own, in the build and again in every worker it forks
+    __slots__ = ()
 
     @property
     def reading(self) -> str:
@@ -87,7 +90,7 @@ class _Node:
         return ""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Run(_Node):
     """Source characters held as they are (the common part of Text and Label)."""
 
@@ -98,7 +101,7 @@ class _Run(_Node):
         return self.text
 
 
-@dataclass
+@dataclass(slots=True)
 class Text(_Run):
     """A run of source characters, kept exactly (punctuation and stray spaces too)."""
 
@@ -109,7 +112,7 @@ class Text(_Run):
         return self.text
 
 
-@dataclass
+@dataclass(slots=True)
 class Label(_Run):
     """A marker that opens a layer in the source (鄭注, 疏, 音義, 〈朱注〉, 郑康成曰:).
 
@@ -216,7 +219,7 @@ def describe_codepoint(ch: str) -> str:
     return f"U+{o:04X} ({kind})"
 
 
-@dataclass
+@dataclass(slots=True)
 class Gaiji(_Node):
     """A character the source does not give as a plain character.
 
@@ -244,7 +247,7 @@ class Gaiji(_Node):
         return f"[{desc}]" if desc is not None else f"&{self.code};"
 
 
-@dataclass
+@dataclass(slots=True)
 class PageBreak(_Node):
     """A page boundary: ``n`` is the page label (``1a``), ``facs`` the image name.
 
@@ -259,7 +262,7 @@ class PageBreak(_Node):
     kind: ClassVar[str] = "pb"
 
 
-@dataclass
+@dataclass(slots=True)
 class LineBreak(_Node):
     """The start of source line ``n`` (1-based line number in the file)."""
 
@@ -267,7 +270,7 @@ class LineBreak(_Node):
     kind: ClassVar[str] = "lb"
 
 
-@dataclass
+@dataclass(slots=True)
 class Gap(_Node):
     """Source text that is lost: a page the transcription notes as missing (``# page missing``).
 
@@ -282,7 +285,7 @@ class Gap(_Node):
     kind: ClassVar[str] = "gap"
 
 
-@dataclass
+@dataclass(slots=True)
 class Note(_Node):
     """An inline editorial note: the 四库 editors' 案 notes (layer ``an``).
 
@@ -311,7 +314,7 @@ class Note(_Node):
 Inline = Union[Text, Label, Gaiji, PageBreak, LineBreak, Gap, Note]
 
 
-@dataclass
+@dataclass(slots=True)
 class Piece:
     """A run of text in one layer, by one responsible author.
 
@@ -347,7 +350,7 @@ class Piece:
         return [n for n in self.content if isinstance(n, Note)]
 
 
-@dataclass
+@dataclass(slots=True)
 class Unit:
     """One 经 passage and its commentary, or a standalone paratext/preface unit."""
 
@@ -456,13 +459,18 @@ class Witness:
                 yield u
 
     def layer_counts(self) -> dict[str, int]:
-        """Characters per layer (notes counted under ``an``, labels not counted)."""
-        counts = {layer: 0 for layer in LAYERS}
+        """Characters per layer (notes counted under ``an``, labels not counted).
+
+        The texts of a layer are joined and stripped of white space once, not piece by piece (a
+        count of characters adds up): the build asks this of every witness several times.
+        """
+        texts: dict[str, list[str]] = {layer: [] for layer in LAYERS}
         for p in self.pieces():
-            counts[p.layer] += len(strip_space(p.text))
-            for note in iter_notes(p.content):
-                counts[note.layer] += len(strip_space(note.text))
-        return counts
+            texts[p.layer].append(p.text)
+            for node in p.content:
+                if isinstance(node, Note):
+                    texts[node.layer].append(node.text)
+        return {layer: len(strip_space("".join(t))) for layer, t in texts.items()}
 
     def notes(self) -> list[Note]:
         out: list[Note] = []

@@ -14,10 +14,11 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import queue
 import signal
 import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Sequence, TypeVar
 
@@ -74,19 +75,25 @@ def _call(item: Any) -> Any:
 def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: int, *,
              on_done: Callable[[int, R], None] | None = None, pack: Callable[[R], R] | None = None,
              notes: list[str] | None = None) -> list[R]:
-    """``[step(state, item) for item in items]``, with up to ``jobs`` of them at once in forked processes.
+    """``[step(state, item) for item in items]``, with up to ``jobs`` of them at once: here and in
+    ``jobs - 1`` forked processes.
 
-    ``state`` is shared, not copied (the workers inherit it); ``item`` and the result travel
-    pickled, and ``pack`` lightens a worker's result for the trip (drop what the parent
-    already holds).  ``on_done(index, result)`` is called here as each step finishes (a
-    progress bar).  Results come back in the order of ``items`` whatever order they finish
-    in.  A step must return its errors rather than raise them.  If a worker dies (out of
-    memory, killed), what is left is done here and a line is added to ``notes``.
-    Put the longest steps first: the pool takes them in order.
+    ``state`` is shared, not copied (the workers inherit it); ``item`` and a worker's result travel
+    pickled, and ``pack`` lightens a worker's result for the trip (drop what the parent already
+    holds; a step done here is not packed, as with one job).  ``on_done(index, result)`` is called
+    here as each step finishes (a progress bar).  Results come back in the order of ``items``
+    whatever order they finish in.  A step must return its errors rather than raise them.  If a
+    worker dies (out of memory, killed), what is left is done here and a line is added to ``notes``.
+    Put the longest steps first: the steps are taken in order.
+
+    Why this process works too, rather than wait for ``jobs`` workers: every forked worker starts
+    with the parent's pages (the whole build: witnesses, collations), so each process more counts
+    the build's memory once more; the parent waiting idle was one copy for nothing.
     """
     global _WORK
     results: dict[int, R] = {}
-    if jobs > 1 and len(items) > 1 and "fork" in multiprocessing.get_all_start_methods():
+    workers = min(jobs, len(items)) - 1
+    if workers >= 1 and "fork" in multiprocessing.get_all_start_methods():
         _WORK = (step, state, pack)
         lifeline_r, lifeline_w = os.pipe()  # nothing is ever written: its end-of-file tells a worker the parent died
         # what the workers inherit, out of the collector's sight: a collection in a worker would
@@ -94,17 +101,10 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
         gc.freeze()
         try:
             ctx = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=min(jobs, len(items)), mp_context=ctx, initializer=_die_with_parent,
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_die_with_parent,
                                      initargs=(os.getpid(), lifeline_r, lifeline_w)) as pool:
-                futures = {pool.submit(_call, item): i for i, item in enumerate(items)}
-                for fut in as_completed(futures):
-                    i = futures[fut]
-                    results[i] = fut.result()
-                    if on_done is not None:
-                        on_done(i, results[i])
-        except BrokenProcessPool:
-            if notes is not None:
-                notes.append("a worker process died; what was left was done in this process")
+                if not _share(pool, workers, step, state, items, results, on_done) and notes is not None:
+                    notes.append("a worker process died; what was left was done in this process")
         finally:
             _WORK = None
             os.close(lifeline_r)
@@ -116,3 +116,58 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
             if on_done is not None:
                 on_done(i, results[i])
     return [results[i] for i in range(len(items))]
+
+
+def _share(pool: ProcessPoolExecutor, workers: int, step: Callable[[Any, T], R], state: Any, items: Sequence[T],
+           results: dict[int, R], on_done: Callable[[int, R], None] | None) -> bool:
+    """Take the steps in order, each by the first that is free: this process or one of the pool's
+    workers (a thread here hands each worker its next step and waits for it).  False if a worker
+    died (its step, and any left, are not in ``results``)."""
+    lock = threading.Lock()
+    taken = iter(range(len(items)))
+
+    def take() -> int | None:
+        with lock:
+            return next(taken, None)
+
+    finished: queue.SimpleQueue[tuple[int, R]] = queue.SimpleQueue()
+    failed: list[BaseException] = []
+    broken = threading.Event()
+
+    def feed(i: int, fut: Future) -> None:
+        try:
+            while True:
+                finished.put((i, fut.result()))
+                nxt = take()
+                if nxt is None or broken.is_set() or failed:
+                    return
+                i, fut = nxt, pool.submit(_call, items[nxt])
+        except BrokenProcessPool:
+            broken.set()
+        except BaseException as exc:  # a step that raised: raised here too, as with one job
+            failed.append(exc)
+
+    def report() -> None:
+        while not finished.empty():
+            j, r = finished.get()
+            results[j] = r
+            if on_done is not None:
+                on_done(j, r)
+
+    # every worker's first step is submitted from here, before this process starts on its own: the pool
+    # forks its workers at the first submit, and a fork must not happen while this thread is mid-step
+    firsts = [(i, pool.submit(_call, items[i])) for i in (take() for _ in range(workers)) if i is not None]
+    feeders = [threading.Thread(target=feed, args=first, name="jiaokan-feed", daemon=True) for first in firsts]
+    for t in feeders:
+        t.start()
+    while not failed and (i := take()) is not None:
+        results[i] = step(state, items[i])
+        if on_done is not None:
+            on_done(i, results[i])
+        report()
+    for t in feeders:
+        t.join()
+    report()
+    if failed:
+        raise failed[0]
+    return not broken.is_set()

@@ -52,6 +52,7 @@ from ..collate.rows import body_units
 from ..model import Gaiji, Piece, Witness
 from ..normalize import is_ignorable, key, resolve_gaiji, strip_ignorable
 from .anchor import Anchor, Claim, piece_context, piece_key
+from .folded import keys_joined
 from .lexicon import INCLUDES_ZHUSHU
 from .notes import NoteRecord
 from .verdict import VERDICTS
@@ -178,7 +179,10 @@ def _k(s: str) -> str:
     """
     if "&" in s:
         s = _ENTITY.sub(_entity_key, s)
-    return "".join(_key_of(ch) for ch in strip_ignorable(s))
+    s = strip_ignorable(s)
+    if not UNKNOWN_CHARS.isdisjoint(s):  # each gets a key of its own, in order
+        return "".join(_key_of(ch) for ch in s)
+    return keys_joined(s)  # the usual case: one str.translate, not a Python call per character
 
 
 def coded_text(p: Piece) -> str:
@@ -271,6 +275,8 @@ class Aligned:
         self.last_row = zrows[-1] if zrows else None
         self.row_index = {r.id: i for i, r in enumerate(col.rows)}
         self._cache: dict[tuple[str, str], _Pairing | None] = {}
+        #: :func:`_chars_and_keys` of a witness's layers, made once for all the place claims
+        self._texts: dict[tuple[str, frozenset[str]], tuple[str, list[str]]] = {}
         self._layer_keys: dict[str, str] = {}
         self._running: dict[str, tuple[str, dict[str, int]]] = {}
         #: the keys of the 注疏's front matter (a witness of its 卷首, all layers in order), where
@@ -1291,7 +1297,15 @@ def check_at(c: Claim, al: Aligned, record: NoteRecord | None = None, anchor: An
 
 def _chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[str, list[str]]:
     """A witness's ``layers`` in reading order: the comparison keys joined, and for each key the
-    character it stands for (as a reader sees it: :func:`plain`)."""
+    character it stands for (as a reader sees it: :func:`plain`).  Made once per witness and layers
+    (every place claim of a witness asks for it; the caller only reads it)."""
+    done = al._texts.get((siglum, layers))
+    if done is None:
+        done = al._texts[(siglum, layers)] = _make_chars_and_keys(al, siglum, layers)
+    return done
+
+
+def _make_chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[str, list[str]]:
     keys: list[str] = []
     chars: list[str] = []
     for u in al.units.get(siglum, {}).values():

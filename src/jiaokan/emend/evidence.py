@@ -34,6 +34,7 @@ from ..model import Where, Witness, walk
 from ..normalize.script import s2t_char
 from .anchor import Anchor, Claim
 from .apply import EmendResult
+from .folded import FoldedTexts
 from .shu import check_shu
 from .check import Aligned, Check, check_at, cites_zhushu, claimed_place, is_zhushu_claim, place_reading
 from .verdict import UNCOVERED, ClaimEvidence, Kind, Verdict
@@ -269,6 +270,7 @@ def _claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
     rd = _Readings(res)
     first = page_first_lines(res.witness)
     zs = res.against.meta.siglum if res.against is not None else None
+    shu_texts = FoldedTexts()  # the 疏 of res.shu's witnesses, made once for all the claims
     out: list[ClaimEvidence] = []
     for c in res.claims:
         a, r = c.anchor, c.record
@@ -304,7 +306,7 @@ def _claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
         out.append(ClaimEvidence(c.id, r.kind, lemma, said_reading, r.target or ("self" if r.kind == "conjecture" else ""),
                                  verdict, rule, why + unheld, anchor, place, witness, readings, said))
         out.extend(_witness_evidence(w, lemma, anchor, place, readings) for w in checks)
-        out.extend(check_shu(c, res.shu, lemma, anchor, place))
+        out.extend(check_shu(c, res.shu, lemma, anchor, place, shu_texts))
     return out
 
 

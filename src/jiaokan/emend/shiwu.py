@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 
 from ..model import UNKNOWN_MARKS, Note, Piece, Witness
 from ..normalize import is_ignorable, key
+from ..normalize.ignorable import strip_ignorable
+from .folded import FoldedText, FoldedTexts, first_keys
 from .verdict import ClaimEvidence, Kind, Verdict
 
 #: The editions an entry names, and the role name a claim about each is recorded under.
@@ -152,36 +154,26 @@ def _rejected(h: str, quote: str, rest: str) -> str | None:
 # The check
 
 
-class _Text:
-    """One witness's text of some layers over the 篇: folded keys and the original characters."""
-
-    def __init__(self, w: Witness, layers: tuple[str, ...]) -> None:
-        chars: list[str] = []
-        for p in w.pieces():
-            if p.layer in layers:
-                chars.extend(c for c in p.text if not is_ignorable(c))
-        self.orig = chars
-        self.keys = "".join(key(c)[:1] or c for c in chars)  # one position per character
-
-
 def _fold(s: str) -> str:
-    return "".join(key(c)[:1] or c for c in s if not is_ignorable(c))
+    return first_keys(strip_ignorable(s))
 
 
-def _read_at(t: _Text, left: str, right: str, width: int) -> tuple[set[str], int]:
+def _read_at(t: FoldedText, left: str, right: str, width: int) -> tuple[set[str], int]:
     """What ``t`` reads between ``left`` and ``right`` (``width`` characters; 0: nothing), at every match."""
     pat = re.escape(_fold(left)) + "(" + "." * width + ")" + re.escape(_fold(right))
     found: set[str] = set()
     n = 0
     for m in re.finditer(pat, t.keys):
-        found.add("".join(t.orig[m.start(1):m.end(1)]))
+        found.add(t.chars[m.start(1):m.end(1)])
         n += 1
     return found, n
 
 
-def check_entry(e: Entry, witnesses: dict[str, Witness], texts: dict[tuple[str, str], _Text] | None = None) -> None:
-    """Fill ``e.claims``: the entry's checkable claim against every witness, and its claims about editions."""
-    texts = {} if texts is None else texts
+def check_entry(e: Entry, witnesses: dict[str, Witness], texts: FoldedTexts | None = None) -> None:
+    """Fill ``e.claims``: the entry's checkable claim against every witness, and its claims about editions.
+
+    ``texts``: the witnesses' layer texts made for the entries before (made once per witness and layers)."""
+    texts = FoldedTexts() if texts is None else texts
     for k, (ed, a, b) in enumerate(e.editions):
         e.claims.append(ClaimEvidence(f"{e.id}.ed{k + 1}", "variant", lemma=a, reading=b,
                                       target=EDITIONS.get(ed, ed), rule="edition-unchecked",
@@ -190,10 +182,7 @@ def check_entry(e: Entry, witnesses: dict[str, Witness], texts: dict[tuple[str, 
         return
     layer, quote = next(((lay, q) for lay, q in e.places if (e.at or e.rejected or e.headword) in q), e.places[-1])
     for s, w in witnesses.items():
-        tk = (s, layer)
-        if tk not in texts:
-            texts[tk] = _Text(w, LAYERS_OF.get(layer, ("jing",)))
-        verdict, reading, why = _verdict(e, quote, texts[tk])
+        verdict, reading, why = _verdict(e, quote, texts.get(w, LAYERS_OF.get(layer, ("jing",))))
         kind: Kind = "variant" if e.kind == "substitution" else "addition" if e.kind == "addition" else "omission"
         e.claims.append(ClaimEvidence(
             f"{e.id}@{s}", kind,
@@ -225,7 +214,7 @@ def _contexts(quote: str, i: int, n: int) -> list[tuple[str, str]]:
     return [(a, b) for a, b in out if len(a) + len(b) >= 3]
 
 
-def _verdict(e: Entry, quote: str, t: _Text) -> tuple[Verdict, str, str]:
+def _verdict(e: Entry, quote: str, t: FoldedText) -> tuple[Verdict, str, str]:
     h = e.headword
     quote = "".join(c for c in quote if not is_ignorable(c))
     if e.kind == "substitution":
@@ -286,9 +275,12 @@ def _judge(r: str, h: str, x: str, where: str) -> tuple[Verdict, str, str]:
     return "contradicted", r, f"reads {r} {where}: neither {h} nor {x}"
 
 
-def check_pian(sw: Witness, witnesses: dict[str, Witness]) -> list[Entry]:
-    """Every entry of a 篇's 識誤 witness, parsed and checked against the 篇's witnesses (siglum → witness)."""
-    texts: dict[tuple[str, str], _Text] = {}
+def check_pian(sw: Witness, witnesses: dict[str, Witness], texts: FoldedTexts | None = None) -> list[Entry]:
+    """Every entry of a 篇's 識誤 witness, parsed and checked against the 篇's witnesses (siglum → witness).
+
+    ``texts``: pass one for all the 識誤 witnesses of a build, so that a 篇's texts are made once
+    however many 識誤 witnesses check them."""
+    texts = FoldedTexts() if texts is None else texts
     out = entries_of(sw)
     for e in out:
         check_entry(e, witnesses, texts)

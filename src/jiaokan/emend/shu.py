@@ -24,8 +24,10 @@ from __future__ import annotations
 import re
 
 from ..model import Witness
-from ..normalize import is_ignorable, key
+from ..normalize import is_ignorable
+from ..normalize.ignorable import strip_ignorable
 from .anchor import Claim
+from .folded import FoldedText, FoldedTexts, first_keys
 from .verdict import UNCOVERED, ClaimEvidence, Verdict
 from .words import shu_sentences
 
@@ -57,19 +59,15 @@ def shu_quote(raw: str) -> str:
     return "".join(ch for ch in m.group("q") if not is_ignorable(ch)) if m else ""
 
 
-class _Shu:
-    """One witness's 疏 of a 篇: one key per character, and the characters."""
-
-    def __init__(self, w: Witness) -> None:
-        self.chars = [ch for p in w.pieces() if p.layer == "shu" for ch in p.text if not is_ignorable(ch)]
-        self.keys = "".join(key(ch)[:1] or ch for ch in self.chars)
+#: the layers a witness's 疏 is read from
+_SHU = ("shu",)
 
 
 def _keys(s: str) -> str:
-    return "".join(key(ch)[:1] or ch for ch in s if not is_ignorable(ch))
+    return first_keys(strip_ignorable(s))
 
 
-def _longest_head(q: str, t: _Shu) -> tuple[int, int, int] | None:
+def _longest_head(q: str, t: FoldedText) -> tuple[int, int, int] | None:
     """(start, length) in characters of the stretch of ``q`` found in ``t``, and where in ``t``: the longest
     head of ``q`` of at least :data:`MIN_KEYS` characters; failing that, the longest stretch further in of
     at least :data:`MIN_INNER` (a note quotes 玉藻上大夫曰下臣… where the 疏 reads 玉藻云上大夫曰下臣…)."""
@@ -102,8 +100,11 @@ def _context(c: Claim) -> str:
 
 
 def check_shu(c: Claim, witnesses: list[Witness], lemma: str | None, anchor: str | None,
-              place: str | None) -> list[ClaimEvidence]:
-    """The records of claim ``c`` against the 疏 of each witness of ``witnesses`` (the 注疏, the 单疏本)."""
+              place: str | None, texts: FoldedTexts | None = None) -> list[ClaimEvidence]:
+    """The records of claim ``c`` against the 疏 of each witness of ``witnesses`` (the 注疏, the 单疏本).
+
+    ``texts``: the witnesses' 疏 as made for the claims before (one per result: made once, not per claim)."""
+    texts = texts if texts is not None else FoldedTexts()
     if not cites_shu(c) or c.anchor is None and not shu_quote(c.record.raw):
         return []
     q = shu_quote(c.record.raw)
@@ -113,7 +114,7 @@ def check_shu(c: Claim, witnesses: list[Witness], lemma: str | None, anchor: str
     kept = [ch for ch in said if not is_ignorable(ch)]
     for w in witnesses:
         s = w.meta.siglum
-        t = _Shu(w)
+        t = texts.get(w, _SHU)
         danshu = w.meta.role == "danshu"
         verdict: Verdict
         rest = ""
