@@ -9,7 +9,8 @@ change, and commit the new ``variants.tsv``.
 Inputs
   * Unihan (Debian package ``unicode-data``: ``/usr/share/unicode/Unihan_*.txt[.bz2]`` or
     ``Unihan.zip``): Unihan_Variants (kZVariant, kSemanticVariant, kTraditionalVariant),
-    Unihan_Readings (kDefinition "(same as X)"), Unihan_OtherMappings (kTGH, kGB0,
+    Unihan_Readings (kDefinition glosses: "(same as X)", "(non-classical / abbreviated form of X)": :func:`gloss_head`),
+    Unihan_OtherMappings (kTGH, kGB0,
     kBigFive: which characters are standard).
   * yitizi (CC0, PyPI ``yitizi``): the importable package, or ``--yitizi`` pointing at the
     wheel or at ``yitizi.json`` (``pip download --no-deps yitizi==0.1.3 -d DIR``).
@@ -36,6 +37,12 @@ The rules (see data/README.md for the reasoning)
      kDefinition > the component rule.  A lower source may settle a higher source's
      ambiguity only by picking one of its candidates; an ambiguity none settles goes to the one
      head Unihan defines word for word as the form (疉 → 叠, not 迭: :meth:`Builder.same_definition`).
+     A kSemanticVariant head one dictionary alone gives yields to that defined head where the lower sources
+     name others (恊 → 協, not Mathews' 勰), and folds nothing where none of them names it
+     (:meth:`Builder.one_dictionary_overruled`).
+  4a. kDefinition is read where a rare form's gloss says it is the character written another way ("same as",
+     "variant of", "non-classical form of", "abbreviated form of": 䑕 → 鼠), never "ancient", "corrupted",
+     "simplified" or "standard form of", and only when every gloss of the definition names that one character.
   4b. The component rule (class ``Components``): a form with no word of its own folds to the
      unique character whose decomposition differs from it only by components that are the
      same radical (飠/食), known variants under the folds above (㢲/巽), or one print
@@ -78,7 +85,40 @@ OUT = DATA / "variants.tsv"
 PAIRS_OUT = DATA / "variant_pairs.tsv"
 
 SOURCE_PRIORITY = ("unihan:kZVariant", "unihan:kSemanticVariant", "yitizi", "unihan:kDefinition", "ids:cjk-decomp")
-SAME_AS = re.compile(r"^\((?:same as|non-classical(?: form)? of|variant of) (\S)\)")
+#: the sources below each one, whose heads may overrule a head one dictionary alone gives (:meth:`Builder.choose`)
+LOWER_SOURCES = {s: SOURCE_PRIORITY[i + 1:] for i, s in enumerate(SOURCE_PRIORITY)}
+#: a kDefinition gloss naming one character: "(same as U+4E18 丘)", "(a non-classical abbreviated
+#: form of 鼠)"; group 1 the kind (lower case, articles and commas dropped by :func:`gloss_head`), group 2 the character
+GLOSS = re.compile(r"\((?:the |an? )?([a-z ,-]+?) (?:of|as) (?:U\+[0-9A-F]{4,5} )?(\S)\)")
+#: the kinds that say "the same character written another way" (俗字, 省体, 异体), so a rare form so glossed folds;
+#: every other kind names a different relation and never folds (see :func:`gloss_head`)
+SAME_WORD_GLOSSES = frozenset({
+    "same", "variant", "non-classical", "non-classical form", "non-classical variant", "non-classical from",
+    "non classical form", "same as non-classical form", "same as, non-classical form", "non-classical form same",
+    "abbreviated form", "non-classical abbreviated form", "non-classical and abbreviated form",
+    "non-classical, abbreviated form", "same as abbreviated form", "same as non-classical abbreviated form",
+})
+
+
+def gloss_head(definition: str, norm: Callable[[str], str] = lambda c: c) -> str | None:
+    """The one character a kDefinition gloss says the form is the same character as, or None.
+
+    Why these kinds and not the others (data/README.md, "kDefinition glosses"): "same as", "(a) variant of",
+    "non-classical (form) of" (俗字) and "(non-classical) abbreviated form of" (省体: 䑕 of 鼠, 㦮 of 錢) all say
+    the form is the character written another way, and a witness writing it reads that character.  "ancient
+    form of" (古字/古文) may be a different word in use, an early character a text keeps for its own sense (P,
+    not G); "corrupted form of" (讹字) is a miswriting a collation reports, not a form the prints share;
+    "simplified form of" is a 2013 类推 simplification of a rare character, a script relation that
+    kTraditionalVariant and OpenCC own; "standard form of" (正字/本字) may be the original character of a
+    borrowed use.  The gloss must open the definition, and name the one character every gloss of the definition
+    names (compared under ``norm``, the builder's t2s: 㭲 is "(same as 极)" and "(simplified form of 極)"): a gloss
+    naming two ("(an abbreviated form of 歛 斂)"), or a definition with two senses glossed by two characters
+    (䄺: "(same as 稚) young …, (same as 稊) tares"; 䄢: 齋 and 齊), names no unique head.
+    """
+    m = GLOSS.match(definition)
+    if not m or m.group(1) not in SAME_WORD_GLOSSES:
+        return None
+    return m.group(2) if {norm(g.group(2)) for g in GLOSS.finditer(definition)} == {norm(m.group(2))} else None
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -379,10 +419,10 @@ class Components:
             hits.discard(c)
             definition = gloss(c)
             if definition:  # a form with a gloss: only to a registered character of the same first sense
-                same = SAME_AS.match(definition)
+                same = gloss_head(definition, b.T)
                 sense = first_sense(c)
                 hits = {h for h in hits if any(registered(o) for o in by_t2s[h]) and (
-                        (same and b.T(same.group(1)) == h) or any(first_sense(o) == sense for o in by_t2s[h]))}
+                        (same and b.T(same) == h) or any(first_sense(o) == sense for o in by_t2s[h]))}
             for h in hits:
                 out.append((c, h))
         return out
@@ -471,10 +511,10 @@ class Builder:
                 edge("yitizi", c, y)
                 edge("yitizi", y, c)
         for c, d in self.readings.items():
-            m = SAME_AS.match(d.get("kDefinition", ""))
+            head = gloss_head(d.get("kDefinition", ""), self.T)
             # only rare characters: CJK Ext A and the astral extensions, never the URO block
-            if m and not (0x4E00 <= ord(c) <= 0x9FFF) and ord(c) >= 0x3400:
-                edge("unihan:kDefinition", c, m.group(1))
+            if head and not (0x4E00 <= ord(c) <= 0x9FFF) and ord(c) >= 0x3400:
+                edge("unihan:kDefinition", c, head)
         return cand
 
     def best_attested(self, src: str, a: str, heads: set[str]) -> str | None:
@@ -502,7 +542,14 @@ class Builder:
                     if not heads:
                         continue
                 if len(heads) == 1:
-                    table[a] = (next(iter(heads)), src)
+                    head = next(iter(heads))
+                    settled = self.one_dictionary_overruled(a, src, head, by_source)
+                    if settled is None:
+                        table[a] = (head, src)
+                    elif settled:
+                        table[a] = (settled, "unihan:kDefinition-same")
+                    else:
+                        ambiguous[a] = "".join(sorted(set().union(*by_source.values())))
                     break
                 best = self.best_attested(src, a, heads)
                 if best is not None:
@@ -517,6 +564,28 @@ class Builder:
                     else:
                         ambiguous[a] = "".join(sorted(allowed))
         return table, ambiguous
+
+    def one_dictionary_overruled(self, a: str, src: str, head: str,
+                                 by_source: dict[str, set[str]]) -> str | None:
+        """When one dictionary alone relates ``a`` to ``head`` (a kSemanticVariant with one source) and the
+        lower sources name other heads: the head Unihan defines word for word as ``a`` if that is another one,
+        ``""`` (fold nothing) if no lower source names ``head``, else None (``head`` stands).
+
+        Why: a kSemanticVariant one dictionary gives is one reading of a group (Mathews lists 恊 with 勰, while
+        恊 is "be united; cooperate", as 協 is, and 勰 is "peaceful, harmonious"; 康熙: 恊 同協); where the
+        form's own definition is another head's word for word, that head is the character (恊 → 協).  Where
+        nothing decides between sources that disagree, the form stays unfolded for the alignment: uncertain
+        is better than wrong.
+        """
+        if src != "unihan:kSemanticVariant" or len(self.tags.get((src, a, head), set())) != 1:
+            return None
+        lower = set().union(*(hs for s, hs in by_source.items() if s in LOWER_SOURCES[src]))
+        if not lower - {head}:
+            return None
+        same = self.same_definition(a, lower | {head})
+        if same is not None and same != head:
+            return same
+        return None if head in lower else ""
 
     def same_definition(self, a: str, heads: set[str]) -> str | None:
         """Of several candidate heads, the one Unihan defines word for word as it defines ``a`` (畳, 疉: "repeat,

@@ -9,6 +9,8 @@ from __future__ import annotations
 import subprocess
 import sys
 from importlib import resources
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
@@ -377,3 +379,70 @@ def test_script_conversion() -> None:
     assert s2t_char("众") == "衆" and s2t_char("衆") == "衆" and s2t_char("a") == "a"
     assert convert_text("宾礼辞", "traditional") == "賓禮辭" and convert_text("", "traditional") == ""
     assert convert_text("賓禮辭", "simplified") == "宾礼辞"
+
+
+# ----------------------------------------------------------------------------- kDefinition glosses and one-dictionary heads
+
+
+def _build_variant_tables() -> ModuleType:
+    """The generator script as a module (scripts/ is not a package)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "build_variant_tables.py"
+    spec = importlib.util.spec_from_file_location("build_variant_tables", path)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("definition, head", [
+    # Unihan 15 kDefinition strings, verbatim openings
+    ("(a non-classical abbreviated form of 鼠) a rat, a mouse, squirrels, moles, etc., Kangxi radical 208", "鼠"),
+    ("(abbreviated form of 錢) money; cash, a unit of weight", "錢"),  # 㦮
+    ("(same as U+50C5 僅) barely enough; scarcely; almost", "僅"),  # 㝻: the gloss spelt with its code point
+    ("(a variant of 最) very; exceedingly; most, superior", "最"),  # 㝡
+    ("(same as non-classical form of 焰) flame; blaze; glowing; brilliant", "焰"),  # 㷔
+    ("(ancient form of 庸) to employ; to use, to manifest", None),  # 㐯: 古字, may be a word of its own
+    ("(corrupted form of 拯) to save; to lift up", None),  # 㐼: 讹字
+    ("(simplified form of 偑) name of a place, last name", None),  # 㐽: a 类推 simplification
+    ("(standard form of 眾) all; the whole of; a multitude", None),  # 㐺: 正字/本字
+    ("(an abbreviated form of 歛 斂) to collect; to gather", None),  # 㰸: two characters
+    # 㒸, 䄢: two senses glossed by two characters name no unique head
+    ("(same as U+9042 遂) to obey; to comply with, (an ancient form of U+6B72 歲) a year, age", None),
+    ("(same as 齋) pious; respectful; chaste; pure, to abstain from meat, (same as 齊) equal; uniform", None),
+])
+def test_gloss_head_reads_only_the_glosses_that_say_same_character(definition: str, head: str | None) -> None:
+    assert _build_variant_tables().gloss_head(definition) == head
+
+
+def test_gloss_heads_compare_in_t2s_space() -> None:
+    """㭲: "(same as 极) …, (simplified form of 極) …" names one character once 極 is read as 极."""
+    d = "(same as 极) a wooden frame, (simplified form of 極) to exhaust, extreme"
+    mod = _build_variant_tables()
+    assert mod.gloss_head(d) is None
+    assert mod.gloss_head(d, t2s_char) == "极"
+
+
+def test_glossed_rare_forms_fold() -> None:
+    assert fold_token("䑕") == Folded("䑕", "鼠", "variant")  # non-classical abbreviated form; 4 places in the prints
+    assert key("㦮") == key("錢")  # abbreviated form
+    assert key("㝻") == key("僅")  # "(same as U+50C5 僅)"
+
+
+def test_glosses_that_name_another_relation_do_not_fold() -> None:
+    assert key("㐰") != key("信")  # ancient form
+    assert key("㐼") != key("拯")  # corrupted form
+    assert key("㐺") != key("眾")  # standard form
+    # two senses, two characters: 䄢 is 齋 or 齊, 㒸 遂 or 歲, 㧍 仿 or 搒 (拂㧍 in 既夕禮 注 is left to the alignment)
+    assert key("䄢") not in (key("齋"), key("齊"))
+    assert key("㒸") not in (key("遂"), key("歲"))
+    assert key("㧍") not in (key("仿"), key("搒"))
+
+
+def test_one_dictionary_head_yields_to_the_form_s_own_definition() -> None:
+    """恊: Mathews alone relates it to 勰 ("peaceful, harmonious"); Unihan defines it "be united; cooperate", as 協
+    (康熙: 恊 同協), and yitizi names both: it folds to 協, not 勰; 勰 keeps its own key."""
+    assert key("恊") == key("協") == key("协")
+    assert key("恊") != key("勰")
+    assert fold_token("恊").cls == "variant"
