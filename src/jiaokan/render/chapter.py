@@ -27,7 +27,6 @@ from .html import LAYER_EN, LAYER_ZH, VARIANT_ZH, lang_of, safe_id
 from .inline import ColumnWriter, PageIds
 from .marks import jiaokanji_order, mark_index
 from .notes import Verdicts
-from .overview import overview_cells
 from .truth import fold, found_elsewhere
 
 
@@ -198,7 +197,7 @@ def column_html(cw: ColumnWriter, w: Witness, slots: list[int] | None = None) ->
     return fold_punctuation(html) if machine_punctuated(w) else html
 
 
-#: what every view of a chapter computes alike (the marks of the collation, the overview strip), kept for the
+#: what every view of a chapter computes alike (the marks of the collation), kept for the
 #: last chapter only: its views are made one after the other (kind → (the chapter or collation, the value))
 _last: dict[str, tuple[object, Any]] = {}
 
@@ -280,9 +279,9 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         "back": back,
         "layers": [(x, LAYER_ZH[x], LAYER_EN[x]) for x in layers_present(ch)],
         "vtypes": _vtypes(col),
-        "overview": _once("overview", ch, lambda: overview_cells(ch, apps_by_row)),
+        "overview": len(ch.rows()),
         "apps": app_data(col, numbers) if col else {},
-        "apps_src": apps_src(ch) if col else None,
+        "apps_src": apps_src(ch),
         "view": "parallel",
         "lang": lang_of(ch.witnesses[ch.base].meta.script),
     }
@@ -419,9 +418,9 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
         "back": back,
         "layers": [(x, LAYER_ZH[x], LAYER_EN[x]) for x in layers_present(Chapter(ch.name, {base: w}))],
         "vtypes": _vtypes(col),
-        "overview": _once("overview", ch, lambda: overview_cells(ch, apps_by_row)),
+        "overview": len(ch.rows()),
         "apps": app_data(col, numbers) if col else {},
-        "apps_src": apps_src(ch) if col else None,
+        "apps_src": apps_src(ch),
         "view": "emended" if emended else "base",
         "reader": base,
         "lang": lang_of(w.meta.script),

@@ -251,10 +251,9 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
             weights[0] = tuple(a + b for a, b in zip(weights[0], _row_weight(ctx["front"])))  # type: ignore[assignment]
         parts = plan(name, weights)
         numbers = [r["n"] for r in ctx[key]]
-        where = {r["id"]: p.page for p in parts for r in ctx[key][p.start:p.end]}
         ids = []
         for part in parts:
-            pctx = _part_context(ctx, key, parts, part, numbers, where)
+            pctx = _part_context(ctx, key, parts, part, numbers)
             html = env.get_template(template).render(site_title=title, search_src=search_src(ch), **pctx)
             data = html.encode("utf-8")
             atomic_write_bytes(out / part.page, data)
@@ -279,18 +278,14 @@ def _row_weight(r: dict) -> tuple[int, int]:
     return b, t
 
 
-def _part_context(ctx: dict, key: str, parts: list[Part], part: Part, numbers: list[int], where: dict[str, str]) -> dict:
+def _part_context(ctx: dict, key: str, parts: list[Part], part: Part, numbers: list[int]) -> dict:
     """The template context of one part: its rows, the front matter on the first, the back on the last, the
-    apparatus entries of its rows only, the overview's cells pointing into the part that holds each row."""
+    apparatus entries of its rows only."""
     if len(parts) == 1:
         return {**ctx, "parts": None}
     rows = ctx[key][part.start:part.end]
     mine = {r["id"] for r in rows}
     apps = {k: v for k, v in ctx.get("apps", {}).items() if v.get("row") in mine}
-    cells = []
-    for c in ctx.get("overview", []):
-        rid = c["href"][1:]
-        cells.append(c if rid in mine or rid not in where else {**c, "href": f"{where[rid]}{c['href']}"})
     return {**ctx, key: rows, "front": ctx.get("front") if part.k == 1 else None,
             "back": ctx.get("back") if part.k == len(parts) else None,
-            "apps": apps, "overview": cells, "parts": nav(parts, part, numbers)}
+            "apps": apps, "parts": nav(parts, part, numbers)}

@@ -756,9 +756,32 @@
   });
 
   /* ---------------------------------------------------------------- overview: where am I */
+  var strip = document.querySelector(".overview");
+  /* the cells, one per row, from the chapter's data (apps/NAME.js: the same in every view and part); each links to
+     its row, in the part of this view that holds it (the strip's data-parts: page,first,last|…) */
+  function drawStrip() {
+    var ov = (window.jiaokanData || {}).overview;
+    if (!strip || !ov || strip.firstChild) return;
+    var parts = (strip.getAttribute("data-parts") || "").split("|").filter(Boolean).map(function (p) {
+      var x = p.split(","); return { page: x[0], first: Number(x[1]), last: Number(x[2]) };
+    });
+    var frag = document.createDocumentFragment(), k = 0;
+    ov.c.forEach(function (c, i) {
+      var n = i + 1;
+      while (k < parts.length - 1 && n > parts[k].last) k++;
+      var a = document.createElement("a");
+      a.setAttribute("href", (parts.length ? parts[k].page : "") + "#" + ov.ids[i]);
+      a.className = "ov" + (c[3] & 1 ? " ov-strong" : "") + (c[3] & 2 ? " ov-solo" : "");
+      a.style.cssText = "flex-grow:" + c[0] + ";--d:" + (c[1] / 100).toFixed(2);
+      a.setAttribute("data-v", c[2]);
+      a.tabIndex = i ? -1 : 0;
+      frag.appendChild(a);
+    });
+    strip.appendChild(frag);
+  }
+  drawStrip();
   var cells = document.querySelectorAll(".overview .ov");
   /* one tab stop for the whole strip; arrow keys walk its cells, Enter follows one */
-  var strip = document.querySelector(".overview");
   /* a cell is named when the pointer or the focus reaches it (§n: v variants), in the interface language */
   function nameCell(e) {
     var c = e.target;
