@@ -345,8 +345,18 @@ def test_truth_check_passes_on_every_page_of_the_whole_book(book):
 
 # ---------------------------------------------------------------------------------------------- reading views
 def test_the_emended_text_marks_each_change_and_links_it_to_its_note(opener, site):
-    pg = opener(site, "xiangsheli-emended.html")
+    """The 校定本 is the base page switched (?v=emended): the changes shown, each a button to its note; its old
+    address leads there, a permalink with it; the parts keep the switch."""
+    pg = opener(site, "xiangsheli-emended.html#r2")
+    pg.wait_for_function("location.search === '?v=emended'")
+    pg.wait_for_load_state("load")
+    assert pg.url.split("/")[-1] == "xiangsheli-base.html?v=emended#r2" and pg.errors == []
+    pg = opener(site, "xiangsheli-base.html?v=emended")
     assert pg.errors == []
+    assert pg.get_attribute(".views .emended-link", "aria-current") == "page"
+    assert pg.locator(".views [aria-current]").count() == 1 and pg.locator(".emended-only").first.is_visible()
+    nxt = pg.locator("#text > nav.parts .part-next").first
+    assert nxt.count() == 0 or nxt.get_attribute("href").endswith("?v=emended")
     changes = pg.locator("#text .em")
     assert changes.count() >= 5  # in the first part of the 篇 (render/parts.py)
     first = pg.locator("#text .em-restore:has(.em-was)").first
@@ -358,9 +368,17 @@ def test_the_emended_text_marks_each_change_and_links_it_to_its_note(opener, sit
     pg.wait_for_selector("#an-panel:not([hidden])")
     assert pg.get_attribute("#an-panel", "data-note") == first.get_attribute("data-note-ref")
     assert "案语" in pg.inner_text("#an-panel")
-    # the plain base view shows the text only: the reading set aside is not there
+    # the plain base view (the same page) shows the base text only: the changes are there, hidden, no tab stops;
+    # a click on their characters opens no 案 dialog
     pg = opener(site, "xiangsheli-base.html")
-    assert not pg.locator("#text .em-was").first.is_visible()
+    was = pg.locator("#text .em-was").first
+    assert was.count() and not was.is_visible() and not pg.locator(".emended-only").first.is_visible()
+    assert pg.locator("#text .em[tabindex]").count() == 0
+    assert pg.get_attribute(".views a[data-i18n='basetext']", "aria-current") == "page"
+    em = pg.locator("#text .em .em-is:not(:empty), #text .em .em-old").first
+    em.scroll_into_view_if_needed()
+    em.click()
+    assert pg.locator("#an-panel").is_hidden()
 
 
 def test_any_witness_as_the_reading_text(opener, site):
@@ -510,7 +528,7 @@ INTERFACE_TEXT = """() => {
 ALLOWED = {"Enter", "Shift", "Esc", "TEI", "BibTeX", "CSL", "JSON", "JS", "ZS", "SB", "TS"}
 
 
-@pytest.mark.parametrize("name", ["dasheyi.html#r65", "dasheyi-base.html", "xiangsheli-emended.html"])
+@pytest.mark.parametrize("name", ["dasheyi.html#r65", "dasheyi-base.html", "xiangsheli-base.html?v=emended"])
 def test_no_interface_string_is_hard_coded(opener, site, name):
     """In the Chinese interface no English words remain (疏 only in ZS, orthographic 异体, the base view's
     introduction, verdict sentences): every string goes through jiaokan.i18n; switched to English, they follow."""

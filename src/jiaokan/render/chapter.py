@@ -70,7 +70,13 @@ class Chapter:
 
     @property
     def emended_page(self) -> str:
+        """The emended text's old page: now a pointer to :attr:`emended_href`."""
         return f"{self.name}-emended.html"
+
+    @property
+    def emended_href(self) -> str:
+        """The emended text: the base page switched to it (the two share one page)."""
+        return f"{self.base_page}?v=emended"
 
     #: the base witness's 案 notes change readings that can be placed (set by the site): an emended-text page
     has_emended: bool = False
@@ -340,16 +346,14 @@ def _vtypes(col: Collation | None) -> list[tuple[str, str, int]]:
     return [(t, VARIANT_ZH[t], counts.get(t, 0)) for t in order if counts.get(t, 0)]
 
 
-#: the blocks of the last base-text view (chapter, reading text, verdicts, row id → (block, page ids taken)), for
-#: the emended view of the same reading text
-_last_base: list[tuple[Chapter, str, Verdicts | None, dict[str, tuple[dict, list[str]]]]] = []
-
-
 def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = False,
                  reader: str | None = None) -> dict:
     """The base text running, numbered footnote references at each entry, the apparatus under each passage.
 
-    ``emended``: the emended text (:mod:`.emended`): every change a 案 note makes marked at its characters.
+    ``emended``: the page is also the emended text (:mod:`.emended`, the 校定本): every change a 案 note makes is
+    marked at its characters, hidden (the reading set aside, the emended one) until the page is switched to the
+    emended text (``?v=emended``, ``edition.js``); the two views share one page, as they share every row but the
+    few a note changes.
     ``reader``: another witness as the reading text, the others (the base among them) in its 校勘記."""
     col = ch.collation
     base = reader or ch.base
@@ -367,20 +371,8 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
         gaps_by_row.setdefault(g.row, []).append(g)
     pages = PageIds()
     blocks = []
-    # The emended text differs from the base text of the same reading text only in the rows whose pieces a
-    # note changes: the others are the base view's blocks, made just before (site.py renders the two in turn),
-    # with the page anchors they took (the same sequence of anchors on both pages, so the same ids).
-    last = _last_base[0] if emended and _last_base else None
-    prev = last[3] if last is not None and last[0] is ch and last[1] == base and last[2] is verdicts else None
-    made: dict[str, tuple[dict, list[str]]] = {}
     for i, row in enumerate(ch.rows(), 1):
         ids = row.units.get(base, [])
-        reuse = prev.get(row.id) if prev is not None else None
-        if reuse is not None and ems is not None and not any((p.id or "") in ems for uid in ids for p in units[uid].pieces):
-            blocks.append(reuse[0])
-            pages.retake(reuse[1])
-            continue
-        taken = len(pages.taken)
         present = {s for s, x in row.units.items() if x}
         cw = ColumnWriter(base, marks.get((row.id, base)), pages, verdicts, footnotes=numbers, emend=ems)
         for uid in ids:
@@ -404,9 +396,6 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
                     others.append({"siglum": s, "lang": lang_of(ow.meta.script), "html": column_html(ocw, ow)})
         blocks.append({"id": row.id, "n": i, "passage": row.base_passage, "html": column_html(cw, w) if ids else Markup(""),
                        "foot": foot, "gaps": notes, "others": others})
-        made[row.id] = (blocks[-1], pages.taken[taken:])
-    if not emended:
-        _last_base[:] = [(ch, base, verdicts, made)]
     front = _edge_rows(Chapter(ch.name, {base: w}), "front", pages, verdicts)
     back = _edge_rows(Chapter(ch.name, {base: w}), "back", pages, verdicts)
     return {
@@ -421,7 +410,8 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
         "overview": len(ch.rows()),
         "apps": app_data(col, numbers) if col else {},
         "apps_src": apps_src(ch),
-        "view": "emended" if emended else "base",
+        "view": "base",
+        "emends": bool(ems),
         "reader": base,
         "lang": lang_of(w.meta.script),
         "napps": len(numbers),

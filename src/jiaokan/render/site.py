@@ -237,9 +237,11 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
     env = environment()
     pages: dict[str, int] = {}
     todo = [(ch.page, "chapter.html", parallel_context(ch, verdicts)),
-            (ch.base_page, "basetext.html", base_context(ch, verdicts))]
-    if ch.has_emended:
-        todo.append((ch.emended_page, "basetext.html", base_context(ch, verdicts, emended=True)))
+            (ch.base_page, "basetext.html", base_context(ch, verdicts, emended=ch.has_emended))]
+    if ch.has_emended:  # the emended text is the base page switched (``?v=emended``): its old address leads there
+        data = env.get_template("moved.html").render(site_title=title, chapter=ch, to=ch.emended_href).encode("utf-8")
+        atomic_write_bytes(out / ch.emended_page, data)
+        pages[ch.emended_page] = len(data)
     for s, page in ch.readers:  # every other witness as the reading text, the others in its 校勘記
         if s != ch.base:
             todo.append((page, "basetext.html", base_context(ch, verdicts, reader=s)))

@@ -18,6 +18,27 @@
     }
   })();
 
+  /* ---------------------------------------------------------------- the emended text (校定本)
+     The base page is the emended text too (render/chapter.py base_context): every change of a 案 note is in its
+     rows, hidden.  ?v=emended switches the page to it: the changes shown and each a button to its note; the
+     links to the other parts of the view keep the switch (partHref). */
+  var EMENDED = !!(text && text.hasAttribute("data-emends") && /(^\?|&)v=emended(&|$)/.test(location.search));
+  function partHref(page) { return EMENDED ? page + "?v=emended" : page; }
+  if (EMENDED) {
+    text.classList.add("emended");
+    body.classList.remove("view-base");
+    body.classList.add("view-emended");
+    document.querySelectorAll(".views [aria-current]").forEach(function (a) { a.removeAttribute("aria-current"); });
+    var emLink = document.querySelector(".views .emended-link");
+    if (emLink) emLink.setAttribute("aria-current", "page");
+    text.querySelectorAll(".em[data-note-ref]").forEach(function (e) {
+      e.tabIndex = 0;
+      e.setAttribute("role", "button");
+      e.setAttribute("aria-haspopup", "dialog");
+    });
+    text.querySelectorAll("nav.parts a[href]").forEach(function (a) { a.setAttribute("href", partHref(a.getAttribute("href"))); });
+  }
+
   function readJSON(id) {
     var el = document.getElementById(id);
     if (!el) return {};
@@ -599,7 +620,7 @@
             if (m.pages[k] !== here && (" " + m.ids[k] + " ").indexOf(" " + id + " ") >= 0) {
               // the query of this page's search travels along, so the hit is marked there (search.js)
               var qs = location.search, qb = document.getElementById("q"), qx = document.getElementById("q-exact");
-              if (qb && qb.value) qs = "?q=" + encodeURIComponent(qb.value) + (qx && qx.checked ? "&exact=1" : "");
+              if (qb && qb.value) qs = "?q=" + encodeURIComponent(qb.value) + (qx && qx.checked ? "&exact=1" : "") + (EMENDED ? "&v=emended" : "");
               location.assign(m.pages[k] + qs + "#" + encodeURIComponent(id));
               return done(true);
             }
@@ -770,7 +791,7 @@
       var n = i + 1;
       while (k < parts.length - 1 && n > parts[k].last) k++;
       var a = document.createElement("a");
-      a.setAttribute("href", (parts.length ? parts[k].page : "") + "#" + ov.ids[i]);
+      a.setAttribute("href", (parts.length && parts[k].page ? partHref(parts[k].page) : "") + "#" + ov.ids[i]);
       a.className = "ov" + (c[3] & 1 ? " ov-strong" : "") + (c[3] & 2 ? " ov-solo" : "");
       a.style.cssText = "flex-grow:" + c[0] + ";--d:" + (c[1] / 100).toFixed(2);
       a.setAttribute("data-v", c[2]);
