@@ -52,7 +52,7 @@ def test_index_is_the_table_of_contents_of_the_book(opener, book, site):
     assert [s.strip() for s in first.locator("td.wits b").all_inner_texts()] == ["JS", "ZS", "SB"]
     # every view of the 篇 under its entry: parallel, 校勘記, each other witness as the reading text, 校定本 …
     views = first.locator("td.toc-views > a, td.toc-views > .toc-readers a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
-    assert views[:2] == ["pian01.html", "pian01-base.html"] and {"pian01-base-ZS.html", "pian01-base-SB.html"} <= set(views)
+    assert views[:2] == ["pian01.html", "pian01-base.html"] and {"pian01.html?read=ZS", "pian01.html?read=SB"} <= set(views)
     if (book / "pian01-shu.html").exists():  # … and its 疏 collated with the 单疏本, and the 識誤's page, as sub-lines
         shu = first.locator(".toc-more.toc-shu")
         assert shu.count() == 1 and shu.locator("a").first.get_attribute("href") == "pian01-shu.html"
@@ -382,18 +382,46 @@ def test_the_emended_text_marks_each_change_and_links_it_to_its_note(opener, sit
 
 
 def test_any_witness_as_the_reading_text(opener, site):
+    """Another witness as the reading text: the parallel page drawn from its column (?read=ZS), a footnote number
+    after each entry and the 校勘記 read from it under each passage, as the base page is for the base."""
     pg = opener(site, "xiangsheli-base.html")
     pg.locator(".readers a[data-reader='ZS']").click()
     pg.wait_for_load_state("load")
-    assert pg.url.endswith("xiangsheli-base-ZS.html") and pg.errors == []
+    assert pg.url.endswith("xiangsheli.html?read=ZS") and pg.errors == []
     assert pg.get_attribute(".readers a[data-reader='ZS']", "aria-current") == "page"
+    assert pg.locator(".views [aria-current]").count() == 1 and "view-base" in pg.evaluate("document.body.className")
+    assert pg.locator("#text .cols, #bar .colheads").count() == 0 and pg.locator("#text section.brow").count() > 20
     units = pg.eval_on_selector_all("#text [data-unit][id]", "es => [...new Set(es.map(e => e.id.replace(/[0-9.]+$/, '')))]")
     assert units == ["ZS"]
     notes = pg.locator(".apparatus .jkj").all_inner_texts()
-    assert len(notes) > 20 and any("集釋本" in t for t in notes)  # the first part's (render/parts.py)
+    assert len(notes) > 5 and any("集釋本" in t for t in notes)  # the first part of the parallel view (parts.py)
+    data = pg.evaluate("window.jiaokanData.readers.ZS")
+    assert notes == [e[1] for e in data[:len(notes)]]  # numbered 1… in the order of the 篇's 校勘記 read from ZS
+    refs = pg.eval_on_selector_all("#text .fn-ref", "es => es.map(e => [e.id.slice(4), Number(e.textContent)])")
+    fns = pg.eval_on_selector_all(".apparatus li.fn", "es => es.map(e => [e.id.slice(3), e.value])")
+    assert fns == [[e[0], i] for i, e in enumerate(data[:len(fns)], 1)] and sorted(refs, key=lambda x: x[1]) == fns
+    assert pg.locator("#text .fn-ref").first.is_visible()
+    pg.locator(".apparatus li.fn .fn-n").first.click()  # back to its place in the text
+    pg.wait_for_function("location.hash.startsWith('#ref-')")
+    # the popover numbers an entry as this 校勘記 does, and the intro counts them
+    mark = pg.locator(f"#text mark[data-app='{fns[1][0]}']").first
+    mark.scroll_into_view_if_needed()
+    mark.click()
+    pg.wait_for_selector("#app-panel:not([hidden])")
+    assert pg.evaluate(f"window.jiaokanData && document.querySelector('#fn-{fns[1][0]}').value") == 2
+    assert f"{len(data)}" in pg.inner_text(".sigla")
+    pg.keyboard.press("Escape")
+    # a part link keeps the reading text; the old page of the view points here, permalink and all
+    nxt = pg.locator("#text > nav.parts .part-next").first
+    assert nxt.get_attribute("href").endswith("?read=ZS")
+    pg = opener(site, f"xiangsheli-base-ZS.html#fn-{fns[0][0]}")
+    pg.wait_for_function("location.search === '?read=ZS'")
+    pg.wait_for_load_state("load")
+    pg.wait_for_selector(f"[id='fn-{fns[0][0]}']")
+    assert pg.url.endswith(f"xiangsheli.html?read=ZS#fn-{fns[0][0]}") and pg.errors == []
     pg.locator(".readers a[data-reader='SB']").click()
     pg.wait_for_load_state("load")
-    assert pg.url.endswith("xiangsheli-base-SB.html")
+    assert pg.url.endswith("xiangsheli.html?read=SB") and pg.locator("#text [data-unit^='SB'][id]").count() > 20
 
 
 def test_the_base_view_is_a_modern_jiaokanji(opener, site):

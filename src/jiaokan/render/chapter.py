@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import quote
 import unicodedata
 from html import unescape
 from dataclasses import dataclass, field
@@ -60,8 +61,14 @@ class Chapter:
         return f"{self.name}-base.html"
 
     def reading_page(self, siglum: str) -> str:
-        """The base-text view read from ``siglum``: the base's page, or ``NAME-base-SIGLUM.html``."""
-        return self.base_page if siglum == self.base else f"{self.name}-base-{safe_id(siglum)}.html"
+        """The base-text view read from ``siglum``: the base's page, or the parallel page drawn as that witness's
+        reading text (``NAME.html?read=SIGLUM``, ``edition.js``: its column, the 校勘記 read from it)."""
+        return self.base_page if siglum == self.base else f"{self.page}?read={quote(siglum)}"
+
+    def old_reading_page(self, siglum: str) -> str:
+        """Where another witness's reading view was a page of its own (``NAME-base-SIGLUM.html``): a pointer to
+        :meth:`reading_page` now, so its permalinks hold."""
+        return f"{self.name}-base-{safe_id(siglum)}.html"
 
     @property
     def readers(self) -> list[tuple[str, str]]:

@@ -33,7 +33,7 @@ from ..emend.verdict import NoteVerdict
 from ..io import atomic_write_bytes
 from ..model import LAYERS, LineBreak, Note, PageBreak, Where, Witness, walk
 from ..normalize import strip_ignorable
-from .appview import app_table, apps_src
+from .appview import app_table, apps_src, reader_entries
 from .overview import overview_cells, overview_data
 from .chapter import Chapter
 from .cite import cite_head, leaf_ref, work_title
@@ -246,14 +246,17 @@ def write_chapter_search(ch: Chapter, out: Path, verdicts: Verdicts | None) -> d
 def write_chapter_apps(ch: Chapter, out: Path) -> dict[str, int]:
     """Write what every view of the chapter loads by ``<script src>`` (``apps/NAME.js``): the overview strip
     (``window.jiaokanData.overview``, :func:`.overview.overview_data`) and, for a collation, its apparatus entries
-    (``window.jiaokanData.apps``), which each view completes with its own numbers (:func:`.appview.app_data`);
-    file name → bytes."""
+    (``window.jiaokanData.apps``), which each view completes with its own numbers (:func:`.appview.app_data`),
+    and the 校勘記 read from each other witness (``readers``, :func:`.appview.reader_entries`: the parallel page
+    becomes that witness's reading view with them); file name → bytes."""
     apps_by_row: dict[str, list] = {}
     for a in (ch.collation.apps if ch.collation else []):
         apps_by_row.setdefault(a.row, []).append(a)
     data = js_data("overview", overview_data(overview_cells(ch, apps_by_row)))
-    if ch.collation is not None:
-        data += js_data("apps", app_table(ch.collation))
+    col = ch.collation
+    if col is not None:
+        data += js_data("apps", app_table(col))
+        data += js_data("readers", {s: reader_entries(col, s) for s in col.witnesses if s != col.base})
     atomic_write_bytes(out / apps_src(ch), data)
     return {apps_src(ch): len(data)}
 

@@ -238,13 +238,14 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
     pages: dict[str, int] = {}
     todo = [(ch.page, "chapter.html", parallel_context(ch, verdicts)),
             (ch.base_page, "basetext.html", base_context(ch, verdicts, emended=ch.has_emended))]
-    if ch.has_emended:  # the emended text is the base page switched (``?v=emended``): its old address leads there
-        data = env.get_template("moved.html").render(site_title=title, chapter=ch, to=ch.emended_href).encode("utf-8")
-        atomic_write_bytes(out / ch.emended_page, data)
-        pages[ch.emended_page] = len(data)
-    for s, page in ch.readers:  # every other witness as the reading text, the others in its 校勘記
-        if s != ch.base:
-            todo.append((page, "basetext.html", base_context(ch, verdicts, reader=s)))
+    # views that are another page switched now: the emended text (the base page, ``?v=emended``) and every other
+    # witness as the reading text (the parallel page, ``?read=SIGLUM``); their old addresses lead there
+    moved = [(ch.emended_page, ch.emended_href)] if ch.has_emended else []
+    moved += [(ch.old_reading_page(s), page) for s, page in ch.readers if s != ch.base]
+    for name, to in moved:
+        data = env.get_template("moved.html").render(site_title=title, chapter=ch, to=to).encode("utf-8")
+        atomic_write_bytes(out / name, data)
+        pages[name] = len(data)
     data_files = write_chapter_search(ch, out, verdicts)
     for name, template, ctx in todo:
         key = "rows" if "rows" in ctx else "blocks"
