@@ -23,7 +23,7 @@ from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..model import Div, Unit, Witness
 from .appview import app_data, apps_src, footnote_html, gap_text
-from .emended import emendations
+from .emended import Em, emendations
 from .html import LAYER_EN, LAYER_ZH, VARIANT_ZH, lang_of, safe_id
 from .inline import ColumnWriter, PageIds
 from .marks import jiaokanji_order, mark_index
@@ -85,8 +85,13 @@ class Chapter:
         """The emended text: the base page switched to it (the two share one page)."""
         return f"{self.base_page}?v=emended"
 
-    #: the base witness's 案 notes change readings that can be placed (set by the site): an emended-text page
-    has_emended: bool = False
+    #: the changes the base witness's 案 notes make where they can be placed (piece id → changes; set by the site,
+    #: made once per chapter): the base page is the emended text too when there are any
+    emends: "dict[str, list[Em]] | None" = None
+
+    @property
+    def has_emended(self) -> bool:
+        return bool(self.emends)
 
     @property
     def label(self) -> str:
@@ -364,7 +369,8 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
     ``reader``: another witness as the reading text, the others (the base among them) in its 校勘記."""
     col = ch.collation
     base = reader or ch.base
-    ems = emendations(ch.witnesses[base], verdicts) if emended else None
+    ems = (ch.emends if ch.emends is not None and base == ch.base else emendations(ch.witnesses[base], verdicts)) \
+        if emended else None
     w = ch.witnesses[base]
     marks = _once("marks", col, lambda: mark_index(col)) if col else {}
     numbers = jiaokanji_order(col, base) if col else {}

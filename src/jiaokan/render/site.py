@@ -203,7 +203,7 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
     title = title or "校勘 edition"
     _distinct_pages(chapters)
     for ch in chapters:  # an emended-text page where the base's 案 notes change readings that can be placed
-        ch.has_emended = bool(emendations(ch.witnesses[ch.base], verdicts)) if verdicts else False
+        ch.emends = emendations(ch.witnesses[ch.base], verdicts) if verdicts else {}
     chapters = book_order(chapters)
     link_chapters(chapters)
 
