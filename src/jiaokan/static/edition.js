@@ -358,6 +358,7 @@
           o.appendChild(document.createTextNode(" "));
           moveChildren(c, o);
           // as the base page shows them: plain text, its passages not permalinks (the reading text's are)
+          o.querySelectorAll("mark.v-ins").forEach(function (m) { m.remove(); });
           o.querySelectorAll("mark[data-app]").forEach(function (m) { m.replaceWith.apply(m, m.childNodes); });
           o.querySelectorAll("[data-unit][id]").forEach(function (u) { u.removeAttribute("id"); });
           nb.appendChild(o);
