@@ -424,6 +424,51 @@ def test_any_witness_as_the_reading_text(opener, site):
     assert pg.url.endswith("xiangsheli.html?read=SB") and pg.locator("#text [data-unit^='SB'][id]").count() > 20
 
 
+#: what a base-text view shows, per 篇: its 校勘記 (number, sentence, sigla), the footnote numbers in the text, each
+#: passage's text of the reading witness, the notes under the passages it has
+_VIEW = """() => ({
+  fns: [...document.querySelectorAll('.apparatus li.fn')].map(li => [li.id, li.value, li.querySelector('.jkj').textContent,
+        li.querySelector('.fn-sig').textContent]),
+  refs: [...document.querySelectorAll('#text .fn-ref')].map(a => [a.id, a.textContent]),
+  rows: [...document.querySelectorAll('#text section.brow[id]:not(.edge)')].map(s => [s.id, (s.querySelector('.btext') || {}).textContent || '']),
+  gaps: [...document.querySelectorAll('#text section.brow')].filter(s => (s.querySelector('.btext') || {}).textContent)
+        .flatMap(s => [...s.querySelectorAll('.apparatus p.gap')].map(p => s.id + ' ' + p.textContent)),
+})"""
+
+
+@pytest.mark.parametrize("reader", ["ZS", "SB"])
+def test_a_drawn_reading_view_is_the_page_it_replaces(opener, site, reader):
+    """A witness as the reading text drawn in the browser (xiangsheli.html?read=ZS, every part) against the
+    base-text page of that witness the site used to write, rendered here from the same apparatus in one page.
+    The front and back matter are left out: read back from the TEI, the 注疏's 考證 loses its title, which the
+    build's own witness (and so the drawn view) has."""
+    from jiaokan.render.chapter import base_context
+    from jiaokan.render.inputs import load_inputs
+    from jiaokan.render.site import environment
+
+    chapters, _ = load_inputs([site.parent / "apparatus" / "xiangsheli.xml"])
+    ch = next(c for c in chapters if c.collation is not None)
+    ctx = {**base_context(ch, reader=reader), "parts": None}
+    ref = site / f"ref-{reader}.html"
+    ref.write_text(environment().get_template("basetext.html").render(site_title="t", search_src=None, **ctx),
+                   encoding="utf-8")
+    try:  # a page of this test only: the site's other tests read every page of it
+        want = opener(site, ref.name).evaluate(_VIEW)
+    finally:
+        ref.unlink()
+    got: dict = {k: [] for k in want}
+    pages = ["xiangsheli.html"] + sorted((p.name for p in site.glob("xiangsheli-p*.html")),
+                                         key=lambda n: int(n[len("xiangsheli-p"):-5]))
+    for name in pages:
+        pg = opener(site, f"{name}?read={reader}")
+        assert pg.errors == []
+        for k, v in pg.evaluate(_VIEW).items():
+            got[k] += v
+    assert len(want["fns"]) > 20 and len(want["rows"]) > 100
+    for k in want:
+        assert got[k] == want[k], k
+
+
 def test_the_base_view_is_a_modern_jiaokanji(opener, site):
     import re
 
