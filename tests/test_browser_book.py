@@ -469,6 +469,21 @@ def test_a_drawn_reading_view_is_the_page_it_replaces(opener, site, reader):
         assert got[k] == want[k], k
 
 
+def test_a_base_view_that_is_not_the_emended_text_is_drawn(opener, book):
+    """The 疏 collated with the 单疏本 (ZS against DS) has no 案 changes: its 底本与校记 is the parallel page drawn as
+    the base (pian01-shu.html?read=ZS), and its old page leads there."""
+    if not (book / "pian01-shu.html").is_file():
+        pytest.skip("no 单疏本 in this book")
+    pg = opener(book, "pian01-shu-base.html")
+    pg.wait_for_function("location.search === '?read=ZS'")
+    pg.wait_for_load_state("load")
+    assert pg.url.split("/")[-1] == "pian01-shu.html?read=ZS" and pg.errors == []
+    assert pg.get_attribute(".views a[data-i18n='basetext']", "aria-current") == "page"
+    assert pg.get_attribute(".readers a[data-reader='ZS']", "aria-current") == "page"
+    n = pg.locator(".apparatus li.fn").count()
+    assert n > 10 and pg.locator("#text .fn-ref").count() == n
+
+
 def test_the_base_view_is_a_modern_jiaokanji(opener, site):
     import re
 

@@ -14,6 +14,7 @@ from urllib.parse import quote
 import unicodedata
 from html import unescape
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable
 
 from markupsafe import Markup, escape
@@ -58,7 +59,21 @@ class Chapter:
 
     @property
     def base_page(self) -> str:
+        """The base-text view: its page (``NAME-base.html``), or the parallel page drawn as it when it is drawn
+        (:attr:`base_drawn`)."""
+        return f"{self.page}?read={quote(self.base)}" if self.base_drawn else self.base_file
+
+    @property
+    def base_file(self) -> str:
         return f"{self.name}-base.html"
+
+    @cached_property
+    def base_drawn(self) -> bool:
+        """A collation's base-text view is drawn from its parallel page like any witness as the reading text
+        (``NAME.html?read=BASE``) when its base has no 案 notes: a page of its own would write the base's text once
+        more (the 疏 collated with the 单疏本: a sixth of the site); a base with 案 notes keeps its page, which is
+        also the emended text (:attr:`emends`)."""
+        return self.collation is not None and not self.witnesses[self.base].notes()
 
     def reading_page(self, siglum: str) -> str:
         """The base-text view read from ``siglum``: the base's page, or the parallel page drawn as that witness's

@@ -256,7 +256,7 @@ def write_chapter_apps(ch: Chapter, out: Path) -> dict[str, int]:
     col = ch.collation
     if col is not None:
         data += js_data("apps", app_table(col))
-        data += js_data("readers", {s: reader_entries(col, s) for s in col.witnesses if s != col.base})
+        data += js_data("readers", {s: reader_entries(col, s) for s in col.witnesses if s != col.base or ch.base_drawn})
     atomic_write_bytes(out / apps_src(ch), data)
     return {apps_src(ch): len(data)}
 

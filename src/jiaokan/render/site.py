@@ -236,11 +236,14 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
     ch = chapters[i]
     env = environment()
     pages: dict[str, int] = {}
-    todo = [(ch.page, "chapter.html", parallel_context(ch, verdicts)),
-            (ch.base_page, "basetext.html", base_context(ch, verdicts, emended=ch.has_emended))]
-    # views that are another page switched now: the emended text (the base page, ``?v=emended``) and every other
-    # witness as the reading text (the parallel page, ``?read=SIGLUM``); their old addresses lead there
+    todo = [(ch.page, "chapter.html", parallel_context(ch, verdicts))]
+    if not ch.base_drawn:
+        todo.append((ch.base_page, "basetext.html", base_context(ch, verdicts, emended=ch.has_emended)))
+    # views that are another page switched now: the emended text (the base page, ``?v=emended``) and every witness
+    # as the reading text but a base that is the emended text (the parallel page, ``?read=SIGLUM``); their old
+    # addresses lead there
     moved = [(ch.emended_page, ch.emended_href)] if ch.has_emended else []
+    moved += [(ch.base_file, ch.base_page)] if ch.base_drawn else []
     moved += [(ch.old_reading_page(s), page) for s, page in ch.readers if s != ch.base]
     for name, to in moved:
         data = env.get_template("moved.html").render(site_title=title, chapter=ch, to=to).encode("utf-8")

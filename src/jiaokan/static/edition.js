@@ -423,10 +423,13 @@
     });
     var after = text.querySelector(":scope > nav.parts");
     text.insertBefore(intro, after ? after.nextSibling : text.firstChild);
+    var isBase = !!document.querySelector('.colhead[data-wit="' + CSS.escape(w) + '"] .basetag');
     ["#bar .colheads", "#columns"].forEach(function (q) { var x = document.querySelector(q); if (x) x.remove(); });
     document.querySelectorAll(".views [aria-current]").forEach(function (a) { a.removeAttribute("aria-current"); });
     var rl = document.querySelector('.readers a[data-reader="' + CSS.escape(w) + '"]');
     if (rl) rl.setAttribute("aria-current", "page");
+    var bl = document.querySelector(".views a[data-i18n='basetext']");  // the base drawn: its view is 底本与校记
+    if (bl && isBase) bl.setAttribute("aria-current", "page");
     document.title = document.title.replace(/ · .*? · /, " · " + w + " 校记 · ");
   }
   if (READER) readingView(READER);
