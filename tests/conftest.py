@@ -163,7 +163,7 @@ def _settle_in_part(pg, frag: str, timeout: float = 15.0) -> None:
 
 
 def open_in(ctx, root: Path, name: str):
-    """Open ``root/name`` (``page.html#id`` allowed) in a new page of ``ctx``; the page carries the script
+    """Open ``root/name`` (``page.html?v=emended#id`` allowed) in a new page of ``ctx``; the page carries the script
     errors (``.errors``: uncaught exceptions and console errors) and every URL it requested (``.requests``)."""
     pg = ctx.new_page()
     errors: list[str] = []
@@ -174,7 +174,8 @@ def open_in(ctx, root: Path, name: str):
     # the display options (layers, variant types, columns) open, as a reader opens them once (remembered)
     pg.add_init_script("try { localStorage.setItem('jiaokan-tools-open', '1'); } catch (e) {}")
     path, _, frag = name.partition("#")
-    pg.goto((root / path).as_uri() + (f"#{frag}" if frag else ""))
+    path, _, query = path.partition("?")  # a view switched by its address (page.html?v=emended)
+    pg.goto((root / path).as_uri() + (f"?{query}" if query else "") + (f"#{frag}" if frag else ""))
     pg.wait_for_load_state("load")
     if frag:  # a view cut into parts (render/parts.py) takes a permalink on to the part that holds its id
         _settle_in_part(pg, frag)

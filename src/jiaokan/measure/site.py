@@ -73,17 +73,32 @@ class PageFigures:
 
 
 def chapter_pages(site: Path, base: bool = False, only: list[str] | None = None) -> list[Path]:
-    """The chapter pages of a site: every ``*.html`` but the index (and the base-text pages, parts included,
-    unless ``base``); ``only``: shell patterns of the names to keep (``pian08*``)."""
+    """The chapter pages of a site: every ``*.html`` but the index and the pointers to a view that lives in
+    another page (``NAME-emended.html``, ``NAME-base-ZS.html``: a redirect), and the base-text pages, parts
+    included, unless ``base``; ``only``: shell patterns of the names to keep (``pian08*``)."""
     return sorted(p for p in site.glob("*.html")
                   if p.name != "index.html" and (base or not re.search(r"-base(-p\d+)?\.html$", p.name))
-                  and (not only or any(fnmatch.fnmatch(p.name, o) for o in only)))
+                  and (not only or any(fnmatch.fnmatch(p.name, o) for o in only)) and not _pointer(p))
 
 
-def measure_page(browser, page: Path, runs: int, width: int, frames_max: int = SCROLL_FRAMES) -> PageFigures:
-    """Open ``page`` ``runs`` times in fresh contexts, scrolling it each time for up to ``frames_max`` frames
-    (0: no scroll, the load and ready figures only: a whole book's hundreds of parts in minutes, not an hour)."""
-    url = page.resolve().as_uri()
+def _pointer(page: Path) -> bool:
+    with page.open("rb") as f:
+        return b'http-equiv="refresh"' in f.read(1024)
+
+
+def reading_views(page: Path) -> list[str]:
+    """The queries that draw a parallel page as another witness's reading text (``read=ZS``, from its readers'
+    links): the same file, another view, measured as a page of its own."""
+    text = page.read_text(encoding="utf-8")
+    return list(dict.fromkeys(m.group(1) for m in re.finditer(r'href="[^"?]*\?(read=[^"#]+)"', text)))
+
+
+def measure_page(browser, page: Path, runs: int, width: int, frames_max: int = SCROLL_FRAMES,
+                 query: str = "") -> PageFigures:
+    """Open ``page`` (with ``query``, a view drawn from it) ``runs`` times in fresh contexts, scrolling it each
+    time for up to ``frames_max`` frames (0: no scroll, the load and ready figures only: a whole book's hundreds
+    of parts in minutes, not an hour)."""
+    url = page.resolve().as_uri() + (f"?{query}" if query else "")
     loads, readies, elements = [], [], 0
     p95s: list[float] = []
     longs: list[int] = []
@@ -100,7 +115,8 @@ def measure_page(browser, page: Path, runs: int, width: int, frames_max: int = S
         p95s.append(gaps[min(len(gaps) - 1, int(len(gaps) * .95))] if gaps else 0.0)
         longs.append(sum(1 for g in gaps if g > 50))
         ctx.close()
-    return PageFigures(page.name, page.stat().st_size, elements, loads, readies, p95s, longs, frames)
+    name = f"{page.name}?{query}" if query else page.name
+    return PageFigures(name, page.stat().st_size, elements, loads, readies, p95s, longs, frames)
 
 
 def measure_site(site: Path, browser, runs: int = 5, width: int = 1400, base: bool = False,
@@ -114,10 +130,11 @@ def measure_site(site: Path, browser, runs: int = 5, width: int = 1400, base: bo
         warm.goto(pages[0].resolve().as_uri())  # the first load pays for starting the renderer and the fonts
         warm.close()
     out = []
-    for p in pages:
-        out.append(measure_page(browser, p, runs, width, frames_max))
-        if each is not None:
-            each(out[-1])
+    for p in pages:  # with ``base``, each witness as the reading text too (the parallel page drawn from it)
+        for q in [""] + (reading_views(p) if base and not re.search(r"-base(-p\d+)?\.html$", p.name) else []):
+            out.append(measure_page(browser, p, runs, width, frames_max, q))
+            if each is not None:
+                each(out[-1])
     return out
 
 
@@ -154,7 +171,8 @@ def main(argv: list[str] | None = None, corpus: Path | None = None, launch: Laun
     ap.add_argument("-n", type=int, default=5, help="loads per page (default 5)")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--build", action="store_true", help="build the site from the corpus into a temporary folder first")
-    ap.add_argument("--base", action="store_true", help="measure the base-text pages too")
+    ap.add_argument("--base", action="store_true",
+                    help="measure the base-text pages too, and every witness as the reading text (page.html?read=ZS)")
     ap.add_argument("--width", type=int, default=1400)
     ap.add_argument("--only", action="append", metavar="PATTERN",
                     help="measure only the pages whose name matches (shell pattern, e.g. 'pian08*'; repeatable)")

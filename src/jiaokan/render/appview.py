@@ -24,6 +24,7 @@ from ..normalize import is_ignorable
 from .cite import page_starts, place_label
 from .sentences import hans
 from .html import LAYER_ZH, VARIANT_ZH, attrs
+from .marks import jiaokanji_order
 
 #: Layer names in a 校勘記's head (traditional: the glue words are converted with the rest).
 LAYER_HANT = {"zhu": "注", "shu": "疏", "zhuan": "傳", "yinyi": "音義", "shi": "釋", "kaozheng": "考證"}
@@ -188,22 +189,43 @@ def jiaokanji(a: App, col: Collation, reader: str | None = None) -> str:
     return f"{head}「{own}」，" + "，".join(parts) + "。"
 
 
-def footnote_html(a: App, n: int, col: Collation, reader: str | None = None) -> Markup:
-    """One numbered entry of the 校勘記 (an ``li``): the sentence in the reading text's script, then the sigla and
-    leaves of the witnesses it names, small, for the reader who checks."""
-    reader = reader or col.base
+def _footnote(a: App, col: Collation, reader: str) -> tuple[str, list[tuple[str, str | None]]]:
+    """What an entry of the 校勘記 read from ``reader`` says: its sentence in the reading text's script, and the
+    sigla with leaves of the reading text then of each witness that reads otherwise."""
     text = jiaokanji(a, col, reader)
     if col.witnesses[reader].meta.script == "simplified":
         text = hans(text)
-    parts = [f'<a class="fn-n" href="#ref-{escape(a.id)}" title="回到正文" data-i18n-title="fn-back">{n}</a>',
-             f'<span class="jkj">{escape(text)}</span>']
     rds = {col.base: a.lem, **a.readings}
     own = rds.get(reader)
-    sig = " ".join(_sig(s, r.page) for s, r in rds.items() if s != reader and (own is None or r.text != own.text))
-    parts.append(f'<span class="fn-sig">{_sig(reader, own.page if own else None)} · {sig}</span>')
+    sigs = [(reader, own.page if own else None)]
+    sigs += [(s, r.page) for s, r in rds.items() if s != reader and (own is None or r.text != own.text)]
+    return text, sigs
+
+
+def footnote_html(a: App, n: int, col: Collation, reader: str | None = None) -> Markup:
+    """One numbered entry of the 校勘記 (an ``li``): the sentence in the reading text's script, then the sigla and
+    leaves of the witnesses it names, small, for the reader who checks."""
+    text, sigs = _footnote(a, col, reader or col.base)
+    parts = [f'<a class="fn-n" href="#ref-{escape(a.id)}" title="回到正文" data-i18n-title="fn-back">{n}</a>',
+             f'<span class="jkj">{escape(text)}</span>']
+    sig = " ".join(_sig(s, pg) for s, pg in sigs[1:])
+    parts.append(f'<span class="fn-sig">{_sig(*sigs[0])} · {sig}</span>')
     label = VARIANT_ZH.get(a.type, a.type)
     cls = f"fn t-{a.type} l-{a.layer}"
     return Markup(f'<li{attrs(cls=cls, id="fn-" + a.id, value=str(n), data_app=a.id, data_type=label)}>{" ".join(parts)}</li>')
+
+
+def reader_entries(col: Collation, reader: str) -> list[list]:
+    """The 校勘記 read from ``reader`` as data, in its order (:func:`.marks.jiaokanji_order`): per entry [app id,
+    sentence, [[siglum, leaf], …]] (:func:`_footnote`).  ``edition.js`` draws the reading view of a witness
+    from the parallel page's column and these (``apps/NAME.js``), instead of a page of its own per witness."""
+    apps = {a.id: a for a in col.apps}
+    order = sorted(jiaokanji_order(col, reader).items(), key=lambda kv: kv[1])
+    out = []
+    for aid, _n in order:
+        text, sigs = _footnote(apps[aid], col, reader)
+        out.append([aid, text, [list(x) for x in sigs]])
+    return out
 
 
 #: A layer gap's note, in the interface's default language (简); the page's script puts it in 繁 or English

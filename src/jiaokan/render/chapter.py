@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import quote
 import unicodedata
 from html import unescape
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable
 
 from markupsafe import Markup, escape
@@ -22,12 +24,11 @@ from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..model import Div, Unit, Witness
 from .appview import app_data, apps_src, footnote_html, gap_text
-from .emended import emendations
+from .emended import Em, emendations
 from .html import LAYER_EN, LAYER_ZH, VARIANT_ZH, lang_of, safe_id
 from .inline import ColumnWriter, PageIds
 from .marks import jiaokanji_order, mark_index
 from .notes import Verdicts
-from .overview import overview_cells
 from .truth import fold, found_elsewhere
 
 
@@ -58,11 +59,31 @@ class Chapter:
 
     @property
     def base_page(self) -> str:
+        """The base-text view: its page (``NAME-base.html``), or the parallel page drawn as it when it is drawn
+        (:attr:`base_drawn`)."""
+        return f"{self.page}?read={quote(self.base)}" if self.base_drawn else self.base_file
+
+    @property
+    def base_file(self) -> str:
         return f"{self.name}-base.html"
 
+    @cached_property
+    def base_drawn(self) -> bool:
+        """A collation's base-text view is drawn from its parallel page like any witness as the reading text
+        (``NAME.html?read=BASE``) when its base has no 案 notes: a page of its own would write the base's text once
+        more (the 疏 collated with the 单疏本: a sixth of the site); a base with 案 notes keeps its page, which is
+        also the emended text (:attr:`emends`)."""
+        return self.collation is not None and not self.witnesses[self.base].notes()
+
     def reading_page(self, siglum: str) -> str:
-        """The base-text view read from ``siglum``: the base's page, or ``NAME-base-SIGLUM.html``."""
-        return self.base_page if siglum == self.base else f"{self.name}-base-{safe_id(siglum)}.html"
+        """The base-text view read from ``siglum``: the base's page, or the parallel page drawn as that witness's
+        reading text (``NAME.html?read=SIGLUM``, ``edition.js``: its column, the 校勘記 read from it)."""
+        return self.base_page if siglum == self.base else f"{self.page}?read={quote(siglum)}"
+
+    def old_reading_page(self, siglum: str) -> str:
+        """Where another witness's reading view was a page of its own (``NAME-base-SIGLUM.html``): a pointer to
+        :meth:`reading_page` now, so its permalinks hold."""
+        return f"{self.name}-base-{safe_id(siglum)}.html"
 
     @property
     def readers(self) -> list[tuple[str, str]]:
@@ -71,10 +92,21 @@ class Chapter:
 
     @property
     def emended_page(self) -> str:
+        """The emended text's old page: now a pointer to :attr:`emended_href`."""
         return f"{self.name}-emended.html"
 
-    #: the base witness's 案 notes change readings that can be placed (set by the site): an emended-text page
-    has_emended: bool = False
+    @property
+    def emended_href(self) -> str:
+        """The emended text: the base page switched to it (the two share one page)."""
+        return f"{self.base_page}?v=emended"
+
+    #: the changes the base witness's 案 notes make where they can be placed (piece id → changes; set by the site,
+    #: made once per chapter): the base page is the emended text too when there are any
+    emends: "dict[str, list[Em]] | None" = None
+
+    @property
+    def has_emended(self) -> bool:
+        return bool(self.emends)
 
     @property
     def label(self) -> str:
@@ -198,7 +230,7 @@ def column_html(cw: ColumnWriter, w: Witness, slots: list[int] | None = None) ->
     return fold_punctuation(html) if machine_punctuated(w) else html
 
 
-#: what every view of a chapter computes alike (the marks of the collation, the overview strip), kept for the
+#: what every view of a chapter computes alike (the marks of the collation), kept for the
 #: last chapter only: its views are made one after the other (kind → (the chapter or collation, the value))
 _last: dict[str, tuple[object, Any]] = {}
 
@@ -280,9 +312,9 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         "back": back,
         "layers": [(x, LAYER_ZH[x], LAYER_EN[x]) for x in layers_present(ch)],
         "vtypes": _vtypes(col),
-        "overview": _once("overview", ch, lambda: overview_cells(ch, apps_by_row)),
+        "overview": len(ch.rows()),
         "apps": app_data(col, numbers) if col else {},
-        "apps_src": apps_src(ch) if col else None,
+        "apps_src": apps_src(ch),
         "view": "parallel",
         "lang": lang_of(ch.witnesses[ch.base].meta.script),
     }
@@ -341,20 +373,19 @@ def _vtypes(col: Collation | None) -> list[tuple[str, str, int]]:
     return [(t, VARIANT_ZH[t], counts.get(t, 0)) for t in order if counts.get(t, 0)]
 
 
-#: the blocks of the last base-text view (chapter, reading text, verdicts, row id → (block, page ids taken)), for
-#: the emended view of the same reading text
-_last_base: list[tuple[Chapter, str, Verdicts | None, dict[str, tuple[dict, list[str]]]]] = []
-
-
 def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = False,
                  reader: str | None = None) -> dict:
     """The base text running, numbered footnote references at each entry, the apparatus under each passage.
 
-    ``emended``: the emended text (:mod:`.emended`): every change a 案 note makes marked at its characters.
+    ``emended``: the page is also the emended text (:mod:`.emended`, the 校定本): every change a 案 note makes is
+    marked at its characters, hidden (the reading set aside, the emended one) until the page is switched to the
+    emended text (``?v=emended``, ``edition.js``); the two views share one page, as they share every row but the
+    few a note changes.
     ``reader``: another witness as the reading text, the others (the base among them) in its 校勘記."""
     col = ch.collation
     base = reader or ch.base
-    ems = emendations(ch.witnesses[base], verdicts) if emended else None
+    ems = (ch.emends if ch.emends is not None and base == ch.base else emendations(ch.witnesses[base], verdicts)) \
+        if emended else None
     w = ch.witnesses[base]
     marks = _once("marks", col, lambda: mark_index(col)) if col else {}
     numbers = jiaokanji_order(col, base) if col else {}
@@ -368,20 +399,8 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
         gaps_by_row.setdefault(g.row, []).append(g)
     pages = PageIds()
     blocks = []
-    # The emended text differs from the base text of the same reading text only in the rows whose pieces a
-    # note changes: the others are the base view's blocks, made just before (site.py renders the two in turn),
-    # with the page anchors they took (the same sequence of anchors on both pages, so the same ids).
-    last = _last_base[0] if emended and _last_base else None
-    prev = last[3] if last is not None and last[0] is ch and last[1] == base and last[2] is verdicts else None
-    made: dict[str, tuple[dict, list[str]]] = {}
     for i, row in enumerate(ch.rows(), 1):
         ids = row.units.get(base, [])
-        reuse = prev.get(row.id) if prev is not None else None
-        if reuse is not None and ems is not None and not any((p.id or "") in ems for uid in ids for p in units[uid].pieces):
-            blocks.append(reuse[0])
-            pages.retake(reuse[1])
-            continue
-        taken = len(pages.taken)
         present = {s for s, x in row.units.items() if x}
         cw = ColumnWriter(base, marks.get((row.id, base)), pages, verdicts, footnotes=numbers, emend=ems)
         for uid in ids:
@@ -405,9 +424,6 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
                     others.append({"siglum": s, "lang": lang_of(ow.meta.script), "html": column_html(ocw, ow)})
         blocks.append({"id": row.id, "n": i, "passage": row.base_passage, "html": column_html(cw, w) if ids else Markup(""),
                        "foot": foot, "gaps": notes, "others": others})
-        made[row.id] = (blocks[-1], pages.taken[taken:])
-    if not emended:
-        _last_base[:] = [(ch, base, verdicts, made)]
     front = _edge_rows(Chapter(ch.name, {base: w}), "front", pages, verdicts)
     back = _edge_rows(Chapter(ch.name, {base: w}), "back", pages, verdicts)
     return {
@@ -419,10 +435,11 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
         "back": back,
         "layers": [(x, LAYER_ZH[x], LAYER_EN[x]) for x in layers_present(Chapter(ch.name, {base: w}))],
         "vtypes": _vtypes(col),
-        "overview": _once("overview", ch, lambda: overview_cells(ch, apps_by_row)),
+        "overview": len(ch.rows()),
         "apps": app_data(col, numbers) if col else {},
-        "apps_src": apps_src(ch) if col else None,
-        "view": "emended" if emended else "base",
+        "apps_src": apps_src(ch),
+        "view": "base",
+        "emends": bool(ems),
         "reader": base,
         "lang": lang_of(w.meta.script),
         "napps": len(numbers),

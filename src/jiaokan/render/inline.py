@@ -45,7 +45,6 @@ class PageIds:
     """Page anchors already used on a page (an id must be unique)."""
 
     used: set[str] = field(default_factory=set)
-    taken: list[str] = field(default_factory=list)  # the ids in the order taken (what a reused row took)
 
     def take(self, siglum: str, n: str) -> str:
         base = page_id(siglum, n)
@@ -53,13 +52,7 @@ class PageIds:
         while pid in self.used:
             pid, k = f"{base}-{k}", k + 1
         self.used.add(pid)
-        self.taken.append(pid)
         return pid
-
-    def retake(self, ids: list[str]) -> None:
-        """The ids a row took on another page of the same sequence (its HTML is reused here)."""
-        self.used.update(ids)
-        self.taken.extend(ids)
 
 
 class ColumnWriter:
@@ -394,8 +387,9 @@ class ColumnWriter:
 def _em_open(e: Em) -> str:
     """A change of the emended text: the other reading struck through (the 注疏's before a restored reading),
     then this text's characters."""
-    a = attrs(cls=f"em em-{e.op} em-vd-{e.verdict.replace(' ', '-')}", data_note_ref=e.note, tabindex="0", role="button",
-              aria_haspopup="dialog")
+    # no tab stop nor button role in the page: it is the base text too, where a change is not shown; edition.js
+    # gives them when the page is switched to the emended text
+    a = attrs(cls=f"em em-{e.op} em-vd-{e.verdict.replace(' ', '-')}", data_note_ref=e.note)
     if e.op == "restore":
         was = f'<del class="em-was">{escape(e.other)}</del>' if e.other else ""
         return f"<span{a}>{was}<ins class=\"em-is\">"

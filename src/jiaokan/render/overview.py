@@ -1,4 +1,11 @@
-"""The overview strip: variant density along the chapter, one cell per passage row, each a link to it."""
+"""The overview strip: variant density along the chapter, one cell per passage row, each a link to it.
+
+The strip is the same in every view of a chapter (parallel, 校勘記, each witness as the reading text, 校定本) and
+on every part of a long view: written into each page it was a sixth of the site (800 cells on 聘禮, 75 bytes
+each, on some 60 pages).  So it is data, written once per chapter with the apparatus entries (``apps/NAME.js``,
+:func:`.search_index.write_chapter_apps`), and ``edition.js`` draws the cells into the page's empty strip, each
+pointing into the part of the view that holds its row (the page's ``data-parts``).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,9 @@ from collections import Counter
 #: How much a reading of each type weighs in the density (orthographic differences are quiet).
 WEIGHT = {"substantive": 1.0, "omission": 1.0, "addition": 1.0, "transposition": 1.0, "taboo": 0.4,
           "orthographic": 0.25, "uncertain": 0.1}
+
+#: The flags of a cell: a row with a strong variant (darker); a row not in every witness (hatched).
+STRONG, SOLO = 1, 2
 
 
 def overview_cells(ch, apps_by_row: dict[str, list]) -> list[dict]:
@@ -32,7 +42,14 @@ def overview_cells(ch, apps_by_row: dict[str, list]) -> list[dict]:
         cells.append({
             "href": f"#{row.id}", "grow": max(chars, 8), "d": f"{density:.2f}",
             "strong": strong > 0, "solo": solo, "n": i, "v": n,
-            # no title in the page: the strip is on every part of a long 篇 (800 cells on 聘禮), so a cell is
-            # only its link, its width and its density; edition.js names it (ov-cell[-solo]) on hover or focus
         })
     return cells
+
+
+def overview_data(cells: list[dict]) -> dict:
+    """The strip as ``edition.js`` draws it: the row ids, and per cell [width, density in hundredths, variants,
+    flags (:data:`STRONG` | :data:`SOLO`)]; a cell is named (§n: v variants) on hover or focus, in the
+    interface's language."""
+    return {"ids": [c["href"][1:] for c in cells],
+            "c": [[c["grow"], round(float(c["d"]) * 100), c["v"], (STRONG if c["strong"] else 0) | (SOLO if c["solo"] else 0)]
+                  for c in cells]}

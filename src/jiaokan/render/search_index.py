@@ -14,8 +14,9 @@ Files (loadable from file:// by ``<script src>``, no fetch):
 * ``search/NAME.js``   one chapter: streams, the folding table, witnesses, the
   citation records of every piece (:mod:`.cite`) and the 案 notes with their verdicts;
 * ``search/book.js``   the book: which chapters there are and where their files lie;
-* ``apps/NAME.js``     a collated chapter's apparatus entries, which every view of it loads with the page
-  (the popover's data; each page adds its own numbers): once per chapter, not once per view.
+* ``apps/NAME.js``     what every view of a chapter loads with the page: the overview strip and, for a
+  collation, its apparatus entries (the popover's data; each page adds its own numbers): once per chapter, not
+  once per view.
 
 Folding (script, 异体, taboo forms) is the collation's own :func:`jiaokan.normalize.key`,
 shipped as the chapter's table (:func:`.searchfold.fold_table`); the page applies it to
@@ -32,7 +33,8 @@ from ..emend.verdict import NoteVerdict
 from ..io import atomic_write_bytes
 from ..model import LAYERS, LineBreak, Note, PageBreak, Where, Witness, walk
 from ..normalize import strip_ignorable
-from .appview import app_table, apps_src
+from .appview import app_table, apps_src, reader_entries
+from .overview import overview_cells, overview_data
 from .chapter import Chapter
 from .cite import cite_head, leaf_ref, work_title
 from .html import LAYER_ZH, lang_of
@@ -242,12 +244,19 @@ def write_chapter_search(ch: Chapter, out: Path, verdicts: Verdicts | None) -> d
 
 
 def write_chapter_apps(ch: Chapter, out: Path) -> dict[str, int]:
-    """Write the chapter's apparatus entries (``apps/NAME.js``: ``window.jiaokanData.apps``), which every view
-    of the chapter loads by ``<script src>`` and completes with its own numbers (:func:`.appview.app_data`);
-    file name → bytes (none for a single witness)."""
-    if ch.collation is None:
-        return {}
-    data = js_data("apps", app_table(ch.collation))
+    """Write what every view of the chapter loads by ``<script src>`` (``apps/NAME.js``): the overview strip
+    (``window.jiaokanData.overview``, :func:`.overview.overview_data`) and, for a collation, its apparatus entries
+    (``window.jiaokanData.apps``), which each view completes with its own numbers (:func:`.appview.app_data`),
+    and the 校勘記 read from each other witness (``readers``, :func:`.appview.reader_entries`: the parallel page
+    becomes that witness's reading view with them); file name → bytes."""
+    apps_by_row: dict[str, list] = {}
+    for a in (ch.collation.apps if ch.collation else []):
+        apps_by_row.setdefault(a.row, []).append(a)
+    data = js_data("overview", overview_data(overview_cells(ch, apps_by_row)))
+    col = ch.collation
+    if col is not None:
+        data += js_data("apps", app_table(col))
+        data += js_data("readers", {s: reader_entries(col, s) for s in col.witnesses if s != col.base or ch.base_drawn})
     atomic_write_bytes(out / apps_src(ch), data)
     return {apps_src(ch): len(data)}
 

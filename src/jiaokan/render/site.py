@@ -203,7 +203,7 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
     title = title or "校勘 edition"
     _distinct_pages(chapters)
     for ch in chapters:  # an emended-text page where the base's 案 notes change readings that can be placed
-        ch.has_emended = bool(emendations(ch.witnesses[ch.base], verdicts)) if verdicts else False
+        ch.emends = emendations(ch.witnesses[ch.base], verdicts) if verdicts else {}
     chapters = book_order(chapters)
     link_chapters(chapters)
 
@@ -236,13 +236,19 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
     ch = chapters[i]
     env = environment()
     pages: dict[str, int] = {}
-    todo = [(ch.page, "chapter.html", parallel_context(ch, verdicts)),
-            (ch.base_page, "basetext.html", base_context(ch, verdicts))]
-    if ch.has_emended:
-        todo.append((ch.emended_page, "basetext.html", base_context(ch, verdicts, emended=True)))
-    for s, page in ch.readers:  # every other witness as the reading text, the others in its 校勘記
-        if s != ch.base:
-            todo.append((page, "basetext.html", base_context(ch, verdicts, reader=s)))
+    todo = [(ch.page, "chapter.html", parallel_context(ch, verdicts))]
+    if not ch.base_drawn:
+        todo.append((ch.base_page, "basetext.html", base_context(ch, verdicts, emended=ch.has_emended)))
+    # views that are another page switched now: the emended text (the base page, ``?v=emended``) and every witness
+    # as the reading text but a base that is the emended text (the parallel page, ``?read=SIGLUM``); their old
+    # addresses lead there
+    moved = [(ch.emended_page, ch.emended_href)] if ch.has_emended else []
+    moved += [(ch.base_file, ch.base_page)] if ch.base_drawn else []
+    moved += [(ch.old_reading_page(s), page) for s, page in ch.readers if s != ch.base]
+    for name, to in moved:
+        data = env.get_template("moved.html").render(site_title=title, chapter=ch, to=to).encode("utf-8")
+        atomic_write_bytes(out / name, data)
+        pages[name] = len(data)
     data_files = write_chapter_search(ch, out, verdicts)
     for name, template, ctx in todo:
         key = "rows" if "rows" in ctx else "blocks"
@@ -251,10 +257,9 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
             weights[0] = tuple(a + b for a, b in zip(weights[0], _row_weight(ctx["front"])))  # type: ignore[assignment]
         parts = plan(name, weights)
         numbers = [r["n"] for r in ctx[key]]
-        where = {r["id"]: p.page for p in parts for r in ctx[key][p.start:p.end]}
         ids = []
         for part in parts:
-            pctx = _part_context(ctx, key, parts, part, numbers, where)
+            pctx = _part_context(ctx, key, parts, part, numbers)
             html = env.get_template(template).render(site_title=title, search_src=search_src(ch), **pctx)
             data = html.encode("utf-8")
             atomic_write_bytes(out / part.page, data)
@@ -279,18 +284,14 @@ def _row_weight(r: dict) -> tuple[int, int]:
     return b, t
 
 
-def _part_context(ctx: dict, key: str, parts: list[Part], part: Part, numbers: list[int], where: dict[str, str]) -> dict:
+def _part_context(ctx: dict, key: str, parts: list[Part], part: Part, numbers: list[int]) -> dict:
     """The template context of one part: its rows, the front matter on the first, the back on the last, the
-    apparatus entries of its rows only, the overview's cells pointing into the part that holds each row."""
+    apparatus entries of its rows only."""
     if len(parts) == 1:
         return {**ctx, "parts": None}
     rows = ctx[key][part.start:part.end]
     mine = {r["id"] for r in rows}
     apps = {k: v for k, v in ctx.get("apps", {}).items() if v.get("row") in mine}
-    cells = []
-    for c in ctx.get("overview", []):
-        rid = c["href"][1:]
-        cells.append(c if rid in mine or rid not in where else {**c, "href": f"{where[rid]}{c['href']}"})
     return {**ctx, key: rows, "front": ctx.get("front") if part.k == 1 else None,
             "back": ctx.get("back") if part.k == len(parts) else None,
-            "apps": apps, "overview": cells, "parts": nav(parts, part, numbers)}
+            "apps": apps, "parts": nav(parts, part, numbers)}

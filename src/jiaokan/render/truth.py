@@ -135,10 +135,14 @@ def found_elsewhere(passage_jing: str, witness_text: str, min_chars: int = 6) ->
 
 # ---------------------------------------------------------------------------------------------- a written site
 def _chapter_data(path: Path, slot: str = "chapters") -> dict:
-    s = path.read_text(encoding="utf-8")
-    start = s.index("={", s.index(slot)) + 1
-    data: dict = json.loads(s[start:s.rindex(";}")])
-    return data
+    """The data a file of :func:`.search_index.js_data` statements (one a line) puts at a path holding ``slot``;
+    empty when none does (a single witness's ``apps/NAME.js`` has its overview strip, no entries)."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        head, _, rest = line.partition(";D")[2].partition("=")
+        if slot in head:
+            data: dict = json.loads(rest[:rest.rindex(";}")])
+            return data
+    return {}
 
 
 def _page_apps(doc, site: Path, cache: dict[str, dict]) -> dict:

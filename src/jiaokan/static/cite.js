@@ -23,7 +23,7 @@
 
   var panel = document.getElementById("cite-panel");
   var btn = document.getElementById("cite-btn");
-  var SKIP = ".label, .pb, .fn-ref, .v-ins, .badge, .an-b, .absent, .vh, script";
+  var SKIP = ".em-was, .em-new, .label, .pb, .fn-ref, .v-ins, .badge, .an-b, .absent, .vh, script";
   var lastUnit = null;  // the passage last clicked
 
   function readingOffset(container, node, offset) {

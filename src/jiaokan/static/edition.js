@@ -18,6 +18,34 @@
     }
   })();
 
+  /* ---------------------------------------------------------------- the emended text (校定本)
+     The base page is the emended text too (render/chapter.py base_context): every change of a 案 note is in its
+     rows, hidden.  ?v=emended switches the page to it: the changes shown and each a button to its note; the
+     links to the other parts of the view keep the switch (partHref). */
+  var EMENDED = !!(text && text.hasAttribute("data-emends") && /(^\?|&)v=emended(&|$)/.test(location.search));
+  /* ?read=SIGLUM on the parallel page: that witness as the reading text (readingView, below) */
+  var READER = (function () {
+    var m = /(?:^\?|&)read=([^&#]*)/.exec(location.search), D = window.jiaokanData || {};
+    var s = m ? decodeURIComponent(m[1]) : null;
+    return s && text && text.classList.contains("parallel") && D.readers && D.readers[s] ? s : null;
+  })();
+  var MODE = EMENDED ? "v=emended" : READER ? "read=" + encodeURIComponent(READER) : "";
+  function partHref(page) { return MODE ? page + "?" + MODE : page; }
+  if (EMENDED) {
+    text.classList.add("emended");
+    body.classList.remove("view-base");
+    body.classList.add("view-emended");
+    document.querySelectorAll(".views [aria-current]").forEach(function (a) { a.removeAttribute("aria-current"); });
+    var emLink = document.querySelector(".views .emended-link");
+    if (emLink) emLink.setAttribute("aria-current", "page");
+    text.querySelectorAll(".em[data-note-ref]").forEach(function (e) {
+      e.tabIndex = 0;
+      e.setAttribute("role", "button");
+      e.setAttribute("aria-haspopup", "dialog");
+    });
+  }
+  if (MODE && text) text.querySelectorAll("nav.parts a[href]").forEach(function (a) { a.setAttribute("href", partHref(a.getAttribute("href"))); });
+
   function readJSON(id) {
     var el = document.getElementById(id);
     if (!el) return {};
@@ -260,6 +288,152 @@
     "fn-back": { hans: "回到正文", hant: "回到正文", en: "back to the text" }
   });
 
+  /* ---------------------------------------------------------------- a witness as the reading text
+     The parallel page with ?read=SIGLUM becomes that witness's reading view, as the base page is the base's: each
+     row a block of its column's text (the others' text, quietly, where it has none), a footnote number after
+     each entry, and under it the 校勘記 read from it (jiaokanData.readers[SIGLUM], render/appview.py
+     reader_entries: sentence and sigla, in its order).  One page carries every witness's text once. */
+  var READ_NUM = {};
+  function readingView(w) {
+    var D = window.jiaokanData, entries = D.readers[w], apps = D.apps || {}, byRow = {};
+    entries.forEach(function (e, i) {
+      READ_NUM[e[0]] = i + 1;
+      var r = (apps[e[0]] || {}).row;
+      (byRow[r] = byRow[r] || []).push(e);
+    });
+    function mk(tag, cls, txt) {
+      var x = document.createElement(tag);
+      if (cls) x.className = cls;
+      if (txt != null) x.textContent = txt;
+      return x;
+    }
+    function i18n(x, key, args) {
+      x.setAttribute("data-i18n", key);
+      if (args) x.setAttribute("data-i18n-args", JSON.stringify(args));
+      x.textContent = fill(t(key), args ? JSON.stringify(args) : null);
+      return x;
+    }
+    function sig(s, pg) {
+      var f = document.createDocumentFragment();
+      f.appendChild(mk("span", "sig", s));
+      if (pg) f.appendChild(mk("span", "pg", pg));
+      return f;
+    }
+    function moveChildren(from, to) { while (from.firstChild) to.appendChild(from.firstChild); }
+    var lang = null;
+    text.querySelectorAll(":scope > section.row").forEach(function (sec) {
+      var own = sec.querySelector(':scope > .cols > .col[data-wit="' + CSS.escape(w) + '"]');
+      var has = own && !own.classList.contains("col-empty");
+      lang = lang || (own && own.getAttribute("lang"));
+      var nb = mk("section", sec.classList.contains("edge") ? "brow edge" : "brow");
+      nb.id = sec.id;
+      if (sec.classList.contains("edge")) {  // front and back matter: the witness's own, if any
+        if (!has) { sec.remove(); return; }
+      } else {
+        nb.setAttribute("data-n", sec.getAttribute("data-n"));
+        var pl = sec.querySelector(".row-head .plink");
+        if (pl) nb.appendChild(pl);
+      }
+      var bt = mk("div", "btext");
+      bt.setAttribute("data-wit", w);
+      if (own) bt.setAttribute("lang", own.getAttribute("lang"));
+      if (has) moveChildren(own, bt);
+      nb.appendChild(bt);
+      var mine = byRow[sec.id] || [];
+      mine.forEach(function (e) {  // the number after the entry's last mark, as the base page has it
+        var ms = bt.querySelectorAll('mark[data-app="' + CSS.escape(e[0]) + '"]');
+        if (!ms.length) return;
+        var a = mk("a", "fn-ref", String(READ_NUM[e[0]]));
+        a.id = "ref-" + e[0];
+        a.href = "#fn-" + e[0];
+        a.setAttribute("data-app", e[0]);
+        ms[ms.length - 1].after(a);
+      });
+      if (!has && !sec.classList.contains("edge")) {  // a passage this witness lacks: the others', quietly
+        sec.querySelectorAll(":scope > .cols > .col:not(.col-empty)").forEach(function (c) {
+          var s = c.getAttribute("data-wit"), o = mk("div", "other");
+          o.setAttribute("lang", c.getAttribute("lang"));
+          o.setAttribute("data-wit", s);
+          o.appendChild(i18n(mk("span", "only"), "only-in", { w: s }));
+          o.appendChild(document.createTextNode(" "));
+          moveChildren(c, o);
+          // as the base page shows them: plain text, its passages not permalinks (the reading text's are)
+          o.querySelectorAll("mark.v-ins").forEach(function (m) { m.remove(); });
+          o.querySelectorAll("mark[data-app]").forEach(function (m) { m.replaceWith.apply(m, m.childNodes); });
+          o.querySelectorAll("[data-unit][id]").forEach(function (u) { u.removeAttribute("id"); });
+          nb.appendChild(o);
+        });
+      }
+      var gaps = sec.querySelectorAll(".row-notes .gap");
+      if (mine.length || gaps.length) {
+        var ap = mk("div", "apparatus");
+        ap.setAttribute("lang", bt.getAttribute("lang") || "");
+        if (mine.length) {
+          var ol = mk("ol");
+          mine.forEach(function (e) {
+            var a = apps[e[0]] || {}, n = READ_NUM[e[0]], li = mk("li", "fn t-" + a.type + " l-" + a.layer);
+            li.id = "fn-" + e[0];
+            li.value = n;
+            li.setAttribute("data-app", e[0]);
+            var back = mk("a", "fn-n", String(n));
+            back.href = "#ref-" + e[0];
+            back.setAttribute("data-i18n-title", "fn-back");
+            back.title = t("fn-back");
+            li.appendChild(back);
+            li.appendChild(document.createTextNode(" "));
+            li.appendChild(mk("span", "jkj", e[1]));
+            li.appendChild(document.createTextNode(" "));
+            var fs = mk("span", "fn-sig");
+            fs.appendChild(sig(e[2][0][0], e[2][0][1]));
+            fs.appendChild(document.createTextNode(" · "));
+            e[2].slice(1).forEach(function (x, k) {
+              if (k) fs.appendChild(document.createTextNode(" "));
+              fs.appendChild(sig(x[0], x[1]));
+            });
+            li.appendChild(fs);
+            ol.appendChild(li);
+          });
+          ap.appendChild(ol);
+        }
+        gaps.forEach(function (g) {
+          var p = mk("p", g.className, g.textContent);
+          ["data-i18n", "data-i18n-args"].forEach(function (k) { if (g.hasAttribute(k)) p.setAttribute(k, g.getAttribute(k)); });
+          ap.appendChild(p);
+        });
+        nb.appendChild(ap);
+      }
+      sec.replaceWith(nb);
+    });
+    // the page: a base-text view of this witness (its style, print, popover links), its introduction and sigla
+    text.className = "basetext reading";
+    text.removeAttribute("style");
+    if (lang) text.setAttribute("lang", lang);
+    body.classList.remove("view-parallel");
+    body.classList.add("view-base");
+    var intro = mk("p", "sigla");
+    intro.appendChild(i18n(mk("span"), "base-intro", { base: w, n: entries.length }));
+    intro.appendChild(document.createTextNode(" "));
+    intro.appendChild(i18n(mk("span"), "sigla-list"));
+    document.querySelectorAll(".colheads .colhead").forEach(function (h, k) {
+      if (k) intro.appendChild(document.createTextNode("；"));
+      intro.appendChild(mk("b", null, h.getAttribute("data-wit")));
+      intro.appendChild(document.createTextNode(" "));
+      var ti = h.querySelector("span[lang]");
+      if (ti) intro.appendChild(ti.cloneNode(true));
+    });
+    var after = text.querySelector(":scope > nav.parts");
+    text.insertBefore(intro, after ? after.nextSibling : text.firstChild);
+    var isBase = !!document.querySelector('.colhead[data-wit="' + CSS.escape(w) + '"] .basetag');
+    ["#bar .colheads", "#columns"].forEach(function (q) { var x = document.querySelector(q); if (x) x.remove(); });
+    document.querySelectorAll(".views [aria-current]").forEach(function (a) { a.removeAttribute("aria-current"); });
+    var rl = document.querySelector('.readers a[data-reader="' + CSS.escape(w) + '"]');
+    if (rl) rl.setAttribute("aria-current", "page");
+    var bl = document.querySelector(".views a[data-i18n='basetext']");  // the base drawn: its view is 底本与校记
+    if (bl && isBase) bl.setAttribute("aria-current", "page");
+    document.title = document.title.replace(/ · .*? · /, " · " + w + " 校记 · ");
+  }
+  if (READER) readingView(READER);
+
   document.addEventListener("click", function (e) {
     var b = e.target.closest ? e.target.closest("[data-ui-lang]") : null;
     if (b) setLang(b.getAttribute("data-ui-lang"));
@@ -436,7 +610,9 @@
   /* the entries of this page (number, row) completed from the chapter's file (apps/NAME.js, one for its views) */
   var APPS = (function () {
     var here = readJSON("apps-data"), all = (window.jiaokanData || {}).apps || {}, out = {};
-    Object.keys(here).forEach(function (id) { if (all[id]) out[id] = Object.assign({}, all[id], here[id]); });
+    Object.keys(here).forEach(function (id) {
+      if (all[id]) out[id] = Object.assign({}, all[id], here[id], READER ? { n: READ_NUM[id] || null } : {});
+    });
     return out;
   })();
   var panel = document.getElementById("app-panel");
@@ -599,7 +775,7 @@
             if (m.pages[k] !== here && (" " + m.ids[k] + " ").indexOf(" " + id + " ") >= 0) {
               // the query of this page's search travels along, so the hit is marked there (search.js)
               var qs = location.search, qb = document.getElementById("q"), qx = document.getElementById("q-exact");
-              if (qb && qb.value) qs = "?q=" + encodeURIComponent(qb.value) + (qx && qx.checked ? "&exact=1" : "");
+              if (qb && qb.value) qs = "?q=" + encodeURIComponent(qb.value) + (qx && qx.checked ? "&exact=1" : "") + (MODE ? "&" + MODE : "");
               location.assign(m.pages[k] + qs + "#" + encodeURIComponent(id));
               return done(true);
             }
@@ -756,9 +932,32 @@
   });
 
   /* ---------------------------------------------------------------- overview: where am I */
+  var strip = document.querySelector(".overview");
+  /* the cells, one per row, from the chapter's data (apps/NAME.js: the same in every view and part); each links to
+     its row, in the part of this view that holds it (the strip's data-parts: page,first,last|…) */
+  function drawStrip() {
+    var ov = (window.jiaokanData || {}).overview;
+    if (!strip || !ov || strip.firstChild) return;
+    var parts = (strip.getAttribute("data-parts") || "").split("|").filter(Boolean).map(function (p) {
+      var x = p.split(","); return { page: x[0], first: Number(x[1]), last: Number(x[2]) };
+    });
+    var frag = document.createDocumentFragment(), k = 0;
+    ov.c.forEach(function (c, i) {
+      var n = i + 1;
+      while (k < parts.length - 1 && n > parts[k].last) k++;
+      var a = document.createElement("a");
+      a.setAttribute("href", (parts.length && parts[k].page ? partHref(parts[k].page) : "") + "#" + ov.ids[i]);
+      a.className = "ov" + (c[3] & 1 ? " ov-strong" : "") + (c[3] & 2 ? " ov-solo" : "");
+      a.style.cssText = "flex-grow:" + c[0] + ";--d:" + (c[1] / 100).toFixed(2);
+      a.setAttribute("data-v", c[2]);
+      a.tabIndex = i ? -1 : 0;
+      frag.appendChild(a);
+    });
+    strip.appendChild(frag);
+  }
+  drawStrip();
   var cells = document.querySelectorAll(".overview .ov");
   /* one tab stop for the whole strip; arrow keys walk its cells, Enter follows one */
-  var strip = document.querySelector(".overview");
   /* a cell is named when the pointer or the focus reaches it (§n: v variants), in the interface language */
   function nameCell(e) {
     var c = e.target;

@@ -385,7 +385,7 @@
   }
 
   /* the hit's characters inside its unit (one unit's text, not a search of the page) */
-  var SKIP = ".an, .label, .pb, .fn-ref, .v-ins, .badge, .an-b, .absent, .vh, script";
+  var SKIP = ".em-was, .em-new, .an, .label, .pb, .fn-ref, .v-ins, .badge, .an-b, .absent, .vh, script";
   function clearMarks() {
     document.querySelectorAll(".hit-note").forEach(function (n) { n.classList.remove("hit-note"); });
     document.querySelectorAll("mark.hit").forEach(function (m) {

@@ -199,7 +199,7 @@
 
   /* a change of the emended text opens its note's dialog (its verdict and evidence) */
   function changeOf(target) {
-    return target && target.closest ? target.closest("#text .em[data-note-ref]") : null;
+    return target && target.closest ? target.closest("#text.emended .em[data-note-ref]") : null;
   }
   document.addEventListener("click", function (e) {
     var c = changeOf(e.target);
