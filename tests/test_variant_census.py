@@ -39,3 +39,18 @@ def test_counts_sample_and_gaiji(tmp_path, capsys):
     assert main([str(b), "--only", "pian09", "--sample", "1"]) == 0
     out = capsys.readouterr().out
     assert "unresolved gaiji: 2/3 = 66.7%" in out and "1 of 2 substantive readings" in out
+
+
+def test_hand_classes_beside_the_sample(tmp_path, capsys):
+    build = _build(tmp_path)
+    tsv = tmp_path / "classes.tsv"
+    tsv.write_text("build\tsample\tn\tpian\tapp\tbase\twit\tclass\tnote\n"
+                   "x\tmain-s1\t1\tpian01\tapp1\tJS:北\tZS:比\tE\t比/北 形近\n"  # this very entry
+                   "x\tmain-s1\t2\tpian09\tapp7\tJS:北\tZS:比\tE?\tthe pair elsewhere in 篇九\n"
+                   "x\tmain-s1\t3\tpian09\tapp8\tJS:北\tZS:比\tW\tand once otherwise: no pair-level class\n",
+                   encoding="utf-8")
+    assert main([str(build), "--sample", "10", "--seed", "1", "--classes", str(tsv)]) == 0
+    out = capsys.readouterr().out
+    lines = {ln.split()[1]: ln for ln in out.splitlines() if ln[:3].strip().isdigit()}
+    assert "pian01" in lines["E"]  # entry-level call
+    assert "unclassed 3" in out and "E 1" in out and "G 0" in out  # pian09's pair has two classes: unclassed

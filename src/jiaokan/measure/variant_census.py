@@ -105,12 +105,50 @@ def gaiji_by_chapter(tei: Path, only: set[str] | None = None) -> dict[str, tuple
     return {k: (v[0], v[1]) for k, v in sorted(out.items())}
 
 
+def load_classes(tsv: Path) -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str]]:
+    """Hand classes of sampled readings (``tests/fixtures/variant_hand_sample.tsv``): by (篇, entry, base reading,
+    witness reading), and by (篇, base reading, witness reading) where every line of that pair has one class.
+
+    Why both: entry numbers hold within one build; a later build may number its entries otherwise, and the same
+    pair in the same 篇 is then most likely the same call (shown as such: ``~G``), never a certain one.
+    """
+    exact: dict[tuple[str, ...], str] = {}
+    by_pair: dict[tuple[str, ...], set[str]] = collections.defaultdict(set)
+    with open(tsv, encoding="utf-8") as f:
+        header = f.readline().rstrip("\n").split("\t")
+        col = {name: i for i, name in enumerate(header)}
+        for line in f:
+            row = line.rstrip("\n").split("\t")
+            if len(row) < len(header) or line.startswith("#"):
+                continue
+            cls = row[col["class"]]
+            pian, app, base, wit = (row[col[k]] for k in ("pian", "app", "base", "wit"))
+            exact[(pian, app, base, wit)] = cls
+            by_pair[(pian, base, wit)].add(cls.rstrip("?"))
+    return exact, {k: next(iter(v)) for k, v in by_pair.items() if len(v) == 1}
+
+
+def classify(r: Reading, classes: tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str]]) -> str:
+    """The hand class of a sampled reading: ``G``/``P``/``E``/``W``/``A`` (``?`` if the call was tentative),
+    ``~G`` when only the same pair elsewhere in the 篇 was classed, ``""`` when nobody has classed it."""
+    exact, by_pair = classes
+    base, wit = f"{r.base}:{r.lem}", f"{r.siglum}:{r.text}"
+    chapter = _PIAN_RE.match(r.chapter)
+    pian = f"pian{chapter.group(1)}" if chapter else r.chapter
+    if (pian, r.app, base, wit) in exact:
+        return exact[(pian, r.app, base, wit)]
+    return "~" + by_pair[(pian, base, wit)] if (pian, base, wit) in by_pair else ""
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Variant census of a build: types per 篇, a sample, gaiji.")
     ap.add_argument("build", type=Path, help="a build folder (with apparatus/ and tei/)")
     ap.add_argument("--only", default="", help="collations to count, comma-separated (pian09,pian10,...)")
     ap.add_argument("--sample", type=int, default=0, help="print a seeded sample of this many substantive readings")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--classes", type=Path, metavar="TSV",
+                    help="hand classes of earlier samples (tests/fixtures/variant_hand_sample.tsv): shown beside each "
+                         "sampled reading, with the count of graphic variants (G) among those classed")
     args = ap.parse_args(argv)
     only = {x.strip() for x in args.only.split(",") if x.strip()} or None
     counts = counts_by_chapter(args.build / "apparatus", only)
@@ -129,6 +167,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.sample:
         readings = substantive(args.build / "apparatus", only)
         print(f"\n{args.sample} of {len(readings)} substantive readings (seed {args.seed}):")
+        classes = load_classes(args.classes) if args.classes else None
+        tally: collections.Counter = collections.Counter()
         for i, r in enumerate(sample(readings, args.sample, args.seed), 1):
-            print(f"{i:3d} {r.line()}")
+            if classes is None:
+                print(f"{i:3d} {r.line()}")
+                continue
+            cls = classify(r, classes)
+            tally[cls.lstrip("~").rstrip("?")[:1] or "unclassed"] += 1
+            print(f"{i:3d} {cls or '-':4s} {r.line()}")
+        if classes is not None:
+            print("\nhand classes (~: the same pair elsewhere in the 篇): "
+                  + ", ".join(f"{k} {tally[k]}" for k in ("G", "P", "E", "W", "A", "unclassed"))
+                  + "; classify the unclassed lines in the raw files and add them to the TSV")
     return 0
