@@ -178,15 +178,15 @@ def _dissolvable(ws: _Stream, rs: _Stream, partner: list[int | None], first_key:
     """Is the inferred 经 piece ``pieces[jn]`` no 经 but the words of the 注 ``pieces[zn]`` before it,
     cut off by a ``注`` that was a word (``…祭於豆閒|爵反|注爲一手不能正也…``)?
 
-    Only a passage the reader was unsure of (``cert="low"``) between two 注 of the same layer, the second
-    opening with its marker; and only when the explicit witness reads, in one unbroken aligned run, the
+    Only a passage with no marker of its own between two 注 of the same layer, the second opening with
+    its marker, however sure the reader was (its prior may make it sure of ``爵反``); and only when the explicit witness reads, in one unbroken aligned run, the
     last character of the 注 before, every character of the passage, the marker's character itself,
     and the first character of the 注 after, and reads all of them as commentary.  The marker's
     character among them is what says it is a word there: a 经 passage the explicit witness marks
     never has it, and a 注 the explicit witness opens there has no ``注`` in its text.
     """
     zhu, jing = pieces[zn], pieces[jn]
-    if jn + 1 >= len(pieces) or jing.cert != "low" or jn != zn + 1:
+    if jn + 1 >= len(pieces) or jn != zn + 1:
         return False
     nxt = pieces[jn + 1]
     label = next((x for x in nxt.content if not isinstance(x, (LineBreak, PageBreak))), None)
