@@ -193,3 +193,49 @@ def test_the_build_checks_the_zhushu_against_the_sbck_and_ingest_does_not(tmp_pa
     assert r.returncode == 0, r.stderr.decode()[-2000:]
     (alone,) = (tmp_path / "ing").glob("*.xml")
     assert not etree.parse(str(alone)).xpath("//t:ab[@source]", namespaces=ns)
+
+
+def _dazhe_with_jishi(read_kanripo):
+    zs = copy.deepcopy(read_kanripo("KR1d0028_007"))
+    js = [read_kanripo("KR1d0030_009"), read_kanripo("KR1d0030_010")]
+    return zs, relayer(zs, js, source="pian07-JS.xml")
+
+
+def test_an_inferred_jing_that_the_explicit_witness_reads_as_one_zhu_is_dissolved(read_kanripo, profile, tei_all):
+    """大射儀, KR1d0028_007 lines 1109–1111: ``…祭於豆閒爵反注爲一手不能正也…`` (注 = to pour): the reader
+    takes the 注 for the marker and makes ``爵反`` a 经; the 集释 (KR1d0030_010 line 307) reads it all as one 注."""
+    from jiaokan.readers.common.base import load_source
+    from jiaokan.readers.common.lossless import check_lossless
+    from jiaokan.readers.formats.mandoku import MandokuZhushuReader
+
+    from .conftest import kanripo_file
+
+    before = read_kanripo("KR1d0028_007")
+    assert ("jing", "爵反") in [(p.layer, p.text) for p in before.pieces()]  # what the reader alone says
+    zs, rep = _dazhe_with_jishi(read_kanripo)
+    assert ("jing", "爵反") not in [(p.layer, p.text) for p in zs.pieces()]
+    (zhu,) = [p for p in zs.pieces() if "祭於豆閒爵反注爲一手不能正也" in p.text]
+    assert zhu.layer == "zhu" and (zhu.cert, zhu.source) == ("high", "pian07-JS.xml")
+    assert any("爵反" in d for d in rep.dissolved) and "dissolved" in rep.summary()
+    assert any(x.code == "layer-dissolved" and "爵反" in x.message for x in zs.warnings)
+    # nothing of the source is lost: the marker's character is now text, the line breaks are kept
+    src = load_source("KR1d0028_007.txt", kanripo_file("KR1d0028_007.txt").read_bytes())
+    report = check_lossless(MandokuZhushuReader(), src, zs)
+    assert report.ok, report.context
+    assert any(isinstance(x, LineBreak) for x in zhu.content)
+    tree = witness_to_tei(zs)
+    assert profile.validate(tree), profile.error_log
+    assert tei_all.validate(tree), tei_all.error_log
+    assert layer_errors(tree.getroot()) == []
+
+
+def test_a_real_short_jing_between_two_zhu_stays(read_kanripo):
+    """大射儀: ``…辭以不敏|反命|注以賓之辭告於…`` and ``…人為禮不參之|奏肆夏|注肆夏樂章名…``: short 经 the
+    集释 prints flush left as 经 — the 注 after them is the marker, and they are not dissolved."""
+    zs, rep = _dazhe_with_jishi(read_kanripo)
+    pieces = list(zs.pieces())
+    for text in ("反命", "奏肆夏", "奏陔"):
+        i = next(i for i, p in enumerate(pieces) if p.layer == "jing" and p.text == text)
+        assert pieces[i + 1].layer == "zhu" and any(isinstance(x, Label) for x in pieces[i + 1].content)
+        assert (pieces[i].cert, pieces[i].source) == ("high", "pian07-JS.xml")
+    assert len(rep.dissolved) == 1

@@ -17,6 +17,13 @@ the characters on both sides of it; the 经 piece then records how its start was
 moved alike.  Where the alignment does not cover the boundary, the reader's decision and
 ``cert`` stay.  Nothing else changes: markers decide the other boundaries.
 
+One inferred 经 is no 经 at all: a short passage the reader put between two 注 because the
+character after it looked like the marker, where it is the verb (``…祭於豆閒爵反注爲一手不能正也…``,
+注 = to pour).  When the explicit witness reads the passage, the marker's character and the
+characters on both sides as one run of commentary (:func:`_dissolvable`), the passage is
+dissolved: it and the marker's character rejoin the 注 before as its text (:func:`_dissolve`),
+and that 注 records the decision (``cert="high"``, ``source``).
+
 ``jiaokan ingest`` reads one file and never gets here: the reader's model stays what a single
 witness can know.  The build calls :func:`relayer` before collating a 篇 (``build.relayer_stage``).
 """
@@ -60,6 +67,7 @@ class Relayering:
     confirmed: int = 0
     moved: int = 0
     cut: int = 0  # 经 passages cut out of the end of a commentary piece
+    dissolved: list[str] = field(default_factory=list)  # inferred 经 that were 注 (``…閒|爵反|注爲…``)
     doubtful: int = 0  # the explicit witness leans to another split by less than MIN_GAIN: left, cert="low"
     uncovered: int = 0
     moves: list[str] = field(default_factory=list)  # ``…注|经…`` before → after, for the report
@@ -69,6 +77,9 @@ class Relayering:
         line = (f"{self.witness}: {self.checked} inferred boundaries before a 经 checked against {self.source}, "
                 f"{self.confirmed} confirmed, {self.moved} moved, {self.doubtful} doubtful, {self.uncovered} not covered; "
                 f"{self.cut} 经 passages cut out of the end of a commentary")
+        if self.dissolved:
+            line += (f"; {len(self.dissolved)} inferred 经 dissolved into the 注 before it (the 注 after it a word, "
+                     f"not a marker, in {self.source}): " + ", ".join(self.dissolved))
         if self.disputed:
             line += (f"; {len(self.disputed)} disagreement(s) left as read (传 here, a marked 经 passage in "
                      f"{self.source}): " + ", ".join(self.disputed))
@@ -145,14 +156,91 @@ def relayer(target: Witness, explicit: Sequence[Witness], source: str = "",
     for idx, (n, _) in enumerate(ws.where):
         first_key.setdefault(n, idx)
     index = {id(p): n for n, p in enumerate(pieces)}
+    dissolve = [(zhu, jing, pieces[index[id(jing)] + 1]) for zhu, jing in bounds
+                if _dissolvable(ws, rs, partner, first_key, pieces, index[id(zhu)], index[id(jing)])]
+    skip = {id(jing) for _, jing, _ in dissolve}
     for zhu, jing in bounds:
+        if id(jing) in skip:
+            continue
         _check(rep, ws, rs, partner, first_key, index[id(zhu)], index[id(jing)], zhu, jing, target)
     _disputes(rep, ws, rs, partner, pieces, target)
     for n, p in reversed(list(enumerate(pieces))):  # from the end: a cut adds a unit after the piece's own
         nxt = pieces[n + 1] if n + 1 < len(pieces) else None
         if p.layer in layers and n in first_key and (nxt is None or nxt.layer != "jing" or _marked(nxt)):
             _tail(rep, ws, rs, partner, first_key[n], n, p, target)
+    for zhu, jing, nxt in dissolve:  # last: the streams' piece indexes hold until here
+        _dissolve(rep, target, zhu, jing, nxt)
     return rep
+
+
+def _dissolvable(ws: _Stream, rs: _Stream, partner: list[int | None], first_key: dict[int, int],
+                 pieces: list[Piece], zn: int, jn: int) -> bool:
+    """Is the inferred 经 piece ``pieces[jn]`` no 经 but the words of the 注 ``pieces[zn]`` before it,
+    cut off by a ``注`` that was a word (``…祭於豆閒|爵反|注爲一手不能正也…``)?
+
+    Only a passage with no marker of its own between two 注 of the same layer, the second opening with
+    its marker, however sure the reader was (its prior may make it sure of ``爵反``); and only when the explicit witness reads, in one unbroken aligned run, the
+    last character of the 注 before, every character of the passage, the marker's character itself,
+    and the first character of the 注 after, and reads all of them as commentary.  The marker's
+    character among them is what says it is a word there: a 经 passage the explicit witness marks
+    never has it, and a 注 the explicit witness opens there has no ``注`` in its text.
+    """
+    zhu, jing = pieces[zn], pieces[jn]
+    if jn + 1 >= len(pieces) or jn != zn + 1:
+        return False
+    nxt = pieces[jn + 1]
+    label = next((x for x in nxt.content if not isinstance(x, (LineBreak, PageBreak))), None)
+    if nxt.layer != zhu.layer or not isinstance(label, Label) or zn not in first_key or jn + 1 not in first_key:
+        return False
+    mark = [k for _, k in keys(label.text)]
+    lo, hi = first_key.get(jn), first_key[jn + 1]
+    if lo is None or len(mark) != 1:
+        return False
+    run = [partner[i] for i in range(lo - 1, hi)]  # the 注's last character, the passage
+    after = partner[hi]
+    if any(r is None for r in run) or after is None:
+        return False
+    seq = [r for r in run if r is not None]
+    if any(b != a + 1 for a, b in zip(seq, seq[1:])) or after != seq[-1] + 2:
+        return False
+    between = seq[-1] + 1
+    return rs.keys[between] == mark[0] and not any(rs.jing[r] for r in (*seq, between, after))
+
+
+def _dissolve(rep: Relayering, w: Witness, zhu: Piece, jing: Piece, nxt: Piece) -> None:
+    """The 经 piece ``jing`` and the 注 ``nxt`` after it go back into ``zhu``: ``nxt``'s marker becomes a
+    character of the text (nothing of the source is dropped), the rest of ``jing``'s unit (the 疏 after
+    them) joins ``zhu``'s unit, and ``zhu`` says who decided (``cert``, ``source``) and a warning names it."""
+    from ..model import ReaderWarning
+
+    k = next(i for i, x in enumerate(nxt.content) if isinstance(x, Label))
+    word = nxt.content[k]
+    assert isinstance(word, Label)
+    shown = f"…{zhu.text[-6:]}|{jing.text}|{word.text}{nxt.text[:6]}…"
+    for d in w.divs:
+        for u in d.units:
+            if u.pieces and u.pieces[0] is jing:
+                u.pieces[:] = [x for x in u.pieces if x is not nxt]
+    jing.content = _joined([*jing.content, *nxt.content[:k], Text(word.text), *nxt.content[k + 1:]])
+    _vanish(w, zhu, jing)
+    zhu.content = _joined(zhu.content)
+    zhu.cert, zhu.source = "high", rep.source
+    rep.dissolved.append(shown)
+    w.warnings.append(ReaderWarning(
+        w.meta.file, jing.loc.line, "layer-dissolved",
+        f"{shown}: no 经 here, one 注 in {rep.source} (the {word.text} a word, not a marker)"))
+
+
+def _joined(content: list[Inline]) -> list[Inline]:
+    """``content`` with neighbouring plain text runs made one."""
+    out: list[Inline] = []
+    for node in content:
+        last = out[-1] if out else None
+        if isinstance(node, Text) and isinstance(last, Text) and type(node) is type(last) is Text:
+            out[-1] = Text(last.text + node.text)
+        else:
+            out.append(node)
+    return out
 
 
 def _disputes(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None], pieces: list[Piece],
