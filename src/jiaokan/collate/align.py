@@ -175,6 +175,8 @@ from itertools import compress
 from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable, Literal, Sequence, TypeGuard
 
+from ..normalize.fold import exact_keys
+from ..normalize.fold import key as fold_key
 from ..normalize.ignorable import is_ignorable, kept_positions
 
 __all__ = [
@@ -318,14 +320,22 @@ def align_texts(
     at least one key character; a string made only of ignorables is left
     uncovered (its ops all sit at point 0).
     """
-    if ignorable is is_ignorable:  # the collation's own: the positions in C (str.translate), not a call per character
-        pa, pb = kept_positions(a), kept_positions(b)
+    ea = eb = None
+    if ignorable is is_ignorable and key is fold_key:
+        # the collation's own: keys and positions of a whole string in C (str.translate), not calls per character
+        ea, eb = exact_keys(a), exact_keys(b)
+    if ea is not None and eb is not None:
+        (xa, pa), (xb, pb) = ea, eb
+        ops = align(xa, xb, **options)
     else:
-        pa = [i for i, ch in enumerate(a) if not ignorable(ch)]
-        pb = [i for i, ch in enumerate(b) if not ignorable(ch)]
-    ka = list(map(key, map(a.__getitem__, pa)))
-    kb = list(map(key, map(b.__getitem__, pb)))
-    ops = align(ka, kb, **options)
+        if ignorable is is_ignorable:
+            pa, pb = kept_positions(a), kept_positions(b)
+        else:
+            pa = [i for i, ch in enumerate(a) if not ignorable(ch)]
+            pb = [i for i, ch in enumerate(b) if not ignorable(ch)]
+        ka = list(map(key, map(a.__getitem__, pa)))
+        kb = list(map(key, map(b.__getitem__, pb)))
+        ops = align(ka, kb, **options)
     ra = _map_side(ops, pa, len(a), "a")
     rb = _map_side(ops, pb, len(b), "b")
     return [Op(op.kind, ra[t][0], ra[t][1], rb[t][0], rb[t][1]) for t, op in enumerate(ops)]

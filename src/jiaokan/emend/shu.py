@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 
 from ..model import Witness
-from ..normalize import is_ignorable, key
+from ..normalize import is_ignorable, strip_ignorable
+from ..normalize.fold import key_string
 from .anchor import Claim
 from .verdict import UNCOVERED, ClaimEvidence, Verdict
 from .words import shu_sentences
@@ -61,12 +62,13 @@ class _Shu:
     """One witness's 疏 of a 篇: one key per character, and the characters."""
 
     def __init__(self, w: Witness) -> None:
-        self.chars = [ch for p in w.pieces() if p.layer == "shu" for ch in p.text if not is_ignorable(ch)]
-        self.keys = "".join(key(ch)[:1] or ch for ch in self.chars)
+        text = strip_ignorable("".join([p.text for p in w.pieces() if p.layer == "shu"]))
+        self.chars = list(text)
+        self.keys = key_string(text)  # key(ch)[:1] or ch for each character, in C
 
 
 def _keys(s: str) -> str:
-    return "".join(key(ch)[:1] or ch for ch in s if not is_ignorable(ch))
+    return key_string(s)  # key(ch)[:1] or ch for each character that is not ignorable
 
 
 def _longest_head(q: str, t: _Shu) -> tuple[int, int, int] | None:
@@ -102,8 +104,12 @@ def _context(c: Claim) -> str:
 
 
 def check_shu(c: Claim, witnesses: list[Witness], lemma: str | None, anchor: str | None,
-              place: str | None) -> list[ClaimEvidence]:
-    """The records of claim ``c`` against the 疏 of each witness of ``witnesses`` (the 注疏, the 单疏本)."""
+              place: str | None, memo: dict[int, _Shu] | None = None) -> list[ClaimEvidence]:
+    """The records of claim ``c`` against the 疏 of each witness of ``witnesses`` (the 注疏, the 单疏本).
+
+    ``memo``: a dict the caller keeps while it checks the claims of one result (its witnesses
+    unchanged), so each witness's 疏 is gathered once, not once per claim.
+    """
     if not cites_shu(c) or c.anchor is None and not shu_quote(c.record.raw):
         return []
     q = shu_quote(c.record.raw)
@@ -113,7 +119,11 @@ def check_shu(c: Claim, witnesses: list[Witness], lemma: str | None, anchor: str
     kept = [ch for ch in said if not is_ignorable(ch)]
     for w in witnesses:
         s = w.meta.siglum
-        t = _Shu(w)
+        t = memo.get(id(w)) if memo is not None else None
+        if t is None:
+            t = _Shu(w)
+            if memo is not None:
+                memo[id(w)] = t
         danshu = w.meta.role == "danshu"
         verdict: Verdict
         rest = ""

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from . import tables
 from .gaiji import ENTITY_RE, normalize_code, resolve_gaiji
-from .ignorable import is_ignorable
+from .ignorable import is_ignorable, kept_positions
 from .script import t2s_char
 
 #: The values of :attr:`Folded.cls`, weakest change first.
@@ -78,6 +78,8 @@ def clear_caches() -> None:
     """Forget every computed key (after the build registers gaiji resolved from the witnesses)."""
     _cache.clear()
     _key_cache.clear()
+    _KEYS.clear()
+    _ODD.clear()
 
 
 def fold_token(ch: str) -> Folded:
@@ -143,6 +145,49 @@ def keys(text: str) -> list[tuple[int, str]]:
             pos = m.end()
     plain(pos, len(text))
     return out
+
+
+class _KeyTable(dict[int, "str | None"]):
+    """A ``str.translate`` table filled as characters are met: an ignorable character → dropped,
+    any other → the first code point of its key (the character itself if its key were empty)."""
+
+    def __missing__(self, cp: int) -> "str | None":
+        ch = chr(cp)
+        if is_ignorable(ch):
+            v = None
+        else:
+            k = key(ch)
+            if len(k) != 1:
+                _ODD.add(ch)
+            v = k[:1] or ch
+        self[cp] = v
+        return v
+
+
+_KEYS = _KeyTable()
+#: the characters met whose key is not exactly one code point (none in the shipped tables)
+_ODD: set[str] = set()
+
+
+def key_string(text: str) -> str:
+    """The keys of the non-ignorable characters of ``text``, one code point each, as one string.
+
+    Each character gives the first code point of its key (``key(ch)[:1] or ch``: the key itself
+    for every character the shipped tables know); a gaiji entity is not read as one token here.
+    Why: a whole string at once in C (``str.translate``), where a loop called :func:`key` and
+    :func:`~.ignorable.is_ignorable` per character of every text the collation aligns.
+    """
+    return text.translate(_KEYS)
+
+
+def exact_keys(text: str) -> tuple[str, list[int]] | None:
+    """``(key_string(text), kept_positions(text))`` when every key of ``text`` is exactly one code
+    point, so that ``key_string(text)[i]`` *is* ``key(text[kept[i]])``; else None (then ask
+    :func:`key` per character)."""
+    ks = text.translate(_KEYS)
+    if _ODD and any(ch in text for ch in _ODD):
+        return None
+    return ks, kept_positions(text)
 
 
 def tokens(text: str) -> list[tuple[int, str]]:
