@@ -91,14 +91,21 @@ def collate(
             if base not in present:
                 continue
             wit_ops, wit_vars, wit_texts = {}, {}, {}
+            # witnesses that read the same text here (common between editions of one family, and a copy's
+            # every passage) are aligned and typed once: the result depends on the two texts alone
+            done: dict[tuple[str, bool], tuple[list, list]] = {}
             for s in ordered:
                 if s == base or s not in present:
                     continue
-                ops = align_texts(texts[base].text, texts[s].text, key=key, ignorable=is_ignorable)
-                col.alignments.append(LayerAlignment(row.id, layer, s, ops))
                 simplified = "simplified" in (ordered[base].meta.script, ordered[s].meta.script)
-                vs = [v for v in classify(ops, texts[base].text, texts[s].text, is_ignorable, simplified)
-                      if v.type not in ignore]
+                got = done.get((texts[s].text, simplified))
+                if got is None:
+                    ops = align_texts(texts[base].text, texts[s].text, key=key, ignorable=is_ignorable)
+                    got = done[(texts[s].text, simplified)] = (
+                        ops, [v for v in classify(ops, texts[base].text, texts[s].text, is_ignorable, simplified)
+                              if v.type not in ignore])
+                ops, vs = got
+                col.alignments.append(LayerAlignment(row.id, layer, s, ops))
                 vs = _drop_edges(col, row.id, layer, s, vs, len(texts[base].text), len(texts[s].text),
                                  (row.id == first_row.get(s), row.id == last_row.get(s)),
                                  (row.id == first_row.get(base), row.id == last_row.get(base)))
