@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import UNKNOWN_CHAR, Gaiji, Gap, Piece, Unit, Where, advance, walk
+from ..model import UNKNOWN_CHAR, Gaiji, Gap, Piece, Text, Unit, Where, advance, walk
 
 
 @dataclass
@@ -71,7 +71,7 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
     made the collation walk the 疏 five times.
     """
     outs = {layer: LayerText() for layer in layers}
-    chars: dict[str, list[str]] = {layer: [] for layer in layers}
+    runs: dict[str, list[str]] = {layer: [] for layer in layers}
     where = Where()
     for u in units:
         for p in u.pieces:
@@ -80,23 +80,36 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
             if out is None:  # a piece of another layer: only the cursor moves
                 advance(p.content, where)
                 continue
-            got = chars[p.layer]
-            out.pieces.append((len(got), u, p))
-            for step in walk(p.content, where):
-                if step.note is not None:
+            got = runs[p.layer]
+            out.pieces.append((len(out.units), u, p))
+            for node in p.content:
+                if type(node) is Text:  # most nodes: what walk() would step through, without its steps
+                    r = node.text
+                    n = len(r)
+                    col = where.col or 0
+                    if n:
+                        got.append(r)
+                        out.units.extend([u.id] * n)
+                        out.pages.extend([where.page] * n)
+                        out.lines.extend([where.line] * n)
+                        out.cols.extend(range(col + 1, col + n + 1))
+                    where.col = col + n
                     continue
-                if isinstance(step.node, Gap):
-                    out.gaps.append(len(got))
-                    continue
-                r = step.node.reading
-                if isinstance(step.node, Gaiji) and r == UNKNOWN_CHAR:
-                    out.glyphs[len(got)] = step.node.code
-                if r:
-                    got.extend(r)
-                    out.units.extend([u.id] * len(r))
-                    out.pages.extend([step.page] * len(r))
-                    out.lines.extend([step.line] * len(r))
-                    out.cols.extend(range(step.col + 1, step.col + len(r) + 1))
+                for step in walk([node], where):  # a break, note, gaiji, label, gap: the one walk's rules
+                    if step.note is not None:
+                        continue
+                    if isinstance(step.node, Gap):
+                        out.gaps.append(len(out.units))
+                        continue
+                    r = step.node.reading
+                    if isinstance(step.node, Gaiji) and r == UNKNOWN_CHAR:
+                        out.glyphs[len(out.units)] = step.node.code
+                    if r:
+                        got.append(r)
+                        out.units.extend([u.id] * len(r))
+                        out.pages.extend([step.page] * len(r))
+                        out.lines.extend([step.line] * len(r))
+                        out.cols.extend(range(step.col + 1, step.col + len(r) + 1))
     for layer, out in outs.items():
-        out.text = "".join(chars[layer])
+        out.text = "".join(runs[layer])
     return outs
