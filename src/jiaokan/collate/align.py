@@ -295,6 +295,7 @@ def align_texts(
     b: str,
     key: Callable[[str], Hashable] = lambda ch: ch,
     ignorable: Callable[[str], bool] = lambda ch: False,
+    kept: tuple[list[int], list[int]] | None = None,
     **options: bool,
 ) -> list[Op]:
     """Align two strings on the keys of their non-ignorable characters.
@@ -319,17 +320,20 @@ def align_texts(
     contract as :func:`align` (tiling both strings), provided each string has
     at least one key character; a string made only of ignorables is left
     uncovered (its ops all sit at point 0).
+
+    ``kept``: ``(kept_positions(a), kept_positions(b))`` when the caller has them (with
+    :func:`~jiaokan.normalize.ignorable.is_ignorable` only).
     """
     ea = eb = None
     if ignorable is is_ignorable and key is fold_key:
         # the collation's own: keys and positions of a whole string in C (str.translate), not calls per character
-        ea, eb = exact_keys(a), exact_keys(b)
+        ea, eb = (exact_keys(a), exact_keys(b)) if kept is None else (exact_keys(a, kept[0]), exact_keys(b, kept[1]))
     if ea is not None and eb is not None:
         (xa, pa), (xb, pb) = ea, eb
         ops = align(xa, xb, **options)
     else:
         if ignorable is is_ignorable:
-            pa, pb = kept_positions(a), kept_positions(b)
+            pa, pb = kept if kept is not None else (kept_positions(a), kept_positions(b))
         else:
             pa = [i for i, ch in enumerate(a) if not ignorable(ch)]
             pb = [i for i, ch in enumerate(b) if not ignorable(ch)]

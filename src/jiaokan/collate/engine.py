@@ -12,7 +12,7 @@ from itertools import count
 
 from ..errors import CollationError
 from ..model import Gap, Unit, Witness
-from ..normalize import is_ignorable, key, strip_ignorable
+from ..normalize import is_ignorable, key
 from .align import align_texts
 from .layertext import LayerText
 from .model import COLLATED_LAYERS, VARIANT_TYPES, Collation, LayerAlignment, LayerGap, Row
@@ -80,7 +80,7 @@ def collate(
     for row in col.rows:
         for layer in layers:
             texts: dict[str, LayerText] = {s: col.row_text(row, s, layer) for s in ordered}
-            present = {s: len(strip_ignorable(t.text)) for s, t in texts.items()}
+            present = {s: len(t.kept()) for s, t in texts.items()}
             present = {s: n for s, n in present.items() if n}
             if not present:
                 continue
@@ -100,7 +100,8 @@ def collate(
                 simplified = "simplified" in (ordered[base].meta.script, ordered[s].meta.script)
                 got = done.get((texts[s].text, simplified))
                 if got is None:
-                    ops = align_texts(texts[base].text, texts[s].text, key=key, ignorable=is_ignorable)
+                    ops = align_texts(texts[base].text, texts[s].text, key=key, ignorable=is_ignorable,
+                                      kept=(texts[base].kept(), texts[s].kept()))
                     got = done[(texts[s].text, simplified)] = (
                         ops, [v for v in classify(ops, texts[base].text, texts[s].text, is_ignorable, simplified)
                               if v.type not in ignore])

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import UNKNOWN_CHAR, Gaiji, Gap, Piece, Text, Unit, Where, advance, walk
+from ..normalize.ignorable import kept_positions
+from ..model import UNKNOWN_CHAR, Gaiji, Gap, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Where, advance, walk
 
 
 @dataclass
@@ -31,6 +32,14 @@ class LayerText:
     # unmapped gaiji): the text holds UNKNOWN_CHAR there; the apparatus writes <g ref="#code"/>
     glyphs: dict[int, str] = field(default_factory=dict)
     pieces: list[tuple[int, Unit, Piece]] = field(default_factory=list)
+    #: (text, its kept_positions): the collation, the segments and the writers each ask for them
+    _kept: tuple[str, list[int]] | None = field(default=None, repr=False, compare=False)
+
+    def kept(self) -> list[int]:
+        """The offsets of the characters of :attr:`text` that are not ignorable (made once per text)."""
+        if self._kept is None or self._kept[0] is not self.text:
+            self._kept = (self.text, kept_positions(self.text))
+        return self._kept[1]
 
     def where(self, offset: int) -> tuple[str | None, str | None, int | None]:
         """(unit, page, line) of the character at ``offset`` (or the last one before it)."""
@@ -95,7 +104,17 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
                         out.cols.extend(range(col + 1, col + n + 1))
                     where.col = col + n
                     continue
-                for step in walk([node], where):  # a break, note, gaiji, label, gap: the one walk's rules
+                # nodes without a reading move the cursor only, as walk() would (model.advance)
+                if type(node) is LineBreak:
+                    where.line, where.col = node.n, 0
+                    continue
+                if type(node) is PageBreak:
+                    where.page, where.col = node.n, where.col or 0
+                    continue
+                if type(node) is Label or type(node) is Note:
+                    advance([node], where)
+                    continue
+                for step in walk([node], where):  # a gaiji, a gap: the one walk's rules
                     if step.note is not None:
                         continue
                     if isinstance(step.node, Gap):

@@ -29,7 +29,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..normalize import is_ignorable, kept_positions, strip_ignorable
+from ..normalize import strip_ignorable
 from .layertext import LayerText
 from .model import App, Collation, LayerGap, strongest
 
@@ -42,10 +42,6 @@ class Segment:
     type: str | None = None  # None: plain (every witness reads the base); else the app's type
     apps: list[App] = field(default_factory=list)  # the collation's entries this segment carries
     absent: dict[str, str] = field(default_factory=dict)  # siglum → why it has nothing here (layer, edge, lacuna)
-
-
-def _keys(text: str) -> list[int]:
-    return kept_positions(text)
 
 
 class _Partners:
@@ -97,7 +93,7 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
     """The segments of ``row``/``layer``; ``texts``: every witness's layer text; ``ops``: base→witness edit scripts."""
     base = col.base
     a = texts[base].text
-    present = [s for s in texts if strip_ignorable(texts[s].text)]
+    present = [s for s in texts if texts[s].kept()]
     others = [s for s in texts if s != base]
     if base not in present:
         # a layer the base lacks here: one entry, each witness reading its whole text
@@ -105,7 +101,7 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
         absent = {s: _absence_kind(gaps, s) for s in texts if s not in present}
         kind = "lacuna" if absent.get(base) == "lacuna" else "edge" if absent.get(base) == "edge" else "layer"
         return [Segment(spans, kind, [], absent)]
-    akeys = _keys(a)
+    akeys = texts[base].kept()
     n = len(akeys)
     wit = [s for s in others if s in present]
     absent = {s: _absence_kind(gaps, s) for s in others if s not in present}
@@ -113,7 +109,7 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
     bad_char: set[int] = set()
     bad_place: set[int] = set()  # t: the place before base key t (t == n: after the last)
     for s in wit:
-        pt = match[s] = _Partners(ops[s], akeys, _keys(texts[s].text))
+        pt = match[s] = _Partners(ops[s], akeys, texts[s].kept())
         # a base key without a partner is a bad character; a place is clean only inside a chain
         # (its two neighbours are partnered with neighbours), at 0 and n only where the witness
         # starts and ends with the base: ranges, from the chains alone (not a loop over the keys)
@@ -219,7 +215,7 @@ def _untyped(lem: str, readings: dict[str, str], gaps: list[LayerGap], base: str
 def _tiles(segs: list[Segment], texts: dict[str, LayerText]) -> bool:
     """Each witness's spans tile its layer text in order (up to punctuation), so nothing is lost or repeated."""
     for s, lt in texts.items():
-        if not strip_ignorable(lt.text):
+        if not lt.kept():
             continue  # a witness without this layer here has nothing to lose
         pos = 0
         for seg in segs:
@@ -248,7 +244,7 @@ def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, Layer
     for row in col.rows:
         for layer in col.layers:
             texts = {s: col.row_text(row, s, layer) for s in col.witnesses}
-            if not any(strip_ignorable(lt.text) for lt in texts.values()):
+            if not any(lt.kept() for lt in texts.values()):
                 continue
             yield (row.id, layer, texts, apps_by.get((row.id, layer), []), gaps_by.get((row.id, layer), []),
                    ops_by.get((row.id, layer), {}))

@@ -180,14 +180,14 @@ def key_string(text: str) -> str:
     return text.translate(_KEYS)
 
 
-def exact_keys(text: str) -> tuple[str, list[int]] | None:
+def exact_keys(text: str, kept: list[int] | None = None) -> tuple[str, list[int]] | None:
     """``(key_string(text), kept_positions(text))`` when every key of ``text`` is exactly one code
     point, so that ``key_string(text)[i]`` *is* ``key(text[kept[i]])``; else None (then ask
-    :func:`key` per character)."""
+    :func:`key` per character).  ``kept``: ``kept_positions(text)``, when the caller has it."""
     ks = text.translate(_KEYS)
     if _ODD and any(ch in text for ch in _ODD):
         return None
-    return ks, kept_positions(text)
+    return ks, kept if kept is not None else kept_positions(text)
 
 
 def tokens(text: str) -> list[tuple[int, str]]:
