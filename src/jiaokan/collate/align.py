@@ -295,7 +295,7 @@ def align_texts(
     b: str,
     key: Callable[[str], Hashable] = lambda ch: ch,
     ignorable: Callable[[str], bool] = lambda ch: False,
-    kept: tuple[list[int], list[int]] | None = None,
+    kept: tuple[Sequence[int], Sequence[int]] | None = None,
     **options: bool,
 ) -> list[Op]:
     """Align two strings on the keys of their non-ignorable characters.
@@ -1104,7 +1104,7 @@ def _split_rotation(op: Op, A: str, B: str) -> list[Op]:
 # --------------------------------------------------------------------------
 
 
-def _map_side(ops: list[Op], pos: list[int], length: int, side: str) -> list[tuple[int, int]]:
+def _map_side(ops: list[Op], pos: Sequence[int], length: int, side: str) -> list[tuple[int, int]]:
     """String ranges of every op on one side (see :func:`align_texts`)."""
     get = (lambda op: (op.a0, op.a1)) if side == "a" else (lambda op: (op.b0, op.b1))
     nonempty = [t for t, op in enumerate(ops) if get(op)[0] < get(op)[1]]

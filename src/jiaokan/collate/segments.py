@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from ..normalize import strip_ignorable
 from .layertext import LayerText
@@ -53,7 +53,7 @@ class _Partners:
     a Python loop over every character of every witness.
     """
 
-    def __init__(self, ops: list, akeys: list[int], bkeys: list[int]) -> None:
+    def __init__(self, ops: list, akeys: Sequence[int], bkeys: Sequence[int]) -> None:
         self.bkeys = bkeys
         chains: list[tuple[int, int, int]] = []
         for op in ops:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from typing import Sequence
 
 from . import tables
 from .gaiji import ENTITY_RE, normalize_code, resolve_gaiji
@@ -180,7 +181,7 @@ def key_string(text: str) -> str:
     return text.translate(_KEYS)
 
 
-def exact_keys(text: str, kept: list[int] | None = None) -> tuple[str, list[int]] | None:
+def exact_keys(text: str, kept: Sequence[int] | None = None) -> tuple[str, Sequence[int]] | None:
     """``(key_string(text), kept_positions(text))`` when every key of ``text`` is exactly one code
     point, so that ``key_string(text)[i]`` *is* ``key(text[kept[i]])``; else None (then ask
     :func:`key` per character).  ``kept``: ``kept_positions(text)``, when the caller has it."""
