@@ -51,7 +51,6 @@ from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..model import Gaiji, Piece, Witness
 from ..normalize import is_ignorable, key, resolve_gaiji, strip_ignorable
-from ..normalize.fold import exact_keys
 from .anchor import Anchor, Claim, piece_context, piece_key
 from .lexicon import INCLUDES_ZHUSHU
 from .notes import NoteRecord
@@ -179,10 +178,6 @@ def _k(s: str) -> str:
     """
     if "&" in s:
         s = _ENTITY.sub(_entity_key, s)
-    if "\ufffd" not in s and "□" not in s:  # (UNKNOWN_CHARS) no fresh keys: the whole string in C
-        got = exact_keys(s)
-        if got is not None:
-            return got[0]
     return "".join(_key_of(ch) for ch in strip_ignorable(s))
 
 
@@ -277,7 +272,6 @@ class Aligned:
         self.row_index = {r.id: i for i, r in enumerate(col.rows)}
         self._cache: dict[tuple[str, str], _Pairing | None] = {}
         self._layer_keys: dict[str, str] = {}
-        self._chars_keys: dict[tuple[str, frozenset[str]], tuple[str, list[str]]] = {}  # _chars_and_keys
         self._running: dict[str, tuple[str, dict[str, int]]] = {}
         #: the keys of the 注疏's front matter (a witness of its 卷首, all layers in order), where
         #: it gives the 目録 of every 篇; "" when none was given
@@ -1298,9 +1292,6 @@ def check_at(c: Claim, al: Aligned, record: NoteRecord | None = None, anchor: An
 def _chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[str, list[str]]:
     """A witness's ``layers`` in reading order: the comparison keys joined, and for each key the
     character it stands for (as a reader sees it: :func:`plain`)."""
-    memo = al._chars_keys.get((siglum, layers))
-    if memo is not None:  # asked once per place claim, each time of the whole witness: made once
-        return memo
     keys: list[str] = []
     chars: list[str] = []
     for u in al.units.get(siglum, {}).values():
@@ -1311,8 +1302,7 @@ def _chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[s
                 k = _key_of(ch)
                 keys.append(k)
                 chars.extend([plain(ch) or ch] + [""] * (len(k) - 1))
-    memo = al._chars_keys[(siglum, layers)] = ("".join(keys), chars)
-    return memo
+    return "".join(keys), chars
 
 
 def place_reading(c: Claim, al: Aligned, siglum: str) -> str | None:

@@ -270,7 +270,6 @@ def _claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
     first = page_first_lines(res.witness)
     zs = res.against.meta.siglum if res.against is not None else None
     out: list[ClaimEvidence] = []
-    shu_memo: dict = {}  # each witness's 疏, gathered once for all the claims
     for c in res.claims:
         a, r = c.anchor, c.record
         ch = res.checks.get(c.id)
@@ -305,7 +304,7 @@ def _claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
         out.append(ClaimEvidence(c.id, r.kind, lemma, said_reading, r.target or ("self" if r.kind == "conjecture" else ""),
                                  verdict, rule, why + unheld, anchor, place, witness, readings, said))
         out.extend(_witness_evidence(w, lemma, anchor, place, readings) for w in checks)
-        out.extend(check_shu(c, res.shu, lemma, anchor, place, shu_memo))
+        out.extend(check_shu(c, res.shu, lemma, anchor, place))
     return out
 
 

@@ -24,8 +24,7 @@ from __future__ import annotations
 import re
 
 from ..model import Witness
-from ..normalize import is_ignorable, strip_ignorable
-from ..normalize.fold import key_string
+from ..normalize import is_ignorable, key
 from .anchor import Claim
 from .verdict import UNCOVERED, ClaimEvidence, Verdict
 from .words import shu_sentences
@@ -62,13 +61,12 @@ class _Shu:
     """One witness's 疏 of a 篇: one key per character, and the characters."""
 
     def __init__(self, w: Witness) -> None:
-        text = strip_ignorable("".join([p.text for p in w.pieces() if p.layer == "shu"]))
-        self.chars = list(text)
-        self.keys = key_string(text)  # key(ch)[:1] or ch for each character, in C
+        self.chars = [ch for p in w.pieces() if p.layer == "shu" for ch in p.text if not is_ignorable(ch)]
+        self.keys = "".join(key(ch)[:1] or ch for ch in self.chars)
 
 
 def _keys(s: str) -> str:
-    return key_string(s)  # key(ch)[:1] or ch for each character that is not ignorable
+    return "".join(key(ch)[:1] or ch for ch in s if not is_ignorable(ch))
 
 
 def _longest_head(q: str, t: _Shu) -> tuple[int, int, int] | None:
@@ -104,12 +102,8 @@ def _context(c: Claim) -> str:
 
 
 def check_shu(c: Claim, witnesses: list[Witness], lemma: str | None, anchor: str | None,
-              place: str | None, memo: dict[int, _Shu] | None = None) -> list[ClaimEvidence]:
-    """The records of claim ``c`` against the 疏 of each witness of ``witnesses`` (the 注疏, the 单疏本).
-
-    ``memo``: a dict the caller keeps while it checks the claims of one result (its witnesses
-    unchanged), so each witness's 疏 is gathered once, not once per claim.
-    """
+              place: str | None) -> list[ClaimEvidence]:
+    """The records of claim ``c`` against the 疏 of each witness of ``witnesses`` (the 注疏, the 单疏本)."""
     if not cites_shu(c) or c.anchor is None and not shu_quote(c.record.raw):
         return []
     q = shu_quote(c.record.raw)
@@ -119,11 +113,7 @@ def check_shu(c: Claim, witnesses: list[Witness], lemma: str | None, anchor: str
     kept = [ch for ch in said if not is_ignorable(ch)]
     for w in witnesses:
         s = w.meta.siglum
-        t = memo.get(id(w)) if memo is not None else None
-        if t is None:
-            t = _Shu(w)
-            if memo is not None:
-                memo[id(w)] = t
+        t = _Shu(w)
         danshu = w.meta.role == "danshu"
         verdict: Verdict
         rest = ""

@@ -170,21 +170,12 @@ _KEYS = _KeyTable()
 _ODD: set[str] = set()
 
 
-def key_string(text: str) -> str:
-    """The keys of the non-ignorable characters of ``text``, one code point each, as one string.
-
-    Each character gives the first code point of its key (``key(ch)[:1] or ch``: the key itself
-    for every character the shipped tables know); a gaiji entity is not read as one token here.
-    Why: a whole string at once in C (``str.translate``), where a loop called :func:`key` and
-    :func:`~.ignorable.is_ignorable` per character of every text the collation aligns.
-    """
-    return text.translate(_KEYS)
-
-
 def exact_keys(text: str, kept: Sequence[int] | None = None) -> tuple[str, Sequence[int]] | None:
-    """``(key_string(text), kept_positions(text))`` when every key of ``text`` is exactly one code
-    point, so that ``key_string(text)[i]`` *is* ``key(text[kept[i]])``; else None (then ask
-    :func:`key` per character).  ``kept``: ``kept_positions(text)``, when the caller has it."""
+    """``(keys, kept_positions(text))`` when every key of ``text`` is exactly one code point:
+    ``keys[i]`` *is* ``key(text[kept[i]])``, made for the whole string at once in C (``str.translate``),
+    where the collation called :func:`key` and ``is_ignorable`` per character of every text it aligns.
+    Else None (then ask :func:`key` per character).  ``kept``: ``kept_positions(text)``, when the
+    caller has it."""
     ks = text.translate(_KEYS)
     if _ODD and any(ch in text for ch in _ODD):
         return None
