@@ -15,6 +15,10 @@ from ..normalize.ignorable import kept_positions
 from ..model import UNKNOWN_CHAR, Gaiji, Gap, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Where, advance, walk
 
 
+#: the offsets of an empty text (shared: never changed by its readers)
+_NO_OFFSETS: "array[int]" = array("i")
+
+
 @dataclass
 class LayerText:
     """The reading text of one layer over some units, with where each character stands.
@@ -39,6 +43,8 @@ class LayerText:
     def kept(self) -> "array[int]":
         """The offsets of the characters of :attr:`text` that are not ignorable (made once per text;
         an array of C ints, 4 bytes an offset where a list held an int object of 36 for each)."""
+        if not self.text:
+            return _NO_OFFSETS  # most layers of a row are empty: one array for them all, none kept per text
         if self._kept is None or self._kept[0] is not self.text:
             self._kept = (self.text, array("i", kept_positions(self.text)))
         return self._kept[1]
