@@ -74,3 +74,20 @@ def test_the_build_pauses_the_collector_and_gives_it_back():
         assert not gc.isenabled()  # left as the caller had it
     finally:
         gc.enable()
+
+
+@given(TEXT)
+@settings(max_examples=300, deadline=None)
+def test_exact_keys_and_t2s_text_are_the_per_character_loop(text):
+    from jiaokan.normalize import key
+    from jiaokan.normalize.fold import exact_keys
+    from jiaokan.normalize.script import t2s_char, t2s_text
+
+    got = exact_keys(text)
+    kept = [i for i, c in enumerate(text) if not is_ignorable(c)]
+    keys = [key(text[i]) for i in kept]
+    if all(len(k) == 1 for k in keys):  # the one case it answers; else None, and the caller loops
+        assert got is not None and got[0] == "".join(keys) and list(got[1]) == kept
+    else:
+        assert got is None
+    assert t2s_text(text) == "".join(t2s_char(c) for c in text)

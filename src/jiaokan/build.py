@@ -422,8 +422,12 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
     size = {t.name: sum(sum(res.witnesses[s].layer_counts().values()) for s in t.stems) for t in todo}
     order = sorted(todo, key=lambda t: -size[t.name])
     if jobs > 1 and any(t.emend_stems for t in todo):
-        # imported here, before the workers fork, not once in each of them (half a second of CPU apiece)
+        # imported here, before the workers fork, not once in each of them (half a second of CPU apiece);
+        # the 案 report's sentences ask render.truth (with jinja2, 0.2 s a process)
         from .emend import apply, report, tei  # noqa: F401
+        from .render import truth  # noqa: F401
+    if jobs > 1 and any(t.shu for t in todo):
+        from .collate import shu as _shu  # noqa: F401
     done = fork_map(_collate_and_emend, (res, out, tei_all), order, jobs, pack=_light, notes=res.notes,
                     on_done=lambda i, r: progress.step(f"{order[i].name} {order[i].chapter}"))
     results = {t.name: r for t, r in zip(order, done)}

@@ -175,6 +175,8 @@ from itertools import compress
 from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable, Literal, Sequence, TypeGuard
 
+from ..normalize.fold import exact_keys
+from ..normalize.fold import key as fold_key
 from ..normalize.ignorable import is_ignorable, kept_positions
 
 __all__ = [
@@ -293,6 +295,7 @@ def align_texts(
     b: str,
     key: Callable[[str], Hashable] = lambda ch: ch,
     ignorable: Callable[[str], bool] = lambda ch: False,
+    kept: tuple[Sequence[int], Sequence[int]] | None = None,
     **options: bool,
 ) -> list[Op]:
     """Align two strings on the keys of their non-ignorable characters.
@@ -317,15 +320,26 @@ def align_texts(
     contract as :func:`align` (tiling both strings), provided each string has
     at least one key character; a string made only of ignorables is left
     uncovered (its ops all sit at point 0).
+
+    ``kept``: ``(kept_positions(a), kept_positions(b))`` when the caller has them (with
+    :func:`~jiaokan.normalize.ignorable.is_ignorable` only).
     """
-    if ignorable is is_ignorable:  # the collation's own: the positions in C (str.translate), not a call per character
-        pa, pb = kept_positions(a), kept_positions(b)
+    ea = eb = None
+    if ignorable is is_ignorable and key is fold_key:
+        # the collation's own: keys and positions of a whole string in C (str.translate), not calls per character
+        ea, eb = (exact_keys(a), exact_keys(b)) if kept is None else (exact_keys(a, kept[0]), exact_keys(b, kept[1]))
+    if ea is not None and eb is not None:
+        (xa, pa), (xb, pb) = ea, eb
+        ops = align(xa, xb, **options)
     else:
-        pa = [i for i, ch in enumerate(a) if not ignorable(ch)]
-        pb = [i for i, ch in enumerate(b) if not ignorable(ch)]
-    ka = list(map(key, map(a.__getitem__, pa)))
-    kb = list(map(key, map(b.__getitem__, pb)))
-    ops = align(ka, kb, **options)
+        if ignorable is is_ignorable:
+            pa, pb = kept if kept is not None else (kept_positions(a), kept_positions(b))
+        else:
+            pa = [i for i, ch in enumerate(a) if not ignorable(ch)]
+            pb = [i for i, ch in enumerate(b) if not ignorable(ch)]
+        ka = list(map(key, map(a.__getitem__, pa)))
+        kb = list(map(key, map(b.__getitem__, pb)))
+        ops = align(ka, kb, **options)
     ra = _map_side(ops, pa, len(a), "a")
     rb = _map_side(ops, pb, len(b), "b")
     return [Op(op.kind, ra[t][0], ra[t][1], rb[t][0], rb[t][1]) for t, op in enumerate(ops)]
@@ -1090,7 +1104,7 @@ def _split_rotation(op: Op, A: str, B: str) -> list[Op]:
 # --------------------------------------------------------------------------
 
 
-def _map_side(ops: list[Op], pos: list[int], length: int, side: str) -> list[tuple[int, int]]:
+def _map_side(ops: list[Op], pos: Sequence[int], length: int, side: str) -> list[tuple[int, int]]:
     """String ranges of every op on one side (see :func:`align_texts`)."""
     get = (lambda op: (op.a0, op.a1)) if side == "a" else (lambda op: (op.b0, op.b1))
     nonempty = [t for t, op in enumerate(ops) if get(op)[0] < get(op)[1]]

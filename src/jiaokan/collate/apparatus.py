@@ -17,6 +17,9 @@ lacuna, the last holding ``gap``), never base text outside an ``app``.  No
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left, bisect_right
+from itertools import compress
+from operator import ne
 from pathlib import Path
 from typing import Iterable
 
@@ -177,7 +180,7 @@ def with_glyphs(lt: LayerText, start: int, text: str, used: set[str]) -> list[et
 
 def _same(x: str, y: str) -> bool:
     """Two readings the apparatus does not tell apart: equal after dropping punctuation and folding script."""
-    return fold_script(x) == fold_script(y)
+    return x == y or fold_script(x) == fold_script(y)
 
 
 def _trim(text: str) -> str:
@@ -243,11 +246,16 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
                 else:
                     ab.append(part)
 
+    pages = blt.pages
+    # where the base's page changes (the page is the same from one such offset to the next), found in C:
+    # emit_plain looks at those offsets only, not at each of its characters
+    turns = list(compress(range(1, len(pages)), map(ne, pages[1:], pages[:-1])))
+
     def emit_plain(a0: int, a1: int) -> None:
         nonlocal page
         start = a0
-        for i in range(a0, a1):
-            if blt.pages[i] != page and blt.pages[i] is not None:
+        for i in (a0, *turns[bisect_right(turns, a0):bisect_left(turns, a1)]) if a1 > a0 else ():
+            if pages[i] != page and pages[i] is not None:
                 emit_text(start, i)
                 sub_element(ab, "pb", n=blt.pages[i], ed=base)
                 page = blt.pages[i]

@@ -126,9 +126,9 @@ _SKIP = {f"{{{TEI_NS}}}{n}" for n in ("note", "witDetail", "gap", "desc", "pb", 
 def fold_script(text: str) -> str:
     """``text`` as the apparatus promises to keep it: punctuation and whitespace dropped, script folded (t2s)."""
     from ..normalize import strip_ignorable
-    from ..normalize.script import t2s_char
+    from ..normalize.script import t2s_text
 
-    return "".join(t2s_char(c) for c in strip_ignorable(text))
+    return t2s_text(strip_ignorable(text))
 
 
 def _reading_text(el: etree._Element) -> str:

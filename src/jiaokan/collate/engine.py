@@ -12,7 +12,7 @@ from itertools import count
 
 from ..errors import CollationError
 from ..model import Gap, Unit, Witness
-from ..normalize import is_ignorable, key, strip_ignorable
+from ..normalize import is_ignorable, key
 from .align import align_texts
 from .layertext import LayerText
 from .model import COLLATED_LAYERS, VARIANT_TYPES, Collation, LayerAlignment, LayerGap, Row
@@ -81,7 +81,7 @@ def collate(
     for row in col.rows:
         for layer in layers:
             texts: dict[str, LayerText] = {s: col.row_text(row, s, layer) for s in ordered}
-            present = {s: len(strip_ignorable(t.text)) for s, t in texts.items()}
+            present = {s: len(t.kept()) for s, t in texts.items()}
             present = {s: n for s, n in present.items() if n}
             if not present:
                 continue
@@ -92,14 +92,22 @@ def collate(
             if base not in present:
                 continue
             wit_ops, wit_vars, wit_texts = {}, {}, {}
+            # witnesses that read the same text here (common between editions of one family, and a copy's
+            # every passage) are aligned and typed once: the result depends on the two texts alone
+            done: dict[tuple[str, bool], tuple[list, list]] = {}
             for s in ordered:
                 if s == base or s not in present:
                     continue
-                ops = align_texts(texts[base].text, texts[s].text, key=key, ignorable=is_ignorable)
-                col.alignments.append(LayerAlignment(row.id, layer, s, ops))
                 simplified = "simplified" in (ordered[base].meta.script, ordered[s].meta.script)
-                vs = [v for v in classify(ops, texts[base].text, texts[s].text, is_ignorable, simplified)
-                      if v.type not in ignore]
+                got = done.get((texts[s].text, simplified))
+                if got is None:
+                    ops = align_texts(texts[base].text, texts[s].text, key=key, ignorable=is_ignorable,
+                                      kept=(texts[base].kept(), texts[s].kept()))
+                    got = done[(texts[s].text, simplified)] = (
+                        ops, [v for v in classify(ops, texts[base].text, texts[s].text, is_ignorable, simplified)
+                              if v.type not in ignore])
+                ops, vs = got
+                col.alignments.append(LayerAlignment(row.id, layer, s, ops))
                 vs = _drop_edges(col, row.id, layer, s, vs, len(texts[base].text), len(texts[s].text),
                                  (row.id == first_row.get(s), row.id == last_row.get(s)),
                                  (row.id == first_row.get(base), row.id == last_row.get(base)))

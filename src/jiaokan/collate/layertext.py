@@ -8,9 +8,15 @@ keeps page and line state right when a page turns inside another layer.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 
-from ..model import UNKNOWN_CHAR, Gaiji, Gap, Piece, Unit, Where, advance, walk
+from ..normalize.ignorable import kept_positions
+from ..model import UNKNOWN_CHAR, Gaiji, Gap, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Where, advance, walk
+
+
+#: the offsets of an empty text (shared: never changed by its readers)
+_NO_OFFSETS: "array[int]" = array("i")
 
 
 @dataclass
@@ -31,6 +37,17 @@ class LayerText:
     # unmapped gaiji): the text holds UNKNOWN_CHAR there; the apparatus writes <g ref="#code"/>
     glyphs: dict[int, str] = field(default_factory=dict)
     pieces: list[tuple[int, Unit, Piece]] = field(default_factory=list)
+    #: (text, its kept_positions): the collation, the segments and the writers each ask for them
+    _kept: "tuple[str, array[int]] | None" = field(default=None, repr=False, compare=False)
+
+    def kept(self) -> "array[int]":
+        """The offsets of the characters of :attr:`text` that are not ignorable (made once per text;
+        an array of C ints, 4 bytes an offset where a list held an int object of 36 for each)."""
+        if not self.text:
+            return _NO_OFFSETS  # most layers of a row are empty: one array for them all, none kept per text
+        if self._kept is None or self._kept[0] is not self.text:
+            self._kept = (self.text, array("i", kept_positions(self.text)))
+        return self._kept[1]
 
     def where(self, offset: int) -> tuple[str | None, str | None, int | None]:
         """(unit, page, line) of the character at ``offset`` (or the last one before it)."""
@@ -71,7 +88,7 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
     made the collation walk the 疏 five times.
     """
     outs = {layer: LayerText() for layer in layers}
-    chars: dict[str, list[str]] = {layer: [] for layer in layers}
+    runs: dict[str, list[str]] = {layer: [] for layer in layers}
     where = Where()
     for u in units:
         for p in u.pieces:
@@ -80,23 +97,46 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
             if out is None:  # a piece of another layer: only the cursor moves
                 advance(p.content, where)
                 continue
-            got = chars[p.layer]
-            out.pieces.append((len(got), u, p))
-            for step in walk(p.content, where):
-                if step.note is not None:
+            got = runs[p.layer]
+            out.pieces.append((len(out.units), u, p))
+            for node in p.content:
+                if type(node) is Text:  # most nodes: what walk() would step through, without its steps
+                    r = node.text
+                    n = len(r)
+                    col = where.col or 0
+                    if n:
+                        got.append(r)
+                        out.units.extend([u.id] * n)
+                        out.pages.extend([where.page] * n)
+                        out.lines.extend([where.line] * n)
+                        out.cols.extend(range(col + 1, col + n + 1))
+                    where.col = col + n
                     continue
-                if isinstance(step.node, Gap):
-                    out.gaps.append(len(got))
+                # nodes without a reading move the cursor only, as walk() would (model.advance)
+                if type(node) is LineBreak:
+                    where.line, where.col = node.n, 0
                     continue
-                r = step.node.reading
-                if isinstance(step.node, Gaiji) and r == UNKNOWN_CHAR:
-                    out.glyphs[len(got)] = step.node.code
-                if r:
-                    got.extend(r)
-                    out.units.extend([u.id] * len(r))
-                    out.pages.extend([step.page] * len(r))
-                    out.lines.extend([step.line] * len(r))
-                    out.cols.extend(range(step.col + 1, step.col + len(r) + 1))
+                if type(node) is PageBreak:
+                    where.page, where.col = node.n, where.col or 0
+                    continue
+                if type(node) is Label or type(node) is Note:
+                    advance([node], where)
+                    continue
+                for step in walk([node], where):  # a gaiji, a gap: the one walk's rules
+                    if step.note is not None:
+                        continue
+                    if isinstance(step.node, Gap):
+                        out.gaps.append(len(out.units))
+                        continue
+                    r = step.node.reading
+                    if isinstance(step.node, Gaiji) and r == UNKNOWN_CHAR:
+                        out.glyphs[len(out.units)] = step.node.code
+                    if r:
+                        got.append(r)
+                        out.units.extend([u.id] * len(r))
+                        out.pages.extend([step.page] * len(r))
+                        out.lines.extend([step.line] * len(r))
+                        out.cols.extend(range(step.col + 1, step.col + len(r) + 1))
     for layer, out in outs.items():
-        out.text = "".join(chars[layer])
+        out.text = "".join(runs[layer])
     return outs

@@ -14,6 +14,9 @@ from collections import Counter
 from typing import Callable
 
 from ..model import Unit, Witness
+from ..normalize.fold import exact_keys
+from ..normalize.fold import key as fold_key
+from ..normalize.ignorable import is_ignorable
 from .align import align
 from .model import Row
 
@@ -26,7 +29,20 @@ def body_units(w: Witness) -> list[Unit]:
     return [u for d in w.divs if d.type not in ("front", "back") for u in d.units]
 
 
-def _jing_stream(units: list[Unit], key: KeyFn, skip: SkipFn) -> tuple[list[str], list[int]]:
+def _jing_stream(units: list[Unit], key: KeyFn, skip: SkipFn) -> tuple[str | list[str], list[int]]:
+    if key is fold_key and skip is is_ignorable:  # the collation's own: each passage's keys at once, in C
+        parts: list[str] = []
+        own: list[int] = []
+        for i, u in enumerate(units):
+            if u.jing is None:
+                continue
+            got = exact_keys(u.jing.text)
+            if got is None:
+                break
+            parts.append(got[0])
+            own.extend([i] * len(got[0]))
+        else:
+            return "".join(parts), own
     keys: list[str] = []
     owner: list[int] = []
     for i, u in enumerate(units):

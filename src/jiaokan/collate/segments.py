@@ -25,11 +25,11 @@ of the last base character before it to the partner of the first after it.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Iterator, Sequence
 
-from ..normalize import is_ignorable, kept_positions, strip_ignorable
+from ..normalize import strip_ignorable
 from .layertext import LayerText
 from .model import App, Collation, LayerGap, strongest
 
@@ -44,17 +44,40 @@ class Segment:
     absent: dict[str, str] = field(default_factory=dict)  # siglum → why it has nothing here (layer, edge, lacuna)
 
 
-def _keys(text: str) -> list[int]:
-    return kept_positions(text)
+class _Partners:
+    """Which base key is paired with which witness key by the ``equal`` ops of an edit script.
 
+    ``chains``: ``(c0, c1, d0)`` in base key indexes, ascending: base keys ``c0 .. c1-1`` are
+    paired with witness keys ``d0 ..`` one for one; two ops that continue each other on both
+    sides are one chain.  Why ranges: the partner of each base key, looked up key by key, cost
+    a Python loop over every character of every witness.
+    """
 
-def _pairs(ops: list, a: str, b: str) -> dict[int, int]:
-    """Base string offset → witness string offset for the characters of ``equal`` ops (a monotone matching)."""
-    out: dict[int, int] = {}
-    for op in ops:
-        if op.kind == "equal":
-            out.update(zip(kept_positions(a, op.a0, op.a1), kept_positions(b, op.b0, op.b1)))
-    return out
+    def __init__(self, ops: list, akeys: Sequence[int], bkeys: Sequence[int]) -> None:
+        self.bkeys = bkeys
+        chains: list[tuple[int, int, int]] = []
+        for op in ops:
+            if op.kind != "equal":
+                continue
+            k0, d0 = bisect_left(akeys, op.a0), bisect_left(bkeys, op.b0)
+            n = min(bisect_left(akeys, op.a1) - k0, bisect_left(bkeys, op.b1) - d0)  # as zip() pairs them
+            if n <= 0:
+                continue
+            if chains and chains[-1][1] == k0 and chains[-1][2] + (k0 - chains[-1][0]) == d0:
+                chains[-1] = (chains[-1][0], k0 + n, chains[-1][2])
+            else:
+                chains.append((k0, k0 + n, d0))
+        self.chains = chains
+        self.starts = [c[0] for c in chains]
+        #: the witness key after the partner of the last chain's last key
+        self.end_partner = chains[-1][2] + chains[-1][1] - chains[-1][0] if chains else -1
+
+    def offset(self, k: int) -> int:
+        """The witness string offset of the partner of base key ``k`` (which has one)."""
+        c0, c1, d0 = self.chains[bisect_right(self.starts, k) - 1]
+        if not c0 <= k < c1:
+            raise KeyError(k)
+        return self.bkeys[d0 + k - c0]
 
 
 def _absence_kind(gaps: list[LayerGap], siglum: str) -> str:
@@ -70,7 +93,7 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
     """The segments of ``row``/``layer``; ``texts``: every witness's layer text; ``ops``: base→witness edit scripts."""
     base = col.base
     a = texts[base].text
-    present = [s for s in texts if strip_ignorable(texts[s].text)]
+    present = [s for s in texts if texts[s].kept()]
     others = [s for s in texts if s != base]
     if base not in present:
         # a layer the base lacks here: one entry, each witness reading its whole text
@@ -78,29 +101,32 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
         absent = {s: _absence_kind(gaps, s) for s in texts if s not in present}
         kind = "lacuna" if absent.get(base) == "lacuna" else "edge" if absent.get(base) == "edge" else "layer"
         return [Segment(spans, kind, [], absent)]
-    akeys = _keys(a)
+    akeys = texts[base].kept()
     n = len(akeys)
     wit = [s for s in others if s in present]
     absent = {s: _absence_kind(gaps, s) for s in others if s not in present}
-    match: dict[str, dict[int, int]] = {}
+    match: dict[str, _Partners] = {}
     bad_char: set[int] = set()
     bad_place: set[int] = set()  # t: the place before base key t (t == n: after the last)
     for s in wit:
-        b = texts[s].text
-        m = _pairs(ops[s], a, b)
-        match[s] = m
-        bkeys = _keys(b)
-        bidx = {p: k for k, p in enumerate(bkeys)}
-        # the witness key index of each base key's partner (None: no partner), once per key
-        partner = [None if q is None else bidx[q] for q in map(m.get, akeys)]
-        bad_char.update(k for k, q in enumerate(partner) if q is None)
-        if not n or partner[0] != 0:
+        pt = match[s] = _Partners(ops[s], akeys, texts[s].kept())
+        # a base key without a partner is a bad character; a place is clean only inside a chain
+        # (its two neighbours are partnered with neighbours), at 0 and n only where the witness
+        # starts and ends with the base: ranges, from the chains alone (not a loop over the keys)
+        cur_c, cur_p = 0, 1
+        for c0, c1, _ in pt.chains:
+            if c0 > cur_c:
+                bad_char.update(range(cur_c, c0))
+            if c0 + 1 > cur_p:
+                bad_place.update(range(cur_p, min(c0 + 1, n)))
+            cur_c, cur_p = c1, max(cur_p, c1)
+        if cur_c < n:
+            bad_char.update(range(cur_c, n))
+        if cur_p < n:
+            bad_place.update(range(cur_p, n))
+        if not pt.chains or pt.chains[0][0] != 0 or pt.chains[0][2] != 0:
             bad_place.add(0)
-        for t in range(1, n):
-            left, right = partner[t - 1], partner[t]
-            if left is None or right is None or right != left + 1:
-                bad_place.add(t)
-        if n and partner[n - 1] != len(bkeys) - 1:
+        if n and (not pt.chains or pt.chains[-1][1] != n or pt.end_partner != len(pt.bkeys)):
             bad_place.add(n)
     # intervals in base key indices: [k0, k1), with the entries they carry
     items: list[tuple[int, int, list[App]]] = []
@@ -127,8 +153,8 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
 
     def wit_span(s: str, k0: int, k1: int) -> tuple[int, int]:
         b = texts[s].text
-        lo = match[s][akeys[k0 - 1]] + 1 if k0 > 0 else 0
-        hi = match[s][akeys[k1]] if k1 < n else len(b)
+        lo = match[s].offset(k0 - 1) + 1 if k0 > 0 else 0
+        hi = match[s].offset(k1) if k1 < n else len(b)
         return lo, hi
 
     out: list[Segment] = []
@@ -189,7 +215,7 @@ def _untyped(lem: str, readings: dict[str, str], gaps: list[LayerGap], base: str
 def _tiles(segs: list[Segment], texts: dict[str, LayerText]) -> bool:
     """Each witness's spans tile its layer text in order (up to punctuation), so nothing is lost or repeated."""
     for s, lt in texts.items():
-        if not strip_ignorable(lt.text):
+        if not lt.kept():
             continue  # a witness without this layer here has nothing to lose
         pos = 0
         for seg in segs:
@@ -218,7 +244,7 @@ def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, Layer
     for row in col.rows:
         for layer in col.layers:
             texts = {s: col.row_text(row, s, layer) for s in col.witnesses}
-            if not any(strip_ignorable(lt.text) for lt in texts.values()):
+            if not any(lt.kept() for lt in texts.values()):
                 continue
             yield (row.id, layer, texts, apps_by.get((row.id, layer), []), gaps_by.get((row.id, layer), []),
                    ops_by.get((row.id, layer), {}))

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..model import UNKNOWN_MARKS, Unit, Witness
-from ..normalize import is_ignorable, key
+from ..normalize import is_ignorable, key, strip_ignorable
+from ..normalize.fold import exact_keys
 from .engine import collate
 from .model import Collation, Row
 from .rows import _keep_document_order, body_units
@@ -89,7 +90,9 @@ def _part(layer: str, s: str) -> Part:
 
 
 def _fold(s: str) -> str:
-    return "".join(key(c) for c in s if not is_ignorable(c))
+    """The keys of the characters of ``s`` that are not ignorable, as one string (in C when each is one code point)."""
+    got = exact_keys(s)
+    return got[0] if got is not None else "".join(key(c) for c in s if not is_ignorable(c))
 
 
 class _Stream:
@@ -100,13 +103,12 @@ class _Stream:
         self.owner: list[int] = []
         self.unit_start: dict[int, int] = {}
         for i, u in enumerate(units):
-            self.unit_start[i] = len(chars)
+            self.unit_start[i] = len(self.owner)
             for p in u.pieces:
                 if p.layer in layers:
-                    for c in p.text:
-                        if not is_ignorable(c):
-                            chars.append(key(c))
-                            self.owner.append(i)
+                    k = _fold(p.text)
+                    chars.append(k)
+                    self.owner.extend([i] * len(k))
         self.text = "".join(chars)
 
     def find(self, part: Part, from_unit: int) -> int | None:
@@ -254,7 +256,7 @@ def shu_rows(zs: Witness, ds: Witness, resolutions: list[Resolution]) -> list[Ro
 
 
 def _has_shu(units: list[Unit], idx: list[int]) -> bool:
-    return any(not is_ignorable(c) for i in idx for p in units[i].pieces if p.layer == "shu" for c in p.text)
+    return any(strip_ignorable(p.text) for i in idx for p in units[i].pieces if p.layer == "shu")
 
 
 def _merge_neighbours(rows: list[dict[str, list[int]]], z: str, d: str,
@@ -297,8 +299,7 @@ def measure(col: Collation, resolutions: list[Resolution], pian: str) -> ShuRepo
     ops_by = {al.row: al.ops for al in col.alignments if al.layer == "shu"}
     for row in col.rows:
         a, b = col.row_text(row, base, "shu").text, col.row_text(row, other, "shu").text
-        na = sum(1 for c in a if not is_ignorable(c))
-        nb = sum(1 for c in b if not is_ignorable(c))
+        na, nb = len(strip_ignorable(a)), len(strip_ignorable(b))
         rep.zs_chars += na
         rep.ds_chars += nb
         ops = ops_by.get(row.id)
@@ -309,8 +310,8 @@ def measure(col: Collation, resolutions: list[Resolution], pian: str) -> ShuRepo
             continue
         for op in ops:
             if op.kind in ("equal", "replace"):
-                rep.zs_aligned += sum(1 for c in a[op.a0:op.a1] if not is_ignorable(c))
-                rep.ds_aligned += sum(1 for c in b[op.b0:op.b1] if not is_ignorable(c))
+                rep.zs_aligned += len(strip_ignorable(a[op.a0:op.a1]))
+                rep.ds_aligned += len(strip_ignorable(b[op.b0:op.b1]))
     return rep
 
 

@@ -15,7 +15,9 @@ An ``orthographic`` variant carries the source of that decision as its subtype (
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
+from itertools import islice
 from typing import Callable
 
 from ..model import UNKNOWN_MARKS
@@ -65,6 +67,8 @@ def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
     out: list[WitVariant] = []
     for op in ops:
         if op.kind == "equal":
+            if a[op.a0:op.a1] == b[op.b0:op.b1]:
+                continue  # the same characters, punctuation and all: nothing to type (most of a text)
             pa = _key_positions(a, op.a0, op.a1, skip)
             pb = _key_positions(b, op.b0, op.b1, skip)
             for i, j in zip(pa, pb):
@@ -152,11 +156,18 @@ def _transposed_stretch(ops: list[Op], op: Op, a: str, b: str, skip: Callable[[s
     return la0, la1, lb0, lb1
 
 
-def _witness_span(ops: list[Op], a: str, b: str, s: int, e: int, skip: Callable[[str], bool]) -> tuple[int, int]:
-    """The stretch of ``b`` that stands where ``a[s:e]`` stands (for merged apparatus entries)."""
+def _witness_span(ops: list[Op], a: str, b: str, s: int, e: int, skip: Callable[[str], bool],
+                  ends: list[int] | None = None) -> tuple[int, int]:
+    """The stretch of ``b`` that stands where ``a[s:e]`` stands (for merged apparatus entries).
+
+    ``ends``: ``[op.a1 for op in ops]``, for a caller that asks about many stretches of one alignment.
+    """
     lo: int | None = None
     hi: int | None = None
-    for op in ops:
+    # the ops tile ``a`` in order: start at the first that does not end before ``s`` (a bisection, not a
+    # walk from the row's start for every entry, which made a row's entries cost its ops squared)
+    first = bisect_left(ends if ends is not None else [op.a1 for op in ops], s)
+    for op in islice(ops, first, None):
         if op.kind == "transpose":
             continue
         if op.a1 <= s and not (op.a0 == op.a1 == s):
@@ -166,10 +177,11 @@ def _witness_span(ops: list[Op], a: str, b: str, s: int, e: int, skip: Callable[
         if op.kind == "equal":
             pa = _key_positions(a, op.a0, op.a1, skip)
             pb = _key_positions(b, op.b0, op.b1, skip)
-            for i, j in zip(pa, pb):
-                if s <= i < e:
-                    lo = j if lo is None else min(lo, j)
-                    hi = j + 1 if hi is None else max(hi, j + 1)
+            # the pairs (pa[t], pb[t]) ascend on both sides: those with s <= pa[t] < e are a run of t
+            t0, t1 = bisect_left(pa, s), min(bisect_left(pa, e), len(pb))
+            if t0 < t1:
+                lo = pb[t0] if lo is None else min(lo, pb[t0])
+                hi = pb[t1 - 1] + 1 if hi is None else max(hi, pb[t1 - 1] + 1)
         else:
             b0, b1 = _tight(b, op.b0, op.b1, skip)
             if b1 > b0 or lo is None:
@@ -220,6 +232,7 @@ def merge_apps(
 
     apps: list[App] = []
     a = base_text.text
+    ends = {s: [op.a1 for op in ops] for s, ops in wit_ops.items()}
     for g0, g1, members in groups:
         unit, page, line = base_text.where(g0 if g1 > g0 else max(g0 - 1, 0))
         lem = Reading(base, a[g0:g1], g0, g1, unit, page, line, None,
@@ -234,7 +247,7 @@ def merge_apps(
             vs = by_wit.get(s)
             b = lt.text
             if not vs:
-                b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip) if g1 > g0 else (0, 0)
+                b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip, ends[s]) if g1 > g0 else (0, 0)
                 u, pg, ln = lt.where(b0)
                 readings[s] = Reading(s, b[b0:b1] if g1 > g0 else "", b0, b1, u, pg, ln, "agree", lt.col_at(b0))
                 continue
@@ -243,7 +256,7 @@ def merge_apps(
                 vtype = vs[0].type
                 subtypes.add(vs[0].subtype)
             else:
-                b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip)
+                b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip, ends[s])
                 vtype = strongest([v.type for v in vs])
                 subtypes.update(v.subtype for v in vs)
             at = b0 if b1 > b0 else max(b0 - 1, 0)

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from typing import Sequence
 
 from . import tables
 from .gaiji import ENTITY_RE, normalize_code, resolve_gaiji
-from .ignorable import is_ignorable
+from .ignorable import is_ignorable, kept_positions
 from .script import t2s_char
 
 #: The values of :attr:`Folded.cls`, weakest change first.
@@ -78,6 +79,8 @@ def clear_caches() -> None:
     """Forget every computed key (after the build registers gaiji resolved from the witnesses)."""
     _cache.clear()
     _key_cache.clear()
+    _KEYS.clear()
+    _ODD.clear()
 
 
 def fold_token(ch: str) -> Folded:
@@ -143,6 +146,40 @@ def keys(text: str) -> list[tuple[int, str]]:
             pos = m.end()
     plain(pos, len(text))
     return out
+
+
+class _KeyTable(dict[int, "str | None"]):
+    """A ``str.translate`` table filled as characters are met: an ignorable character → dropped,
+    any other → the first code point of its key (the character itself if its key were empty)."""
+
+    def __missing__(self, cp: int) -> "str | None":
+        ch = chr(cp)
+        if is_ignorable(ch):
+            v = None
+        else:
+            k = key(ch)
+            if len(k) != 1:
+                _ODD.add(ch)
+            v = k[:1] or ch
+        self[cp] = v
+        return v
+
+
+_KEYS = _KeyTable()
+#: the characters met whose key is not exactly one code point (none in the shipped tables)
+_ODD: set[str] = set()
+
+
+def exact_keys(text: str, kept: Sequence[int] | None = None) -> tuple[str, Sequence[int]] | None:
+    """``(keys, kept_positions(text))`` when every key of ``text`` is exactly one code point:
+    ``keys[i]`` *is* ``key(text[kept[i]])``, made for the whole string at once in C (``str.translate``),
+    where the collation called :func:`key` and ``is_ignorable`` per character of every text it aligns.
+    Else None (then ask :func:`key` per character).  ``kept``: ``kept_positions(text)``, when the
+    caller has it."""
+    ks = text.translate(_KEYS)
+    if _ODD and any(ch in text for ch in _ODD):
+        return None
+    return ks, kept if kept is not None else kept_positions(text)
 
 
 def tokens(text: str) -> list[tuple[int, str]]:
