@@ -239,3 +239,21 @@ def test_a_real_short_jing_between_two_zhu_stays(read_kanripo):
         assert pieces[i + 1].layer == "zhu" and any(isinstance(x, Label) for x in pieces[i + 1].content)
         assert (pieces[i].cert, pieces[i].source) == ("high", "pian07-JS.xml")
     assert len(rep.dissolved) == 1
+
+
+def test_a_boundary_the_first_explicit_witness_leaves_undecided_is_asked_of_the_next(read_kanripo):
+    """鄉射禮, KR1d0028_005 line 930: ``…爲矦祭也亦二手祭酒反注如大射…`` (反注: pours back, the verb again).
+    The 四部丛刊 (the build's first explicit witness) does not decide this boundary; the build then asks the
+    集释 (KR1d0030_006 line 141 reads it all as one 注) about the boundaries left undecided, and no others."""
+    zs = read_kanripo("KR1d0028_005")
+    assert ("jing", "二手祭酒反") in [(p.layer, p.text) for p in zs.pieces()]
+    first = relayer(zs, [read_kanripo("KR1d0026_005")], source="pian05-SB.xml")
+    assert first.uncovered and ("jing", "二手祭酒反") in [(p.layer, p.text) for p in zs.pieces()]
+    decided = {id(j) for _, j in inferred_boundaries(zs) if j.cert == "high"}
+    second = relayer(zs, [read_kanripo("KR1d0030_005"), read_kanripo("KR1d0030_006")], source="pian05-JS.xml",
+                     undecided_only=True)
+    assert [d for d in second.dissolved] == ["…爲矦祭也亦|二手祭酒反|注如大射…"]
+    assert not any(p.layer == "jing" and "二手祭酒" in p.text for p in zs.pieces())
+    # what the 四部丛刊 decided stays its decision
+    assert all(j.source == "pian05-SB.xml" for _, j in inferred_boundaries(zs) if id(j) in decided)
+    assert second.checked + len(second.dissolved) <= first.uncovered + first.doubtful

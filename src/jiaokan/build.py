@@ -118,7 +118,8 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None) -> None:
 
     Inferred: by a reader that says so (``Reader.infers_boundaries``: the 注疏's 注/经, the 四部丛刊's
     传/经).  Explicit: the first of the 四部丛刊 (注 in double columns), the 注疏 (○ before every 经
-    passage) and the 集释 that is not the witness itself.
+    passage) and the 集释 that is not the witness itself; a boundary it leaves undecided (its page is
+    missing there) is asked of the next one.
     """
     from .collate.relayer import inferred_boundaries, relayer
     from .readers import READERS
@@ -133,12 +134,17 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None) -> None:
             w = res.witnesses[stem]
             reader = READERS.get(w.meta.format)
             layers = reader.infers_boundaries if reader is not None else frozenset()
-            ref = next((by_role[r] for r in ("songben", "zhushu", "jishi") if by_role.get(r, stem) != stem), None)
-            if ref is None or stem in done or not layers or not inferred_boundaries(w, layers):
+            refs = [by_role[r] for r in ("songben", "zhushu", "jishi") if by_role.get(r, stem) != stem]
+            if not refs or stem in done or not layers or not inferred_boundaries(w, layers):
                 continue
             done.add(stem)
-            rep = relayer(w, [res.witnesses[ref]], source=res.tei_paths[ref].name, layers=layers)
-            res.notes.append(rep.summary())
+            for n, ref in enumerate(refs):
+                rep = relayer(w, [res.witnesses[ref]], source=res.tei_paths[ref].name, layers=layers,
+                              undecided_only=n > 0)
+                if n == 0 or rep.checked or rep.dissolved:
+                    res.notes.append(rep.summary() + (" (what the witness before it left undecided)" if n else ""))
+                if not (rep.uncovered or rep.doubtful):
+                    break
             if stem in res.unwritten:  # a joined 篇 (join_stage(write=False)): written once, as relayered
                 continue
             try:

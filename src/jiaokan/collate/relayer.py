@@ -128,18 +128,25 @@ def _stream(pieces: Sequence[Piece], layers: Iterable[str] | None = None) -> _St
 
 
 def relayer(target: Witness, explicit: Sequence[Witness], source: str = "",
-            layers: Collection[str] = ("zhu",)) -> Relayering:
+            layers: Collection[str] = ("zhu",), undecided_only: bool = False) -> Relayering:
     """Check (and correct) ``target``'s inferred 注/经 boundaries against ``explicit`` (in reading order).
 
     ``explicit``: the witness(es) of the same 篇 whose layers the print marks (several files of
     one witness are given in order).  ``source``: what the moved or confirmed pieces record as the
     witness the decision came from (default: the explicit witness's siglum).  ``layers``: the
     commentary layers whose boundary with the next 经 the target's reader inferred
-    (``Reader.infers_boundaries``).
+    (``Reader.infers_boundaries``).  ``undecided_only``: a second explicit witness, asked only about
+    the boundaries the first did not decide (no ``cert="high"`` on the 经: the first lacks the page,
+    as the 四部丛刊 does at 大射儀's ``爵反注``); the 传 disputes and the 经 cut out of the end of a
+    commentary stay the first witness's to find.
     """
     source = source or (explicit[0].meta.siglum if explicit else "")
     rep = Relayering(target.meta.siglum or target.meta.file, source)
     bounds = inferred_boundaries(target, layers)
+    if undecided_only:
+        bounds = [(zhu, jing) for zhu, jing in bounds if jing.cert != "high"]
+        if not bounds:
+            return rep
     if not explicit or not (bounds or any(p.layer == "zhuan" for p in target.pieces())):
         return rep  # nothing inferred, and no 传 that may hold a passage the explicit witness marks
     pieces = list(target.pieces())
@@ -163,11 +170,12 @@ def relayer(target: Witness, explicit: Sequence[Witness], source: str = "",
         if id(jing) in skip:
             continue
         _check(rep, ws, rs, partner, first_key, index[id(zhu)], index[id(jing)], zhu, jing, target)
-    _disputes(rep, ws, rs, partner, pieces, target)
-    for n, p in reversed(list(enumerate(pieces))):  # from the end: a cut adds a unit after the piece's own
-        nxt = pieces[n + 1] if n + 1 < len(pieces) else None
-        if p.layer in layers and n in first_key and (nxt is None or nxt.layer != "jing" or _marked(nxt)):
-            _tail(rep, ws, rs, partner, first_key[n], n, p, target)
+    if not undecided_only:
+        _disputes(rep, ws, rs, partner, pieces, target)
+        for n, p in reversed(list(enumerate(pieces))):  # from the end: a cut adds a unit after the piece's own
+            nxt = pieces[n + 1] if n + 1 < len(pieces) else None
+            if p.layer in layers and n in first_key and (nxt is None or nxt.layer != "jing" or _marked(nxt)):
+                _tail(rep, ws, rs, partner, first_key[n], n, p, target)
     for zhu, jing, nxt in dissolve:  # last: the streams' piece indexes hold until here
         _dissolve(rep, target, zhu, jing, nxt)
     return rep
@@ -179,9 +187,10 @@ def _dissolvable(ws: _Stream, rs: _Stream, partner: list[int | None], first_key:
     cut off by a ``注`` that was a word (``…祭於豆閒|爵反|注爲一手不能正也…``)?
 
     Only a passage with no marker of its own between two 注 of the same layer, the second opening with
-    its marker, however sure the reader was (its prior may make it sure of ``爵反``); and only when the explicit witness reads, in one unbroken aligned run, the
-    last character of the 注 before, every character of the passage, the marker's character itself,
-    and the first character of the 注 after, and reads all of them as commentary.  The marker's
+    its marker, however sure the reader was (its prior may make it sure of ``爵反``); and only when the
+    explicit witness reads, in one unbroken aligned run, the last character of the 注 before, every
+    character of the passage, the marker's character itself, and the first character of the 注 after
+    where that is aligned, and reads all of them as commentary.  The marker's
     character among them is what says it is a word there: a 经 passage the explicit witness marks
     never has it, and a 注 the explicit witness opens there has no ``注`` in its text.
     """
@@ -198,13 +207,18 @@ def _dissolvable(ws: _Stream, rs: _Stream, partner: list[int | None], first_key:
         return False
     run = [partner[i] for i in range(lo - 1, hi)]  # the 注's last character, the passage
     after = partner[hi]
-    if any(r is None for r in run) or after is None:
+    if any(r is None for r in run):
         return False
     seq = [r for r in run if r is not None]
-    if any(b != a + 1 for a, b in zip(seq, seq[1:])) or after != seq[-1] + 2:
+    # the 注 after may be unaligned where the 疏 quotes it (鄉射禮 ``…二手祭酒反注如大射`` beside the 疏's
+    # ``…故云如大射也``): the marker's character read as commentary right after the passage still says it
+    if any(b != a + 1 for a, b in zip(seq, seq[1:])) or (after is not None and after != seq[-1] + 2):
         return False
     between = seq[-1] + 1
-    return rs.keys[between] == mark[0] and not any(rs.jing[r] for r in (*seq, between, after))
+    if between >= len(rs.keys):
+        return False
+    read = (*seq, between) if after is None else (*seq, between, after)
+    return rs.keys[between] == mark[0] and not any(rs.jing[r] for r in read)
 
 
 def _dissolve(rep: Relayering, w: Witness, zhu: Piece, jing: Piece, nxt: Piece) -> None:
