@@ -12,31 +12,18 @@ from __future__ import annotations
 from ..model import Witness
 from ..normalize import key
 from ..normalize.ignorable import strip_ignorable
+from ..normalize.translate import LazyTable
 
 __all__ = ["FoldedText", "FoldedTexts", "first_keys", "keys_joined"]
 
 
-class _FirstKey(dict[int, str]):
-    """A ``str.translate`` table filled as characters are met: a character → the first character of
-    its key (itself when the key is empty).  Keys of single characters never change in a process
-    (the tables are fixed; only gaiji entities, never met here, depend on what a build learns)."""
-
-    def __missing__(self, cp: int) -> str:
-        ch = chr(cp)
-        v = self[cp] = key(ch)[:1] or ch
-        return v
+def _first_key(ch: str) -> str:
+    """A character → the first character of its key (itself when the key is empty)."""
+    return key(ch)[:1] or ch
 
 
-class _Key(dict[int, str]):
-    """A ``str.translate`` table filled as characters are met: a character → its key, whole."""
-
-    def __missing__(self, cp: int) -> str:
-        v = self[cp] = key(chr(cp))
-        return v
-
-
-_FIRST_KEY = _FirstKey()
-_KEY = _Key()
+_FIRST_KEY = LazyTable(_first_key)
+_KEY = LazyTable(key)
 
 
 def first_keys(text: str) -> str:

@@ -28,6 +28,7 @@ from . import tables
 from .gaiji import ENTITY_RE, normalize_code, resolve_gaiji
 from .ignorable import is_ignorable, kept_positions
 from .script import t2s_char
+from .translate import LazyTable
 
 #: The values of :attr:`Folded.cls`, weakest change first.
 CLASSES: tuple[str, ...] = ("identity", "script", "variant", "taboo", "gaiji")
@@ -148,24 +149,18 @@ def keys(text: str) -> list[tuple[int, str]]:
     return out
 
 
-class _KeyTable(dict[int, "str | None"]):
-    """A ``str.translate`` table filled as characters are met: an ignorable character → dropped,
-    any other → the first code point of its key (the character itself if its key were empty)."""
-
-    def __missing__(self, cp: int) -> "str | None":
-        ch = chr(cp)
-        if is_ignorable(ch):
-            v = None
-        else:
-            k = key(ch)
-            if len(k) != 1:
-                _ODD.add(ch)
-            v = k[:1] or ch
-        self[cp] = v
-        return v
+def _key_char(ch: str) -> str | None:
+    """What :data:`_KEYS` maps a character to: an ignorable character → dropped, any other → the first code
+    point of its key (the character itself if its key were empty)."""
+    if is_ignorable(ch):
+        return None
+    k = key(ch)
+    if len(k) != 1:
+        _ODD.add(ch)
+    return k[:1] or ch
 
 
-_KEYS = _KeyTable()
+_KEYS = LazyTable(_key_char)
 #: the characters met whose key is not exactly one code point (none in the shipped tables)
 _ODD: set[str] = set()
 

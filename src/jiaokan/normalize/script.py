@@ -22,6 +22,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from .translate import LazyTable
+
 if TYPE_CHECKING:
     import opencc
 
@@ -56,15 +58,7 @@ def t2s_char(ch: str) -> str:
     return r
 
 
-class _T2S(dict[int, str]):
-    """A ``str.translate`` table filled as characters are met: each code point → :func:`t2s_char` of it."""
-
-    def __missing__(self, cp: int) -> str:
-        v = self[cp] = t2s_char(chr(cp))
-        return v
-
-
-_T2S_TABLE = _T2S()
+_T2S_TABLE = LazyTable(t2s_char)
 
 
 def t2s_text(text: str) -> str:
