@@ -245,7 +245,7 @@ def test_a_boundary_the_first_explicit_witness_leaves_undecided_is_asked_of_the_
     """鄉射禮, KR1d0028_005 line 930: ``…爲矦祭也亦二手祭酒反注如大射…`` (反注: pours back, the verb again).
     The 四部丛刊 (the build's first explicit witness) does not decide this boundary; the build then asks the
     集释 (KR1d0030_006 line 141 reads it all as one 注) about the boundaries left undecided, and no others."""
-    zs = read_kanripo("KR1d0028_005")
+    zs = copy.deepcopy(read_kanripo("KR1d0028_005"))  # the fixture's witness is shared: relayer changes it
     assert ("jing", "二手祭酒反") in [(p.layer, p.text) for p in zs.pieces()]
     first = relayer(zs, [read_kanripo("KR1d0026_005")], source="pian05-SB.xml")
     assert first.uncovered and ("jing", "二手祭酒反") in [(p.layer, p.text) for p in zs.pieces()]

@@ -300,3 +300,20 @@ def test_a_collation_outside_a_build_reads_the_forms_from_its_own_witnesses(no_a
     one = jiaokan.collate([_witness("ZS", [SHU["pian01"].replace("X", "𦸼")]),
                            _witness("DS", [SHU["pian01"].replace("X", "藻")])])
     assert [a.type for a in one.apps] == ["substantive"]
+
+
+def test_an_apparatus_read_back_types_the_pairs_it_records(no_accepted, tmp_path):
+    # `jiaokan render` re-collates an apparatus from its witness files: the rare forms the build typed from the
+    # whole book (none of it in these two witnesses' reach on its own) come back typed as the apparatus says
+    import jiaokan
+    from jiaokan.collate.apparatus_reader import load_apparatus
+
+    a, b = _witness("A", _texts("虛")), _witness("B", _texts("虗"))
+    col = jiaokan.collate([a, b])
+    assert {r.type for r in col.apps} == {"orthographic"}
+    for w in (a, b):
+        jiaokan.to_tei(w, tmp_path / f"{w.meta.siglum}.xml")
+    jiaokan.to_tei(col, tmp_path / "app.xml")
+    set_form_pairs([])  # another build's registry, or none: what the apparatus records decides
+    again, _ = load_apparatus(tmp_path / "app.xml")
+    assert [(r.type, r.subtype) for r in again.apps] == [(r.type, r.subtype) for r in col.apps]

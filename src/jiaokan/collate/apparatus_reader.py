@@ -24,6 +24,7 @@ from lxml import etree
 from ..errors import InputError
 from ..tei.writer import TEI_NS, XML_NS
 from ..model import UNKNOWN_CHAR, Witness
+from ..normalize.learned import set_form_pairs
 from .model import Collation
 
 NS = {"t": TEI_NS}
@@ -100,11 +101,35 @@ def load_apparatus(path: str | Path, candidates: list[Path] | None = None) -> tu
         w = read_tei(files[lw.siglum])
         w.meta.siglum = lw.siglum  # the apparatus's siglum wins (it is what its @wit values say)
         witnesses.append(w)
+    # the variant pairs the build decided from more than these witnesses (a rare form read alike over the book,
+    # a pair a scholar accepted in corpus.toml): the apparatus records them, the re-collation types them alike
+    set_form_pairs(recorded_pairs(root))
     try:
         col = collate(witnesses, base=listed[0].siglum)
     except CollationError as exc:
         raise InputError(str(path), str(exc)) from None
     return col, files
+
+
+def recorded_pairs(root: etree._Element) -> list[tuple[str, str]]:
+    """(base character, reading) of every one-character reading the apparatus types ``orthographic`` where the
+    variant tables do not call the two one character (:func:`jiaokan.normalize.relation`: ``different`` or
+    ``minor``): decisions the build took from the whole book or the manifest (:mod:`jiaokan.collate.learned`),
+    which the witnesses one apparatus lists do not hold on their own."""
+    from ..normalize import relation
+
+    out: set[tuple[str, str]] = set()
+    for app in root.iter(f"{{{TEI_NS}}}app"):
+        lem = app.find(f"{{{TEI_NS}}}lem")
+        a = "".join(lem.itertext()) if lem is not None else ""
+        if len(a) != 1:
+            continue
+        for rdg in app.iter(f"{{{TEI_NS}}}rdg"):
+            b = "".join(rdg.itertext())
+            if rdg.get("type") == "orthographic" and len(b) == 1 \
+                    and relation(a, b) not in ("identical", "orthographic"):
+                out.add((a, b))
+    return sorted(out)
 
 
 # ------------------------------------------------------------ reading witnesses back
