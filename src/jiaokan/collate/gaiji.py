@@ -46,8 +46,9 @@ _MARK0 = 0xF0000  # one private-use mark per unresolved code inside the key stri
 
 
 @dataclass
-class _Seq:
-    """One witness as a string of keys, with the unresolved codes at their offsets."""
+class Seq:
+    """One witness as a string of keys, with the unresolved codes at their offsets (gaiji here; the rare forms
+    of :func:`jiaokan.collate.learned.learn_forms` are searched in the same strings)."""
 
     siglum: str
     chars: str  # the witness's own character at each offset (ignorable ones skipped)
@@ -89,7 +90,7 @@ def _unknown(g: Gaiji) -> bool:
     return g.char is None and code_codepoint(g.code) is None and ids_description(g.code) is None
 
 
-def _sequence(w: Witness, marks: dict[str, str], nodes: list[Gaiji]) -> _Seq:
+def _sequence(w: Witness, marks: dict[str, str], nodes: list[Gaiji]) -> Seq:
     """One witness's characters (ignorable ones skipped, an unknown code as its mark), its text runs
     gathered between gaiji and stripped at once; :func:`_find` keys them.
 
@@ -140,10 +141,10 @@ def _sequence(w: Witness, marks: dict[str, str], nodes: list[Gaiji]) -> _Seq:
     for p in w.pieces():
         add(p.content)
     flush()
-    return _Seq(w.meta.siglum, "".join(chars), codes, odd)
+    return Seq(w.meta.siglum, "".join(chars), codes, odd)
 
 
-def _key_all(seqs: list[_Seq], marks: Iterable[str]) -> None:
+def _key_all(seqs: list[Seq], marks: Iterable[str]) -> None:
     """Every witness's key string: one ``str.translate`` each, with a table of the characters they hold.
 
     Why: in C, where a Python call per character cost seconds over the book.  A character's key is
@@ -218,7 +219,7 @@ def _places(text: str, contexts: Iterable[str]) -> dict[str, list[int]]:
     return out
 
 
-def _decide(f: Finding) -> ParallelResolution | None:
+def decide(f: Finding) -> ParallelResolution | None:
     """The resolution the aligned places prove, if any (see the module's docstring and :data:`DOMINANT_SHARE`)."""
     by_key: collections.Counter = collections.Counter()
     for ch, n in f.chars.items():
@@ -259,11 +260,11 @@ def _find(witnesses: Iterable[Witness], nodes: list[Gaiji]) -> dict[str, Finding
         if hits is not None:
             tally(f, s, at, f"&{code};", hits)
     for f in found.values():
-        f.resolution = _decide(f)
+        f.resolution = decide(f)
     return found
 
 
-def sequences(witnesses: Iterable[Witness], nodes: list[Gaiji] | None = None) -> list[_Seq]:
+def sequences(witnesses: Iterable[Witness], nodes: list[Gaiji] | None = None) -> list[Seq]:
     """Every witness as the string :func:`parallels` searches (its characters, keys and unknown codes);
     ``nodes`` gains every unknown ``Gaiji`` node met."""
     marks: dict[str, str] = {}
@@ -272,7 +273,7 @@ def sequences(witnesses: Iterable[Witness], nodes: list[Gaiji] | None = None) ->
     return seqs
 
 
-def parallels(seqs: list[_Seq], occurrences: list[tuple[_Seq, int]]) -> list[list[tuple[_Seq, int]] | None]:
+def parallels(seqs: list[Seq], occurrences: list[tuple[Seq, int]]) -> list[list[tuple[Seq, int]] | None]:
     """For each occurrence (a witness of ``seqs``, an offset): where it stands in the other witnesses.
 
     ``None`` where its context is not usable (fewer than :data:`CONTEXT` characters on a side, or a mark
@@ -294,12 +295,12 @@ def parallels(seqs: list[_Seq], occurrences: list[tuple[_Seq, int]]) -> list[lis
         usable = len(left) == CONTEXT and len(right) == CONTEXT and not _IS_MARK.search(left + right)
         contexts.append(left + right if usable else None)
     found_at = _places(text, (c for c in contexts if c is not None))
-    out: list[list[tuple[_Seq, int]] | None] = []
+    out: list[list[tuple[Seq, int]] | None] = []
     for (s, _), context in zip(occurrences, contexts):
         if context is None:
             out.append(None)
             continue
-        hits: list[tuple[_Seq, int]] = []
+        hits: list[tuple[Seq, int]] = []
         for st in found_at[context]:
             if _IS_MARK.match(text[st + CONTEXT]):
                 continue
@@ -311,7 +312,7 @@ def parallels(seqs: list[_Seq], occurrences: list[tuple[_Seq, int]]) -> list[lis
     return out
 
 
-def tally(f: Finding, s: _Seq, at: int, shown: str, hits: list[tuple[_Seq, int]]) -> None:
+def tally(f: Finding, s: Seq, at: int, shown: str, hits: list[tuple[Seq, int]]) -> None:
     """Count what the other witnesses read at one occurrence (``shown`` at ``at`` of ``s``; ``hits`` from
     :func:`parallels`): one place counts once for each character it shows."""
     seen: set[str] = set()

@@ -237,7 +237,7 @@ def learn_forms(witnesses: list[Witness]) -> dict[str, Finding]:
     for s in seqs:
         held.update(s.chars)
     forms = sorted(c for c in held if unknown_form(c))  # the witness's own character, not its key (勑 → 𠡠)
-    occurrences: list[tuple[gaiji._Seq, int, str]] = []
+    occurrences: list[tuple[gaiji.Seq, int, str]] = []
     if forms:
         pattern = re.compile("[" + "".join(forms) + "]")
         occurrences = [(s, m.start(), m.group()) for s in seqs for m in pattern.finditer(s.chars)]
@@ -250,7 +250,7 @@ def learn_forms(witnesses: list[Witness]) -> dict[str, Finding]:
     blocked = {frozenset((key(a), key(b))) for a, b, _ in tables.blocked_pairs()}
     pairs = []
     for form, f in found.items():
-        f.resolution = r = gaiji._decide(f)
+        f.resolution = r = gaiji.decide(f)
         if r is not None and r.places >= gaiji.MIN_PLACES and not unknown_form(r.char) \
                 and pair_keys(form, r.char) not in blocked:
             pairs.append((form, r.char))
