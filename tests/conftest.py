@@ -165,6 +165,10 @@ def _settle_in_part(pg, frag: str, timeout: float = 15.0) -> None:
 def open_in(ctx, root: Path, name: str):
     """Open ``root/name`` (``page.html?v=emended#id`` allowed) in a new page of ``ctx``; the page carries the script
     errors (``.errors``: uncaught exceptions and console errors) and every URL it requested (``.requests``)."""
+    if ctx.pages:  # a second page of the context reads what the first remembered (localStorage): Chromium
+        # commits a write asynchronously, and a page opened at once after it missed it in about 1 run of 5
+        # (what no reader does); leave the write the time a reader would
+        ctx.pages[-1].wait_for_timeout(1000)
     pg = ctx.new_page()
     errors: list[str] = []
     requests: list[str] = []
