@@ -78,8 +78,12 @@ def child(corpus: Path, out: Path, jobs: int) -> dict:
     cpu: dict[str, float] = {}
     last: list[BuildResult] = []
 
+    mark = os.environ.get("JIAOKAN_BENCH_STAGE")  # where the memory sampler reads the stage running now
+
     @contextmanager
     def stage(name: str, res: BuildResult):
+        if mark:
+            Path(mark).write_text(name)
         t, c = time.perf_counter(), _cpu()
         try:
             yield
@@ -166,10 +170,12 @@ def doubled(manifest: Path) -> Path:
 class MemorySampler(threading.Thread):
     """The peak of the summed resident memory (RSS, and PSS where readable) of a process and its descendants."""
 
-    def __init__(self, pid: int, every: float = 0.02) -> None:
+    def __init__(self, pid: int, every: float = 0.02, stage_file: Path | None = None) -> None:
         super().__init__(daemon=True)
-        self.pid, self.every = pid, every
+        self.pid, self.every, self.stage_file = pid, every, stage_file
         self.peak_rss = self.peak_pss = 0.0
+        #: the peak RSS sum while each stage ran (the child writes the stage's name to ``stage_file``)
+        self.by_stage: dict[str, float] = {}
         self.peak_procs = 0
         self.done = threading.Event()
 
@@ -207,6 +213,12 @@ class MemorySampler(threading.Thread):
             rss = sum(self._kb(f"/proc/{p}/status", b"VmRSS:") for p in pids) / 1024
             pss = sum(self._kb(f"/proc/{p}/smaps_rollup", b"Pss:") for p in pids) / 1024
             self.peak_rss, self.peak_pss = max(self.peak_rss, rss), max(self.peak_pss, pss)
+            if self.stage_file is not None:
+                try:
+                    name = self.stage_file.read_text() or "start-up"
+                except OSError:
+                    name = "start-up"
+                self.by_stage[name] = max(self.by_stage.get(name, 0.0), rss)
             self.peak_procs = max(self.peak_procs, len(pids))
             self.done.wait(self.every)
 
@@ -214,10 +226,13 @@ class MemorySampler(threading.Thread):
 def run(corpus: Path, out: Path, jobs: int) -> dict:
     """One configuration in a fresh process: its stage times, its whole CPU and wall time, memory, output size."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    mark = out.parent / f"{out.name}.stage"
+    mark.write_text("")
     t = time.perf_counter()
     p = subprocess.Popen([sys.executable, __file__, "--child", str(corpus), str(out), str(jobs)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    mem = MemorySampler(p.pid)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env={**os.environ, "JIAOKAN_BENCH_STAGE": str(mark)})
+    mem = MemorySampler(p.pid, stage_file=mark)
     mem.start()
     stdout, stderr = p.communicate()
     wall = time.perf_counter() - t
@@ -229,6 +244,7 @@ def run(corpus: Path, out: Path, jobs: int) -> dict:
     data = json.loads(stdout.strip().splitlines()[-1])
     data.update(process_wall=wall, process_cpu=(after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
                 peak_rss_mb=mem.peak_rss, peak_pss_mb=mem.peak_pss, processes=mem.peak_procs,
+                stage_mb=mem.by_stage,
                 out_mb=sum(f.stat().st_size for f in out.rglob("*") if f.is_file()) / 2**20)
     return data
 
@@ -260,16 +276,17 @@ def main(argv: list[str] | None = None) -> int:
     par = run(book, tmp / f"out-j{j}", j) if j > 1 else one
     two = None if args.no_doubled else run(doubled(book / "corpus.toml"), tmp / "out-doubled", j)
 
-    head = ["stage", "CPU -j1", f"CPU -j{j}", f"wall -j{j}"]
+    head = ["stage", "CPU -j1", f"CPU -j{j}", f"wall -j{j}", f"peak MB -j{j}"]
     if two is not None:
         head += [f"doubled CPU -j{j}", "growth", f"≤×{TARGET_GROWTH:.1f}"]
     rows: list[tuple] = []
     worst = 0.0
     for s in STAGES:
         if s not in par["cpu"]:
-            rows.append((s, "not run", "", "", *(["", "", ""] if two is not None else [])))  # an older tree's
+            rows.append((s, "not run", "", "", "", *(["", "", ""] if two is not None else [])))  # an older tree's
             continue
-        row = [s, f"{one['cpu'][s]:.2f}", f"{par['cpu'][s]:.2f}", f"{par['wall'][s]:.2f}"]
+        mb = par["stage_mb"].get(s)
+        row = [s, f"{one['cpu'][s]:.2f}", f"{par['cpu'][s]:.2f}", f"{par['wall'][s]:.2f}", f"{mb:.0f}" if mb else ""]
         if two is not None:
             a, b = par["cpu"][s], two["cpu"][s]
             g = b / a if a >= 0.05 else None  # a stage of a few ms has no growth worth the name
@@ -277,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
             row += [f"{b:.2f}", f"×{g:.2f}" if g else "-", ("yes" if g <= TARGET_GROWTH else "NO") if g else ""]
         rows.append(tuple(row))
     sa, sp = sum(one["cpu"].values()), sum(par["cpu"].values())
-    row = ["all stages", f"{sa:.2f}", f"{sp:.2f}", f"{sum(par['wall'].values()):.2f}"]
+    row = ["all stages", f"{sa:.2f}", f"{sp:.2f}", f"{sum(par['wall'].values()):.2f}", ""]
     if two is not None:
         sb = sum(two["cpu"].values())
         row += [f"{sb:.2f}", f"×{sb / sp:.2f}", "yes" if sb / sp <= TARGET_GROWTH else "NO"]
@@ -285,18 +302,18 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(tuple(row))
     ext = ["", ""] if two is not None else []
     rows.append(("whole process (start-up, imports)", f"{one['process_cpu']:.2f}", f"{par['process_cpu']:.2f}",
-                 f"{par['process_wall']:.2f}", *([f"{two['process_cpu']:.2f}"] + ext if two else [])))
-    rows.append((f"peak memory, all processes: RSS sum (MB)", f"{one['peak_rss_mb']:.0f}", f"{par['peak_rss_mb']:.0f}", "",
+                 f"{par['process_wall']:.2f}", "", *([f"{two['process_cpu']:.2f}"] + ext if two else [])))
+    rows.append((f"peak memory, all processes: RSS sum (MB)", f"{one['peak_rss_mb']:.0f}", f"{par['peak_rss_mb']:.0f}", "", "",
                  *([f"{two['peak_rss_mb']:.0f}"] + ext if two else [])))
-    rows.append((f"  PSS sum (MB)", f"{one['peak_pss_mb']:.0f}", f"{par['peak_pss_mb']:.0f}", "",
+    rows.append((f"  PSS sum (MB)", f"{one['peak_pss_mb']:.0f}", f"{par['peak_pss_mb']:.0f}", "", "",
                  *([f"{two['peak_pss_mb']:.0f}"] + ext if two else [])))
-    rows.append(("  largest process (MB)", f"{one['largest_mb']:.0f}", f"{par['largest_mb']:.0f}", "",
+    rows.append(("  largest process (MB)", f"{one['largest_mb']:.0f}", f"{par['largest_mb']:.0f}", "", "",
                  *([f"{two['largest_mb']:.0f}"] + ext if two else [])))
-    rows.append(("output written (MB)", f"{one['out_mb']:.1f}", f"{par['out_mb']:.1f}", "",
+    rows.append(("output written (MB)", f"{one['out_mb']:.1f}", f"{par['out_mb']:.1f}", "", "",
                  *([f"{two['out_mb']:.1f}"] + ext if two else [])))
-    rows.append(("witness texts / collations", f"{one['witnesses']} / {one['collations']}", "", "",
+    rows.append(("witness texts / collations", f"{one['witnesses']} / {one['collations']}", "", "", "",
                  *([f"{two['witnesses']} / {two['collations']}"] + ext if two else [])))
-    rows.append(("characters read", f"{one['chars']:,}", "", "", *([f"{two['chars']:,}"] + ext if two else [])))
+    rows.append(("characters read", f"{one['chars']:,}", "", "", "", *([f"{two['chars']:,}"] + ext if two else [])))
     load = os.getloadavg()
     print(f"jiaokan build, stage by stage: {args.kanripo} ({os.cpu_count()} cores; load average "
           f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; seconds; init, a separate command: {t_init:.2f} s wall)\n")

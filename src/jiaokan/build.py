@@ -111,48 +111,46 @@ def _size(path: Path) -> int:
         return 0  # read_witness gives the error
 
 
-def relayer_stage(res: BuildResult, specs: list, tei_all: str | None) -> None:
+def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int = 1) -> None:
     """Check every inferred boundary of a commentary with the 经 after it against a witness of the
     same 篇 whose layers are explicit there (:mod:`jiaokan.collate.relayer`), before the collation
-    that reads 经 against 经; a witness checked is written again.
+    that reads 经 against 经; then write the TEI of every witness relayered or joined and not yet
+    written (:func:`join_stage` with ``write=False``), so each is written once, as relayered.
 
     Inferred: by a reader that says so (``Reader.infers_boundaries``: the 注疏's 注/经, the 四部丛刊's
     传/经).  Explicit: the first of the 四部丛刊 (注 in double columns), the 注疏 (○ before every 经
     passage) and the 集释 that is not the witness itself; a boundary it leaves undecided (its page is
     missing there) is asked of the next one.
-    """
-    from .collate.relayer import inferred_boundaries, relayer
-    from .readers import READERS
 
-    done: set[str] = set()
-    for spec in specs:
-        stems = [e.stem for e in spec.entries if e.stem in res.witnesses]
-        by_role: dict[str, str] = {}
-        for s in stems:
-            by_role.setdefault(res.witnesses[s].meta.role or "", s)
-        for stem in stems:
-            w = res.witnesses[stem]
-            reader = READERS.get(w.meta.format)
-            layers = reader.infers_boundaries if reader is not None else frozenset()
-            refs = [by_role[r] for r in ("songben", "zhushu", "jishi") if by_role.get(r, stem) != stem]
-            if not refs or stem in done or not layers or not inferred_boundaries(w, layers):
-                continue
-            done.add(stem)
-            for n, ref in enumerate(refs):
-                rep = relayer(w, [res.witnesses[ref]], source=res.tei_paths[ref].name, layers=layers,
-                              undecided_only=n > 0)
-                if n == 0 or rep.checked or rep.dissolved:
-                    res.notes.append(rep.summary() + (" (what the witness before it left undecided)" if n else ""))
-                if not (rep.uncovered or rep.doubtful):
-                    break
-            if stem in res.unwritten:  # a joined 篇 (join_stage(write=False)): written once, as relayered
-                continue
-            try:
-                path = write_tei(w, res.tei_paths[stem])
-            except InvalidOutput as exc:
-                res.errors.append(str(exc))
-                continue
+    Why in groups, ``jobs`` at a time: the witnesses of one 篇 are checked in the manifest's order, and
+    a witness relayered may be the reference of the next (the 四部丛刊 against the 注疏 already
+    relayered), so a 篇's witnesses are one step; 篇 that share no witness are independent, and a
+    worker sends back only the witnesses it changed (pickled, a fraction of what relayering them
+    cost).  Where 篇 share witnesses (whole-file witnesses listed in several collations) it is one
+    step, in order, as it always was.
+    """
+    groups = _relayer_groups(res, specs)
+    size = [sum(sum(res.witnesses[s].layer_counts().values()) for s in {*g.write, *(t for t, _, _ in g.todo)})
+            for g in groups]
+    order = sorted(range(len(groups)), key=lambda i: -size[i])
+    done = dict(zip(order, fork_map(_relayer_group, res, [groups[i] for i in order], jobs)))
+    refused: set[str] = set()
+    for i in range(len(groups)):  # in the manifest's order: notes and errors as one process would have them
+        r = done[i]
+        if r.output_error is not None:
+            raise r.output_error
+        res.notes.extend(r.notes)
+        res.errors.extend(r.errors)
+        res.witnesses.update(r.witnesses)  # from a worker: the relayered witnesses, pickled back
+        refused.update(r.refused)
+        for stem, path in r.written.items():
             res.errors.extend(f"{path}: {err}" for err in _checked(path, tei_all))
+    unwritten = set(res.unwritten)
+    res.unwritten = []
+    failed = refused & unwritten  # a joined 篇 whose TEI is refused is not collated
+    for stem in failed:
+        del res.witnesses[stem], res.tei_paths[stem]
+    res.units = [e for e in res.units if e.stem not in failed]
 
 
 @dataclass
@@ -175,6 +173,91 @@ class _Outcome:
         except Exception as exc:
             self.errors.append(internal_error(where, exc))
         return None
+
+
+@dataclass(frozen=True)
+class _RelayerGroup:
+    """Witnesses relayered in order, each against its references (``(stem, refs, layers)``), and the
+    TEI then written (``write``: joined and unwritten, or relayered)."""
+
+    todo: tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]
+    write: tuple[str, ...]
+
+
+@dataclass
+class _Relayered(_Outcome):
+    """What a group of :func:`relayer_stage` gives back."""
+
+    notes: list[str] = field(default_factory=list)
+    witnesses: dict[str, Witness] = field(default_factory=dict)  # the relayered ones
+    written: dict[str, Path] = field(default_factory=dict)
+    refused: list[str] = field(default_factory=list)  # stems whose TEI was refused (the error is in errors)
+
+
+def _relayer_groups(res: BuildResult, specs: list) -> list[_RelayerGroup]:
+    """What :func:`relayer_stage` does, one group per 篇 (or one group, if 篇 share witnesses)."""
+    from .collate.relayer import inferred_boundaries
+    from .readers import READERS
+
+    done: set[str] = set()
+    plans: list[tuple[list[tuple[str, tuple[str, ...], frozenset[str]]], set[str]]] = []
+    for spec in specs:
+        stems = [e.stem for e in spec.entries if e.stem in res.witnesses]
+        by_role: dict[str, str] = {}
+        for s in stems:
+            by_role.setdefault(res.witnesses[s].meta.role or "", s)
+        todo = []
+        for stem in stems:
+            w = res.witnesses[stem]
+            reader = READERS.get(w.meta.format)
+            layers = reader.infers_boundaries if reader is not None else frozenset()
+            refs = tuple(by_role[r] for r in ("songben", "zhushu", "jishi") if by_role.get(r, stem) != stem)
+            if not refs or stem in done or not layers or not inferred_boundaries(w, layers):
+                continue
+            done.add(stem)
+            todo.append((stem, refs, frozenset(layers)))
+        if todo:
+            plans.append((todo, {s for t, refs, _ in todo for s in (t, *refs)}))
+    touched = [s for _, stems in plans for s in stems]
+    if len(touched) != len(set(touched)):  # 篇 share witnesses: one step, in the manifest's order
+        plans = [([t for todo, _ in plans for t in todo], set(touched))]
+    writes = list(res.unwritten)
+    groups = [_RelayerGroup(tuple(todo), tuple(s for s in writes if s in stems)
+                            + tuple(t for t, _, _ in todo if t not in res.unwritten)) for todo, stems in plans]
+    in_group = {s for g in groups for s in g.write}
+    return groups + [_RelayerGroup((), (s,)) for s in writes if s not in in_group]
+
+
+def _relayer_group(res: BuildResult, g: _RelayerGroup) -> _Relayered:
+    """Relayer one group's witnesses in order, then write their TEI (errors returned, never raised)."""
+    from .collate.relayer import relayer
+
+    r = _Relayered()
+    for stem, refs, layers in g.todo:
+        w = res.witnesses[stem]
+
+        def step(w: Witness = w, refs: tuple[str, ...] = refs, layers: frozenset[str] = layers) -> None:
+            for n, ref in enumerate(refs):
+                rep = relayer(w, [res.witnesses[ref]], source=res.tei_paths[ref].name, layers=layers,
+                              undecided_only=n > 0)
+                if n == 0 or rep.checked or rep.dissolved:
+                    r.notes.append(rep.summary() + (" (what the witness before it left undecided)" if n else ""))
+                if not (rep.uncovered or rep.doubtful):
+                    break
+
+        r.guard(f"relayering {stem}", (), step)
+        r.witnesses[stem] = w
+    for stem in g.write:
+        path = res.tei_paths[stem]
+        try:
+            r.written[stem] = write_tei(res.witnesses[stem], path)
+        except InvalidOutput as exc:  # this file's error; any other refused write stops the build
+            r.errors.append(str(exc))
+            r.refused.append(stem)
+        except OutputError as exc:
+            r.output_error = exc
+            break
+    return r
 
 
 @dataclass
@@ -240,7 +323,7 @@ def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None, j
     A file whose text nothing places (no 篇 heading, no 篇 open before it, no ``chapter``
     in the manifest) is an error of its own; the rest of the witness is still joined.
     The TEI files are written ``jobs`` at a time (forked workers; each gives back its path);
-    ``write=False``: not yet, but by :func:`write_joined` (the build relayers them first, and so
+    ``write=False``: not yet, but by :func:`relayer_stage` (the build relayers them first, and so
     writes each once, not once joined and again relayered).
     """
     defaults = witness_defaults(corpus)
@@ -269,41 +352,7 @@ def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None, j
         res.units.append(e)
         res.unwritten.append(e.stem)
     if write:
-        write_joined(res, tei_all, jobs)
-
-
-def write_joined(res: BuildResult, tei_all: str | None, jobs: int = 1) -> set[str]:
-    """Write the TEI of every joined 篇 :func:`join_stage` left unwritten, ``jobs`` at a time; a 篇
-    whose TEI is refused (:class:`~jiaokan.io.InvalidOutput`) is an error and is not collated.
-    Returns the stems of those."""
-    todo = [(s, res.witnesses[s], res.tei_paths[s]) for s in res.unwritten]
-    res.unwritten = []
-    size = [sum(w.layer_counts().values()) for _, w, _ in todo]
-    order = sorted(range(len(todo)), key=lambda i: -size[i])
-    done = dict(zip(order, fork_map(_write_joined, todo, order, jobs)))
-    failed = set()
-    for i, (stem, _, path) in enumerate(todo):
-        written, error = done[i]
-        if isinstance(error, OutputError) and not isinstance(error, InvalidOutput):
-            raise error
-        if error is not None:
-            res.errors.append(str(error))
-            failed.add(stem)
-            continue
-        res.errors.extend(f"{path}: {err}" for err in _checked(path, tei_all))
-    for stem in failed:
-        del res.witnesses[stem], res.tei_paths[stem]
-    res.units = [e for e in res.units if e.stem not in failed]
-    return failed
-
-
-def _write_joined(todo: list[tuple[str, Witness, Path]], i: int) -> tuple[Path | None, OutputError | None]:
-    """Write the TEI of one joined 篇 (in a worker: the witnesses are inherited, only the path comes back)."""
-    _, w, path = todo[i]
-    try:
-        return write_tei(w, path), None
-    except OutputError as exc:  # InvalidOutput: this file's error; any other: the build stops on it
-        return None, exc
+        relayer_stage(res, [], tei_all, jobs)  # no 篇 to relayer: the joined 篇 written
 
 
 @dataclass
@@ -834,8 +883,9 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
             join_stage(res, corpus, out, tei_all, jobs=jobs, write=False)
             specs = load_collations(corpus, res.units)
     with stage("relayer", res):  # and the joined 篇 written, as relayered
-        relayer_stage(res, specs, tei_all)
-        if res.unwritten and write_joined(res, tei_all, jobs=jobs):
+        n_units = len(res.units)
+        relayer_stage(res, specs, tei_all, jobs=jobs)
+        if len(res.units) != n_units:
             specs = load_collations(corpus, res.units)  # without the 篇 not written
     progress = Progress(len(specs), "collate", quiet=quiet)
     with stage("collate", res):
