@@ -57,27 +57,34 @@ def _cell(text: str) -> str | None:
 
 def lean_json(col: Collation) -> dict:
     """The collation as the lean table (see the module's docstring)."""
-    sigla = col.sigla
-    bi = sigla.index(col.base)
+    sigla, base = col.sigla, col.base
     columns: list[list[Any]] = []
-    table: list[list[str | int | None]] = [[] for _ in sigla]
+    table: dict[str, list[str | int | None]] = {s: [] for s in sigla}
+    base_cells, others = table[base], [s for s in sigla if s != base]
     for row_id, layer, texts, segments in row_layer_segments(col):
         if segments:
             if columns and columns[-1][0] == row_id and columns[-1][1] == layer:
                 columns[-1][2] += len(segments)
             else:
                 columns.append([row_id, layer, len(segments)])
+        base_text = texts[base].text
+        other = [(texts[s].text, s, table[s]) for s in others]
         for seg in segments:
-            cells = [_cell(texts[s].text[b0:b1]) for s in sigla for b0, b1 in [seg.spans.get(s, (0, 0))]]
-            base = cells[bi]
-            for i, cell in enumerate(cells):
-                table[i].append(SAME_AS_BASE if i != bi and cell is not None and cell == base else cell)
+            spans = seg.spans
+            at = spans.get(base)
+            here = _cell(base_text[at[0]:at[1]]) if at else None
+            base_cells.append(here)
+            for text, s, cells in other:
+                at = spans.get(s)
+                cell = _cell(text[at[0]:at[1]]) if at else None
+                cells.append(SAME_AS_BASE if cell is not None and cell == here else cell)
     fields = apparatus_fields(col)
     names = list(fields["variants"][0]) if fields["variants"] else list(VARIANT_FIELDS)
     assert all(k in _PER_WITNESS for k, x in (fields["variants"] or [{}])[0].items() if isinstance(x, dict)), names
     fields["variants"] = [[[v[k].get(s) for s in sigla] if k in _PER_WITNESS else v[k] for k in names]
                           for v in fields["variants"]]
-    return {"format": FORMAT, "witnesses": sigla, "base": fields.pop("base"), "columns": columns, "table": table,
+    return {"format": FORMAT, "witnesses": sigla, "base": fields.pop("base"), "columns": columns,
+            "table": [table[s] for s in sigla],
             "variant_fields": names, **fields}
 
 
