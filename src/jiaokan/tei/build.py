@@ -137,23 +137,6 @@ _element = etree.Element
 E = TEIMaker()
 
 
-def sub_element(parent: etree._Element, tag: str, text: str | None = None, **attrs: str | None) -> etree._Element:
-    """``parent.append(E(tag, text, **attrs))``, made in place: the same element, without the
-    document of its own a free-standing element first costs.
-
-    For the loops that write a witness's text (100,000 elements in a 篇 of the 注疏), which build
-    top-down; ``text`` and the attribute values pass :func:`xml_safe` as with :data:`E`.
-    """
-    q = E._tags.get(tag)
-    if q is None:
-        q = E._tags[tag] = "{%s}%s" % (TEI_NS, tag)
-    el = etree.SubElement(parent, q, {_ATTR_NAMES.get(k, k): v if v.isascii() and v.isprintable() else xml_safe(v)
-                                      for k, v in attrs.items() if v is not None})
-    if text is not None:
-        el.text = xml_safe(text)
-    return el
-
-
 def append_text(el: etree._Element, s: str) -> None:
     """Append ``s`` to the content of ``el``: after its last child (as tail), else to its text.
 

@@ -1,7 +1,7 @@
 """TEI written as markup text and parsed once: for the bodies of tens of thousands of elements.
 
 Why: building a witness's or an apparatus's body element by element (:data:`~jiaokan.tei.build.E`,
-:func:`~jiaokan.tei.build.sub_element`) costs a Python call, a dict of attributes and lxml's
+``etree.SubElement``) costs a Python call, a dict of attributes and lxml's
 namespace and attribute set-up per element; the same body written as a string of markup and
 parsed by libxml2 in one call costs a fraction of that, and gives the very tree (lxml then
 serializes it byte for byte as it would the built one).  The header, small and varied, is still
