@@ -11,7 +11,8 @@ from lxml import etree
 
 import jiaokan
 from jiaokan.model import Div, Loc, Note, Piece, Text, Unit, Witness, WitnessMeta
-from jiaokan.tei.build import TEI_NS, XML_ID, XML_LANG, E, append_text, language_tag, tei_bytes
+from jiaokan.tei import markup as M
+from jiaokan.tei.build import TEI_NS, XML_ID, XML_LANG, E, append_text, language_tag, tei_bytes, xml_safe
 from jiaokan.tei.writer import witness_to_tei
 
 SRC = Path(jiaokan.__file__).parent
@@ -92,3 +93,34 @@ def test_only_tei_build_makes_elements():
                     node.attr == "Element" and isinstance(node.value, ast.Name) and node.value.id == "etree")):
                 found.append(f"{path.relative_to(SRC)}:{node.lineno} {node.attr}")
     assert found == []
+
+
+def test_xml_safe_fast_path_misses_no_code_point_it_must_replace():
+    """xml_safe skips HELD_RE where str.isprintable says no such code point can be there: every one it
+    replaces but U+FFFD (replaced by itself) must be one isprintable refuses."""
+    from jiaokan.model import HELD_RE, UNKNOWN_CHAR
+
+    printable_held = [hex(c) for c in range(0x110000)
+                      if chr(c).isprintable() and chr(c) != UNKNOWN_CHAR and HELD_RE.match(chr(c))]
+    assert printable_held == []
+    assert xml_safe("經\u3000注\x01") == "經\u3000注\ufffd" and xml_safe("經\u3000注") == "經\u3000注"
+
+
+odd_text = st.text(alphabet=st.sampled_from(list("經注&<>\"'\t\n\r \u3000\x01\ue000𤣥]]>")), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(odd_text, odd_text)
+def test_markup_reads_back_what_the_builder_would_hold(text, value):
+    """A text and an attribute written as markup and parsed read back as E holds them (xml_safe), and
+    the document serializes byte for byte as the one built with E."""
+    el = M.fragment(M.element("ab", M.text(text), n=value, xml_id="a1", corresp=None))
+    built = E.ab(text, n=value, xml_id="a1", corresp=None)
+    assert el.tag == built.tag and dict(el.attrib) == dict(built.attrib)
+    assert (el.text or "") == (built.text or "")
+    if not text:
+        return  # an empty text is none in markup (<ab/>); E keeps "" as a text node (<ab></ab>): the same XML
+    root = M.document(E.TEI(E.teiHeader(E.title("t")), xml_lang="lzh"),
+                      M.element("text", M.element("body", M.element("ab", M.text(text) + M.element("lb", n="1"), n=value))))
+    want = E.TEI(E.teiHeader(E.title("t")), E.text(E.body(E.ab(text, E.lb(n="1"), n=value))), xml_lang="lzh")
+    assert tei_bytes(root) == tei_bytes(want)

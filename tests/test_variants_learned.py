@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from jiaokan.collate.engine import collate
+from jiaokan.collate.leanjson import json_variants
 from jiaokan.collate.learned import Decisions, learn_forms, load_decisions, propose, unknown_form, write_proposals
 from jiaokan.errors import InputError
 from jiaokan.model import Div, Gaiji, LineBreak, Loc, Piece, Text, Unit, Witness, WitnessMeta, ids_code, ids_description
@@ -271,7 +272,7 @@ reject = ["匕七"]
              if not r.startswith("#")]
     assert {r[1] for r in gaiji} >= {"KR1362"} and all(r[0] in ("resolved", "one place", "conflict", "no parallel")
                                                        for r in gaiji)
-    apps = json.loads((out / "apparatus" / "pian01.json").read_text(encoding="utf-8"))["variants"]
+    apps = json_variants(json.loads((out / "apparatus" / "pian01.json").read_text(encoding="utf-8")))
     (accepted,) = [a for a in apps if a["readings"].get("SB") == "𣂏"]
     assert (accepted["type"], accepted["subtype"]) == ("orthographic", "learned")
     assert any(a["readings"].get("SB") == "七" and a["type"] == "substantive" for a in apps)

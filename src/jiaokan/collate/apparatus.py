@@ -21,22 +21,19 @@ from bisect import bisect_left, bisect_right
 from itertools import compress
 from operator import ne
 from pathlib import Path
-from typing import Iterable
 
 from lxml import etree
 
-from ..io import atomic_write_bytes
 from ..model import UNKNOWN_CHAR, Witness
-from ..normalize import is_ignorable
 from ..tei.header import comparison_document
-from ..tei.build import TEI_NS, XML_ID, Child, E, append_text, language_tag, sub_element, tei_bytes, xml_safe
-from ..tei.validate import profile_check
+from ..tei import markup as M
+from ..tei.build import TEI_NS, E, language_tag
+from ..tei.validate import write_checked
 from ..tei.writer import char_entry, unit_targets
 from .apparatus_reader import fold_script
 from .layertext import LayerText
 from .model import App, Collation, strongest
 from .segments import Segment, row_layer_segments
-from .variants import _trimmed
 
 TYPE_DOC = {
     "uncertain": "the only difference involves an unknown character (unresolved gaiji, private-use glyph): "
@@ -133,8 +130,8 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         editorial,
         variant_taxonomy(),
     )
-    div = E.div(type="apparatus", n=chapter or None)
-    root.append(E.text(E.body(div)))
+    # the body as markup, parsed once (:mod:`jiaokan.tei.markup`): an apparatus is a hundred thousand elements
+    out = ["<text><body>", M.start("div", type="apparatus", n=chapter or None)]
     row_ids = {r.id: r for r in col.rows}
     targets = {s: unit_targets(w) for s, w in col.witnesses.items()}
     glyphs: set[str] = set()
@@ -144,48 +141,43 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
             f"{_witness_file(col.witnesses[s], tei_names)}#{targets[s][uid]}"
             for s, uids in row.units.items() for uid in uids[:1] if uid in targets[s]
         )
-        ab = E.ab(type=layer, n=row_id, xml_id=f"{row_id}.{layer}", corresp=corresp or None)
-        div.append(ab)
-        _write_segments(ab, segments, texts, col, tei_names, targets, own, glyphs)
+        ab_id = f"{row_id}.{layer}"
+        out.append(M.start("ab", type=layer, n=row_id, xml_id=ab_id, corresp=corresp or None))
+        _write_segments(out, ab_id, segments, texts, col, tei_names, targets, own, glyphs)
+        out.append("</ab>")
+    out.append("</div></body></text>")
     if glyphs:  # the characters written as g: declared as in the witness files (code point, or gaiji code)
         decl = {code: char for w in col.witnesses.values() for code, char in w.char_decl.items() if code in glyphs}
         enc = _header.find(f"{{{TEI_NS}}}encodingDesc")
         assert enc is not None  # comparison_document always writes one
         enc.append(E.charDecl(*(char_entry(code, decl.get(code)) for code in sorted(glyphs))))
-    return etree.ElementTree(root)
+    return etree.ElementTree(M.document(root, "".join(out)))
 
 
-def with_glyphs(lt: LayerText, start: int, text: str, used: set[str]) -> list[etree._Element | str]:
-    """``text`` (``lt``'s characters from offset ``start``) as children: each character that is a glyph
+def with_glyphs(lt: LayerText, start: int, text: str, used: set[str]) -> str:
+    """``text`` (``lt``'s characters from offset ``start``) as markup: each character that is a glyph
     no one can read (``lt.glyphs``: a private-use glyph, an unmapped gaiji) becomes ``<g ref="#code"/>``,
     declared in the apparatus's ``charDecl`` (its code collected in ``used``), as in the witness file."""
-    if not text:
-        return []
-    if not lt.glyphs:
-        return [text]
-    out: list[etree._Element | str] = []
+    if not text or not lt.glyphs:
+        return M.text(text)
+    out: list[str] = []
     run = 0
     for i, ch in enumerate(text):
         code = lt.glyphs.get(start + i)
         if code is not None and ch == UNKNOWN_CHAR:
             if i > run:
-                out.append(text[run:i])
-            out.append(E.g(ref="#" + code))
+                out.append(M.text(text[run:i]))
+            out.append(M.element("g", ref="#" + code))
             used.add(code)
             run = i + 1
     if run < len(text):
-        out.append(text[run:])
-    return out
+        out.append(M.text(text[run:]))
+    return "".join(out)
 
 
 def _same(x: str, y: str) -> bool:
     """Two readings the apparatus does not tell apart: equal after dropping punctuation and folding script."""
     return x == y or fold_script(x) == fold_script(y)
-
-
-def _trim(text: str) -> str:
-    """A reading without the punctuation at its ends (punctuation is not collated)."""
-    return _trimmed(text, 0, len(text), is_ignorable)
 
 
 def _script_langs(col: Collation) -> dict[str, str | None]:
@@ -195,56 +187,50 @@ def _script_langs(col: Collation) -> dict[str, str | None]:
             for s, w in col.witnesses.items()}
 
 
-def _add(parent: etree._Element, tag: str, children: Iterable[Child], **attrs: str | None) -> etree._Element:
-    """``parent.append(E(tag, *children, **attrs))``, made in place (:func:`sub_element`): the same
-    element, without the document of its own that a free-standing one costs and the move into
-    ``parent`` that re-walks it (an apparatus is a hundred thousand of them)."""
-    el = sub_element(parent, tag, **attrs)
-    last: etree._Element | None = None
-    for c in children:
-        if c is None:
-            continue
-        if isinstance(c, str):  # where E puts a string: after the last child, else the text
-            c = xml_safe(c)
-            if last is None:
-                el.text = (el.text or "") + c
-            else:
-                last.tail = (last.tail or "") + c
-        else:
-            el.append(c)
-            last = c
-    return el
-
-
-def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, LayerText], col: Collation,
+def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict[str, LayerText], col: Collation,
                     tei_names: dict[str, str], targets: dict[str, dict[str, str]], own_script: bool = False,
                     glyphs: set[str] | None = None) -> None:
+    """The content of the ``ab`` ``ab_id`` (one row and layer: its segments) as markup, onto ``out``."""
     base = col.base
     blt = texts[base]
     page = blt.pages[0] if blt.pages else None
     langs = _script_langs(col) if own_script else {}
-    same = (lambda x, y: x == y) if own_script else _same  # a witness agrees only in its very characters
-    trim = (lambda x: x) if own_script else _trim  # a reading keeps its punctuation (the panel is the witness)
+    folded: dict[str, str] = {}  # the base's reading is compared with each witness's: folded once
+
+    def fold(x: str) -> str:
+        f = folded.get(x)
+        if f is None:
+            f = folded[x] = fold_script(x)
+        return f
+
+    def same(x: str, y: str) -> bool:
+        """Two readings the apparatus does not tell apart (:func:`_same`); in the witness's own
+        characters (``own_script``), only the very same characters agree."""
+        return x == y or (not own_script and fold(x) == fold(y))
 
     extra = itertools.count(1)
     used = glyphs if glyphs is not None else set()
+    add = out.append
 
-    def content(s: str, start: int, text: str) -> list[etree._Element | str]:
+    def content(s: str, start: int, text: str) -> str:
         """``text`` (witness ``s``'s characters from ``start``) with each unreadable glyph as ``g``."""
         return with_glyphs(texts[s], start, text, used)
 
     def trimmed(s: str, x0: int, x1: int) -> tuple[int, str]:
-        raw = texts[s].text[x0:x1]
-        t = trim(raw)
-        return (x0 + raw.find(t) if t else x0), t
+        """Where witness ``s``'s reading in [x0, x1) starts, and the reading: without the punctuation at
+        its ends (punctuation is not collated; its ends are found among the offsets the text keeps,
+        :meth:`LayerText.kept`), or as it stands (``own_script``: a reading keeps its punctuation, the
+        panel is the witness)."""
+        lt = texts[s]
+        if own_script:
+            return x0, lt.text[x0:x1]
+        kept = lt.kept()
+        i, j = bisect_left(kept, x0), bisect_left(kept, x1)
+        return (kept[i], lt.text[kept[i]:kept[j - 1] + 1]) if i < j else (x0, "")
 
     def emit_text(a0: int, a1: int) -> None:
         if a1 > a0:  # no empty text: an ab whose first segment is an app stays without one
-            for part in content(base, a0, blt.text[a0:a1]):
-                if isinstance(part, str):
-                    append_text(ab, part)
-                else:
-                    ab.append(part)
+            add(content(base, a0, blt.text[a0:a1]))
 
     pages = blt.pages
     # where the base's page changes (the page is the same from one such offset to the next), found in C:
@@ -257,7 +243,7 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
         for i in (a0, *turns[bisect_right(turns, a0):bisect_left(turns, a1)]) if a1 > a0 else ():
             if pages[i] != page and pages[i] is not None:
                 emit_text(start, i)
-                sub_element(ab, "pb", n=blt.pages[i], ed=base)
+                add(M.element("pb", n=blt.pages[i], ed=base))
                 page = blt.pages[i]
                 start = i
         emit_text(start, a1)
@@ -277,17 +263,18 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
             if t != lem_text:
                 groups.setdefault(t, []).append(s)
         unit, pg, _ = blt.where(a0)
-        app = sub_element(ab, "app", type="script", ana=_ana("script"), xml_id=f"{ab.get(XML_ID)}.s{next(extra)}")
-        _add(app, "lem", content(base, a0, lem_text), wit=" ".join("#" + s for s in [base, *(s for s, t in own_text.items()
-                                                                                            if t == lem_text)]),
-             n=pg, corresp=corresp(base, unit))
+        add(M.start("app", type="script", ana=_ana("script"), xml_id=f"{ab_id}.s{next(extra)}"))
+        add(M.element("lem", content(base, a0, lem_text),
+                      wit=" ".join("#" + s for s in [base, *(s for s, t in own_text.items() if t == lem_text)]),
+                      n=pg, corresp=corresp(base, unit)))
         for t, wits in groups.items():
             u, rpg, _ = texts[wits[0]].where(seg.spans[wits[0]][0])
             lang = {langs.get(s) for s in wits}
-            _add(app, "rdg", content(wits[0], seg.spans[wits[0]][0], t), wit=" ".join("#" + s for s in wits),
-                 type="script", ana=_ana("script"),
-                 n=rpg if t else None, corresp=corresp(wits[0], u) if t and len(wits) == 1 else None,
-                 xml_lang=lang.pop() if len(lang) == 1 else None)
+            add(M.element("rdg", content(wits[0], seg.spans[wits[0]][0], t), wit=" ".join("#" + s for s in wits),
+                          type="script", ana=_ana("script"),
+                          n=rpg if t else None, corresp=corresp(wits[0], u) if t and len(wits) == 1 else None,
+                          xml_lang=lang.pop() if len(lang) == 1 else None))
+        add("</app>")
         return True
 
     for seg in segs:
@@ -306,15 +293,14 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
         lem_wits = [base] + agree + ([s for s in seg.absent if s != base] if base_absent else [])
         unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
         lost = base_absent and seg.absent[base] == "lacuna"
-        # the app first, then its lem and rdgs inside it (top-down: see _add)
-        app = sub_element(ab, "app", type=seg.type, ana=_ana(seg.type),
-                          subtype=subtypes.pop() if len(subtypes) == 1 else None,
-                          # every app has an id: an entry of the collation has its own; text a witness lacks
-                          # (layer, edge, lacuna) is numbered within its ab
-                          xml_id=seg.apps[0].id if seg.apps else f"{ab.get(XML_ID)}.x{next(extra)}")
-        _add(app, "lem", [*content(base, lem_at, lem_text), E.gap(reason="lost", unit="page") if lost else None],
-             wit=" ".join("#" + s for s in lem_wits),
-             n=pg if lem_text else None, corresp=corresp(base, unit) if lem_text else None)
+        add(M.start("app", type=seg.type, ana=_ana(seg.type),
+                    subtype=subtypes.pop() if len(subtypes) == 1 else None,
+                    # every app has an id: an entry of the collation has its own; text a witness lacks
+                    # (layer, edge, lacuna) is numbered within its ab
+                    xml_id=seg.apps[0].id if seg.apps else f"{ab_id}.x{next(extra)}"))
+        add(M.element("lem", content(base, lem_at, lem_text) + (_LOST if lost else ""),
+                      wit=" ".join("#" + s for s in lem_wits),
+                      n=pg if lem_text else None, corresp=corresp(base, unit) if lem_text else None))
         for s, r in readings.items():
             if s in agree:
                 continue
@@ -322,17 +308,22 @@ def _write_segments(ab: etree._Element, segs: list[Segment], texts: dict[str, La
             u, pg, _ = texts[s].where(b0 if b1 > b0 else max(b0 - 1, 0))
             rtype = _reading_type(seg, s, r, lem_text, own)
             lost = rtype == "lacuna" and not r
-            if own_script and _same(r, lem_text) and fold_script(r):
+            if own_script and _same(r, lem_text) and fold(r):
                 rtype = "script"  # the same reading in other characters: no variant, the witness's own
-            _add(app, "rdg", [*content(s, read_at[s][0], r), E.gap(reason="lost", unit="page") if lost else None],
-                 wit="#" + s,
-                 type=rtype, ana=_ana(rtype), n=pg if r else None, corresp=corresp(s, u) if r else None,
-                 xml_lang=langs.get(s) if r else None)
+            add(M.element("rdg", content(s, read_at[s][0], r) + (_LOST if lost else ""),
+                          wit="#" + s,
+                          type=rtype, ana=_ana(rtype), n=pg if r else None, corresp=corresp(s, u) if r else None,
+                          xml_lang=langs.get(s) if r else None))
         missing = [s for s in seg.absent if s != base] if not base_absent else []
         if missing:
             kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
-            _add(app, "rdg", [E.gap(reason="lost", unit="page") if kind == "lacuna" else None],
-                 wit=" ".join("#" + s for s in missing), type=kind, ana=_ana(kind))
+            add(M.element("rdg", _LOST if kind == "lacuna" else "",
+                          wit=" ".join("#" + s for s in missing), type=kind, ana=_ana(kind)))
+        add("</app>")
+
+
+#: What a reading lost with a page of its source holds.
+_LOST = M.element("gap", reason="lost", unit="page")
 
 
 def _absence(seg: Segment, missing: list[str]) -> str:
@@ -358,7 +349,4 @@ def _reading_type(seg: Segment, s: str, reading: str, lem: str, own: App | None)
 
 def write_apparatus(col: Collation, path: str | Path, tei_names: dict[str, str] | None = None,
                     witness_script: str = "base") -> Path:
-    path = Path(path)
-    tree = collation_to_tei(col, tei_names, witness_script=witness_script)
-    atomic_write_bytes(path, tei_bytes(tree), check=profile_check)
-    return path
+    return write_checked(path, collation_to_tei(col, tei_names, witness_script=witness_script))

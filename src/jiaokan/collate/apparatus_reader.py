@@ -234,11 +234,14 @@ def json_rows(data: dict) -> dict[str, list[list[dict] | None]]:
 def rebuild_from_json(data: dict) -> dict[str, dict[str, str]]:
     """Each witness's text, layer by layer, from the JSON alignment table (:mod:`.export`, either
     layout, or the lean table of :mod:`.leanjson`: a string per cell, the layer per column)."""
+    from .leanjson import json_cells
+
     out: dict[str, dict[str, str]] = {}
     if "columns" in data:
-        for siglum, texts in zip(data["witnesses"], data["table"]):
+        column_layers, table = json_cells(data)
+        for siglum, texts in zip(data["witnesses"], table):
             lean: dict[str, str] = {}
-            for (_, layer), text in zip(data["columns"], texts):
+            for layer, text in zip(column_layers, texts):
                 if text:
                     lean[layer] = lean.get(layer, "") + text
             out[siglum] = lean

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from lxml import etree
 
+from ..collate.leanjson import json_variants
+
 TEI = "{http://www.tei-c.org/ns/1.0}"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 _PIAN_RE = re.compile(r"^pian(\d+)")
@@ -56,7 +58,7 @@ def counts_by_chapter(apparatus: Path, only: set[str] | None = None) -> dict[str
     out: dict[str, collections.Counter] = {}
     for name, d in _chapters(apparatus, only):
         c: collections.Counter = collections.Counter()
-        for v in d["variants"]:
+        for v in json_variants(d):
             for t in v["types"].values():
                 if t != "agree":
                     c[t] += 1
@@ -68,7 +70,7 @@ def substantive(apparatus: Path, only: set[str] | None = None) -> list[Reading]:
     out = []
     for name, d in _chapters(apparatus, only):
         base = d["base"]
-        for v in d["variants"]:
+        for v in json_variants(d):
             for s, t in v["types"].items():
                 if t == "substantive":
                     out.append(Reading(name, v["id"], v["layer"], base, v["readings"].get(base, ""), s,

@@ -62,8 +62,12 @@ def availability(licences: dict[str, list[str]]) -> etree._Element:
                           status=licence_status(list(named)))
 
 
+@lru_cache(maxsize=None)
 def _version(dist: str) -> str | None:
-    """A distribution's version as TEI's versionNumber allows (digits, at most three parts), or None."""
+    """A distribution's version as TEI's versionNumber allows (digits, at most three parts), or None.
+
+    Once per process: the metadata lookup reads the installed distributions' folders, and every
+    TEI file's header asks (a build writes a few hundred)."""
     try:
         return _numeric(metadata.version(dist))
     except metadata.PackageNotFoundError:

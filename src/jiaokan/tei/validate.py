@@ -28,6 +28,8 @@ from lxml import etree
 
 from ..model import LAYERS
 from ..errors import InputError
+from ..io import atomic_write_bytes
+from .build import tei_bytes
 from .parse import parse_xml, parse_xml_bytes
 from .writer import TEI_NS
 
@@ -41,6 +43,13 @@ def find_schema_dir() -> Path:
     env = os.environ.get("JIAOKAN_SCHEMAS")
     if env:
         return Path(env)
+    return _installed_schema_dir()
+
+
+@lru_cache(maxsize=1)
+def _installed_schema_dir() -> Path:
+    """The schema folder that comes with the code: looked up once per process (every TEI file
+    written is checked against the profile, and the lookup stats the file system each time)."""
     packaged = Path(str(files("jiaokan").joinpath("schemas")))
     if (packaged / "jiaokan.rng").is_file():
         return packaged
@@ -85,33 +94,44 @@ class Report:
 
 
 def layer_errors(root: etree._Element, limit: int = 20) -> list[str]:
-    """Text in a witness body whose nearest ``@type`` is not a layer (apparatus files are exempt)."""
+    """Text in a witness body whose nearest ``@type`` is not a layer (apparatus files are exempt).
+
+    The nearest ``@type`` of a text node is that of the first ancestor (of the element holding the
+    text, or the parent of the one whose tail it is) that has one; one XPath finds the text nodes
+    whose nearest ``@type`` is not a layer, in C, and Python looks at those only (a witness has
+    hundreds of thousands of text nodes, all but a few in a layer).
+    """
     errors: list[str] = []
     text_el = root.find(_T + "text")
     if text_el is None:
         return ["no <text> element"]
     if text_el.find(".//" + _T + "app") is not None:
         return errors
-
-    def nearest_type(el: etree._Element | None) -> str | None:
-        while el is not None:
-            t = el.get("type")
-            if t is not None:
-                return t
-            el = el.getparent()
-        return None
-
-    for el in text_el.iter():
-        if not isinstance(el.tag, str):
-            continue
-        for s, owner in ((el.text, el), (el.tail, el.getparent())):
-            if s and s.strip():
-                t = nearest_type(owner)
-                if t not in LAYERS:
-                    errors.append(f"line {el.sourceline}: text {s.strip()[:12]!r} has no layer (nearest @type={t!r})")
-                    if len(errors) >= limit:
-                        return errors
+    found = _UNLAYERED(text_el)
+    if text_el.tail is not None:  # (not below it, but read as ever: its tail is in the TEI root)
+        found.append(text_el.xpath("following-sibling::text()[1]")[0])
+    for s in found:
+        el = s.getparent()  # the element whose text or tail it is
+        if s.strip() and isinstance(el.tag, str):  # (str.strip: also U+3000, which XPath's space is not)
+            t = _nearest_type(el if s.is_text else el.getparent())
+            errors.append(f"line {el.sourceline}: text {s.strip()[:12]!r} has no layer (nearest @type={t!r})")
+            if len(errors) >= limit:
+                break
     return errors
+
+
+#: Text nodes below an element whose nearest ``@type`` (see :func:`layer_errors`) is no layer.
+_UNLAYERED = etree.XPath(".//text()[not(ancestor::*[@type][1][{}])]".format(
+    " or ".join(f"@type='{layer}'" for layer in LAYERS)))
+
+
+def _nearest_type(el: etree._Element | None) -> str | None:
+    while el is not None:
+        t = el.get("type")
+        if t is not None:
+            return t
+        el = el.getparent()
+    return None
 
 
 #: How jiaokan parses TEI it validates: its own outputs may hold very long text nodes (a
@@ -142,6 +162,34 @@ def profile_check(data: bytes) -> list[str]:
     """The check every TEI writer runs before its file is renamed into place
     (:func:`jiaokan.io.atomic_write_bytes`): the profile and the layer rule."""
     return validate_bytes(data, "").errors
+
+
+def tree_errors(tree: etree._ElementTree | etree._Element) -> list[str]:
+    """:func:`profile_check` of a tree in memory: the profile and the layer rule, without parsing
+    again what was just built (the same answer: serializing changes no element, attribute or
+    text, only adds indentation, which neither the profile nor the layer rule reads)."""
+    doc = tree if isinstance(tree, etree._ElementTree) else etree.ElementTree(tree)
+    schema = profile_schema()
+    errors = [] if schema.validate(doc) else [f"jiaokan profile: {e.message}" for e in list(schema.error_log)[:10]]
+    return errors + layer_errors(doc.getroot())
+
+
+def write_checked(path: str | Path, tree: etree._ElementTree | etree._Element) -> Path:
+    """Write a TEI document to ``path`` (:func:`~jiaokan.tei.build.tei_bytes`) atomically, once the
+    tree is valid against the profile and the layer rule (else :class:`~jiaokan.io.InvalidOutput`).
+
+    The one way jiaokan writes a TEI file it made.  The tree is checked in memory
+    (:func:`tree_errors`); only if it fails are the bytes parsed (:func:`profile_check`), for the
+    line numbers the error gives.
+    """
+    def check(data: bytes) -> list[str]:
+        if not tree_errors(tree):
+            return []
+        return profile_check(data) or tree_errors(tree)
+
+    path = Path(path)
+    atomic_write_bytes(path, tei_bytes(tree), check=check)
+    return path
 
 
 def jing_command() -> str | None:

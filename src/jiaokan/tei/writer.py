@@ -31,7 +31,6 @@ from lxml import etree
 
 from .. import __version__
 from ..emend.notes import supplied_start
-from ..io import atomic_write_bytes
 from ..readers import default_role
 from ..model import (
     Div,
@@ -49,7 +48,8 @@ from ..model import (
     describe_codepoint,
 )
 from ..normalize.gaiji import parallel_resolution
-from .build import TEI_NS, XML_NS, E, language_tag, sub_element, tei_bytes, xml_safe
+from . import markup as M
+from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
 from .header import AUTHORITY, app_info, availability
 
 __all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes", "unit_targets", "char_entry"]
@@ -169,13 +169,26 @@ def witness_to_tei(w: Witness) -> etree._ElementTree:
     fronts = [d for d in w.divs if d.type == "front"]
     backs = [d for d in w.divs if d.type == "back"]
     bodies = [d for d in w.divs if d.type not in ("front", "back")]
-    # the text first: writing it fills the resp table the header lists
-    text = E.text(
-        E.front(*(_div(d, resp) for d in fronts)) if fronts else None,
-        E.body(*(_div(d, resp) for d in bodies) if bodies else [E.div(type="chapter")]),
-        E.back(*(_div(d, resp) for d in backs)) if backs else None,
-    )
-    return etree.ElementTree(E.TEI(_header(w, resp), resp.facsimile(), text, xml_lang=language_tag(m.script)))
+    # the text first: writing it fills the resp table the header lists; as markup, parsed once (:mod:`.markup`)
+    out = ["<text>"]
+    for tag, divs in (("front", fronts), ("body", bodies), ("back", backs)):
+        if divs or tag == "body":
+            out.append(f"<{tag}>")
+            for d in divs:
+                _div(d, resp, out)
+            if not divs:
+                out.append(M.element("div", type="chapter"))
+            out.append(f"</{tag}>")
+    out.append("</text>")
+    root = M.document(E.TEI(_header(w, resp), resp.facsimile(), xml_lang=language_tag(m.script)), "".join(out))
+    for div in root.iter(_DIV):
+        for piece in div:
+            if piece.text is None and len(piece):
+                piece.text = ""  # mixed content: keeps pretty-printing from indenting a piece of breaks only
+    return etree.ElementTree(root)
+
+
+_DIV = f"{{{TEI_NS}}}div"
 
 
 def _header(w: Witness, resp: _RespTable) -> etree._Element:
@@ -273,8 +286,9 @@ def char_entry(code: str, char: str | None) -> etree._Element:
     )
 
 
-def _div(d: Div, resp: _RespTable) -> etree._Element:
-    div = E.div(type=d.type, n=d.n, xml_id=d.id)
+def _div(d: Div, resp: _RespTable, out: list[str]) -> None:
+    """The ``div`` of ``d`` as markup, onto ``out``: one ``ab`` (or ``head``) per piece."""
+    out.append(M.start("div", type=d.type, n=d.n, xml_id=d.id))
     first = True
     for u in d.units:
         has_jing = u.jing is not None
@@ -284,58 +298,47 @@ def _div(d: Div, resp: _RespTable) -> etree._Element:
                 first = False
             is_jing = p.layer == "jing"
             who = resp.ref(p.resp, p.layer)  # before the content's notes: resp ids number in document order
-            el = sub_element(div, "head" if as_head else "ab", type=p.layer, subtype=p.subtype, n=u.id, resp=who,
-                      cert=p.cert, source=p.source, xml_id=u.id if is_jing else p.id,
-                      corresp="#" + u.id if not is_jing and has_jing else None)
-            _fill(el, p.content, resp)
-            if el.text is None and len(el):
-                el.text = ""  # mixed content: keeps pretty-printing from indenting a piece of breaks only
-    return div
+            tag = "head" if as_head else "ab"
+            out.append(M.start(tag, type=p.layer, subtype=p.subtype, n=u.id, resp=who, cert=p.cert, source=p.source,
+                               xml_id=u.id if is_jing else p.id, corresp="#" + u.id if not is_jing and has_jing else None))
+            _fill(out, p.content, resp)
+            out.append(f"</{tag}>")
+    out.append("</div>")
 
 
-def _fill(el: etree._Element, content: list[Inline], resp: _RespTable) -> None:
-    """Append ``content`` to ``el``: its text runs as text, one element per other node (in the order,
-    and with the responsible people numbered in the order, the document reads).
-
-    Text goes where :func:`append_text` puts it (the last child's tail, else the text), but the
-    last child is kept here: lxml counts an element's children by walking them, so asking for
-    each run made a piece of many breaks quadratic."""
-    last: etree._Element | None = el[-1] if len(el) else None
+def _fill(out: list[str], content: list[Inline], resp: _RespTable) -> None:
+    """``content`` as markup, onto ``out``: its text runs as text, one element per other node (in the
+    order, and with the responsible people numbered in the order, the document reads)."""
+    add = out.append
     for node in content:
         if isinstance(node, Text):
-            t = xml_safe(node.text)
-            if last is None:
-                el.text = (el.text or "") + t
-            else:
-                last.tail = (last.tail or "") + t
+            add(M.text(node.text))
         elif isinstance(node, Label):
-            last = sub_element(el, "label", node.text)
+            add(M.element("label", M.text(node.text)))
         elif isinstance(node, Gaiji):
-            last = sub_element(el, "g", node.char or None, ref="#" + node.code)
+            add(M.element("g", M.text(node.char) if node.char else "", ref="#" + node.code))
         elif isinstance(node, PageBreak):
-            last = sub_element(el, "pb", n=node.n, facs=resp.surface(node.facs), ed=node.edition)
+            add(M.element("pb", n=node.n, facs=resp.surface(node.facs), ed=node.edition))
         elif isinstance(node, LineBreak):
-            last = sub_element(el, "lb", n=str(node.n))
+            add(M.element("lb", n=str(node.n)))
         elif isinstance(node, Gap):
-            gap = last = sub_element(el, "gap", reason=node.reason, unit=node.unit)
-            if node.desc:
-                sub_element(gap, "desc", node.desc)
+            add(M.element("gap", M.element("desc", M.text(node.desc)) if node.desc else "", reason=node.reason,
+                          unit=node.unit))
         elif isinstance(node, Note):
             who = resp.ref(node.resp, node.layer)  # before the notes inside it, as for a piece
             cut = supplied_start(node.text) if node.layer == "an" else None
-            note = last = sub_element(el, "note", type=node.layer, resp=who, xml_id=node.id)
+            add(M.start("note", type=node.layer, resp=who, xml_id=node.id))
             if cut is None:
-                _fill(note, node.content, resp)
+                _fill(out, node.content, resp)
             else:  # 此下永樂大典内刪去原文…今取疏義補之 + the text the editors took from the 疏
                 before, after = split_inline(node.content, cut)
-                _fill(note, before, resp)
-                sup = sub_element(note, "supplied")
-                _fill(sup, after, resp)
-                # set after its content, as E.supplied(*content, resp=…) did: the header numbers people in that order
-                sup.set("reason", "deleted-in-yongle-dadian")
-                for k, v in (("resp", resp.ref("四库馆臣", "an")), ("source", resp.ref("贾公彦", "shu"))):
-                    if v is not None:
-                        sup.set(k, xml_safe(v))
+                _fill(out, before, resp)
+                supplied: list[str] = []
+                _fill(supplied, after, resp)
+                # its people after its content: the header numbers them in the order the document reads
+                add(M.element("supplied", "".join(supplied), reason="deleted-in-yongle-dadian",
+                              resp=resp.ref("四库馆臣", "an"), source=resp.ref("贾公彦", "shu")))
+            add("</note>")
         else:  # pragma: no cover - the model has no other inline kinds
             raise TypeError(f"unknown inline node {node!r}")
 
@@ -383,8 +386,6 @@ def unit_targets(w: Witness) -> dict[str, str]:
 
 def write_tei(w: Witness, path: str | Path) -> Path:
     """Write the witness as TEI to ``path`` atomically; returns the path."""
-    from .validate import profile_check
+    from .validate import write_checked
 
-    path = Path(path)
-    atomic_write_bytes(path, tei_bytes(witness_to_tei(w)), check=profile_check)
-    return path
+    return write_checked(path, witness_to_tei(w))
