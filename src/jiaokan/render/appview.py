@@ -11,7 +11,6 @@ witnesses, ``;`` between them, ``无`` for an omission::
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
@@ -23,7 +22,7 @@ if TYPE_CHECKING:
 from ..normalize import is_ignorable
 from .cite import page_starts, place_label
 from .sentences import hans
-from .html import LAYER_ZH, VARIANT_ZH, attrs
+from .html import LAYER_ZH, VARIANT_ZH, attr_json, attrs
 from .marks import jiaokanji_order
 
 #: Layer names in a 校勘記's head (traditional: the glue words are converted with the rest).
@@ -247,6 +246,5 @@ def gap_text(g: LayerGap, present_in_row: set[str]) -> dict | None:
         args = {"layer": layer, "w": " ".join(g.present)}
     kind = g.kind if g.kind in GAP_TEXT else "layer"
     text = GAP_TEXT[kind].format(**{"layer": "", "w": "", **args})
-    return {"key": f"gap-{kind}", "args": json.dumps({**args, "layer": g.layer} if "layer" in args else args,
-                                                     ensure_ascii=False),
+    return {"key": f"gap-{kind}", "args": attr_json({**args, "layer": g.layer} if "layer" in args else args),
             "text": text, "present": " ".join(g.present)}

@@ -264,7 +264,8 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
             data = html.encode("utf-8")
             atomic_write_bytes(out / part.page, data)
             pages[part.page] = len(data)
-            ids.append(ids_of(html) + list(pctx["apps"]))
+            if len(parts) > 1:  # which part holds an id: only a view of several parts needs its map
+                ids.append(ids_of(html) + list(pctx["apps"]))
         if len(parts) > 1:
             js = id_map_js(map_file(name), [p.page for p in parts], ids)
             atomic_write_bytes(out / map_file(name), js)

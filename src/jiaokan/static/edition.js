@@ -29,6 +29,26 @@
     var s = m ? decodeURIComponent(m[1]) : null;
     return s && text && text.classList.contains("parallel") && D.readers && D.readers[s] ? s : null;
   })();
+  /* keyboard and screen-reader access of the text's buttons, given here and not written in the page (a third
+     of every variant mark's bytes): the first mark of an apparatus entry in a cell (a witness's column of a row,
+     a row of the base text) is a tab stop and a button, the entry's other marks there are not tab stops; a 案
+     note with an id is a button that opens its dialog (verdict.js) */
+  (function keyboardMarks() {
+    var seen = {};
+    document.querySelectorAll("mark.v[data-app]").forEach(function (m) {
+      var cell = m.closest(".col[data-wit], section");
+      var k = (cell ? (cell.getAttribute("data-wit") || "") + "#" + cell.id : "") + " " + m.getAttribute("data-app");
+      if (seen[k]) { m.tabIndex = -1; return; }
+      seen[k] = true;
+      m.tabIndex = 0;
+      m.setAttribute("role", "button");
+    });
+    document.querySelectorAll(".an[data-note]").forEach(function (e) {
+      e.tabIndex = 0;
+      e.setAttribute("role", "button");
+      e.setAttribute("aria-haspopup", "dialog");
+    });
+  })();
   var MODE = EMENDED ? "v=emended" : READER ? "read=" + encodeURIComponent(READER) : "";
   function partHref(page) { return MODE ? page + "?" + MODE : page; }
   if (EMENDED) {
