@@ -110,14 +110,19 @@ def _app_table(col: Collation) -> dict[str, dict]:
     def where(s: str, page: str | None, line: int | None) -> str:  # 卷五 葉三a 行4: the leaf's line, as cited
         return place_label(col.witnesses[s], starts[s], page, line)
 
+    # per reading [siglum, text, where, its type ("lem" for the base), its unit]; the layer's name is the file's
+    # table (``D.lz``, :func:`.search_index.write_chapter_apps`), a subtype only where there is one: the entries
+    # are most of a chapter's data, a few bytes each on twenty thousand of them
     for a in col.apps:
         lem = _own_text(a.lem.text, a.lem.start, a.lem.end, a.id, owners.get((a.row, col.base, a.layer), {}))
-        rd = [[col.base, lem, where(col.base, a.lem.page, a.lem.line), None, "lem", a.lem.unit]]
+        rd = [[col.base, lem, where(col.base, a.lem.page, a.lem.line), "lem", a.lem.unit]]
         for s, r in a.readings.items():
             text = _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {}))
-            rd.append([s, text, where(s, r.page, r.line), None, r.type, r.unit])
-        out[a.id] = {"row": a.row, "layer": a.layer, "lz": LAYER_ZH.get(a.layer, a.layer),
-                     "type": a.type, "sub": a.subtype, "ctx": a.context, "r": rd}
+            rd.append([s, text, where(s, r.page, r.line), r.type, r.unit])
+        entry = {"row": a.row, "layer": a.layer, "type": a.type, "ctx": a.context, "r": rd}
+        if a.subtype:
+            entry["sub"] = a.subtype
+        out[a.id] = entry
     return out
 
 
