@@ -19,7 +19,7 @@ from jiaokan.normalize import is_ignorable, key
 from jiaokan.normalize.numerals import chinese_numeral
 from jiaokan.render.chapter import Chapter
 from jiaokan.render.cite import citation, hanzi_number, juan_and_leaf, page_ref, work_title
-from jiaokan.render.search_index import chapter_index, js_data
+from jiaokan.render.search_index import by_page, chapter_index, js_data
 
 from .conftest import CORPUS
 
@@ -72,6 +72,19 @@ def test_streams_are_each_layers_reading_text(dasheyi):
             assert offs == sorted(offs) and offs[0] == 0
 
 
+def _places(groups: list[list]) -> list[tuple]:
+    """A citation record's places (per page: the page, then offset and line pairs) as (offset, page, line)."""
+    return [(g[j], g[0], g[j + 1]) for g in groups for j in range(1, len(g), 2)]
+
+
+def test_citation_records_are_grouped_by_page():
+    """A page is written once for the lines on it; the places read back in order."""
+    places = [[0, "1a", 3], [20, "1a", 4], [35, "1b", 1], [55, "1b", 2], [60, None, None]]
+    groups = by_page(places)
+    assert groups == [["1a", 0, 3, 20, 4], ["1b", 35, 1, 55, 2], [None, 60, None]]
+    assert _places(groups) == [tuple(x) for x in places]
+
+
 def test_citation_records_give_page_and_line_of_every_piece(dasheyi):
     """The first record of each piece is where its first character stands: the page in force and the
     line counted from the last page break."""
@@ -93,9 +106,10 @@ def test_citation_records_give_page_and_line_of_every_piece(dasheyi):
                     first = (page, n_page)
                 elif step.note is not None and isinstance(step.node, (PageBreak, LineBreak)):
                     pass
+            places = _places(rec[1])
             if first is not None:
-                assert (rec[1][0][1], rec[1][0][2]) == first, (p.id, rec)
-            offs = [x[0] for x in rec[1]]
+                assert (places[0][1], places[0][2]) == first, (p.id, rec)
+            offs = [x[0] for x in places]
             assert offs == sorted(offs) and offs[0] == 0 and offs[-1] <= len(p.text)
     wit = idx["wits"]["JS"]
     assert wit["work"] == "仪礼集释" and wit["pages"]["13a"] == ["卷十", "葉十三a"]  # 葉 in every script

@@ -11,7 +11,6 @@ witnesses, ``;`` between them, ``无`` for an omission::
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
@@ -23,7 +22,7 @@ if TYPE_CHECKING:
 from ..normalize import is_ignorable
 from .cite import page_starts, place_label
 from .sentences import hans
-from .html import LAYER_ZH, VARIANT_ZH, attrs
+from .html import LAYER_ZH, VARIANT_ZH, attr_json, attrs
 from .marks import jiaokanji_order
 
 #: Layer names in a 校勘記's head (traditional: the glue words are converted with the rest).
@@ -111,14 +110,19 @@ def _app_table(col: Collation) -> dict[str, dict]:
     def where(s: str, page: str | None, line: int | None) -> str:  # 卷五 葉三a 行4: the leaf's line, as cited
         return place_label(col.witnesses[s], starts[s], page, line)
 
+    # per reading [siglum, text, where, its type ("lem" for the base), its unit]; the layer's name is the file's
+    # table (``D.lz``, :func:`.search_index.write_chapter_apps`), a subtype only where there is one: the entries
+    # are most of a chapter's data, a few bytes each on twenty thousand of them
     for a in col.apps:
         lem = _own_text(a.lem.text, a.lem.start, a.lem.end, a.id, owners.get((a.row, col.base, a.layer), {}))
-        rd = [[col.base, lem, where(col.base, a.lem.page, a.lem.line), None, "lem", a.lem.unit]]
+        rd = [[col.base, lem, where(col.base, a.lem.page, a.lem.line), "lem", a.lem.unit]]
         for s, r in a.readings.items():
             text = _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {}))
-            rd.append([s, text, where(s, r.page, r.line), None, r.type, r.unit])
-        out[a.id] = {"row": a.row, "layer": a.layer, "lz": LAYER_ZH.get(a.layer, a.layer),
-                     "type": a.type, "sub": a.subtype, "ctx": a.context, "r": rd}
+            rd.append([s, text, where(s, r.page, r.line), r.type, r.unit])
+        entry = {"row": a.row, "layer": a.layer, "type": a.type, "ctx": a.context, "r": rd}
+        if a.subtype:
+            entry["sub"] = a.subtype
+        out[a.id] = entry
     return out
 
 
@@ -247,6 +251,5 @@ def gap_text(g: LayerGap, present_in_row: set[str]) -> dict | None:
         args = {"layer": layer, "w": " ".join(g.present)}
     kind = g.kind if g.kind in GAP_TEXT else "layer"
     text = GAP_TEXT[kind].format(**{"layer": "", "w": "", **args})
-    return {"key": f"gap-{kind}", "args": json.dumps({**args, "layer": g.layer} if "layer" in args else args,
-                                                     ensure_ascii=False),
+    return {"key": f"gap-{kind}", "args": attr_json({**args, "layer": g.layer} if "layer" in args else args),
             "text": text, "present": " ".join(g.present)}

@@ -8,7 +8,6 @@ from :class:`.inline.ColumnWriter`.
 
 from __future__ import annotations
 
-import json
 import re
 from urllib.parse import quote
 import unicodedata
@@ -25,7 +24,7 @@ from ..collate.rows import body_units
 from ..model import Div, Unit, Witness
 from .appview import app_data, apps_src, footnote_html, gap_text
 from .emended import Em, emendations
-from .html import LAYER_EN, LAYER_ZH, VARIANT_ZH, lang_of, safe_id
+from .html import LAYER_EN, LAYER_ZH, VARIANT_ZH, attr_json, lang_of, safe_id
 from .inline import ColumnWriter, PageIds
 from .marks import jiaokanji_order, mark_index
 from .notes import Verdicts
@@ -330,10 +329,18 @@ def witness_key_text(w: Witness) -> str:
     return "|".join(_fold_all("".join(x)) for x in by_layer.values())
 
 
+#: code point → its :func:`.truth.fold` (None: dropped), filled as characters are met: the book has a few
+#: thousand distinct characters, each folded once per process (per chapter and layer, it was 9% of the render)
+_FOLDS: dict[int, str | None] = {}
+
+
 def _fold_all(text: str) -> str:
     """:func:`.truth.fold` of a whole layer at once: it folds character by character, so the folds of the
     distinct characters, as a ``str.translate`` table, give the same string in one pass in C."""
-    return text.translate({ord(c): fold(c) or None for c in set(text)})
+    new = {c for c in set(text) if ord(c) not in _FOLDS}
+    for c in new:
+        _FOLDS[ord(c)] = fold(c) or None
+    return text.translate(_FOLDS)
 
 
 def _unplaced(absent: list[str], row: Row, units: dict[str, dict[str, Unit]], texts: dict[str, str]) -> list[str]:
@@ -446,6 +453,6 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
         "nchanges": sum(len(x) for x in ems.values()) if ems else 0,
         "sigla_line": Markup("；".join(f"<b>{escape(s)}</b> <span lang=\"{lang_of(x.meta.script)}\">"
                                        f"{escape(x.meta.title or x.meta.file)}</span>" for s, x in ch.witnesses.items())),
-        "intro_args": json.dumps({"base": base, "n": len(numbers)}),
-        "emended_args": json.dumps({"base": base, "n": sum(len(x) for x in ems.values()) if ems else 0}),
+        "intro_args": attr_json({"base": base, "n": len(numbers)}),
+        "emended_args": attr_json({"base": base, "n": sum(len(x) for x in ems.values()) if ems else 0}),
     }

@@ -146,9 +146,25 @@ def full_citation(head: dict[str, str], juan: str, leaf: str, line: int | None) 
     return out
 
 
+#: id(witness) → (the witness, its :func:`page_starts`): a witness in two collations (the 注疏 in its 篇 and in
+#: the 疏 collated with the 单疏本) is walked once
+_starts: dict[int, tuple["Witness", dict[str, tuple[int | None, str | None]]]] = {}
+
+
 def page_starts(w: "Witness") -> dict[str, tuple[int | None, str | None]]:
     """Page label → (the source line its page break stands on, the break's own 卷): what turns a source line
     into the line on the leaf (行 = source line − the break's line, as the citation's records count it)."""
+    hit = _starts.get(id(w))
+    if hit is not None and hit[0] is w:
+        return hit[1]
+    out = _page_starts(w)
+    if len(_starts) >= 128:  # a book's witnesses (all alive during its build); a long-lived process keeps no more
+        _starts.clear()
+    _starts[id(w)] = (w, out)
+    return out
+
+
+def _page_starts(w: "Witness") -> dict[str, tuple[int | None, str | None]]:
     from ..model import PageBreak, Where, walk
 
     out: dict[str, tuple[int | None, str | None]] = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from markupsafe import Markup, escape
@@ -66,6 +67,14 @@ def esc(s: str) -> str:
         return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;")
                 .replace("'", "&#39;"))
     return s
+
+
+def attr_json(obj: object) -> Markup:
+    """OBJ as compact JSON for a single-quoted attribute (``data-i18n-args='…'``): ``&``, ``<``, ``>`` and ``'`` as
+    JSON's ``\\u`` escapes, so nothing in it needs HTML's; ``{"w":"ZS"}`` rather than autoescape's
+    ``{&#34;w&#34;: &#34;ZS&#34;}`` (twice the bytes, on every layer-gap note)."""
+    s = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    return Markup(s.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e").replace("'", "\\u0027"))
 
 
 #: keyword → attribute name (``cls`` → class, ``data_app`` → data-app), filled as keywords are met

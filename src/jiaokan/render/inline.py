@@ -77,7 +77,6 @@ class ColumnWriter:
         self.pos: dict[str, int] = {}
         self._cover: dict[str, dict[int, Mark]] = {}
         self._zero: dict[str, dict[int, list[Mark]]] = {}
-        self._seen_apps: set[str] = set()
         self._open: Mark | None = None
         self._last_piece: dict[str, _PieceOut] = {}
         for layer, ms in self.marks.items():
@@ -351,27 +350,23 @@ class ColumnWriter:
             self._open = None
 
     def _mark_attrs(self, m: Mark, extra: str = "") -> dict:
+        """A mark's class and entry; its keyboard access (the first mark of an entry in a cell a tab stop and a
+        button, the others ``tabindex=-1``) edition.js gives at load (``keyboardMarks``): in the page it was
+        a third of every mark's bytes."""
         cls = f"v v-{m.type}{extra}"
         if m.subtype:
             cls += f" vs-{m.subtype}"
         if m.lem:
             cls += " v-lem"
-        first = m.app not in self._seen_apps
-        self._seen_apps.add(m.app)
-        return {"cls": cls, "data_app": m.app, "tabindex": "0" if first else "-1", "role": "button" if first else None}
+        return {"cls": cls, "data_app": m.app}
 
     def _mark_open(self, m: Mark) -> str:
-        a = self._mark_attrs(m)  # as attrs(**a) writes them
-        if a["role"]:
-            return f'<mark class="{esc(a["cls"])}" data-app="{esc(m.app)}" tabindex="0" role="button">'
-        return f'<mark class="{esc(a["cls"])}" data-app="{esc(m.app)}" tabindex="-1">'
+        return f'<mark class="{esc(self._mark_attrs(m)["cls"])}" data-app="{esc(m.app)}">'
 
     def _insertion(self, m: Mark) -> str:
-        a = self._mark_attrs(m, " v-ins")
-        a["title"] = "此本于此无字" if not m.lem else "底本于此无字"
-        a["aria_label"] = a["title"]
-        a["data_i18n_title"] = "ins-wit" if not m.lem else "ins-base"
-        out = [f"<mark{attrs(**a)}>‸</mark>"]
+        # its name, for the tooltip and the screen reader, in the interface's language at load (edition.js)
+        key = "ins-wit" if not m.lem else "ins-base"
+        out = [f"<mark{attrs(**self._mark_attrs(m, ' v-ins'), data_i18n_title=key, data_i18n_aria=key)}>‸</mark>"]
         self._maybe_ref(out, m)
         return "".join(out)
 
@@ -381,7 +376,7 @@ class ColumnWriter:
         juan, leaf = leaf_ref(pb.n, pb.juan, "")
         title = f"{self.siglum} " + " ".join(x for x in (juan, leaf) if x) + (f" · {pb.facs}" if pb.facs else "")
         return (f'<a{attrs(cls="pb", id=pid, href="#" + pid, title=title)}>'
-                f'<span class="pb-mark" aria-hidden="true">|</span><span class="pb-label">{escape(pb.n)}</span></a>')
+                f'<span class="pb-label">{escape(pb.n)}</span></a>')  # its sign | is edition.css's .pb::before
 
 
 def _em_open(e: Em) -> str:

@@ -51,8 +51,9 @@ def note_html(note: Note, inner_html: str, verdicts: Verdicts | None) -> str:
         sign = VERDICT_SIGN.get(vk, "")
         text = f"{KIND_ZH.get(kind, kind)} {sign}".strip()
         badge = f'<span{attrs(cls="badge vd-" + vk.replace(" ", "-"))}>{escape(text)}</span>'
-    # a button that opens the 案 dialog (static/verdict.js), on click and from the keyboard: no title tooltip
-    button = {"tabindex": "0", "role": "button", "aria_haspopup": "dialog", "aria_description": label} if note.id else {}
+    # a button that opens the 案 dialog (static/verdict.js), on click and from the keyboard: no title tooltip;
+    # its tab stop, role and popup edition.js gives at load (``keyboardMarks``), like the variant marks'
+    button = {"aria_description": label} if note.id else {}
     return (f'<span{attrs(cls=cls, id=note.id, data_note=note.id, **button)}>'
             f'<span class="an-b" aria-hidden="true">〔</span>{inner_html}'
             f'<span class="an-b" aria-hidden="true">〕</span>{badge}</span>')

@@ -12,7 +12,8 @@ with anchors that say which unit, row, page and line each stretch belongs to.  T
 Files (loadable from file:// by ``<script src>``, no fetch):
 
 * ``search/NAME.js``   one chapter: streams, the folding table, witnesses, the
-  citation records of every piece (:mod:`.cite`) and the 案 notes with their verdicts;
+  citation records of every piece (:mod:`.cite`; its places by page, :func:`by_page`) and the 案 notes with
+  their verdicts;
 * ``search/book.js``   the book: which chapters there are and where their files lie;
 * ``apps/NAME.js``     what every view of a chapter loads with the page: the overview strip and, for a
   collation, its apparatus entries (the popover's data; each page adds its own numbers): once per chapter, not
@@ -25,12 +26,11 @@ the stream and the query alike, or not at all in exact-form mode (荅 ≠ 答).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..emend.verdict import NoteVerdict
-from ..io import atomic_write_bytes
+from ..io import atomic_write_bytes, json_bytes
 from ..model import LAYERS, LineBreak, Note, PageBreak, Where, Witness, walk
 from ..normalize import strip_ignorable
 from .appview import app_table, apps_src, reader_entries
@@ -152,10 +152,24 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                     offset += len(r)
             if not own:
                 own.append([0, where.page, lines.n])
+            rec[1] = by_page(own)
     for rec_n, host, at in after:  # the text right after each note, now that the host streams are whole
         rec_n["after"] = "".join(host.chars[at:at + ANCHOR_CHARS])
     order = {layer: i for i, layer in enumerate(LAYERS)}
     return sorted(streams.values(), key=lambda x: order.get(x.layer, len(order))), cite, notes, pages
+
+
+def by_page(places: list[list]) -> list[list]:
+    """A piece's places ([offset, page, line] where the place changes) as its citation record keeps them: one
+    list per page, the page then its (offset, line) pairs, ``[["001-2a", 0, 8], ["001-2b", 18, 1, 38, 2]]``:
+    a piece turns a line every twenty characters and a leaf every hundred or two, so the page is written once
+    a leaf (a third of the search data's citation records were the page written again at every line)."""
+    out: list[list] = []
+    for off, page, line in places:
+        if not out or out[-1][0] != page:
+            out.append([page])
+        out[-1] += (off, line)
+    return out
 
 
 def _verdict(verdicts: Verdicts | None, note_id: str | None, zs: str | None, names: dict[str, str]) -> dict | None:
@@ -208,10 +222,19 @@ def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     }
 
 
-def _safe_json(data: object) -> str:
-    s = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    for a, b in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
-        s = s.replace(a, b)
+#: What JSON may hold that a script in a page may not: ``<``, ``>``, ``&`` (``</script>``, ``<!--``) and the line
+#: separators older JavaScript parsers end a string at; as UTF-8, so the whole file is replaced in C.
+_UNSAFE = ((b"<", b"\\u003c"), (b">", b"\\u003e"), (b"&", b"\\u0026"),
+           ("\u2028".encode(), b"\\u2028"), ("\u2029".encode(), b"\\u2029"))
+
+
+def _safe_json(data: object) -> bytes:
+    """DATA as compact UTF-8 JSON (:func:`jiaokan.io.json_bytes`, orjson: the search data were 7% of the render
+    stage in the stdlib's encoder) that is safe in any HTML context."""
+    s = json_bytes(data)
+    for a, b in _UNSAFE:
+        if a in s:
+            s = s.replace(a, b)
     return s
 
 
@@ -224,10 +247,9 @@ def js_data(slot: str, data: object) -> bytes:
     ``</script>`` stays a string, whether the file is loaded by ``<script src>`` or
     pasted into a page; U+2028/2029 are escaped for older JavaScript parsers.
     """
-    s = _safe_json(data)
-    path = "".join(f"[{_safe_json(k)}]" for k in slot.split("/"))
-    return (f"(function(D){{D.chapters=D.chapters||{{}};D{path}={s};}})"
-            f"(window.jiaokanData=window.jiaokanData||{{}});\n").encode("utf-8")
+    path = b"".join(b"[" + _safe_json(k) + b"]" for k in slot.split("/"))
+    return (b"(function(D){D.chapters=D.chapters||{};D" + path + b"=" + _safe_json(data)
+            + b";})(window.jiaokanData=window.jiaokanData||{});\n")
 
 
 def search_src(ch: Chapter) -> str:
@@ -246,7 +268,7 @@ def write_chapter_search(ch: Chapter, out: Path, verdicts: Verdicts | None) -> d
 def write_chapter_apps(ch: Chapter, out: Path) -> dict[str, int]:
     """Write what every view of the chapter loads by ``<script src>`` (``apps/NAME.js``): the overview strip
     (``window.jiaokanData.overview``, :func:`.overview.overview_data`) and, for a collation, its apparatus entries
-    (``window.jiaokanData.apps``), which each view completes with its own numbers (:func:`.appview.app_data`),
+    (``window.jiaokanData.apps``, their layers' names ``lz``), which each view completes with its own numbers (:func:`.appview.app_data`),
     and the 校勘記 read from each other witness (``readers``, :func:`.appview.reader_entries`: the parallel page
     becomes that witness's reading view with them); file name → bytes."""
     apps_by_row: dict[str, list] = {}
@@ -255,7 +277,7 @@ def write_chapter_apps(ch: Chapter, out: Path) -> dict[str, int]:
     data = js_data("overview", overview_data(overview_cells(ch, apps_by_row)))
     col = ch.collation
     if col is not None:
-        data += js_data("apps", app_table(col))
+        data += js_data("lz", LAYER_ZH) + js_data("apps", app_table(col))
         data += js_data("readers", {s: reader_entries(col, s) for s in col.witnesses if s != col.base or ch.base_drawn})
     atomic_write_bytes(out / apps_src(ch), data)
     return {apps_src(ch): len(data)}

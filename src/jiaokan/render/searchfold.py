@@ -32,14 +32,32 @@ def _by_key() -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in groups.items()}
 
 
+#: id(witness) → (the witness, the characters it holds): a witness in two chapters (the 注疏 in its 篇 and in
+#: the 疏 collated with the 单疏本) is read once
+_held: dict[int, tuple[Witness, frozenset[str]]] = {}
+
+
+def _chars(w: Witness) -> frozenset[str]:
+    """Every character the witness holds: its reading text, its notes', and its source (gaiji as written)."""
+    hit = _held.get(id(w))
+    if hit is not None and hit[0] is w:
+        return hit[1]
+    parts: list[str] = []
+    for p in w.pieces():
+        parts.append(p.text)
+        parts.extend(n.text for n in p.notes())
+        parts.append(all_source_chars(p.content))
+    chars = frozenset("".join(parts))  # one set of one string, in C
+    if len(_held) >= 128:  # a book's witnesses (all alive during its build); a long-lived process keeps no more
+        _held.clear()
+    _held[id(w)] = (w, chars)
+    return chars
+
+
 def fold_table(witnesses: Iterable[Witness]) -> dict[str, str]:
     chars: set[str] = set()
     for w in witnesses:
-        for p in w.pieces():
-            chars.update(p.text)
-            for n in p.notes():
-                chars.update(n.text)
-            chars.update(all_source_chars(p.content))
+        chars |= _chars(w)
     out: dict[str, str] = {}
     page_keys: set[str] = set()
     for ch in sorted(chars):

@@ -23,6 +23,7 @@ from .html import VARIANT_ZH, lang_of
 from .parts import ROW_BYTES, ROW_TAGS, Part, id_map_js, ids_of, map_file, nav, plan, weigh
 from .notes import VERDICT_ZH, Verdicts, badge_legend, note_summary, verdict_key
 from .search_index import search_src, write_book_search, write_chapter_search
+from .searchfold import fold_table
 
 STATIC = ("edition.css", "edition.js", "search.js", "cite.js", "verdict.js", "search.css")
 
@@ -214,6 +215,8 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
 
     size = [sum(sum(w.layer_counts().values()) for w in ch.witnesses.values()) for ch in chapters]
     biggest_first = sorted(range(len(chapters)), key=lambda i: -size[i])
+    if jobs > 1:  # the search box's folding of every typable character: once here, not once in each worker
+        fold_table([])
     done = dict(zip(biggest_first, fork_map(_render_chapter, (chapters, out, title, verdicts), biggest_first, jobs)))
     for i in range(len(chapters)):  # reported in the book's order
         pages, data = done[i]
@@ -264,7 +267,8 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
             data = html.encode("utf-8")
             atomic_write_bytes(out / part.page, data)
             pages[part.page] = len(data)
-            ids.append(ids_of(html) + list(pctx["apps"]))
+            if len(parts) > 1:  # which part holds an id: only a view of several parts needs its map
+                ids.append(ids_of(html) + list(pctx["apps"]))
         if len(parts) > 1:
             js = id_map_js(map_file(name), [p.page for p in parts], ids)
             atomic_write_bytes(out / map_file(name), js)

@@ -69,8 +69,11 @@
     var rec = recs[Math.max(0, k)] || recs[0];
     if (!rec) return null;
     var off = piece ? readingOffset(piece, node, offset) : 0;
-    var place = rec[1][0] || [0, null, null];
-    rec[1].forEach(function (p) { if (p[0] <= off) place = p; });
+    // rec[1]: per page [page, offset, line, offset, line …] (search_index.by_page); the last place at or before off
+    var place = [0, null, null];
+    rec[1].forEach(function (g, i) {
+      for (var j = 1; j < g.length; j += 2) if ((i === 0 && j === 1) || g[j] <= off) place = [g[j], g[0], g[j + 1]];
+    });
     return { ch: ch, w: w, wit: wit, unit: uid, xmlid: rec[0], page: place[1], line: place[2], quote: quote, anchor: uid };
   }
 

@@ -29,6 +29,26 @@
     var s = m ? decodeURIComponent(m[1]) : null;
     return s && text && text.classList.contains("parallel") && D.readers && D.readers[s] ? s : null;
   })();
+  /* keyboard and screen-reader access of the text's buttons, given here and not written in the page (a third
+     of every variant mark's bytes): the first mark of an apparatus entry in a cell (a witness's column of a row,
+     a row of the base text) is a tab stop and a button, the entry's other marks there are not tab stops; a 案
+     note with an id is a button that opens its dialog (verdict.js) */
+  (function keyboardMarks() {
+    var seen = {};
+    document.querySelectorAll("mark.v[data-app]").forEach(function (m) {
+      var cell = m.closest(".col[data-wit], section");
+      var k = (cell ? (cell.getAttribute("data-wit") || "") + "#" + cell.id : "") + " " + m.getAttribute("data-app");
+      if (seen[k]) { m.tabIndex = -1; return; }
+      seen[k] = true;
+      m.tabIndex = 0;
+      m.setAttribute("role", "button");
+    });
+    document.querySelectorAll(".an[data-note]").forEach(function (e) {
+      e.tabIndex = 0;
+      e.setAttribute("role", "button");
+      e.setAttribute("aria-haspopup", "dialog");
+    });
+  })();
   var MODE = EMENDED ? "v=emended" : READER ? "read=" + encodeURIComponent(READER) : "";
   function partHref(page) { return MODE ? page + "?" + MODE : page; }
   if (EMENDED) {
@@ -609,9 +629,9 @@
   /* ---------------------------------------------------------------- the apparatus popover */
   /* the entries of this page (number, row) completed from the chapter's file (apps/NAME.js, one for its views) */
   var APPS = (function () {
-    var here = readJSON("apps-data"), all = (window.jiaokanData || {}).apps || {}, out = {};
-    Object.keys(here).forEach(function (id) {
-      if (all[id]) out[id] = Object.assign({}, all[id], here[id], READER ? { n: READ_NUM[id] || null } : {});
+    var here = readJSON("apps-data"), D = window.jiaokanData || {}, all = D.apps || {}, lz = D.lz || {}, out = {};
+    Object.keys(here).forEach(function (id) {  // r: per reading [siglum, text, where, type, unit] (appview._app_table)
+      if (all[id]) out[id] = Object.assign({ lz: lz[all[id].layer] || all[id].layer }, all[id], here[id], READER ? { n: READ_NUM[id] || null } : {});
     });
     return out;
   })();
@@ -663,21 +683,21 @@
       var tr = el("tr");
       tr.setAttribute("data-siglum", r[0]);
       tr.appendChild(el("th", null, r[0]));
-      var rd = el("td", "rd", r[1] ? r[1] : (r[4] === "lem" ? "—" : t("panel-omitted")));
+      var rd = el("td", "rd", r[1] ? r[1] : (r[3] === "lem" ? "—" : t("panel-omitted")));
       rd.lang = ctx.lang;
-      if (!r[1]) rd.title = r[4] === "lem" ? t("ins-base") : t("ins-wit");
+      if (!r[1]) rd.title = r[3] === "lem" ? t("ins-base") : t("ins-wit");
       tr.appendChild(rd);
-      tr.appendChild(el("td", "ty", typeLabel(r[4])));
+      tr.appendChild(el("td", "ty", typeLabel(r[3])));
       var where = r[2] ? [r[2]] : [];  /* 卷五 葉三a 行4: the line on the leaf, as every citation counts it */
       var wd = el("td", "where");
-      if (r[5] && document.getElementById(r[5]) && body.classList.contains("view-parallel")) {
-        var link = el("a", null, where.join(", ") || r[5]);
-        link.href = "#" + r[5];
-        link.title = r[5];
+      if (r[4] && document.getElementById(r[4]) && body.classList.contains("view-parallel")) {
+        var link = el("a", null, where.join(", ") || r[4]);
+        link.href = "#" + r[4];
+        link.title = r[4];
         wd.appendChild(link);
       } else {
         wd.textContent = where.join(", ") || "—";
-        if (r[5]) wd.title = r[5];
+        if (r[4]) wd.title = r[4];
       }
       tr.appendChild(wd);
       tb.appendChild(tr);
