@@ -296,6 +296,7 @@ def align_texts(
     key: Callable[[str], Hashable] = lambda ch: ch,
     ignorable: Callable[[str], bool] = lambda ch: False,
     kept: tuple[Sequence[int], Sequence[int]] | None = None,
+    keyed: "tuple[tuple[str, Sequence[int]] | None, tuple[str, Sequence[int]] | None] | None" = None,
     **options: bool,
 ) -> list[Op]:
     """Align two strings on the keys of their non-ignorable characters.
@@ -322,12 +323,19 @@ def align_texts(
     uncovered (its ops all sit at point 0).
 
     ``kept``: ``(kept_positions(a), kept_positions(b))`` when the caller has them (with
-    :func:`~jiaokan.normalize.ignorable.is_ignorable` only).
+    :func:`~jiaokan.normalize.ignorable.is_ignorable` only); ``keyed``: ``(exact_keys(a), exact_keys(b))``
+    when the caller has them (with ``is_ignorable`` and :func:`~jiaokan.normalize.fold.key` only: the
+    collation keys a base text once, not once for each witness it is aligned with).
     """
     ea = eb = None
     if ignorable is is_ignorable and key is fold_key:
         # the collation's own: keys and positions of a whole string in C (str.translate), not calls per character
-        ea, eb = (exact_keys(a), exact_keys(b)) if kept is None else (exact_keys(a, kept[0]), exact_keys(b, kept[1]))
+        if keyed is not None:
+            ea, eb = keyed
+        elif kept is None:
+            ea, eb = exact_keys(a), exact_keys(b)
+        else:
+            ea, eb = exact_keys(a, kept[0]), exact_keys(b, kept[1])
     if ea is not None and eb is not None:
         (xa, pa), (xb, pb) = ea, eb
         ops = align(xa, xb, **options)

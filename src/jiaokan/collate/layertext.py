@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
+from typing import Sequence
 
+from ..normalize.fold import exact_keys
 from ..normalize.ignorable import kept_positions
 from ..model import UNKNOWN_CHAR, Gaiji, Gap, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Where, advance, walk
 
@@ -39,6 +41,8 @@ class LayerText:
     pieces: list[tuple[int, Unit, Piece]] = field(default_factory=list)
     #: (text, its kept_positions): the collation, the segments and the writers each ask for them
     _kept: "tuple[str, array[int]] | None" = field(default=None, repr=False, compare=False)
+    #: (text, exact_keys(text, kept)): a base text is aligned with every other witness
+    _keyed: "tuple[str, tuple[str, Sequence[int]] | None] | None" = field(default=None, repr=False, compare=False)
 
     def kept(self) -> "array[int]":
         """The offsets of the characters of :attr:`text` that are not ignorable (made once per text;
@@ -48,6 +52,13 @@ class LayerText:
         if self._kept is None or self._kept[0] is not self.text:
             self._kept = (self.text, array("i", kept_positions(self.text)))
         return self._kept[1]
+
+    def keyed(self) -> "tuple[str, Sequence[int]] | None":
+        """:func:`~jiaokan.normalize.fold.exact_keys` of :attr:`text` with :meth:`kept` (made once per text:
+        the base's text of a row and layer is aligned with each other witness's)."""
+        if self._keyed is None or self._keyed[0] is not self.text:
+            self._keyed = (self.text, exact_keys(self.text, self.kept()))
+        return self._keyed[1]
 
     def where(self, offset: int) -> tuple[str | None, str | None, int | None]:
         """(unit, page, line) of the character at ``offset`` (or the last one before it)."""
