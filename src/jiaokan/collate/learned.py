@@ -220,7 +220,7 @@ def _related() -> frozenset[frozenset[str]]:
     return frozenset(pair_keys(a, b) for a, b, _ in tables.related_pairs())
 
 
-def learn_forms(witnesses: list[Witness]) -> dict[str, Finding]:
+def learn_forms(witnesses: list[Witness], seqs: list[gaiji.Seq] | None = None) -> dict[str, Finding]:
     """Register (:func:`jiaokan.normalize.learned.set_form_pairs`) each form no registry knows
     (:func:`unknown_form`) with the character the other witnesses read at its places in the whole book,
     where they prove it as they prove an unknown gaiji (:mod:`jiaokan.collate.gaiji`: four characters of
@@ -231,8 +231,12 @@ def learn_forms(witnesses: list[Witness]) -> dict[str, Finding]:
     form wherever it stands; why before collating: so that every collation, in whichever worker, types its
     places alike.  Another witness writing the same form at a place says nothing about it; a form whose
     places disagree stays substantive.  Nothing here changes a key or a text.
+
+    ``seqs``: the witnesses' sequences when the caller has them (:func:`jiaokan.collate.gaiji.resolve` with
+    ``keep``: the build's gaiji stage walks the book once for both).
     """
-    seqs = gaiji.sequences(witnesses)
+    if not seqs:
+        seqs = gaiji.sequences(witnesses)
     held: set[str] = set()
     for s in seqs:
         held.update(s.chars)
