@@ -19,6 +19,7 @@ from ..model import UNKNOWN_CHAR, Gaiji, Gap, Label, LineBreak, Note, PageBreak,
 
 #: the offsets of an empty text (shared: never changed by its readers)
 _NO_OFFSETS: "array[int]" = array("i")
+_NO_KEYS: "tuple[str, Sequence[int]]" = ("", _NO_OFFSETS)
 
 
 @dataclass
@@ -56,6 +57,8 @@ class LayerText:
     def keyed(self) -> "tuple[str, Sequence[int]] | None":
         """:func:`~jiaokan.normalize.fold.exact_keys` of :attr:`text` with :meth:`kept` (made once per text:
         the base's text of a row and layer is aligned with each other witness's)."""
+        if not self.text:
+            return _NO_KEYS  # (as for kept: nothing kept on the text shared by every empty layer)
         if self._keyed is None or self._keyed[0] is not self.text:
             self._keyed = (self.text, exact_keys(self.text, self.kept()))
         return self._keyed[1]
@@ -98,16 +101,21 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
     the page right costs as much as the 疏 itself, so doing it once per layer
     made the collation walk the 疏 five times.
     """
-    outs = {layer: LayerText() for layer in layers}
-    runs: dict[str, list[str]] = {layer: [] for layer in layers}
+    wanted = layers if isinstance(layers, frozenset) else frozenset(layers)
+    # made for the layers met: most of a row's layers are empty in most witnesses (they get _EMPTY)
+    outs: dict[str, LayerText] = {}
+    runs: dict[str, list[str]] = {}
     where = Where()
     for u in units:
         for p in u.pieces:
             where.enter(p)
             out = outs.get(p.layer)
-            if out is None:  # a piece of another layer: only the cursor moves
-                advance(p.content, where)
-                continue
+            if out is None:
+                if p.layer not in wanted:  # a piece of another layer: only the cursor moves
+                    advance(p.content, where)
+                    continue
+                out = outs[p.layer] = LayerText()
+                runs[p.layer] = []
             got = runs[p.layer]
             out.pieces.append((len(out.units), u, p))
             for node in p.content:
@@ -150,4 +158,9 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
                         out.cols.extend(range(step.col + 1, step.col + len(r) + 1))
     for layer, out in outs.items():
         out.text = "".join(runs[layer])
-    return outs
+    return {layer: outs.get(layer, _EMPTY) for layer in layers}
+
+
+#: the layer text of a layer the units do not have (shared, as :data:`_NO_OFFSETS` is: never changed by its
+#: readers; a row's texts are made for every collated layer of every witness, and most are empty)
+_EMPTY = LayerText()
