@@ -172,7 +172,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from itertools import compress, tee
-from operator import itemgetter, lt
+from operator import itemgetter, lt, ne
 from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable, Literal, Sequence, TypeGuard
 
@@ -831,30 +831,37 @@ def _lis(pts: list[tuple[int, int]]) -> list[tuple[int, int]]:
     # order): then the longest chain is all of them, and one pass in C finds it, not a bisection per point
     if _increasing(map(itemgetter(0), pts)) and _increasing(map(itemgetter(1), pts)):
         return list(pts)
-    # reorder each equal-i group to decreasing j
-    order: list[int] = []
-    t = 0
     npts = len(pts)
-    while t < npts:
-        u = t
-        i0 = pts[t][0]
-        while u < npts and pts[u][0] == i0:
-            u += 1
-        order.extend(range(u - 1, t - 1, -1))
-        t = u
+    # reorder each equal-i group to decreasing j: the groups' starts found in C, a step per group (most are
+    # of one point), where the reordering stepped through every point
+    firsts = list(map(itemgetter(0), pts))
+    starts = list(compress(range(1, npts), map(ne, firsts[1:], firsts)))
+    order: Iterable[int]
+    if len(starts) == npts - 1:
+        order = range(npts)
+    else:
+        order = []
+        t = 0
+        for u in starts + [npts]:
+            order.extend(range(u - 1, t - 1, -1))
+            t = u
+    js = list(map(itemgetter(1), pts))
     tails: list[int] = []  # smallest j ending a chain of each length
     tail_idx: list[int] = []
     prev = [-1] * npts
+    longest = 0
     for idx in order:
-        j = pts[idx][1]
+        j = js[idx]
         pos = bisect_left(tails, j)
-        if pos == len(tails):
+        if pos == longest:
             tails.append(j)
             tail_idx.append(idx)
+            longest += 1
         else:
             tails[pos] = j
             tail_idx[pos] = idx
-        prev[idx] = tail_idx[pos - 1] if pos else -1
+        if pos:
+            prev[idx] = tail_idx[pos - 1]
     chain: list[tuple[int, int]] = []
     idx = tail_idx[-1] if tail_idx else -1
     while idx >= 0:
