@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
-from itertools import islice
+from itertools import compress, islice
+from operator import ne
 from typing import Callable, Sequence
 
 from ..model import UNKNOWN_MARKS
@@ -85,10 +86,14 @@ def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
                 continue  # the same characters, punctuation and all: nothing to type (most of a text)
             pa = _key_positions(a, op.a0, op.a1, skip, ka_)
             pb = _key_positions(b, op.b0, op.b1, skip, kb_)
-            for i, j in zip(pa, pb):
+            # the pairs whose characters differ, found in C (the punctuation differs, the characters mostly
+            # do not: a Python step per character of every such stretch was most of the typing)
+            sa, sb = "".join(map(a.__getitem__, pa)), "".join(map(b.__getitem__, pb))
+            for t in compress(range(min(len(pa), len(pb))), map(ne, sa, sb)):
+                i, j = pa[t], pb[t]
                 ca, cb = a[i], b[j]
-                if ca == cb or t2s_char(ca) == t2s_char(cb):
-                    continue  # identical, or a difference of script only
+                if t2s_char(ca) == t2s_char(cb):
+                    continue  # a difference of script only
                 rel = relation(ca, cb, simplified=simplified)
                 if rel == "taboo":
                     out.append(WitVariant(i, i + 1, j, j + 1, "taboo"))
