@@ -113,8 +113,14 @@ def load_decisions(corpus_dir: str | Path) -> Decisions:
 
 
 def _one_char(text: str) -> str | None:
-    chars = [c for c in text if not is_ignorable(c)]
-    return chars[0] if len(chars) == 1 and len(text.strip()) == len(chars[0]) else None
+    """The one character of ``text`` (whitespace around it aside), if it is one that is not ignorable.
+
+    What the non-ignorable characters of ``text`` would say, asked of ``text.strip()`` alone: every character
+    ``str.strip`` removes is ignorable (whitespace, separators, controls), and a reading is often a whole
+    omitted passage, walked a character at a time for nothing (tests/test_variants_learned.py checks it).
+    """
+    t = text.strip()
+    return t if len(t) == 1 and not is_ignorable(t) else None
 
 
 def _isolated(apps: list[App], margin: int) -> set[str]:
