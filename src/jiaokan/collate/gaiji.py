@@ -366,17 +366,22 @@ def _resolved_in(seqs: list[Seq], chars: dict[str, str]) -> None:
         at_code = [(at, chars[code]) for at, code in s.codes.items() if code in chars]
         if not at_code:
             continue
-        cs, ks = list(s.chars), list(s.keys)
-        for at, ch in at_code:
+        cs: list[str] = []  # the strings spliced (slices between the places), not a list of every character
+        ks: list[str] = []
+        prev = 0
+        for at, ch in sorted(at_code):
             del s.codes[at]
+            k = key(ch)
             if len(ch) != 1 or ch == "\ufffd" or _MARK0 <= ord(ch) <= 0xFFFFD:
-                k = key(ch)
                 s.odd[at] = (ch, k if len(k) == 1 else "\ufffd")
-                cs[at], ks[at] = "\ufffd", s.odd[at][1]
+                c, kc = "\ufffd", s.odd[at][1]
             else:
-                k = key(ch)
-                cs[at], ks[at] = ch, k if len(k) == 1 else "\ufffd"
-        s.chars, s.keys = "".join(cs), "".join(ks)
+                c, kc = ch, k if len(k) == 1 else "\ufffd"
+            cs += (s.chars[prev:at], c)
+            ks += (s.keys[prev:at], kc)
+            prev = at + 1
+        s.chars = "".join(cs) + s.chars[prev:]
+        s.keys = "".join(ks) + s.keys[prev:]
 
 
 HEADER = """\
