@@ -575,6 +575,10 @@ def _myers(
     dmax = min(dmax, n + m)
     if abs(n - m) > dmax:
         return None
+    if set(a).isdisjoint(b):
+        # no key in common (a lone substitution, a stretch rewritten): the script is every deletion and
+        # insertion, n + m, found here at once where the search below walked every d up to it
+        return [] if n + m <= dmax else None
     off = dmax + 1
     V = [-1] * (2 * dmax + 3)  # furthest x on each diagonal k = x - y
     T = [-1] * (2 * dmax + 3)  # the step that set it
