@@ -47,6 +47,8 @@ class LayerText:
     _kept: "tuple[str, array[int]] | None" = field(default=None, repr=False, compare=False)
     #: (text, exact_keys(text, kept)): a base text is aligned with every other witness
     _keyed: "tuple[str, tuple[str, Sequence[int]] | None] | None" = field(default=None, repr=False, compare=False)
+    #: (text, runs, which → list): the per-character lists asked for (:meth:`_per_char`)
+    _per: "tuple[str, int, dict[int, list]] | None" = field(default=None, repr=False, compare=False)
 
     def kept(self) -> "array[int]":
         """The offsets of the characters of :attr:`text` that are not ignorable (made once per text;
@@ -88,11 +90,18 @@ class LayerText:
         return None if got is None else got[1][3] + got[0] + 1
 
     def _per_char(self, which: int) -> list:
-        ends = self.run_starts[1:] + [len(self.text)]
-        out: list = []
-        for start, end, w in zip(self.run_starts, ends, self.run_where):
-            out.extend(range(w[3] + 1, w[3] + 1 + end - start) if which == 3 else [w[which]] * (end - start))
-        return out
+        """One of the per-character lists, made from the runs once per text (the apparatus writer reads the
+        base's pages by index, once per page turn); the list is the memo's: read it, do not change it."""
+        memo = self._per
+        if memo is None or memo[0] is not self.text or memo[1] != len(self.run_starts):
+            memo = self._per = (self.text, len(self.run_starts), {})
+        got = memo[2].get(which)
+        if got is None:
+            ends = self.run_starts[1:] + [len(self.text)]
+            got = memo[2][which] = []
+            for start, end, w in zip(self.run_starts, ends, self.run_where):
+                got.extend(range(w[3] + 1, w[3] + 1 + end - start) if which == 3 else [w[which]] * (end - start))
+        return got
 
     @property
     def units(self) -> list[str]:
