@@ -136,3 +136,21 @@ def test_the_anchored_search_finds_what_a_regex_per_context_finds():
     for c in set(contexts):
         want = [m.start() for m in re.finditer(re.escape(c[:4]) + "(.)" + re.escape(c[4:]), text)]
         assert got[c] == want
+
+
+def test_the_sequences_resolve_keeps_are_those_of_the_witnesses_as_resolved():
+    # the build's gaiji stage hands them to learn_forms instead of walking the book again: a resolved code's
+    # places must read as its character does, an unresolved code's still as a mark (which one does not matter)
+    a = _witness("A", [[Text(l), _g(), Text(r)] for l, r in PLACES] + [[Text("賓升西階"), _g("KR9991"), Text("上")]])
+    b = _witness("B", [[Text(l + "楣" + r)] for l, r in PLACES] + [[Text("賓升西階上")]])
+    kept: list[G.Seq] = []
+    G.resolve([a, b], keep=kept)
+    fresh = G.sequences([a, b])
+
+    def plain(s: str) -> str:
+        return G._IS_MARK.sub("?", s)
+
+    assert [(s.siglum, plain(s.chars), plain(s.keys), s.odd) for s in kept] == \
+        [(s.siglum, plain(s.chars), plain(s.keys), s.odd) for s in fresh]
+    assert [list(s.codes.values()) for s in kept] == [["KR9991"], []]
+    assert "楣" in kept[0].chars and plain(kept[0].chars).count("?") == 1

@@ -318,3 +318,14 @@ def test_an_apparatus_read_back_types_the_pairs_it_records(no_accepted, tmp_path
     set_form_pairs([])  # another build's registry, or none: what the apparatus records decides
     again, _ = load_apparatus(tmp_path / "app.xml")
     assert [(r.type, r.subtype) for r in again.apps] == [(r.type, r.subtype) for r in col.apps]
+
+
+def test_every_character_strip_removes_is_ignorable():
+    # learned._one_char asks text.strip() for the one character of a reading: sound only if this holds
+    import sys
+
+    from jiaokan.collate.learned import _one_char
+    from jiaokan.normalize import is_ignorable
+
+    assert all(is_ignorable(chr(c)) for c in range(sys.maxunicode + 1) if chr(c).isspace())
+    assert [_one_char(t) for t in (" 玉\u3000", "玉", "。玉", "玉藻", "　", "")] == ["玉", "玉", None, None, None, None]

@@ -868,8 +868,9 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
     with stage("gaiji", res):
         read_witnesses = {id(w): w for w in res.witnesses.values()}
         read_witnesses.update((id(w), w) for group in res.parts.values() for _, w in group)
-        found = resolve_gaiji_from_witnesses(list(read_witnesses.values()))
-        learn_forms(list(read_witnesses.values()))  # forms no registry knows, read alike (collate.learned)
+        seqs: list = []  # the book as the gaiji search reads it: made once, for the learned forms too
+        found = resolve_gaiji_from_witnesses(list(read_witnesses.values()), keep=seqs)
+        learn_forms(list(read_witnesses.values()), seqs)  # forms no registry knows, read alike (collate.learned)
         if found:
             write_gaiji_report(out / "gaiji-resolved.tsv", found)
     if found:

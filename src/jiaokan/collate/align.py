@@ -171,7 +171,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
-from itertools import compress
+from itertools import compress, tee
+from operator import itemgetter, lt, ne
 from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable, Literal, Sequence, TypeGuard
 
@@ -296,6 +297,7 @@ def align_texts(
     key: Callable[[str], Hashable] = lambda ch: ch,
     ignorable: Callable[[str], bool] = lambda ch: False,
     kept: tuple[Sequence[int], Sequence[int]] | None = None,
+    keyed: "tuple[tuple[str, Sequence[int]] | None, tuple[str, Sequence[int]] | None] | None" = None,
     **options: bool,
 ) -> list[Op]:
     """Align two strings on the keys of their non-ignorable characters.
@@ -322,12 +324,19 @@ def align_texts(
     uncovered (its ops all sit at point 0).
 
     ``kept``: ``(kept_positions(a), kept_positions(b))`` when the caller has them (with
-    :func:`~jiaokan.normalize.ignorable.is_ignorable` only).
+    :func:`~jiaokan.normalize.ignorable.is_ignorable` only); ``keyed``: ``(exact_keys(a), exact_keys(b))``
+    when the caller has them (with ``is_ignorable`` and :func:`~jiaokan.normalize.fold.key` only: the
+    collation keys a base text once, not once for each witness it is aligned with).
     """
     ea = eb = None
     if ignorable is is_ignorable and key is fold_key:
         # the collation's own: keys and positions of a whole string in C (str.translate), not calls per character
-        ea, eb = (exact_keys(a), exact_keys(b)) if kept is None else (exact_keys(a, kept[0]), exact_keys(b, kept[1]))
+        if keyed is not None:
+            ea, eb = keyed
+        elif kept is None:
+            ea, eb = exact_keys(a), exact_keys(b)
+        else:
+            ea, eb = exact_keys(a, kept[0]), exact_keys(b, kept[1])
     if ea is not None and eb is not None:
         (xa, pa), (xb, pb) = ea, eb
         ops = align(xa, xb, **options)
@@ -566,6 +575,10 @@ def _myers(
     dmax = min(dmax, n + m)
     if abs(n - m) > dmax:
         return None
+    if set(a).isdisjoint(b):
+        # no key in common (a lone substitution, a stretch rewritten): the script is every deletion and
+        # insertion, n + m, found here at once where the search below walked every d up to it
+        return [] if n + m <= dmax else None
     off = dmax + 1
     V = [-1] * (2 * dmax + 3)  # furthest x on each diagonal k = x - y
     T = [-1] * (2 * dmax + 3)  # the step that set it
@@ -818,30 +831,41 @@ def _lis(pts: list[tuple[int, int]]) -> list[tuple[int, int]]:
     ``pts`` is sorted by i (ties by j ascending).  Points sharing an i are fed in
     decreasing j so that at most one of them enters a chain (Hunt-Szymanski).
     """
-    # reorder each equal-i group to decreasing j
-    order: list[int] = []
-    t = 0
+    # two texts that read alike give points already in one chain (their every unique k-gram in the same
+    # order): then the longest chain is all of them, and one pass in C finds it, not a bisection per point
+    if _increasing(map(itemgetter(0), pts)) and _increasing(map(itemgetter(1), pts)):
+        return list(pts)
     npts = len(pts)
-    while t < npts:
-        u = t
-        i0 = pts[t][0]
-        while u < npts and pts[u][0] == i0:
-            u += 1
-        order.extend(range(u - 1, t - 1, -1))
-        t = u
+    # reorder each equal-i group to decreasing j: the groups' starts found in C, a step per group (most are
+    # of one point), where the reordering stepped through every point
+    firsts = list(map(itemgetter(0), pts))
+    starts = list(compress(range(1, npts), map(ne, firsts[1:], firsts)))
+    order: Iterable[int]
+    if len(starts) == npts - 1:
+        order = range(npts)
+    else:
+        order = []
+        t = 0
+        for u in starts + [npts]:
+            order.extend(range(u - 1, t - 1, -1))
+            t = u
+    js = list(map(itemgetter(1), pts))
     tails: list[int] = []  # smallest j ending a chain of each length
     tail_idx: list[int] = []
     prev = [-1] * npts
+    longest = 0
     for idx in order:
-        j = pts[idx][1]
+        j = js[idx]
         pos = bisect_left(tails, j)
-        if pos == len(tails):
+        if pos == longest:
             tails.append(j)
             tail_idx.append(idx)
+            longest += 1
         else:
             tails[pos] = j
             tail_idx[pos] = idx
-        prev[idx] = tail_idx[pos - 1] if pos else -1
+        if pos:
+            prev[idx] = tail_idx[pos - 1]
     chain: list[tuple[int, int]] = []
     idx = tail_idx[-1] if tail_idx else -1
     while idx >= 0:
@@ -849,6 +873,13 @@ def _lis(pts: list[tuple[int, int]]) -> list[tuple[int, int]]:
         idx = prev[idx]
     chain.reverse()
     return chain
+
+
+def _increasing(xs: Iterable[int]) -> bool:
+    """Is ``xs`` strictly increasing?"""
+    a, b = tee(xs)
+    next(b, None)
+    return all(map(lt, a, b))
 
 
 def _chain_to_blocks(

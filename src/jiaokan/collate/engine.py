@@ -101,11 +101,12 @@ def collate(
                 simplified = "simplified" in (ordered[base].meta.script, ordered[s].meta.script)
                 got = done.get((texts[s].text, simplified))
                 if got is None:
+                    kept = (texts[base].kept(), texts[s].kept())
                     ops = align_texts(texts[base].text, texts[s].text, key=key, ignorable=is_ignorable,
-                                      kept=(texts[base].kept(), texts[s].kept()))
+                                      kept=kept, keyed=(texts[base].keyed(), texts[s].keyed()))
                     got = done[(texts[s].text, simplified)] = (
-                        ops, [v for v in classify(ops, texts[base].text, texts[s].text, is_ignorable, simplified)
-                              if v.type not in ignore])
+                        ops, [v for v in classify(ops, texts[base].text, texts[s].text, is_ignorable, simplified,
+                                                  kept) if v.type not in ignore])
                 ops, vs = got
                 col.alignments.append(LayerAlignment(row.id, layer, s, ops))
                 vs = _drop_edges(col, row.id, layer, s, vs, len(texts[base].text), len(texts[s].text),

@@ -249,9 +249,11 @@ def find(witnesses: Iterable[Witness]) -> dict[str, Finding]:
     return _find(witnesses, [])
 
 
-def _find(witnesses: Iterable[Witness], nodes: list[Gaiji]) -> dict[str, Finding]:
-    """:func:`find`; ``nodes`` gains every unknown ``Gaiji`` node met."""
+def _find(witnesses: Iterable[Witness], nodes: list[Gaiji], keep: list[Seq] | None = None) -> dict[str, Finding]:
+    """:func:`find`; ``nodes`` gains every unknown ``Gaiji`` node met, ``keep`` the witnesses' sequences."""
     seqs = sequences(witnesses, nodes)
+    if keep is not None:
+        keep.extend(seqs)
     occurrences = [(s, at, code) for s in seqs for at, code in s.codes.items()]
     found: dict[str, Finding] = {}
     for (s, at, code), hits in zip(occurrences, parallels(seqs, [(s, at) for s, at, _ in occurrences])):
@@ -328,15 +330,19 @@ def tally(f: Finding, s: Seq, at: int, shown: str, hits: list[tuple[Seq, int]]) 
                               f"{o.span(i - CONTEXT, i - CONTEXT + _WIDTH)}")
 
 
-def resolve(witnesses: list[Witness]) -> dict[str, Finding]:
+def resolve(witnesses: list[Witness], keep: list[Seq] | None = None) -> dict[str, Finding]:
     """Find, register (so that keys, the TEI ``charDecl`` and the apparatus use them) and apply the resolutions.
 
     Every ``Gaiji`` node of a resolved code gets its character, and every witness's ``char_decl`` too.
+    ``keep`` gains the witnesses' sequences as resolved: what :func:`sequences` would make of them now, for
+    :func:`jiaokan.collate.learned.learn_forms` (which searched the book a second time for them).
     """
     nodes: list[Gaiji] = []
-    found = _find(witnesses, nodes)
+    found = _find(witnesses, nodes, keep)
     resolved = {c: f.resolution for c, f in found.items() if f.resolution is not None}
     set_parallel_resolutions(resolved)
+    if keep:
+        _resolved_in(keep, {c: r.char for c, r in resolved.items()})
     for g in nodes:  # every node of an unknown code (char None), met by _find's one walk
         r = resolved.get(g.code)
         if r is not None and g.char is None:
@@ -347,6 +353,35 @@ def resolve(witnesses: list[Witness]) -> dict[str, Finding]:
             if r is not None and w.char_decl[code] is None:
                 w.char_decl[code] = r.char
     return found
+
+
+def _resolved_in(seqs: list[Seq], chars: dict[str, str]) -> None:
+    """Each place of a code resolved to a character in ``chars`` made what :func:`_sequence` makes of a ``Gaiji``
+    with that character (and :func:`_key_all` of it): the character (or U+FFFD and an ``odd`` entry) and its key.
+
+    The marks of the codes left unresolved keep their code points: a mark only ever stops a match (``_IS_MARK``),
+    whichever it is.
+    """
+    for s in seqs:
+        at_code = [(at, chars[code]) for at, code in s.codes.items() if code in chars]
+        if not at_code:
+            continue
+        cs: list[str] = []  # the strings spliced (slices between the places), not a list of every character
+        ks: list[str] = []
+        prev = 0
+        for at, ch in sorted(at_code):
+            del s.codes[at]
+            k = key(ch)
+            if len(ch) != 1 or ch == "\ufffd" or _MARK0 <= ord(ch) <= 0xFFFFD:
+                s.odd[at] = (ch, k if len(k) == 1 else "\ufffd")
+                c, kc = "\ufffd", s.odd[at][1]
+            else:
+                c, kc = ch, k if len(k) == 1 else "\ufffd"
+            cs += (s.chars[prev:at], c)
+            ks += (s.keys[prev:at], kc)
+            prev = at + 1
+        s.chars = "".join(cs) + s.chars[prev:]
+        s.keys = "".join(ks) + s.keys[prev:]
 
 
 HEADER = """\

@@ -9,14 +9,18 @@ keeps page and line state right when a page turns inside another layer.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from typing import Sequence
 
+from ..normalize.fold import exact_keys
 from ..normalize.ignorable import kept_positions
 from ..model import UNKNOWN_CHAR, Gaiji, Gap, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Where, advance, walk
 
 
 #: the offsets of an empty text (shared: never changed by its readers)
 _NO_OFFSETS: "array[int]" = array("i")
+_NO_KEYS: "tuple[str, Sequence[int]]" = ("", _NO_OFFSETS)
 
 
 @dataclass
@@ -28,10 +32,12 @@ class LayerText:
     """
 
     text: str = ""
-    units: list[str] = field(default_factory=list)
-    pages: list[str | None] = field(default_factory=list)
-    lines: list[int | None] = field(default_factory=list)
-    cols: list[int | None] = field(default_factory=list)  # column on the source line (model.assign_columns)
+    #: where the characters stand, a run at a time (a text node, a gaiji's reading: one unit, page and line,
+    #: columns one after another): the offset each run starts at, and its (unit, page, line, column before
+    #: its first character).  Why runs: the per-character lists (:attr:`units`, :attr:`pages`, :attr:`lines`,
+    #: :attr:`cols`) cost four list entries a character of every text collated, for the few the apparatus asks.
+    run_starts: list[int] = field(default_factory=list)
+    run_where: list[tuple[str, str | None, int | None, int]] = field(default_factory=list)
     gaps: list[int] = field(default_factory=list)  # offsets where the source lost text (a Gap in the layer)
     # offset → gaiji code where the character is a marker with no reading (a private-use glyph, an
     # unmapped gaiji): the text holds UNKNOWN_CHAR there; the apparatus writes <g ref="#code"/>
@@ -39,6 +45,10 @@ class LayerText:
     pieces: list[tuple[int, Unit, Piece]] = field(default_factory=list)
     #: (text, its kept_positions): the collation, the segments and the writers each ask for them
     _kept: "tuple[str, array[int]] | None" = field(default=None, repr=False, compare=False)
+    #: (text, exact_keys(text, kept)): a base text is aligned with every other witness
+    _keyed: "tuple[str, tuple[str, Sequence[int]] | None] | None" = field(default=None, repr=False, compare=False)
+    #: (text, runs, which → list): the per-character lists asked for (:meth:`_per_char`)
+    _per: "tuple[str, int, dict[int, list]] | None" = field(default=None, repr=False, compare=False)
 
     def kept(self) -> "array[int]":
         """The offsets of the characters of :attr:`text` that are not ignorable (made once per text;
@@ -49,18 +59,69 @@ class LayerText:
             self._kept = (self.text, array("i", kept_positions(self.text)))
         return self._kept[1]
 
+    def keyed(self) -> "tuple[str, Sequence[int]] | None":
+        """:func:`~jiaokan.normalize.fold.exact_keys` of :attr:`text` with :meth:`kept` (made once per text:
+        the base's text of a row and layer is aligned with each other witness's)."""
+        if not self.text:
+            return _NO_KEYS  # (as for kept: nothing kept on the text shared by every empty layer)
+        if self._keyed is None or self._keyed[0] is not self.text:
+            self._keyed = (self.text, exact_keys(self.text, self.kept()))
+        return self._keyed[1]
+
+    def _run(self, offset: int) -> tuple[int, tuple[str, str | None, int | None, int]] | None:
+        """(offset in its run, the run's where) of the character at ``offset`` (or the last one before it)."""
+        if not self.text or not self.run_starts:
+            return None
+        i = min(max(offset, 0), len(self.text) - 1)
+        r = bisect_right(self.run_starts, i) - 1
+        return i - self.run_starts[r], self.run_where[r]
+
     def where(self, offset: int) -> tuple[str | None, str | None, int | None]:
         """(unit, page, line) of the character at ``offset`` (or the last one before it)."""
-        if not self.text:
+        got = self._run(offset)
+        if got is None:
             return None, None, None
-        i = min(max(offset, 0), len(self.text) - 1)
-        return self.units[i], self.pages[i], self.lines[i]
+        unit, page, line, _ = got[1]
+        return unit, page, line
 
     def col_at(self, offset: int) -> int | None:
         """Column on its source line of the character at ``offset`` (or the last one before it)."""
-        if not self.cols:
-            return None
-        return self.cols[min(max(offset, 0), len(self.cols) - 1)]
+        got = self._run(offset)
+        return None if got is None else got[1][3] + got[0] + 1
+
+    def _per_char(self, which: int) -> list:
+        """One of the per-character lists, made from the runs once per text (the apparatus writer reads the
+        base's pages by index, once per page turn); the list is the memo's: read it, do not change it."""
+        memo = self._per
+        if memo is None or memo[0] is not self.text or memo[1] != len(self.run_starts):
+            memo = self._per = (self.text, len(self.run_starts), {})
+        got = memo[2].get(which)
+        if got is None:
+            ends = self.run_starts[1:] + [len(self.text)]
+            got = memo[2][which] = []
+            for start, end, w in zip(self.run_starts, ends, self.run_where):
+                got.extend(range(w[3] + 1, w[3] + 1 + end - start) if which == 3 else [w[which]] * (end - start))
+        return got
+
+    @property
+    def units(self) -> list[str]:
+        """The unit of each character (made from the runs when asked)."""
+        return self._per_char(0)
+
+    @property
+    def pages(self) -> list[str | None]:
+        """The page of each character."""
+        return self._per_char(1)
+
+    @property
+    def lines(self) -> list[int | None]:
+        """The line of each character."""
+        return self._per_char(2)
+
+    @property
+    def cols(self) -> list[int | None]:
+        """The column on its source line of each character (model.assign_columns)."""
+        return self._per_char(3)
 
     def piece_at(self, pos: int, point: bool = False) -> tuple[int, Unit, Piece] | None:
         """The piece holding offset ``pos`` (for a point, the piece it ends, if any)."""
@@ -87,18 +148,26 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
     the page right costs as much as the 疏 itself, so doing it once per layer
     made the collation walk the 疏 five times.
     """
-    outs = {layer: LayerText() for layer in layers}
-    runs: dict[str, list[str]] = {layer: [] for layer in layers}
+    wanted = layers if isinstance(layers, frozenset) else frozenset(layers)
+    # made for the layers met: most of a row's layers are empty in most witnesses (they get _EMPTY)
+    outs: dict[str, LayerText] = {}
+    runs: dict[str, list[str]] = {}
+    size: dict[str, int] = {}  # each text's length so far
     where = Where()
     for u in units:
         for p in u.pieces:
             where.enter(p)
             out = outs.get(p.layer)
-            if out is None:  # a piece of another layer: only the cursor moves
-                advance(p.content, where)
-                continue
+            if out is None:
+                if p.layer not in wanted:  # a piece of another layer: only the cursor moves
+                    advance(p.content, where)
+                    continue
+                out = outs[p.layer] = LayerText()
+                runs[p.layer] = []
+                size[p.layer] = 0
             got = runs[p.layer]
-            out.pieces.append((len(out.units), u, p))
+            at = size[p.layer]
+            out.pieces.append((at, u, p))
             for node in p.content:
                 if type(node) is Text:  # most nodes: what walk() would step through, without its steps
                     r = node.text
@@ -106,10 +175,9 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
                     col = where.col or 0
                     if n:
                         got.append(r)
-                        out.units.extend([u.id] * n)
-                        out.pages.extend([where.page] * n)
-                        out.lines.extend([where.line] * n)
-                        out.cols.extend(range(col + 1, col + n + 1))
+                        out.run_starts.append(at)
+                        out.run_where.append((u.id, where.page, where.line, col))
+                        at += n
                     where.col = col + n
                     continue
                 # nodes without a reading move the cursor only, as walk() would (model.advance)
@@ -126,17 +194,22 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
                     if step.note is not None:
                         continue
                     if isinstance(step.node, Gap):
-                        out.gaps.append(len(out.units))
+                        out.gaps.append(at)
                         continue
                     r = step.node.reading
                     if isinstance(step.node, Gaiji) and r == UNKNOWN_CHAR:
-                        out.glyphs[len(out.units)] = step.node.code
+                        out.glyphs[at] = step.node.code
                     if r:
                         got.append(r)
-                        out.units.extend([u.id] * len(r))
-                        out.pages.extend([step.page] * len(r))
-                        out.lines.extend([step.line] * len(r))
-                        out.cols.extend(range(step.col + 1, step.col + len(r) + 1))
+                        out.run_starts.append(at)
+                        out.run_where.append((u.id, step.page, step.line, step.col))
+                        at += len(r)
+            size[p.layer] = at
     for layer, out in outs.items():
         out.text = "".join(runs[layer])
-    return outs
+    return {layer: outs.get(layer, _EMPTY) for layer in layers}
+
+
+#: the layer text of a layer the units do not have (shared, as :data:`_NO_OFFSETS` is: never changed by its
+#: readers; a row's texts are made for every collated layer of every witness, and most are empty)
+_EMPTY = LayerText()

@@ -113,8 +113,14 @@ def load_decisions(corpus_dir: str | Path) -> Decisions:
 
 
 def _one_char(text: str) -> str | None:
-    chars = [c for c in text if not is_ignorable(c)]
-    return chars[0] if len(chars) == 1 and len(text.strip()) == len(chars[0]) else None
+    """The one character of ``text`` (whitespace around it aside), if it is one that is not ignorable.
+
+    What the non-ignorable characters of ``text`` would say, asked of ``text.strip()`` alone: every character
+    ``str.strip`` removes is ignorable (whitespace, separators, controls), and a reading is often a whole
+    omitted passage, walked a character at a time for nothing (tests/test_variants_learned.py checks it).
+    """
+    t = text.strip()
+    return t if len(t) == 1 and not is_ignorable(t) else None
 
 
 def _isolated(apps: list[App], margin: int) -> set[str]:
@@ -220,7 +226,7 @@ def _related() -> frozenset[frozenset[str]]:
     return frozenset(pair_keys(a, b) for a, b, _ in tables.related_pairs())
 
 
-def learn_forms(witnesses: list[Witness]) -> dict[str, Finding]:
+def learn_forms(witnesses: list[Witness], seqs: list[gaiji.Seq] | None = None) -> dict[str, Finding]:
     """Register (:func:`jiaokan.normalize.learned.set_form_pairs`) each form no registry knows
     (:func:`unknown_form`) with the character the other witnesses read at its places in the whole book,
     where they prove it as they prove an unknown gaiji (:mod:`jiaokan.collate.gaiji`: four characters of
@@ -231,8 +237,12 @@ def learn_forms(witnesses: list[Witness]) -> dict[str, Finding]:
     form wherever it stands; why before collating: so that every collation, in whichever worker, types its
     places alike.  Another witness writing the same form at a place says nothing about it; a form whose
     places disagree stays substantive.  Nothing here changes a key or a text.
+
+    ``seqs``: the witnesses' sequences when the caller has them (:func:`jiaokan.collate.gaiji.resolve` with
+    ``keep``: the build's gaiji stage walks the book once for both).
     """
-    seqs = gaiji.sequences(witnesses)
+    if not seqs:
+        seqs = gaiji.sequences(witnesses)
     held: set[str] = set()
     for s in seqs:
         held.update(s.chars)

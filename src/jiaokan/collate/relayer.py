@@ -31,10 +31,12 @@ witness can know.  The build calls :func:`relayer` before collating a 篇 (``bui
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Collection, Iterable, Sequence
 
 from ..model import Inline, Label, LineBreak, Loc, PageBreak, Piece, Text, Unit, Witness
 from ..normalize import keys
+from ..normalize.fold import exact_keys
 from .align import align
 
 __all__ = ["Relayering", "inferred_boundaries", "relayer", "split_content"]
@@ -101,7 +103,8 @@ def inferred_boundaries(w: Witness, layers: Collection[str] = ("zhu",)) -> list[
 
 @dataclass
 class _Stream:
-    keys: list[str] = field(default_factory=list)
+    #: the keys in reading order: a string of them when every key is one code point (as the aligner takes them)
+    keys: Sequence[str] = field(default_factory=list)
     jing: list[bool] = field(default_factory=list)  # for the explicit witness: is the character 经
     where: list[tuple[int, int]] = field(default_factory=list)  # (piece index, offset in its text)
     marked: list[bool] = field(default_factory=list)  # is the character in a 经 piece its print marks (○)
@@ -110,20 +113,36 @@ class _Stream:
 _COMMENTARY = frozenset({"zhu", "zhuan"})
 
 
+def _piece_keys(text: str) -> tuple[Sequence[str], Sequence[int]]:
+    """The keys of ``text`` and their offsets: a whole string at once in C (:func:`exact_keys`) unless a key
+    is not one code point or the text holds a gaiji entity (then :func:`keys`, a character at a time)."""
+    if "&" not in text:
+        got = exact_keys(text)
+        if got is not None:
+            return got
+    ks = keys(text)
+    return [k for _, k in ks], [i for i, _ in ks]
+
+
 def _stream(pieces: Sequence[Piece], layers: Iterable[str] | None = None) -> _Stream:
     keep = None if layers is None else frozenset(layers)
     s = _Stream()
+    runs: list[Sequence[str]] = []
     for n, p in enumerate(pieces):
         if keep is not None and p.layer not in keep:
             continue
-        ks = keys(p.text)
+        ks, at = _piece_keys(p.text)
         if ks:  # a piece at a time, not a character at a time
             jing = p.layer == "jing"
             marked = jing and _marked(p)
-            s.keys.extend([k for _, k in ks])
-            s.jing.extend([jing] * len(ks))
-            s.where.extend([(n, i) for i, _ in ks])
-            s.marked.extend([marked] * len(ks))
+            runs.append(ks)
+            s.jing.extend(repeat(jing, len(ks)))
+            s.where.extend(zip(repeat(n, len(at)), at))
+            s.marked.extend(repeat(marked, len(ks)))
+    if all(type(r) is str for r in runs):
+        s.keys = "".join(runs)  # type: ignore[arg-type]  # every run a str
+    else:
+        s.keys = [k for r in runs for k in r]
     return s
 
 

@@ -107,9 +107,8 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
         xlen = Counter(xowner)
         shared: Counter[tuple[int, int]] = Counter()
         for op in align(bkeys, xkeys):
-            if op.kind == "equal":
-                for t in range(op.a1 - op.a0):
-                    shared[(bowner[op.a0 + t], xowner[op.b0 + t])] += 1
+            if op.kind == "equal":  # each pair of passages the keys stand in, counted in C
+                shared.update(zip(bowner[op.a0:op.a1], xowner[op.b0:op.b1]))
             elif op.kind == "replace" and _small(op.a1 - op.a0, op.b1 - op.b0):
                 # a short different reading still ties its passages; a long one
                 # (text one witness lacks, an excerpt's edges) must not glue rows together

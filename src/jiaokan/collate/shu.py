@@ -28,6 +28,7 @@ gives each witness back exactly.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -255,8 +256,13 @@ def shu_rows(zs: Witness, ds: Witness, resolutions: list[Resolution]) -> list[Ro
     return out
 
 
-def _has_shu(units: list[Unit], idx: list[int]) -> bool:
-    return any(strip_ignorable(p.text) for i in idx for p in units[i].pieces if p.layer == "shu")
+def _shu_units(units: list[Unit]) -> list[bool]:
+    """For each unit: does it hold 疏 text (a character that is not ignorable)?"""
+    return [any(strip_ignorable(p.text) for p in u.pieces if p.layer == "shu") for u in units]
+
+
+def _has_shu(shu: list[bool], idx: list[int]) -> bool:
+    return any(shu[i] for i in idx)
 
 
 def _merge_neighbours(rows: list[dict[str, list[int]]], z: str, d: str,
@@ -264,11 +270,12 @@ def _merge_neighbours(rows: list[dict[str, list[int]]], z: str, d: str,
     """A row with only the 单疏本's 疏 next to one with only the 注疏's is one stretch placed a passage off
     (the 注疏 put that 疏 after the next 經, or the lemma named the 經 before): one row."""
     out: list[dict[str, list[int]]] = []
+    zshu, dshu = _shu_units(zunits), _shu_units(dunits)  # each unit's text once, not once per row it is next to
     for row in rows:
         if out:
             prev = out[-1]
-            pz, pd = _has_shu(zunits, prev[z]), _has_shu(dunits, prev[d])
-            rz, rd = _has_shu(zunits, row[z]), _has_shu(dunits, row[d])
+            pz, pd = _has_shu(zshu, prev[z]), _has_shu(dshu, prev[d])
+            rz, rd = _has_shu(zshu, row[z]), _has_shu(dshu, row[d])
             if (pd and not pz and rz and not rd) or (pz and not pd and rd and not rz):
                 prev[z] = prev[z] + row[z]
                 prev[d] = prev[d] + row[d]
@@ -298,8 +305,11 @@ def measure(col: Collation, resolutions: list[Resolution], pian: str) -> ShuRepo
     base, other = col.base, next(s for s in col.witnesses if s != col.base)
     ops_by = {al.row: al.ops for al in col.alignments if al.layer == "shu"}
     for row in col.rows:
-        a, b = col.row_text(row, base, "shu").text, col.row_text(row, other, "shu").text
-        na, nb = len(strip_ignorable(a)), len(strip_ignorable(b))
+        ta, tb = col.row_text(row, base, "shu"), col.row_text(row, other, "shu")
+        a, b = ta.text, tb.text
+        # the characters that are not ignorable: the offsets the collation made of each text (LayerText.kept)
+        ka, kb = ta.kept(), tb.kept()
+        na, nb = len(ka), len(kb)
         rep.zs_chars += na
         rep.ds_chars += nb
         ops = ops_by.get(row.id)
@@ -310,8 +320,8 @@ def measure(col: Collation, resolutions: list[Resolution], pian: str) -> ShuRepo
             continue
         for op in ops:
             if op.kind in ("equal", "replace"):
-                rep.zs_aligned += len(strip_ignorable(a[op.a0:op.a1]))
-                rep.ds_aligned += len(strip_ignorable(b[op.b0:op.b1]))
+                rep.zs_aligned += bisect_left(ka, op.a1) - bisect_left(ka, op.a0)
+                rep.ds_aligned += bisect_left(kb, op.b1) - bisect_left(kb, op.b0)
     return rep
 
 

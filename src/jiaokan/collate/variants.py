@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
-from itertools import islice
-from typing import Callable
+from itertools import compress, islice
+from operator import ne
+from typing import Callable, Sequence
 
 from ..model import UNKNOWN_MARKS
 from ..normalize import is_ignorable, kept_positions, relation
@@ -41,15 +42,25 @@ class WitVariant:
     subtype: str | None = None
 
 
-def _key_positions(text: str, lo: int, hi: int, skip: Callable[[str], bool]) -> list[int]:
+def _key_positions(text: str, lo: int, hi: int, skip: Callable[[str], bool],
+                   kept: Sequence[int] | None = None) -> Sequence[int]:
+    """The offsets in ``text[lo:hi]`` of the characters ``skip`` keeps.
+
+    ``kept``: ``kept_positions(text)`` (the collation's :meth:`LayerText.kept`), when ``skip`` is
+    :func:`is_ignorable`: then a slice of it found by bisection, where each stretch of an alignment
+    (an ``equal`` op is often a whole passage) was translated again, character by character.
+    """
     if skip is is_ignorable:
+        if kept is not None:
+            return kept[bisect_left(kept, lo):bisect_left(kept, hi)]
         return kept_positions(text, lo, hi)  # the same, in C
     return [i for i in range(lo, hi) if not skip(text[i])]
 
 
-def _tight(text: str, lo: int, hi: int, skip: Callable[[str], bool]) -> tuple[int, int]:
+def _tight(text: str, lo: int, hi: int, skip: Callable[[str], bool],
+           kept: Sequence[int] | None = None) -> tuple[int, int]:
     """Shrink [lo, hi) to its first and last key character (punctuation stays outside)."""
-    pos = _key_positions(text, lo, hi, skip)
+    pos = _key_positions(text, lo, hi, skip, kept)
     return (pos[0], pos[-1] + 1) if pos else (lo, lo)
 
 
@@ -62,29 +73,37 @@ def _point_after_key(text: str, pos: int, skip: Callable[[str], bool]) -> int:
 
 
 def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
-             simplified: bool = False) -> list[WitVariant]:
-    """Typed differences of ``b`` (a witness) from ``a`` (the base)."""
+             simplified: bool = False, kept: tuple[Sequence[int], Sequence[int]] | None = None) -> list[WitVariant]:
+    """Typed differences of ``b`` (a witness) from ``a`` (the base).
+
+    ``kept``: ``(kept_positions(a), kept_positions(b))`` when the caller has them (``skip`` is
+    :func:`is_ignorable`)."""
+    ka_, kb_ = kept if kept is not None else (None, None)
     out: list[WitVariant] = []
     for op in ops:
         if op.kind == "equal":
             if a[op.a0:op.a1] == b[op.b0:op.b1]:
                 continue  # the same characters, punctuation and all: nothing to type (most of a text)
-            pa = _key_positions(a, op.a0, op.a1, skip)
-            pb = _key_positions(b, op.b0, op.b1, skip)
-            for i, j in zip(pa, pb):
+            pa = _key_positions(a, op.a0, op.a1, skip, ka_)
+            pb = _key_positions(b, op.b0, op.b1, skip, kb_)
+            # the pairs whose characters differ, found in C (the punctuation differs, the characters mostly
+            # do not: a Python step per character of every such stretch was most of the typing)
+            sa, sb = "".join(map(a.__getitem__, pa)), "".join(map(b.__getitem__, pb))
+            for t in compress(range(min(len(pa), len(pb))), map(ne, sa, sb)):
+                i, j = pa[t], pb[t]
                 ca, cb = a[i], b[j]
-                if ca == cb or t2s_char(ca) == t2s_char(cb):
-                    continue  # identical, or a difference of script only
+                if t2s_char(ca) == t2s_char(cb):
+                    continue  # a difference of script only
                 rel = relation(ca, cb, simplified=simplified)
                 if rel == "taboo":
                     out.append(WitVariant(i, i + 1, j, j + 1, "taboo"))
                 else:
                     out.append(WitVariant(i, i + 1, j, j + 1, "orthographic", orthographic_source(ca, cb)))
         elif op.kind == "replace":
-            a0, a1 = _tight(a, op.a0, op.a1, skip)
-            b0, b1 = _tight(b, op.b0, op.b1, skip)
-            ka = [a[i] for i in _key_positions(a, a0, a1, skip)]
-            kb = [b[j] for j in _key_positions(b, b0, b1, skip)]
+            a0, a1 = _tight(a, op.a0, op.a1, skip, ka_)
+            b0, b1 = _tight(b, op.b0, op.b1, skip, kb_)
+            ka = [a[i] for i in _key_positions(a, a0, a1, skip, ka_)]
+            kb = [b[j] for j in _key_positions(b, b0, b1, skip, kb_)]
             vtype, sub = "substantive", None
             if _only_unknown(ka, kb, simplified):
                 vtype = "uncertain"
@@ -101,17 +120,17 @@ def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
                     sub = "minor"
             out.append(WitVariant(a0, a1, b0, b1, vtype, sub))
         elif op.kind == "delete":
-            a0, a1 = _tight(a, op.a0, op.a1, skip)
+            a0, a1 = _tight(a, op.a0, op.a1, skip, ka_)
             p = _point_after_key(b, op.b0, skip)
-            gone = [a[i] for i in _key_positions(a, a0, a1, skip)]
+            gone = [a[i] for i in _key_positions(a, a0, a1, skip, ka_)]
             out.append(WitVariant(a0, a1, p, p, "uncertain" if gone and set(gone) <= UNKNOWN_MARKS else "omission"))
         elif op.kind == "insert":
-            b0, b1 = _tight(b, op.b0, op.b1, skip)
+            b0, b1 = _tight(b, op.b0, op.b1, skip, kb_)
             p = _point_after_key(a, op.a0, skip)
-            extra = [b[j] for j in _key_positions(b, b0, b1, skip)]
+            extra = [b[j] for j in _key_positions(b, b0, b1, skip, kb_)]
             out.append(WitVariant(p, p, b0, b1, "uncertain" if extra and set(extra) <= UNKNOWN_MARKS else "addition"))
         elif op.kind == "transpose":
-            a0, a1, b0, b1 = _transposed_stretch(ops, op, a, b, skip)
+            a0, a1, b0, b1 = _transposed_stretch(ops, op, a, b, skip, kept)
             out.append(WitVariant(a0, a1, b0, b1, "transposition"))
     return out
 
@@ -138,30 +157,35 @@ def _only_unknown(ka: list[str], kb: list[str], simplified: bool) -> bool:
     return len(ra) == len(rb) and all(same(x, y) for x, y in zip(ra, rb))
 
 
-def _transposed_stretch(ops: list[Op], op: Op, a: str, b: str, skip: Callable[[str], bool]) -> tuple[int, int, int, int]:
+def _transposed_stretch(ops: list[Op], op: Op, a: str, b: str, skip: Callable[[str], bool],
+                        kept: tuple[Sequence[int], Sequence[int]] | None = None) -> tuple[int, int, int, int]:
     """The whole stretch a transposition affects on each side: 之席 against 席之, not 席 against 席.
 
     The aligner reports only the moved segment; a reader wants to see it with
     what it jumped over, so the span runs from the segment to where it went.
     """
-    a0, a1 = _tight(a, op.a0, op.a1, skip)
-    b0, b1 = _tight(b, op.b0, op.b1, skip)
+    ka, kb = kept if kept is not None else (None, None)
+    a0, a1 = _tight(a, op.a0, op.a1, skip, ka)
+    b0, b1 = _tight(b, op.b0, op.b1, skip, kb)
     others = [o for o in ops if o.kind != "transpose"]
     # where b0 falls in a: the a-start of the first op at or after b0 in b order
     pa = next((o.a0 for o in others if o.b0 >= op.b1 or o.b1 > op.b0), len(a))
     # where a0 falls in b: the b-end of the last op ending at or before a0
     pb = next((o.b1 for o in reversed(others) if o.a1 <= op.a0), 0)
-    la0, la1 = _tight(a, min(a0, pa), max(a1, pa), skip)
-    lb0, lb1 = _tight(b, min(b0, pb), max(b1, pb), skip)
+    la0, la1 = _tight(a, min(a0, pa), max(a1, pa), skip, ka)
+    lb0, lb1 = _tight(b, min(b0, pb), max(b1, pb), skip, kb)
     return la0, la1, lb0, lb1
 
 
 def _witness_span(ops: list[Op], a: str, b: str, s: int, e: int, skip: Callable[[str], bool],
-                  ends: list[int] | None = None) -> tuple[int, int]:
+                  ends: list[int] | None = None,
+                  kept: tuple[Sequence[int], Sequence[int]] | None = None) -> tuple[int, int]:
     """The stretch of ``b`` that stands where ``a[s:e]`` stands (for merged apparatus entries).
 
-    ``ends``: ``[op.a1 for op in ops]``, for a caller that asks about many stretches of one alignment.
+    ``ends``: ``[op.a1 for op in ops]``, for a caller that asks about many stretches of one alignment;
+    ``kept``: ``(kept_positions(a), kept_positions(b))``, as for :func:`classify`.
     """
+    ka, kb = kept if kept is not None else (None, None)
     lo: int | None = None
     hi: int | None = None
     # the ops tile ``a`` in order: start at the first that does not end before ``s`` (a bisection, not a
@@ -175,15 +199,15 @@ def _witness_span(ops: list[Op], a: str, b: str, s: int, e: int, skip: Callable[
         if op.a0 >= e and not (s == e == op.a0):
             break
         if op.kind == "equal":
-            pa = _key_positions(a, op.a0, op.a1, skip)
-            pb = _key_positions(b, op.b0, op.b1, skip)
+            pa = _key_positions(a, op.a0, op.a1, skip, ka)
+            pb = _key_positions(b, op.b0, op.b1, skip, kb)
             # the pairs (pa[t], pb[t]) ascend on both sides: those with s <= pa[t] < e are a run of t
             t0, t1 = bisect_left(pa, s), min(bisect_left(pa, e), len(pb))
             if t0 < t1:
                 lo = pb[t0] if lo is None else min(lo, pb[t0])
                 hi = pb[t1 - 1] + 1 if hi is None else max(hi, pb[t1 - 1] + 1)
         else:
-            b0, b1 = _tight(b, op.b0, op.b1, skip)
+            b0, b1 = _tight(b, op.b0, op.b1, skip, kb)
             if b1 > b0 or lo is None:
                 lo = b0 if lo is None else min(lo, b0)
                 hi = b1 if hi is None else max(hi, b1)
@@ -193,8 +217,8 @@ def _witness_span(ops: list[Op], a: str, b: str, s: int, e: int, skip: Callable[
     return lo, hi if hi is not None else lo
 
 
-def _trimmed(text: str, lo: int, hi: int, skip: Callable[[str], bool]) -> str:
-    t0, t1 = _tight(text, lo, hi, skip)
+def _trimmed(text: str, lo: int, hi: int, skip: Callable[[str], bool], kept: Sequence[int] | None = None) -> str:
+    t0, t1 = _tight(text, lo, hi, skip, kept)
     return text[t0:t1]
 
 
@@ -233,6 +257,9 @@ def merge_apps(
     apps: list[App] = []
     a = base_text.text
     ends = {s: [op.a1 for op in ops] for s, ops in wit_ops.items()}
+    # the texts' key offsets, made once per text (LayerText.kept), when they are what ``skip`` keeps
+    own = skip is is_ignorable
+    kept = {s: (base_text.kept(), lt.kept()) for s, lt in wit_texts.items()} if own else {}
     for g0, g1, members in groups:
         unit, page, line = base_text.where(g0 if g1 > g0 else max(g0 - 1, 0))
         lem = Reading(base, a[g0:g1], g0, g1, unit, page, line, None,
@@ -247,7 +274,8 @@ def merge_apps(
             vs = by_wit.get(s)
             b = lt.text
             if not vs:
-                b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip, ends[s]) if g1 > g0 else (0, 0)
+                b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip, ends[s], kept.get(s)) if g1 > g0 \
+                    else (0, 0)
                 u, pg, ln = lt.where(b0)
                 readings[s] = Reading(s, b[b0:b1] if g1 > g0 else "", b0, b1, u, pg, ln, "agree", lt.col_at(b0))
                 continue
@@ -256,12 +284,12 @@ def merge_apps(
                 vtype = vs[0].type
                 subtypes.add(vs[0].subtype)
             else:
-                b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip, ends[s])
+                b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip, ends[s], kept.get(s))
                 vtype = strongest([v.type for v in vs])
                 subtypes.update(v.subtype for v in vs)
             at = b0 if b1 > b0 else max(b0 - 1, 0)
             u, pg, ln = lt.where(at)
-            text = _trimmed(b, b0, b1, skip)
+            text = _trimmed(b, b0, b1, skip, lt.kept() if own else None)
             readings[s] = Reading(s, text, b0, b1, u, pg, ln, vtype, lt.col_at(at))
             types.append(vtype)
         if not types:
