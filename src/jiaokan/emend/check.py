@@ -50,7 +50,8 @@ from ..collate.layertext import LayerText, layer_text
 from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..model import Gaiji, Piece, Witness
-from ..normalize import is_ignorable, key, resolve_gaiji, strip_ignorable
+from ..normalize import is_ignorable, kept_positions, key, resolve_gaiji, strip_ignorable
+from ..normalize.translate import LazyTable
 from .anchor import Anchor, Claim, piece_context, piece_key
 from .folded import keys_joined
 from .lexicon import INCLUDES_ZHUSHU
@@ -167,6 +168,20 @@ def _entity_key(m: regex.Match) -> str:
 
 def _key_of(ch: str) -> str:
     return _unknown_key() if ch in UNKNOWN_CHARS else key(ch)
+
+
+#: a character whose key is not exactly one character → itself, the rest dropped: ``text.translate`` is
+#: empty when ``keys_joined(text)`` has one key per character
+_NOT_ONE_KEY = LazyTable(lambda ch: None if len(key(ch)) == 1 else ch)
+
+
+def _same_key(x: str, y: str) -> bool:
+    """``_k(x) == _k(y)`` for two characters that are not ignorable, without keying the same character
+    twice: the pairs of an alignment's equal ops are nearly all one character (a Python call fewer per
+    character of the book); a character nobody could read equals nothing, not even itself."""
+    if x == y:
+        return x not in UNKNOWN_CHARS
+    return _k(x) == _k(y)
 
 
 def _k(s: str) -> str:
@@ -335,14 +350,14 @@ class Aligned:
                 b = _coded_layer(layer_text([self.units[self.against][u] for u in row.units.get(self.against, [])],
                                             layer))
                 amap: dict[int, int] = {}
+                at, bt = a.text, b.text
                 for op in ops:
                     if op.kind != "equal":
                         continue
-                    pa = [i for i in range(op.a0, op.a1) if not is_ignorable(a.text[i])]
-                    pb = [i for i in range(op.b0, op.b1) if not is_ignorable(b.text[i])]
                     # the collation may pair characters its own keys cannot tell apart (two
                     # unresolved gaiji); a pair counts only where the comparison keys agree
-                    amap.update((i, j) for i, j in zip(pa, pb) if _k(a.text[i]) == _k(b.text[j]))
+                    amap.update((i, j) for i, j in zip(kept_positions(at, op.a0, op.a1), kept_positions(bt, op.b0, op.b1))
+                                if _same_key(at[i], bt[j]))
                 self._cache[k] = _Pairing(a, b, ops, sorted(amap), amap)
         return self._cache[k]
 
@@ -1306,13 +1321,21 @@ def _chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[s
 
 
 def _make_chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[str, list[str]]:
+    # the whole text at once in C (str.translate) where every character keys to one character (the
+    # usual case); a character per Python call only where one keys to none or several, or nobody
+    # could read it
     keys: list[str] = []
     chars: list[str] = []
     for u in al.units.get(siglum, {}).values():
         for p in u.pieces:
             if p.layer not in layers:
                 continue
-            for ch in strip_ignorable(coded_text(p)):
+            text = strip_ignorable(coded_text(p))
+            if UNKNOWN_CHARS.isdisjoint(text) and not text.translate(_NOT_ONE_KEY):
+                keys.append(keys_joined(text))
+                chars.extend(plain(text) or text)
+                continue
+            for ch in text:
                 k = _key_of(ch)
                 keys.append(k)
                 chars.extend([plain(ch) or ch] + [""] * (len(k) - 1))
