@@ -37,6 +37,7 @@ compared position by position.
 from __future__ import annotations
 
 import hashlib
+import weakref
 from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -202,11 +203,12 @@ def _k(s: str) -> str:
 
 def coded_text(p: Piece) -> str:
     """``p.text`` with each unresolved gaiji as the stand-in of its code (:func:`_code_char`), same length."""
-    if "\ufffd" not in p.text:
-        return p.text
+    text = p.text  # (made from the piece's nodes at each asking)
+    if "\ufffd" not in text:
+        return text
     out = "".join(_code_char(n.code) if isinstance(n, Gaiji) and n.char is None and len(n.reading) == 1
                   else n.reading for n in p.content)
-    return out if len(out) == len(p.text) else p.text
+    return out if len(out) == len(text) else text
 
 
 def _coded_layer(lt: LayerText) -> LayerText:
@@ -259,6 +261,43 @@ class _Pairing:
     amap: dict[int, int]
 
 
+class _Keyed:
+    """What every :class:`Aligned` on one collation makes alike, made once: the witnesses' units, the
+    order of the rows, the running keys of a witness, the 注疏's keys, the pairs of a row's layer.
+
+    Why: the 案 check of one witness aligns it with the 注疏 for the verdicts, the checks of its
+    claims about a 宋本 and the 释文 align it again (:mod:`.witnesses`), and the evidence once more
+    for every other witness (:mod:`.evidence`); each made the same keys of the whole 篇 again.
+    Only the last collation's are kept (:func:`_keyed`): the emend stage checks one witness at a time.
+    """
+
+    def __init__(self, col: Collation) -> None:
+        self.units = {s: {u.id: u for u in body_units(w)} for s, w in col.witnesses.items()}
+        self.row_index = {r.id: i for i, r in enumerate(col.rows)}
+        self.row_of: dict[str, dict[str, Row]] = {}
+        self.ops: dict[tuple[str, str], dict[tuple[str, str], list[Op]]] = {}
+        self.pairings: dict[tuple[str, str, str, str], _Pairing | None] = {}
+        self.texts: dict[tuple[str, frozenset[str]], tuple[str, list[str]]] = {}
+        self.main_keys: dict[tuple[str, str], str] = {}
+        self.running: dict[str, tuple[str, dict[str, int]]] = {}
+
+
+#: (the collation, what its keys were made from, its :class:`_Keyed`): the last collation checked
+_LAST: tuple[weakref.ref[Collation], tuple, _Keyed] | None = None
+
+
+def _keyed(col: Collation) -> _Keyed:
+    """The :class:`_Keyed` of ``col``, made anew when another collation (or another state of it) is asked for."""
+    global _LAST
+    stamp = (tuple((s, id(w)) for s, w in col.witnesses.items()), col.base, id(col.rows), len(col.rows),
+             id(col.alignments), len(col.alignments))
+    if _LAST is not None and _LAST[0]() is col and _LAST[1] == stamp:
+        return _LAST[2]
+    made = _Keyed(col)
+    _LAST = (weakref.ref(col), stamp, made)
+    return made
+
+
 class Aligned:
     """The alignment of the noted witness (``siglum``) with the 注疏 (``against``) in a collation.
 
@@ -274,26 +313,29 @@ class Aligned:
         self.col = col
         self.siglum = siglum
         self.against = against
-        self.row_of: dict[str, Row] = {}
-        for row in col.rows:
-            for uid in row.units.get(siglum, []):
-                self.row_of[uid] = row
-        other = against if col.base == siglum else siglum
-        self.ops: dict[tuple[str, str], list[Op]] = {}
-        for al in col.alignments:
-            if al.siglum == other:
-                ops = al.ops if col.base == siglum else [op.mirrored() for op in al.ops]
-                self.ops[(al.row, al.layer)] = ops
-        self.units = {s: {u.id: u for u in body_units(w)} for s, w in col.witnesses.items()}
+        self._keyed = kd = _keyed(col)
+        row_of = kd.row_of.get(siglum)
+        if row_of is None:
+            row_of = kd.row_of[siglum] = {}
+            for row in col.rows:
+                for uid in row.units.get(siglum, []):
+                    row_of[uid] = row
+        self.row_of: dict[str, Row] = row_of
+        ops_of = kd.ops.get((siglum, against))
+        if ops_of is None:
+            other = against if col.base == siglum else siglum
+            ops_of = kd.ops[(siglum, against)] = {}
+            for al in col.alignments:
+                if al.siglum == other:
+                    ops_of[(al.row, al.layer)] = al.ops if col.base == siglum else [op.mirrored() for op in al.ops]
+        self.ops: dict[tuple[str, str], list[Op]] = ops_of
+        self.units = kd.units
         zrows = [r.id for r in col.rows if r.units.get(against)]
         self.first_row = zrows[0] if zrows else None
         self.last_row = zrows[-1] if zrows else None
-        self.row_index = {r.id: i for i, r in enumerate(col.rows)}
-        self._cache: dict[tuple[str, str], _Pairing | None] = {}
+        self.row_index = kd.row_index
         #: :func:`_chars_and_keys` of a witness's layers, made once for all the place claims
-        self._texts: dict[tuple[str, frozenset[str]], tuple[str, list[str]]] = {}
-        self._layer_keys: dict[str, str] = {}
-        self._running: dict[str, tuple[str, dict[str, int]]] = {}
+        self._texts = kd.texts
         #: the keys of the 注疏's front matter (a witness of its 卷首, all layers in order), where
         #: it gives the 目録 of every 篇; "" when none was given
         self.front_keys = "".join(_k(coded_text(p)) for u in front.units() for p in u.pieces) if front is not None else ""
@@ -307,7 +349,8 @@ class Aligned:
 
     def running(self, siglum: str) -> tuple[str, dict[str, int]]:
         """The keys of a witness's 经 and 注 in reading order, and where each piece starts in them."""
-        if siglum not in self._running:
+        done = self._keyed.running.get(siglum)
+        if done is None:
             out: list[str] = []
             starts: dict[str, int] = {}
             n = 0
@@ -318,8 +361,8 @@ class Aligned:
                         ks = _k(coded_text(p))
                         out.append(ks)
                         n += len(ks)
-            self._running[siglum] = ("".join(out), starts)
-        return self._running[siglum]
+            done = self._keyed.running[siglum] = ("".join(out), starts)
+        return done
 
     def main_keys(self, layer: str) -> str:
         """The comparison keys of the 注疏's 经 and 注 (and ``layer``) in reading order.
@@ -327,11 +370,12 @@ class Aligned:
         Why not one layer: a note that says its text stands "after X" in the 注疏 may name an X
         of the 经 for a 注 (此七字今注疏本在下受福無疆之下: the 注 now follows that 经).
         """
-        if layer not in self._layer_keys:
+        done = self._keyed.main_keys.get((self.against, layer))
+        if done is None:
             keep = {"jing", "zhu", layer}
-            self._layer_keys[layer] = "".join(
+            done = self._keyed.main_keys[(self.against, layer)] = "".join(
                 _k(coded_text(p)) for u in self.units[self.against].values() for p in u.pieces if p.layer in keep)
-        return self._layer_keys[layer]
+        return done
 
     def layer_of_unit(self, unit: str, layer: str) -> str:
         """The keys of the noted witness's ``layer`` in passage ``unit``."""
@@ -339,11 +383,12 @@ class Aligned:
         return _k(_coded_layer(layer_text([u], layer)).text) if u is not None else ""
 
     def pairing(self, row: Row, layer: str) -> _Pairing | None:
-        k = (row.id, layer)
-        if k not in self._cache:
-            ops = self.ops.get(k)
+        pairings = self._keyed.pairings
+        k = (self.siglum, self.against, row.id, layer)
+        if k not in pairings:
+            ops = self.ops.get((row.id, layer))
             if ops is None:
-                self._cache[k] = None
+                pairings[k] = None
             else:
                 a = _coded_layer(layer_text([self.units[self.siglum][u] for u in row.units.get(self.siglum, [])],
                                             layer))
@@ -358,8 +403,8 @@ class Aligned:
                     # unresolved gaiji); a pair counts only where the comparison keys agree
                     amap.update((i, j) for i, j in zip(kept_positions(at, op.a0, op.a1), kept_positions(bt, op.b0, op.b1))
                                 if _same_key(at[i], bt[j]))
-                self._cache[k] = _Pairing(a, b, ops, sorted(amap), amap)
-        return self._cache[k]
+                pairings[k] = _Pairing(a, b, ops, sorted(amap), amap)
+        return pairings[k]
 
 
 # ---------------------------------------------------------------------------
