@@ -143,6 +143,7 @@ _unknown_serial = count()
 #: Where the stand-ins of unresolved gaiji codes (:func:`_code_char`) and of unknown
 #: characters (:func:`_unknown_key`) live: private-use planes no text of the book uses.
 _CODE_BASE, _UNKNOWN_BASE, _PLANE = 0x100000, 0xF0000, 0xFFFD
+_FIRST_STAND_IN = chr(_UNKNOWN_BASE)
 
 
 def _unknown_key() -> str:
@@ -430,7 +431,7 @@ def check_claims(claims: list[Claim], aligned: Aligned | None) -> dict[str, Chec
 
 def plain(s: str | None) -> str | None:
     """``s`` as a reader sees it: the stand-ins of unresolved gaiji codes back to U+FFFD."""
-    if not s or not any(ord(ch) >= _UNKNOWN_BASE for ch in s):
+    if not s or max(s) < _FIRST_STAND_IN:  # (max in C: most texts hold no stand-in)
         return s
     return "".join("\ufffd" if ord(ch) >= _UNKNOWN_BASE else ch for ch in s)
 
