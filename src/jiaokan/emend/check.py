@@ -281,6 +281,27 @@ class _Keyed:
         self.texts: dict[tuple[str, frozenset[str]], tuple[str, list[str]]] = {}
         self.main_keys: dict[tuple[str, str], str] = {}
         self.running: dict[str, tuple[str, dict[str, int]]] = {}
+        self._coded: dict[int, str] = {}
+        self._keys: dict[int, str] = {}
+
+    def coded(self, p: Piece) -> str:
+        """:func:`coded_text` of ``p``, made once (the running texts, the 注疏's keys and the place
+        claims' texts each read every piece of the 篇)."""
+        t = self._coded.get(id(p))
+        if t is None:
+            t = self._coded[id(p)] = coded_text(p)
+        return t
+
+    def keys(self, p: Piece) -> str:
+        """``_k(coded_text(p))``, made once; made anew each time where the piece holds a character
+        nobody could read (its keys are fresh at every making: :func:`_k`)."""
+        k = self._keys.get(id(p))
+        if k is None:
+            t = self.coded(p)
+            k = _k(t)
+            if UNKNOWN_CHARS.isdisjoint(t):
+                self._keys[id(p)] = k
+        return k
 
 
 #: (the collation, what its keys were made from, its :class:`_Keyed`): the last collation checked
@@ -296,6 +317,23 @@ def _keyed(col: Collation) -> _Keyed:
         return _LAST[2]
     made = _Keyed(col)
     _LAST = (weakref.ref(col), stamp, made)
+    return made
+
+
+#: (the front matter, its keys): the 注疏's front matter is the same for the 案 notes of every 篇
+_FRONT: tuple[Witness, str] | None = None
+
+
+def _front_keys(front: Witness) -> str:
+    """The keys of a front matter witness, all layers in order (made once while the same one is asked for;
+    made anew each time where it holds a character nobody could read: its keys are fresh at every making)."""
+    global _FRONT
+    if _FRONT is not None and _FRONT[0] is front:
+        return _FRONT[1]
+    texts = [coded_text(p) for u in front.units() for p in u.pieces]
+    made = "".join(_k(t) for t in texts)
+    if all(UNKNOWN_CHARS.isdisjoint(t) for t in texts):
+        _FRONT = (front, made)
     return made
 
 
@@ -339,7 +377,7 @@ class Aligned:
         self._texts = kd.texts
         #: the keys of the 注疏's front matter (a witness of its 卷首, all layers in order), where
         #: it gives the 目録 of every 篇; "" when none was given
-        self.front_keys = "".join(_k(coded_text(p)) for u in front.units() for p in u.pieces) if front is not None else ""
+        self.front_keys = _front_keys(front) if front is not None else ""
 
     def inside(self, row: Row) -> bool:
         """True when ``row`` lies between the first and the last row the 注疏 covers."""
@@ -359,7 +397,7 @@ class Aligned:
                 for p in u.pieces:
                     if p.layer in ("jing", "zhu"):
                         starts[piece_key(u, p)] = n
-                        ks = _k(coded_text(p))
+                        ks = self._keyed.keys(p)
                         out.append(ks)
                         n += len(ks)
             done = self._keyed.running[siglum] = ("".join(out), starts)
@@ -375,7 +413,7 @@ class Aligned:
         if done is None:
             keep = {"jing", "zhu", layer}
             done = self._keyed.main_keys[(self.against, layer)] = "".join(
-                _k(coded_text(p)) for u in self.units[self.against].values() for p in u.pieces if p.layer in keep)
+                self._keyed.keys(p) for u in self.units[self.against].values() for p in u.pieces if p.layer in keep)
         return done
 
     def layer_of_unit(self, unit: str, layer: str) -> str:
@@ -806,7 +844,7 @@ def _parts_around(al: Aligned, siglum: str, moved: str) -> tuple[str | None, str
     keys ``moved`` (its first :data:`MOVED_KEYS`); None when no piece or more than one holds them."""
     part = moved[:MOVED_KEYS]
     seq = [p for u in al.units[siglum].values() for p in u.pieces if p.layer in PASSAGE_PARTS]
-    hits = [i for i, p in enumerate(seq) if part and part in _k(coded_text(p))]
+    hits = [i for i, p in enumerate(seq) if part and part in al._keyed.keys(p)]
     if len(hits) != 1:
         return None
     i = hits[0]
@@ -1376,7 +1414,7 @@ def _make_chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tu
         for p in u.pieces:
             if p.layer not in layers:
                 continue
-            text = strip_ignorable(coded_text(p))
+            text = strip_ignorable(al._keyed.coded(p))
             if UNKNOWN_CHARS.isdisjoint(text) and not text.translate(_NOT_ONE_KEY):
                 keys.append(keys_joined(text))
                 chars.extend(plain(text) or text)
