@@ -38,20 +38,10 @@ def keys_joined(text: str) -> str:
 
 class FoldedText:
     """A witness's characters of ``layers`` over its whole text, ignorable ones dropped (``chars``), and
-    their keys (``keys``, one character each, so an offset in one is an offset in the other).
+    their keys (``keys``, one character each, so an offset in one is an offset in the other)."""
 
-    ``texts``: the pieces' texts made before, by ``id(piece)`` (filled here with those made now)."""
-
-    def __init__(self, w: Witness, layers: tuple[str, ...] | frozenset[str], texts: dict[int, str] | None = None) -> None:
-        texts = {} if texts is None else texts
-        made: list[str] = []
-        for p in w.pieces():
-            if p.layer in layers:
-                t = texts.get(id(p))
-                if t is None:
-                    t = texts[id(p)] = p.text
-                made.append(t)
-        self.chars = strip_ignorable("".join(made))
+    def __init__(self, w: Witness, layers: tuple[str, ...] | frozenset[str]) -> None:
+        self.chars = strip_ignorable("".join([p.text for p in w.pieces() if p.layer in layers]))
         self.keys = first_keys(self.chars)
 
 
@@ -59,20 +49,16 @@ class FoldedTexts:
     """:class:`FoldedText` made once per (witness, set of layers), for a check that asks for it many times.
 
     Hold one only while the witnesses do not change (one stage's checks): the text is not made again.
-    A piece's text is made once for every set of layers that holds it (``Piece.text`` is made from the
-    piece's nodes at each asking; the 識誤 check asks a witness for its 经 alone and with the 传).
     """
 
     def __init__(self) -> None:
         self._made: dict[tuple[int, tuple[str, ...]], tuple[Witness, FoldedText]] = {}
-        self._texts: dict[int, tuple[Witness, dict[int, str]]] = {}
 
     def get(self, w: Witness, layers: tuple[str, ...]) -> FoldedText:
-        k = (id(w), tuple(sorted(set(layers))))  # the text is the witness's order whatever the order of ``layers``
+        # one text for a set of layers whatever their order (the 識誤 names 经 then 传, or 传 then 经):
+        # the text is in the witness's order
+        k = (id(w), tuple(sorted(set(layers))))
         hit = self._made.get(k)
         if hit is None or hit[0] is not w:  # the witness is kept with its text: its id is not reused
-            texts = self._texts.get(id(w))
-            if texts is None or texts[0] is not w:
-                texts = self._texts[id(w)] = (w, {})
-            hit = self._made[k] = (w, FoldedText(w, layers, texts[1]))
+            hit = self._made[k] = (w, FoldedText(w, layers))
         return hit[1]
