@@ -52,7 +52,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Iterator
 
-from ..model import UNKNOWN_CHAR, Note, Piece, Place, Unit, Witness, walk, witness_places
+from ..model import UNKNOWN_CHAR, Note, Piece, Place, Unit, Where, Witness, advance, reading_places, walk
 from ..normalize import is_ignorable, key, resolve_gaiji
 from .notes import NoteRecord, parse_note
 
@@ -250,16 +250,33 @@ class _Doc:
                 for p in u.pieces:
                     self.index[id(p)] = len(self.slots)
                     self.slots.append(_Slot(di, u, p))
-        self._places: dict[int, list[Place]] | None = None
+        self._places: dict[int, list[Place]] = {}
+        # the walk's cursor before each slot (page, line, column), carried as far as a note was asked about
+        self._before: list[tuple[str | None, int | None, int | None]] = []
+        self._cursor = Where()
 
     def piece_id(self, slot: _Slot) -> str:
         return piece_key(slot.unit, slot.piece)
 
+    def _places_of(self, n: int) -> list[Place]:
+        """:func:`jiaokan.model.witness_places` of slot ``n``'s piece, without a Place for every character
+        of the witness: the cursor only moves over the pieces before (:func:`jiaokan.model.advance`) and
+        the places are made for the pieces the notes stand in."""
+        piece = self.slots[n].piece
+        places = self._places.get(id(piece))
+        if places is None:
+            cur = self._cursor
+            while len(self._before) <= n:
+                p = self.slots[len(self._before)].piece
+                self._before.append((cur.page, cur.line, cur.col))
+                cur.enter(p)
+                advance(p.content, cur)
+            places = self._places[id(piece)] = reading_places(piece, Where(*self._before[n]))
+        return places
+
     def where(self, slot: _Slot, offset: int) -> tuple[str | None, int | None, int | None]:
         """Page, line and column of the character at ``offset`` of the slot's piece."""
-        if self._places is None:
-            self._places = witness_places(self.w)
-        places = self._places[id(slot.piece)]
+        places = self._places_of(self.index[id(slot.piece)])
         if not places:
             return slot.piece.loc.page, slot.piece.loc.line or None, slot.piece.col
         pl = places[min(max(offset, 0), len(places) - 1)]

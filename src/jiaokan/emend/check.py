@@ -37,6 +37,7 @@ compared position by position.
 from __future__ import annotations
 
 import hashlib
+import weakref
 from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -50,7 +51,8 @@ from ..collate.layertext import LayerText, layer_text
 from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..model import Gaiji, Piece, Witness
-from ..normalize import is_ignorable, key, resolve_gaiji, strip_ignorable
+from ..normalize import is_ignorable, kept_positions, key, resolve_gaiji, strip_ignorable
+from ..normalize.translate import LazyTable
 from .anchor import Anchor, Claim, piece_context, piece_key
 from .folded import keys_joined
 from .lexicon import INCLUDES_ZHUSHU
@@ -141,6 +143,7 @@ _unknown_serial = count()
 #: Where the stand-ins of unresolved gaiji codes (:func:`_code_char`) and of unknown
 #: characters (:func:`_unknown_key`) live: private-use planes no text of the book uses.
 _CODE_BASE, _UNKNOWN_BASE, _PLANE = 0x100000, 0xF0000, 0xFFFD
+_FIRST_STAND_IN = chr(_UNKNOWN_BASE)
 
 
 def _unknown_key() -> str:
@@ -169,6 +172,20 @@ def _key_of(ch: str) -> str:
     return _unknown_key() if ch in UNKNOWN_CHARS else key(ch)
 
 
+#: a character whose key is not exactly one character → itself, the rest dropped: ``text.translate`` is
+#: empty when ``keys_joined(text)`` has one key per character
+_NOT_ONE_KEY = LazyTable(lambda ch: None if len(key(ch)) == 1 else ch)
+
+
+def _same_key(x: str, y: str) -> bool:
+    """``_k(x) == _k(y)`` for two characters that are not ignorable, without keying the same character
+    twice: the pairs of an alignment's equal ops are nearly all one character (a Python call fewer per
+    character of the book); a character nobody could read equals nothing, not even itself."""
+    if x == y:
+        return x not in UNKNOWN_CHARS
+    return _k(x) == _k(y)
+
+
 def _k(s: str) -> str:
     """The comparison keys of ``s`` joined (punctuation skipped).
 
@@ -187,11 +204,12 @@ def _k(s: str) -> str:
 
 def coded_text(p: Piece) -> str:
     """``p.text`` with each unresolved gaiji as the stand-in of its code (:func:`_code_char`), same length."""
-    if "\ufffd" not in p.text:
-        return p.text
+    text = p.text  # (made from the piece's nodes at each asking)
+    if "\ufffd" not in text:
+        return text
     out = "".join(_code_char(n.code) if isinstance(n, Gaiji) and n.char is None and len(n.reading) == 1
                   else n.reading for n in p.content)
-    return out if len(out) == len(p.text) else p.text
+    return out if len(out) == len(text) else text
 
 
 def _coded_layer(lt: LayerText) -> LayerText:
@@ -244,6 +262,81 @@ class _Pairing:
     amap: dict[int, int]
 
 
+class _Keyed:
+    """What every :class:`Aligned` on one collation makes alike, made once: the witnesses' units, the
+    order of the rows, the running keys of a witness, the 注疏's keys, the pairs of a row's layer.
+
+    Why: the 案 check of one witness aligns it with the 注疏 for the verdicts, the checks of its
+    claims about a 宋本 and the 释文 align it again (:mod:`.witnesses`), and the evidence once more
+    for every other witness (:mod:`.evidence`); each made the same keys of the whole 篇 again.
+    Only the last collation's are kept (:func:`_keyed`): the emend stage checks one witness at a time.
+    """
+
+    def __init__(self, col: Collation) -> None:
+        self.units = {s: {u.id: u for u in body_units(w)} for s, w in col.witnesses.items()}
+        self.row_index = {r.id: i for i, r in enumerate(col.rows)}
+        self.row_of: dict[str, dict[str, Row]] = {}
+        self.ops: dict[tuple[str, str], dict[tuple[str, str], list[Op]]] = {}
+        self.pairings: dict[tuple[str, str, str, str], _Pairing | None] = {}
+        self.texts: dict[tuple[str, frozenset[str]], tuple[str, list[str]]] = {}
+        self.main_keys: dict[tuple[str, str], str] = {}
+        self.running: dict[str, tuple[str, dict[str, int]]] = {}
+        self._coded: dict[int, str] = {}
+        self._keys: dict[int, str] = {}
+
+    def coded(self, p: Piece) -> str:
+        """:func:`coded_text` of ``p``, made once (the running texts, the 注疏's keys and the place
+        claims' texts each read every piece of the 篇)."""
+        t = self._coded.get(id(p))
+        if t is None:
+            t = self._coded[id(p)] = coded_text(p)
+        return t
+
+    def keys(self, p: Piece) -> str:
+        """``_k(coded_text(p))``, made once; made anew each time where the piece holds a character
+        nobody could read (its keys are fresh at every making: :func:`_k`)."""
+        k = self._keys.get(id(p))
+        if k is None:
+            t = self.coded(p)
+            k = _k(t)
+            if UNKNOWN_CHARS.isdisjoint(t):
+                self._keys[id(p)] = k
+        return k
+
+
+#: (the collation, what its keys were made from, its :class:`_Keyed`): the last collation checked
+_LAST: tuple[weakref.ref[Collation], tuple, _Keyed] | None = None
+
+
+def _keyed(col: Collation) -> _Keyed:
+    """The :class:`_Keyed` of ``col``, made anew when another collation (or another state of it) is asked for."""
+    global _LAST
+    stamp = (tuple((s, id(w)) for s, w in col.witnesses.items()), col.base, id(col.rows), len(col.rows),
+             id(col.alignments), len(col.alignments))
+    if _LAST is not None and _LAST[0]() is col and _LAST[1] == stamp:
+        return _LAST[2]
+    made = _Keyed(col)
+    _LAST = (weakref.ref(col), stamp, made)
+    return made
+
+
+#: (the front matter, its keys): the 注疏's front matter is the same for the 案 notes of every 篇
+_FRONT: tuple[Witness, str] | None = None
+
+
+def _front_keys(front: Witness) -> str:
+    """The keys of a front matter witness, all layers in order (made once while the same one is asked for;
+    made anew each time where it holds a character nobody could read: its keys are fresh at every making)."""
+    global _FRONT
+    if _FRONT is not None and _FRONT[0] is front:
+        return _FRONT[1]
+    texts = [coded_text(p) for u in front.units() for p in u.pieces]
+    made = "".join(_k(t) for t in texts)
+    if all(UNKNOWN_CHARS.isdisjoint(t) for t in texts):
+        _FRONT = (front, made)
+    return made
+
+
 class Aligned:
     """The alignment of the noted witness (``siglum``) with the 注疏 (``against``) in a collation.
 
@@ -259,29 +352,32 @@ class Aligned:
         self.col = col
         self.siglum = siglum
         self.against = against
-        self.row_of: dict[str, Row] = {}
-        for row in col.rows:
-            for uid in row.units.get(siglum, []):
-                self.row_of[uid] = row
-        other = against if col.base == siglum else siglum
-        self.ops: dict[tuple[str, str], list[Op]] = {}
-        for al in col.alignments:
-            if al.siglum == other:
-                ops = al.ops if col.base == siglum else [op.mirrored() for op in al.ops]
-                self.ops[(al.row, al.layer)] = ops
-        self.units = {s: {u.id: u for u in body_units(w)} for s, w in col.witnesses.items()}
+        self._keyed = kd = _keyed(col)
+        row_of = kd.row_of.get(siglum)
+        if row_of is None:
+            row_of = kd.row_of[siglum] = {}
+            for row in col.rows:
+                for uid in row.units.get(siglum, []):
+                    row_of[uid] = row
+        self.row_of: dict[str, Row] = row_of
+        ops_of = kd.ops.get((siglum, against))
+        if ops_of is None:
+            other = against if col.base == siglum else siglum
+            ops_of = kd.ops[(siglum, against)] = {}
+            for al in col.alignments:
+                if al.siglum == other:
+                    ops_of[(al.row, al.layer)] = al.ops if col.base == siglum else [op.mirrored() for op in al.ops]
+        self.ops: dict[tuple[str, str], list[Op]] = ops_of
+        self.units = kd.units
         zrows = [r.id for r in col.rows if r.units.get(against)]
         self.first_row = zrows[0] if zrows else None
         self.last_row = zrows[-1] if zrows else None
-        self.row_index = {r.id: i for i, r in enumerate(col.rows)}
-        self._cache: dict[tuple[str, str], _Pairing | None] = {}
+        self.row_index = kd.row_index
         #: :func:`_chars_and_keys` of a witness's layers, made once for all the place claims
-        self._texts: dict[tuple[str, frozenset[str]], tuple[str, list[str]]] = {}
-        self._layer_keys: dict[str, str] = {}
-        self._running: dict[str, tuple[str, dict[str, int]]] = {}
+        self._texts = kd.texts
         #: the keys of the 注疏's front matter (a witness of its 卷首, all layers in order), where
         #: it gives the 目録 of every 篇; "" when none was given
-        self.front_keys = "".join(_k(coded_text(p)) for u in front.units() for p in u.pieces) if front is not None else ""
+        self.front_keys = _front_keys(front) if front is not None else ""
 
     def inside(self, row: Row) -> bool:
         """True when ``row`` lies between the first and the last row the 注疏 covers."""
@@ -292,7 +388,8 @@ class Aligned:
 
     def running(self, siglum: str) -> tuple[str, dict[str, int]]:
         """The keys of a witness's 经 and 注 in reading order, and where each piece starts in them."""
-        if siglum not in self._running:
+        done = self._keyed.running.get(siglum)
+        if done is None:
             out: list[str] = []
             starts: dict[str, int] = {}
             n = 0
@@ -300,11 +397,11 @@ class Aligned:
                 for p in u.pieces:
                     if p.layer in ("jing", "zhu"):
                         starts[piece_key(u, p)] = n
-                        ks = _k(coded_text(p))
+                        ks = self._keyed.keys(p)
                         out.append(ks)
                         n += len(ks)
-            self._running[siglum] = ("".join(out), starts)
-        return self._running[siglum]
+            done = self._keyed.running[siglum] = ("".join(out), starts)
+        return done
 
     def main_keys(self, layer: str) -> str:
         """The comparison keys of the 注疏's 经 and 注 (and ``layer``) in reading order.
@@ -312,11 +409,12 @@ class Aligned:
         Why not one layer: a note that says its text stands "after X" in the 注疏 may name an X
         of the 经 for a 注 (此七字今注疏本在下受福無疆之下: the 注 now follows that 经).
         """
-        if layer not in self._layer_keys:
+        done = self._keyed.main_keys.get((self.against, layer))
+        if done is None:
             keep = {"jing", "zhu", layer}
-            self._layer_keys[layer] = "".join(
-                _k(coded_text(p)) for u in self.units[self.against].values() for p in u.pieces if p.layer in keep)
-        return self._layer_keys[layer]
+            done = self._keyed.main_keys[(self.against, layer)] = "".join(
+                self._keyed.keys(p) for u in self.units[self.against].values() for p in u.pieces if p.layer in keep)
+        return done
 
     def layer_of_unit(self, unit: str, layer: str) -> str:
         """The keys of the noted witness's ``layer`` in passage ``unit``."""
@@ -324,27 +422,28 @@ class Aligned:
         return _k(_coded_layer(layer_text([u], layer)).text) if u is not None else ""
 
     def pairing(self, row: Row, layer: str) -> _Pairing | None:
-        k = (row.id, layer)
-        if k not in self._cache:
-            ops = self.ops.get(k)
+        pairings = self._keyed.pairings
+        k = (self.siglum, self.against, row.id, layer)
+        if k not in pairings:
+            ops = self.ops.get((row.id, layer))
             if ops is None:
-                self._cache[k] = None
+                pairings[k] = None
             else:
                 a = _coded_layer(layer_text([self.units[self.siglum][u] for u in row.units.get(self.siglum, [])],
                                             layer))
                 b = _coded_layer(layer_text([self.units[self.against][u] for u in row.units.get(self.against, [])],
                                             layer))
                 amap: dict[int, int] = {}
+                at, bt = a.text, b.text
                 for op in ops:
                     if op.kind != "equal":
                         continue
-                    pa = [i for i in range(op.a0, op.a1) if not is_ignorable(a.text[i])]
-                    pb = [i for i in range(op.b0, op.b1) if not is_ignorable(b.text[i])]
                     # the collation may pair characters its own keys cannot tell apart (two
                     # unresolved gaiji); a pair counts only where the comparison keys agree
-                    amap.update((i, j) for i, j in zip(pa, pb) if _k(a.text[i]) == _k(b.text[j]))
-                self._cache[k] = _Pairing(a, b, ops, sorted(amap), amap)
-        return self._cache[k]
+                    amap.update((i, j) for i, j in zip(kept_positions(at, op.a0, op.a1), kept_positions(bt, op.b0, op.b1))
+                                if _same_key(at[i], bt[j]))
+                pairings[k] = _Pairing(a, b, ops, sorted(amap), amap)
+        return pairings[k]
 
 
 # ---------------------------------------------------------------------------
@@ -370,7 +469,7 @@ def check_claims(claims: list[Claim], aligned: Aligned | None) -> dict[str, Chec
 
 def plain(s: str | None) -> str | None:
     """``s`` as a reader sees it: the stand-ins of unresolved gaiji codes back to U+FFFD."""
-    if not s or not any(ord(ch) >= _UNKNOWN_BASE for ch in s):
+    if not s or max(s) < _FIRST_STAND_IN:  # (max in C: most texts hold no stand-in)
         return s
     return "".join("\ufffd" if ord(ch) >= _UNKNOWN_BASE else ch for ch in s)
 
@@ -745,7 +844,7 @@ def _parts_around(al: Aligned, siglum: str, moved: str) -> tuple[str | None, str
     keys ``moved`` (its first :data:`MOVED_KEYS`); None when no piece or more than one holds them."""
     part = moved[:MOVED_KEYS]
     seq = [p for u in al.units[siglum].values() for p in u.pieces if p.layer in PASSAGE_PARTS]
-    hits = [i for i, p in enumerate(seq) if part and part in _k(coded_text(p))]
+    hits = [i for i, p in enumerate(seq) if part and part in al._keyed.keys(p)]
     if len(hits) != 1:
         return None
     i = hits[0]
@@ -1306,13 +1405,21 @@ def _chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[s
 
 
 def _make_chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[str, list[str]]:
+    # the whole text at once in C (str.translate) where every character keys to one character (the
+    # usual case); a character per Python call only where one keys to none or several, or nobody
+    # could read it
     keys: list[str] = []
     chars: list[str] = []
     for u in al.units.get(siglum, {}).values():
         for p in u.pieces:
             if p.layer not in layers:
                 continue
-            for ch in strip_ignorable(coded_text(p)):
+            text = strip_ignorable(al._keyed.coded(p))
+            if UNKNOWN_CHARS.isdisjoint(text) and not text.translate(_NOT_ONE_KEY):
+                keys.append(keys_joined(text))
+                chars.extend(plain(text) or text)
+                continue
+            for ch in text:
                 k = _key_of(ch)
                 keys.append(k)
                 chars.extend([plain(ch) or ch] + [""] * (len(k) - 1))

@@ -46,7 +46,7 @@ class FoldedText:
 
 
 class FoldedTexts:
-    """:class:`FoldedText` made once per (witness, layers), for a check that asks for it many times.
+    """:class:`FoldedText` made once per (witness, set of layers), for a check that asks for it many times.
 
     Hold one only while the witnesses do not change (one stage's checks): the text is not made again.
     """
@@ -55,7 +55,9 @@ class FoldedTexts:
         self._made: dict[tuple[int, tuple[str, ...]], tuple[Witness, FoldedText]] = {}
 
     def get(self, w: Witness, layers: tuple[str, ...]) -> FoldedText:
-        k = (id(w), layers)
+        # one text for a set of layers whatever their order (the 識誤 names 经 then 传, or 传 then 经):
+        # the text is in the witness's order
+        k = (id(w), tuple(sorted(set(layers))))
         hit = self._made.get(k)
         if hit is None or hit[0] is not w:  # the witness is kept with its text: its id is not reused
             hit = self._made[k] = (w, FoldedText(w, layers))
