@@ -65,6 +65,22 @@ def _die_with_parent(parent: int, lifeline: int, lifeline_w: int) -> None:
     threading.Thread(target=watch, name="jiaokan-lifeline", daemon=True).start()
 
 
+def _release_freed_memory() -> None:
+    """Give the memory this process has freed back to the system before forking (glibc's ``malloc_trim``).
+
+    Why: the stages before free much of what they made (a collation's row texts and segments, the
+    readers' scratch), but the allocator keeps those pages, resident; a forked worker maps them too,
+    and the build's memory, summed over its processes, counted them once per process (17 MB before
+    the render stage, so 34 MB at ``-j 2``).  Two milliseconds; where there is no glibc, nothing.
+    """
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):  # pragma: no cover - not glibc (musl, macOS): nothing to give back this way
+        pass
+
+
 def _call(item: Any) -> Any:
     assert _WORK is not None, "fork_map's worker started without its work"
     step, state, pack = _WORK
@@ -99,6 +115,7 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
         # what the workers inherit, out of the collector's sight: a collection in a worker would
         # otherwise walk (and so copy, page by page) everything the parent holds
         gc.freeze()
+        _release_freed_memory()
         try:
             ctx = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_die_with_parent,
