@@ -530,13 +530,12 @@ def write_shu_reports(out: Path, reports: dict[str, dict]) -> list[tuple]:
     """OUT/shu/NAME.json per 疏 collation and OUT/shu/summary.csv; the summary rows."""
     import csv
     import io
-    import json
 
-    from .io import atomic_write_bytes
+    from .io import atomic_write_bytes, write_json
 
     rows = []
     for name, rep in reports.items():
-        atomic_write_bytes(out / "shu" / f"{name}.json", json.dumps(rep, ensure_ascii=False, indent=1).encode("utf-8"))
+        write_json(out / "shu" / f"{name}.json", rep)  # compact, as every JSON file of the build
         rows.append((name, rep["pian"], rep["lemmas"], rep["resolved"], rep["resolved_share"], rep["ds_shu_chars"],
                      rep["ds_shu_aligned"], rep["ds_aligned_share"], rep["zs_shu_chars"], rep["zs_aligned_share"],
                      len(rep["unmatched"])))
@@ -558,11 +557,10 @@ def shiwu_stage(res: BuildResult, out: Path) -> list[tuple]:
     """
     import csv
     import io
-    import json
 
     from .emend.folded import FoldedTexts
     from .emend.shiwu import check_pian, verdict_counts
-    from .io import atomic_write_bytes
+    from .io import atomic_write_bytes, write_json
 
     rows = []
     reports: list[dict] = []
@@ -583,7 +581,7 @@ def shiwu_stage(res: BuildResult, out: Path) -> list[tuple]:
                   "kinds": dict(Counter(x.kind for x in entries)), "verdicts": counts,
                   "by_entry": [x.to_dict() for x in entries]}
         reports.append(report)
-        atomic_write_bytes(out / "shiwu" / f"{e.stem}.json", json.dumps(report, ensure_ascii=False, indent=1).encode("utf-8"))
+        write_json(out / "shiwu" / f"{e.stem}.json", report)  # compact, as every JSON file of the build
         buf = io.StringIO()
         cw = csv.writer(buf)
         cw.writerow(["entry", "headword", "kind", "page", "line", "place", "witness", "reads", "verdict", "why"])
