@@ -32,9 +32,9 @@ from pathlib import Path
 
 from lxml import etree
 
-from ..io import atomic_write_bytes, atomic_write_text
-from ..tei.build import TEI_NS, XML_ID, E, tei_bytes
-from ..tei.validate import profile_check
+from ..io import atomic_write_text
+from ..tei.build import TEI_NS, XML_ID, E
+from ..tei.validate import write_checked
 from .apparatus import collation_to_tei
 from .model import Collation
 
@@ -94,7 +94,7 @@ def write_viewer(col: Collation, path: str | Path, viewer: str, tei_names: dict[
     ``jiaokan-vm.xsl`` and ``jiaokan-vm.css`` beside it."""
     path = Path(path)
     tree = viewer_tree(collation_to_tei(col, tei_names, witness_script="own"), viewer)
-    atomic_write_bytes(path, tei_bytes(tree), check=profile_check)
+    write_checked(path, tree)
     if viewer == "vm":
         atomic_write_text(path.parent / VM_STYLESHEET, VM_XSL)
         atomic_write_text(path.parent / "jiaokan-vm.css", VM_CSS)

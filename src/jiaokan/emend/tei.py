@@ -30,11 +30,10 @@ from pathlib import Path
 
 from lxml import etree
 
-from ..io import atomic_write_bytes
 from ..model import Witness
 from ..tei.header import comparison_document
-from ..tei.build import TEI_NS, XML_ID, E, append_text, tei_bytes
-from ..tei.validate import profile_check
+from ..tei.build import TEI_NS, XML_ID, E, append_text
+from ..tei.validate import write_checked
 from ..tei.writer import unit_targets, witness_to_tei
 from .anchor import Claim
 from .apply import SIKU, EmendResult, Emendation, non_overlapping, proposer
@@ -465,12 +464,8 @@ def _put(el: etree._Element, kind: str, x) -> None:
 
 
 def write_emendations(res: EmendResult, path: str | Path, tei_names: dict[str, str] | None = None) -> Path:
-    path = Path(path)
-    atomic_write_bytes(path, tei_bytes(emendations_to_tei(res, tei_names)), check=profile_check)
-    return path
+    return write_checked(path, emendations_to_tei(res, tei_names))
 
 
 def write_emended(w: Witness, res: EmendResult, path: str | Path, tei_names: dict[str, str] | None = None) -> Path:
-    path = Path(path)
-    atomic_write_bytes(path, tei_bytes(emended_witness_tei(w, res, tei_names)), check=profile_check)
-    return path
+    return write_checked(path, emended_witness_tei(w, res, tei_names))
