@@ -265,7 +265,8 @@ class WitnessBuilder:
     # -- provenance ---------------------------------------------------------
     def line(self, n: int) -> None:
         """Source line ``n`` starts here."""
-        self._blank_lines_held(self.line_no + 1, n)
+        if n > self.line_no + 1:  # lines were skipped (blank, markup): any held code point on them is kept
+            self._blank_lines_held(self.line_no + 1, n)
         self.line_no = n
         self._pending.append(LineBreak(n))
 
@@ -400,6 +401,13 @@ class WitnessBuilder:
         if not s:
             return
         self._flush()
+        if HELD_RE.search(s) is None:  # the usual case: one run of text, no splitting
+            target = self._target()
+            if target and isinstance(target[-1], Text):
+                target[-1].text += s
+            else:
+                target.append(Text(s))
+            return
         for kind, run in split_held(s):
             if kind == "held":
                 self._target().append(self._held(run))

@@ -580,12 +580,12 @@ class ZhushuLayerer:
         for p in self.parts:
             if p.kind != "shu":
                 continue
-            offsets = [k for k in range(p.start, p.end) if not self.flat.markup[k]]
-            reading = "".join(self.folded[k] for k in offsets)
-            for m in ZHU_PART_RE.finditer(reading):
+            offsets: list[int] | None = None  # made only for a 疏 that holds a part on the 注
+            for m in ZHU_PART_RE.finditer(self.flat.reading(p.start, p.end, self.folded)):
                 if m.start() == 0:
                     p.subtype = "zhu-part"
                 else:
+                    offsets = offsets or self.flat.kept_offsets(p.start, p.end)
                     p.splits.append(offsets[m.start()])
 
     # -- segments ------------------------------------------------------------------

@@ -33,6 +33,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from operator import itemgetter
 from pathlib import Path
 from typing import Iterable
 
@@ -59,6 +60,7 @@ class CharModel:
     """
 
     def __init__(self, texts: Iterable[str], prior: "Counter[tuple[str, str]] | None" = None) -> None:
+        texts = list(texts)
         own = bigram_counts(texts)
         if prior:
             base = _tallies(prior)
@@ -66,16 +68,19 @@ class CharModel:
             self.contexts: Counter[str] = Counter(base.contexts)
             self.unigrams: Counter[str] = Counter(base.unigrams)
             self.types = dict(base.types)
+            get, types = self.bigrams.get, self.types
+            for key, k in own.items():
+                had = get(key)
+                if had is None:  # a follower of ``key[0]`` the prior has not seen
+                    types[key[0]] = types.get(key[0], 0) + 1
+                self.bigrams[key] = (had or 0) + k
         else:
-            self.bigrams, self.contexts, self.unigrams, self.types = Counter(), Counter(), Counter(), {}
-        bigrams, contexts, unigrams, types = self.bigrams, self.contexts, self.unigrams, self.types
-        for key, k in own.items():
-            a, b = key
-            if key not in bigrams:
-                types[a] = types.get(a, 0) + 1  # a follower of ``a`` not seen before
-            bigrams[key] += k
-            contexts[a] += k
-            unigrams[b] += k
+            self.bigrams, self.contexts, self.unigrams = own, Counter(), Counter()
+            self.types = dict(Counter(map(itemgetter(0), own)))
+        # counted by whole strings in C: every character of a framed text but its END opens a
+        # bigram, every one but its START closes one
+        self.contexts.update("".join([START + t for t in texts]))
+        self.unigrams.update("".join([t + END for t in texts]))
         self.total = sum(self.unigrams.values())
         self.vocab = len(self.unigrams) + 1
         self._cache: dict[tuple[str, str], float] = {}
