@@ -20,6 +20,7 @@ from ...errors import InputError
 from ...inputs import not_a_regular_file
 from ...model import (
     DEFAULT_RESP,
+    HELD_COMMON,
     HELD_RE,
     Div,
     Gaiji,
@@ -39,6 +40,7 @@ from ...model import (
     assign_columns,
     codepoint_code,
     describe_codepoint,
+    has_held,
     ids_description,
     split_held,
 )
@@ -143,9 +145,16 @@ def han_chars(text: str) -> str:
     return "".join(HAN_RE.findall(text))
 
 
-#: Runs of what :func:`counted_chars` does not count: one class, the complement of Han and held, so
-#: that a whole text is filtered in one ``sub`` in C rather than matched character by character
-_UNCOUNTED_RE = re.compile(f"[^{HAN_RE.pattern[1:-1]}{HELD_RE.pattern[1:-1]}]+")
+#: Runs of what :func:`counted_chars` surely does not count: the complement of Han, of the held code
+#: points but the noncharacters of planes 1–14, and of every character of those planes — one class the
+#: regex engine tests in a step or two, so that a whole text is filtered in one ``sub`` in C ...
+_UNCOUNTED_RE = re.compile(f"[^{HAN_RE.pattern[1:-1]}{HELD_COMMON}\U00010000-\U000effff]+")
+#: ... and then the characters of planes 1–14 that are neither Han nor noncharacters (rare).
+_ASTRAL_NOT_HAN_RE = re.compile("[\U00010000-\U0001ffff\U00031350-\U000effff]")
+
+
+def _held_nonchar_only(m: re.Match[str]) -> str:
+    return m.group() if ord(m.group()) & 0xFFFE == 0xFFFE else ""
 #: The held code points Python takes for white space (see :func:`counted_chars`).
 _HELD_SPACE_RE = re.compile("[" + "".join(re.escape(chr(c)) for c in range(0x3001)  # (no white space beyond U+3000)
                                           if chr(c).isspace() and HELD_RE.match(chr(c))) + "]")
@@ -161,6 +170,8 @@ def counted_chars(text: str) -> str:
     spaces (the builder warns when it does, :meth:`WitnessBuilder.finish`).
     """
     kept = _UNCOUNTED_RE.sub("", text)
+    if _ASTRAL_NOT_HAN_RE.search(kept):
+        kept = _ASTRAL_NOT_HAN_RE.sub(_held_nonchar_only, kept)
     # a held character Python takes for white space is dropped too (Han characters never are)
     return _HELD_SPACE_RE.sub("", kept) if _HELD_SPACE_RE.search(kept) else kept
 
@@ -280,7 +291,7 @@ class WitnessBuilder:
         lines = self.source.lines
         for k in range(max(lo, 1), min(hi, len(lines) + 1)):
             ln = lines[k - 1]
-            if ln.strip() or not HELD_RE.search(ln):
+            if ln.strip() or not has_held(ln):
                 continue
             saved, self.line_no = self.line_no, k
             self._pending.append(LineBreak(k))
@@ -401,7 +412,7 @@ class WitnessBuilder:
         if not s:
             return
         self._flush()
-        if HELD_RE.search(s) is None:  # the usual case: one run of text, no splitting
+        if not has_held(s):  # the usual case: one run of text, no splitting
             target = self._target()
             if target and isinstance(target[-1], Text):
                 target[-1].text += s
