@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from itertools import accumulate
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
@@ -64,9 +65,15 @@ class SourceText:
     text: str
     lines: list[str]
     offsets: list[int]
+    #: the locations made so far: a Loc is frozen, so the pieces that start on one line and page share one
+    _locs: dict[tuple[int, str | None], Loc] = field(default_factory=dict, repr=False, compare=False)
 
     def loc(self, line: int, page: str | None = None) -> Loc:
-        return Loc(line=line, page=page, offset=self.offsets[line - 1] if 0 < line <= len(self.offsets) else None)
+        hit = self._locs.get((line, page))
+        if hit is None:
+            hit = self._locs[line, page] = Loc(line=line, page=page, offset=self.offsets[line - 1]
+                                               if 0 < line <= len(self.offsets) else None)
+        return hit
 
 
 def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
@@ -111,11 +118,9 @@ def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    offsets: list[int] = []
-    pos = 0
-    for ln in lines:
-        offsets.append(pos)
-        pos += len(ln) + 1
+    # where each line starts: the running sum of the line lengths, each with its newline (in C)
+    offsets = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
+    offsets.pop()
     return SourceText(name, text, lines, offsets)
 
 
@@ -186,21 +191,20 @@ def columns(text: str) -> int:
     """
     text = GAIJI_RE.sub("\ue000", text)
     width = 0
-    i = 0
+    pos = 0
     n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "(":
-            j = text.find(")", i + 1)
-            if j < 0:
-                j = n
-            small = sum(1 for c in text[i + 1 : j] if c not in "/ \u3000")
-            width += math.ceil(small / 2)
-            i = j + 1
-            continue
-        if not ch.isspace() and ch not in "/)":
-            width += 1
-        i += 1
+    while pos < n:  # counted a stretch at a time with str methods, not a character at a time
+        i = text.find("(", pos)
+        big = "".join(text[pos:i if i >= 0 else n].split())  # (str.split cuts at what isspace calls white space)
+        width += len(big) - big.count("/") - big.count(")")
+        if i < 0:
+            break
+        j = text.find(")", i + 1)
+        if j < 0:
+            j = n
+        small = text[i + 1:j]
+        width += math.ceil((len(small) - small.count("/") - small.count(" ") - small.count("\u3000")) / 2)
+        pos = j + 1
     return width
 
 
