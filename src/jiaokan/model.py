@@ -721,5 +721,29 @@ def witness_places(w: "Witness") -> dict[int, list[Place]]:
     One cursor over the whole witness in document order: the one answer every
     stage gives to "where does this character stand".
     """
-    where = Where()
-    return {id(p): reading_places(p, where) for p in w.pieces()}
+    return _WitnessPlaces(w)
+
+
+class _WitnessPlaces(dict[int, list[Place]]):
+    """:func:`witness_places`, each piece's places made when first asked for.
+
+    Why: a caller asks where a few characters stand (the 案 notes' anchors), and a place for every
+    character of a witness was most of the cost and memory of the answer.  The cursor at the start
+    of every piece is found at once, by :func:`advance` (no steps, no places), so a piece asked
+    for later gets exactly the places the one walk would have given it — of the witness as it was
+    then: a caller that changes the witness asks anew.
+    """
+
+    def __init__(self, w: "Witness") -> None:
+        super().__init__()
+        self._starts: dict[int, tuple[Piece, Where]] = {}
+        where = Where()
+        for p in w.pieces():
+            self._starts[id(p)] = (p, Where(where.page, where.line, where.col))
+            where.enter(p)
+            advance(p.content, where)
+
+    def __missing__(self, key: int) -> list[Place]:
+        piece, start = self._starts[key]  # (a KeyError for a piece not of the witness, as a dict gives)
+        places = self[key] = reading_places(piece, Where(start.page, start.line, start.col))
+        return places
