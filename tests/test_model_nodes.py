@@ -7,25 +7,8 @@ values must stay what the properties say, node by node and on a real witness.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from jiaokan.model import (
-    UNKNOWN_CHAR,
-    Gaiji,
-    Gap,
-    Label,
-    LineBreak,
-    Loc,
-    Note,
-    PageBreak,
-    Text,
-    all_source_chars,
-    inline_text,
-)
-
-KANRIPO = Path(__file__).resolve().parents[1] / ".." / "shared" / "kanripo"
+from jiaokan.model import UNKNOWN_CHAR, Gaiji, Gap, Label, LineBreak, Loc, Note, PageBreak, Text
+from jiaokan.model import all_source_chars, inline_text
 
 
 def expected_reading(node) -> str:
@@ -62,12 +45,8 @@ def test_a_text_run_changed_in_place_reads_as_changed():
     assert (t.reading, t.source) == ("主人", "主人")
 
 
-@pytest.mark.skipif(not KANRIPO.is_dir(), reason="needs shared/kanripo")
-def test_real_witnesses_read_as_their_nodes_say():
-    from jiaokan.readers import read_witness
-
-    for name in ("KR1d0028_005.txt", "KR1d0030_005.txt"):
-        w = read_witness(KANRIPO / name)
-        for p in w.pieces():
+def test_real_witnesses_read_as_their_nodes_say(read_kanripo):
+    for stem in ("KR1d0028_005", "KR1d0030_005"):
+        for p in read_kanripo(stem).pieces():
             assert p.text == "".join(expected_reading(n) for n in p.content)
             assert all_source_chars(p.content) == "".join(expected_source(n) for n in p.content)
