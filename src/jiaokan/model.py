@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import ClassVar, Iterator, Literal, NamedTuple, Union
 
 from .errors import printable
@@ -133,10 +134,21 @@ UNKNOWN_CHAR = "\ufffd"
 UNKNOWN_MARKS: frozenset[str] = frozenset({UNKNOWN_CHAR, "\u25a1", "\u3013"})
 
 
-def _held_class() -> str:
-    nonchars = "".join(f"{chr(p + 0xFFFE)}{chr(p + 0xFFFF)}" for p in range(0x10000, 0x110000, 0x10000))
-    return ("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ue000-\uf8ff\ufdd0-\ufdef\ufffd\ufffe\uffff"
-            + nonchars + "\U000f0000-\U0010ffff]")
+#: The held code points (:data:`HELD_RE`) of the BMP and of the private-use planes 15–16, as the inside
+#: of a regex class (a class the regex engine tests in a step or two); and the noncharacters of planes
+#: 1–14 (U+1FFFE, U+1FFFF … U+EFFFF), the rest of them.
+HELD_COMMON = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ue000-\uf8ff\ufdd0-\ufdef\ufffd\ufffe\uffff\U000f0000-\U0010ffff"
+_HELD_ASTRAL_NONCHARS = "".join(f"{chr(p + 0xFFFE)}{chr(p + 0xFFFF)}" for p in range(0x10000, 0xF0000, 0x10000))
+
+
+def _held_pattern() -> str:
+    """:data:`HELD_RE`'s pattern: two classes, the second tried only at a character of planes 1–14.
+
+    Why not one class: ``re`` tests a class's characters beyond the BMP one by one, after its BMP
+    table, for every character that is not in the class; the 28 noncharacters made the search of a
+    run of Han text some fifteen times slower than the BMP table alone.
+    """
+    return f"[{HELD_COMMON}]|(?=[\U00010000-\U000effff])[{_HELD_ASTRAL_NONCHARS}]"
 
 
 #: Code points a source may hold that cannot, or must not, stand as text in the model:
@@ -145,7 +157,19 @@ def _held_class() -> str:
 #: glyphs: no reader can tell what they are) and U+FFFD (a character someone already
 #: lost).  Readers keep each one as a :class:`Gaiji` marker with a code-point code
 #: (``U-0001``), so the TEI records it and losslessness counts it.
-HELD_RE = re.compile(_held_class())
+HELD_RE = re.compile(_held_pattern())
+_HELD_COMMON_RE = re.compile(f"[{HELD_COMMON}]")
+_ASTRAL_NONCHAR_PLANES_RE = re.compile("[\U00010000-\U000effff]")
+
+
+def has_held(s: str) -> bool:
+    """Does ``s`` hold a :data:`HELD_RE` code point?  As ``HELD_RE.search(s) is not None``, faster:
+    one class the engine tests in a step, then only the (rare) characters of planes 1–14 are asked
+    whether they are noncharacters (U+xFFFE, U+xFFFF)."""
+    return _HELD_COMMON_RE.search(s) is not None or any(
+        ord(m.group()) & 0xFFFE == 0xFFFE for m in _ASTRAL_NONCHAR_PLANES_RE.finditer(s))
+
+
 _CODEPOINT_CODE_RE = re.compile(r"^U-([0-9A-F]{4,6})$")
 
 
@@ -314,6 +338,26 @@ class Note(_Node):
 Inline = Union[Text, Label, Gaiji, PageBreak, LineBreak, Gap, Note]
 
 
+def _accessors_in_c() -> None:
+    """Make ``reading`` and ``source`` of the common nodes plain attribute reads, done in C.
+
+    Every stage asks them of every node of the book, and often (:func:`inline_text`,
+    :func:`walk`, the losslessness check): as properties each is a Python call.  A text run's
+    reading and source *are* its ``text`` slot, so the slot's own descriptor serves under those
+    names too; a node that adds nothing has a plain empty string.  A :class:`Gaiji` and a
+    :class:`Note` keep their properties.  The properties written above stay what the type
+    checker and a reader of this module see, and say the same (``tests/test_model_nodes.py``).
+    """
+    text_slot = vars(_Run)["text"]
+    setattr(_Node, "reading", "")
+    setattr(_Node, "source", "")
+    setattr(_Run, "source", text_slot)
+    setattr(Text, "reading", text_slot)
+
+
+_accessors_in_c()
+
+
 @dataclass(slots=True)
 class Piece:
     """A run of text in one layer, by one responsible author.
@@ -449,8 +493,9 @@ class Witness:
             yield from d.units
 
     def pieces(self) -> Iterator[Piece]:
-        for u in self.units():
-            yield from u.pieces
+        for d in self.divs:  # (not through units(): one generator less per piece, and every stage walks them)
+            for u in d.units:
+                yield from u.pieces
 
     def passages(self) -> Iterator[Unit]:
         """Units that carry a 经 passage."""
@@ -483,7 +528,7 @@ class Witness:
 
 def inline_text(content: list[Inline]) -> str:
     """Reading text of inline content: text runs and resolved gaiji; labels and notes skipped."""
-    return "".join([node.reading for node in content])  # a list: join makes one from a generator anyway
+    return "".join(map(_READING, content))  # attrgetter: no Python frame per node (see _accessors_in_c)
 
 
 def assign_columns(w: Witness) -> None:
@@ -516,7 +561,11 @@ def all_source_chars(content: list[Inline]) -> str:
 
     Gaiji count as what the source holds: their entity text (``&KR0925;``) or the held code point.
     """
-    return "".join(node.source for node in content)
+    return "".join(map(_SOURCE, content))
+
+
+_READING = attrgetter("reading")
+_SOURCE = attrgetter("source")
 
 
 # ---------------------------------------------------------------------------
@@ -577,7 +626,7 @@ def walk(content: list[Inline], where: Where | None = None, note: Note | None = 
     offset = 0
     for node in content:
         if type(node) is Text:  # most nodes: the general path below, without its property calls
-            yield _step(Step, (node, where.page, where.line, offset, note, where.col or 0))
+            yield _new(Step, (node, where.page, where.line, offset, note, where.col or 0))
             n = len(node.text)
             where.col = (where.col or 0) + n
             offset += n
@@ -597,8 +646,9 @@ def walk(content: list[Inline], where: Where | None = None, note: Note | None = 
         offset += len(node.reading)
 
 
-#: makes a Step without NamedTuple's generated __new__ (a Python call per node of every walk)
-_step = tuple.__new__
+#: makes a named tuple (a Step, a Place) without its generated __new__: a Python call per node of
+#: every walk, per character of every witness_places
+_new = tuple.__new__
 
 
 def advance(content: list[Inline], where: Where) -> None:
@@ -635,9 +685,12 @@ def nodes(content: list[Inline]) -> Iterator[Inline]:
             yield from nodes(node.content)
 
 
-@dataclass(frozen=True)
-class Place:
-    """Page, line and column of one reading character."""
+class Place(NamedTuple):
+    """Page, line and column of one reading character.
+
+    (A named tuple: :func:`witness_places` makes one per reading character of a witness; a tuple
+    is made several times faster than a frozen dataclass and is a third of its size.)
+    """
 
     page: str | None
     line: int | None
@@ -657,7 +710,8 @@ def reading_places(piece: "Piece", where: Where | None = None) -> list[Place]:
         if step.note is None:
             r = step.node.reading
             if r:
-                out.extend(Place(step.page, step.line, step.col + k + 1) for k in range(len(r)))
+                page, line = step.page, step.line
+                out.extend([_new(Place, (page, line, c)) for c in range(step.col + 1, step.col + len(r) + 1)])
     return out
 
 
@@ -667,5 +721,29 @@ def witness_places(w: "Witness") -> dict[int, list[Place]]:
     One cursor over the whole witness in document order: the one answer every
     stage gives to "where does this character stand".
     """
-    where = Where()
-    return {id(p): reading_places(p, where) for p in w.pieces()}
+    return _WitnessPlaces(w)
+
+
+class _WitnessPlaces(dict[int, list[Place]]):
+    """:func:`witness_places`, each piece's places made when first asked for.
+
+    Why: a caller asks where a few characters stand (the 案 notes' anchors), and a place for every
+    character of a witness was most of the cost and memory of the answer.  The cursor at the start
+    of every piece is found at once, by :func:`advance` (no steps, no places), so a piece asked
+    for later gets exactly the places the one walk would have given it — of the witness as it was
+    then: a caller that changes the witness asks anew.
+    """
+
+    def __init__(self, w: "Witness") -> None:
+        super().__init__()
+        self._starts: dict[int, tuple[Piece, Where]] = {}
+        where = Where()
+        for p in w.pieces():
+            self._starts[id(p)] = (p, Where(where.page, where.line, where.col))
+            where.enter(p)
+            advance(p.content, where)
+
+    def __missing__(self, key: int) -> list[Place]:
+        piece, start = self._starts[key]  # (a KeyError for a piece not of the witness, as a dict gives)
+        places = self[key] = reading_places(piece, Where(start.page, start.line, start.col))
+        return places

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from itertools import accumulate
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
@@ -20,6 +21,7 @@ from ...errors import InputError
 from ...inputs import not_a_regular_file
 from ...model import (
     DEFAULT_RESP,
+    HELD_COMMON,
     HELD_RE,
     Div,
     Gaiji,
@@ -39,6 +41,7 @@ from ...model import (
     assign_columns,
     codepoint_code,
     describe_codepoint,
+    has_held,
     ids_description,
     split_held,
 )
@@ -62,9 +65,15 @@ class SourceText:
     text: str
     lines: list[str]
     offsets: list[int]
+    #: the locations made so far: a Loc is frozen, so the pieces that start on one line and page share one
+    _locs: dict[tuple[int, str | None], Loc] = field(default_factory=dict, repr=False, compare=False)
 
     def loc(self, line: int, page: str | None = None) -> Loc:
-        return Loc(line=line, page=page, offset=self.offsets[line - 1] if 0 < line <= len(self.offsets) else None)
+        hit = self._locs.get((line, page))
+        if hit is None:
+            hit = self._locs[line, page] = Loc(line=line, page=page, offset=self.offsets[line - 1]
+                                               if 0 < line <= len(self.offsets) else None)
+        return hit
 
 
 def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
@@ -109,11 +118,9 @@ def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    offsets: list[int] = []
-    pos = 0
-    for ln in lines:
-        offsets.append(pos)
-        pos += len(ln) + 1
+    # where each line starts: the running sum of the line lengths, each with its newline (in C)
+    offsets = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
+    offsets.pop()
     return SourceText(name, text, lines, offsets)
 
 
@@ -143,7 +150,16 @@ def han_chars(text: str) -> str:
     return "".join(HAN_RE.findall(text))
 
 
-_COUNTED_RE = re.compile(f"{HAN_RE.pattern}|{HELD_RE.pattern}")
+#: Runs of what :func:`counted_chars` surely does not count: the complement of Han, of the held code
+#: points but the noncharacters of planes 1–14, and of every character of those planes — one class the
+#: regex engine tests in a step or two, so that a whole text is filtered in one ``sub`` in C ...
+_UNCOUNTED_RE = re.compile(f"[^{HAN_RE.pattern[1:-1]}{HELD_COMMON}\U00010000-\U000effff]+")
+#: ... and then the characters of planes 1–14 that are neither Han nor noncharacters (rare).
+_ASTRAL_NOT_HAN_RE = re.compile("[\U00010000-\U0001ffff\U00031350-\U000effff]")
+
+
+def _held_nonchar_only(m: re.Match[str]) -> str:
+    return m.group() if ord(m.group()) & 0xFFFE == 0xFFFE else ""
 #: The held code points Python takes for white space (see :func:`counted_chars`).
 _HELD_SPACE_RE = re.compile("[" + "".join(re.escape(chr(c)) for c in range(0x3001)  # (no white space beyond U+3000)
                                           if chr(c).isspace() and HELD_RE.match(chr(c))) + "]")
@@ -158,10 +174,11 @@ def counted_chars(text: str) -> str:
     not counted, as white space is not: a reader that strips a line drops them with the
     spaces (the builder warns when it does, :meth:`WitnessBuilder.finish`).
     """
-    found = _COUNTED_RE.findall(text)
-    if not _HELD_SPACE_RE.search(text):  # the usual case: no held character is white space
-        return "".join(found)
-    return "".join(c for c in found if not c.isspace())
+    kept = _UNCOUNTED_RE.sub("", text)
+    if _ASTRAL_NOT_HAN_RE.search(kept):
+        kept = _ASTRAL_NOT_HAN_RE.sub(_held_nonchar_only, kept)
+    # a held character Python takes for white space is dropped too (Han characters never are)
+    return _HELD_SPACE_RE.sub("", kept) if _HELD_SPACE_RE.search(kept) else kept
 
 
 def columns(text: str) -> int:
@@ -174,21 +191,20 @@ def columns(text: str) -> int:
     """
     text = GAIJI_RE.sub("\ue000", text)
     width = 0
-    i = 0
+    pos = 0
     n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "(":
-            j = text.find(")", i + 1)
-            if j < 0:
-                j = n
-            small = sum(1 for c in text[i + 1 : j] if c not in "/ \u3000")
-            width += math.ceil(small / 2)
-            i = j + 1
-            continue
-        if not ch.isspace() and ch not in "/)":
-            width += 1
-        i += 1
+    while pos < n:  # counted a stretch at a time with str methods, not a character at a time
+        i = text.find("(", pos)
+        big = "".join(text[pos:i if i >= 0 else n].split())  # (str.split cuts at what isspace calls white space)
+        width += len(big) - big.count("/") - big.count(")")
+        if i < 0:
+            break
+        j = text.find(")", i + 1)
+        if j < 0:
+            j = n
+        small = text[i + 1:j]
+        width += math.ceil((len(small) - small.count("/") - small.count(" ") - small.count("\u3000")) / 2)
+        pos = j + 1
     return width
 
 
@@ -264,7 +280,8 @@ class WitnessBuilder:
     # -- provenance ---------------------------------------------------------
     def line(self, n: int) -> None:
         """Source line ``n`` starts here."""
-        self._blank_lines_held(self.line_no + 1, n)
+        if n > self.line_no + 1:  # lines were skipped (blank, markup): any held code point on them is kept
+            self._blank_lines_held(self.line_no + 1, n)
         self.line_no = n
         self._pending.append(LineBreak(n))
 
@@ -278,7 +295,7 @@ class WitnessBuilder:
         lines = self.source.lines
         for k in range(max(lo, 1), min(hi, len(lines) + 1)):
             ln = lines[k - 1]
-            if ln.strip() or not HELD_RE.search(ln):
+            if ln.strip() or not has_held(ln):
                 continue
             saved, self.line_no = self.line_no, k
             self._pending.append(LineBreak(k))
@@ -399,6 +416,13 @@ class WitnessBuilder:
         if not s:
             return
         self._flush()
+        if not has_held(s):  # the usual case: one run of text, no splitting
+            target = self._target()
+            if target and isinstance(target[-1], Text):
+                target[-1].text += s
+            else:
+                target.append(Text(s))
+            return
         for kind, run in split_held(s):
             if kind == "held":
                 self._target().append(self._held(run))
@@ -450,6 +474,8 @@ class WitnessBuilder:
     def _warn_stripped_held(self) -> None:
         """Say where a white-space control was stripped with the spaces of a line rather than kept."""
         want: dict[str, list[int]] = {}
+        if not _HELD_SPACE_RE.search(self.source.text):  # the usual case: one search of the file, not one per line
+            return
         for k, ln in enumerate(self.source.lines, 1):
             for ch in HELD_RE.findall(ln):
                 if ch.isspace():

@@ -29,7 +29,10 @@ class LosslessReport:
 
 
 def witness_han(w: Witness) -> str:
-    return "".join(counted_chars(all_source_chars(p.content)) for p in w.pieces())
+    """The counted characters of the whole witness, in order: its pieces' source characters joined,
+    then filtered once (a counted character is one code point, so filtering the join is filtering
+    each piece)."""
+    return counted_chars("".join([all_source_chars(p.content) for p in w.pieces()]))
 
 
 def check_lossless(reader: Reader, src: SourceText, w: Witness) -> LosslessReport:

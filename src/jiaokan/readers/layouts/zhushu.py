@@ -207,12 +207,16 @@ def shared_runs(span: str, source: str) -> list[float]:
     if not source:
         return weight
     for i in range(len(span) - 1):
-        for n in range(min(ECHO_MAX, len(span) - i), 1, -1):
-            if span[i:i + n] in source:
-                w = ECHO_PAIR if n == 2 else 1.0
-                for t in range(i, i + n):
-                    weight[t] = max(weight[t], w)
-                break
+        # the longest run from i found in source: every shorter one from i is found too, so the
+        # runs are tried upwards from the pair, and most starts stop at their first (absent) pair
+        top = min(ECHO_MAX, len(span) - i)
+        n = 1
+        while n < top and span[i:i + n + 1] in source:
+            n += 1
+        if n >= 2:
+            w = ECHO_PAIR if n == 2 else 1.0
+            for t in range(i, i + n):
+                weight[t] = max(weight[t], w)
     return weight
 
 
@@ -580,12 +584,12 @@ class ZhushuLayerer:
         for p in self.parts:
             if p.kind != "shu":
                 continue
-            offsets = [k for k in range(p.start, p.end) if not self.flat.markup[k]]
-            reading = "".join(self.folded[k] for k in offsets)
-            for m in ZHU_PART_RE.finditer(reading):
+            offsets: list[int] | None = None  # made only for a 疏 that holds a part on the 注
+            for m in ZHU_PART_RE.finditer(self.flat.reading(p.start, p.end, self.folded)):
                 if m.start() == 0:
                     p.subtype = "zhu-part"
                 else:
+                    offsets = offsets or self.flat.kept_offsets(p.start, p.end)
                     p.splits.append(offsets[m.start()])
 
     # -- segments ------------------------------------------------------------------

@@ -33,6 +33,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from operator import itemgetter
 from pathlib import Path
 from typing import Iterable
 
@@ -52,24 +53,48 @@ def bigram_counts(texts: Iterable[str]) -> "Counter[tuple[str, str]]":
 class CharModel:
     """A character bigram model, Witten-Bell-interpolated with an add-½ unigram.
 
-    ``prior``: bigram counts learnt elsewhere, added to those of ``texts``.
+    ``prior``: bigram counts learnt elsewhere, added to those of ``texts``.  A prior is read once
+    and never changed (the shipped one, :func:`shipped_voices`): its context, unigram and type
+    tallies are made once per prior (:func:`_tallies`), and each model adds only its own file's
+    bigrams to them — the prior holds many times more bigrams than a file's certain stretches.
     """
 
     def __init__(self, texts: Iterable[str], prior: "Counter[tuple[str, str]] | None" = None) -> None:
-        self.bigrams: Counter[tuple[str, str]] = bigram_counts(texts)
+        texts = list(texts)
+        own = bigram_counts(texts)
+        #: the two tables are kept apart and a bigram's count is asked of both (:meth:`count`): merging
+        #: them cost a Python step per bigram of the file, for the few thousand a split asks about
+        self._own = own
+        self._prior: Counter[tuple[str, str]] = prior or Counter()  # weight 1: 0.25 and 0.5 measured no better (closing note of #4)
         if prior:
-            self.bigrams.update(prior)  # weight 1: 0.25 and 0.5 measured no better (closing note of #4)
-        self.contexts: Counter[str] = Counter()
-        self.unigrams: Counter[str] = Counter()
-        followers: defaultdict[str, set[str]] = defaultdict(set)
-        for (a, b), k in self.bigrams.items():
-            self.contexts[a] += k
-            self.unigrams[b] += k
-            followers[a].add(b)
-        self.types = {a: len(s) for a, s in followers.items()}
+            base = _tallies(prior)
+            self.contexts: Counter[str] = Counter(base.contexts)
+            self.unigrams: Counter[str] = Counter(base.unigrams)
+            self.types = dict(base.types)
+            new: Iterable[tuple[str, str]] = own.keys() - prior.keys()  # (a set difference in C)
+        else:
+            self.contexts, self.unigrams, self.types = Counter(), Counter(), {}
+            new = own.keys()
+        for a, n in Counter(map(itemgetter(0), new)).items():  # followers of ``a`` the prior has not seen
+            self.types[a] = self.types.get(a, 0) + n
+        # counted by whole strings in C: every character of a framed text but its END opens a
+        # bigram, every one but its START closes one
+        self.contexts.update("".join([START + t for t in texts]))
+        self.unigrams.update("".join([t + END for t in texts]))
         self.total = sum(self.unigrams.values())
         self.vocab = len(self.unigrams) + 1
         self._cache: dict[tuple[str, str], float] = {}
+
+    @property
+    def bigrams(self) -> "Counter[tuple[str, str]]":
+        """The bigram counts of the model: the file's and the prior's together (made when asked)."""
+        out = Counter(self._prior)
+        out.update(self._own)
+        return out
+
+    def count(self, key: tuple[str, str]) -> int:
+        """How often the bigram ``key`` was seen, in the file and in the prior."""
+        return self._own.get(key, 0) + self._prior.get(key, 0)
 
     def logp(self, a: str, b: str) -> float:
         """log P(b | a)."""
@@ -82,12 +107,43 @@ class CharModel:
         if c > 0:
             t = self.types[a]
             lam = c / (c + t)
-            p = lam * self.bigrams[key] / c + (1 - lam) * uni
+            p = lam * self.count(key) / c + (1 - lam) * uni
         else:
             p = uni
         val = math.log(p)
         self._cache[key] = val
         return val
+
+
+@dataclass(frozen=True)
+class _Tally:
+    """What a :class:`CharModel` derives from a bigram table: the count of each context (first
+    character), of each second character, and the number of distinct followers of each context."""
+
+    contexts: "Counter[str]"
+    unigrams: "Counter[str]"
+    types: dict[str, int]
+
+
+#: id(prior) → (the prior, its tallies): the prior is kept so that its id is not reused
+_TALLIES: dict[int, tuple["Counter[tuple[str, str]]", _Tally]] = {}
+
+
+def _tallies(prior: "Counter[tuple[str, str]]") -> _Tally:
+    """The tallies of ``prior``, made on its first use."""
+    hit = _TALLIES.get(id(prior))
+    if hit is not None and hit[0] is prior:
+        return hit[1]
+    contexts: Counter[str] = Counter()
+    unigrams: Counter[str] = Counter()
+    types: dict[str, int] = {}
+    for (a, b), k in prior.items():
+        contexts[a] += k
+        unigrams[b] += k
+        types[a] = types.get(a, 0) + 1
+    tally = _Tally(contexts, unigrams, types)
+    _TALLIES[id(prior)] = (prior, tally)
+    return tally
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ lemma is of a 注 (the 注疏's name for the 疏 on a 注), ``mulu`` for the 目
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -91,15 +92,22 @@ class Stretch:
     mulu: bool = False
 
 
-def _boundaries(text: str, body: list[tuple[int, int]]) -> list[int]:
-    """Offsets where a token starts: after a blank, and at the start of each body line after a title line."""
-    out = set()
-    for s, e in body:
-        out.add(s)
-    for i, ch in enumerate(text):
-        if ch == BLANK:
-            out.add(i + 1)
+def _boundaries(text: str, r0: int, r1: int) -> list[int]:
+    """Offsets in ``[r0, r1)`` where a token starts, in order: ``r0`` (a body run starts after a title
+    line), and after each blank.  (The blanks found by ``str.find`` in the run, not by a walk of the
+    whole text per run.)"""
+    out = {r0} if r0 < r1 else set()
+    i = text.find(BLANK, max(r0 - 1, 0), r1 - 1)
+    while i >= 0:
+        out.add(i + 1)
+        i = text.find(BLANK, i + 1, r1 - 1)
     return sorted(out)
+
+
+def _last_before(sorted_offsets: list[int], end: int, floor: int) -> int | None:
+    """The last of ``sorted_offsets`` in ``[floor, end)``, or None."""
+    i = bisect.bisect_left(sorted_offsets, end)
+    return sorted_offsets[i - 1] if i and sorted_offsets[i - 1] >= floor else None
 
 
 def stretches(flat: Flat, body_lines: list[int]) -> list[Stretch]:
@@ -113,10 +121,11 @@ def stretches(flat: Flat, body_lines: list[int]) -> list[Stretch]:
         else:
             runs.append((s, e))
     out: list[Stretch] = []
+    line_starts = sorted({flat.line_range(i)[0] for i in body_lines})
+    at_line_starts = set(line_starts)
     for r0, r1 in runs:
         starts: list[Stretch] = []
-        line_starts = {flat.line_range(i)[0] for i in body_lines}
-        tokens = [b for b in _boundaries(text, [(r0, r1)]) if r0 <= b < r1]
+        tokens = _boundaries(text, r0, r1)
         prev_open = r0
         for t in tokens:
             h = heading_title(_token(text, t, r1))
@@ -134,7 +143,7 @@ def stretches(flat: Flat, body_lines: list[int]) -> list[Stretch]:
         for m in OPEN_RE.finditer(text, r0, r1):
             o = m.start()
             before = o - 1
-            at_line_start = o in line_starts
+            at_line_start = o in at_line_starts
             if not (at_line_start or (before >= r0 and text[before] == BLANK)):
                 g = _glued_lemma(text, tokens, r0, o)
                 if g is not None:  # ``　及竟張旜誓注及至至維之釋曰``: the print set no blank before 釋曰
@@ -144,7 +153,8 @@ def stretches(flat: Flat, body_lines: list[int]) -> list[Stretch]:
                 continue  # the 釋曰 after a 目録 lemma: already opened
             lemma_end = _trim_end(text, r0, o)
             floor = max(r0, _after_last_open(starts, o, text) or r0)
-            lemma_start = max([b for b in tokens if b < lemma_end] + [floor])
+            lemma_start = _last_before(tokens, lemma_end, floor)
+            lemma_start = floor if lemma_start is None else lemma_start
             lemma_start = _extend_back(text, tokens, lemma_start, floor)
             cand = text[lemma_start:lemma_end]
             if "釋曰" in cand and (cut := _after_inner_open(cand)) is not None:
@@ -161,7 +171,8 @@ def stretches(flat: Flat, body_lines: list[int]) -> list[Stretch]:
                 continue
             if len(cand) > LEMMA_MAX or "釋曰" in cand:
                 # a lemma that opens a printed line has no blank before it: take it from the line start
-                ls = max([x for x in line_starts if floor <= x < lemma_end] or [lemma_end])
+                ls = _last_before(line_starts, lemma_end, floor)
+                ls = lemma_end if ls is None else ls
                 if 0 < lemma_end - ls <= LINE_LEMMA_MAX and "釋曰" not in text[ls:lemma_end]:
                     lemma_start = ls
                 elif (tail := TAIL_LEMMA_RE.search(text, max(floor, lemma_end - 12), lemma_end)) is not None:
@@ -193,13 +204,13 @@ PRE_LEMMA_RE = re.compile(r"^(?:注?[^\u3000釋]{1,10}至[^\u3000釋]{1,10}|注[
 def _extend_back(text: str, tokens: list[int], start: int, floor: int) -> int:
     """Take in the lemma-shaped tokens just before it (at most two): one 疏 explains them together."""
     for _ in range(2):
-        prev = [b for b in tokens if b < start - 1 and b >= floor]
-        if not prev:
+        prev = _last_before(tokens, start - 1, floor)
+        if prev is None:
             break
-        tok = text[prev[-1]:_trim_end(text, prev[-1], start)]
+        tok = text[prev:_trim_end(text, prev, start)]
         if not PRE_LEMMA_RE.match(tok):
             break
-        start = prev[-1]
+        start = prev
     return start
 
 
@@ -214,10 +225,9 @@ GLUED_LEMMA_RE = re.compile(r"^(?:[^\u3000至注釋]{1,8}至[^\u3000至注釋]{1
 
 def _glued_lemma(text: str, tokens: list[int], r0: int, o: int) -> int | None:
     """The start of a lemma glued to the ``釋曰`` at ``o`` (its token begins after a blank), or None."""
-    prev = [t for t in tokens if r0 <= t < o]
-    if not prev:
+    t = _last_before(tokens, o, r0)
+    if t is None:
         return None
-    t = prev[-1]
     return t if GLUED_LEMMA_RE.match(text[t:o]) else None
 
 

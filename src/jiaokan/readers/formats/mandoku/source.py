@@ -9,7 +9,6 @@ layers as a list of :class:`Seg` over the :class:`Flat` text and hand it to
 
 from __future__ import annotations
 
-from itertools import compress
 
 import re
 from dataclasses import dataclass, field
@@ -168,7 +167,7 @@ class _Scanner:
         if raw.startswith("#"):
             self._hash_line(n, raw)
             return
-        if m := DRAWER_RE.match(raw):
+        if ":" in raw and (m := DRAWER_RE.match(raw)):
             if m.group("name").upper() != "END":
                 self.drawer = (m.group("name"), n)
             return
@@ -178,7 +177,7 @@ class _Scanner:
                 self.doc.notices.append(Notice(n, "annotation", "text after a TAB is a Mandoku annotation, not source text: dropped"))
                 self.tab_warned = True
         heading = 0
-        if m := HEADING_RE.match(raw):
+        if raw.startswith("*") and (m := HEADING_RE.match(raw)):
             heading = len(m.group("stars"))
             raw = m.group("title")
         self._text_line(n, raw, heading)
@@ -223,6 +222,8 @@ class _Scanner:
                 first = False
 
     def _split_tags(self, n: int, raw: str) -> list["str | PageBreak"]:
+        if "<" not in raw:
+            return [raw]  # most lines: no tag, nothing cut off
         out: list[str | PageBreak] = []
         pos = 0
         for m in TAG_RE.finditer(raw):
@@ -442,12 +443,28 @@ class Flat:
         end = self.starts[i + 1] if i + 1 < len(self.starts) else len(self.text)
         return self.starts[i], end
 
-    def reading(self, start: int, end: int) -> str:
-        """Text in ``[start, end)`` without bracket markup, placeholders kept."""
-        flags = self.markup[start:end]
-        if not any(flags):
-            return self.text[start:end]
-        return "".join(compress(self.text[start:end], [not f for f in flags]))
+    def reading(self, start: int, end: int, text: str | None = None) -> str:
+        """Text in ``[start, end)`` without bracket markup, placeholders kept.
+
+        ``text``: a string of the same offsets to take the characters from (the folded text).
+        """
+        text = self.text if text is None else text
+        k = self.markup.find(1, start, end)
+        if k < 0:
+            return text[start:end]
+        out = []  # the stretches between the few markup characters (three to a group), sliced whole
+        while k >= 0:
+            out.append(text[start:k])
+            start = k + 1
+            k = self.markup.find(1, start, end)
+        out.append(text[start:end])
+        return "".join(out)
+
+    def kept_offsets(self, start: int, end: int) -> list[int]:
+        """The offsets in ``[start, end)`` that are not markup: where each character of
+        :meth:`reading` stands in the flattened text."""
+        return [k for k, f in enumerate(self.markup[start:end], start) if not f]
+
 
 
 def flatten(lines: list[PrintedLine]) -> Flat:
@@ -501,6 +518,9 @@ class Group:
     line: int  # index into Flat.lines
 
 
+_BRACKET_RE = re.compile(r"[()/]")
+
+
 def find_groups(flat: Flat, b: WitnessBuilder, path: str) -> list[Group]:
     """The bracket groups of every printed line; marks ``(``, ``/``, ``)`` as markup.
 
@@ -516,8 +536,9 @@ def find_groups(flat: Flat, b: WitnessBuilder, path: str) -> list[Group]:
     for i, pl in enumerate(flat.lines):
         start, end = flat.line_range(i)
         opened: int | None = None
-        for k in range(start, end):
-            ch = text[k]
+        for m in _BRACKET_RE.finditer(text, start, end):  # only the bracket characters, found in C
+            k = m.start()
+            ch = m.group()
             if ch == "(":
                 if opened is None:
                     opened = k
