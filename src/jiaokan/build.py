@@ -869,6 +869,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         seqs: list = []  # the book as the gaiji search reads it: made once, for the learned forms too
         found = resolve_gaiji_from_witnesses(list(read_witnesses.values()), keep=seqs)
         learn_forms(list(read_witnesses.values()), seqs)  # forms no registry knows, read alike (collate.learned)
+        del seqs, read_witnesses  # the book's text as one string per witness: 8 MB held to the end, and forked
         if found:
             write_gaiji_report(out / "gaiji-resolved.tsv", found)
     if found:
