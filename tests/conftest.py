@@ -162,13 +162,41 @@ def _settle_in_part(pg, frag: str, timeout: float = 15.0) -> None:
         time.sleep(0.1)
 
 
+def storage_committed(pg, url: str, timeout_ms: int = 10_000) -> None:
+    """Wait until what ``pg`` holds in localStorage is what another page of its context opening ``url`` reads.
+
+    Why: Chromium commits a page's localStorage writes to the context's storage asynchronously, and a page
+    opened (or a navigation made) at once after a write read the old value in about 1 run of 5 under load
+    (what no reader does, a second later).  A fixed wait was still too short in a loaded test run; this
+    opens a probe page of the same origin (the page's folder) and waits until it reads every key ``pg``
+    holds, then closes it.
+    A page of another origin has other storage: nothing to wait for.
+    """
+    if pg.is_closed() or not pg.url.startswith(url.split("/", 3)[0]):
+        return
+    want = pg.evaluate("() => JSON.stringify(Object.assign({}, localStorage))")
+    if want == "{}":
+        return
+    probe = pg.context.new_page()
+    try:
+        # the folder of the page, not the page: the site's script does not run there (it writes to localStorage
+        # at load and as the page closes), and the folder is of the same origin
+        probe.goto(url.rsplit("/", 1)[0] + "/")
+        probe.wait_for_function(
+            "w => { w = JSON.parse(w); return Object.keys(w).every(k => localStorage.getItem(k) === w[k]); }",
+            arg=want, timeout=timeout_ms)
+    finally:
+        probe.close()
+
+
 def open_in(ctx, root: Path, name: str):
     """Open ``root/name`` (``page.html?v=emended#id`` allowed) in a new page of ``ctx``; the page carries the script
     errors (``.errors``: uncaught exceptions and console errors) and every URL it requested (``.requests``)."""
-    if ctx.pages:  # a second page of the context reads what the first remembered (localStorage): Chromium
-        # commits a write asynchronously, and a page opened at once after it missed it in about 1 run of 5
-        # (what no reader does); leave the write the time a reader would
-        ctx.pages[-1].wait_for_timeout(1000)
+    path, _, frag = name.partition("#")
+    path, _, query = path.partition("?")  # a view switched by its address (page.html?v=emended)
+    url = (root / path).as_uri()
+    if ctx.pages:  # a second page of the context reads what the first remembered (localStorage)
+        storage_committed(ctx.pages[-1], url)
     pg = ctx.new_page()
     errors: list[str] = []
     requests: list[str] = []
@@ -177,9 +205,7 @@ def open_in(ctx, root: Path, name: str):
     pg.on("request", lambda r: requests.append(r.url))
     # the display options (layers, variant types, columns) open, as a reader opens them once (remembered)
     pg.add_init_script("try { localStorage.setItem('jiaokan-tools-open', '1'); } catch (e) {}")
-    path, _, frag = name.partition("#")
-    path, _, query = path.partition("?")  # a view switched by its address (page.html?v=emended)
-    pg.goto((root / path).as_uri() + (f"?{query}" if query else "") + (f"#{frag}" if frag else ""))
+    pg.goto(url + (f"?{query}" if query else "") + (f"#{frag}" if frag else ""))
     pg.wait_for_load_state("load")
     if frag:  # a view cut into parts (render/parts.py) takes a permalink on to the part that holds its id
         _settle_in_part(pg, frag)

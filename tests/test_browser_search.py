@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import KANRIPO
+from .conftest import KANRIPO, storage_committed
 from .test_browser import in_viewport, open_page, part_with  # noqa: F401  (open_page: a fixture)
 
 
@@ -109,8 +109,8 @@ def test_book_wide_search_says_when_a_layer_is_hidden(open_page, site):  # noqa:
     pg.locator("label:has(input[data-layer='jing'])").click()  # the reader's hidden layers are remembered
     assert pg.evaluate("localStorage.getItem('jiaokan-hidden-layers')") == '["jing"]'
     # Chromium commits a page's localStorage write to its storage service asynchronously, and a navigation at
-    # once after it (what no reader does) can lose it (1 run in 5): the test leaves it the time a reader would
-    pg.wait_for_timeout(1000)
+    # once after it (what no reader does) could lose it (1 run in 5): the test waits until another page reads it
+    storage_committed(pg, (site / "index.html").as_uri())
     pg.goto((site / "index.html").as_uri())
     hits = search(pg, "司射遂袒执弓")
     assert hits and all(h["hidden"] == (h["layer"] == "jing") for h in hits)
