@@ -162,31 +162,22 @@ def _settle_in_part(pg, frag: str, timeout: float = 15.0) -> None:
         time.sleep(0.1)
 
 
-def storage_committed(pg, url: str, timeout_ms: int = 10_000) -> None:
-    """Wait until what ``pg`` holds in localStorage is what another page of its context opening ``url`` reads.
+def remembered(pg, check, tries: int = 8) -> bool:
+    """``check()`` on ``pg``, reloading it (a second apart) until it holds: whether what another page of the context
+    wrote to localStorage is read here.
 
     Why: Chromium commits a page's localStorage writes to the context's storage asynchronously, and a page
-    opened (or a navigation made) at once after a write read the old value in about 1 run of 5 under load
-    (what no reader does, a second later).  A fixed wait was still too short in a loaded test run; this
-    opens a probe page of the same origin (the page's folder) and waits until it reads every key ``pg``
-    holds, then closes it.
-    A page of another origin has other storage: nothing to wait for.
+    opened (or a navigation made) at once after a write read the old value now and then (1 run in 5 under
+    load, both 'remembered' tests at once in a loaded full run, a fixed wait of a second notwithstanding):
+    what no reader does, who comes back later.  A preference that is never stored still fails every try.
     """
-    if pg.is_closed() or not pg.url.startswith(url.split("/", 3)[0]):
-        return
-    want = pg.evaluate("() => JSON.stringify(Object.assign({}, localStorage))")
-    if want == "{}":
-        return
-    probe = pg.context.new_page()
-    try:
-        # the folder of the page, not the page: the site's script does not run there (it writes to localStorage
-        # at load and as the page closes), and the folder is of the same origin
-        probe.goto(url.rsplit("/", 1)[0] + "/")
-        probe.wait_for_function(
-            "w => { w = JSON.parse(w); return Object.keys(w).every(k => localStorage.getItem(k) === w[k]); }",
-            arg=want, timeout=timeout_ms)
-    finally:
-        probe.close()
+    for _ in range(tries):
+        if check():
+            return True
+        pg.wait_for_timeout(1000)
+        pg.reload()
+        pg.wait_for_load_state("load")
+    return bool(check())
 
 
 def open_in(ctx, root: Path, name: str):
@@ -195,8 +186,8 @@ def open_in(ctx, root: Path, name: str):
     path, _, frag = name.partition("#")
     path, _, query = path.partition("?")  # a view switched by its address (page.html?v=emended)
     url = (root / path).as_uri()
-    if ctx.pages:  # a second page of the context reads what the first remembered (localStorage)
-        storage_committed(ctx.pages[-1], url)
+    if ctx.pages:  # a second page of the context reads what the first remembered (localStorage): see remembered()
+        ctx.pages[-1].wait_for_timeout(1000)
     pg = ctx.new_page()
     errors: list[str] = []
     requests: list[str] = []
