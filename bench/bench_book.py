@@ -14,7 +14,8 @@ each 篇 and the learned variants, 識誤, the rest of the 案 notes, render), i
 configuration, with the garbage collector as ``jiaokan build`` has it.  (It used to call the
 stages itself, and left out each stage added to the build since.)
 Configurations: the book at ``-j 1``, the book at ``-j N``, and the book doubled at ``-j N``
-(every witness listed twice, JS and JS2 …: twice the characters and the witnesses per 篇).
+(every witness listed twice, JS and JS2 …, the copies in 篇 of their own: twice the characters and
+the 篇, each 篇 with the witnesses it had; see :func:`doubled`).
 
 Everything printed is measured, nothing extrapolated:
 
@@ -156,15 +157,55 @@ def old_child(corpus: Path, out: Path, jobs: int) -> dict:
 
 
 def doubled(manifest: Path) -> Path:
-    """A manifest listing every witness twice (the copy's siglum ends in 2)."""
+    """The book twice over: a manifest whose witnesses are listed twice, the copies (siglum + ``2``) in
+    篇 of their own.
+
+    Why not simply every witness twice: that doubles the witnesses *per 篇*, and the work that
+    compares witnesses of a 篇 (the 案 notes' evidence, the collation of each witness with the
+    base, a page's columns) then grows faster than the text by construction.  A book twice as
+    long has twice the 篇, each with the witnesses it had: so each copied file is placed, by the
+    manifest's per-file ``chapter`` (the rule that places a file where its text does not say),
+    in the 篇 ``NAME二`` beside its original's ``NAME``, and collated with the other copies.
+    The 篇 of each file is read from the comments ``jiaokan init`` wrote above each witness
+    (``#   FILE  卷 N: 篇 (how)``).  A file that holds several 篇 (the 識誤's 卷) or front matter
+    cannot be moved whole: its copy stays where the text puts it, beside its original.
+    """
+    import tomllib
+
     text = manifest.read_text(encoding="utf-8")
+    data = tomllib.loads(text)
     blocks = re.split(r"(?m)^(?=\[\[witness\]\])", text)
     head, wits = blocks[0], blocks[1:]
-    copies = [re.sub(r'(?m)^siglum = "(\w+)"', r'siglum = "\g<1>2"', w) for w in wits]
+    placed: dict[str, str] = {}
+    for m in re.finditer(r"(?m)^#   (\S+)  卷 \d+: (.+)$", text):
+        pians = [p.rsplit(" (", 1)[0] for p in m.group(2).split(", ")]
+        if len(pians) == 1 and pians[0] != "front":
+            placed[m.group(1)] = pians[0]
+    copies = []
+    for w in data["witness"]:
+        lines = ["[[witness]]"] + [f"{k} = {_toml(v)}" for k, v in w.items() if k != "overrides"]
+        lines[1:] = [f'siglum = "{w["siglum"]}2"' if ln.startswith("siglum = ") else ln for ln in lines[1:]]
+        overrides = dict(w.get("overrides", {}))
+        folder = os.path.dirname(w["files"][0]) if "files" in w else None
+        for name, pian in placed.items():
+            if folder is not None and any(Path(name).match(os.path.basename(g)) for g in w["files"]):
+                key = f"{folder}/{name}"
+                overrides[key] = {**overrides.get(key, {}), "chapter": f"{pian}二"}
+        for key, table in overrides.items():
+            lines.append(f"[witness.overrides.{_toml(key)}]")
+            lines += [f"{k} = {_toml(v)}" for k, v in table.items()]
+        copies.append("\n".join(lines) + "\n")
     folder = manifest.parent.parent / "doubled"  # beside the manifest's folder: its relative paths still hold
     folder.mkdir(exist_ok=True)
     (folder / "corpus.toml").write_text(head + "".join(w.rstrip("\n") + "\n\n" for w in wits + copies), encoding="utf-8")
     return folder
+
+
+def _toml(value: object) -> str:
+    """A TOML value for the strings and lists of strings a manifest holds (a JSON string is a TOML basic string)."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
 
 
 class MemorySampler(threading.Thread):
