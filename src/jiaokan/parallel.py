@@ -11,6 +11,7 @@ same results: the outputs never depend on ``jobs``.
 
 from __future__ import annotations
 
+import collections
 import gc
 import multiprocessing
 import os
@@ -23,6 +24,9 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Sequence, TypeVar
 
 __all__ = ["fork_map"]
+
+#: steps handed to each worker at a time (see _share)
+QUEUED = 2
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -151,14 +155,14 @@ def _share(pool: ProcessPoolExecutor, workers: int, step: Callable[[Any, T], R],
     failed: list[BaseException] = []
     broken = threading.Event()
 
-    def feed(i: int, fut: Future) -> None:
+    def feed(queued: collections.deque[tuple[int, Future]]) -> None:
         try:
-            while True:
+            while queued:
+                i, fut = queued.popleft()
                 finished.put((i, fut.result()))
-                nxt = take()
-                if nxt is None or broken.is_set() or failed:
-                    return
-                i, fut = nxt, pool.submit(_call, items[nxt])
+                nxt = take() if not (broken.is_set() or failed) else None
+                if nxt is not None:
+                    queued.append((nxt, pool.submit(_call, items[nxt])))
         except BrokenProcessPool:
             broken.set()
         except BaseException as exc:  # a step that raised: raised here too, as with one job
@@ -171,10 +175,14 @@ def _share(pool: ProcessPoolExecutor, workers: int, step: Callable[[Any, T], R],
             if on_done is not None:
                 on_done(j, r)
 
-    # every worker's first step is submitted from here, before this process starts on its own: the pool
-    # forks its workers at the first submit, and a fork must not happen while this thread is mid-step
-    firsts = [(i, pool.submit(_call, items[i])) for i in (take() for _ in range(workers)) if i is not None]
-    feeders = [threading.Thread(target=feed, args=first, name="jiaokan-feed", daemon=True) for first in firsts]
+    # every worker's first steps are submitted from here, before this process starts on its own: the pool
+    # forks its workers at the first submit, and a fork must not happen while this thread is mid-step.
+    # Each worker has QUEUED steps handed to it at a time: the next is waiting when it finishes one, rather
+    # than after its result has reached this process (read by the pool's thread here, which waits for the
+    # interpreter lock while this process works on a step of its own) and a thread here has handed it another
+    firsts = [collections.deque((i, pool.submit(_call, items[i])) for i in (take() for _ in range(QUEUED)) if i is not None)
+              for _ in range(workers)]
+    feeders = [threading.Thread(target=feed, args=(first,), name="jiaokan-feed", daemon=True) for first in firsts if first]
     for t in feeders:
         t.start()
     while not failed and (i := take()) is not None:
