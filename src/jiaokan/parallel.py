@@ -180,9 +180,10 @@ def _share(pool: ProcessPoolExecutor, workers: int, step: Callable[[Any, T], R],
     # Each worker has QUEUED steps handed to it at a time: the next is waiting when it finishes one, rather
     # than after its result has reached this process (read by the pool's thread here, which waits for the
     # interpreter lock while this process works on a step of its own) and a thread here has handed it another
-    firsts = [collections.deque((i, pool.submit(_call, items[i])) for i in (take() for _ in range(QUEUED)) if i is not None)
-              for _ in range(workers)]
-    feeders = [threading.Thread(target=feed, args=(first,), name="jiaokan-feed", daemon=True) for first in firsts if first]
+    firsts = [collections.deque((i, pool.submit(_call, items[i]))
+                                for i in (take() for _ in range(QUEUED)) if i is not None) for _ in range(workers)]
+    feeders = [threading.Thread(target=feed, args=(first,), name="jiaokan-feed", daemon=True)
+               for first in firsts if first]
     for t in feeders:
         t.start()
     while not failed and (i := take()) is not None:
