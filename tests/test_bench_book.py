@@ -1,0 +1,42 @@
+"""The bench's doubled book (bench/bench_book.py ``doubled``): the book twice over, not every witness
+twice in the same 篇 — what the growth rows of issue #24 are measured on."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import ROOT, kanripo_file
+from jiaokan.corpus import load_collations, load_manifest
+
+FILES = ("KR1d0030_003.txt", "KR1d0028_003.txt", "KR1d0026_003.txt", "KR1d0029_001.txt")  # 士相見禮; 識誤 卷一
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("bench_book", ROOT / "bench" / "bench_book.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_copies_are_a_second_book_not_more_witnesses_of_the_same(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in FILES:
+        (src / name).symlink_to(kanripo_file(name))
+    book = tmp_path / "book"
+    book.mkdir()
+    subprocess.run([sys.executable, "-m", "jiaokan", "init", str(src), "-o", str(book / "corpus.toml")],
+                   check=True, capture_output=True)
+    folder = _bench().doubled(book / "corpus.toml")
+    entries = load_manifest(folder)
+    sigla = sorted({e.meta.siglum for e in entries})
+    assert sigla == ["JS", "JS2", "SB", "SB2", "SW", "SW2", "ZS", "ZS2"]
+    placed = {e.meta.siglum: e.override for e in entries}
+    for s in ("JS", "SB", "ZS"):  # the originals where their text puts them; the copies in a 篇 of their own
+        assert placed[s] == ""
+        assert placed[s + "2"] == "士相見禮二"
+    assert placed["SW2"] == ""  # the 識誤's 卷 holds several 篇: its copy cannot be moved whole
