@@ -58,7 +58,8 @@ def value(v: str) -> str:
 
 def attrs(**values: str | None) -> str:
     """`` name="value"`` for each attribute given a value (``None``: left out), in the order given."""
-    return "".join([f' {_ATTR_NAMES.get(k, k)}="{value(v)}"' for k, v in values.items() if v is not None])
+    return "".join([f' {_ATTR_NAMES.get(k, k)}="{v if _needs_escape(v) is None else value(v)}"'
+                    for k, v in values.items() if v is not None])
 
 
 def start(tag: str, **values: str | None) -> str:
