@@ -143,7 +143,7 @@ def _maybe_unlayered(text_el: etree._Element) -> bool:
     (a ``div``'s are its pieces' tails).  Text with a layer for its nearest ``@type`` is owned by no
     such element; so where none owns any but white space there is nothing to find.
     """
-    owners = [el for el in text_el.iter(etree.Element) if (t := el.get("type")) is not None and t not in _LAYER_SET]
+    owners = [el for el in text_el.iter("*") if (t := el.get("type")) is not None and t not in _LAYER_SET]
     if _nearest_type(text_el) not in _LAYER_SET:
         owners.append(text_el)  # (again, maybe: no matter)
     if any(_owns_text(el) for el in owners):
@@ -157,7 +157,7 @@ def _owns_text(el: etree._Element) -> bool:
     The tails of comments and processing instructions are not looked at, as :func:`layer_errors` does not."""
     if el.text and el.text.strip():
         return True
-    for child in el.iterchildren(etree.Element):  # (elements only: no comment's tail, chosen in C)
+    for child in el.iterchildren("*"):  # ("*": elements only, no comment's tail, chosen in C)
         tail = child.tail
         if tail and tail.strip():
             return True
