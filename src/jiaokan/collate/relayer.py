@@ -94,8 +94,7 @@ def inferred_boundaries(w: Witness, layers: Collection[str] = ("zhu",)) -> list[
     out = []
     prev: Piece | None = None
     for p in w.pieces():
-        first = next((x for x in p.content if not isinstance(x, (LineBreak, PageBreak))), None)
-        if prev is not None and prev.layer in layers and p.layer == "jing" and not isinstance(first, Label):
+        if prev is not None and p.layer == "jing" and prev.layer in layers and not _marked(p):
             out.append((prev, p))
         prev = p
     return out
@@ -106,8 +105,14 @@ class _Stream:
     #: the keys in reading order: a string of them when every key is one code point (as the aligner takes them)
     keys: Sequence[str] = field(default_factory=list)
     jing: list[bool] = field(default_factory=list)  # for the explicit witness: is the character 经
-    where: list[tuple[int, int]] = field(default_factory=list)  # (piece index, offset in its text)
+    #: where each key is: the index of its piece, and its offset in the piece's text (two lists, not a
+    #: tuple per character)
+    piece: list[int] = field(default_factory=list)
+    offset: list[int] = field(default_factory=list)
     marked: list[bool] = field(default_factory=list)  # is the character in a 经 piece its print marks (○)
+    #: piece index → (its first key, the key after its last), for the pieces with keys, in reading order:
+    #: a piece's keys are one run of the stream
+    span: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 _COMMENTARY = frozenset({"zhu", "zhuan"})
@@ -136,8 +141,11 @@ def _stream(pieces: Sequence[Piece], layers: Iterable[str] | None = None) -> _St
             jing = p.layer == "jing"
             marked = jing and _marked(p)
             runs.append(ks)
+            lo = len(s.jing)
+            s.span[n] = (lo, lo + len(ks))
             s.jing.extend(repeat(jing, len(ks)))
-            s.where.extend(zip(repeat(n, len(at)), at))
+            s.piece.extend(repeat(n, len(at)))
+            s.offset.extend(at)
             s.marked.extend(repeat(marked, len(ks)))
     if all(type(r) is str for r in runs):
         s.keys = "".join(runs)  # type: ignore[arg-type]  # every run a str
@@ -176,11 +184,8 @@ def relayer(target: Witness, explicit: Sequence[Witness], source: str = "",
         # a replace of as many characters as it replaces pairs them too (``迎己``/``迎巳``: a variant
         # form the keys keep apart still stands in its layer)
         if op.kind == "equal" or (op.kind == "replace" and op.a1 - op.a0 == op.b1 - op.b0):
-            for k in range(op.a1 - op.a0):
-                partner[op.b0 + k] = op.a0 + k
-    first_key: dict[int, int] = {}
-    for idx, (n, _) in enumerate(ws.where):
-        first_key.setdefault(n, idx)
+            partner[op.b0:op.b0 + (op.a1 - op.a0)] = range(op.a0, op.a1)  # (a run at once, in C)
+    first_key = {n: lo for n, (lo, _) in ws.span.items()}
     index = {id(p): n for n, p in enumerate(pieces)}
     dissolve = [(zhu, jing, pieces[index[id(jing)] + 1]) for zhu, jing in bounds
                 if _dissolvable(ws, rs, partner, first_key, pieces, index[id(zhu)], index[id(jing)])]
@@ -194,7 +199,7 @@ def relayer(target: Witness, explicit: Sequence[Witness], source: str = "",
         for n, p in reversed(list(enumerate(pieces))):  # from the end: a cut adds a unit after the piece's own
             nxt = pieces[n + 1] if n + 1 < len(pieces) else None
             if p.layer in layers and n in first_key and (nxt is None or nxt.layer != "jing" or _marked(nxt)):
-                _tail(rep, ws, rs, partner, first_key[n], n, p, target)
+                _tail(rep, ws, rs, partner, n, p, target)
     for zhu, jing, nxt in dissolve:  # last: the streams' piece indexes hold until here
         _dissolve(rep, target, zhu, jing, nxt)
     return rep
@@ -284,26 +289,27 @@ def _disputes(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | Non
     the disagreement is recorded (the report, and a ``layer-disputed`` warning of the witness)."""
     from ..model import ReaderWarning
 
-    i = 0
-    n = len(ws.keys)
-    while i < n:
-        r = partner[i]
-        if r is None or not rs.marked[r] or pieces[ws.where[i][0]].layer != "zhuan":
-            i += 1
+    for pn, (lo, hi) in ws.span.items():  # the 传 pieces' runs of the stream, in reading order
+        piece = pieces[pn]
+        if piece.layer != "zhuan":
             continue
-        j = i
-        while j < n and ws.where[j][0] == ws.where[i][0] and (q := partner[j]) is not None and rs.marked[q]:
-            j += 1
-        piece = pieces[ws.where[i][0]]
-        last = max(k for k, (pn, _) in enumerate(ws.where) if pn == ws.where[i][0])
-        if j - i >= DISPUTE_MIN and j <= last:
-            text = piece.text[ws.where[i][1]:ws.where[j - 1][1] + 1]
-            rep.disputed.append(text)
-            piece.cert = "low"
-            target.warnings.append(ReaderWarning(
-                target.meta.file, piece.loc.line, "layer-disputed",
-                f"{text}: 传 here, a 经 passage of its own in {rep.source}; left as read"))
-        i = j
+        i = lo
+        while i < hi:
+            r = partner[i]
+            if r is None or not rs.marked[r]:
+                i += 1
+                continue
+            j = i
+            while j < hi and (q := partner[j]) is not None and rs.marked[q]:
+                j += 1
+            if j - i >= DISPUTE_MIN and j < hi:  # (not at the 传's end: that is _tail's)
+                text = piece.text[ws.offset[i]:ws.offset[j - 1] + 1]
+                rep.disputed.append(text)
+                piece.cert = "low"
+                target.warnings.append(ReaderWarning(
+                    target.meta.file, piece.loc.line, "layer-disputed",
+                    f"{text}: 传 here, a 经 passage of its own in {rep.source}; left as read"))
+            i = j
 
 
 def _marked(p: Piece) -> bool:
@@ -312,17 +318,18 @@ def _marked(p: Piece) -> bool:
     return isinstance(first, Label)
 
 
-def _tail(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None], lo: int, n: int, p: Piece,
+def _tail(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None], n: int, p: Piece,
           target: Witness) -> None:
     """A 经 passage hidden at the end of a commentary piece that no unmarked 经 follows (``…注…儐之兩馬束錦疏(…``,
     ``…傳曰不當室則無緦服也凡妾爲私兄弟如邦人(注)``): cut it out when the explicit witness says so by
     :data:`TAIL_GAIN` characters over reading it all as commentary."""
-    hi = lo
-    while hi < len(ws.where) and ws.where[hi][0] == n:
-        hi += 1
+    lo, hi = ws.span[n]
     size = hi - lo
     if size < 2 * TAIL_MIN:
         return
+    read_jing = rs.jing
+    if sum([r is not None and read_jing[r] for r in partner[lo:hi]]) < TAIL_GAIN:
+        return  # the gain is at most the piece's characters the explicit witness reads as 经: most pieces, at once
     comm_before = [0]
     for i in range(lo, hi):
         r = partner[i]
@@ -335,7 +342,7 @@ def _tail(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None], 
     gain = comm_before[best] + jing_after[best] - comm_before[size]
     if gain < TAIL_GAIN or not _covered(partner, lo, hi, lo + best):
         return
-    at = ws.where[lo + best][1]
+    at = ws.offset[lo + best]
     text = p.text
     jing = _cut_tail(target, p, at)
     if jing is None:
@@ -372,9 +379,7 @@ def _check(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None],
     hi_piece = first_key.get(jn)
     if lo is None or hi_piece is None:
         return
-    hi = hi_piece
-    while hi < len(ws.where) and ws.where[hi][0] == jn:
-        hi += 1
+    hi = ws.span[jn][1]
     cur = hi_piece - lo  # the reader's split, in keys of the stretch
     span = range(lo, hi)
     # score[k]: aligned characters before k that are commentary in the explicit witness, plus those from k on that are 经
@@ -412,7 +417,7 @@ def _check(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None],
         jing.cert = "low"
         return
     before = zhu.text + jing.text
-    at = ws.where[lo + best][1] if ws.where[lo + best][0] == zn else len(zhu.text) + ws.where[lo + best][1]
+    at = ws.offset[lo + best] if ws.piece[lo + best] == zn else len(zhu.text) + ws.offset[lo + best]
     old = len(zhu.text)
     _move(zhu, jing, at)
     rep.moved += 1

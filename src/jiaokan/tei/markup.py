@@ -47,14 +47,18 @@ def text(s: str) -> str:
     return s
 
 
-def _attr_value(v: str) -> str:
+def value(v: str) -> str:
+    """``v`` as an attribute value between double quotes (``&``, ``<``, ``"`` escaped, and the white
+    space the parser would otherwise normalize to a space as references)."""
+    if _needs_escape(v) is None:
+        return v
     return (v.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
             .replace("\t", "&#9;").replace("\n", "&#10;").replace("\r", "&#13;"))
 
 
 def attrs(**values: str | None) -> str:
     """`` name="value"`` for each attribute given a value (``None``: left out), in the order given."""
-    return "".join([f' {_ATTR_NAMES.get(k, k)}="{v if _needs_escape(v) is None else _attr_value(v)}"'
+    return "".join([f' {_ATTR_NAMES.get(k, k)}="{v if _needs_escape(v) is None else value(v)}"'
                     for k, v in values.items() if v is not None])
 
 

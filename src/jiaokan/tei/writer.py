@@ -25,7 +25,7 @@ import datetime as _dt
 import re
 from dataclasses import replace
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote as _quote
 
 from lxml import etree
 
@@ -127,26 +127,33 @@ class _RespTable:
         self.ids: dict[str, str] = {}
         self.roles: dict[str, set[str]] = {}
         self.surfaces: dict[str, str] = {}  # image name → surface xml:id
+        self._pointers: dict[str, str] = {}  # image name → "#" + its surface's xml:id
+        self._taken: set[str] = set()  # the surfaces' xml:ids (a set kept, not remade per new image)
         self.facs_url = facs_url
 
     def surface(self, facs: str | None) -> str | None:
         if not facs:
             return None
-        if facs not in self.surfaces:
+        pointer = self._pointers.get(facs)
+        if pointer is None:
             sid = "facs-" + re.sub(r"[^\w.-]", "_", facs)
-            used = set(self.surfaces.values())
-            while sid in used:
+            while sid in self._taken:
                 sid += "x"
             self.surfaces[facs] = sid
-        return "#" + self.surfaces[facs]
+            self._taken.add(sid)
+            pointer = self._pointers[facs] = "#" + sid
+        return pointer
 
-    def facsimile(self) -> etree._Element | None:
+    def facsimile(self) -> str:
+        """The ``facsimile`` of the page images met, as markup (:mod:`.markup`; "" if none): a
+        witness names thousands, an element built for each cost a tenth of writing its TEI."""
         if not self.surfaces:
-            return None
-        return E.facsimile(*(
-            E.surface(E.graphic(url=self.facs_url.replace("{facs}", quote(facs)) if self.facs_url else quote(facs)),
-                      n=facs, xml_id=sid)
-            for facs, sid in self.surfaces.items()))
+            return ""
+        url, value = self.facs_url, M.value
+        return "<facsimile>" + "".join([
+            f'<surface n="{value(facs)}" xml:id="{value(sid)}"><graphic url="'
+            f'{value(url.replace("{facs}", quote(facs)) if url else quote(facs))}"/></surface>'
+            for facs, sid in self.surfaces.items()]) + "</facsimile>"
 
     def ref(self, name: str | None, layer: str) -> str | None:
         if not name:
@@ -160,6 +167,16 @@ class _RespTable:
             self.ids[name] = rid
         self.roles.setdefault(name, set()).add(layer)
         return "#" + self.ids[name]
+
+
+def quote(name: str) -> str:
+    """``urllib.parse.quote(name)``, at once where it is that already (an image name of letters, digits
+    and ``_.-~/``, as all of Kanripo's are): a witness names thousands of page images."""
+    return name if _UNQUOTED(name) else _quote(name)
+
+
+#: What :func:`urllib.parse.quote` leaves as it is (its always-safe characters and its default ``safe``, ``/``).
+_UNQUOTED = re.compile(r"[A-Za-z0-9_.\-~/]*\Z", re.ASCII).match
 
 
 def witness_to_tei(w: Witness) -> etree._ElementTree:
@@ -180,7 +197,8 @@ def witness_to_tei(w: Witness) -> etree._ElementTree:
                 out.append(M.element("div", type="chapter"))
             out.append(f"</{tag}>")
     out.append("</text>")
-    root = M.document(E.TEI(_header(w, resp), resp.facsimile(), xml_lang=language_tag(m.script)), "".join(out))
+    # the header built, then the page images and the text as markup, parsed into the document at once
+    root = M.document(E.TEI(_header(w, resp), xml_lang=language_tag(m.script)), resp.facsimile() + "".join(out))
     for div in root.iter(_DIV):
         for piece in div:
             if piece.text is None and len(piece):
@@ -289,9 +307,12 @@ def char_entry(code: str, char: str | None) -> etree._Element:
 def _div(d: Div, resp: _RespTable, out: list[str]) -> None:
     """The ``div`` of ``d`` as markup, onto ``out``: one ``ab`` (or ``head``) per piece."""
     out.append(M.start("div", type=d.type, n=d.n, xml_id=d.id))
+    value = M.value
     first = True
     for u in d.units:
         has_jing = u.jing is not None
+        n = f' n="{value(u.id)}"'  # (the unit's attributes once, not per piece)
+        corresp = f' corresp="{value("#" + u.id)}"' if has_jing else ""
         for p in u.pieces:
             as_head = first and p.layer == "paratext" and p.subtype == "head"
             if not as_head:
@@ -299,8 +320,19 @@ def _div(d: Div, resp: _RespTable, out: list[str]) -> None:
             is_jing = p.layer == "jing"
             who = resp.ref(p.resp, p.layer)  # before the content's notes: resp ids number in document order
             tag = "head" if as_head else "ab"
-            out.append(M.start(tag, type=p.layer, subtype=p.subtype, n=u.id, resp=who, cert=p.cert, source=p.source,
-                               xml_id=u.id if is_jing else p.id, corresp="#" + u.id if not is_jing and has_jing else None))
+            xml_id = u.id if is_jing else p.id
+            # M.start's attributes in M.start's order (type subtype n resp cert source xml:id corresp), without
+            # a dict of them per piece
+            out.append("".join((
+                f'<{tag} type="{value(p.layer)}"',
+                "" if p.subtype is None else f' subtype="{value(p.subtype)}"',
+                n,
+                "" if who is None else f' resp="{value(who)}"',
+                "" if p.cert is None else f' cert="{value(p.cert)}"',
+                "" if p.source is None else f' source="{value(p.source)}"',
+                "" if xml_id is None else f' xml:id="{value(xml_id)}"',
+                "" if is_jing else corresp,
+                ">")))
             _fill(out, p.content, resp)
             out.append(f"</{tag}>")
     out.append("</div>")
@@ -311,10 +343,14 @@ def _fill(out: list[str], content: list[Inline], resp: _RespTable) -> None:
     order, and with the responsible people numbered in the order, the document reads)."""
     add = out.append
     for node in content:
-        if isinstance(node, Text):
+        if type(node) is Text:  # the two kinds of most nodes first, by their exact type
+            add(M.text(node.text))
+        elif type(node) is LineBreak and type(node.n) is int:
+            add(f'<lb n="{node.n}"/>')  # (M.element's, with nothing to escape)
+        elif isinstance(node, Text):
             add(M.text(node.text))
         elif isinstance(node, Label):
-            add(M.element("label", M.text(node.text)))
+            add(f"<label>{M.text(node.text)}</label>" if node.text else "<label/>")  # (M.element's, no attributes)
         elif isinstance(node, Gaiji):
             add(M.element("g", M.text(node.char) if node.char else "", ref="#" + node.code))
         elif isinstance(node, PageBreak):

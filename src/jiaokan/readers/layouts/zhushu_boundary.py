@@ -251,8 +251,11 @@ def read_voices(path: str | Path | None = None) -> dict[str, "Counter[tuple[str,
             raise ValueError(f"{path or VOICES_FILE}:{n}: expected 'voice<TAB>two characters<TAB>count', "
                              f"got {line[:40]!r}")
         voice, pair, count = fields
-        a, b = (edge.get(c, c) for c in pair)
-        out.setdefault(voice, Counter())[a, b] += int(count)
+        a, b = pair[0], pair[1]
+        counts = out.get(voice)
+        if counts is None:  # (not setdefault: it made a Counter for every row, and a generator a row for the edges)
+            counts = out[voice] = Counter()
+        counts[edge.get(a, a), edge.get(b, b)] += int(count)
     return out
 
 
