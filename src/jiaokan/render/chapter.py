@@ -43,6 +43,10 @@ class Chapter:
     apparatus_file: str | None = None  # href of the apparatus TEI file
     prev: Chapter | None = None  # the chapter before this one in the book (set by the site)
     next: Chapter | None = None
+    #: siglum → the chapter whose search data already holds that witness (the same text, the same 篇), so that
+    #: this chapter's data file points there instead of holding it again (set by the site,
+    #: :func:`.search_index.share_search_data`)
+    search_from: dict[str, str] = field(default_factory=dict)
 
     @property
     def base(self) -> str:

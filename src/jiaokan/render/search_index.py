@@ -197,8 +197,26 @@ def _verdict(verdicts: Verdicts | None, note_id: str | None, zs: str | None, nam
             "reason_hant": reason_t, "reason_hans": hans(reason_t), "claims": claims, "zs": zs}
 
 
+def share_search_data(chapters: list[Chapter]) -> None:
+    """Set each chapter's :attr:`.Chapter.search_from`: a witness that an earlier chapter of the same 篇 (the same
+    label) already indexes, as the same text under the same siglum, is left out of this chapter's data file, which
+    names that chapter instead (``from``); the page loads both (``search.js``).  The 疏 collation of a 篇
+    (``NAME-shu``: the 注疏 against the 单疏本) held the whole 注疏 again, a sixth of the search data; the book's
+    search now finds each witness's text once, under its first page."""
+    first: dict[int, Chapter] = {}
+    for ch in chapters:
+        ch.search_from = {}
+        for s, w in ch.witnesses.items():
+            owner = first.setdefault(id(w), ch)
+            if owner is not ch and owner.witnesses.get(s) is w and owner.label == ch.label \
+                    and owner.tei_files.get(s) == ch.tei_files.get(s):
+                ch.search_from[s] = owner.name
+
+
 def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
-    """Everything the chapter's search, citation and 案 dialog need, as one JSON-able dict."""
+    """Everything the chapter's search, citation and 案 dialog need, as one JSON-able dict: of the witnesses
+    another chapter's data holds (:attr:`.Chapter.search_from`), only where that is (``from``: siglum → [chapter,
+    its data file]) and the chapter's witnesses in order (``sigla``)."""
     rows = _row_of(ch)
     zs = next((s for s, w in ch.witnesses.items() if w.meta.role == "zhushu"), None)
     streams: list[dict] = []
@@ -206,7 +224,8 @@ def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     cite: dict[str, dict] = {}
     notes: dict[str, dict] = {}
     names = {s: work_title(w.meta) for s, w in ch.witnesses.items()}
-    for s, w in ch.witnesses.items():
+    own = {s: w for s, w in ch.witnesses.items() if s not in ch.search_from}
+    for s, w in own.items():
         ss, c, n, pages = _witness_index(s, w, rows, verdicts, zs, names)
         streams.extend(x.to_json() for x in ss)
         cite[s] = c
@@ -215,10 +234,12 @@ def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         wits[s] = {"title": m.title or m.file, "work": work_title(m), "script": m.script, "lang": lang_of(m.script),
                    "tei": ch.tei_files.get(s), "pages": pages, "role": m.role, "head": cite_head(m, ch.label),
                    "juan": leaf_ref(None, None, m.juan)[0]}
+    shared = {"sigla": ch.sigla, "from": {s: [name, data_src(name)] for s, name in ch.search_from.items()}} \
+        if ch.search_from else {}
     return {
         "name": ch.name, "page": ch.page, "base_page": ch.base_page, "label": ch.label, "base": ch.base,
-        "layers": {k: v for k, v in LAYER_ZH.items()}, "wits": wits, "fold": fold_table(ch.witnesses.values()),
-        "s": streams, "cite": cite, "notes": notes,
+        "layers": {k: v for k, v in LAYER_ZH.items()}, "wits": wits, "fold": fold_table(own.values()),
+        "s": streams, "cite": cite, "notes": notes, **shared,
     }
 
 
@@ -254,7 +275,12 @@ def js_data(slot: str, data: object) -> bytes:
 
 def search_src(ch: Chapter) -> str:
     """Where the chapter's data file lies, relative to the site root."""
-    return f"search/{ch.name}.js"
+    return data_src(ch.name)
+
+
+def data_src(name: str) -> str:
+    """Where the data file of the chapter called ``name`` lies, relative to the site root."""
+    return f"search/{name}.js"
 
 
 def write_chapter_search(ch: Chapter, out: Path, verdicts: Verdicts | None) -> dict[str, int]:

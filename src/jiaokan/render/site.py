@@ -22,7 +22,7 @@ from .emended import emendations
 from .html import VARIANT_ZH, lang_of
 from .parts import ROW_BYTES, ROW_TAGS, Part, id_map_js, ids_of, map_file, nav, plan, weigh
 from .notes import VERDICT_ZH, Verdicts, badge_legend, note_summary, verdict_key
-from .search_index import search_src, write_book_search, write_chapter_search
+from .search_index import search_src, share_search_data, write_book_search, write_chapter_search
 from .searchfold import fold_table
 
 STATIC = ("edition.css", "edition.js", "search.js", "cite.js", "verdict.js", "search.css")
@@ -207,6 +207,7 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
         ch.emends = emendations(ch.witnesses[ch.base], verdicts) if verdicts else {}
     chapters = book_order(chapters)
     link_chapters(chapters)
+    share_search_data(chapters)
 
     def write(name: str, template: str, ctx: dict) -> None:
         data = env.get_template(template).render(site_title=title, **ctx).encode("utf-8")
