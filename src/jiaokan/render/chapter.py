@@ -267,7 +267,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         apps_by_row.setdefault(a.row, []).append(a)
     pages = PageIds()
     front = _edge_rows(ch, "front", pages, verdicts)
-    texts = {s: witness_key_text(w) for s, w in ch.witnesses.items()} if len(ch.witnesses) > 1 else {}
+    texts = _KeyTexts(ch.witnesses)
     rows_out = []
     for i, row in enumerate(ch.rows(), 1):
         cols = []
@@ -347,12 +347,26 @@ def _fold_all(text: str) -> str:
     return text.translate(_FOLDS)
 
 
+class _KeyTexts(dict):
+    """siglum → :func:`witness_key_text`, made when first asked: only a witness a row lacks is searched for that
+    row's 经 (:func:`_unplaced`), and most witnesses of most chapters never are."""
+
+    def __init__(self, witnesses: dict[str, Witness]):
+        super().__init__()
+        self.witnesses = witnesses
+
+    def __missing__(self, s: str) -> str:
+        w = self.witnesses.get(s)
+        text = self[s] = witness_key_text(w) if w is not None else ""
+        return text
+
+
 def _unplaced(absent: list[str], row: Row, units: dict[str, dict[str, Unit]], texts: dict[str, str]) -> list[str]:
     """The witnesses of ``absent`` whose text has this row's 经 after all (:func:`.truth.found_elsewhere`): the
     collation did not place their passage here, which is not the same as their lacking it."""
     jing = ["".join(p.text for uid in ids for p in units[s][uid].pieces if p.layer == "jing")
             for s, ids in row.units.items() if ids]
-    return [s for s in absent if any(found_elsewhere(j, texts.get(s, "")) for j in jing)]
+    return [s for s in absent if any(found_elsewhere(j, texts[s]) for j in jing)]
 
 
 def _slots(writers: list[ColumnWriter]) -> dict[int, list[int]]:

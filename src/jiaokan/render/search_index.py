@@ -49,29 +49,52 @@ ANCHOR_CHARS = 12
 
 @dataclass
 class _Stream:
-    """One witness's layer: its reading characters and where they come from."""
+    """One witness's layer: its reading characters and where they come from.
+
+    The characters are kept as the strings added (``parts``) and counted (``n``): a list of one-character strings
+    cost a Python object per character of the book, and the stream is joined once, at the end."""
 
     siglum: str
     layer: str
-    chars: list[str] = field(default_factory=list)
+    parts: list[str] = field(default_factory=list)
+    n: int = 0  # characters so far
     anchors: list[list] = field(default_factory=list)  # [offset, element id, row id]
     pages: list[list] = field(default_factory=list)  # [offset, page label]
     _page: str | None = None
 
     def at(self, target: str, row: str | None) -> None:
-        if self.anchors and self.anchors[-1][0] == len(self.chars):
-            self.anchors[-1] = [len(self.chars), target, row]
+        if self.anchors and self.anchors[-1][0] == self.n:
+            self.anchors[-1] = [self.n, target, row]
         else:
-            self.anchors.append([len(self.chars), target, row])
+            self.anchors.append([self.n, target, row])
 
     def add(self, s: str, page: str | None) -> None:
         if page != self._page and page is not None:
-            self.pages.append([len(self.chars), page])
+            self.pages.append([self.n, page])
             self._page = page
-        self.chars.extend(strip_ignorable(s))
+        t = strip_ignorable(s)
+        if t:
+            self.parts.append(t)
+            self.n += len(t)
+
+    def tail(self, k: int) -> str:
+        """The last ``k`` characters so far."""
+        out: list[str] = []
+        got = 0
+        for t in reversed(self.parts):
+            out.append(t)
+            got += len(t)
+            if got >= k:
+                break
+        return "".join(reversed(out))[-k:]
+
+    def text(self) -> str:
+        if len(self.parts) > 1:
+            self.parts[:] = ["".join(self.parts)]
+        return self.parts[0] if self.parts else ""
 
     def to_json(self) -> dict:
-        return {"w": self.siglum, "l": self.layer, "t": "".join(self.chars), "a": self.anchors, "pg": self.pages}
+        return {"w": self.siglum, "l": self.layer, "t": self.text(), "a": self.anchors, "pg": self.pages}
 
 
 @dataclass
@@ -135,11 +158,11 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                         an = streams.setdefault(note.layer, _Stream(s, note.layer))
                         an.at(note.id or u.id, row)
                         rec_n = {"w": s, "u": u.id, "r": row, "text": note.text,
-                                 "before": "".join(host.chars[-ANCHOR_CHARS:]), "layer": p.layer,
+                                 "before": host.tail(ANCHOR_CHARS), "layer": p.layer,
                                  "page": step.page, "line": lines.n, "xmlid": note.id,
                                  "v": _verdict(verdicts, note.id, zs, names)}
                         notes[note.id or f"{u.id}.an{len(notes)}"] = rec_n
-                        after.append((rec_n, host, len(host.chars)))
+                        after.append((rec_n, host, host.n))
                     streams[note.layer].add(node.reading, step.page)
                     continue
                 if isinstance(node, Note):
@@ -154,7 +177,7 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                 own.append([0, where.page, lines.n])
             rec[1] = by_page(own)
     for rec_n, host, at in after:  # the text right after each note, now that the host streams are whole
-        rec_n["after"] = "".join(host.chars[at:at + ANCHOR_CHARS])
+        rec_n["after"] = host.text()[at:at + ANCHOR_CHARS]
     order = {layer: i for i, layer in enumerate(LAYERS)}
     return sorted(streams.values(), key=lambda x: order.get(x.layer, len(order))), cite, notes, pages
 
