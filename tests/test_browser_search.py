@@ -263,8 +263,14 @@ def test_a_page_searches_a_witness_from_the_data_of_its_pians_first_page(browser
     first = next(c for c in chapters if c.name == "dasheyi")
     zs = Chapter("dasheyi-zs", {"ZS": first.witnesses["ZS"]}, None, title=first.label,
                  tei_files={k: v for k, v in first.tei_files.items() if k == "ZS"})
+    from jiaokan.render.truth import _search_data, check_site
+
     render_site([first, zs], tmp_path / "s")
     assert "袒执弓挟" not in (tmp_path / "s" / "search" / "dasheyi-zs.js").read_text(encoding="utf-8")
+    # the truth checks read the page's data as the page does: the 注疏's streams joined in from the first page's file
+    joined = _search_data(tmp_path / "s", "search/dasheyi-zs.js", {})
+    assert {st["w"] for st in joined["s"]} == {"ZS"} and any("袒执弓挟" in st["t"] for st in joined["s"])
+    assert check_site(tmp_path / "s") == []
     ctx, pg = _open(browser, tmp_path / "s" / "dasheyi-zs.html")
     try:
         hits = search(pg, "袒执弓挟")
