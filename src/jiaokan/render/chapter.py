@@ -13,7 +13,6 @@ from urllib.parse import quote
 import unicodedata
 from html import unescape
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Callable
 
 from markupsafe import Markup, escape
@@ -70,13 +69,13 @@ class Chapter:
     def base_file(self) -> str:
         return f"{self.name}-base.html"
 
-    @cached_property
+    @property
     def base_drawn(self) -> bool:
         """A collation's base-text view is drawn from its parallel page like any witness as the reading text
-        (``NAME.html?read=BASE``) when its base has no 案 notes: a page of its own would write the base's text once
-        more (the 疏 collated with the 单疏本: a sixth of the site); a base with 案 notes keeps its page, which is
-        also the emended text (:attr:`emends`)."""
-        return self.collation is not None and not self.witnesses[self.base].notes()
+        (``NAME.html?read=BASE``): a page of its own wrote the base's text once more (a fifth of the site).  The
+        emended text is that view switched (``&v=emended``): the parallel page's base column holds the changes of
+        its 案 notes, hidden until then (:attr:`emends`).  A single witness keeps its reading page."""
+        return self.collation is not None
 
     def reading_page(self, siglum: str) -> str:
         """The base-text view read from ``siglum``: the base's page, or the parallel page drawn as that witness's
@@ -100,8 +99,13 @@ class Chapter:
 
     @property
     def emended_href(self) -> str:
-        """The emended text: the base page switched to it (the two share one page)."""
-        return f"{self.base_page}?v=emended"
+        """The emended text: the base view switched to it (the two share one page)."""
+        return f"{self.base_page}{'&' if '?' in self.base_page else '?'}v=emended"
+
+    def old_base_parts(self, n: int) -> list[str]:
+        """The names the parts 2… of a base page had (``NAME-base-p2.html`` …), for a view drawn now from a parallel
+        page of ``n`` parts: a base page, one column, was never cut into more parts than its parallel page."""
+        return [f"{self.name}-base-p{k}.html" for k in range(2, n + 1)] if self.base_drawn else []
 
     #: the changes the base witness's 案 notes make where they can be placed (piece id → changes; set by the site,
     #: made once per chapter): the base page is the emended text too when there are any
@@ -265,6 +269,9 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     apps_by_row: dict[str, list] = {}
     for a in (col.apps if col else []):
         apps_by_row.setdefault(a.row, []).append(a)
+    # the base view drawn from this page is the emended text too (``?read=BASE&v=emended``): the base column holds
+    # the changes of its 案 notes, hidden in every other view (``edition.css``)
+    ems = ch.emends if ch.base_drawn and ch.emends else None
     pages = PageIds()
     front = _edge_rows(ch, "front", pages, verdicts)
     texts = _KeyTexts(ch.witnesses)
@@ -275,7 +282,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         writers = []
         for s, w in ch.witnesses.items():
             ids = row.units.get(s, [])
-            cw = ColumnWriter(s, marks.get((row.id, s)), pages, verdicts)
+            cw = ColumnWriter(s, marks.get((row.id, s)), pages, verdicts, emend=ems if s == ch.base else None)
             for uid in ids:
                 cw.add_unit(units[s][uid], openers[s].get(uid))
             writers.append((s, w, ids, cw))
@@ -320,6 +327,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         "apps_src": apps_src(ch),
         "view": "parallel",
         "lang": lang_of(ch.witnesses[ch.base].meta.script),
+        "nchanges": sum(len(x) for x in ems.values()) if ems else 0,
     }
 
 

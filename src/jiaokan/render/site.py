@@ -249,10 +249,14 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
     moved = [(ch.emended_page, ch.emended_href)] if ch.has_emended else []
     moved += [(ch.base_file, ch.base_page)] if ch.base_drawn else []
     moved += [(ch.old_reading_page(s), page) for s, page in ch.readers if s != ch.base]
-    for name, to in moved:
-        data = env.get_template("moved.html").render(site_title=title, chapter=ch, to=to).encode("utf-8")
-        atomic_write_bytes(out / name, data)
-        pages[name] = len(data)
+
+    def write_moved(todo: list[tuple[str, str]]) -> None:
+        for name, to in todo:
+            data = env.get_template("moved.html").render(site_title=title, chapter=ch, to=to).encode("utf-8")
+            atomic_write_bytes(out / name, data)
+            pages[name] = len(data)
+
+    write_moved(moved)
     data_files = write_chapter_search(ch, out, verdicts)
     for name, template, ctx in todo:
         key = "rows" if "rows" in ctx else "blocks"
@@ -274,6 +278,8 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
             js = id_map_js(map_file(name), [p.page for p in parts], ids)
             atomic_write_bytes(out / map_file(name), js)
             data_files[map_file(name)] = len(js)
+        if template == "chapter.html":  # the parts of a base page there was: to the base view (a permalink's id leads on)
+            write_moved([(old, ch.base_page) for old in ch.old_base_parts(len(parts))])
     return pages, data_files
 
 

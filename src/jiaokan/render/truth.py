@@ -234,8 +234,10 @@ def _cls(name: str) -> str:
     return f"contains(concat(' ', @class, ' '), ' {name} ')"
 
 
-#: Text nodes of the page that are not the witness's reading: 案 notes, labels, page marks, footnote numbers.
-_NOT_TEXT = "not(ancestor::*[" + " or ".join(_cls(c) for c in ("an", "label", "pb", "fn-ref", "badge")) + "])"
+#: Text nodes of the page that are not the witness's reading: 案 notes, labels, page marks, footnote numbers, and
+#: the readings a 案 note's change puts beside the base's characters (the emended text's, hidden until switched to).
+_NOT_TEXT = "not(ancestor::*[" + " or ".join(_cls(c) for c in ("an", "label", "pb", "fn-ref", "badge", "em-was",
+                                                                "em-new")) + "])"
 
 
 def _unknown_as_geta(text: str) -> str:
