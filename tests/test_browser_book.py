@@ -350,10 +350,11 @@ def test_the_emended_text_marks_each_change_and_links_it_to_its_note(opener, sit
     """The 校定本 is the base view switched (the parallel page drawn as its base, ?read=JS&v=emended): the changes
     shown, each a button to its note; its old addresses lead there, a permalink with them; the parts keep the
     switch."""
-    pg = opener(site, "xiangsheli-emended.html#r2")
-    pg.wait_for_function("location.search === '?read=JS&v=emended'")
-    pg.wait_for_load_state("load")
-    assert pg.url.split("/")[-1] == "xiangsheli.html?read=JS&v=emended#r2" and pg.errors == []
+    for old in ("xiangsheli-emended.html#r2", "xiangsheli-base.html?v=emended#r2"):  # the old page and the old switch
+        pg = opener(site, old)
+        pg.wait_for_function("location.search === '?read=JS&v=emended'")
+        pg.wait_for_load_state("load")
+        assert pg.url.split("/")[-1] == "xiangsheli.html?read=JS&v=emended#r2" and pg.errors == []
     pg = opener(site, "xiangsheli.html?read=JS&v=emended")
     assert pg.errors == []
     assert pg.get_attribute(".views .emended-link", "aria-current") == "page"

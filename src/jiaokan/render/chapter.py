@@ -108,7 +108,8 @@ class Chapter:
         return [f"{self.name}-base-p{k}.html" for k in range(2, n + 1)] if self.base_drawn else []
 
     #: the changes the base witness's 案 notes make where they can be placed (piece id → changes; set by the site,
-    #: made once per chapter): the base page is the emended text too when there are any
+    #: made once per chapter): the base view (the parallel page drawn as the base; a single witness's reading page)
+    #: is the emended text too when there are any
     emends: "dict[str, list[Em]] | None" = None
 
     @property

@@ -19,9 +19,10 @@
   })();
 
   /* ---------------------------------------------------------------- the emended text (校定本)
-     The base page is the emended text too (render/chapter.py base_context): every change of a 案 note is in its
-     rows, hidden.  ?v=emended switches the page to it: the changes shown and each a button to its note; the
-     links to the other parts of the view keep the switch (partHref). */
+     The base view is the emended text too: every change of a 案 note is in its rows, hidden (the parallel page's
+     base column, render/chapter.py parallel_context; a single witness's reading page, base_context).  ?v=emended
+     switches the view to it (with ?read=BASE on the parallel page): the changes shown and each a button to its
+     note; the links to the other parts of the view keep the switch (partHref). */
   /* ?read=SIGLUM on the parallel page: that witness as the reading text (readingView, below) */
   var READER = (function () {
     var m = /(?:^\?|&)read=([^&#]*)/.exec(location.search), D = window.jiaokanData || {};
