@@ -251,6 +251,43 @@ def test_an_dialog_shows_claim_evidence(browser, site, tmp_path):  # noqa: F811
         ctx.close()
 
 
+def test_a_page_searches_a_witness_from_the_data_of_its_pians_first_page(browser, site, tmp_path):  # noqa: F811
+    """A second page of a 篇 showing the same 注疏 (as the 疏 collation, NAME-shu, does) holds no copy of its search
+    data: the page loads the first page's file and finds the 注疏 there, its hits leading to its own page; the
+    book's search lists the text once, under the first page."""
+    from jiaokan.render.chapter import Chapter
+    from jiaokan.render.inputs import load_inputs
+    from jiaokan.render.site import render_site
+
+    chapters, _ = load_inputs([site.parent / "apparatus" / "dasheyi.xml", *sorted((site.parent / "tei").glob("*.xml"))])
+    first = next(c for c in chapters if c.name == "dasheyi")
+    zs = Chapter("dasheyi-zs", {"ZS": first.witnesses["ZS"]}, None, title=first.label,
+                 tei_files={k: v for k, v in first.tei_files.items() if k == "ZS"})
+    from jiaokan.render.truth import _search_data, check_site
+
+    render_site([first, zs], tmp_path / "s")
+    assert "袒执弓挟" not in (tmp_path / "s" / "search" / "dasheyi-zs.js").read_text(encoding="utf-8")
+    # the truth checks read the page's data as the page does: the 注疏's streams joined in from the first page's file
+    joined = _search_data(tmp_path / "s", "search/dasheyi-zs.js", {})
+    assert {st["w"] for st in joined["s"]} == {"ZS"} and any("袒执弓挟" in st["t"] for st in joined["s"])
+    assert check_site(tmp_path / "s") == []
+    ctx, pg = _open(browser, tmp_path / "s" / "dasheyi-zs.html")
+    try:
+        hits = search(pg, "袒执弓挟")
+        assert hits and {h["w"] for h in hits} == {"ZS"} and all(h["href"].startswith("#ZS") for h in hits)
+        assert pg.locator("mark.hit.cur").count() >= 1  # marked in its place on this page
+        assert pg.errors == []
+    finally:
+        ctx.close()
+    ctx, pg = _open(browser, tmp_path / "s" / "index.html")
+    try:
+        hits = search(pg, "袒执弓挟")
+        assert sorted(h["w"] for h in hits) == ["JS", "SB", "ZS"]  # each witness's text once
+        assert pg.errors == []
+    finally:
+        ctx.close()
+
+
 def test_a_verdict_its_evidence_contradicts_is_shown_uncertain(browser, site, tmp_path):  # noqa: F811
     """The 卷十七 女子/子女 case: 不符 over a table in which the deciding witness reads what the note says.  The
     badge is neither ✓ nor ✗, the dialog says 存疑 and why, in the interface's language."""

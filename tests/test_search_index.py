@@ -19,7 +19,7 @@ from jiaokan.normalize import is_ignorable, key
 from jiaokan.normalize.numerals import chinese_numeral
 from jiaokan.render.chapter import Chapter
 from jiaokan.render.cite import citation, hanzi_number, juan_and_leaf, page_ref, work_title
-from jiaokan.render.search_index import by_page, chapter_index, js_data
+from jiaokan.render.search_index import by_page, chapter_index, js_data, share_search_data
 
 from .conftest import CORPUS
 
@@ -75,6 +75,23 @@ def test_streams_are_each_layers_reading_text(dasheyi):
 def _places(groups: list[list]) -> list[tuple]:
     """A citation record's places (per page: the page, then offset and line pairs) as (offset, page, line)."""
     return [(g[j], g[0], g[j + 1]) for g in groups for j in range(1, len(g), 2)]
+
+
+def test_a_witness_another_page_of_its_pian_indexes_is_named_not_held_again(dasheyi):
+    """A second page of the 篇 that shows the same 注疏 (the 疏 collation, NAME-shu) points at the first page's
+    data for it, and holds only what is its own; a page of another 篇 holding the same text indexes it itself."""
+    zs = dasheyi.witnesses["ZS"]
+    tei = {k: v for k, v in dasheyi.tei_files.items() if k == "ZS"}
+    second = Chapter("dasheyi-shu", {"ZS": zs}, None, title=dasheyi.label, tei_files=dict(tei))
+    other = Chapter("elsewhere", {"ZS": zs}, None, title="另一篇", tei_files=dict(tei))
+    share_search_data([dasheyi, second, other])
+    assert dasheyi.search_from == {} and second.search_from == {"ZS": "dasheyi"} and other.search_from == {}
+    idx = chapter_index(second)
+    assert idx["from"] == {"ZS": ["dasheyi", "search/dasheyi.js"]} and idx["sigla"] == ["ZS"]
+    assert idx["s"] == [] and idx["cite"] == {} and idx["wits"] == {} and idx["fold"] == {}
+    first = chapter_index(dasheyi)
+    assert "from" not in first and {s["w"] for s in first["s"]} == {"JS", "ZS", "SB"}
+    assert {s["w"] for s in chapter_index(other)["s"]} == {"ZS"}
 
 
 def test_citation_records_are_grouped_by_page():

@@ -107,8 +107,15 @@ def _app_table(col: Collation) -> dict[str, dict]:
     owners = _owners(col)
     starts = {s: page_starts(w) for s, w in col.witnesses.items()}
 
+    labels: dict[tuple[str, str | None, int | None], str] = {}
+
     def where(s: str, page: str | None, line: int | None) -> str:  # 卷五 葉三a 行4: the leaf's line, as cited
-        return place_label(col.witnesses[s], starts[s], page, line)
+        # once per place: the entries of a line share it, and the witnesses' readings of an entry often do
+        k = (s, page, line)
+        hit = labels.get(k)
+        if hit is None:
+            hit = labels[k] = place_label(col.witnesses[s], starts[s], page, line)
+        return hit
 
     # per reading [siglum, text, where, its type ("lem" for the base), its unit]; the layer's name is the file's
     # table (``D.lz``, :func:`.search_index.write_chapter_apps`), a subtype only where there is one: the entries

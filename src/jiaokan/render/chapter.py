@@ -13,7 +13,6 @@ from urllib.parse import quote
 import unicodedata
 from html import unescape
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Callable
 
 from markupsafe import Markup, escape
@@ -43,6 +42,10 @@ class Chapter:
     apparatus_file: str | None = None  # href of the apparatus TEI file
     prev: Chapter | None = None  # the chapter before this one in the book (set by the site)
     next: Chapter | None = None
+    #: siglum → the chapter whose search data already holds that witness (the same text, the same 篇), so that
+    #: this chapter's data file points there instead of holding it again (set by the site,
+    #: :func:`.search_index.share_search_data`)
+    search_from: dict[str, str] = field(default_factory=dict)
 
     @property
     def base(self) -> str:
@@ -66,13 +69,13 @@ class Chapter:
     def base_file(self) -> str:
         return f"{self.name}-base.html"
 
-    @cached_property
+    @property
     def base_drawn(self) -> bool:
         """A collation's base-text view is drawn from its parallel page like any witness as the reading text
-        (``NAME.html?read=BASE``) when its base has no 案 notes: a page of its own would write the base's text once
-        more (the 疏 collated with the 单疏本: a sixth of the site); a base with 案 notes keeps its page, which is
-        also the emended text (:attr:`emends`)."""
-        return self.collation is not None and not self.witnesses[self.base].notes()
+        (``NAME.html?read=BASE``): a page of its own wrote the base's text once more (a fifth of the site).  The
+        emended text is that view switched (``&v=emended``): the parallel page's base column holds the changes of
+        its 案 notes, hidden until then (:attr:`emends`).  A single witness keeps its reading page."""
+        return self.collation is not None
 
     def reading_page(self, siglum: str) -> str:
         """The base-text view read from ``siglum``: the base's page, or the parallel page drawn as that witness's
@@ -96,11 +99,17 @@ class Chapter:
 
     @property
     def emended_href(self) -> str:
-        """The emended text: the base page switched to it (the two share one page)."""
-        return f"{self.base_page}?v=emended"
+        """The emended text: the base view switched to it (the two share one page)."""
+        return f"{self.base_page}{'&' if '?' in self.base_page else '?'}v=emended"
+
+    def old_base_parts(self, n: int) -> list[str]:
+        """The names the parts 2… of a base page had (``NAME-base-p2.html`` …), for a view drawn now from a parallel
+        page of ``n`` parts: a base page, one column, was never cut into more parts than its parallel page."""
+        return [f"{self.name}-base-p{k}.html" for k in range(2, n + 1)] if self.base_drawn else []
 
     #: the changes the base witness's 案 notes make where they can be placed (piece id → changes; set by the site,
-    #: made once per chapter): the base page is the emended text too when there are any
+    #: made once per chapter): the base view (the parallel page drawn as the base; a single witness's reading page)
+    #: is the emended text too when there are any
     emends: "dict[str, list[Em]] | None" = None
 
     @property
@@ -261,9 +270,12 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     apps_by_row: dict[str, list] = {}
     for a in (col.apps if col else []):
         apps_by_row.setdefault(a.row, []).append(a)
+    # the base view drawn from this page is the emended text too (``?read=BASE&v=emended``): the base column holds
+    # the changes of its 案 notes, hidden in every other view (``edition.css``)
+    ems = ch.emends if ch.base_drawn and ch.emends else None
     pages = PageIds()
     front = _edge_rows(ch, "front", pages, verdicts)
-    texts = {s: witness_key_text(w) for s, w in ch.witnesses.items()} if len(ch.witnesses) > 1 else {}
+    texts = _KeyTexts(ch.witnesses)
     rows_out = []
     for i, row in enumerate(ch.rows(), 1):
         cols = []
@@ -271,7 +283,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         writers = []
         for s, w in ch.witnesses.items():
             ids = row.units.get(s, [])
-            cw = ColumnWriter(s, marks.get((row.id, s)), pages, verdicts)
+            cw = ColumnWriter(s, marks.get((row.id, s)), pages, verdicts, emend=ems if s == ch.base else None)
             for uid in ids:
                 cw.add_unit(units[s][uid], openers[s].get(uid))
             writers.append((s, w, ids, cw))
@@ -316,6 +328,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         "apps_src": apps_src(ch),
         "view": "parallel",
         "lang": lang_of(ch.witnesses[ch.base].meta.script),
+        "nchanges": sum(len(x) for x in ems.values()) if ems else 0,
     }
 
 
@@ -343,12 +356,26 @@ def _fold_all(text: str) -> str:
     return text.translate(_FOLDS)
 
 
+class _KeyTexts(dict):
+    """siglum → :func:`witness_key_text`, made when first asked: only a witness a row lacks is searched for that
+    row's 经 (:func:`_unplaced`), and most witnesses of most chapters never are."""
+
+    def __init__(self, witnesses: dict[str, Witness]):
+        super().__init__()
+        self.witnesses = witnesses
+
+    def __missing__(self, s: str) -> str:
+        w = self.witnesses.get(s)
+        text = self[s] = witness_key_text(w) if w is not None else ""
+        return text
+
+
 def _unplaced(absent: list[str], row: Row, units: dict[str, dict[str, Unit]], texts: dict[str, str]) -> list[str]:
     """The witnesses of ``absent`` whose text has this row's 经 after all (:func:`.truth.found_elsewhere`): the
     collation did not place their passage here, which is not the same as their lacking it."""
     jing = ["".join(p.text for uid in ids for p in units[s][uid].pieces if p.layer == "jing")
             for s, ids in row.units.items() if ids]
-    return [s for s in absent if any(found_elsewhere(j, texts.get(s, "")) for j in jing)]
+    return [s for s in absent if any(found_elsewhere(j, texts[s]) for j in jing)]
 
 
 def _slots(writers: list[ColumnWriter]) -> dict[int, list[int]]:

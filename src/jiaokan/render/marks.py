@@ -107,11 +107,26 @@ def reading_order(col: Collation, siglum: str | None = None) -> dict[str, int]:
 NOT_IN_JIAOKANJI = frozenset({"orthographic"})
 
 
+#: the last collation's orders (reading text → :func:`jiaokanji_order`): a chapter's views are made one after the
+#: other, and the parallel page, the base page and the search data's 校勘記 each ask for the base's
+_orders: list[tuple[Collation, dict[str, dict[str, int]]]] = []
+
+
 def jiaokanji_order(col: Collation, siglum: str | None = None) -> dict[str, int]:
     """app id → its number in the 篇's 校勘記 read from ``siglum`` (the base by default): :func:`reading_order`
     without the entries of :data:`NOT_IN_JIAOKANJI` and, for another reading text, without those where every
-    witness reads as it does; numbered 1…N again (one sequence per 篇)."""
+    witness reads as it does; numbered 1…N again (one sequence per 篇).  Made once per collation and reading
+    text (the caller must not change it)."""
     reader = siglum or col.base
+    if not _orders or _orders[0][0] is not col:
+        _orders[:] = [(col, {})]
+    made = _orders[0][1]
+    if reader not in made:
+        made[reader] = _jiaokanji_order(col, reader)
+    return made[reader]
+
+
+def _jiaokanji_order(col: Collation, reader: str) -> dict[str, int]:
     order = reading_order(col, reader)
     apps = {a.id: a for a in col.apps}
 

@@ -49,29 +49,52 @@ ANCHOR_CHARS = 12
 
 @dataclass
 class _Stream:
-    """One witness's layer: its reading characters and where they come from."""
+    """One witness's layer: its reading characters and where they come from.
+
+    The characters are kept as the strings added (``parts``) and counted (``n``): a list of one-character strings
+    cost a Python object per character of the book, and the stream is joined once, at the end."""
 
     siglum: str
     layer: str
-    chars: list[str] = field(default_factory=list)
+    parts: list[str] = field(default_factory=list)
+    n: int = 0  # characters so far
     anchors: list[list] = field(default_factory=list)  # [offset, element id, row id]
     pages: list[list] = field(default_factory=list)  # [offset, page label]
     _page: str | None = None
 
     def at(self, target: str, row: str | None) -> None:
-        if self.anchors and self.anchors[-1][0] == len(self.chars):
-            self.anchors[-1] = [len(self.chars), target, row]
+        if self.anchors and self.anchors[-1][0] == self.n:
+            self.anchors[-1] = [self.n, target, row]
         else:
-            self.anchors.append([len(self.chars), target, row])
+            self.anchors.append([self.n, target, row])
 
     def add(self, s: str, page: str | None) -> None:
         if page != self._page and page is not None:
-            self.pages.append([len(self.chars), page])
+            self.pages.append([self.n, page])
             self._page = page
-        self.chars.extend(strip_ignorable(s))
+        t = strip_ignorable(s)
+        if t:
+            self.parts.append(t)
+            self.n += len(t)
+
+    def tail(self, k: int) -> str:
+        """The last ``k`` characters so far."""
+        out: list[str] = []
+        got = 0
+        for t in reversed(self.parts):
+            out.append(t)
+            got += len(t)
+            if got >= k:
+                break
+        return "".join(reversed(out))[-k:]
+
+    def text(self) -> str:
+        if len(self.parts) > 1:
+            self.parts[:] = ["".join(self.parts)]
+        return self.parts[0] if self.parts else ""
 
     def to_json(self) -> dict:
-        return {"w": self.siglum, "l": self.layer, "t": "".join(self.chars), "a": self.anchors, "pg": self.pages}
+        return {"w": self.siglum, "l": self.layer, "t": self.text(), "a": self.anchors, "pg": self.pages}
 
 
 @dataclass
@@ -135,11 +158,11 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                         an = streams.setdefault(note.layer, _Stream(s, note.layer))
                         an.at(note.id or u.id, row)
                         rec_n = {"w": s, "u": u.id, "r": row, "text": note.text,
-                                 "before": "".join(host.chars[-ANCHOR_CHARS:]), "layer": p.layer,
+                                 "before": host.tail(ANCHOR_CHARS), "layer": p.layer,
                                  "page": step.page, "line": lines.n, "xmlid": note.id,
                                  "v": _verdict(verdicts, note.id, zs, names)}
                         notes[note.id or f"{u.id}.an{len(notes)}"] = rec_n
-                        after.append((rec_n, host, len(host.chars)))
+                        after.append((rec_n, host, host.n))
                     streams[note.layer].add(node.reading, step.page)
                     continue
                 if isinstance(node, Note):
@@ -154,7 +177,7 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                 own.append([0, where.page, lines.n])
             rec[1] = by_page(own)
     for rec_n, host, at in after:  # the text right after each note, now that the host streams are whole
-        rec_n["after"] = "".join(host.chars[at:at + ANCHOR_CHARS])
+        rec_n["after"] = host.text()[at:at + ANCHOR_CHARS]
     order = {layer: i for i, layer in enumerate(LAYERS)}
     return sorted(streams.values(), key=lambda x: order.get(x.layer, len(order))), cite, notes, pages
 
@@ -197,8 +220,26 @@ def _verdict(verdicts: Verdicts | None, note_id: str | None, zs: str | None, nam
             "reason_hant": reason_t, "reason_hans": hans(reason_t), "claims": claims, "zs": zs}
 
 
+def share_search_data(chapters: list[Chapter]) -> None:
+    """Set each chapter's :attr:`.Chapter.search_from`: a witness that an earlier chapter of the same 篇 (the same
+    label) already indexes, as the same text under the same siglum, is left out of this chapter's data file, which
+    names that chapter instead (``from``); the page loads both (``search.js``).  The 疏 collation of a 篇
+    (``NAME-shu``: the 注疏 against the 单疏本) held the whole 注疏 again, a sixth of the search data; the book's
+    search now finds each witness's text once, under its first page."""
+    first: dict[int, Chapter] = {}
+    for ch in chapters:
+        ch.search_from = {}
+        for s, w in ch.witnesses.items():
+            owner = first.setdefault(id(w), ch)
+            if owner is not ch and owner.witnesses.get(s) is w and owner.label == ch.label \
+                    and owner.tei_files.get(s) == ch.tei_files.get(s):
+                ch.search_from[s] = owner.name
+
+
 def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
-    """Everything the chapter's search, citation and 案 dialog need, as one JSON-able dict."""
+    """Everything the chapter's search, citation and 案 dialog need, as one JSON-able dict: of the witnesses
+    another chapter's data holds (:attr:`.Chapter.search_from`), only where that is (``from``: siglum → [chapter,
+    its data file]) and the chapter's witnesses in order (``sigla``)."""
     rows = _row_of(ch)
     zs = next((s for s, w in ch.witnesses.items() if w.meta.role == "zhushu"), None)
     streams: list[dict] = []
@@ -206,7 +247,8 @@ def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     cite: dict[str, dict] = {}
     notes: dict[str, dict] = {}
     names = {s: work_title(w.meta) for s, w in ch.witnesses.items()}
-    for s, w in ch.witnesses.items():
+    own = {s: w for s, w in ch.witnesses.items() if s not in ch.search_from}
+    for s, w in own.items():
         ss, c, n, pages = _witness_index(s, w, rows, verdicts, zs, names)
         streams.extend(x.to_json() for x in ss)
         cite[s] = c
@@ -215,10 +257,12 @@ def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         wits[s] = {"title": m.title or m.file, "work": work_title(m), "script": m.script, "lang": lang_of(m.script),
                    "tei": ch.tei_files.get(s), "pages": pages, "role": m.role, "head": cite_head(m, ch.label),
                    "juan": leaf_ref(None, None, m.juan)[0]}
+    shared = {"sigla": ch.sigla, "from": {s: [name, data_src(name)] for s, name in ch.search_from.items()}} \
+        if ch.search_from else {}
     return {
         "name": ch.name, "page": ch.page, "base_page": ch.base_page, "label": ch.label, "base": ch.base,
-        "layers": {k: v for k, v in LAYER_ZH.items()}, "wits": wits, "fold": fold_table(ch.witnesses.values()),
-        "s": streams, "cite": cite, "notes": notes,
+        "layers": {k: v for k, v in LAYER_ZH.items()}, "wits": wits, "fold": fold_table(own.values()),
+        "s": streams, "cite": cite, "notes": notes, **shared,
     }
 
 
@@ -254,7 +298,12 @@ def js_data(slot: str, data: object) -> bytes:
 
 def search_src(ch: Chapter) -> str:
     """Where the chapter's data file lies, relative to the site root."""
-    return f"search/{ch.name}.js"
+    return data_src(ch.name)
+
+
+def data_src(name: str) -> str:
+    """Where the data file of the chapter called ``name`` lies, relative to the site root."""
+    return f"search/{name}.js"
 
 
 def write_chapter_search(ch: Chapter, out: Path, verdicts: Verdicts | None) -> dict[str, int]:

@@ -22,7 +22,7 @@ from .emended import emendations
 from .html import VARIANT_ZH, lang_of
 from .parts import ROW_BYTES, ROW_TAGS, Part, id_map_js, ids_of, map_file, nav, plan, weigh
 from .notes import VERDICT_ZH, Verdicts, badge_legend, note_summary, verdict_key
-from .search_index import search_src, write_book_search, write_chapter_search
+from .search_index import search_src, share_search_data, write_book_search, write_chapter_search
 from .searchfold import fold_table
 
 STATIC = ("edition.css", "edition.js", "search.js", "cite.js", "verdict.js", "search.css")
@@ -207,6 +207,7 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
         ch.emends = emendations(ch.witnesses[ch.base], verdicts) if verdicts else {}
     chapters = book_order(chapters)
     link_chapters(chapters)
+    share_search_data(chapters)
 
     def write(name: str, template: str, ctx: dict) -> None:
         data = env.get_template(template).render(site_title=title, **ctx).encode("utf-8")
@@ -248,10 +249,14 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
     moved = [(ch.emended_page, ch.emended_href)] if ch.has_emended else []
     moved += [(ch.base_file, ch.base_page)] if ch.base_drawn else []
     moved += [(ch.old_reading_page(s), page) for s, page in ch.readers if s != ch.base]
-    for name, to in moved:
-        data = env.get_template("moved.html").render(site_title=title, chapter=ch, to=to).encode("utf-8")
-        atomic_write_bytes(out / name, data)
-        pages[name] = len(data)
+
+    def write_moved(todo: list[tuple[str, str]]) -> None:
+        for name, to in todo:
+            data = env.get_template("moved.html").render(site_title=title, chapter=ch, to=to).encode("utf-8")
+            atomic_write_bytes(out / name, data)
+            pages[name] = len(data)
+
+    write_moved(moved)
     data_files = write_chapter_search(ch, out, verdicts)
     for name, template, ctx in todo:
         key = "rows" if "rows" in ctx else "blocks"
@@ -273,6 +278,8 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
             js = id_map_js(map_file(name), [p.page for p in parts], ids)
             atomic_write_bytes(out / map_file(name), js)
             data_files[map_file(name)] = len(js)
+        if template == "chapter.html":  # the parts of a base page there was: to the base view (a permalink's id leads on)
+            write_moved([(old, ch.base_page) for old in ch.old_base_parts(len(parts))])
     return pages, data_files
 
 

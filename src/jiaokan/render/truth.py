@@ -173,9 +173,7 @@ def check_site(site: str | Path) -> list[str]:
             continue
         doc = lhtml.fromstring(page.read_bytes())
         meta = doc.xpath("//meta[@name='jiaokan-data']/@content")
-        if meta and meta[0] not in cache:
-            cache[meta[0]] = _chapter_data(site / meta[0])
-        data = cache[meta[0]] if meta else None
+        data = _search_data(site, meta[0], cache) if meta else None
         body = doc.xpath("//body")[0]
         visible = " ".join(t for t in body.xpath(".//text()[not(ancestor::script)]"))
         out.extend(f"{page.name}: internal word {w!r} on the page" for w in sorted(set(internal_words(visible))))
@@ -187,6 +185,19 @@ def check_site(site: str | Path) -> list[str]:
         out.extend(f"{page.name}: {p}" for p in _check_marks(doc, _page_apps(doc, site, cache)))
         out.extend(f"{page.name}: {p}" for p in _check_absences(doc, data))
     return out
+
+
+def _search_data(site: Path, src: str, cache: dict[str, dict]) -> dict:
+    """A chapter's search data (``search/NAME.js``), with the streams and notes of the witnesses it names in
+    another chapter's file (``from``, :func:`.search_index.share_search_data`) joined in, as the page joins them."""
+    if src in cache:
+        return cache[src]
+    data = cache[src] = _chapter_data(site / src)
+    for s, (_name, other) in (data.get("from") or {}).items():
+        o = _search_data(site, other, cache)
+        data["s"] = list(data.get("s") or []) + [st for st in o.get("s") or [] if st["w"] == s]
+        data["notes"] = {**(data.get("notes") or {}), **{k: n for k, n in (o.get("notes") or {}).items() if n.get("w") == s}}
+    return data
 
 
 def _check_notes(doc, data: dict) -> Iterable[str]:
@@ -223,8 +234,10 @@ def _cls(name: str) -> str:
     return f"contains(concat(' ', @class, ' '), ' {name} ')"
 
 
-#: Text nodes of the page that are not the witness's reading: 案 notes, labels, page marks, footnote numbers.
-_NOT_TEXT = "not(ancestor::*[" + " or ".join(_cls(c) for c in ("an", "label", "pb", "fn-ref", "badge")) + "])"
+#: Text nodes of the page that are not the witness's reading: 案 notes, labels, page marks, footnote numbers, and
+#: the readings a 案 note's change puts beside the base's characters (the emended text's, hidden until switched to).
+_NOT_TEXT = "not(ancestor::*[" + " or ".join(_cls(c) for c in ("an", "label", "pb", "fn-ref", "badge", "em-was",
+                                                                "em-new")) + "])"
 
 
 def _unknown_as_geta(text: str) -> str:

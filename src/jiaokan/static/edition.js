@@ -19,16 +19,20 @@
   })();
 
   /* ---------------------------------------------------------------- the emended text (校定本)
-     The base page is the emended text too (render/chapter.py base_context): every change of a 案 note is in its
-     rows, hidden.  ?v=emended switches the page to it: the changes shown and each a button to its note; the
-     links to the other parts of the view keep the switch (partHref). */
-  var EMENDED = !!(text && text.hasAttribute("data-emends") && /(^\?|&)v=emended(&|$)/.test(location.search));
+     The base view is the emended text too: every change of a 案 note is in its rows, hidden (the parallel page's
+     base column, render/chapter.py parallel_context; a single witness's reading page, base_context).  ?v=emended
+     switches the view to it (with ?read=BASE on the parallel page): the changes shown and each a button to its
+     note; the links to the other parts of the view keep the switch (partHref). */
   /* ?read=SIGLUM on the parallel page: that witness as the reading text (readingView, below) */
   var READER = (function () {
     var m = /(?:^\?|&)read=([^&#]*)/.exec(location.search), D = window.jiaokanData || {};
     var s = m ? decodeURIComponent(m[1]) : null;
     return s && text && text.classList.contains("parallel") && D.readers && D.readers[s] ? s : null;
   })();
+  /* the parallel page drawn as its base (?read=BASE) is the emended text too: its base column holds the changes,
+     hidden (data-emends, data-base: render/chapter.py parallel_context) */
+  var EMENDED = !!(text && text.hasAttribute("data-emends") && /(^\?|&)v=emended(&|$)/.test(location.search) &&
+    (!text.classList.contains("parallel") || (READER && READER === text.getAttribute("data-base"))));
   /* keyboard and screen-reader access of the text's buttons, given here and not written in the page (a third
      of every variant mark's bytes): the first mark of an apparatus entry in a cell (a witness's column of a row,
      a row of the base text) is a tab stop and a button, the entry's other marks there are not tab stops; a 案
@@ -49,7 +53,7 @@
       e.setAttribute("aria-haspopup", "dialog");
     });
   })();
-  var MODE = EMENDED ? "v=emended" : READER ? "read=" + encodeURIComponent(READER) : "";
+  var MODE = [READER ? "read=" + encodeURIComponent(READER) : "", EMENDED ? "v=emended" : ""].filter(Boolean).join("&");
   function partHref(page) { return MODE ? page + "?" + MODE : page; }
   if (EMENDED) {
     text.classList.add("emended");
@@ -425,12 +429,17 @@
       sec.replaceWith(nb);
     });
     // the page: a base-text view of this witness (its style, print, popover links), its introduction and sigla
-    text.className = "basetext reading";
+    var emends = w === text.getAttribute("data-base") ? Number(text.getAttribute("data-emends") || 0) : 0;
+    text.className = "basetext reading" + (EMENDED ? " emended" : "");
     text.removeAttribute("style");
     if (lang) text.setAttribute("lang", lang);
     body.classList.remove("view-parallel");
-    body.classList.add("view-base");
+    body.classList.add(EMENDED ? "view-emended" : "view-base");
     var intro = mk("p", "sigla");
+    if (emends) {  // the emended text's introduction, shown when the view is switched to it
+      intro.appendChild(i18n(mk("span", "emended-only"), "emended-intro", { base: w, n: emends }));
+      intro.appendChild(document.createTextNode(" "));
+    }
     intro.appendChild(i18n(mk("span"), "base-intro", { base: w, n: entries.length }));
     intro.appendChild(document.createTextNode(" "));
     intro.appendChild(i18n(mk("span"), "sigla-list"));
@@ -450,6 +459,14 @@
     if (rl) rl.setAttribute("aria-current", "page");
     var bl = document.querySelector(".views a[data-i18n='basetext']");  // the base drawn: its view is 底本与校记
     if (bl && isBase) bl.setAttribute("aria-current", "page");
+    if (EMENDED) {  // … or the emended text, when switched to it
+      document.querySelectorAll(".views [aria-current]").forEach(function (a) { a.removeAttribute("aria-current"); });
+      var eml = document.querySelector(".views .emended-link");
+      if (eml) eml.setAttribute("aria-current", "page");
+    }
+    if (isBase) {  // the previous and next 篇 in the same view: their base texts
+      document.querySelectorAll(".pian-nav a[data-base-href]").forEach(function (a) { a.setAttribute("href", a.getAttribute("data-base-href")); });
+    }
     document.title = document.title.replace(/ · .*? · /, " · " + w + " 校记 · ");
   }
   if (READER) readingView(READER);

@@ -64,22 +64,65 @@
     return D && D.chapters && n ? D.chapters[n] || null : null;
   }
 
+  function loadScripts(srcs, cb) {
+    var left = srcs.length;
+    if (!left) { cb(); return; }
+    srcs.forEach(function (src) {
+      var s = document.createElement("script");
+      s.src = src;
+      s.onload = s.onerror = function () { if (--left === 0) cb(); };
+      document.head.appendChild(s);
+    });
+  }
+
+  /* a witness another chapter's data already holds (ch.from: siglum → [chapter, its file]; the 注疏 of a 篇's 疏
+     page, render/search_index.py share_search_data) joins this chapter's data once that file is loaded: its
+     streams (in the chapter's order of witnesses; their rows are the other page's, so only the ids lead), its
+     citation records, its notes, its folding */
+  function joinShared(ch) {
+    var D = window.jiaokanData;
+    if (!ch || !ch.from || ch._joined) return;
+    ch._joined = true;
+    Object.keys(ch.from).forEach(function (w) {
+      var o = D.chapters[ch.from[w][0]];
+      if (!o) return;
+      o.s.forEach(function (st) {
+        if (st.w === w) ch.s.push({ w: w, l: st.l, t: st.t, pg: st.pg, a: st.a.map(function (x) { return [x[0], x[1], null]; }) });
+      });
+      ch.wits[w] = o.wits[w];
+      ch.cite[w] = o.cite[w];
+      Object.keys(o.notes).forEach(function (k) { if (o.notes[k].w === w) ch.notes[k] = Object.assign({}, o.notes[k], { r: null }); });
+      ch.fold = Object.assign({}, o.fold, ch.fold);
+    });
+    var order = ch.sigla || [];
+    ch.s = ch.s.map(function (st, i) { return [order.indexOf(st.w), i, st]; })
+      .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; }).map(function (x) { return x[2]; });
+  }
+
   /* the chapter's data file (search/NAME.js), loaded when first needed or when the page is idle, so that it
-     costs the page's opening nothing; cb(data) runs once it is there (at once if it is) */
+     costs the page's opening nothing, with the files it draws witnesses from; cb(data) runs once they are there
+     (at once if they are) */
   var waiting = null;
   function withData(cb) {
     var meta = document.querySelector('meta[name="jiaokan-data"]');
-    if (chapterData() || !meta) { cb(chapterData()); return; }
+    var ch = chapterData();
+    if ((ch && (!ch.from || ch._joined)) || !meta) { cb(ch); return; }
     if (waiting) { waiting.push(cb); return; }
     waiting = [cb];
-    var s = document.createElement("script");
-    s.src = meta.getAttribute("content");
-    s.onload = s.onerror = function () {
+    function done() {
       var w = waiting;
       waiting = null;
       w.forEach(function (f) { f(chapterData()); });
-    };
-    document.head.appendChild(s);
+    }
+    function more() {
+      var c = chapterData(), D = window.jiaokanData, srcs = [];
+      if (c && c.from) Object.keys(c.from).forEach(function (w) {
+        var f = c.from[w];
+        if (!(D.chapters && D.chapters[f[0]]) && srcs.indexOf(f[1]) < 0) srcs.push(f[1]);
+      });
+      loadScripts(srcs, function () { joinShared(chapterData()); done(); });
+    }
+    if (ch) more(); else loadScripts([meta.getAttribute("content")], more);
   }
 
   function layerHidden(layer) {
@@ -445,13 +488,7 @@
     var missing = book.filter(function (c) { return !(D.chapters && D.chapters[c.name]); });
     if (!missing.length) { cb(); return; }
     if (countOut) countOut.textContent = t("search.loading");
-    var left = missing.length;
-    missing.forEach(function (c) {
-      var s = document.createElement("script");
-      s.src = c.src;
-      s.onload = s.onerror = function () { if (--left === 0) cb(); };
-      document.head.appendChild(s);
-    });
+    loadScripts(missing.map(function (c) { return c.src; }), cb);
   }
 
   function chaptersToSearch() {
