@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import html
 import re
 import statistics
 import sys
@@ -88,9 +89,11 @@ def _pointer(page: Path) -> bool:
 
 def reading_views(page: Path) -> list[str]:
     """The queries that draw a parallel page as another witness's reading text (``read=ZS``, from its readers'
-    links): the same file, another view, measured as a page of its own."""
+    links; ``read=JS&v=emended``, the base's emended text): the same file, another view, measured as a page of
+    its own.  (The links' ``&`` is written ``&amp;`` in the HTML.)"""
     text = page.read_text(encoding="utf-8")
-    return list(dict.fromkeys(m.group(1) for m in re.finditer(r'href="[^"?]*\?(read=[^"#]+)"', text)))
+    return list(dict.fromkeys(html.unescape(m.group(1))
+                              for m in re.finditer(r'href="[^"?]*\?(read=[^"#]+)"', text)))
 
 
 def measure_page(browser, page: Path, runs: int, width: int, frames_max: int = SCROLL_FRAMES,
