@@ -135,15 +135,17 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     row_ids = {r.id: r for r in col.rows}
     targets = {s: unit_targets(w) for s, w in col.witnesses.items()}
     glyphs: set[str] = set()
+    shared = _Shared(col, tei_names, targets, own, glyphs)
+    files = shared.files
     for row_id, layer, texts, segments in row_layer_segments(col):
         row = row_ids[row_id]
         corresp = " ".join(
-            f"{_witness_file(col.witnesses[s], tei_names)}#{targets[s][uid]}"
+            f"{files[s]}#{targets[s][uid]}"
             for s, uids in row.units.items() for uid in uids[:1] if uid in targets[s]
         )
         ab_id = f"{row_id}.{layer}"
         out.append(M.start("ab", type=layer, n=row_id, xml_id=ab_id, corresp=corresp or None))
-        _write_segments(out, ab_id, segments, texts, col, tei_names, targets, own, glyphs)
+        _write_segments(out, ab_id, segments, texts, shared)
         out.append("</ab>")
     out.append("</div></body></text>")
     if glyphs:  # the characters written as g: declared as in the witness files (code point, or gaiji code)
@@ -160,24 +162,23 @@ def with_glyphs(lt: LayerText, start: int, text: str, used: set[str]) -> str:
     declared in the apparatus's ``charDecl`` (its code collected in ``used``), as in the witness file."""
     if not text or not lt.glyphs:
         return M.text(text)
+    # the glyphs inside the text, from the layer text's few (not a look-up per character of the text:
+    # a layer with one glyph can be a whole 疏 of tens of thousands of characters)
+    end = start + len(text)
     out: list[str] = []
     run = 0
-    for i, ch in enumerate(text):
-        code = lt.glyphs.get(start + i)
-        if code is not None and ch == UNKNOWN_CHAR:
+    for at in sorted(at for at in lt.glyphs if start <= at < end):
+        i = at - start
+        if text[i] == UNKNOWN_CHAR:
             if i > run:
                 out.append(M.text(text[run:i]))
+            code = lt.glyphs[at]
             out.append(M.element("g", ref="#" + code))
             used.add(code)
             run = i + 1
     if run < len(text):
         out.append(M.text(text[run:]))
     return "".join(out)
-
-
-def _same(x: str, y: str) -> bool:
-    """Two readings the apparatus does not tell apart: equal after dropping punctuation and folding script."""
-    return x == y or fold_script(x) == fold_script(y)
 
 
 def _script_langs(col: Collation) -> dict[str, str | None]:
@@ -187,70 +188,104 @@ def _script_langs(col: Collation) -> dict[str, str | None]:
             for s, w in col.witnesses.items()}
 
 
-def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict[str, LayerText], col: Collation,
-                    tei_names: dict[str, str], targets: dict[str, dict[str, str]], own_script: bool = False,
-                    glyphs: set[str] | None = None) -> None:
-    """The content of the ``ab`` ``ab_id`` (one row and layer: its segments) as markup, onto ``out``."""
-    base = col.base
-    blt = texts[base]
-    page = blt.pages[0] if blt.pages else None
-    langs = _script_langs(col) if own_script else {}
-    folded: dict[str, str] = {}  # the base's reading is compared with each witness's: folded once
+class _Shared:
+    """What every ``ab`` of one apparatus writes with, made once per collation (not once per ``ab``):
+    each witness's file as ``@corresp`` gives it, its ``xml:lang``, the glyphs used, and a memo of
+    the folded readings (the same few characters, 庿 and 廟, are compared thousands of times)."""
 
-    def fold(x: str) -> str:
-        f = folded.get(x)
+    def __init__(self, col: Collation, tei_names: dict[str, str], targets: dict[str, dict[str, str]],
+                 own_script: bool, glyphs: set[str]) -> None:
+        self.col = col
+        self.files = {s: _witness_file(w, tei_names) for s, w in col.witnesses.items()}
+        self.targets = targets
+        self.own_script = own_script
+        self.langs = _script_langs(col) if own_script else {}
+        self.glyphs = glyphs
+        self.folded: dict[str, str] = {}
+
+    def fold(self, x: str) -> str:
+        f = self.folded.get(x)
         if f is None:
-            f = folded[x] = fold_script(x)
+            f = self.folded[x] = fold_script(x)
         return f
 
-    def same(x: str, y: str) -> bool:
-        """Two readings the apparatus does not tell apart (:func:`_same`); in the witness's own
-        characters (``own_script``), only the very same characters agree."""
-        return x == y or (not own_script and fold(x) == fold(y))
+
+def _page_turns(lt: LayerText) -> tuple[list[int], list[str | None]]:
+    """The offsets (after the first) where ``lt``'s page changes, and the page from each: from its runs
+    (a run is on one page), not from a page per character."""
+    starts, where = lt.run_starts, lt.run_where
+    turns = [(at, w1[1]) for at, w0, w1 in zip(starts[1:], where, where[1:]) if w0[1] != w1[1]]
+    return [at for at, _ in turns], [pg for _, pg in turns]
+
+
+def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict[str, LayerText],
+                    shared: _Shared) -> None:
+    """The content of the ``ab`` ``ab_id`` (one row and layer: its segments) as markup, onto ``out``."""
+    col = shared.col
+    own_script = shared.own_script
+    base = col.base
+    blt = texts[base]
+    page = blt.run_where[0][1] if blt.text and blt.run_where else None
+    langs = shared.langs
+    fold = shared.fold
+
+    def same(x: str, nx: int, y: str, ny: int) -> bool:
+        """Two readings (``nx``, ``ny``: the characters each keeps) the apparatus does not tell apart:
+        equal after dropping punctuation and folding script (folding keeps as many characters as it
+        is given, so readings that keep other counts differ without folding: a whole layer against
+        nothing is not folded); in the witness's own characters (``own_script``), only the very same
+        characters agree."""
+        return x == y or (not own_script and nx == ny and fold(x) == fold(y))
 
     extra = itertools.count(1)
-    used = glyphs if glyphs is not None else set()
+    used = shared.glyphs
     add = out.append
 
     def content(s: str, start: int, text: str) -> str:
         """``text`` (witness ``s``'s characters from ``start``) with each unreadable glyph as ``g``."""
         return with_glyphs(texts[s], start, text, used)
 
-    def trimmed(s: str, x0: int, x1: int) -> tuple[int, str]:
-        """Where witness ``s``'s reading in [x0, x1) starts, and the reading: without the punctuation at
-        its ends (punctuation is not collated; its ends are found among the offsets the text keeps,
-        :meth:`LayerText.kept`), or as it stands (``own_script``: a reading keeps its punctuation, the
-        panel is the witness)."""
+    def trimmed(s: str, x0: int, x1: int) -> tuple[int, str, int]:
+        """Where witness ``s``'s reading in [x0, x1) starts, the reading, and how many characters it
+        keeps: without the punctuation at its ends (punctuation is not collated; its ends are found
+        among the offsets the text keeps, :meth:`LayerText.kept`), or as it stands (``own_script``:
+        a reading keeps its punctuation, the panel is the witness)."""
         lt = texts[s]
-        if own_script:
-            return x0, lt.text[x0:x1]
         kept = lt.kept()
         i, j = bisect_left(kept, x0), bisect_left(kept, x1)
-        return (kept[i], lt.text[kept[i]:kept[j - 1] + 1]) if i < j else (x0, "")
+        if own_script:
+            return x0, lt.text[x0:x1], j - i
+        return (kept[i], lt.text[kept[i]:kept[j - 1] + 1], j - i) if i < j else (x0, "", 0)
 
     def emit_text(a0: int, a1: int) -> None:
         if a1 > a0:  # no empty text: an ab whose first segment is an app stays without one
             add(content(base, a0, blt.text[a0:a1]))
 
-    pages = blt.pages
-    # where the base's page changes (the page is the same from one such offset to the next), found in C:
+    # where the base's page changes (the page is the same from one such offset to the next):
     # emit_plain looks at those offsets only, not at each of its characters
-    turns = list(compress(range(1, len(pages)), map(ne, pages[1:], pages[:-1])))
+    turns, turn_pages = _page_turns(blt)
+    run_starts, run_where = blt.run_starts, blt.run_where
 
     def emit_plain(a0: int, a1: int) -> None:
         nonlocal page
+        if a1 <= a0:
+            return
         start = a0
-        for i in (a0, *turns[bisect_right(turns, a0):bisect_left(turns, a1)]) if a1 > a0 else ():
-            if pages[i] != page and pages[i] is not None:
+        k0, k1 = bisect_right(turns, a0), bisect_left(turns, a1)
+        at_a0 = run_where[bisect_right(run_starts, a0) - 1][1]
+        for i, pg in ((a0, at_a0), *zip(turns[k0:k1], turn_pages[k0:k1])):
+            if pg != page and pg is not None:
                 emit_text(start, i)
-                add(M.element("pb", n=blt.pages[i], ed=base))
-                page = blt.pages[i]
+                add(M.element("pb", n=pg, ed=base))
+                page = pg
                 start = i
         emit_text(start, a1)
 
+    files, targets = shared.files, shared.targets
+
     def corresp(s: str, unit: str | None) -> str | None:
         target = targets[s].get(unit) if unit else None
-        return f"{_witness_file(col.witnesses[s], tei_names)}#{target}" if target else None
+        return f"{files[s]}#{target}" if target else None
 
     def script_app(seg: Segment, a0: int, a1: int) -> bool:
         """Own characters: a plain stretch where some witness writes other characters becomes an app."""
@@ -285,10 +320,9 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             continue
         own = seg.apps[0] if len(seg.apps) == 1 and (seg.apps[0].lem.start, seg.apps[0].lem.end) == (a0, a1) else None
         subtypes = {x.subtype for x in seg.apps}
-        lem_at, lem_text = trimmed(base, a0, a1)
+        lem_at, lem_text, lem_n = trimmed(base, a0, a1)
         read_at = {s: trimmed(s, b0, b1) for s, (b0, b1) in seg.spans.items() if s != base and s not in seg.absent}
-        readings = {s: t for s, (_, t) in read_at.items()}
-        agree = [s for s, r in readings.items() if same(r, lem_text)]
+        agree = [s for s, (_, r, rn) in read_at.items() if same(r, rn, lem_text, lem_n)]
         base_absent = base in seg.absent
         lem_wits = [base] + agree + ([s for s in seg.absent if s != base] if base_absent else [])
         unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
@@ -301,16 +335,16 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         add(M.element("lem", content(base, lem_at, lem_text) + (_LOST if lost else ""),
                       wit=" ".join("#" + s for s in lem_wits),
                       n=pg if lem_text else None, corresp=corresp(base, unit) if lem_text else None))
-        for s, r in readings.items():
+        for s, (r_at, r, rn) in read_at.items():
             if s in agree:
                 continue
             b0, b1 = seg.spans[s]
             u, pg, _ = texts[s].where(b0 if b1 > b0 else max(b0 - 1, 0))
-            rtype = _reading_type(seg, s, r, lem_text, own)
+            rtype = _reading_type(seg, s, rn, lem_n, own)
             lost = rtype == "lacuna" and not r
-            if own_script and _same(r, lem_text) and fold(r):
+            if own_script and rn and fold(r) == fold(lem_text):
                 rtype = "script"  # the same reading in other characters: no variant, the witness's own
-            add(M.element("rdg", content(s, read_at[s][0], r) + (_LOST if lost else ""),
+            add(M.element("rdg", content(s, r_at, r) + (_LOST if lost else ""),
                           wit="#" + s,
                           type=rtype, ana=_ana(rtype), n=pg if r else None, corresp=corresp(s, u) if r else None,
                           xml_lang=langs.get(s) if r else None))
@@ -331,8 +365,9 @@ def _absence(seg: Segment, missing: list[str]) -> str:
     return "lacuna" if "lacuna" in kinds else "edge" if "edge" in kinds else "layer"
 
 
-def _reading_type(seg: Segment, s: str, reading: str, lem: str, own: App | None) -> str:
-    """The variant type of witness ``s``'s reading: the entry's own where it has one, else by its shape."""
+def _reading_type(seg: Segment, s: str, reading: int, lem: int, own: App | None) -> str:
+    """The variant type of witness ``s``'s reading (``reading``, ``lem``: the characters it and the base's
+    keep, i.e. not punctuation): the entry's own where it has one, else by its shape."""
     types = [t for x in seg.apps if s in x.readings for t in [x.readings[s].type] if t is not None and t != "agree"]
     if own is not None and types:
         return types[0]
@@ -340,9 +375,9 @@ def _reading_type(seg: Segment, s: str, reading: str, lem: str, own: App | None)
         return seg.type
     if types and len(seg.apps) == 1:
         return types[0]
-    if not fold_script(reading):
+    if not reading:
         return "omission"
-    if not fold_script(lem):
+    if not lem:
         return "addition"
     return strongest(types) if types else "substantive"
 
