@@ -190,8 +190,10 @@ def _script_langs(col: Collation) -> dict[str, str | None]:
 
 class _Shared:
     """What every ``ab`` of one apparatus writes with, made once per collation (not once per ``ab``):
-    each witness's file as ``@corresp`` gives it, its ``xml:lang``, the glyphs used, and a memo of
-    the folded readings (the same few characters, 庿 and 廟, are compared thousands of times)."""
+    each witness's file as ``@corresp`` gives it, its ``xml:lang``, the glyphs used, a memo of the
+    folded readings (the same few characters, 庿 and 廟, are compared thousands of times), and the
+    attributes of the readings as markup, each made once per value (a hundred thousand readings
+    share a few hundred pages, passages and witness lists: escaping each again cost more than the rest)."""
 
     def __init__(self, col: Collation, tei_names: dict[str, str], targets: dict[str, dict[str, str]],
                  own_script: bool, glyphs: set[str]) -> None:
@@ -200,14 +202,48 @@ class _Shared:
         self.targets = targets
         self.own_script = own_script
         self.langs = _script_langs(col) if own_script else {}
+        self.lang_attrs = {s: M.attrs(xml_lang=lang) for s, lang in self.langs.items()}
         self.glyphs = glyphs
         self.folded: dict[str, str] = {}
+        self._corresp: dict[tuple[str, str | None], str] = {}
+        self._n: dict[str | None, str] = {}
+        self._types: dict[str | None, str] = {}
+        self._wits: dict[tuple[str, ...], str] = {}
 
     def fold(self, x: str) -> str:
         f = self.folded.get(x)
         if f is None:
             f = self.folded[x] = fold_script(x)
         return f
+
+    def corresp(self, s: str, unit: str | None) -> str:
+        """`` corresp="file#id"``: the passage ``unit`` of witness ``s`` in its TEI file ("" if none)."""
+        got = self._corresp.get((s, unit))
+        if got is None:
+            target = self.targets[s].get(unit) if unit else None
+            got = self._corresp[s, unit] = M.attrs(corresp=f"{self.files[s]}#{target}" if target else None)
+        return got
+
+    def n(self, page: str | None) -> str:
+        """`` n="page"`` ("" for no page)."""
+        got = self._n.get(page)
+        if got is None:
+            got = self._n[page] = M.attrs(n=page)
+        return got
+
+    def typed(self, vtype: str | None) -> str:
+        """`` type="t" ana="#vt-t"`` (``ana`` for the types of the taxonomy only)."""
+        got = self._types.get(vtype)
+        if got is None:
+            got = self._types[vtype] = M.attrs(type=vtype, ana=_ana(vtype))
+        return got
+
+    def wit(self, sigla: tuple[str, ...]) -> str:
+        """`` wit="#A #B"``."""
+        got = self._wits.get(sigla)
+        if got is None:
+            got = self._wits[sigla] = M.attrs(wit=" ".join("#" + s for s in sigla))
+        return got
 
 
 def _page_turns(lt: LayerText) -> tuple[list[int], list[str | None]]:
@@ -312,6 +348,8 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         add("</app>")
         return True
 
+    wit, typed, n_at, corresp_at = shared.wit, shared.typed, shared.n, shared.corresp
+    lang_attrs = shared.lang_attrs
     for seg in segs:
         a0, a1 = seg.spans[base]
         if seg.type is None:
@@ -324,35 +362,37 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         read_at = {s: trimmed(s, b0, b1) for s, (b0, b1) in seg.spans.items() if s != base and s not in seg.absent}
         agree = [s for s, (_, r, rn) in read_at.items() if same(r, rn, lem_text, lem_n)]
         base_absent = base in seg.absent
-        lem_wits = [base] + agree + ([s for s in seg.absent if s != base] if base_absent else [])
-        unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
+        lem_wits = (base, *agree, *([s for s in seg.absent if s != base] if base_absent else ()))
         lost = base_absent and seg.absent[base] == "lacuna"
-        add(M.start("app", type=seg.type, ana=_ana(seg.type),
-                    subtype=subtypes.pop() if len(subtypes) == 1 else None,
-                    # every app has an id: an entry of the collation has its own; text a witness lacks
-                    # (layer, edge, lacuna) is numbered within its ab
-                    xml_id=seg.apps[0].id if seg.apps else f"{ab_id}.x{next(extra)}"))
-        add(M.element("lem", content(base, lem_at, lem_text) + (_LOST if lost else ""),
-                      wit=" ".join("#" + s for s in lem_wits),
-                      n=pg if lem_text else None, corresp=corresp(base, unit) if lem_text else None))
+        # every app has an id: an entry of the collation has its own; text a witness lacks
+        # (layer, edge, lacuna) is numbered within its ab
+        add(f"<app{typed(seg.type)}"
+            f"{M.attrs(subtype=subtypes.pop() if len(subtypes) == 1 else None, xml_id=seg.apps[0].id if seg.apps else f'{ab_id}.x{next(extra)}')}>")
+        attrs = wit(lem_wits)
+        if lem_text:
+            unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
+            attrs += n_at(pg) + corresp_at(base, unit)
+        body = content(base, lem_at, lem_text) + (_LOST if lost else "")
+        add(f"<lem{attrs}>{body}</lem>" if body else f"<lem{attrs}/>")
         for s, (r_at, r, rn) in read_at.items():
             if s in agree:
                 continue
-            b0, b1 = seg.spans[s]
-            u, pg, _ = texts[s].where(b0 if b1 > b0 else max(b0 - 1, 0))
             rtype = _reading_type(seg, s, rn, lem_n, own)
             lost = rtype == "lacuna" and not r
             if own_script and rn and fold(r) == fold(lem_text):
                 rtype = "script"  # the same reading in other characters: no variant, the witness's own
-            add(M.element("rdg", content(s, r_at, r) + (_LOST if lost else ""),
-                          wit="#" + s,
-                          type=rtype, ana=_ana(rtype), n=pg if r else None, corresp=corresp(s, u) if r else None,
-                          xml_lang=langs.get(s) if r else None))
+            attrs = wit((s,)) + typed(rtype)
+            if r:
+                b0, b1 = seg.spans[s]
+                u, pg, _ = texts[s].where(b0 if b1 > b0 else max(b0 - 1, 0))
+                attrs += n_at(pg) + corresp_at(s, u) + lang_attrs.get(s, "")
+            body = content(s, r_at, r) + (_LOST if lost else "")
+            add(f"<rdg{attrs}>{body}</rdg>" if body else f"<rdg{attrs}/>")
         missing = [s for s in seg.absent if s != base] if not base_absent else []
         if missing:
             kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
-            add(M.element("rdg", _LOST if kind == "lacuna" else "",
-                          wit=" ".join("#" + s for s in missing), type=kind, ana=_ana(kind)))
+            attrs = wit(tuple(missing)) + typed(kind)
+            add(f"<rdg{attrs}>{_LOST}</rdg>" if kind == "lacuna" else f"<rdg{attrs}/>")
         add("</app>")
 
 
