@@ -108,9 +108,12 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         "its own collated layer text (ab/@type), up to punctuation and script. Text a witness lacks (a layer, "
         "text before or after an excerpt, a page lost from its source) is an app with an empty reading for it.",
         "Script differences (e.g. 賓/宾) are not variants, so the text outside app is in the base's script. "
-        "To recover a witness's own characters, read its TEI file (listWit/witness/idno[@type='tei']): @corresp "
-        "on every ab and every non-empty lem and rdg points to the passage there (file#id); the JSON export's table also holds "
-        "each witness's own characters.",
+        "To recover a witness's own characters, read its TEI file (listWit/witness/idno[@type='tei']) at the "
+        "passages @corresp points to; the JSON export's table also holds each witness's own characters.",
+        "Pointers into the witnesses: @corresp on every ab points, for each witness, to the passage of its TEI "
+        "file where its text of the row begins (file#id). A non-empty lem (the base's reading) or rdg of one "
+        "witness that stands in a later passage of the row has its own @corresp; one without it stands in the "
+        "passage its ab points to for that witness. Empty readings and readings of several witnesses have none.",
         "Variant types: app/@type and rdg/@type name them, @ana points to their category in classDecl "
         "(taxonomy variant-types).",
     ]
@@ -139,13 +142,13 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     files = shared.files
     for row_id, layer, texts, segments in row_layer_segments(col):
         row = row_ids[row_id]
-        corresp = " ".join(
-            f"{files[s]}#{targets[s][uid]}"
-            for s, uids in row.units.items() for uid in uids[:1] if uid in targets[s]
-        )
+        # the passage where each witness's text of the row begins: the ab points to it, and a reading
+        # standing in it says nothing more (only one in a later passage of the row has its own @corresp)
+        first = {s: uids[0] for s, uids in row.units.items() if uids and uids[0] in targets[s]}
+        corresp = " ".join(f"{files[s]}#{targets[s][uid]}" for s, uid in first.items())
         ab_id = f"{row_id}.{layer}"
         out.append(M.start("ab", type=layer, n=row_id, xml_id=ab_id, corresp=corresp or None))
-        _write_segments(out, ab_id, segments, texts, shared)
+        _write_segments(out, ab_id, segments, texts, shared, first)
         out.append("</ab>")
     out.append("</div></body></text>")
     if glyphs:  # the characters written as g: declared as in the witness files (code point, or gaiji code)
@@ -153,7 +156,16 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         enc = _header.find(f"{{{TEI_NS}}}encodingDesc")
         assert enc is not None  # comparison_document always writes one
         enc.append(E.charDecl(*(char_entry(code, decl.get(code)) for code in sorted(glyphs))))
-    return etree.ElementTree(M.document(root, "".join(out)))
+    doc = M.document(root, "".join(out))
+    for ab in doc.iter(_AB):
+        if ab.text is None and len(ab):
+            # an ab of entries only, without text of its own: kept on its lines as an ab with text is,
+            # not pretty-printed (the indentation between its readings is no witness's text)
+            ab.text = ""
+    return etree.ElementTree(doc)
+
+
+_AB = f"{{{TEI_NS}}}ab"
 
 
 def with_glyphs(lt: LayerText, start: int, text: str, used: set[str]) -> str:
@@ -255,8 +267,10 @@ def _page_turns(lt: LayerText) -> tuple[list[int], list[str | None]]:
 
 
 def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict[str, LayerText],
-                    shared: _Shared) -> None:
-    """The content of the ``ab`` ``ab_id`` (one row and layer: its segments) as markup, onto ``out``."""
+                    shared: _Shared, first: dict[str, str]) -> None:
+    """The content of the ``ab`` ``ab_id`` (one row and layer: its segments) as markup, onto ``out``;
+    ``first``: siglum → the unit the ab's ``@corresp`` points to for it (a reading standing there
+    has no ``@corresp`` of its own)."""
     col = shared.col
     own_script = shared.own_script
     base = col.base
@@ -320,7 +334,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
     files, targets = shared.files, shared.targets
 
     def corresp(s: str, unit: str | None) -> str | None:
-        target = targets[s].get(unit) if unit else None
+        target = targets[s].get(unit) if unit and unit != first.get(s) else None
         return f"{files[s]}#{target}" if target else None
 
     def script_app(seg: Segment, a0: int, a1: int) -> bool:
@@ -348,7 +362,12 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         add("</app>")
         return True
 
-    wit, typed, n_at, corresp_at = shared.wit, shared.typed, shared.n, shared.corresp
+    wit, typed, n_at, pointer = shared.wit, shared.typed, shared.n, shared.corresp
+
+    def corresp_at(s: str, unit: str | None) -> str:
+        """`` corresp="…"`` for a reading of ``s`` in ``unit``: "" where the ab points there already."""
+        return "" if unit is not None and unit == first.get(s) else pointer(s, unit)
+
     lang_attrs = shared.lang_attrs
     for seg in segs:
         a0, a1 = seg.spans[base]
