@@ -16,8 +16,10 @@ lacuna, the last holding ``gap``), never base text outside an ``app``.  No
 
 from __future__ import annotations
 
+import copy
 import itertools
 from bisect import bisect_left, bisect_right
+from functools import lru_cache
 from itertools import compress
 from operator import ne
 from pathlib import Path
@@ -55,7 +57,13 @@ TYPE_DOC = {
 
 
 def variant_taxonomy() -> etree._Element:
-    """``classDecl``: one ``category`` per variant type (``#vt-substantive`` …), which ``@ana`` points to."""
+    """``classDecl``: one ``category`` per variant type (``#vt-substantive`` …), which ``@ana`` points to
+    (a copy of one made once: every apparatus has the same)."""
+    return copy.deepcopy(_taxonomy())
+
+
+@lru_cache(maxsize=1)
+def _taxonomy() -> etree._Element:
     return E.classDecl(E.taxonomy(
         E.desc("Variant types of this apparatus"),
         *(E.category(E.catDesc(E.term(t), f": {doc}"), xml_id=ana_id(t)) for t, doc in TYPE_DOC.items()),

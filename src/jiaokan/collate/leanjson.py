@@ -89,7 +89,7 @@ def lean_json(col: Collation) -> dict:
     fields = apparatus_fields(col)
     names = list(fields["variants"][0]) if fields["variants"] else list(VARIANT_FIELDS)
     assert all(k in _PER_WITNESS for k, x in (fields["variants"] or [{}])[0].items() if isinstance(x, dict)), names
-    fields["variants"] = [[[v[k].get(s) for s in sigla] if k in _PER_WITNESS else v[k] for k in names]
+    fields["variants"] = [[list(map(v[k].get, sigla)) if k in _PER_WITNESS else v[k] for k in names]
                           for v in fields["variants"]]
     return {"format": FORMAT, "witnesses": sigla, "base": fields.pop("base"), "columns": columns,
             "table": [table[s] for s in sigla],

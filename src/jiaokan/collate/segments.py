@@ -81,6 +81,8 @@ class _Partners:
 
 
 def _absence_kind(gaps: list[LayerGap], siglum: str) -> str:
+    if not gaps:
+        return "layer"
     kinds = {g.kind for g in gaps if siglum in g.absent}
     for k in ("lacuna", "edge", "layer"):
         if k in kinds:
@@ -242,8 +244,11 @@ def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, Layer
     for al in col.alignments:
         ops_by.setdefault((al.row, al.layer), {})[al.siglum] = al.ops
     for row in col.rows:
+        by_witness = [(s, col.row_texts(row, s)) for s in col.witnesses]
         for layer in col.layers:
-            texts = {s: col.row_text(row, s, layer) for s in col.witnesses}
+            if not any(texts[layer].text for _, texts in by_witness):
+                continue  # (most layers of a row: no witness has them)
+            texts = {s: their[layer] for s, their in by_witness}
             if not any(lt.kept() for lt in texts.values()):
                 continue
             yield (row.id, layer, texts, apps_by.get((row.id, layer), []), gaps_by.get((row.id, layer), []),
