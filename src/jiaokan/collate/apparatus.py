@@ -122,8 +122,8 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         "file where its text of the row begins (file#id). A non-empty lem (the base's reading) or rdg of one "
         "witness that stands in a later passage of the row has its own @corresp; one without it stands in the "
         "passage its ab points to for that witness. Empty readings and readings of several witnesses have none.",
-        "Variant types: app/@type and rdg/@type name them, @ana points to their category in classDecl "
-        "(taxonomy variant-types).",
+        "Variant types: app/@type and rdg/@type name them; app/@ana points to the entry's category in classDecl "
+        "(taxonomy variant-types), whose xml:id is vt- and the type: a reading's category is vt- and its @type.",
     ]
     if col.ignored:
         editorial.append(f"Variant types left out on request: {', '.join(col.ignored)}.")
@@ -228,6 +228,7 @@ class _Shared:
         self._corresp: dict[tuple[str, str | None], str] = {}
         self._n: dict[str | None, str] = {}
         self._types: dict[str | None, str] = {}
+        self._rdg_types: dict[str, str] = {}
         self._wits: dict[tuple[str, ...], str] = {}
 
     def fold(self, x: str) -> str:
@@ -252,10 +253,19 @@ class _Shared:
         return got
 
     def typed(self, vtype: str | None) -> str:
-        """`` type="t" ana="#vt-t"`` (``ana`` for the types of the taxonomy only)."""
+        """`` type="t" ana="#vt-t"`` of an app (``ana`` for the types of the taxonomy only; a reading has
+        its ``@type`` alone, whose category is named as the header says: an ``@ana`` on each of a hundred
+        thousand readings said it again)."""
         got = self._types.get(vtype)
         if got is None:
             got = self._types[vtype] = M.attrs(type=vtype, ana=_ana(vtype))
+        return got
+
+    def rdg_type(self, vtype: str) -> str:
+        """`` type="t"`` of a reading."""
+        got = self._rdg_types.get(vtype)
+        if got is None:
+            got = self._rdg_types[vtype] = M.attrs(type=vtype)
         return got
 
     def wit(self, sigla: tuple[str, ...]) -> str:
@@ -364,13 +374,13 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             u, rpg, _ = texts[wits[0]].where(seg.spans[wits[0]][0])
             lang = {langs.get(s) for s in wits}
             add(M.element("rdg", content(wits[0], seg.spans[wits[0]][0], t), wit=" ".join("#" + s for s in wits),
-                          type="script", ana=_ana("script"),
+                          type="script",
                           n=rpg if t else None, corresp=corresp(wits[0], u) if t and len(wits) == 1 else None,
                           xml_lang=lang.pop() if len(lang) == 1 else None))
         add("</app>")
         return True
 
-    wit, typed, n_at, pointer = shared.wit, shared.typed, shared.n, shared.corresp
+    wit, typed, rdg_type, n_at, pointer = shared.wit, shared.typed, shared.rdg_type, shared.n, shared.corresp
 
     def corresp_at(s: str, unit: str | None) -> str:
         """`` corresp="…"`` for a reading of ``s`` in ``unit``: "" where the ab points there already."""
@@ -408,7 +418,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             lost = rtype == "lacuna" and not r
             if own_script and rn and fold(r) == fold(lem_text):
                 rtype = "script"  # the same reading in other characters: no variant, the witness's own
-            attrs = wit((s,)) + typed(rtype)
+            attrs = wit((s,)) + rdg_type(rtype)
             if r:
                 b0, b1 = seg.spans[s]
                 u, pg, _ = texts[s].where(b0 if b1 > b0 else max(b0 - 1, 0))
@@ -418,7 +428,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         missing = [s for s in seg.absent if s != base] if not base_absent else []
         if missing:
             kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
-            attrs = wit(tuple(missing)) + typed(kind)
+            attrs = wit(tuple(missing)) + rdg_type(kind)
             add(f"<rdg{attrs}>{_LOST}</rdg>" if kind == "lacuna" else f"<rdg{attrs}/>")
         add("</app>")
 
