@@ -165,15 +165,15 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         assert enc is not None  # comparison_document always writes one
         enc.append(E.charDecl(*(char_entry(code, decl.get(code)) for code in sorted(glyphs))))
     doc = M.document(root, "".join(out))
-    for ab in doc.iter(_AB):
-        if ab.text is None and len(ab):
-            # an ab of entries only, without text of its own: kept on its lines as an ab with text is,
-            # not pretty-printed (the indentation between its readings is no witness's text)
-            ab.text = ""
+    for ab in _ENTRIES_ONLY(doc):
+        # an ab of entries only, without text of its own: kept on its lines as an ab with text is,
+        # not pretty-printed (the indentation between its readings is no witness's text)
+        ab.text = ""
     return etree.ElementTree(doc)
 
 
-_AB = f"{{{TEI_NS}}}ab"
+#: the ``ab`` elements without a text node of their own (only those are pretty-printed)
+_ENTRIES_ONLY = etree.XPath("t:text//t:ab[not(text())][*]", namespaces={"t": TEI_NS})
 
 
 def with_glyphs(lt: LayerText, start: int, text: str, used: set[str]) -> str:

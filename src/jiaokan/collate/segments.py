@@ -245,8 +245,9 @@ def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, Layer
         ops_by.setdefault((al.row, al.layer), {})[al.siglum] = al.ops
     for row in col.rows:
         by_witness = [(s, col.row_texts(row, s)) for s in col.witnesses]
+        had = {layer for _, texts in by_witness for layer, lt in texts.items() if lt.text}
         for layer in col.layers:
-            if not any(texts[layer].text for _, texts in by_witness):
+            if layer not in had:
                 continue  # (most layers of a row: no witness has them)
             texts = {s: their[layer] for s, their in by_witness}
             if not any(lt.kept() for lt in texts.values()):
