@@ -229,6 +229,7 @@ class _Shared:
         self._n: dict[str | None, str] = {}
         self._types: dict[str | None, str] = {}
         self._rdg_types: dict[str, str] = {}
+        self._subtypes: dict[str | None, str] = {}
         self._wits: dict[tuple[str, ...], str] = {}
 
     def fold(self, x: str) -> str:
@@ -259,6 +260,13 @@ class _Shared:
         got = self._types.get(vtype)
         if got is None:
             got = self._types[vtype] = M.attrs(type=vtype, ana=_ana(vtype))
+        return got
+
+    def subtype(self, sub: str | None) -> str:
+        """`` subtype="…"`` ("" for none)."""
+        got = self._subtypes.get(sub)
+        if got is None:
+            got = self._subtypes[sub] = M.attrs(subtype=sub)
         return got
 
     def rdg_type(self, vtype: str) -> str:
@@ -381,6 +389,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         return True
 
     wit, typed, rdg_type, n_at, pointer = shared.wit, shared.typed, shared.rdg_type, shared.n, shared.corresp
+    subtyped = shared.subtype
 
     def corresp_at(s: str, unit: str | None) -> str:
         """`` corresp="…"`` for a reading of ``s`` in ``unit``: "" where the ab points there already."""
@@ -403,8 +412,9 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         lost = base_absent and seg.absent[base] == "lacuna"
         # every app has an id: an entry of the collation has its own; text a witness lacks
         # (layer, edge, lacuna) is numbered within its ab
-        add(f"<app{typed(seg.type)}"
-            f"{M.attrs(subtype=subtypes.pop() if len(subtypes) == 1 else None, xml_id=seg.apps[0].id if seg.apps else f'{ab_id}.x{next(extra)}')}>")
+        # (an xml:id is an NCName, nothing in it to escape; a wrong one fails the profile check)
+        add(f"<app{typed(seg.type)}{subtyped(subtypes.pop() if len(subtypes) == 1 else None)}"
+            f' xml:id="{seg.apps[0].id if seg.apps else f"{ab_id}.x{next(extra)}"}">')
         attrs = wit(lem_wits)
         if lem_text:
             unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
