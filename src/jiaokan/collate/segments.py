@@ -130,6 +130,11 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
             bad_place.add(0)
         if n and (not pt.chains or pt.chains[-1][1] != n or pt.end_partner != len(pt.bkeys)):
             bad_place.add(n)
+    if not apps and not bad_char and not bad_place:
+        # every present witness pairs every character with the base's, in one chain from end to end (most
+        # rows and layers): one plain segment, or an entry for those that lack the layer, as below
+        spans = {base: (0, len(a)), **{s: (0, len(texts[s].text)) for s in wit}, **{s: (0, 0) for s in absent}}
+        return [Segment(spans, _kind_of_absence(absent), [], dict(absent)) if absent else Segment(spans)]
     # intervals in base key indices: [k0, k1), with the entries they carry
     items: list[tuple[int, int, list[App]]] = []
     for ap in apps:
