@@ -339,13 +339,17 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
 
     # where the base's page changes (the page is the same from one such offset to the next):
     # emit_plain looks at those offsets only, not at each of its characters
-    turns, turn_pages = _page_turns(blt)
+    # (made at the first plain stretch: an ab of entries only, most of them, has none)
+    page_turns: tuple[list[int], list[str | None]] | None = None
     run_starts, run_where = blt.run_starts, blt.run_where
 
     def emit_plain(a0: int, a1: int) -> None:
-        nonlocal page
+        nonlocal page, page_turns
         if a1 <= a0:
             return
+        if page_turns is None:
+            page_turns = _page_turns(blt)
+        turns, turn_pages = page_turns
         start = a0
         k0, k1 = bisect_right(turns, a0), bisect_left(turns, a1)
         at_a0 = run_where[bisect_right(run_starts, a0) - 1][1]
