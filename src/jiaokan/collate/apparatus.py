@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import itertools
 from bisect import bisect_left, bisect_right
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import compress
 from operator import ne
 from pathlib import Path
@@ -226,10 +226,8 @@ class _Shared:
         self.glyphs = glyphs
         self.folded: dict[str, str] = {}
         self._corresp: dict[tuple[str, str | None], str] = {}
-        self._n: dict[str | None, str] = {}
+        self._attrs: dict[tuple[str, str | None], str] = {}
         self._types: dict[str | None, str] = {}
-        self._rdg_types: dict[str, str] = {}
-        self._subtypes: dict[str | None, str] = {}
         self._wits: dict[tuple[str, ...], str] = {}
 
     def fold(self, x: str) -> str:
@@ -246,11 +244,11 @@ class _Shared:
             got = self._corresp[s, unit] = M.attrs(corresp=f"{self.files[s]}#{target}" if target else None)
         return got
 
-    def n(self, page: str | None) -> str:
-        """`` n="page"`` ("" for no page)."""
-        got = self._n.get(page)
+    def attr(self, name: str, value: str | None) -> str:
+        """`` name="value"`` ("" for None): a page (``n``), a reading's ``type``, an app's ``subtype``."""
+        got = self._attrs.get((name, value))
         if got is None:
-            got = self._n[page] = M.attrs(n=page)
+            got = self._attrs[name, value] = M.attrs(**{name: value})
         return got
 
     def typed(self, vtype: str | None) -> str:
@@ -260,20 +258,6 @@ class _Shared:
         got = self._types.get(vtype)
         if got is None:
             got = self._types[vtype] = M.attrs(type=vtype, ana=_ana(vtype))
-        return got
-
-    def subtype(self, sub: str | None) -> str:
-        """`` subtype="…"`` ("" for none)."""
-        got = self._subtypes.get(sub)
-        if got is None:
-            got = self._subtypes[sub] = M.attrs(subtype=sub)
-        return got
-
-    def rdg_type(self, vtype: str) -> str:
-        """`` type="t"`` of a reading."""
-        got = self._rdg_types.get(vtype)
-        if got is None:
-            got = self._rdg_types[vtype] = M.attrs(type=vtype)
         return got
 
     def wit(self, sigla: tuple[str, ...]) -> str:
@@ -392,8 +376,8 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         add("</app>")
         return True
 
-    wit, typed, rdg_type, n_at, pointer = shared.wit, shared.typed, shared.rdg_type, shared.n, shared.corresp
-    subtyped = shared.subtype
+    wit, typed, pointer = shared.wit, shared.typed, shared.corresp
+    n_at, rdg_type, subtyped = (partial(shared.attr, name) for name in ("n", "type", "subtype"))
 
     def corresp_at(s: str, unit: str | None) -> str:
         """`` corresp="…"`` for a reading of ``s`` in ``unit``: "" where the ab points there already."""
