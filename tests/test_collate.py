@@ -84,6 +84,45 @@ def test_apparatus_tei_validates(dasheyi, profile, tei_all):
 
 
 @needs_zs
+def test_a_reading_without_its_own_pointer_stands_where_its_ab_points(dasheyi):
+    """The header's rule for @corresp: a non-empty lem (the base's) or rdg of one witness points to its
+    passage, or, without @corresp, stands in the passage its ab points to for that witness.  Read by
+    that rule, every short reading is in the text of the passage it resolves to."""
+    from jiaokan.normalize import strip_ignorable
+    from jiaokan.tei.writer import unit_targets
+
+    names = {"JS": f"{JS10}.xml", "ZS": f"{ZS}.xml"}
+    root = collation_to_tei(dasheyi, names).getroot()
+    t = "{http://www.tei-c.org/ns/1.0}"
+    units = {s: {target: uid for uid, target in unit_targets(w).items()} for s, w in dasheyi.witnesses.items()}
+    by_id = {s: {u.id: u for u in body_units(w)} for s, w in dasheyi.witnesses.items()}
+    own = inherited = 0
+    for ab in root.iter(t + "ab"):
+        at_ab = {}
+        for ptr in (ab.get("corresp") or "").split():
+            file, _, target = ptr.partition("#")
+            at_ab[next(s for s, n in names.items() if n == file)] = target
+        for r in ab.iter(t + "lem", t + "rdg"):
+            text = strip_ignorable("".join(r.itertext()))
+            wits = [w.lstrip("#") for w in r.get("wit").split()]
+            if not text or (r.tag == t + "rdg" and len(wits) > 1):
+                assert r.get("corresp") is None
+                continue
+            s = wits[0]  # the lem's first witness is the base, whose passage it points to
+            if r.get("corresp"):
+                own += 1
+                file, _, target = r.get("corresp").partition("#")
+                assert file == names[s] and target != at_ab.get(s)  # said only where it is not the ab's
+            else:
+                inherited += 1
+                target = at_ab[s]
+            if len(text) <= 3:
+                passage = layer_text([by_id[s][units[s][target]]], ab.get("type")).text
+                assert text in strip_ignorable(passage), (ab.get("n"), s, text, target)
+    assert own and inherited > own
+
+
+@needs_zs
 def test_json_table_reassembles_each_witness(dasheyi):
     data = collation_to_json(dasheyi)
     assert data["witnesses"] == ["JS", "ZS"]

@@ -16,8 +16,10 @@ lacuna, the last holding ``gap``), never base text outside an ``app``.  No
 
 from __future__ import annotations
 
+import copy
 import itertools
 from bisect import bisect_left, bisect_right
+from functools import lru_cache, partial
 from itertools import compress
 from operator import ne
 from pathlib import Path
@@ -55,7 +57,13 @@ TYPE_DOC = {
 
 
 def variant_taxonomy() -> etree._Element:
-    """``classDecl``: one ``category`` per variant type (``#vt-substantive`` …), which ``@ana`` points to."""
+    """``classDecl``: one ``category`` per variant type (``#vt-substantive`` …), which ``@ana`` points to
+    (a copy of one made once: every apparatus has the same)."""
+    return copy.deepcopy(_taxonomy())
+
+
+@lru_cache(maxsize=1)
+def _taxonomy() -> etree._Element:
     return E.classDecl(E.taxonomy(
         E.desc("Variant types of this apparatus"),
         *(E.category(E.catDesc(E.term(t), f": {doc}"), xml_id=ana_id(t)) for t, doc in TYPE_DOC.items()),
@@ -108,11 +116,14 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         "its own collated layer text (ab/@type), up to punctuation and script. Text a witness lacks (a layer, "
         "text before or after an excerpt, a page lost from its source) is an app with an empty reading for it.",
         "Script differences (e.g. 賓/宾) are not variants, so the text outside app is in the base's script. "
-        "To recover a witness's own characters, read its TEI file (listWit/witness/idno[@type='tei']): @corresp "
-        "on every ab and every non-empty lem and rdg points to the passage there (file#id); the JSON export's table also holds "
-        "each witness's own characters.",
-        "Variant types: app/@type and rdg/@type name them, @ana points to their category in classDecl "
-        "(taxonomy variant-types).",
+        "To recover a witness's own characters, read its TEI file (listWit/witness/idno[@type='tei']) at the "
+        "passages @corresp points to; the JSON export's table also holds each witness's own characters.",
+        "Pointers into the witnesses: @corresp on every ab points, for each witness, to the passage of its TEI "
+        "file where its text of the row begins (file#id). A non-empty lem (the base's reading) or rdg of one "
+        "witness that stands in a later passage of the row has its own @corresp; one without it stands in the "
+        "passage its ab points to for that witness. Empty readings and readings of several witnesses have none.",
+        "Variant types: app/@type and rdg/@type name them; app/@ana points to the entry's category in classDecl "
+        "(taxonomy variant-types), whose xml:id is vt- and the type: a reading's category is vt- and its @type.",
     ]
     if col.ignored:
         editorial.append(f"Variant types left out on request: {', '.join(col.ignored)}.")
@@ -135,15 +146,17 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     row_ids = {r.id: r for r in col.rows}
     targets = {s: unit_targets(w) for s, w in col.witnesses.items()}
     glyphs: set[str] = set()
+    shared = _Shared(col, tei_names, targets, own, glyphs)
+    files = shared.files
     for row_id, layer, texts, segments in row_layer_segments(col):
         row = row_ids[row_id]
-        corresp = " ".join(
-            f"{_witness_file(col.witnesses[s], tei_names)}#{targets[s][uid]}"
-            for s, uids in row.units.items() for uid in uids[:1] if uid in targets[s]
-        )
+        # the passage where each witness's text of the row begins: the ab points to it, and a reading
+        # standing in it says nothing more (only one in a later passage of the row has its own @corresp)
+        first = {s: uids[0] for s, uids in row.units.items() if uids and uids[0] in targets[s]}
+        corresp = " ".join(f"{files[s]}#{targets[s][uid]}" for s, uid in first.items())
         ab_id = f"{row_id}.{layer}"
         out.append(M.start("ab", type=layer, n=row_id, xml_id=ab_id, corresp=corresp or None))
-        _write_segments(out, ab_id, segments, texts, col, tei_names, targets, own, glyphs)
+        _write_segments(out, ab_id, segments, texts, shared, first)
         out.append("</ab>")
     out.append("</div></body></text>")
     if glyphs:  # the characters written as g: declared as in the witness files (code point, or gaiji code)
@@ -151,7 +164,16 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         enc = _header.find(f"{{{TEI_NS}}}encodingDesc")
         assert enc is not None  # comparison_document always writes one
         enc.append(E.charDecl(*(char_entry(code, decl.get(code)) for code in sorted(glyphs))))
-    return etree.ElementTree(M.document(root, "".join(out)))
+    doc = M.document(root, "".join(out))
+    for ab in _ENTRIES_ONLY(doc):
+        # an ab of entries only, without text of its own: kept on its lines as an ab with text is,
+        # not pretty-printed (the indentation between its readings is no witness's text)
+        ab.text = ""
+    return etree.ElementTree(doc)
+
+
+#: the ``ab`` elements without a text node of their own (only those are pretty-printed)
+_ENTRIES_ONLY = etree.XPath("t:text//t:ab[not(text())][*]", namespaces={"t": TEI_NS})
 
 
 def with_glyphs(lt: LayerText, start: int, text: str, used: set[str]) -> str:
@@ -160,24 +182,23 @@ def with_glyphs(lt: LayerText, start: int, text: str, used: set[str]) -> str:
     declared in the apparatus's ``charDecl`` (its code collected in ``used``), as in the witness file."""
     if not text or not lt.glyphs:
         return M.text(text)
+    # the glyphs inside the text, from the layer text's few (not a look-up per character of the text:
+    # a layer with one glyph can be a whole 疏 of tens of thousands of characters)
+    end = start + len(text)
     out: list[str] = []
     run = 0
-    for i, ch in enumerate(text):
-        code = lt.glyphs.get(start + i)
-        if code is not None and ch == UNKNOWN_CHAR:
+    for at in sorted(at for at in lt.glyphs if start <= at < end):
+        i = at - start
+        if text[i] == UNKNOWN_CHAR:
             if i > run:
                 out.append(M.text(text[run:i]))
+            code = lt.glyphs[at]
             out.append(M.element("g", ref="#" + code))
             used.add(code)
             run = i + 1
     if run < len(text):
         out.append(M.text(text[run:]))
     return "".join(out)
-
-
-def _same(x: str, y: str) -> bool:
-    """Two readings the apparatus does not tell apart: equal after dropping punctuation and folding script."""
-    return x == y or fold_script(x) == fold_script(y)
 
 
 def _script_langs(col: Collation) -> dict[str, str | None]:
@@ -187,70 +208,148 @@ def _script_langs(col: Collation) -> dict[str, str | None]:
             for s, w in col.witnesses.items()}
 
 
-def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict[str, LayerText], col: Collation,
-                    tei_names: dict[str, str], targets: dict[str, dict[str, str]], own_script: bool = False,
-                    glyphs: set[str] | None = None) -> None:
-    """The content of the ``ab`` ``ab_id`` (one row and layer: its segments) as markup, onto ``out``."""
-    base = col.base
-    blt = texts[base]
-    page = blt.pages[0] if blt.pages else None
-    langs = _script_langs(col) if own_script else {}
-    folded: dict[str, str] = {}  # the base's reading is compared with each witness's: folded once
+class _Shared:
+    """What every ``ab`` of one apparatus writes with, made once per collation (not once per ``ab``):
+    each witness's file as ``@corresp`` gives it, its ``xml:lang``, the glyphs used, a memo of the
+    folded readings (the same few characters, 庿 and 廟, are compared thousands of times), and the
+    attributes of the readings as markup, each made once per value (a hundred thousand readings
+    share a few hundred pages, passages and witness lists: escaping each again cost more than the rest)."""
 
-    def fold(x: str) -> str:
-        f = folded.get(x)
+    def __init__(self, col: Collation, tei_names: dict[str, str], targets: dict[str, dict[str, str]],
+                 own_script: bool, glyphs: set[str]) -> None:
+        self.col = col
+        self.files = {s: _witness_file(w, tei_names) for s, w in col.witnesses.items()}
+        self.targets = targets
+        self.own_script = own_script
+        self.langs = _script_langs(col) if own_script else {}
+        self.lang_attrs = {s: M.attrs(xml_lang=lang) for s, lang in self.langs.items()}
+        self.glyphs = glyphs
+        self.folded: dict[str, str] = {}
+        self._corresp: dict[tuple[str, str | None], str] = {}
+        self._attrs: dict[tuple[str, str | None], str] = {}
+        self._types: dict[str | None, str] = {}
+        self._wits: dict[tuple[str, ...], str] = {}
+
+    def fold(self, x: str) -> str:
+        f = self.folded.get(x)
         if f is None:
-            f = folded[x] = fold_script(x)
+            f = self.folded[x] = fold_script(x)
         return f
 
-    def same(x: str, y: str) -> bool:
-        """Two readings the apparatus does not tell apart (:func:`_same`); in the witness's own
-        characters (``own_script``), only the very same characters agree."""
-        return x == y or (not own_script and fold(x) == fold(y))
+    def corresp(self, s: str, unit: str | None) -> str:
+        """`` corresp="file#id"``: the passage ``unit`` of witness ``s`` in its TEI file ("" if none)."""
+        got = self._corresp.get((s, unit))
+        if got is None:
+            target = self.targets[s].get(unit) if unit else None
+            got = self._corresp[s, unit] = M.attrs(corresp=f"{self.files[s]}#{target}" if target else None)
+        return got
+
+    def attr(self, name: str, value: str | None) -> str:
+        """`` name="value"`` ("" for None): a page (``n``), a reading's ``type``, an app's ``subtype``."""
+        got = self._attrs.get((name, value))
+        if got is None:
+            got = self._attrs[name, value] = M.attrs(**{name: value})
+        return got
+
+    def typed(self, vtype: str | None) -> str:
+        """`` type="t" ana="#vt-t"`` of an app (``ana`` for the types of the taxonomy only; a reading has
+        its ``@type`` alone, whose category is named as the header says: an ``@ana`` on each of a hundred
+        thousand readings said it again)."""
+        got = self._types.get(vtype)
+        if got is None:
+            got = self._types[vtype] = M.attrs(type=vtype, ana=_ana(vtype))
+        return got
+
+    def wit(self, sigla: tuple[str, ...]) -> str:
+        """`` wit="#A #B"``."""
+        got = self._wits.get(sigla)
+        if got is None:
+            got = self._wits[sigla] = M.attrs(wit=" ".join("#" + s for s in sigla))
+        return got
+
+
+def _page_turns(lt: LayerText) -> tuple[list[int], list[str | None]]:
+    """The offsets (after the first) where ``lt``'s page changes, and the page from each: from its runs
+    (a run is on one page), not from a page per character."""
+    starts, where = lt.run_starts, lt.run_where
+    turns = [(at, w1[1]) for at, w0, w1 in zip(starts[1:], where, where[1:]) if w0[1] != w1[1]]
+    return [at for at, _ in turns], [pg for _, pg in turns]
+
+
+def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict[str, LayerText],
+                    shared: _Shared, first: dict[str, str]) -> None:
+    """The content of the ``ab`` ``ab_id`` (one row and layer: its segments) as markup, onto ``out``;
+    ``first``: siglum → the unit the ab's ``@corresp`` points to for it (a reading standing there
+    has no ``@corresp`` of its own)."""
+    col = shared.col
+    own_script = shared.own_script
+    base = col.base
+    blt = texts[base]
+    page = blt.run_where[0][1] if blt.text and blt.run_where else None
+    langs = shared.langs
+    fold = shared.fold
+
+    def same(x: str, nx: int, y: str, ny: int) -> bool:
+        """Two readings (``nx``, ``ny``: the characters each keeps) the apparatus does not tell apart:
+        equal after dropping punctuation and folding script (folding keeps as many characters as it
+        is given, so readings that keep other counts differ without folding: a whole layer against
+        nothing is not folded); in the witness's own characters (``own_script``), only the very same
+        characters agree."""
+        return x == y or (not own_script and nx == ny and fold(x) == fold(y))
 
     extra = itertools.count(1)
-    used = glyphs if glyphs is not None else set()
+    used = shared.glyphs
     add = out.append
 
     def content(s: str, start: int, text: str) -> str:
         """``text`` (witness ``s``'s characters from ``start``) with each unreadable glyph as ``g``."""
         return with_glyphs(texts[s], start, text, used)
 
-    def trimmed(s: str, x0: int, x1: int) -> tuple[int, str]:
-        """Where witness ``s``'s reading in [x0, x1) starts, and the reading: without the punctuation at
-        its ends (punctuation is not collated; its ends are found among the offsets the text keeps,
-        :meth:`LayerText.kept`), or as it stands (``own_script``: a reading keeps its punctuation, the
-        panel is the witness)."""
+    def trimmed(s: str, x0: int, x1: int) -> tuple[int, str, int]:
+        """Where witness ``s``'s reading in [x0, x1) starts, the reading, and how many characters it
+        keeps: without the punctuation at its ends (punctuation is not collated; its ends are found
+        among the offsets the text keeps, :meth:`LayerText.kept`), or as it stands (``own_script``:
+        a reading keeps its punctuation, the panel is the witness)."""
         lt = texts[s]
-        if own_script:
-            return x0, lt.text[x0:x1]
         kept = lt.kept()
         i, j = bisect_left(kept, x0), bisect_left(kept, x1)
-        return (kept[i], lt.text[kept[i]:kept[j - 1] + 1]) if i < j else (x0, "")
+        if own_script:
+            return x0, lt.text[x0:x1], j - i
+        return (kept[i], lt.text[kept[i]:kept[j - 1] + 1], j - i) if i < j else (x0, "", 0)
 
     def emit_text(a0: int, a1: int) -> None:
         if a1 > a0:  # no empty text: an ab whose first segment is an app stays without one
             add(content(base, a0, blt.text[a0:a1]))
 
-    pages = blt.pages
-    # where the base's page changes (the page is the same from one such offset to the next), found in C:
+    # where the base's page changes (the page is the same from one such offset to the next):
     # emit_plain looks at those offsets only, not at each of its characters
-    turns = list(compress(range(1, len(pages)), map(ne, pages[1:], pages[:-1])))
+    # (made at the first plain stretch: an ab of entries only, most of them, has none)
+    page_turns: tuple[list[int], list[str | None]] | None = None
+    run_starts, run_where = blt.run_starts, blt.run_where
 
     def emit_plain(a0: int, a1: int) -> None:
-        nonlocal page
+        nonlocal page, page_turns
+        if a1 <= a0:
+            return
+        if page_turns is None:
+            page_turns = _page_turns(blt)
+        turns, turn_pages = page_turns
         start = a0
-        for i in (a0, *turns[bisect_right(turns, a0):bisect_left(turns, a1)]) if a1 > a0 else ():
-            if pages[i] != page and pages[i] is not None:
+        k0, k1 = bisect_right(turns, a0), bisect_left(turns, a1)
+        at_a0 = run_where[bisect_right(run_starts, a0) - 1][1]
+        for i, pg in ((a0, at_a0), *zip(turns[k0:k1], turn_pages[k0:k1])):
+            if pg != page and pg is not None:
                 emit_text(start, i)
-                add(M.element("pb", n=blt.pages[i], ed=base))
-                page = blt.pages[i]
+                add(M.element("pb", n=pg, ed=base))
+                page = pg
                 start = i
         emit_text(start, a1)
 
+    files, targets = shared.files, shared.targets
+
     def corresp(s: str, unit: str | None) -> str | None:
-        target = targets[s].get(unit) if unit else None
-        return f"{_witness_file(col.witnesses[s], tei_names)}#{target}" if target else None
+        target = targets[s].get(unit) if unit and unit != first.get(s) else None
+        return f"{files[s]}#{target}" if target else None
 
     def script_app(seg: Segment, a0: int, a1: int) -> bool:
         """Own characters: a plain stretch where some witness writes other characters becomes an app."""
@@ -271,12 +370,20 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             u, rpg, _ = texts[wits[0]].where(seg.spans[wits[0]][0])
             lang = {langs.get(s) for s in wits}
             add(M.element("rdg", content(wits[0], seg.spans[wits[0]][0], t), wit=" ".join("#" + s for s in wits),
-                          type="script", ana=_ana("script"),
+                          type="script",
                           n=rpg if t else None, corresp=corresp(wits[0], u) if t and len(wits) == 1 else None,
                           xml_lang=lang.pop() if len(lang) == 1 else None))
         add("</app>")
         return True
 
+    wit, typed, pointer = shared.wit, shared.typed, shared.corresp
+    n_at, rdg_type, subtyped = (partial(shared.attr, name) for name in ("n", "type", "subtype"))
+
+    def corresp_at(s: str, unit: str | None) -> str:
+        """`` corresp="…"`` for a reading of ``s`` in ``unit``: "" where the ab points there already."""
+        return "" if unit is not None and unit == first.get(s) else pointer(s, unit)
+
+    lang_attrs = shared.lang_attrs
     for seg in segs:
         a0, a1 = seg.spans[base]
         if seg.type is None:
@@ -285,40 +392,42 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             continue
         own = seg.apps[0] if len(seg.apps) == 1 and (seg.apps[0].lem.start, seg.apps[0].lem.end) == (a0, a1) else None
         subtypes = {x.subtype for x in seg.apps}
-        lem_at, lem_text = trimmed(base, a0, a1)
+        lem_at, lem_text, lem_n = trimmed(base, a0, a1)
         read_at = {s: trimmed(s, b0, b1) for s, (b0, b1) in seg.spans.items() if s != base and s not in seg.absent}
-        readings = {s: t for s, (_, t) in read_at.items()}
-        agree = [s for s, r in readings.items() if same(r, lem_text)]
+        agree = [s for s, (_, r, rn) in read_at.items() if same(r, rn, lem_text, lem_n)]
         base_absent = base in seg.absent
-        lem_wits = [base] + agree + ([s for s in seg.absent if s != base] if base_absent else [])
-        unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
+        lem_wits = (base, *agree, *([s for s in seg.absent if s != base] if base_absent else ()))
         lost = base_absent and seg.absent[base] == "lacuna"
-        add(M.start("app", type=seg.type, ana=_ana(seg.type),
-                    subtype=subtypes.pop() if len(subtypes) == 1 else None,
-                    # every app has an id: an entry of the collation has its own; text a witness lacks
-                    # (layer, edge, lacuna) is numbered within its ab
-                    xml_id=seg.apps[0].id if seg.apps else f"{ab_id}.x{next(extra)}"))
-        add(M.element("lem", content(base, lem_at, lem_text) + (_LOST if lost else ""),
-                      wit=" ".join("#" + s for s in lem_wits),
-                      n=pg if lem_text else None, corresp=corresp(base, unit) if lem_text else None))
-        for s, r in readings.items():
+        # every app has an id: an entry of the collation has its own; text a witness lacks
+        # (layer, edge, lacuna) is numbered within its ab
+        # (an xml:id is an NCName, nothing in it to escape; a wrong one fails the profile check)
+        add(f"<app{typed(seg.type)}{subtyped(subtypes.pop() if len(subtypes) == 1 else None)}"
+            f' xml:id="{seg.apps[0].id if seg.apps else f"{ab_id}.x{next(extra)}"}">')
+        attrs = wit(lem_wits)
+        if lem_text:
+            unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
+            attrs += n_at(pg) + corresp_at(base, unit)
+        body = content(base, lem_at, lem_text) + (_LOST if lost else "")
+        add(f"<lem{attrs}>{body}</lem>" if body else f"<lem{attrs}/>")
+        for s, (r_at, r, rn) in read_at.items():
             if s in agree:
                 continue
-            b0, b1 = seg.spans[s]
-            u, pg, _ = texts[s].where(b0 if b1 > b0 else max(b0 - 1, 0))
-            rtype = _reading_type(seg, s, r, lem_text, own)
+            rtype = _reading_type(seg, s, rn, lem_n, own)
             lost = rtype == "lacuna" and not r
-            if own_script and _same(r, lem_text) and fold(r):
+            if own_script and rn and fold(r) == fold(lem_text):
                 rtype = "script"  # the same reading in other characters: no variant, the witness's own
-            add(M.element("rdg", content(s, read_at[s][0], r) + (_LOST if lost else ""),
-                          wit="#" + s,
-                          type=rtype, ana=_ana(rtype), n=pg if r else None, corresp=corresp(s, u) if r else None,
-                          xml_lang=langs.get(s) if r else None))
+            attrs = wit((s,)) + rdg_type(rtype)
+            if r:
+                b0, b1 = seg.spans[s]
+                u, pg, _ = texts[s].where(b0 if b1 > b0 else max(b0 - 1, 0))
+                attrs += n_at(pg) + corresp_at(s, u) + lang_attrs.get(s, "")
+            body = content(s, r_at, r) + (_LOST if lost else "")
+            add(f"<rdg{attrs}>{body}</rdg>" if body else f"<rdg{attrs}/>")
         missing = [s for s in seg.absent if s != base] if not base_absent else []
         if missing:
             kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
-            add(M.element("rdg", _LOST if kind == "lacuna" else "",
-                          wit=" ".join("#" + s for s in missing), type=kind, ana=_ana(kind)))
+            attrs = wit(tuple(missing)) + rdg_type(kind)
+            add(f"<rdg{attrs}>{_LOST}</rdg>" if kind == "lacuna" else f"<rdg{attrs}/>")
         add("</app>")
 
 
@@ -331,8 +440,9 @@ def _absence(seg: Segment, missing: list[str]) -> str:
     return "lacuna" if "lacuna" in kinds else "edge" if "edge" in kinds else "layer"
 
 
-def _reading_type(seg: Segment, s: str, reading: str, lem: str, own: App | None) -> str:
-    """The variant type of witness ``s``'s reading: the entry's own where it has one, else by its shape."""
+def _reading_type(seg: Segment, s: str, reading: int, lem: int, own: App | None) -> str:
+    """The variant type of witness ``s``'s reading (``reading``, ``lem``: the characters it and the base's
+    keep, i.e. not punctuation): the entry's own where it has one, else by its shape."""
     types = [t for x in seg.apps if s in x.readings for t in [x.readings[s].type] if t is not None and t != "agree"]
     if own is not None and types:
         return types[0]
@@ -340,9 +450,9 @@ def _reading_type(seg: Segment, s: str, reading: str, lem: str, own: App | None)
         return seg.type
     if types and len(seg.apps) == 1:
         return types[0]
-    if not fold_script(reading):
+    if not reading:
         return "omission"
-    if not fold_script(lem):
+    if not lem:
         return "addition"
     return strongest(types) if types else "substantive"
 

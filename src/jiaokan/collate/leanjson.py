@@ -72,16 +72,24 @@ def lean_json(col: Collation) -> dict:
         for seg in segments:
             spans = seg.spans
             at = spans.get(base)
-            here = _cell(base_text[at[0]:at[1]]) if at else None
+            raw = base_text[at[0]:at[1]] if at else None
+            here = _cell(raw) if raw else None
             base_cells.append(here)
             for text, s, cells in other:
                 at = spans.get(s)
-                cell = _cell(text[at[0]:at[1]]) if at else None
+                if at is None:
+                    cells.append(None)
+                    continue
+                mine = text[at[0]:at[1]]
+                if mine == raw:  # the very characters of the base's (most cells): the same cell, not cut again
+                    cells.append(SAME_AS_BASE if here is not None else None)
+                    continue
+                cell = _cell(mine) if mine else None
                 cells.append(SAME_AS_BASE if cell is not None and cell == here else cell)
     fields = apparatus_fields(col)
     names = list(fields["variants"][0]) if fields["variants"] else list(VARIANT_FIELDS)
     assert all(k in _PER_WITNESS for k, x in (fields["variants"] or [{}])[0].items() if isinstance(x, dict)), names
-    fields["variants"] = [[[v[k].get(s) for s in sigla] if k in _PER_WITNESS else v[k] for k in names]
+    fields["variants"] = [[list(map(v[k].get, sigla)) if k in _PER_WITNESS else v[k] for k in names]
                           for v in fields["variants"]]
     return {"format": FORMAT, "witnesses": sigla, "base": fields.pop("base"), "columns": columns,
             "table": [table[s] for s in sigla],

@@ -102,9 +102,9 @@ class Collation:
     alignments: list[LayerAlignment] = field(default_factory=list)
     layers: tuple[str, ...] = COLLATED_LAYERS
     ignored: tuple[str, ...] = ()
-    #: (row id, siglum, layer) → that witness's layer text in the row: the collation, the TEI and
-    #: JSON writers and the 案 check all ask for it, so it is made once
-    _texts: dict[tuple[str, str, str], LayerText] = field(default_factory=dict, repr=False, compare=False)
+    #: (row id, siglum) → that witness's text of every collated layer in the row: the collation, the
+    #: TEI and JSON writers and the 案 check all ask for them, so they are made once
+    _texts: dict[tuple[str, str], dict[str, LayerText]] = field(default_factory=dict, repr=False, compare=False)
     _units: dict[str, dict[str, Unit]] = field(default_factory=dict, repr=False, compare=False)
     #: the apparatus segments of every row and layer, with what they were made from
     #: (:func:`jiaokan.collate.segments.row_layer_segments`)
@@ -114,23 +114,31 @@ class Collation:
     def sigla(self) -> list[str]:
         return list(self.witnesses)
 
+    def row_texts(self, row: Row, siglum: str) -> dict[str, LayerText]:
+        """The text of each collated layer (:attr:`layers`) of witness ``siglum`` in ``row``, made once per
+        collation (one walk for all of them: a 注疏's 疏 is walked through to keep the page right).
+        The dict is the memo's: read it, do not change it."""
+        key = (row.id, siglum)
+        texts = self._texts.get(key)
+        if texts is None:
+            texts = self._texts[key] = self._layer_texts(row, siglum, frozenset(self.layers))
+        return texts
+
     def row_text(self, row: Row, siglum: str, layer: str) -> LayerText:
         """The layer text of witness ``siglum`` in ``row`` (computed once per collation)."""
-        key = (row.id, siglum, layer)
-        lt = self._texts.get(key)
-        if lt is None:
-            units = self._units.get(siglum)
-            if units is None:
-                from .rows import body_units
-
-                units = self._units[siglum] = {u.id: u for u in body_units(self.witnesses[siglum])}
-            # every collated layer of this witness in this row at once: one walk instead of one per layer
-            layers = frozenset(self.layers) | {layer}
-            texts = layer_texts([units[u] for u in row.units.get(siglum, [])], layers)
-            for name, text in texts.items():
-                self._texts.setdefault((row.id, siglum, name), text)
-            lt = self._texts[key]
+        texts = self.row_texts(row, siglum)
+        lt = texts.get(layer)
+        if lt is None:  # a layer that is not collated: made on its own, and kept with the others
+            lt = texts[layer] = self._layer_texts(row, siglum, frozenset((layer,)))[layer]
         return lt
+
+    def _layer_texts(self, row: Row, siglum: str, layers: frozenset[str]) -> dict[str, LayerText]:
+        units = self._units.get(siglum)
+        if units is None:
+            from .rows import body_units
+
+            units = self._units[siglum] = {u.id: u for u in body_units(self.witnesses[siglum])}
+        return layer_texts([units[u] for u in row.units.get(siglum, [])], layers)
 
     def drop_witnesses(self) -> list[str]:
         """Drop the witnesses and every cache made from them; returns the sigla, in order.

@@ -81,6 +81,8 @@ class _Partners:
 
 
 def _absence_kind(gaps: list[LayerGap], siglum: str) -> str:
+    if not gaps:
+        return "layer"
     kinds = {g.kind for g in gaps if siglum in g.absent}
     for k in ("lacuna", "edge", "layer"):
         if k in kinds:
@@ -128,6 +130,11 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
             bad_place.add(0)
         if n and (not pt.chains or pt.chains[-1][1] != n or pt.end_partner != len(pt.bkeys)):
             bad_place.add(n)
+    if not apps and not bad_char and not bad_place:
+        # every present witness pairs every character with the base's, in one chain from end to end (most
+        # rows and layers): one plain segment, or an entry for those that lack the layer, as below
+        spans = {base: (0, len(a)), **{s: (0, len(texts[s].text)) for s in wit}, **{s: (0, 0) for s in absent}}
+        return [Segment(spans, _kind_of_absence(absent), [], dict(absent)) if absent else Segment(spans)]
     # intervals in base key indices: [k0, k1), with the entries they carry
     items: list[tuple[int, int, list[App]]] = []
     for ap in apps:
@@ -242,8 +249,12 @@ def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, Layer
     for al in col.alignments:
         ops_by.setdefault((al.row, al.layer), {})[al.siglum] = al.ops
     for row in col.rows:
+        by_witness = [(s, col.row_texts(row, s)) for s in col.witnesses]
+        had = {layer for _, texts in by_witness for layer, lt in texts.items() if lt.text}
         for layer in col.layers:
-            texts = {s: col.row_text(row, s, layer) for s in col.witnesses}
+            if layer not in had:
+                continue  # (most layers of a row: no witness has them)
+            texts = {s: their[layer] for s, their in by_witness}
             if not any(lt.kept() for lt in texts.values()):
                 continue
             yield (row.id, layer, texts, apps_by.get((row.id, layer), []), gaps_by.get((row.id, layer), []),
