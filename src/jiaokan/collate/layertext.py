@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..normalize.fold import exact_keys
-from ..normalize.ignorable import kept_positions
+from ..normalize.ignorable import kept_offsets
 from ..model import UNKNOWN_CHAR, Gaiji, Gap, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Where, advance, walk
 
 
@@ -56,7 +56,7 @@ class LayerText:
         if not self.text:
             return _NO_OFFSETS  # most layers of a row are empty: one array for them all, none kept per text
         if self._kept is None or self._kept[0] is not self.text:
-            self._kept = (self.text, array("i", kept_positions(self.text)))
+            self._kept = (self.text, kept_offsets(self.text))
         return self._kept[1]
 
     def keyed(self) -> "tuple[str, Sequence[int]] | None":

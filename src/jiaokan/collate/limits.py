@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..model import Text, Witness
-from ..normalize.fold import exact_keys
+from ..normalize.fold import key_string
 from ..normalize.fold import key as fold_key
 from ..normalize.ignorable import is_ignorable
 from .rows import body_units
@@ -50,8 +50,9 @@ def repeated_text(w: Witness, key: Callable[[str], str], ignorable: Callable[[st
     for u in body_units(w):
         if u.jing is None:
             continue
-        got = exact_keys(u.jing.text) if key is fold_key and ignorable is is_ignorable else None
-        k = got[0] if got is not None else "".join(key(c) for c in u.jing.text if not ignorable(c))
+        k = key_string(u.jing.text) if key is fold_key and ignorable is is_ignorable else None
+        if k is None:
+            k = "".join(key(c) for c in u.jing.text if not ignorable(c))
         if len(k) < MIN_CHARS:
             continue
         n += 1

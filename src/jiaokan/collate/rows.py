@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Callable
 
 from ..model import Unit, Witness
-from ..normalize.fold import exact_keys
+from ..normalize.fold import key_string
 from ..normalize.fold import key as fold_key
 from ..normalize.ignorable import is_ignorable
 from .align import align
@@ -36,11 +36,11 @@ def _jing_stream(units: list[Unit], key: KeyFn, skip: SkipFn) -> tuple[str | lis
         for i, u in enumerate(units):
             if u.jing is None:
                 continue
-            got = exact_keys(u.jing.text)
+            got = key_string(u.jing.text)
             if got is None:
                 break
-            parts.append(got[0])
-            own.extend([i] * len(got[0]))
+            parts.append(got)
+            own.extend([i] * len(got))
         else:
             return "".join(parts), own
     keys: list[str] = []

@@ -22,7 +22,8 @@ from operator import ne
 from typing import Callable, Sequence
 
 from ..model import UNKNOWN_MARKS
-from ..normalize import is_ignorable, kept_positions, relation
+from ..normalize import is_ignorable, relation
+from ..normalize.ignorable import kept_offsets
 from ..normalize.relation import orthographic_source
 from ..normalize.script import t2s_char
 from .align import Op
@@ -53,7 +54,7 @@ def _key_positions(text: str, lo: int, hi: int, skip: Callable[[str], bool],
     if skip is is_ignorable:
         if kept is not None:
             return kept[bisect_left(kept, lo):bisect_left(kept, hi)]
-        return kept_positions(text, lo, hi)  # the same, in C
+        return kept_offsets(text, lo, hi)  # the same, in C
     return [i for i in range(lo, hi) if not skip(text[i])]
 
 
