@@ -30,6 +30,7 @@ from ..model import Gaiji, Note, Text, Witness, code_codepoint, ids_description
 from ..normalize import key
 from ..normalize.gaiji import ParallelResolution, set_parallel_resolutions
 from ..normalize.ignorable import strip_ignorable
+from ..normalize.translate import LazyTable
 
 #: Characters of context on each side that must agree, and places needed to resolve.
 CONTEXT = 4
@@ -56,6 +57,10 @@ class Seq:
     #: offsets of a resolved gaiji whose character is not one code point: (character, key)
     odd: dict[int, tuple[str, str]] = field(default_factory=dict)
     keys: str = ""
+    #: every character the sequences made with this one hold (one set, shared by them; empty for a sequence made
+    #: otherwise): what :func:`jiaokan.collate.learned.learn_forms` looks among for rare forms, without a pass of
+    #: its own over the book to gather them
+    held: set[str] = field(default_factory=set, repr=False, compare=False)
 
     def char(self, i: int) -> str:
         return self.odd[i][0] if i in self.odd else self.chars[i]
@@ -145,18 +150,17 @@ def _sequence(w: Witness, marks: dict[str, str], nodes: list[Gaiji]) -> Seq:
 
 
 def _key_all(seqs: list[Seq], marks: Iterable[str]) -> None:
-    """Every witness's key string: one ``str.translate`` each, with a table of the characters they hold.
+    """Every witness's key string: one ``str.translate`` each, with a table filled as characters are met.
 
-    Why: in C, where a Python call per character cost seconds over the book.  A character's key is
+    Why: in C, where a Python call per character cost seconds over the book (and a table made in advance
+    needed a set of every character the book holds, itself a pass over the book).  A character's key is
     U+FFFD where it is not one character; a mark stays itself.
     """
-    held: set[str] = set()
-    for s in seqs:
-        held.update(s.chars)
-    table: dict[int, str] = {}
-    for ch in held:
+    def one(ch: str) -> str:
         k = key(ch)
-        table[ord(ch)] = k if len(k) == 1 else "\ufffd"
+        return k if len(k) == 1 else "\ufffd"
+
+    table = LazyTable(one)
     for m in marks:
         table[ord(m)] = m
     table[0xFFFD] = "\ufffd"
@@ -168,6 +172,9 @@ def _key_all(seqs: list[Seq], marks: Iterable[str]) -> None:
                 ks[i] = kc
             k = "".join(ks)
         s.keys = k
+    held = {chr(cp) for cp in table}  # the characters met (and the marks)
+    for s in seqs:
+        s.held = held
 
 
 #: between two witnesses' key strings in the one string searched: longer than a context with its character,
@@ -368,6 +375,7 @@ def _resolved_in(seqs: list[Seq], chars: dict[str, str]) -> None:
             else:
                 c, kc = ch, k if len(k) == 1 else "\ufffd"
             cs += (s.chars[prev:at], c)
+            s.held.add(c)
             ks += (s.keys[prev:at], kc)
             prev = at + 1
         s.chars = "".join(cs) + s.chars[prev:]

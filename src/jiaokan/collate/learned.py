@@ -244,8 +244,13 @@ def learn_forms(witnesses: list[Witness], seqs: list[gaiji.Seq] | None = None) -
     if not seqs:
         seqs = gaiji.sequences(witnesses)
     held: set[str] = set()
+    shared: set[int] = set()
     for s in seqs:
-        held.update(s.chars)
+        if not s.held:
+            held.update(s.chars)
+        elif id(s.held) not in shared:  # the set the sequences made together share: taken once
+            shared.add(id(s.held))
+            held |= s.held
     forms = sorted(c for c in held if unknown_form(c))  # the witness's own character, not its key (勑 → 𠡠)
     occurrences: list[tuple[gaiji.Seq, int, str]] = []
     if forms:

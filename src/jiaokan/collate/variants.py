@@ -89,7 +89,8 @@ def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
             pb = _key_positions(b, op.b0, op.b1, skip, kb_)
             # the pairs whose characters differ, found in C (the punctuation differs, the characters mostly
             # do not: a Python step per character of every such stretch was most of the typing)
-            sa, sb = "".join(map(a.__getitem__, pa)), "".join(map(b.__getitem__, pb))
+            sa = a[op.a0:op.a1] if len(pa) == op.a1 - op.a0 else "".join(map(a.__getitem__, pa))
+            sb = b[op.b0:op.b1] if len(pb) == op.b1 - op.b0 else "".join(map(b.__getitem__, pb))  # (no punctuation)
             for t in compress(range(min(len(pa), len(pb))), map(ne, sa, sb)):
                 i, j = pa[t], pb[t]
                 ca, cb = a[i], b[j]
