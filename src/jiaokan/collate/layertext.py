@@ -84,6 +84,15 @@ class LayerText:
         unit, page, line, _ = got[1]
         return unit, page, line
 
+    def place(self, offset: int) -> tuple[str | None, str | None, int | None, int | None]:
+        """(unit, page, line, column) of the character at ``offset``: :meth:`where` and :meth:`col_at` with one
+        search of the runs (the apparatus asks both of every reading)."""
+        got = self._run(offset)
+        if got is None:
+            return None, None, None, None
+        unit, page, line, col = got[1]
+        return unit, page, line, col + got[0] + 1
+
     def col_at(self, offset: int) -> int | None:
         """Column on its source line of the character at ``offset`` (or the last one before it)."""
         got = self._run(offset)
