@@ -293,9 +293,10 @@ def type_recurring_forms(col: Collation, min_places: int = AUTO_PLACES) -> int:
     if not pairs:
         return 0
     n = 0
+    paired = set().union(*pairs)  # the keys some pair holds: an entry whose lemma's key is none of them has no pair
     for app in col.apps:
         a = _one_char(app.lem.text)
-        if a is None:
+        if a is None or key(a) not in paired:
             continue
         diff = app.differing()
         hit = {s for s, r in diff.items()
