@@ -58,10 +58,14 @@ def collate(
     unknown = [x for x in layers if x not in COLLATED_LAYERS]
     if unknown:
         raise CollationError(f"cannot collate layer(s) {', '.join(unknown)}: choose from {', '.join(COLLATED_LAYERS)}")
-    # each witness's 经 keys, made once for the repeated-text check and the passage rows
-    jing = {s: jing_keys(body_units(w)) for s, w in wits.items()}
+    # each witness's 经 keys, made once for the repeated-text check and the passage rows (after the size
+    # check: a passage of millions of characters is refused before anything is made of it)
+    jing: dict[str, list[tuple[int, str]] | None] = {}
     for s, w in wits.items():  # refused with the reason, not collated into silence or out of memory
-        problem = oversized_passage(w, layers) or repeated_text(w, key, is_ignorable, jing[s])
+        problem = oversized_passage(w, layers)
+        if not problem:
+            jing[s] = jing_keys(body_units(w))
+            problem = repeated_text(w, key, is_ignorable, jing[s])
         if problem:
             raise CollationError(problem)
     # checked here, where every door (CLI, API, build) passes, not by one of them
