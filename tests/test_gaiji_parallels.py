@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from jiaokan.collate import gaiji as G
@@ -136,6 +138,20 @@ def test_the_anchored_search_finds_what_a_regex_per_context_finds():
     for c in set(contexts):
         want = [m.start() for m in re.finditer(re.escape(c[:4]) + "(.)" + re.escape(c[4:]), text)]
         assert got[c] == want
+
+
+@given(st.text(st.sampled_from(list("一二之也]^-\\[.\n𤣥\U000F0000")), min_size=9, max_size=300), st.data())
+@settings(max_examples=200, deadline=None)
+def test_the_class_scan_finds_what_a_regex_per_context_finds(text, data):
+    """The same on any text, the regex's own metacharacters and astral characters among its characters."""
+    import re
+
+    starts = data.draw(st.lists(st.integers(0, len(text) - 9), min_size=1, max_size=12))
+    contexts = [text[i:i + 4] + text[i + 5:i + 9] for i in starts] + data.draw(st.lists(st.text("一二]", min_size=8,
+                                                                                               max_size=8), max_size=3))
+    got = G._places(text, contexts)
+    for c in set(contexts):
+        assert got[c] == [m.start() for m in re.finditer(re.escape(c[:4]) + "(.)" + re.escape(c[4:]), text)]
 
 
 def test_the_sequences_resolve_keeps_are_those_of_the_witnesses_as_resolved():

@@ -29,6 +29,41 @@ def test_strip_and_positions_are_the_per_character_loop(text):
     assert kept_positions(text, lo, hi) == [i for i in range(lo, hi) if not is_ignorable(text[i])]
 
 
+# the book's own mix: long runs of ideographs, a mark or a space now and then (the sparse path), or none at all
+_SPARSE = st.lists(st.sampled_from(list("司射適西階禮𤣥\U00020000\U0003134a\uf900")) | _CHARS, min_size=0, max_size=200) \
+    .map(lambda cs: "".join(cs[:1] + [c for c in cs[1:] if ord(c) >= 0x3400 or len(cs) % 5 == 0]))
+
+
+@given(TEXT | _SPARSE, st.integers(-3, 210), st.integers(-3, 210) | st.none())
+@settings(max_examples=400, deadline=None)
+def test_kept_offsets_and_key_string_are_the_per_character_loop(text, lo, hi):
+    from jiaokan.normalize import key
+    from jiaokan.normalize.fold import key_string
+    from jiaokan.normalize.ignorable import ignorable_offsets, kept_offsets
+
+    assert strip_ignorable(text) == "".join(c for c in text if not is_ignorable(c))
+    assert kept_offsets(text).tolist() == [i for i, c in enumerate(text) if not is_ignorable(c)]
+    lo = max(0, lo)
+    end = len(text) if hi is None else max(lo, min(hi, len(text)))
+    assert kept_offsets(text, lo, hi).tolist() == [i for i in range(lo, end) if not is_ignorable(text[i])]
+    assert kept_positions(text, lo, hi) == [i for i in range(lo, end) if not is_ignorable(text[i])]
+    cuts = ignorable_offsets(text)
+    assert cuts is None or cuts == [i for i, c in enumerate(text) if is_ignorable(c)]
+    keys = [key(c) for c in text if not is_ignorable(c)]
+    assert key_string(text) == ("".join(keys) if all(len(k) == 1 for k in keys) else None)
+
+
+def test_the_ideograph_blocks_hold_nothing_ignorable():
+    """What the sparse path takes on trust (:data:`~jiaokan.normalize.ignorable.NEVER_IGNORABLE`), checked on every
+    code point of this Python's Unicode."""
+    import re
+
+    from jiaokan.normalize.ignorable import NEVER_IGNORABLE
+
+    never = re.compile(f"[{NEVER_IGNORABLE}]")
+    assert not [cp for cp in range(0x110000) if never.match(chr(cp)) and is_ignorable(chr(cp))]
+
+
 @given(st.recursive(st.none() | st.booleans() | st.integers() | TEXT,
                     lambda kids: st.lists(kids, max_size=4) | st.dictionaries(TEXT, kids, max_size=4), max_leaves=20))
 @settings(max_examples=200, deadline=None)

@@ -178,7 +178,7 @@ from typing import Callable, Hashable, Iterable, Literal, Sequence, TypeGuard
 
 from ..normalize.fold import exact_keys
 from ..normalize.fold import key as fold_key
-from ..normalize.ignorable import is_ignorable, kept_positions
+from ..normalize.ignorable import is_ignorable, kept_offsets
 
 __all__ = [
     "Op",
@@ -342,7 +342,7 @@ def align_texts(
         ops = align(xa, xb, **options)
     else:
         if ignorable is is_ignorable:
-            pa, pb = kept if kept is not None else (kept_positions(a), kept_positions(b))
+            pa, pb = kept if kept is not None else (kept_offsets(a), kept_offsets(b))
         else:
             pa = [i for i, ch in enumerate(a) if not ignorable(ch)]
             pb = [i for i, ch in enumerate(b) if not ignorable(ch)]

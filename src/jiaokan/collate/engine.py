@@ -17,7 +17,7 @@ from .align import align_texts
 from .layertext import LayerText
 from .model import COLLATED_LAYERS, VARIANT_TYPES, Collation, LayerAlignment, LayerGap, Row
 from .limits import oversized_passage, repeated_text
-from .rows import body_units, passage_rows
+from .rows import body_units, jing_keys, passage_rows
 from .learned import type_recurring_forms
 from .variants import classify, merge_apps
 
@@ -58,8 +58,14 @@ def collate(
     unknown = [x for x in layers if x not in COLLATED_LAYERS]
     if unknown:
         raise CollationError(f"cannot collate layer(s) {', '.join(unknown)}: choose from {', '.join(COLLATED_LAYERS)}")
-    for w in wits.values():  # refused with the reason, not collated into silence or out of memory
-        problem = oversized_passage(w, layers) or repeated_text(w, key, is_ignorable)
+    # each witness's 经 keys, made once for the repeated-text check and the passage rows (after the size
+    # check: a passage of millions of characters is refused before anything is made of it)
+    jing: dict[str, list[tuple[int, str]] | None] = {}
+    for s, w in wits.items():  # refused with the reason, not collated into silence or out of memory
+        problem = oversized_passage(w, layers)
+        if not problem:
+            jing[s] = jing_keys(body_units(w))
+            problem = repeated_text(w, key, is_ignorable, jing[s])
         if problem:
             raise CollationError(problem)
     # checked here, where every door (CLI, API, build) passes, not by one of them
@@ -69,7 +75,7 @@ def collate(
     # the base first, then the others in the order given
     ordered = {base: wits[base], **{s: w for s, w in wits.items() if s != base}}
     col = Collation(base=base, witnesses=ordered, layers=layers, ignored=tuple(ignore))
-    col.rows = rows if rows is not None else passage_rows(base, ordered, key, is_ignorable)
+    col.rows = rows if rows is not None else passage_rows(base, ordered, key, is_ignorable, jing)
     unit_by_id = {s: {u.id: u for u in body_units(w)} for s, w in ordered.items()}
     ids = count(1)
     first_row, last_row = _witness_edges(col)

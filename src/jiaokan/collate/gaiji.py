@@ -30,6 +30,7 @@ from ..model import Gaiji, Note, Text, Witness, code_codepoint, ids_description
 from ..normalize import key
 from ..normalize.gaiji import ParallelResolution, set_parallel_resolutions
 from ..normalize.ignorable import strip_ignorable
+from ..normalize.translate import LazyTable
 
 #: Characters of context on each side that must agree, and places needed to resolve.
 CONTEXT = 4
@@ -56,6 +57,10 @@ class Seq:
     #: offsets of a resolved gaiji whose character is not one code point: (character, key)
     odd: dict[int, tuple[str, str]] = field(default_factory=dict)
     keys: str = ""
+    #: every character the sequences made with this one hold (one set, shared by them; empty for a sequence made
+    #: otherwise): what :func:`jiaokan.collate.learned.learn_forms` looks among for rare forms, without a pass of
+    #: its own over the book to gather them
+    held: set[str] = field(default_factory=set, repr=False, compare=False)
 
     def char(self, i: int) -> str:
         return self.odd[i][0] if i in self.odd else self.chars[i]
@@ -145,18 +150,17 @@ def _sequence(w: Witness, marks: dict[str, str], nodes: list[Gaiji]) -> Seq:
 
 
 def _key_all(seqs: list[Seq], marks: Iterable[str]) -> None:
-    """Every witness's key string: one ``str.translate`` each, with a table of the characters they hold.
+    """Every witness's key string: one ``str.translate`` each, with a table filled as characters are met.
 
-    Why: in C, where a Python call per character cost seconds over the book.  A character's key is
+    Why: in C, where a Python call per character cost seconds over the book (and a table made in advance
+    needed a set of every character the book holds, itself a pass over the book).  A character's key is
     U+FFFD where it is not one character; a mark stays itself.
     """
-    held: set[str] = set()
-    for s in seqs:
-        held.update(s.chars)
-    table: dict[int, str] = {}
-    for ch in held:
+    def one(ch: str) -> str:
         k = key(ch)
-        table[ord(ch)] = k if len(k) == 1 else "\ufffd"
+        return k if len(k) == 1 else "\ufffd"
+
+    table = LazyTable(one)
     for m in marks:
         table[ord(m)] = m
     table[0xFFFD] = "\ufffd"
@@ -168,6 +172,9 @@ def _key_all(seqs: list[Seq], marks: Iterable[str]) -> None:
                 ks[i] = kc
             k = "".join(ks)
         s.keys = k
+    held = {chr(cp) for cp in table}  # the characters met (and the marks)
+    for s in seqs:
+        s.held = held
 
 
 #: between two witnesses' key strings in the one string searched: longer than a context with its character,
@@ -181,41 +188,31 @@ def _places(text: str, contexts: Iterable[str]) -> dict[str, list[int]]:
     """Where each context (``left + right``, a character between them) stands in ``text``: match starts.
 
     The same matches as ``re.finditer(left + "(.)" + right, text)`` (left to right, never overlapping,
-    the middle character not a newline), found without scanning ``text`` once per context: each context
-    is anchored at its rarest character (counted on a sample of ``text``), every anchor's offsets come
-    from one scan, and the candidates are checked in place.
+    the middle character not a newline), found without scanning ``text`` once per context: one regex
+    scans it for the places where each of the eight characters around the middle is one that some
+    context has at that offset (a character class per offset, tested in C at every place), and only
+    those places -- one in fifteen of the book -- are looked up in the set of contexts.  (It anchored
+    each context at its rarest character before, and took a Python step for each of 390,000 of them.)
     """
     contexts = list(dict.fromkeys(contexts))
     if not contexts:
         return {}
-    freq = collections.Counter(text[::7])
-    anchor: dict[str, tuple[str, int]] = {}
-    for c in contexts:
-        j = min(range(len(c)), key=lambda i: freq[c[i]])
-        anchor[c] = (c[j], j if j < CONTEXT else j + 1)  # offset in the match (the middle character skipped)
-    # anchor character → (offset of the anchor in the match, left side → right sides) of the contexts anchored so
-    lefts: dict[str, dict[int, dict[str, set[str]]]] = collections.defaultdict(dict)
-    for c, (ch, j) in anchor.items():
-        lefts[ch].setdefault(j, {}).setdefault(c[:CONTEXT], set()).add(c[CONTEXT:])
-    groups = {ch: tuple(by_j.items()) for ch, by_j in lefts.items()}
+    wanted = set(contexts)
+
+    def one_of(k: int) -> str:
+        return "[" + "".join(re.escape(ch) for ch in sorted({c[k] for c in contexts})) + "]"
+
+    # the first character consumed (a class the regex engine skips to), the rest a lookahead: every place is tried
+    rx = re.compile(one_of(0) + "(?=" + "".join(map(one_of, range(1, CONTEXT))) + "[^\n]"
+                    + "".join(map(one_of, range(CONTEXT, 2 * CONTEXT))) + ")")
     out: dict[str, list[int]] = {c: [] for c in contexts}
     ends: dict[str, int] = {}  # context → end of its last match (matches never overlap)
-    pattern = "[" + "".join(re.escape(ch) for ch in groups) + "]"
-    for m in re.finditer(pattern, text):
-        pos = m.start()
-        for j, by_left in groups[text[pos]]:
-            st = pos - j
-            if st < 0:
-                continue
-            rights = by_left.get(text[st:st + CONTEXT])  # one slice rules out most candidates
-            if rights is None:
-                continue
-            right = text[st + CONTEXT + 1:st + _WIDTH]
-            if right in rights and text[st + CONTEXT] != "\n":
-                c = text[st:st + CONTEXT] + right
-                if st >= ends.get(c, -1):
-                    out[c].append(st)
-                    ends[c] = st + _WIDTH
+    for m in rx.finditer(text):
+        st = m.start()
+        c = text[st:st + CONTEXT] + text[st + CONTEXT + 1:st + _WIDTH]
+        if c in wanted and st >= ends.get(c, -1):
+            out[c].append(st)
+            ends[c] = st + _WIDTH
     return out
 
 
@@ -378,6 +375,7 @@ def _resolved_in(seqs: list[Seq], chars: dict[str, str]) -> None:
             else:
                 c, kc = ch, k if len(k) == 1 else "\ufffd"
             cs += (s.chars[prev:at], c)
+            s.held.add(c)
             ks += (s.keys[prev:at], kc)
             prev = at + 1
         s.chars = "".join(cs) + s.chars[prev:]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..normalize.fold import exact_keys
-from ..normalize.ignorable import kept_positions
+from ..normalize.ignorable import kept_offsets
 from ..model import UNKNOWN_CHAR, Gaiji, Gap, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Where, advance, walk
 
 
@@ -56,7 +56,7 @@ class LayerText:
         if not self.text:
             return _NO_OFFSETS  # most layers of a row are empty: one array for them all, none kept per text
         if self._kept is None or self._kept[0] is not self.text:
-            self._kept = (self.text, array("i", kept_positions(self.text)))
+            self._kept = (self.text, kept_offsets(self.text))
         return self._kept[1]
 
     def keyed(self) -> "tuple[str, Sequence[int]] | None":
@@ -83,6 +83,15 @@ class LayerText:
             return None, None, None
         unit, page, line, _ = got[1]
         return unit, page, line
+
+    def place(self, offset: int) -> tuple[str | None, str | None, int | None, int | None]:
+        """(unit, page, line, column) of the character at ``offset``: :meth:`where` and :meth:`col_at` with one
+        search of the runs (the apparatus asks both of every reading)."""
+        got = self._run(offset)
+        if got is None:
+            return None, None, None, None
+        unit, page, line, col = got[1]
+        return unit, page, line, col + got[0] + 1
 
     def col_at(self, offset: int) -> int | None:
         """Column on its source line of the character at ``offset`` (or the last one before it)."""

@@ -244,8 +244,13 @@ def learn_forms(witnesses: list[Witness], seqs: list[gaiji.Seq] | None = None) -
     if not seqs:
         seqs = gaiji.sequences(witnesses)
     held: set[str] = set()
+    shared: set[int] = set()
     for s in seqs:
-        held.update(s.chars)
+        if not s.held:
+            held.update(s.chars)
+        elif id(s.held) not in shared:  # the set the sequences made together share: taken once
+            shared.add(id(s.held))
+            held |= s.held
     forms = sorted(c for c in held if unknown_form(c))  # the witness's own character, not its key (勑 → 𠡠)
     occurrences: list[tuple[gaiji.Seq, int, str]] = []
     if forms:
@@ -288,9 +293,10 @@ def type_recurring_forms(col: Collation, min_places: int = AUTO_PLACES) -> int:
     if not pairs:
         return 0
     n = 0
+    paired = set().union(*pairs)  # the keys some pair holds: an entry whose lemma's key is none of them has no pair
     for app in col.apps:
         a = _one_char(app.lem.text)
-        if a is None:
+        if a is None or key(a) not in paired:
             continue
         diff = app.differing()
         hit = {s for s, r in diff.items()

@@ -28,10 +28,9 @@ from __future__ import annotations
 from typing import Callable
 
 from ..model import Text, Witness
-from ..normalize.fold import exact_keys
 from ..normalize.fold import key as fold_key
 from ..normalize.ignorable import is_ignorable
-from .rows import body_units
+from .rows import body_units, jing_keys
 
 #: 经 shorter than this is a formula that may recur, not evidence of a copy.
 MIN_CHARS = 8
@@ -43,15 +42,20 @@ MAX_SHARE = 0.25
 MAX_PASSAGE_CHARS = 1_000_000
 
 
-def repeated_text(w: Witness, key: Callable[[str], str], ignorable: Callable[[str], bool]) -> str | None:
-    """Why ``w`` cannot be collated as it is (its passages repeat), or None."""
+def repeated_text(w: Witness, key: Callable[[str], str], ignorable: Callable[[str], bool],
+                  jing: list[tuple[int, str]] | None = None) -> str | None:
+    """Why ``w`` cannot be collated as it is (its passages repeat), or None.  ``jing``: the
+    :func:`~.rows.jing_keys` of its :func:`~.rows.body_units`, when the caller has them (``key`` and
+    ``ignorable`` the collation's own)."""
+    if jing is None and key is fold_key and ignorable is is_ignorable:
+        jing = jing_keys(body_units(w))
+    if jing is None:
+        units = body_units(w)
+        jing = [(i, "".join(key(c) for c in jt.text if not ignorable(c)))
+                for i, u in enumerate(units) if (jt := u.jing) is not None]
     seen: set[str] = set()
     n = repeats = 0
-    for u in body_units(w):
-        if u.jing is None:
-            continue
-        got = exact_keys(u.jing.text) if key is fold_key and ignorable is is_ignorable else None
-        k = got[0] if got is not None else "".join(key(c) for c in u.jing.text if not ignorable(c))
+    for _, k in jing:
         if len(k) < MIN_CHARS:
             continue
         n += 1

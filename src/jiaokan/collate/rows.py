@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Callable
 
 from ..model import Unit, Witness
-from ..normalize.fold import exact_keys
+from ..normalize.fold import key_string
 from ..normalize.fold import key as fold_key
 from ..normalize.ignorable import is_ignorable
 from .align import align
@@ -29,20 +29,31 @@ def body_units(w: Witness) -> list[Unit]:
     return [u for d in w.divs if d.type not in ("front", "back") for u in d.units]
 
 
-def _jing_stream(units: list[Unit], key: KeyFn, skip: SkipFn) -> tuple[str | list[str], list[int]]:
+def jing_keys(units: list[Unit]) -> list[tuple[int, str]] | None:
+    """``(index, keys of its 经)`` of each unit with 经, in order (:func:`~jiaokan.normalize.fold.key_string`),
+    or None if a key is not one code point.  Why apart: the repeated-text check and the passage rows both read
+    them, and the collation makes them once for both (:func:`jiaokan.collate.engine.collate`)."""
+    out: list[tuple[int, str]] = []
+    for i, u in enumerate(units):
+        jing = u.jing
+        if jing is None:
+            continue
+        got = key_string(jing.text)
+        if got is None:
+            return None
+        out.append((i, got))
+    return out
+
+
+def _jing_stream(units: list[Unit], key: KeyFn, skip: SkipFn,
+                 jing: list[tuple[int, str]] | None = None) -> tuple[str | list[str], list[int]]:
     if key is fold_key and skip is is_ignorable:  # the collation's own: each passage's keys at once, in C
-        parts: list[str] = []
-        own: list[int] = []
-        for i, u in enumerate(units):
-            if u.jing is None:
-                continue
-            got = exact_keys(u.jing.text)
-            if got is None:
-                break
-            parts.append(got[0])
-            own.extend([i] * len(got[0]))
-        else:
-            return "".join(parts), own
+        got = jing if jing is not None else jing_keys(units)
+        if got is not None:
+            own: list[int] = []
+            for i, k in got:
+                own.extend([i] * len(k))
+            return "".join(k for _, k in got), own
     keys: list[str] = []
     owner: list[int] = []
     for i, u in enumerate(units):
@@ -89,9 +100,12 @@ class _Union:
             self.parent[rb] = ra
 
 
-def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: SkipFn) -> list[Row]:
+def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: SkipFn,
+                 jing: dict[str, list[tuple[int, str]] | None] | None = None) -> list[Row]:
+    """The rows of ``witnesses`` (see the module).  ``jing``: each witness's :func:`jing_keys` of its
+    :func:`body_units`, when the caller has them (``key`` and ``skip`` the collation's own)."""
     units = {s: body_units(w) for s, w in witnesses.items()}
-    streams = {s: _jing_stream(units[s], key, skip) for s in witnesses}
+    streams = {s: _jing_stream(units[s], key, skip, (jing or {}).get(s)) for s in witnesses}
     uf = _Union()
     bkeys, bowner = streams[base]
     blen = Counter(bowner)

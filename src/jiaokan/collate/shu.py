@@ -34,7 +34,7 @@ from typing import Iterator
 
 from ..model import UNKNOWN_MARKS, Unit, Witness
 from ..normalize import is_ignorable, key, strip_ignorable
-from ..normalize.fold import exact_keys
+from ..normalize.fold import key_string
 from .engine import collate
 from .model import Collation, Row
 from .rows import _keep_document_order, body_units
@@ -92,8 +92,8 @@ def _part(layer: str, s: str) -> Part:
 
 def _fold(s: str) -> str:
     """The keys of the characters of ``s`` that are not ignorable, as one string (in C when each is one code point)."""
-    got = exact_keys(s)
-    return got[0] if got is not None else "".join(key(c) for c in s if not is_ignorable(c))
+    got = key_string(s)
+    return got if got is not None else "".join(key(c) for c in s if not is_ignorable(c))
 
 
 class _Stream:

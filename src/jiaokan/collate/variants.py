@@ -22,7 +22,8 @@ from operator import ne
 from typing import Callable, Sequence
 
 from ..model import UNKNOWN_MARKS
-from ..normalize import is_ignorable, kept_positions, relation
+from ..normalize import is_ignorable, relation
+from ..normalize.ignorable import kept_offsets
 from ..normalize.relation import orthographic_source
 from ..normalize.script import t2s_char
 from .align import Op
@@ -53,7 +54,7 @@ def _key_positions(text: str, lo: int, hi: int, skip: Callable[[str], bool],
     if skip is is_ignorable:
         if kept is not None:
             return kept[bisect_left(kept, lo):bisect_left(kept, hi)]
-        return kept_positions(text, lo, hi)  # the same, in C
+        return kept_offsets(text, lo, hi)  # the same, in C
     return [i for i in range(lo, hi) if not skip(text[i])]
 
 
@@ -88,7 +89,8 @@ def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
             pb = _key_positions(b, op.b0, op.b1, skip, kb_)
             # the pairs whose characters differ, found in C (the punctuation differs, the characters mostly
             # do not: a Python step per character of every such stretch was most of the typing)
-            sa, sb = "".join(map(a.__getitem__, pa)), "".join(map(b.__getitem__, pb))
+            sa = a[op.a0:op.a1] if len(pa) == op.a1 - op.a0 else "".join(map(a.__getitem__, pa))
+            sb = b[op.b0:op.b1] if len(pb) == op.b1 - op.b0 else "".join(map(b.__getitem__, pb))  # (no punctuation)
             for t in compress(range(min(len(pa), len(pb))), map(ne, sa, sb)):
                 i, j = pa[t], pb[t]
                 ca, cb = a[i], b[j]
@@ -261,9 +263,8 @@ def merge_apps(
     own = skip is is_ignorable
     kept = {s: (base_text.kept(), lt.kept()) for s, lt in wit_texts.items()} if own else {}
     for g0, g1, members in groups:
-        unit, page, line = base_text.where(g0 if g1 > g0 else max(g0 - 1, 0))
-        lem = Reading(base, a[g0:g1], g0, g1, unit, page, line, None,
-                      base_text.col_at(g0 if g1 > g0 else max(g0 - 1, 0)))
+        unit, page, line, col = base_text.place(g0 if g1 > g0 else max(g0 - 1, 0))
+        lem = Reading(base, a[g0:g1], g0, g1, unit, page, line, None, col)
         readings: dict[str, Reading] = {}
         types: list[str] = []
         subtypes: set[str | None] = set()
@@ -276,8 +277,8 @@ def merge_apps(
             if not vs:
                 b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip, ends[s], kept.get(s)) if g1 > g0 \
                     else (0, 0)
-                u, pg, ln = lt.where(b0)
-                readings[s] = Reading(s, b[b0:b1] if g1 > g0 else "", b0, b1, u, pg, ln, "agree", lt.col_at(b0))
+                u, pg, ln, cl = lt.place(b0)
+                readings[s] = Reading(s, b[b0:b1] if g1 > g0 else "", b0, b1, u, pg, ln, "agree", cl)
                 continue
             if len(vs) == 1 and (vs[0].a0, vs[0].a1) == (g0, g1):
                 b0, b1 = vs[0].b0, vs[0].b1
@@ -288,9 +289,9 @@ def merge_apps(
                 vtype = strongest([v.type for v in vs])
                 subtypes.update(v.subtype for v in vs)
             at = b0 if b1 > b0 else max(b0 - 1, 0)
-            u, pg, ln = lt.where(at)
+            u, pg, ln, cl = lt.place(at)
             text = _trimmed(b, b0, b1, skip, lt.kept() if own else None)
-            readings[s] = Reading(s, text, b0, b1, u, pg, ln, vtype, lt.col_at(at))
+            readings[s] = Reading(s, text, b0, b1, u, pg, ln, vtype, cl)
             types.append(vtype)
         if not types:
             continue

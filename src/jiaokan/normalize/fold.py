@@ -26,7 +26,7 @@ from typing import Sequence
 
 from . import tables
 from .gaiji import ENTITY_RE, normalize_code, resolve_gaiji
-from .ignorable import is_ignorable, kept_positions
+from .ignorable import is_ignorable, kept_offsets
 from .script import t2s_char
 from .translate import LazyTable
 
@@ -165,16 +165,27 @@ _KEYS = LazyTable(_key_char)
 _ODD: set[str] = set()
 
 
-def exact_keys(text: str, kept: Sequence[int] | None = None) -> tuple[str, Sequence[int]] | None:
-    """``(keys, kept_positions(text))`` when every key of ``text`` is exactly one code point:
-    ``keys[i]`` *is* ``key(text[kept[i]])``, made for the whole string at once in C (``str.translate``),
-    where the collation called :func:`key` and ``is_ignorable`` per character of every text it aligns.
-    Else None (then ask :func:`key` per character).  ``kept``: ``kept_positions(text)``, when the
-    caller has it."""
+def key_string(text: str) -> str | None:
+    """The keys of the characters of ``text`` that are not ignorable, as one string, when every key is exactly
+    one code point: ``"".join(key(c) for c in text if not is_ignorable(c))``, made for the whole string at
+    once in C (``str.translate``).  Else None (then ask :func:`key` per character).  Why apart from
+    :func:`exact_keys`: the passage checks and the 經 streams compare keys only, and need no offsets."""
     ks = text.translate(_KEYS)
     if _ODD and any(ch in text for ch in _ODD):
         return None
-    return ks, kept if kept is not None else kept_positions(text)
+    return ks
+
+
+def exact_keys(text: str, kept: Sequence[int] | None = None) -> tuple[str, Sequence[int]] | None:
+    """``(keys, kept_positions(text))`` when every key of ``text`` is exactly one code point:
+    ``keys[i]`` *is* ``key(text[kept[i]])``, made for the whole string at once in C (:func:`key_string`),
+    where the collation called :func:`key` and ``is_ignorable`` per character of every text it aligns.
+    Else None (then ask :func:`key` per character).  ``kept``: ``kept_positions(text)``, when the
+    caller has it (else an array of them, :func:`~.ignorable.kept_offsets`)."""
+    ks = key_string(text)
+    if ks is None:
+        return None
+    return ks, kept if kept is not None else kept_offsets(text)
 
 
 def tokens(text: str) -> list[tuple[int, str]]:
