@@ -52,9 +52,8 @@ from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..model import Gaiji, Piece, Witness
 from ..normalize import is_ignorable, kept_positions, key, resolve_gaiji, strip_ignorable
-from ..normalize.translate import LazyTable
 from .anchor import Anchor, Claim, piece_context, piece_key
-from .folded import keys_joined
+from .folded import keys_joined, one_key_each
 from .lexicon import INCLUDES_ZHUSHU
 from .notes import NoteRecord
 from .verdict import VERDICTS
@@ -172,9 +171,6 @@ def _key_of(ch: str) -> str:
     return _unknown_key() if ch in UNKNOWN_CHARS else key(ch)
 
 
-#: a character whose key is not exactly one character → itself, the rest dropped: ``text.translate`` is
-#: empty when ``keys_joined(text)`` has one key per character
-_NOT_ONE_KEY = LazyTable(lambda ch: None if len(key(ch)) == 1 else ch)
 
 
 def _same_key(x: str, y: str) -> bool:
@@ -1415,7 +1411,7 @@ def _make_chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tu
             if p.layer not in layers:
                 continue
             text = strip_ignorable(al._keyed.coded(p))
-            if UNKNOWN_CHARS.isdisjoint(text) and not text.translate(_NOT_ONE_KEY):
+            if UNKNOWN_CHARS.isdisjoint(text) and one_key_each(text):
                 keys.append(keys_joined(text))
                 chars.extend(plain(text) or text)
                 continue
