@@ -42,6 +42,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import count
+from typing import Sequence
 
 import regex
 
@@ -182,6 +183,15 @@ def _same_key(x: str, y: str) -> bool:
     return _k(x) == _k(y)
 
 
+def _same_keys(xs: str, ys: str) -> bool:
+    """``_same_key(x, y)`` for every pair of ``zip(xs, ys)`` (two texts of kept characters, of one length),
+    decided on the whole strings in C where it can be: True when no character is one nobody could read
+    and the texts are the same, or key alike one character each; False only where some pair may not agree."""
+    if len(xs) != len(ys) or not UNKNOWN_CHARS.isdisjoint(xs) or not UNKNOWN_CHARS.isdisjoint(ys):
+        return False
+    return xs == ys or (one_key_each(xs) and one_key_each(ys) and keys_joined(xs) == keys_joined(ys))
+
+
 def _k(s: str) -> str:
     """The comparison keys of ``s`` joined (punctuation skipped).
 
@@ -274,7 +284,7 @@ class _Keyed:
         self.row_of: dict[str, dict[str, Row]] = {}
         self.ops: dict[tuple[str, str], dict[tuple[str, str], list[Op]]] = {}
         self.pairings: dict[tuple[str, str, str, str], _Pairing | None] = {}
-        self.texts: dict[tuple[str, frozenset[str]], tuple[str, list[str]]] = {}
+        self.texts: dict[tuple[str, frozenset[str]], tuple[str, Sequence[str]]] = {}
         self.main_keys: dict[tuple[str, str], str] = {}
         self.running: dict[str, tuple[str, dict[str, int]]] = {}
         self._coded: dict[int, str] = {}
@@ -436,8 +446,11 @@ class Aligned:
                         continue
                     # the collation may pair characters its own keys cannot tell apart (two
                     # unresolved gaiji); a pair counts only where the comparison keys agree
-                    amap.update((i, j) for i, j in zip(kept_positions(at, op.a0, op.a1), kept_positions(bt, op.b0, op.b1))
-                                if _same_key(at[i], bt[j]))
+                    pa, pb = kept_positions(at, op.a0, op.a1), kept_positions(bt, op.b0, op.b1)
+                    if _same_keys(strip_ignorable(at[op.a0 : op.a1]), strip_ignorable(bt[op.b0 : op.b1])):
+                        amap.update(zip(pa, pb))  # every pair agrees (the usual case): no call per pair
+                    else:
+                        amap.update((i, j) for i, j in zip(pa, pb) if _same_key(at[i], bt[j]))
                 pairings[k] = _Pairing(a, b, ops, sorted(amap), amap)
         return pairings[k]
 
@@ -1390,7 +1403,7 @@ def check_at(c: Claim, al: Aligned, record: NoteRecord | None = None, anchor: An
 # ---------------------------------------------------------------------------
 
 
-def _chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[str, list[str]]:
+def _chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[str, Sequence[str]]:
     """A witness's ``layers`` in reading order: the comparison keys joined, and for each key the
     character it stands for (as a reader sees it: :func:`plain`).  Made once per witness and layers
     (every place claim of a witness asks for it; the caller only reads it)."""
@@ -1400,12 +1413,13 @@ def _chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[s
     return done
 
 
-def _make_chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[str, list[str]]:
+def _make_chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[str, Sequence[str]]:
     # the whole text at once in C (str.translate) where every character keys to one character (the
     # usual case); a character per Python call only where one keys to none or several, or nobody
-    # could read it
+    # could read it.  The characters are one string where every piece took the first way (a list of
+    # one-character strings indexes and joins alike, at a Python object per character).
     keys: list[str] = []
-    chars: list[str] = []
+    chars: list[str | list[str]] = []  # per piece: its characters, as a string or as a list
     for u in al.units.get(siglum, {}).values():
         for p in u.pieces:
             if p.layer not in layers:
@@ -1413,13 +1427,18 @@ def _make_chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tu
             text = strip_ignorable(al._keyed.coded(p))
             if UNKNOWN_CHARS.isdisjoint(text) and one_key_each(text):
                 keys.append(keys_joined(text))
-                chars.extend(plain(text) or text)
+                chars.append(plain(text) or text)
                 continue
+            each: list[str] = []
             for ch in text:
                 k = _key_of(ch)
                 keys.append(k)
-                chars.extend([plain(ch) or ch] + [""] * (len(k) - 1))
-    return "".join(keys), chars
+                each.extend([plain(ch) or ch] + [""] * (len(k) - 1))
+            chars.append(each)
+    strings = [x for x in chars if isinstance(x, str)]
+    if len(strings) == len(chars):
+        return "".join(keys), "".join(strings)
+    return "".join(keys), [ch for x in chars for ch in x]
 
 
 def place_reading(c: Claim, al: Aligned, siglum: str) -> str | None:
