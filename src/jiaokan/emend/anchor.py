@@ -198,7 +198,7 @@ class _Keyed:
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = kept_positions(text)
-        kept = strip_ignorable(text)
+        kept = text if len(self.pos) == len(text) else strip_ignorable(text)  # (nothing to drop: the usual case)
         #: the keys as one string (one character each), or None where a key is empty or longer
         self._joined: str | None = keys_joined(kept) if one_key_each(kept) else None
         self.keys = list(self._joined) if self._joined is not None else [key(ch) for ch in kept]

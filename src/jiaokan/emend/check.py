@@ -447,7 +447,9 @@ class Aligned:
                     # the collation may pair characters its own keys cannot tell apart (two
                     # unresolved gaiji); a pair counts only where the comparison keys agree
                     pa, pb = kept_positions(at, op.a0, op.a1), kept_positions(bt, op.b0, op.b1)
-                    if _same_keys(strip_ignorable(at[op.a0 : op.a1]), strip_ignorable(bt[op.b0 : op.b1])):
+                    xs, ys = at[op.a0 : op.a1], bt[op.b0 : op.b1]
+                    if _same_keys(xs if len(pa) == len(xs) else strip_ignorable(xs),
+                                  ys if len(pb) == len(ys) else strip_ignorable(ys)):
                         amap.update(zip(pa, pb))  # every pair agrees (the usual case): no call per pair
                     else:
                         amap.update((i, j) for i, j in zip(pa, pb) if _same_key(at[i], bt[j]))
