@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import pickle
 
 import pytest
@@ -47,16 +48,20 @@ def test_second_process_loads_what_the_first_compiled(cache, monkeypatch):
     assert list(cache.glob("t-*.pickle")) == [path]
 
 
-def test_an_edited_pattern_is_compiled_anew_and_replaces_the_old_file(cache):
+def test_an_edited_pattern_is_compiled_anew_and_the_newest_versions_are_kept(cache, monkeypatch):
     compile_patterns(PATTERNS, regex.V1, "t")
     (old,) = cache.glob("t-*.pickle")
     edited = {**PATTERNS, "term": r"据|依"}
     got = compile_patterns(edited, regex.V1, "t")
     assert got["term"].pattern == r"据|依"
-    (new,) = cache.glob("t-*.pickle")
-    assert new != old
+    assert len(list(cache.glob("t-*.pickle"))) == 2  # (two checkouts used in turn: each keeps its own)
     # other flags: another file too (the flags are part of what is cached)
     assert compile_patterns(edited, regex.V0, "t")["term"].flags & regex.V0
+    os.utime(old, (1, 1))  # the oldest (whatever the file system's clock resolution)
+    monkeypatch.setattr(pattern_cache, "KEEP", 2)
+    compile_patterns({**PATTERNS, "term": r"依"}, regex.V1, "t")
+    kept = list(cache.glob("t-*.pickle"))
+    assert len(kept) == 2 and old not in kept
 
 
 @pytest.mark.parametrize("content", [b"", b"not a pickle", pickle.dumps({"lemma": "a string"}),

@@ -13,7 +13,7 @@ The cache is only ever a copy: its file is named by a hash of the patterns, thei
 ``regex`` version and its engine's ``MAGIC``, so an edited grammar or another ``regex`` makes (and
 writes) a new one; a file that cannot be read, or that holds anything but these patterns, is
 ignored and the patterns are compiled as before; a cache directory that cannot be written only
-costs the compile.  Unpickling admits one callable, ``regex._regex.compile``: no other code a
+costs the compile; the :data:`KEEP` newest versions of a set of patterns are kept.  Unpickling admits one callable, ``regex._regex.compile``: no other code a
 file could name is run.  The directory is ``$JIAOKAN_CACHE`` (empty: no cache), else
 ``$XDG_CACHE_HOME/jiaokan``, else ``~/.cache/jiaokan``.
 """
@@ -31,6 +31,9 @@ from typing import Any, Mapping
 import regex
 
 __all__ = ["cache_dir", "compile_patterns"]
+
+#: How many versions of one set of patterns are kept (each ~330 KB for the 案 grammar).
+KEEP = 8
 
 #: the one global a cache file may name: regex's C compiler (what a pickled pattern is made by)
 _ALLOWED = ("regex._regex", "compile")
@@ -82,9 +85,11 @@ def _store(folder: Path, path: Path, tag: str, compiled: dict[str, regex.Pattern
 
     try:
         atomic_write_bytes(path, pickle.dumps(compiled, protocol=pickle.HIGHEST_PROTOCOL))
-        for old in folder.glob(f"{tag}-*.pickle"):  # the same grammar as it was before an edit
-            if old != path:
-                old.unlink(missing_ok=True)
+        # the same patterns as other checkouts or earlier edits have them: the newest few are kept (two
+        # checkouts used in turn must not each compile again), the rest removed
+        made = sorted(folder.glob(f"{tag}-*.pickle"), key=lambda f: f.stat().st_mtime, reverse=True)
+        for old in made[KEEP:]:
+            old.unlink(missing_ok=True)
     except (OutputError, OSError):  # a read-only home, a full disk: the next process compiles again
         pass
 
