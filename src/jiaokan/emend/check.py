@@ -42,6 +42,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import count
+from typing import Sequence
 
 import regex
 
@@ -52,9 +53,8 @@ from ..collate.model import Collation, Row
 from ..collate.rows import body_units
 from ..model import Gaiji, Piece, Witness
 from ..normalize import is_ignorable, kept_positions, key, resolve_gaiji, strip_ignorable
-from ..normalize.translate import LazyTable
 from .anchor import Anchor, Claim, piece_context, piece_key
-from .folded import keys_joined
+from .folded import keys_joined, one_key_each
 from .lexicon import INCLUDES_ZHUSHU
 from .notes import NoteRecord
 from .verdict import VERDICTS
@@ -172,9 +172,6 @@ def _key_of(ch: str) -> str:
     return _unknown_key() if ch in UNKNOWN_CHARS else key(ch)
 
 
-#: a character whose key is not exactly one character → itself, the rest dropped: ``text.translate`` is
-#: empty when ``keys_joined(text)`` has one key per character
-_NOT_ONE_KEY = LazyTable(lambda ch: None if len(key(ch)) == 1 else ch)
 
 
 def _same_key(x: str, y: str) -> bool:
@@ -184,6 +181,15 @@ def _same_key(x: str, y: str) -> bool:
     if x == y:
         return x not in UNKNOWN_CHARS
     return _k(x) == _k(y)
+
+
+def _same_keys(xs: str, ys: str) -> bool:
+    """``_same_key(x, y)`` for every pair of ``zip(xs, ys)`` (two texts of kept characters, of one length),
+    decided on the whole strings in C where it can be: True when no character is one nobody could read
+    and the texts are the same, or key alike one character each; False only where some pair may not agree."""
+    if len(xs) != len(ys) or not UNKNOWN_CHARS.isdisjoint(xs) or not UNKNOWN_CHARS.isdisjoint(ys):
+        return False
+    return xs == ys or (one_key_each(xs) and one_key_each(ys) and keys_joined(xs) == keys_joined(ys))
 
 
 def _k(s: str) -> str:
@@ -278,7 +284,7 @@ class _Keyed:
         self.row_of: dict[str, dict[str, Row]] = {}
         self.ops: dict[tuple[str, str], dict[tuple[str, str], list[Op]]] = {}
         self.pairings: dict[tuple[str, str, str, str], _Pairing | None] = {}
-        self.texts: dict[tuple[str, frozenset[str]], tuple[str, list[str]]] = {}
+        self.texts: dict[tuple[str, frozenset[str]], tuple[str, Sequence[str]]] = {}
         self.main_keys: dict[tuple[str, str], str] = {}
         self.running: dict[str, tuple[str, dict[str, int]]] = {}
         self._coded: dict[int, str] = {}
@@ -440,8 +446,13 @@ class Aligned:
                         continue
                     # the collation may pair characters its own keys cannot tell apart (two
                     # unresolved gaiji); a pair counts only where the comparison keys agree
-                    amap.update((i, j) for i, j in zip(kept_positions(at, op.a0, op.a1), kept_positions(bt, op.b0, op.b1))
-                                if _same_key(at[i], bt[j]))
+                    pa, pb = kept_positions(at, op.a0, op.a1), kept_positions(bt, op.b0, op.b1)
+                    xs, ys = at[op.a0 : op.a1], bt[op.b0 : op.b1]
+                    if _same_keys(xs if len(pa) == len(xs) else strip_ignorable(xs),
+                                  ys if len(pb) == len(ys) else strip_ignorable(ys)):
+                        amap.update(zip(pa, pb))  # every pair agrees (the usual case): no call per pair
+                    else:
+                        amap.update((i, j) for i, j in zip(pa, pb) if _same_key(at[i], bt[j]))
                 pairings[k] = _Pairing(a, b, ops, sorted(amap), amap)
         return pairings[k]
 
@@ -1394,7 +1405,7 @@ def check_at(c: Claim, al: Aligned, record: NoteRecord | None = None, anchor: An
 # ---------------------------------------------------------------------------
 
 
-def _chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[str, list[str]]:
+def _chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[str, Sequence[str]]:
     """A witness's ``layers`` in reading order: the comparison keys joined, and for each key the
     character it stands for (as a reader sees it: :func:`plain`).  Made once per witness and layers
     (every place claim of a witness asks for it; the caller only reads it)."""
@@ -1404,26 +1415,32 @@ def _chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[s
     return done
 
 
-def _make_chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[str, list[str]]:
+def _make_chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tuple[str, Sequence[str]]:
     # the whole text at once in C (str.translate) where every character keys to one character (the
     # usual case); a character per Python call only where one keys to none or several, or nobody
-    # could read it
+    # could read it.  The characters are one string where every piece took the first way (a list of
+    # one-character strings indexes and joins alike, at a Python object per character).
     keys: list[str] = []
-    chars: list[str] = []
+    chars: list[str | list[str]] = []  # per piece: its characters, as a string or as a list
     for u in al.units.get(siglum, {}).values():
         for p in u.pieces:
             if p.layer not in layers:
                 continue
             text = strip_ignorable(al._keyed.coded(p))
-            if UNKNOWN_CHARS.isdisjoint(text) and not text.translate(_NOT_ONE_KEY):
+            if UNKNOWN_CHARS.isdisjoint(text) and one_key_each(text):
                 keys.append(keys_joined(text))
-                chars.extend(plain(text) or text)
+                chars.append(plain(text) or text)
                 continue
+            each: list[str] = []
             for ch in text:
                 k = _key_of(ch)
                 keys.append(k)
-                chars.extend([plain(ch) or ch] + [""] * (len(k) - 1))
-    return "".join(keys), chars
+                each.extend([plain(ch) or ch] + [""] * (len(k) - 1))
+            chars.append(each)
+    strings = [x for x in chars if isinstance(x, str)]
+    if len(strings) == len(chars):
+        return "".join(keys), "".join(strings)
+    return "".join(keys), [ch for x in chars for ch in x]
 
 
 def place_reading(c: Claim, al: Aligned, siglum: str) -> str | None:

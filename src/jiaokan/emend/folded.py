@@ -14,7 +14,7 @@ from ..normalize import key
 from ..normalize.ignorable import strip_ignorable
 from ..normalize.translate import LazyTable
 
-__all__ = ["FoldedText", "FoldedTexts", "first_keys", "keys_joined"]
+__all__ = ["FoldedText", "FoldedTexts", "first_keys", "keys_joined", "one_key_each"]
 
 
 def _first_key(ch: str) -> str:
@@ -34,6 +34,16 @@ def first_keys(text: str) -> str:
 def keys_joined(text: str) -> str:
     """``"".join(key(c) for c in text)``, in C (``text``: single characters, no gaiji entity)."""
     return text.translate(_KEY)
+
+
+#: a character whose key is not exactly one character → itself, the rest dropped
+_NOT_ONE_KEY = LazyTable(lambda ch: None if len(key(ch)) == 1 else ch)
+
+
+def one_key_each(text: str) -> bool:
+    """Does every character of ``text`` key to exactly one character?  (The usual case: then
+    ``keys_joined(text)[i]`` is the key of ``text[i]``, and a list of keys is that string's characters.)"""
+    return not text.translate(_NOT_ONE_KEY)
 
 
 class FoldedText:

@@ -118,6 +118,7 @@ import regex
 
 from ..normalize.numerals import chinese_numeral
 from ..normalize.script import s2t_char, t2s_char
+from ..normalize.translate import LazyTable
 from .lexicon import (
     EMENDATION_VERBS,
     EXTRA_FOLD,
@@ -130,6 +131,7 @@ from .lexicon import (
     SOURCES,
     WITNESSES,
 )
+from .pattern_cache import compile_patterns
 from .verdict import KINDS, Kind
 
 __all__ = [
@@ -191,12 +193,12 @@ FRAGMENTS: dict[str, str] = {
 }
 
 
-def _compile(pattern: str) -> regex.Pattern:
-    """Compile a rule, expanding ``{NAME}`` fragments (fragments may use fragments)."""
+def _expand(pattern: str) -> str:
+    """A rule as ``regex`` compiles it: its ``{NAME}`` fragments expanded (fragments may use fragments)."""
     for _ in range(4):
         for name, frag in FRAGMENTS.items():
             pattern = pattern.replace("{" + name + "}", f"(?:{frag})")
-    return regex.compile(pattern, regex.V1)
+    return pattern
 
 
 #: The note grammar: named rules on the *folded* text after 案.  Claim rules are tried at
@@ -539,73 +541,84 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-GRAMMAR: dict[str, regex.Pattern] = {
+_GRAMMAR_SOURCES: dict[str, str] = {
     # -- the claim rules of RULES --------------------------------------------------------
-    **{r.name: _compile(r.pattern) for r in RULES},
+    **{r.name: _expand(r.pattern) for r in RULES},
     # -- keywords of claims found anywhere (the lemma is read backwards from the keyword) -
     # 绢当作縜 / 三亦当作二 / 进疑作退
-    "search_replace": _compile(r"(?:疑|似|亦|盖|并|皆)*(?:当|应|宜)(?:作|为|从)|(?:疑|似)(?:作|为)"),
+    "search_replace": _expand(r"(?:疑|似|亦|盖|并|皆)*(?:当|应|宜)(?:作|为|从)|(?:疑|似)(?:作|为)"),
     # X疑Y之讹
-    "search_replace_zhi": _compile(r"(?:疑|当|盖)(?:是|为|乃)?(?P<reading>{H}{1,4}?)(?:字)?之(?:讹|误)"),
+    "search_replace_zhi": _expand(r"(?:疑|当|盖)(?:是|为|乃)?(?P<reading>{H}{1,4}?)(?:字)?之(?:讹|误)"),
     # 东似衍文 / 也字疑衍 / 拾取矢三字当是…衍此三字耳
-    "search_delete": _compile(r"衍(?:文|字|也|耳)?"),
+    "search_delete": _expand(r"衍(?:文|字|也|耳)?"),
     # 当西上云东者字误也 / 大射仪云北面此东字盖误也 (the right phrase, then the wrong character)
-    "search_named_wrong": _compile(
+    "search_named_wrong": _expand(
         r"(?:当|云|作)(?P<q>{H}{2,4}?)(?:云|此)(?P<l>{H}{1,2}?)(?:者)?字(?:盖|疑|亦|当)?(?:误|讹)"
     ),
     # 大射仪此下云卒退丰与觯如初此脱一句也 (a parallel has the text; this one lacks it)
-    "search_parallel_gap": _compile(
+    "search_parallel_gap": _expand(
         r"(?P<src>{SRC})?(?:此下|下)(?:云|有)(?P<body>{H}+?)此(?:盖|疑|似)?(?:脱|阙|缺)(?:一句|此句|{NUM}字)"
     ),
     # 喪大記引此云旁各一筐則是此經脱一各字: a parallel quotes the text with a character this one lacks
-    "search_gap_quoted": _compile(
+    "search_gap_quoted": _expand(
         r"(?:云|曰)(?P<q>{H}{2,8}?)则(?:是)?此(?:经|注|句)?(?:盖|疑|似)?(?:脱|夺|阙)一?(?P<body>{H})字"),
     # 二字误倒
-    "search_transpose": _compile(r"(?:疑|当是|盖|似)?(?:误倒|倒误|互倒|倒置|误乙|颠倒)"),
+    "search_transpose": _expand(r"(?:疑|当是|盖|似)?(?:误倒|倒误|互倒|倒置|误乙|颠倒)"),
     # -- tail clauses --------------------------------------------------------------------
-    "ev_verb": _compile(r"(?:今)?(?P<both>并|皆|俱)?(?:据|依|从|照|遵)(?P<srcs>{SRCS})(?:所引)?(?P<verb>{VERB})?"),
-    "ev_verb_unknown": _compile(r"(?:今)?(?:并|皆|俱)?(?:据|依|照|遵)(?P<unk>{H}{1,8}?)(?P<verb>{VERB})(?={TERM}|$)"),
-    "ev_self": _compile(r"今(?:并|皆)?(?P<verb>{VERB})"),
+    "ev_verb": _expand(r"(?:今)?(?P<both>并|皆|俱)?(?:据|依|从|照|遵)(?P<srcs>{SRCS})(?:所引)?(?P<verb>{VERB})?"),
+    "ev_verb_unknown": _expand(r"(?:今)?(?:并|皆|俱)?(?:据|依|照|遵)(?P<unk>{H}{1,8}?)(?P<verb>{VERB})(?={TERM}|$)"),
+    "ev_self": _expand(r"今(?:并|皆)?(?P<verb>{VERB})"),
     # 唐石经同: another witness shares the reading just stated (a co-witness, not evidence)
-    "co_witness": _compile(r"(?P<srcs>{SRCS})(?:并|亦|皆)?同(?!{H}*?(?:作|为))"),
+    "co_witness": _expand(r"(?P<srcs>{SRCS})(?:并|亦|皆)?同(?!{H}*?(?:作|为))"),
     # 与唐石经合 / 与疏同
-    "ev_agree": _compile(r"(?:并|亦|皆)?与(?P<srcs>{SRCS})(?:合|同|相合)"),
+    "ev_agree": _expand(r"(?:并|亦|皆)?与(?P<srcs>{SRCS})(?:合|同|相合)"),
     # 宋本无 / 宋本作北 / 唐石经亦有
-    "ev_statement": _compile(
+    "ev_statement": _expand(
         r"(?P<srcs>{SRCS})(?:并|亦|皆|俱)?(?:无|有|作|不误|不脱|不重)(?P<obj>{H}*?)(?:字)?(?={TERM}|$)"
     ),
     # 考疏内引注文… / 又鄉飲酒禮疏引此注… / 考工记曰… / 乡射云…是也  (open-ended: runs to the end)
     # 据释文载古本作詨 / 据疏所引…: what the source records is its content, not a claim of the note
-    "ev_cites": _compile(r"(?:今)?(?:并|皆)?(?:据|依|从)(?P<srcs>{SRCS})(?:所)?(?:载|引|云|称|谓)"),
+    "ev_cites": _expand(r"(?:今)?(?:并|皆)?(?:据|依|从)(?P<srcs>{SRCS})(?:所)?(?:载|引|云|称|谓)"),
     # 释文作段云本又作腶同: the source's own words after a claim about it (本又作X, 同)
-    "ev_says_more": _compile(r"云(?:本又作|本亦作|又作|亦作|或作)(?P<obj>{H}{1,3}?)(?:同|音{H}|{H}{2}反)?(?={WIT}|据|今|$)"),
+    "ev_says_more": _expand(r"云(?:本又作|本亦作|又作|亦作|或作)(?P<obj>{H}{1,3}?)(?:同|音{H}|{H}{2}反)?(?={WIT}|据|今|$)"),
     # 释文曏许亮反 / 释文云鞠穷刘音弓: a gloss (反切, 音) that shows what the source reads
-    "ev_gloss": _compile(r"(?P<srcs>{SRCS})(?:云|曰)?(?P<obj>{H}{1,3}?)(?:{H}{2}反|{H}{0,2}音{H})"),
-    "ev_open": _compile(r"(?:又|考|按|案|且)*(?P<srcs>{SRCS})(?:内|中|文)?(?:云|曰|引|谓|言|称|亦|所引|并|皆)"),
-    "scope_below": _compile(r"{BELOW}|下(?:文)?(?:{H}{1,4}字)?(?:并|皆|俱)?同"),
-    "clause_joiner": _compile(r"(?P<join>又(?:案)?|且)?(?P<following>下文)?"),
+    "ev_gloss": _expand(r"(?P<srcs>{SRCS})(?:云|曰)?(?P<obj>{H}{1,3}?)(?:{H}{2}反|{H}{0,2}音{H})"),
+    "ev_open": _expand(r"(?:又|考|按|案|且)*(?P<srcs>{SRCS})(?:内|中|文)?(?:云|曰|引|谓|言|称|亦|所引|并|皆)"),
+    "scope_below": _expand(r"{BELOW}|下(?:文)?(?:{H}{1,4}字)?(?:并|皆|俱)?同"),
+    "clause_joiner": _expand(r"(?P<join>又(?:案)?|且)?(?P<following>下文)?"),
     # 脱也字及今文无之四字: a further omission / addition of the same witness
-    "and_also": _compile(r"字?及(?P<body>{H}+?)字"),
+    "and_also": _expand(r"字?及(?P<body>{H}+?)字"),
     # …又用鴈上有納采而三字: a further addition in the witness the note spoke of
     # 即尝之俗体: the editors' gloss on the form just quoted (no claim)
-    "form_gloss": _compile(r"即{H}{1,4}?之(?:俗|古|或|别|省|本)(?:体|字)"),
-    "and_has": _compile(r"(?P<loc>{LOC})(?:有|多|衍)(?P<body>{H}+?)字"),
+    "form_gloss": _expand(r"即{H}{1,4}?之(?:俗|古|或|别|省|本)(?:体|字)"),
+    "and_has": _expand(r"(?P<loc>{LOC})(?:有|多|衍)(?P<body>{H}+?)字"),
     # …又脱杀字: a further omission in the witness the note spoke of
-    "and_lacks": _compile(r"(?:(?P<loc>{LOC}))?(?:脱|夺|无)(?P<body>{H}+?)字"),
+    "and_lacks": _expand(r"(?:(?P<loc>{LOC}))?(?:脱|夺|无)(?P<body>{H}+?)字"),
     # the note's own judgement starts: what follows is argument, not a claim
-    "judgement": _compile("|".join(JUDGEMENT_OPENERS)),
+    "judgement": _expand("|".join(JUDGEMENT_OPENERS)),
     # an author named before a conjecture: 敖继公云 / 敖继公曰
-    "author": _compile(r"(?P<srcs>{SRC})(?:云|曰|谓|以为|说)"),
+    "author": _expand(r"(?P<srcs>{SRC})(?:云|曰|谓|以为|说)"),
     # the editors reject the conjecture they report: 敖继公云X当作Y非是
-    "rejected": _compile("|".join(REJECTIONS)),
+    "rejected": _expand("|".join(REJECTIONS)),
     # judgement on another witness: 当是石经误倒 / 石经误
-    "judged_wrong": _compile(r"(?:当是|疑|盖|似|乃)?(?:{WIT})?(?:误|讹|倒|非)"),
+    "judged_wrong": _expand(r"(?:当是|疑|盖|似|乃)?(?:{WIT})?(?:误|讹|倒|非)"),
     # where a backwards-read lemma starts: the start, or after one of these
-    "lemma_boundary": _compile(r"云|曰|谓|误|也|矣|耳|以为|言|此句|此"),
-    "note_start": _compile(r"(?:臣等)?(?:谨)?案"),
+    "lemma_boundary": _expand(r"云|曰|谓|误|也|矣|耳|以为|言|此句|此"),
+    "note_start": _expand(r"(?:臣等)?(?:谨)?案"),
     # a layer named before the claim: 经文X今注疏本讹作Y / 注内X…
-    "layer_prefix": _compile(r"(?P<layer>经文|注文|疏文|经内|注内|疏内|注中|疏中|经中)"),
+    "layer_prefix": _expand(r"(?P<layer>经文|注文|疏文|经内|注内|疏内|注中|疏中|经中)"),
+    # -- the parser's helpers (compiled with the rest: one cache) ---------------------------
+    # X当作Y: the reading Y after the keyword, up to where it ends (_search_replace)
+    "reading_to_term": _expand(r"{H}+?(?:字)?{TERM}"),
+    # 皆无酒字此有者衍也: a character named as absent elsewhere and present here (_search_delete)
+    "named_then_has": _expand(r"(?:无|不言|不云)(?P<x>{H})字(?:而)?此(?:有|言|云)(?:者|之)?(?:疑|盖|当|似)?"),
+    # 衍士则曰三字: the counted characters after 衍 (_search_delete)
+    "delete_after": _expand(r"(?P<body>{H}{1,9}?)(?P<n>{NUM})字"),
 }
+
+#: The grammar compiled (``regex.V1``); loaded from the cache of compiled patterns when it holds this
+#: grammar (:mod:`.pattern_cache`: compiling took 0.3–0.4 s of every process that imports this module).
+GRAMMAR: dict[str, regex.Pattern] = compile_patterns(_GRAMMAR_SOURCES, regex.V1, "notes-grammar")
 
 #: The claim rules tried at the start of a note / clause, in order.
 CLAIM_RULES: tuple[str, ...] = tuple(r.name for r in RULES)
@@ -728,6 +741,9 @@ def _fold_char(ch: str) -> str:
     return EXTRA_FOLD.get(ch) or t2s_char(ch)
 
 
+_FOLD = LazyTable(_fold_char)
+
+
 def fold_note_text(text: str) -> str:
     """Simplified, variant-folded copy of a note's ``text`` with exactly the same length.
 
@@ -735,8 +751,9 @@ def fold_note_text(text: str) -> str:
     cut from the original, so the record keeps the witness's own characters.  Unlike the
     collation keys (:func:`jiaokan.normalize.fold_token`) this folds only script and the
     odd spellings of the note language (:data:`~jiaokan.emend.lexicon.EXTRA_FOLD`), not 异体.
+    The whole text in C (``str.translate``): the parser folds every note and each clause it reads again.
     """
-    return "".join(_fold_char(ch) for ch in text)
+    return text.translate(_FOLD)
 
 
 #: 此下永樂大典内刪去原文…今取疏義補之: the words that close the formula; what follows in
@@ -1149,7 +1166,7 @@ def _lemma_backwards(folded: str, end: int, limit: int, floor: int) -> tuple[int
     return max(start, end - limit), end
 
 
-_READING_TO_TERM = _compile(r"{H}+?(?:字)?{TERM}")
+_READING_TO_TERM = GRAMMAR["reading_to_term"]
 _COUNT_BEFORE = regex.compile(r"(?P<n>[二三四五六七八九十]+)字$")
 
 
@@ -1193,8 +1210,8 @@ def _search_replace_zhi(raw: str, folded: str, pos: int) -> _Claim | None:
     return None
 
 
-_NAMED_THEN_HAS = _compile(r"(?:无|不言|不云)(?P<x>{H})字(?:而)?此(?:有|言|云)(?:者|之)?(?:疑|盖|当|似)?")
-_DELETE_AFTER = _compile(r"(?P<body>{H}{1,9}?)(?P<n>{NUM})字")
+_NAMED_THEN_HAS = GRAMMAR["named_then_has"]
+_DELETE_AFTER = GRAMMAR["delete_after"]
 
 
 def _search_named_wrong(raw: str, folded: str, pos: int) -> _Claim | None:
