@@ -266,8 +266,9 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
         parts = plan(name, weights)
         numbers = [r["n"] for r in ctx[key]]
         ids = []
+        apps = _apps_by_part(ctx, key, parts)
         for part in parts:
-            pctx = _part_context(ctx, key, parts, part, numbers)
+            pctx = _part_context(ctx, key, parts, part, numbers, apps)
             html = env.get_template(template).render(site_title=title, search_src=search_src(ch), **pctx)
             data = html.encode("utf-8")
             atomic_write_bytes(out / part.page, data)
@@ -295,14 +296,26 @@ def _row_weight(r: dict) -> tuple[int, int]:
     return b, t
 
 
-def _part_context(ctx: dict, key: str, parts: list[Part], part: Part, numbers: list[int]) -> dict:
+def _apps_by_part(ctx: dict, key: str, parts: list[Part]) -> list[dict]:
+    """The view's apparatus entries (``ctx["apps"]``) split by the part that holds their row, each part's in the
+    view's order, in one pass over them (filtering them part by part went over every entry once per part)."""
+    if len(parts) == 1:
+        return []
+    part_of = {r["id"]: i for i, part in enumerate(parts) for r in ctx[key][part.start:part.end]}
+    out: list[dict] = [{} for _ in parts]
+    for k, v in ctx.get("apps", {}).items():
+        i = part_of.get(v.get("row"))
+        if i is not None:
+            out[i][k] = v
+    return out
+
+
+def _part_context(ctx: dict, key: str, parts: list[Part], part: Part, numbers: list[int],
+                  apps: list[dict]) -> dict:
     """The template context of one part: its rows, the front matter on the first, the back on the last, the
-    apparatus entries of its rows only."""
+    apparatus entries of its rows only (``apps``: :func:`_apps_by_part`)."""
     if len(parts) == 1:
         return {**ctx, "parts": None}
-    rows = ctx[key][part.start:part.end]
-    mine = {r["id"] for r in rows}
-    apps = {k: v for k, v in ctx.get("apps", {}).items() if v.get("row") in mine}
-    return {**ctx, key: rows, "front": ctx.get("front") if part.k == 1 else None,
+    return {**ctx, key: ctx[key][part.start:part.end], "front": ctx.get("front") if part.k == 1 else None,
             "back": ctx.get("back") if part.k == len(parts) else None,
-            "apps": apps, "parts": nav(parts, part, numbers)}
+            "apps": apps[part.k - 1], "parts": nav(parts, part, numbers)}
