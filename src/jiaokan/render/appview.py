@@ -155,6 +155,18 @@ def witness_name(w: Witness) -> str:
     return m.siglum
 
 
+#: the last collation's witness names (:func:`witness_name`): its 校勘記 name a witness in every sentence, read
+#: from each witness in turn
+_last_names: list[tuple[Collation, dict[str, str]]] = []
+
+
+def _names(col: Collation) -> dict[str, str]:
+    """siglum → :func:`witness_name`, made once per collation (the views of a chapter are made one after the other)."""
+    if not _last_names or _last_names[0][0] is not col:
+        _last_names[:] = [(col, {s: witness_name(w) for s, w in col.witnesses.items()})]
+    return _last_names[0][1]
+
+
 def _join(names: list[str]) -> str:
     return "、".join(dict.fromkeys(names))
 
@@ -181,18 +193,19 @@ def jiaokanji(a: App, col: Collation, reader: str | None = None) -> str:
     else:
         own, differing = _readings_from(a, col, reader)
     head = "" if a.layer == "jing" else LAYER_HANT.get(a.layer, "")
+    names = _names(col)
     if not own:  # others have more here: 「執」下，X有「弣」字
         anchor, before = _anchor(a) if reader == col.base else ("", True)
         groups: dict[str, list[str]] = {}
         for s, t in differing.items():
-            groups.setdefault(t, []).append(witness_name(col.witnesses[s]))
+            groups.setdefault(t, []).append(names[s])
         place = f"「{anchor}」{'下' if before else '上'}" if anchor else "此處"
         return head + place + "，" + "；".join(f"{_join(n)}有「{t}」字" for t, n in groups.items() if t) + "。"
-    lost = [witness_name(col.witnesses[s]) for s, t in differing.items() if not t]
+    lost = [names[s] for s, t in differing.items() if not t]
     other: dict[str, list[str]] = {}
     for s, t in differing.items():
         if t:
-            other.setdefault(t, []).append(witness_name(col.witnesses[s]))
+            other.setdefault(t, []).append(names[s])
     parts = [f"{_join(n)}作「{t}」" for t, n in other.items()]
     if lost:
         parts.append(f"{_join(lost)}無{'此字' if len(own) == 1 else '此' + str(len(own)) + '字'}"

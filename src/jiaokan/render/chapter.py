@@ -253,8 +253,11 @@ def _once(kind: str, of: object, make: Callable[[], Any]) -> Any:
     return value
 
 
+_TAG = re.compile(r"<[^>]*>")
+
+
 def _text_len(html: str) -> int:
-    return len(re.sub(r"<[^>]*>", "", html))
+    return len(_TAG.sub("", html))
 
 
 def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
