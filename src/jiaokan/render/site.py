@@ -218,6 +218,8 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
     biggest_first = sorted(range(len(chapters)), key=lambda i: -size[i])
     if jobs > 1:  # the search box's folding of every typable character: once here, not once in each worker
         fold_table([])
+        for name in env.list_templates():  # and the templates compiled once, before the workers fork
+            env.get_template(name)
     done = dict(zip(biggest_first, fork_map(_render_chapter, (chapters, out, title, verdicts), biggest_first, jobs)))
     for i in range(len(chapters)):  # reported in the book's order
         pages, data = done[i]
