@@ -16,6 +16,7 @@ the ones the TEI file holds.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from typing import TYPE_CHECKING
 
@@ -90,8 +91,10 @@ def page_ref(script: str, juan: int | None, leaf: str | None, page: str | None) 
     return " ".join(parts)
 
 
+@lru_cache(maxsize=16384)
 def leaf_ref(page: str | None, pb_juan: str | None, meta_juan: str) -> tuple[str, str]:
-    """(卷 such as ``卷十七``, 葉 such as ``葉十二b``) of a page label; "" for what cannot be told."""
+    """(卷 such as ``卷十七``, 葉 such as ``葉十二b``) of a page label; "" for what cannot be told.  Cached: the
+    book has a few thousand leaves, and every view, citation record and apparatus entry names them again."""
     juan, leaf = juan_and_leaf(page, pb_juan, meta_juan)
     return (f"卷{hanzi_number(juan)}" if juan is not None else "",
             f"葉{leaf}" if leaf else (f"p. {page}" if page else ""))
