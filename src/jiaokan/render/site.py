@@ -14,7 +14,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from .. import __version__
 from ..io import atomic_write_bytes, copy_file
-from ..model import Witness
+from ..model import Note, Witness
 from ..parallel import fork_map
 from ..readers.common.yili import PIAN, pian_index
 from .chapter import Chapter, base_context, parallel_context
@@ -51,7 +51,7 @@ def environment() -> Environment:
     return env
 
 
-def _witness_rows(chapters: list[Chapter]) -> list[dict]:
+def _witness_rows(chapters: list[Chapter], notes_of: dict[int, list[Note]]) -> list[dict]:
     out, seen = [], set()
     for ch in chapters:
         for s, w in ch.witnesses.items():
@@ -63,7 +63,7 @@ def _witness_rows(chapters: list[Chapter]) -> list[dict]:
                 "siglum": s, "title": m.title or m.file, "work": m.work, "chapter": m.chapter, "juan": m.juan,
                 "script": m.script, "lang": lang_of(m.script), "format": m.format, "file": m.file,
                 "source": m.source, "licence": m.licence, "author": m.author,
-                "passages": sum(1 for _ in w.passages()), "notes": len(w.notes()),
+                "passages": sum(1 for _ in w.passages()), "notes": len(notes_of[id(w)]),
                 "page": ch.page, "tei": ch.tei_files.get(s),
             })
     return out
@@ -73,12 +73,12 @@ _NUMERAL = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九", "
             "十六", "十七"]
 
 
-def _toc_entry(n: int, ch: Chapter, verdicts: Verdicts | None) -> dict:
+def _toc_entry(n: int, ch: Chapter, verdicts: Verdicts | None, notes_of: dict[int, list[Note]]) -> dict:
     """One line of the book's table of contents: the 篇, its witnesses, its variants and 案 notes by kind."""
     w = ch.witnesses[ch.base]
     col = ch.collation
     counts = col.counts() if col else {}
-    notes = [x for wit in ch.witnesses.values() for x in wit.notes()]
+    notes = [x for wit in ch.witnesses.values() for x in notes_of[id(wit)]]
     an: dict[str, int] = {}
     if verdicts is not None:
         for x in notes:
@@ -131,13 +131,16 @@ def index_context(chapters: list[Chapter], title: str, verdicts: Verdicts | None
             if id(w) not in seen:
                 seen.add(id(w))
                 all_w.append(w)
+    # every witness's notes, gathered once: the table of contents, the list of witnesses and the summary of the
+    # 案 notes each count them (a witness of two pages, the 注疏, twice in the table of contents)
+    notes_of = {id(w): w.notes() for w in all_w}
     toc = []
     for i, group in enumerate(toc_groups(chapters), 1):
-        entry = _toc_entry(i, group[0], verdicts)
+        entry = _toc_entry(i, group[0], verdicts, notes_of)
         entry["more"] = [_toc_more(ch) for ch in group[1:]]
         toc.append(entry)
-    return {"title": title, "toc": toc, "witnesses": _witness_rows(chapters),
-            "an": note_summary(all_w, verdicts), "legend": badge_legend(), "view": "index", "vt_zh": VARIANT_ZH,
+    return {"title": title, "toc": toc, "witnesses": _witness_rows(chapters, notes_of),
+            "an": note_summary(all_w, verdicts, notes_of), "legend": badge_legend(), "view": "index", "vt_zh": VARIANT_ZH,
             "verdict_zh": VERDICT_ZH}
 
 
