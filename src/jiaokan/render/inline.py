@@ -79,24 +79,24 @@ class ColumnWriter:
         self._zero: dict[str, dict[int, list[Mark]]] = {}
         self._open: Mark | None = None
         self._last_piece: dict[str, _PieceOut] = {}
-        for layer, ms in self.marks.items():
-            cover: dict[int, Mark] = {}
-            zero: dict[int, list[Mark]] = {}
-            for m in ms:
-                if m.empty:
-                    zero.setdefault(m.start, []).append(m)
-                for i in range(m.start, m.end):
-                    cover.setdefault(i, m)
-            self._cover[layer] = cover
-            self._zero[layer] = zero
         self._units: list[tuple[Unit, Div | None, list[_PieceOut]]] = []
         # per layer, the offsets where something may happen to the text (a mark opens, ends or is about to end,
         # an insertion sign stands): :meth:`_chars` copies the characters between two of them in one slice
         self._stops: dict[str, list[int]] = {}
-        for layer, ms in self.marks.items():
+        for layer, ms in self.marks.items():  # one pass over the marks (a writer per column of every row)
+            cover: dict[int, Mark] = {}
+            zero: dict[int, list[Mark]] = {}
             stops: set[int] = set()
             for m in ms:
-                stops.update((m.start, m.end - 1, m.end))
+                start, end = m.start, m.end
+                if end <= start:  # an insertion sign (Mark.empty)
+                    zero.setdefault(start, []).append(m)
+                else:
+                    for i in range(start, end):
+                        cover.setdefault(i, m)
+                stops.update((start, end - 1, end))
+            self._cover[layer] = cover
+            self._zero[layer] = zero
             self._stops[layer] = sorted(stops)
 
     # ------------------------------------------------------------------ public
@@ -157,9 +157,13 @@ class ColumnWriter:
     def _piece(self, p: Piece) -> _PieceOut:
         parts: list[str] = []
         self._open = None
-        self._ems = list(self.emend.get(p.id or "", []))
         self._pstart = self.pos.get(p.layer, 0)
-        self._em_stops = sorted({self._pstart + x for e in self._ems for x in (e.start, e.end - 1, e.end)})
+        ems = self.emend.get(p.id or "") if self.emend else None  # changes only in the emended view's base
+        if ems:
+            self._ems = list(ems)
+            self._em_stops = sorted({self._pstart + x for e in ems for x in (e.start, e.end - 1, e.end)})
+        else:
+            self._ems, self._em_stops = [], []
         self._content(p.content, p.layer, parts, take=True)
         self._close(parts)
         if self._ems:  # a change at the very end of the piece (an extra reading of the 注疏 after its last character)
