@@ -55,6 +55,10 @@ class PageIds:
         return pid
 
 
+#: a layer's place in the book's order, paratext first (:meth:`ColumnWriter.slot_keys`)
+_RANK = {layer: i for i, layer in enumerate(("paratext",) + LAYERS)}
+
+
 class ColumnWriter:
     """Render the units of one witness in one row; ``marks``: layer → marks of this row."""
 
@@ -137,7 +141,7 @@ class ColumnWriter:
         """Where each block this writer shows (a division title, a piece) belongs in a row whose columns are
         aligned layer by layer: (the 经 passage it follows, the layer's place in the book's order, its
         repeat), so that 经 stands beside 经, 传 beside 传 and 注 beside 注 in every column."""
-        rank = {layer: i for i, layer in enumerate(("paratext",) + LAYERS)}
+        rank = _RANK
         keys: list[tuple[int, int, int]] = []
         seen: dict[tuple[int, int], int] = {}
         k = 0
