@@ -217,7 +217,9 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
         atomic_write_bytes(out / name, data)
         rep.pages[name] = len(data)
 
-    size = [sum(sum(w.layer_counts().values()) for w in ch.witnesses.values()) for ch in chapters]
+    # how much work a chapter is: the nodes of its witnesses' pieces (a line break every source line, so in
+    # proportion to the characters, without joining every text as Witness.layer_counts does, serial here)
+    size = [sum(len(p.content) for w in ch.witnesses.values() for p in w.pieces()) for ch in chapters]
     biggest_first = sorted(range(len(chapters)), key=lambda i: -size[i])
     if jobs > 1:  # the search box's folding of every typable character: once here, not once in each worker
         fold_table([])
