@@ -42,6 +42,7 @@ from jiaokan.model import (
     witness_places,
 )
 from jiaokan.readers import read_witness
+from jiaokan.render.cite import _page_starts
 from jiaokan.render.inline import ColumnWriter, PageIds
 from jiaokan.tei.reader import witness_from_tei
 from jiaokan.tei.writer import witness_to_tei
@@ -122,6 +123,18 @@ def html_pages(w: Witness) -> list[list[str | None]]:
     return out
 
 
+def walked_page_starts(w: Witness) -> dict[str, tuple[int | None, str | None]]:
+    """The source line each page's first break stands on (and the break's 卷), as the walk places it."""
+    out: dict[str, tuple[int | None, str | None]] = {}
+    where = Where()
+    for p in w.pieces():
+        where.enter(p)
+        for step in walk(p.content, where):
+            if isinstance(step.node, PageBreak) and step.node.n not in out:
+                out[step.node.n] = (step.line, step.node.juan)
+    return out
+
+
 def check_stages(w: Witness) -> None:
     want = model_places(w)
     pieces = list(w.pieces())
@@ -133,6 +146,7 @@ def check_stages(w: Witness) -> None:
         expect = [pl for p, pls in zip(pieces, want) if p.layer == layer for pl in pls]
         assert by_layer[layer] == expect, f"collation places {layer} characters elsewhere than the model"
     assert html_pages(w) == [[pl.page for pl in pls] for pls in want], "the HTML shows another page"
+    assert _page_starts(w) == walked_page_starts(w), "the citations count a leaf's lines from another break"
     assert cursor_shortcuts_agree(w)
 
 

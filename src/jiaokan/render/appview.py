@@ -44,8 +44,10 @@ def _anchor(a: App) -> tuple[str, bool]:
     return "", True
 
 
-def _owners(col: Collation) -> dict[tuple[str, str, str], dict[int, str]]:
-    """(row, siglum, layer) → offset → the app whose mark the page shows on that character.
+def _owners(col: Collation) -> tuple[dict[tuple[str, str, str], dict[int, str]], set[tuple[str, str, str, str]]]:
+    """(row, siglum, layer) → offset → the app whose mark the page shows on that character; and the (row,
+    siglum, layer, app) whose span lost a character to another entry's (every other reading is the page's
+    whole, and is not read again character by character).
 
     Two entries can claim the same characters of a witness (an addition ``奠觶`` and the ``賓`` after it, the
     second's reading running over the first's); the page marks each character once, for the entry of the
@@ -57,13 +59,15 @@ def _owners(col: Collation) -> dict[tuple[str, str, str], dict[int, str]]:
         for s, r in a.readings.items():
             spans.setdefault((a.row, s, a.layer), []).append((r.start, r.end, a.id))
     out: dict[tuple[str, str, str], dict[int, str]] = {}
+    lost: set[tuple[str, str, str, str]] = set()
     for k, xs in spans.items():
         cover: dict[int, str] = {}
         for start, end, aid in sorted(xs, key=lambda x: (x[0], x[1])):
             for i in range(start, end):
-                cover.setdefault(i, aid)
+                if cover.setdefault(i, aid) != aid:
+                    lost.add((*k, aid))
         out[k] = cover
-    return out
+    return out, lost
 
 
 def _own_text(text: str, start: int, end: int, aid: str, cover: dict[int, str]) -> str:
@@ -104,7 +108,7 @@ def apps_src(ch: "Chapter") -> str:
 
 def _app_table(col: Collation) -> dict[str, dict]:
     out = {}
-    owners = _owners(col)
+    owners, lost = _owners(col)
     starts = {s: page_starts(w) for s, w in col.witnesses.items()}
 
     labels: dict[tuple[str, str | None, int | None], str] = {}
@@ -121,10 +125,12 @@ def _app_table(col: Collation) -> dict[str, dict]:
     # table (``D.lz``, :func:`.search_index.write_chapter_apps`), a subtype only where there is one: the entries
     # are most of a chapter's data, a few bytes each on twenty thousand of them
     for a in col.apps:
-        lem = _own_text(a.lem.text, a.lem.start, a.lem.end, a.id, owners.get((a.row, col.base, a.layer), {}))
+        lem = a.lem.text if (a.row, col.base, a.layer, a.id) not in lost else \
+            _own_text(a.lem.text, a.lem.start, a.lem.end, a.id, owners.get((a.row, col.base, a.layer), {}))
         rd = [[col.base, lem, where(col.base, a.lem.page, a.lem.line), "lem", a.lem.unit]]
         for s, r in a.readings.items():
-            text = _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {}))
+            text = r.text if (a.row, s, a.layer, a.id) not in lost else \
+                _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {}))
             rd.append([s, text, where(s, r.page, r.line), r.type, r.unit])
         entry = {"row": a.row, "layer": a.layer, "type": a.type, "ctx": a.context, "r": rd}
         if a.subtype:
@@ -155,6 +161,18 @@ def witness_name(w: Witness) -> str:
     return m.siglum
 
 
+#: the last collation's witness names (:func:`witness_name`): its 校勘記 name a witness in every sentence, read
+#: from each witness in turn
+_last_names: list[tuple[Collation, dict[str, str]]] = []
+
+
+def _names(col: Collation) -> dict[str, str]:
+    """siglum → :func:`witness_name`, made once per collation (the views of a chapter are made one after the other)."""
+    if not _last_names or _last_names[0][0] is not col:
+        _last_names[:] = [(col, {s: witness_name(w) for s, w in col.witnesses.items()})]
+    return _last_names[0][1]
+
+
 def _join(names: list[str]) -> str:
     return "、".join(dict.fromkeys(names))
 
@@ -181,18 +199,19 @@ def jiaokanji(a: App, col: Collation, reader: str | None = None) -> str:
     else:
         own, differing = _readings_from(a, col, reader)
     head = "" if a.layer == "jing" else LAYER_HANT.get(a.layer, "")
+    names = _names(col)
     if not own:  # others have more here: 「執」下，X有「弣」字
         anchor, before = _anchor(a) if reader == col.base else ("", True)
         groups: dict[str, list[str]] = {}
         for s, t in differing.items():
-            groups.setdefault(t, []).append(witness_name(col.witnesses[s]))
+            groups.setdefault(t, []).append(names[s])
         place = f"「{anchor}」{'下' if before else '上'}" if anchor else "此處"
         return head + place + "，" + "；".join(f"{_join(n)}有「{t}」字" for t, n in groups.items() if t) + "。"
-    lost = [witness_name(col.witnesses[s]) for s, t in differing.items() if not t]
+    lost = [names[s] for s, t in differing.items() if not t]
     other: dict[str, list[str]] = {}
     for s, t in differing.items():
         if t:
-            other.setdefault(t, []).append(witness_name(col.witnesses[s]))
+            other.setdefault(t, []).append(names[s])
     parts = [f"{_join(n)}作「{t}」" for t, n in other.items()]
     if lost:
         parts.append(f"{_join(lost)}無{'此字' if len(own) == 1 else '此' + str(len(own)) + '字'}"

@@ -27,7 +27,7 @@ from .html import LAYER_EN, LAYER_ZH, VARIANT_ZH, attr_json, lang_of, safe_id
 from .inline import ColumnWriter, PageIds
 from .marks import jiaokanji_order, mark_index
 from .notes import Verdicts
-from .truth import fold, found_elsewhere
+from .truth import elsewhere_probe, fold
 
 
 @dataclass
@@ -253,8 +253,11 @@ def _once(kind: str, of: object, make: Callable[[], Any]) -> Any:
     return value
 
 
+_TAG = re.compile(r"<[^>]*>")
+
+
 def _text_len(html: str) -> int:
-    return len(re.sub(r"<[^>]*>", "", html))
+    return len(_TAG.sub("", html))
 
 
 def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
@@ -375,7 +378,8 @@ def _unplaced(absent: list[str], row: Row, units: dict[str, dict[str, Unit]], te
     collation did not place their passage here, which is not the same as their lacking it."""
     jing = ["".join(p.text for uid in ids for p in units[s][uid].pieces if p.layer == "jing")
             for s, ids in row.units.items() if ids]
-    return [s for s in absent if any(found_elsewhere(j, texts[s]) for j in jing)]
+    probes = [p for p in (elsewhere_probe(_fold_all(j)) for j in jing) if p is not None]
+    return [s for s in absent if any(p in texts[s] for p in probes)] if probes else []
 
 
 def _slots(writers: list[ColumnWriter]) -> dict[int, list[int]]:

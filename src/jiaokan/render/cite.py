@@ -16,10 +16,11 @@ the ones the TEI file holds.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from typing import TYPE_CHECKING
 
-from ..model import WitnessMeta
+from ..model import LineBreak, Note, PageBreak, Text, WitnessMeta
 
 if TYPE_CHECKING:
     from ..model import Witness
@@ -90,8 +91,10 @@ def page_ref(script: str, juan: int | None, leaf: str | None, page: str | None) 
     return " ".join(parts)
 
 
+@lru_cache(maxsize=16384)
 def leaf_ref(page: str | None, pb_juan: str | None, meta_juan: str) -> tuple[str, str]:
-    """(卷 such as ``卷十七``, 葉 such as ``葉十二b``) of a page label; "" for what cannot be told."""
+    """(卷 such as ``卷十七``, 葉 such as ``葉十二b``) of a page label; "" for what cannot be told.  Cached: the
+    book has a few thousand leaves, and every view, citation record and apparatus entry names them again."""
     juan, leaf = juan_and_leaf(page, pb_juan, meta_juan)
     return (f"卷{hanzi_number(juan)}" if juan is not None else "",
             f"葉{leaf}" if leaf else (f"p. {page}" if page else ""))
@@ -165,16 +168,31 @@ def page_starts(w: "Witness") -> dict[str, tuple[int | None, str | None]]:
 
 
 def _page_starts(w: "Witness") -> dict[str, tuple[int | None, str | None]]:
-    from ..model import PageBreak, Where, walk
-
+    """One pass over the witness's nodes (the source line as :func:`jiaokan.model.walk` carries it, without a step
+    per node: only the breaks are read)."""
     out: dict[str, tuple[int | None, str | None]] = {}
-    where = Where()
+    line: int | None = None
     for p in w.pieces():
-        where.enter(p)
-        for step in walk(p.content, where):
-            if isinstance(step.node, PageBreak) and step.node.n not in out:
-                out[step.node.n] = (step.line, step.node.juan)
+        if line is None:  # as Where.enter: a piece's own line only until a break has said one
+            line = p.loc.line or None
+        line = _breaks(p.content, line, out)
     return out
+
+
+def _breaks(content: list, line: int | None, out: dict[str, tuple[int | None, str | None]]) -> int | None:
+    """Record in ``out`` the first break of each page in ``content`` (notes' included) with the line it stands on;
+    the line in force after ``content``."""
+    for node in content:
+        if type(node) is Text:
+            continue
+        if isinstance(node, PageBreak):
+            if node.n not in out:
+                out[node.n] = (line, node.juan)
+        elif isinstance(node, LineBreak):
+            line = node.n
+        elif isinstance(node, Note):
+            line = _breaks(node.content, line, out)
+    return line
 
 
 def place_label(w: "Witness", starts: dict[str, tuple[int | None, str | None]], page: str | None,

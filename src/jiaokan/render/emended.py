@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import Note, Witness, walk
+from ..model import Note, Witness
 from .notes import Verdicts
 from .truth import fold, shown_verdict
 
@@ -47,19 +47,23 @@ def emendations(w: Witness, verdicts: Verdicts | None) -> dict[str, list[Em]]:
     if verdicts is None:
         return out
     for p in w.pieces():
-        if not p.id:
+        # only the piece's own notes (not one within a note) with a verdict: most pieces have none, and are not
+        # read further (a walk of every piece of every base text was most of this)
+        if not p.id or not any(isinstance(n, Note) and n.id in verdicts for n in p.content):
             continue
         text = p.text
-        for step in walk(p.content):
-            node = step.node
-            if not isinstance(node, Note) or step.note is not None or not node.id:
+        offset = 0  # the characters of the piece's reading text before the node
+        for node in p.content:
+            at_note = offset
+            offset += len(node.reading)
+            if not isinstance(node, Note) or not node.id:
                 continue
             v = verdicts.get(node.id)
             if v is None:
                 continue
             shown = shown_verdict(v).key
             for c in v.claims:
-                at = _anchor_at(c.anchor, c.lemma or "", text, step.offset)
+                at = _anchor_at(c.anchor, c.lemma or "", text, at_note)
                 em = _place(c.kind, c.target, c.lemma, c.reading, text, at, node.id, shown)
                 if em is not None:
                     out.setdefault(p.id, []).append(em)

@@ -54,9 +54,13 @@ VARIANT_ZH: dict[str, str] = {
 }
 
 
+#: script → BCP 47 tag (:func:`lang_of`, asked per column of every row)
+_LANGS = {"simplified": "lzh-Hans", "traditional": "lzh-Hant"}
+
+
 def lang_of(script: str | None) -> str:
     """BCP 47 tag for Literary Chinese in the witness's script."""
-    return {"simplified": "lzh-Hans", "traditional": "lzh-Hant"}.get(script or "", "lzh")
+    return _LANGS.get(script or "", "lzh")
 
 
 def esc(s: str) -> str:

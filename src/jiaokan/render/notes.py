@@ -59,9 +59,11 @@ def note_html(note: Note, inner_html: str, verdicts: Verdicts | None) -> str:
             f'<span class="an-b" aria-hidden="true">〕</span>{badge}</span>')
 
 
-def note_summary(witnesses: Iterable[Witness], verdicts: Verdicts | None) -> dict:
-    """Counts for the index: per kind and verdict when verdicts are known, else notes per witness."""
-    notes: list[Note] = [n for w in witnesses for n in w.notes()]
+def note_summary(witnesses: Iterable[Witness], verdicts: Verdicts | None,
+                 notes_of: Mapping[int, list[Note]] | None = None) -> dict:
+    """Counts for the index: per kind and verdict when verdicts are known, else notes per witness.
+    ``notes_of``: id(witness) → its notes, when the caller has them already."""
+    notes: list[Note] = [n for w in witnesses for n in (notes_of[id(w)] if notes_of is not None else w.notes())]
     out: dict = {"notes": len(notes), "with_verdicts": verdicts is not None}
     if verdicts is None:
         return out

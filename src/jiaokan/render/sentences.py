@@ -8,6 +8,8 @@ from the record's own table.  This module only picks the language and names the 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..emend.verdict import ClaimEvidence
 from ..emend.words import TARGET_EN as _TARGET_EN
 from ..emend.words import TARGET_ZH as _TARGET_ZH
@@ -56,8 +58,15 @@ def hans(text: str) -> str:
     out = []
     for i, chunk in enumerate(text.split("「")):
         if i == 0:
-            out.append(convert_text(chunk, "simplified"))
+            out.append(_hans_glue(chunk))
             continue
         q, sep, rest = chunk.partition("」")
-        out.append("「" + q + sep + convert_text(rest, "simplified"))
+        out.append("「" + q + sep + _hans_glue(rest))
     return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _hans_glue(text: str) -> str:
+    """The simplified form of the words between quotations (``，四庫本注疏作``): a few hundred distinct ones,
+    met in thousands of 校勘記 sentences, each converted once."""
+    return convert_text(text, "simplified")

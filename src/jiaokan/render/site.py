@@ -14,7 +14,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from .. import __version__
 from ..io import atomic_write_bytes, copy_file
-from ..model import Witness
+from ..model import Note, Witness
 from ..parallel import fork_map
 from ..readers.common.yili import PIAN, pian_index
 from .chapter import Chapter, base_context, parallel_context
@@ -51,7 +51,7 @@ def environment() -> Environment:
     return env
 
 
-def _witness_rows(chapters: list[Chapter]) -> list[dict]:
+def _witness_rows(chapters: list[Chapter], notes_of: dict[int, list[Note]]) -> list[dict]:
     out, seen = [], set()
     for ch in chapters:
         for s, w in ch.witnesses.items():
@@ -63,7 +63,7 @@ def _witness_rows(chapters: list[Chapter]) -> list[dict]:
                 "siglum": s, "title": m.title or m.file, "work": m.work, "chapter": m.chapter, "juan": m.juan,
                 "script": m.script, "lang": lang_of(m.script), "format": m.format, "file": m.file,
                 "source": m.source, "licence": m.licence, "author": m.author,
-                "passages": sum(1 for _ in w.passages()), "notes": len(w.notes()),
+                "passages": sum(1 for _ in w.passages()), "notes": len(notes_of[id(w)]),
                 "page": ch.page, "tei": ch.tei_files.get(s),
             })
     return out
@@ -73,12 +73,12 @@ _NUMERAL = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九", "
             "十六", "十七"]
 
 
-def _toc_entry(n: int, ch: Chapter, verdicts: Verdicts | None) -> dict:
+def _toc_entry(n: int, ch: Chapter, verdicts: Verdicts | None, notes_of: dict[int, list[Note]]) -> dict:
     """One line of the book's table of contents: the 篇, its witnesses, its variants and 案 notes by kind."""
     w = ch.witnesses[ch.base]
     col = ch.collation
     counts = col.counts() if col else {}
-    notes = [x for wit in ch.witnesses.values() for x in wit.notes()]
+    notes = [x for wit in ch.witnesses.values() for x in notes_of[id(wit)]]
     an: dict[str, int] = {}
     if verdicts is not None:
         for x in notes:
@@ -131,13 +131,16 @@ def index_context(chapters: list[Chapter], title: str, verdicts: Verdicts | None
             if id(w) not in seen:
                 seen.add(id(w))
                 all_w.append(w)
+    # every witness's notes, gathered once: the table of contents, the list of witnesses and the summary of the
+    # 案 notes each count them (a witness of two pages, the 注疏, twice in the table of contents)
+    notes_of = {id(w): w.notes() for w in all_w}
     toc = []
     for i, group in enumerate(toc_groups(chapters), 1):
-        entry = _toc_entry(i, group[0], verdicts)
+        entry = _toc_entry(i, group[0], verdicts, notes_of)
         entry["more"] = [_toc_more(ch) for ch in group[1:]]
         toc.append(entry)
-    return {"title": title, "toc": toc, "witnesses": _witness_rows(chapters),
-            "an": note_summary(all_w, verdicts), "legend": badge_legend(), "view": "index", "vt_zh": VARIANT_ZH,
+    return {"title": title, "toc": toc, "witnesses": _witness_rows(chapters, notes_of),
+            "an": note_summary(all_w, verdicts, notes_of), "legend": badge_legend(), "view": "index", "vt_zh": VARIANT_ZH,
             "verdict_zh": VERDICT_ZH}
 
 
@@ -214,10 +217,14 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
         atomic_write_bytes(out / name, data)
         rep.pages[name] = len(data)
 
-    size = [sum(sum(w.layer_counts().values()) for w in ch.witnesses.values()) for ch in chapters]
+    # how much work a chapter is: the nodes of its witnesses' pieces (a line break every source line, so in
+    # proportion to the characters, without joining every text as Witness.layer_counts does, serial here)
+    size = [sum(len(p.content) for w in ch.witnesses.values() for p in w.pieces()) for ch in chapters]
     biggest_first = sorted(range(len(chapters)), key=lambda i: -size[i])
     if jobs > 1:  # the search box's folding of every typable character: once here, not once in each worker
         fold_table([])
+        for name in env.list_templates():  # and the templates compiled once, before the workers fork
+            env.get_template(name)
     done = dict(zip(biggest_first, fork_map(_render_chapter, (chapters, out, title, verdicts), biggest_first, jobs)))
     for i in range(len(chapters)):  # reported in the book's order
         pages, data = done[i]
@@ -266,8 +273,9 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
         parts = plan(name, weights)
         numbers = [r["n"] for r in ctx[key]]
         ids = []
+        apps = _apps_by_part(ctx, key, parts)
         for part in parts:
-            pctx = _part_context(ctx, key, parts, part, numbers)
+            pctx = _part_context(ctx, key, parts, part, numbers, apps)
             html = env.get_template(template).render(site_title=title, search_src=search_src(ch), **pctx)
             data = html.encode("utf-8")
             atomic_write_bytes(out / part.page, data)
@@ -295,14 +303,26 @@ def _row_weight(r: dict) -> tuple[int, int]:
     return b, t
 
 
-def _part_context(ctx: dict, key: str, parts: list[Part], part: Part, numbers: list[int]) -> dict:
+def _apps_by_part(ctx: dict, key: str, parts: list[Part]) -> list[dict]:
+    """The view's apparatus entries (``ctx["apps"]``) split by the part that holds their row, each part's in the
+    view's order, in one pass over them (filtering them part by part went over every entry once per part)."""
+    if len(parts) == 1:
+        return []
+    part_of = {r["id"]: i for i, part in enumerate(parts) for r in ctx[key][part.start:part.end]}
+    out: list[dict] = [{} for _ in parts]
+    for k, v in ctx.get("apps", {}).items():
+        i = part_of.get(v.get("row"))
+        if i is not None:
+            out[i][k] = v
+    return out
+
+
+def _part_context(ctx: dict, key: str, parts: list[Part], part: Part, numbers: list[int],
+                  apps: list[dict]) -> dict:
     """The template context of one part: its rows, the front matter on the first, the back on the last, the
-    apparatus entries of its rows only."""
+    apparatus entries of its rows only (``apps``: :func:`_apps_by_part`)."""
     if len(parts) == 1:
         return {**ctx, "parts": None}
-    rows = ctx[key][part.start:part.end]
-    mine = {r["id"] for r in rows}
-    apps = {k: v for k, v in ctx.get("apps", {}).items() if v.get("row") in mine}
-    return {**ctx, key: rows, "front": ctx.get("front") if part.k == 1 else None,
+    return {**ctx, key: ctx[key][part.start:part.end], "front": ctx.get("front") if part.k == 1 else None,
             "back": ctx.get("back") if part.k == len(parts) else None,
-            "apps": apps, "parts": nav(parts, part, numbers)}
+            "apps": apps[part.k - 1], "parts": nav(parts, part, numbers)}

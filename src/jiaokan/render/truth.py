@@ -126,11 +126,17 @@ def found_elsewhere(passage_jing: str, witness_text: str, min_chars: int = 6) ->
 
     A passage whose 经 is too short to tell (under ``min_chars`` characters) is not tested.
     """
-    jing = fold(passage_jing)
-    if len(jing) < min_chars:
-        return False
-    probe = jing[:max(min_chars, min(len(jing), 12))]
-    return probe in witness_text
+    probe = elsewhere_probe(fold(passage_jing), min_chars)
+    return probe is not None and probe in witness_text
+
+
+def elsewhere_probe(folded_jing: str, min_chars: int = 6) -> str | None:
+    """What :func:`found_elsewhere` looks for in a folded witness text: the first ``min_chars``… (up to 12)
+    characters of the passage's folded 经; None when the 经 is too short to tell.  Apart so that a page folds
+    each 经 once, however many witnesses it is looked for in."""
+    if len(folded_jing) < min_chars:
+        return None
+    return folded_jing[:max(min_chars, min(len(folded_jing), 12))]
 
 
 # ---------------------------------------------------------------------------------------------- a written site
