@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -148,7 +149,6 @@ _HERE = """id => !document.querySelector('meta[name="jiaokan-parts"]') || !!docu
 
 def _settle_in_part(pg, frag: str, timeout: float = 15.0) -> None:
     """Wait until the page that holds ``frag`` is loaded (at once when the page holds it or is not cut)."""
-    import time
     from urllib.parse import unquote
 
     end = time.monotonic() + timeout
@@ -170,11 +170,22 @@ def remembered(pg, check, tries: int = 8) -> bool:
     opened (or a navigation made) at once after a write read the old value now and then (1 run in 5 under
     load, both 'remembered' tests at once in a loaded full run, a fixed wait of a second notwithstanding):
     what no reader does, who comes back later.  A preference that is never stored still fails every try.
+
+    Each try asks for a second before the next reload, not once at the load event: a check of what is drawn (an
+    element's visibility in a section of ``content-visibility: auto``) can be false until the first frames are laid
+    out, which under load comes after the load event; asked only then, all eight tries failed in a loaded run.
     """
     for _ in range(tries):
-        if check():
-            return True
-        pg.wait_for_timeout(1000)
+        deadline = time.monotonic() + 1.0
+        while True:
+            try:
+                if check():
+                    return True
+            except Exception:  # the page navigated while being asked
+                pass
+            if time.monotonic() >= deadline:
+                break
+            pg.wait_for_timeout(100)
         pg.reload()
         pg.wait_for_load_state("load")
     return bool(check())
