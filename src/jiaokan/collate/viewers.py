@@ -120,7 +120,7 @@ def _pair_fragment_marks(root: etree._Element, sigla: list[str],
         for have, need in (("witStart", "witEnd"), ("witEnd", "witStart")):
             if have in kinds and need not in kinds:
                 others = " ".join("#" + w for w in sigla if w != s)
-                rdg = E.rdg(wit="#" + s, type="edge", ana="#vt-edge")
+                rdg = E.rdg(wit="#" + s, type="edge")  # its category is its app's @ana, as in the apparatus
                 app = E.app(E.lem(wit=others) if others else None, rdg, type="edge", ana="#vt-edge",
                             xml_id=f"{need}-{s}")
                 app.text = ""  # kept on one line: EVT 2 does not find a marker in an indented reading
