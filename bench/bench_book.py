@@ -183,6 +183,9 @@ def doubled(manifest: Path) -> Path:
         pians = [p.rsplit(" (", 1)[0] for p in m.group(2).split(", ")]
         if len(pians) == 1 and pians[0] != "front":
             placed[m.group(1)] = pians[0]
+    if not placed:  # without them every copy would join its original's 篇: the old, faster-growing doubling
+        sys.exit(f"bench_book: {manifest} names no file's 篇 in the comments jiaokan init writes "
+                 "('#   FILE  卷 N: 篇 (how)'): cannot place the doubled book's copies")
     copies = []
     for w in data["witness"]:
         lines = ["[[witness]]"] + [f"{k} = {_toml(v)}" for k, v in w.items() if k != "overrides"]

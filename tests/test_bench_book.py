@@ -40,3 +40,15 @@ def test_the_copies_are_a_second_book_not_more_witnesses_of_the_same(tmp_path):
         assert placed[s] == ""
         assert placed[s + "2"] == "士相見禮二"
     assert placed["SW2"] == ""  # the 識誤's 卷 holds several 篇: its copy cannot be moved whole
+
+
+def test_a_manifest_without_init_s_comments_is_refused_not_doubled_the_old_way(tmp_path):
+    book = tmp_path / "book"
+    book.mkdir()
+    (book / "corpus.toml").write_text('[[witness]]\nsiglum = "JS"\nfiles = ["x_*.txt"]\n', encoding="utf-8")
+    try:
+        _bench().doubled(book / "corpus.toml")
+    except SystemExit as exc:
+        assert "names no file's 篇" in str(exc)
+    else:
+        raise AssertionError("doubled() accepted a manifest it cannot place")
