@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from markupsafe import Markup, escape
 
-from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, LineBreak, Note, PageBreak, Piece, Text,
+from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text,
                      Unit, code_codepoint, describe_codepoint)
 from .cite import leaf_ref
 from .html import LAYER_ZH, attrs, esc, page_id
@@ -70,7 +70,6 @@ class ColumnWriter:
         self.pages = pages
         self.verdicts = verdicts
         self.page = page  # the page the running text is on (for tooltips)
-        self.line: int | None = None
         self.link_units = link_units
         self.footnotes = footnotes  # app id → number: a footnote reference after each lemma (base-text view)
         self.emend = emend or {}  # piece id → the changes of the 案 notes in it (the emended-text view)
@@ -206,8 +205,6 @@ class ColumnWriter:
                 self._note(node, parts)
             else:
                 self._node(node, layer, parts, take)
-                if isinstance(node, LineBreak):
-                    self.line = node.n
 
     def _note(self, note: Note, parts: list[str]) -> None:
         """A note of the piece: its nodes rendered apart (the open mark closed before it, reopened after), then
@@ -222,8 +219,6 @@ class ColumnWriter:
                 parts.append(note_html(note, "".join(inner), self.verdicts))
                 self._open, ended = saved, True
             self._node(node, owner.layer, inner, take=False)
-            if isinstance(node, LineBreak):
-                self.line = node.n
         if not ended:
             parts.append(note_html(note, "".join(inner), self.verdicts))
             self._open = saved
