@@ -6,6 +6,7 @@ Usage::
     python bench/bench_book.py                        # ../shared/kanripo, -j 1 and -j (cores), and doubled
     python bench/bench_book.py --kanripo DIR -j 2     # another folder of Kanripo clones (e.g. all 17 篇)
     python bench/bench_book.py --no-doubled           # skip the doubled book (no growth rows)
+    python bench/bench_book.py --repeat 3             # each configuration 3 times: medians
 
 What it runs is what a scholar runs: ``jiaokan init`` over the folder, then ``jiaokan build``
 itself (:func:`jiaokan.build.run_build`, whose stage hook times each of its stages: manifest,
@@ -27,6 +28,12 @@ Everything printed is measured, nothing extrapolated:
   per process, so it is an upper bound; PSS, where the kernel gives it, shares them out);
   and the largest single process (``ru_maxrss``);
 * output: the bytes the build wrote;
+* megabytes are decimal (10⁶ bytes), as the targets are written: the kernel's and ``du``'s "MB"
+  are mebibytes (2²⁰), 4.9% larger, which would flatter the figures against the targets;
+* repeats (``--repeat N``): the configurations run N times, interleaved (-j 1, -j N, doubled, and
+  again), so the machine's load drifts over all of them alike; each time printed is the **median**
+  of the N runs (one run's noise on a shared machine was ±0.3 in a growth ratio), each memory
+  figure the **largest** of them;
 * growth: doubled / book, per stage (CPU time, which the machine's other load inflates
   less than wall time), held against the target ×2.0 per doubling.
 
@@ -57,6 +64,8 @@ except ModuleNotFoundError:  # pragma: no cover - depends on the environment
 KANRIPO = ROOT.parent / "shared" / "kanripo"
 #: issue #24's targets for the whole build of the book on a quiet 2-core machine
 TARGET_WALL_S, TARGET_CPU_J1_S, TARGET_MB, TARGET_GROWTH, TARGET_OUT_MB = 5.0, 8.0, 400, 2.0, 40
+#: a megabyte as the targets count it (decimal), and the kibibyte the kernel's "kB" (and ``ru_maxrss``) counts in
+MB, KIB = 10**6, 1024
 #: the stages of ``jiaokan build`` (jiaokan.build.STAGES), as the table lists them
 STAGES = ("manifest", "ingest", "gaiji", "join", "relayer", "collate", "shiwu", "emend", "render")
 
@@ -105,7 +114,7 @@ def child(corpus: Path, out: Path, jobs: int) -> dict:
 
 def _largest_mb() -> float:
     return max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-               resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+               resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) * KIB / MB
 
 
 def old_child(corpus: Path, out: Path, jobs: int) -> dict:
@@ -256,8 +265,8 @@ class MemorySampler(threading.Thread):
     def run(self) -> None:
         while not self.done.is_set():
             pids = self._tree()
-            rss = sum(self._kb(f"/proc/{p}/status", b"VmRSS:") for p in pids) / 1024
-            pss = sum(self._kb(f"/proc/{p}/smaps_rollup", b"Pss:") for p in pids) / 1024
+            rss = sum(self._kb(f"/proc/{p}/status", b"VmRSS:") for p in pids) * KIB / MB
+            pss = sum(self._kb(f"/proc/{p}/smaps_rollup", b"Pss:") for p in pids) * KIB / MB
             self.peak_rss, self.peak_pss = max(self.peak_rss, rss), max(self.peak_pss, pss)
             if self.stage_file is not None:
                 try:
@@ -291,8 +300,28 @@ def run(corpus: Path, out: Path, jobs: int) -> dict:
     data.update(process_wall=wall, process_cpu=(after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
                 peak_rss_mb=mem.peak_rss, peak_pss_mb=mem.peak_pss, processes=mem.peak_procs,
                 stage_mb=mem.by_stage,
-                out_mb=sum(f.stat().st_size for f in out.rglob("*") if f.is_file()) / 2**20)
+                out_mb=sum(f.stat().st_size for f in out.rglob("*") if f.is_file()) / MB)
     return data
+
+
+def combine(runs: list[dict]) -> dict:
+    """One configuration's repeated runs as one: the median of each time (per stage and of the whole
+    process), the largest of each memory figure, the output and counts of the first run (a build
+    writes the same bytes each time), the errors of all."""
+    from statistics import median
+
+    first = runs[0]
+    out = dict(first)
+    for key in ("cpu", "wall"):
+        out[key] = {s: median(r[key][s] for r in runs) for s in first[key]}
+    for key in ("process_cpu", "process_wall"):
+        out[key] = median(r[key] for r in runs)
+    for key in ("peak_rss_mb", "peak_pss_mb", "largest_mb", "processes"):
+        out[key] = max(r[key] for r in runs)
+    out["stage_mb"] = {s: max(r["stage_mb"].get(s, 0.0) for r in runs) for s in first["stage_mb"]}
+    out["errors"] = [e for r in runs for e in r["errors"]]
+    out["runs"] = len(runs)
+    return out
 
 
 def _compile_package() -> bool:
@@ -315,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                     help="processes, as `jiaokan build --jobs` (default: the machine's cores); -j 1 is measured too")
     ap.add_argument("--no-doubled", action="store_true", help="skip the doubled book (no growth rows)")
+    ap.add_argument("--repeat", type=int, default=1, metavar="N",
+                    help="run each configuration N times, interleaved, and print the medians (default 1)")
     ap.add_argument("--child", nargs=3, metavar=("CORPUS", "OUT", "JOBS"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -333,9 +364,19 @@ def main(argv: list[str] | None = None) -> int:
     if not (book / "corpus.toml").is_file():
         sys.exit(f"bench_book: init failed:\n{r.stderr}")
     j = args.jobs
-    one = run(book, tmp / "out-j1", 1)
-    par = run(book, tmp / f"out-j{j}", j) if j > 1 else one
-    two = None if args.no_doubled else run(doubled(book / "corpus.toml"), tmp / "out-doubled", j)
+    if args.repeat < 1:
+        sys.exit("bench_book: --repeat takes a count of 1 or more")
+    big = None if args.no_doubled else doubled(book / "corpus.toml")
+    runs: dict[str, list[dict]] = {"one": [], "par": [], "two": []}
+    for _ in range(args.repeat):  # interleaved: the load's drift falls on every configuration alike
+        runs["one"].append(run(book, tmp / "out-j1", 1))
+        if j > 1:
+            runs["par"].append(run(book, tmp / f"out-j{j}", j))
+        if big is not None:
+            runs["two"].append(run(big, tmp / "out-doubled", j))
+    one = combine(runs["one"])
+    par = combine(runs["par"]) if j > 1 else one
+    two = combine(runs["two"]) if big is not None else None
 
     head = ["stage", "CPU -j1", f"CPU -j{j}", f"wall -j{j}", f"peak MB -j{j}"]
     if two is not None:
@@ -377,7 +418,9 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(("characters read", f"{one['chars']:,}", "", "", "", *([f"{two['chars']:,}"] + ext if two else [])))
     load = os.getloadavg()
     print(f"jiaokan build, stage by stage: {args.kanripo} ({os.cpu_count()} cores; load average "
-          f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; seconds; init, a separate command: {t_init:.2f} s wall; "
+          f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; seconds"
+          f"{f', the median of {args.repeat} runs each (memory: the largest)' if args.repeat > 1 else ', one run each'};"
+          f" MB = 10⁶ bytes; init, a separate command: {t_init:.2f} s wall; "
           f"bytecode {'compiled first, as an install has it' if compiled else 'as found'})\n")
     print(table(tuple(head), rows))
     if one.get("partial"):

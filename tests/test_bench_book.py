@@ -52,3 +52,18 @@ def test_a_manifest_without_init_s_comments_is_refused_not_doubled_the_old_way(t
         assert "names no file's 篇" in str(exc)
     else:
         raise AssertionError("doubled() accepted a manifest it cannot place")
+
+
+def test_repeated_runs_print_the_median_time_and_the_largest_memory():
+    def run(cpu: float, wall: float, rss: float, err: list[str]) -> dict:
+        return {"cpu": {"ingest": cpu, "render": 2 * cpu}, "wall": {"ingest": wall, "render": wall},
+                "process_cpu": 3 * cpu, "process_wall": 3 * wall, "peak_rss_mb": rss, "peak_pss_mb": rss / 2,
+                "largest_mb": rss / 3, "processes": 3, "stage_mb": {"ingest": rss}, "out_mb": 61.7,
+                "witnesses": 70, "collations": 25, "chars": 1, "errors": err}
+
+    both = _bench().combine([run(1.0, 5.0, 300, []), run(3.0, 4.0, 380, ["x"]), run(2.0, 9.0, 350, [])])
+    assert both["cpu"] == {"ingest": 2.0, "render": 4.0}  # the middle run, not the mean (2.0) by accident:
+    assert both["wall"] == {"ingest": 5.0, "render": 5.0}  # 4, 5, 9 -> 5; the mean would be 6
+    assert both["process_cpu"] == 6.0 and both["process_wall"] == 15.0
+    assert both["peak_rss_mb"] == 380 and both["stage_mb"] == {"ingest": 380} and both["largest_mb"] == 380 / 3
+    assert both["errors"] == ["x"] and both["runs"] == 3 and both["out_mb"] == 61.7
