@@ -74,6 +74,25 @@ def test_only_the_layers_both_witnesses_can_share_are_aligned(monkeypatch):
     assert len(target_keys) == sum(len(p.text) for p in shared)  # (a key a character here: no punctuation)
     assert (rep.checked, rep.moved) == (1, 1)
 
+
+def test_a_stream_keys_each_piece_as_the_piece_alone_would_be():
+    """The stream keys the pieces' texts joined (or, where a text holds a ``&``, a piece at a time):
+    either way each piece's run of keys, and where each key stands in its text, are the piece's own."""
+    from jiaokan.collate.relayer import _ALIGNED, _piece_keys, _stream
+
+    zs, _ = _pair()
+    amp = copy.deepcopy(zs)
+    [zhu, *_] = [p for p in amp.pieces() if p.layer == "zhu"]
+    zhu.content.append(Text("&amp"))  # (a text with a ``&``: keyed a character at a time)
+    for w in (zs, amp):
+        pieces = list(w.pieces())
+        s = _stream(pieces, _ALIGNED)
+        assert sorted(s.span) == [n for n, p in enumerate(pieces) if p.layer in _ALIGNED and p.text]
+        for n, (lo, hi) in s.span.items():
+            ks, at = _piece_keys(pieces[n].text)
+            assert list(s.keys[lo:hi]) == list(ks) and [s.offset(n, i) for i in range(lo, hi)] == list(at)
+            assert set(s.jing[lo:hi]) == {pieces[n].layer == "jing"}
+
 def test_a_wrong_boundary_is_moved_and_says_whence():
     zs, sb = _pair()
     rep = relayer(zs, [sb], source="pian09-SB.xml")
