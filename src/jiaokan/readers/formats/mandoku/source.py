@@ -268,10 +268,13 @@ def strip_markup(src: SourceText) -> str:
             continue
         if raw.startswith("#"):
             continue
-        if (m := DRAWER_RE.match(raw)) and m.group("name").upper() != "END":
+        if ":" in raw and (m := DRAWER_RE.match(raw)) and m.group("name").upper() != "END":
             in_drawer = True
             continue
-        out.append(TAG_RE.sub("", raw.split("\t", 1)[0]))
+        if "\t" in raw:
+            raw = raw.split("\t", 1)[0]
+        # (each pattern asked only of a line that holds its first character, as the scanner does: most hold neither)
+        out.append(TAG_RE.sub("", raw) if "<" in raw else raw)
     return "\n".join(out)
 
 
