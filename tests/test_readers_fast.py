@@ -41,6 +41,14 @@ def test_held_is_the_one_class_of_held_code_points(text):
     assert has_held(text) == (_HELD_ONE_CLASS.search(text) is not None)
 
 
+
+def test_held_is_answered_for_every_code_point():
+    """has_held's quick answer (printable text without U+FFFD holds nothing held) holds for each code
+    point of Unicode, alone and in printable text: what Python calls printable is no held code point."""
+    wrong = [hex(c) for c in range(0x110000)
+             if has_held(f"禮{chr(c)}") != (_HELD_ONE_CLASS.search(chr(c)) is not None)]
+    assert wrong == []
+
 @given(TEXT)
 @settings(max_examples=400, deadline=None)
 def test_counted_chars_are_han_and_held_characters_but_white_space(text):

@@ -50,6 +50,49 @@ def test_the_reader_alone_guesses_wrong_here():
     assert zhu.text + jing.text == "拜使者屈辱來迎己大夫不答拜將命" and zhu.text != "拜使者屈辱來迎己"
 
 
+
+def test_only_the_layers_both_witnesses_can_share_are_aligned(monkeypatch):
+    """The 注疏's 疏 (here ``釋曰上介出請者``, quoting the 经) has no counterpart in the 四部丛刊: it is left
+    out of the target's side of the alignment as the explicit witness's other layers are of its side,
+    and the boundary is decided as before."""
+    import importlib
+
+    R = importlib.import_module("jiaokan.collate.relayer")  # (the package's ``relayer`` is the function)
+    zs, sb = _pair()
+    seen = []
+    real_align = R.align
+
+    def recording(a, b, *args, **kwargs):
+        seen.append((a, b))
+        return real_align(a, b, *args, **kwargs)
+
+    monkeypatch.setattr(R, "align", recording)
+    rep = relayer(zs, [sb], source="pian09-SB.xml")
+    [(explicit_keys, target_keys)] = seen
+    shared = [p for p in zs.pieces() if p.layer in ("jing", "zhu", "zhuan")]
+    assert any(p.layer == "shu" and "上介出請" in p.text for p in zs.pieces())
+    assert len(target_keys) == sum(len(p.text) for p in shared)  # (a key a character here: no punctuation)
+    assert (rep.checked, rep.moved) == (1, 1)
+
+
+def test_a_stream_keys_each_piece_as_the_piece_alone_would_be():
+    """The stream keys the pieces' texts joined (or, where a text holds a ``&``, a piece at a time):
+    either way each piece's run of keys, and where each key stands in its text, are the piece's own."""
+    from jiaokan.collate.relayer import _ALIGNED, _piece_keys, _stream
+
+    zs, _ = _pair()
+    amp = copy.deepcopy(zs)
+    [zhu, *_] = [p for p in amp.pieces() if p.layer == "zhu"]
+    zhu.content.append(Text("&amp"))  # (a text with a ``&``: keyed a character at a time)
+    for w in (zs, amp):
+        pieces = list(w.pieces())
+        s = _stream(pieces, _ALIGNED)
+        assert sorted(s.span) == [n for n, p in enumerate(pieces) if p.layer in _ALIGNED and p.text]
+        for n, (lo, hi) in s.span.items():
+            ks, at = _piece_keys(pieces[n].text)
+            assert list(s.keys[lo:hi]) == list(ks) and [s.offset(n, i) for i in range(lo, hi)] == list(at)
+            assert set(s.jing[lo:hi]) == {pieces[n].layer == "jing"}
+
 def test_a_wrong_boundary_is_moved_and_says_whence():
     zs, sb = _pair()
     rep = relayer(zs, [sb], source="pian09-SB.xml")

@@ -197,7 +197,14 @@ _ASTRAL_NONCHAR_PLANES_RE = re.compile("[\U00010000-\U000effff]")
 def has_held(s: str) -> bool:
     """Does ``s`` hold a :data:`HELD_RE` code point?  As ``HELD_RE.search(s) is not None``, faster:
     one class the engine tests in a step, then only the (rare) characters of planes 1–14 are asked
-    whether they are noncharacters (U+xFFFE, U+xFFFF)."""
+    whether they are noncharacters (U+xFFFE, U+xFFFF).
+
+    First, at once, what most text is: printable (``str.isprintable``, a loop in C several times
+    quicker than the regex's class) and without U+FFFD.  Every other held code point is one
+    ``isprintable`` refuses: a control, a surrogate, a private-use character or a noncharacter
+    (unassigned, for Python's tables).  Text it refuses (an ideographic space does) is searched."""
+    if s.isprintable() and UNKNOWN_CHAR not in s:
+        return False
     return _HELD_COMMON_RE.search(s) is not None or any(
         ord(m.group()) & 0xFFFE == 0xFFFE for m in _ASTRAL_NONCHAR_PLANES_RE.finditer(s))
 
@@ -550,10 +557,12 @@ class Witness:
         """
         texts: dict[str, list[str]] = {layer: [] for layer in LAYERS}
         for p in self.pieces():
-            texts[p.layer].append(p.text)
-            for node in p.content:
-                if isinstance(node, Note):
-                    texts[node.layer].append(node.text)
+            content = p.content
+            texts[p.layer].extend(map(_READING, content))  # (p.text's runs, without a string joined per piece)
+            if Note in map(type, content):  # asked in C: most pieces hold no note, and a loop per node cost most
+                for node in content:
+                    if isinstance(node, Note):
+                        texts[node.layer].append(node.text)
         return {layer: len(strip_space("".join(t))) for layer, t in texts.items()}
 
     def notes(self) -> list[Note]:

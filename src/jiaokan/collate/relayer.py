@@ -31,8 +31,9 @@ witness can know.  The build calls :func:`relayer` before collating a 篇 (``bui
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import repeat
-from typing import Collection, Iterable, Sequence
+from bisect import bisect_left
+from itertools import accumulate
+from typing import Collection, Sequence
 
 from ..model import Inline, Label, LineBreak, Loc, PageBreak, Piece, Text, Unit, Witness
 from ..normalize import keys
@@ -102,20 +103,31 @@ def inferred_boundaries(w: Witness, layers: Collection[str] = ("zhu",)) -> list[
 
 @dataclass
 class _Stream:
+    """The keys of some pieces' texts in reading order, and what :func:`relayer` asks of each."""
+
     #: the keys in reading order: a string of them when every key is one code point (as the aligner takes them)
-    keys: Sequence[str] = field(default_factory=list)
-    jing: list[bool] = field(default_factory=list)  # for the explicit witness: is the character 经
-    #: where each key is: the index of its piece, and its offset in the piece's text (two lists, not a
-    #: tuple per character)
-    piece: list[int] = field(default_factory=list)
-    offset: list[int] = field(default_factory=list)
-    marked: list[bool] = field(default_factory=list)  # is the character in a 经 piece its print marks (○)
+    keys: Sequence[str]
+    #: per key, 1 where its character is 经 (``jing``: asked of the explicit witness), and where it is in a
+    #: 经 piece its print marks with a ``○`` (``marked``); byte strings, a piece's run set at once
+    jing: bytearray
+    marked: bytearray
     #: piece index → (its first key, the key after its last), for the pieces with keys, in reading order:
     #: a piece's keys are one run of the stream
-    span: dict[int, tuple[int, int]] = field(default_factory=dict)
+    span: dict[int, tuple[int, int]]
+    #: where each key stands in the pieces' texts joined (``at``), and where each piece's text starts there
+    at: Sequence[int]
+    start: dict[int, int]
+
+    def offset(self, n: int, i: int) -> int:
+        """Where key ``i`` stands in the text of piece ``n``, which holds it."""
+        return self.at[i] - self.start[n]
 
 
 _COMMENTARY = frozenset({"zhu", "zhuan"})
+#: The layers whose characters :func:`relayer` aligns, in the target and the explicit witness alike: the
+#: 经 and the commentary whose boundary with it is checked.  Whatever else either holds (the 疏, 音义, a
+#: heading) is no evidence for where a 注 stops, and is left out of both streams.
+_ALIGNED = ("jing", "zhu", "zhuan")
 
 
 def _piece_keys(text: str) -> tuple[Sequence[str], Sequence[int]]:
@@ -129,28 +141,47 @@ def _piece_keys(text: str) -> tuple[Sequence[str], Sequence[int]]:
     return [k for _, k in ks], [i for i, _ in ks]
 
 
-def _stream(pieces: Sequence[Piece], layers: Iterable[str] | None = None) -> _Stream:
-    keep = None if layers is None else frozenset(layers)
-    s = _Stream()
-    runs: list[Sequence[str]] = []
-    for n, p in enumerate(pieces):
-        if keep is not None and p.layer not in keep:
-            continue
-        ks, at = _piece_keys(p.text)
-        if ks:  # a piece at a time, not a character at a time
-            jing = p.layer == "jing"
-            marked = jing and _marked(p)
-            runs.append(ks)
-            lo = len(s.jing)
-            s.span[n] = (lo, lo + len(ks))
-            s.jing.extend(repeat(jing, len(ks)))
-            s.piece.extend(repeat(n, len(at)))
-            s.offset.extend(at)
-            s.marked.extend(repeat(marked, len(ks)))
-    if all(type(r) is str for r in runs):
-        s.keys = "".join(runs)  # type: ignore[arg-type]  # every run a str
+def _stream(pieces: Sequence[Piece], layers: Collection[str]) -> _Stream:
+    """The stream of the pieces of ``layers`` among ``pieces`` (indexes are into ``pieces``).
+
+    Their texts are keyed joined, at once in C (:func:`exact_keys`: a character's key and whether it is
+    ignorable are its own, so the keys of a join are the joined keys), and each piece finds its run of
+    keys by bisecting their offsets; only where a key is not one code point or a text holds a gaiji
+    entity is each piece keyed apart (:func:`_piece_keys`), as :func:`relayer` always did.
+    """
+    kept = [(n, p) for n, p in enumerate(pieces) if p.layer in layers]
+    texts = [p.text for _, p in kept]
+    starts = list(accumulate(map(len, texts), initial=0))
+    whole = "".join(texts)
+    got = exact_keys(whole) if "&" not in whole else None
+    ks: Sequence[str]
+    at: Sequence[int]
+    if got is not None:
+        ks, at = got
+        bounds = [bisect_left(at, t) for t in starts]  # each piece's first key (and the end, last)
     else:
-        s.keys = [k for r in runs for k in r]
+        runs: list[Sequence[str]] = []
+        shifted: list[int] = []
+        bounds = [0]
+        for text, t0 in zip(texts, starts):
+            run, offsets = _piece_keys(text)
+            runs.append(run)
+            shifted.extend([t0 + i for i in offsets])
+            bounds.append(bounds[-1] + len(run))
+        if all(type(r) is str for r in runs):
+            ks = "".join(runs)  # type: ignore[arg-type]  # every run a str
+        else:
+            ks = [k for r in runs for k in r]
+        at = shifted
+    s = _Stream(ks, bytearray(len(ks)), bytearray(len(ks)), {}, at, {})
+    for (n, p), lo, hi, t0 in zip(kept, bounds, bounds[1:], starts):
+        if hi > lo:
+            s.span[n] = (lo, hi)
+            s.start[n] = t0
+            if p.layer == "jing":
+                s.jing[lo:hi] = b"\x01" * (hi - lo)
+                if _marked(p):
+                    s.marked[lo:hi] = s.jing[lo:hi]
     return s
 
 
@@ -177,8 +208,11 @@ def relayer(target: Witness, explicit: Sequence[Witness], source: str = "",
     if not explicit or not (bounds or any(p.layer == "zhuan" for p in target.pieces())):
         return rep  # nothing inferred, and no 传 that may hold a passage the explicit witness marks
     pieces = list(target.pieces())
-    ws = _stream(pieces)
-    rs = _stream([p for w in explicit for p in w.pieces()], ("jing", "zhu", "zhuan"))
+    # both sides in the layers they can share (:data:`_ALIGNED`): the 注疏's 疏, two thirds of its text,
+    # has no counterpart in a witness that marks 注 and 经, only quotations of them to mismatch, and
+    # aligning it cost more than the rest of relayering
+    ws = _stream(pieces, _ALIGNED)
+    rs = _stream([p for w in explicit for p in w.pieces()], _ALIGNED)
     partner: list[int | None] = [None] * len(ws.keys)
     for op in align(rs.keys, ws.keys):
         # a replace of as many characters as it replaces pairs them too (``迎己``/``迎巳``: a variant
@@ -303,7 +337,7 @@ def _disputes(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | Non
             while j < hi and (q := partner[j]) is not None and rs.marked[q]:
                 j += 1
             if j - i >= DISPUTE_MIN and j < hi:  # (not at the 传's end: that is _tail's)
-                text = piece.text[ws.offset[i]:ws.offset[j - 1] + 1]
+                text = piece.text[ws.offset(pn, i):ws.offset(pn, j - 1) + 1]
                 rep.disputed.append(text)
                 piece.cert = "low"
                 target.warnings.append(ReaderWarning(
@@ -314,8 +348,10 @@ def _disputes(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | Non
 
 def _marked(p: Piece) -> bool:
     """Does ``p`` open with a marker of its own (a ``○`` before a 经)?"""
-    first = next((x for x in p.content if not isinstance(x, (LineBreak, PageBreak))), None)
-    return isinstance(first, Label)
+    for x in p.content:  # (a loop, not next() of a generator: asked of every 经 piece of both streams)
+        if not isinstance(x, (LineBreak, PageBreak)):
+            return isinstance(x, Label)
+    return False
 
 
 def _tail(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None], n: int, p: Piece,
@@ -342,7 +378,7 @@ def _tail(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None], 
     gain = comm_before[best] + jing_after[best] - comm_before[size]
     if gain < TAIL_GAIN or not _covered(partner, lo, hi, lo + best):
         return
-    at = ws.offset[lo + best]
+    at = ws.offset(n, lo + best)
     text = p.text
     jing = _cut_tail(target, p, at)
     if jing is None:
@@ -417,7 +453,8 @@ def _check(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None],
         jing.cert = "low"
         return
     before = zhu.text + jing.text
-    at = ws.offset[lo + best] if ws.piece[lo + best] == zn else len(zhu.text) + ws.offset[lo + best]
+    k = lo + best  # a key of the 注 (then its offset there), or of the 经 after it
+    at = ws.offset(zn, k) if k < ws.span[zn][1] else len(zhu.text) + ws.offset(jn, k)
     old = len(zhu.text)
     _move(zhu, jing, at)
     rep.moved += 1

@@ -165,7 +165,10 @@ class _RespTable:
             while rid in used:
                 rid += "x"
             self.ids[name] = rid
-        self.roles.setdefault(name, set()).add(layer)
+        roles = self.roles.get(name)
+        if roles is None:  # (not setdefault: a set made for every piece, to be thrown away)
+            roles = self.roles[name] = set()
+        roles.add(layer)
         return "#" + self.ids[name]
 
 
@@ -308,31 +311,36 @@ def _div(d: Div, resp: _RespTable, out: list[str]) -> None:
     """The ``div`` of ``d`` as markup, onto ``out``: one ``ab`` (or ``head``) per piece."""
     out.append(M.start("div", type=d.type, n=d.n, xml_id=d.id))
     value = M.value
+    # M.start's attributes in M.start's order (type subtype n resp cert source xml:id corresp), without a dict
+    # of them per piece; the parts a few values make (a layer, a responsible person) made once per div
+    opening: dict[tuple[str, str, str | None], str] = {}  # (tag, layer, subtype) → the tag up to its @n
+    middle: dict[tuple[str | None, str | None, str | None], str] = {}  # (resp, cert, source) → after @n
     first = True
     for u in d.units:
         has_jing = u.jing is not None
         n = f' n="{value(u.id)}"'  # (the unit's attributes once, not per piece)
         corresp = f' corresp="{value("#" + u.id)}"' if has_jing else ""
         for p in u.pieces:
-            as_head = first and p.layer == "paratext" and p.subtype == "head"
+            layer = p.layer
+            as_head = first and layer == "paratext" and p.subtype == "head"
             if not as_head:
                 first = False
-            is_jing = p.layer == "jing"
-            who = resp.ref(p.resp, p.layer)  # before the content's notes: resp ids number in document order
+            is_jing = layer == "jing"
+            who = resp.ref(p.resp, layer)  # before the content's notes: resp ids number in document order
             tag = "head" if as_head else "ab"
             xml_id = u.id if is_jing else p.id
-            # M.start's attributes in M.start's order (type subtype n resp cert source xml:id corresp), without
-            # a dict of them per piece
-            out.append("".join((
-                f'<{tag} type="{value(p.layer)}"',
-                "" if p.subtype is None else f' subtype="{value(p.subtype)}"',
-                n,
-                "" if who is None else f' resp="{value(who)}"',
-                "" if p.cert is None else f' cert="{value(p.cert)}"',
-                "" if p.source is None else f' source="{value(p.source)}"',
-                "" if xml_id is None else f' xml:id="{value(xml_id)}"',
-                "" if is_jing else corresp,
-                ">")))
+            head = opening.get(key := (tag, layer, p.subtype))
+            if head is None:
+                head = opening[key] = (f'<{tag} type="{value(layer)}"'
+                                       + ("" if p.subtype is None else f' subtype="{value(p.subtype)}"'))
+            mid = middle.get(about := (who, p.cert, p.source))
+            if mid is None:
+                mid = middle[about] = "".join((
+                    "" if who is None else f' resp="{value(who)}"',
+                    "" if p.cert is None else f' cert="{value(p.cert)}"',
+                    "" if p.source is None else f' source="{value(p.source)}"'))
+            out.append("".join((head, n, mid, "" if xml_id is None else f' xml:id="{value(xml_id)}"',
+                                "" if is_jing else corresp, ">")))
             _fill(out, p.content, resp)
             out.append(f"</{tag}>")
     out.append("</div>")

@@ -535,6 +535,8 @@ class WitnessBuilder:
             d.units = [u for u in d.units if u.pieces]
             for u in d.units:
                 for p in u.pieces:
+                    if Note not in map(type, p.content):  # (asked in C: most pieces hold no note)
+                        continue
                     k = 0
                     for node in p.content:
                         if isinstance(node, Note):
