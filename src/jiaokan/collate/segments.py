@@ -222,17 +222,20 @@ def _untyped(lem: str, readings: dict[str, str], gaps: list[LayerGap], base: str
 def _tiles(segs: list[Segment], texts: dict[str, LayerText]) -> bool:
     """Each witness's spans tile its layer text in order (up to punctuation), so nothing is lost or repeated."""
     for s, lt in texts.items():
-        if not lt.kept():
+        kept = lt.kept()
+        if not kept:
             continue  # a witness without this layer here has nothing to lose
         pos = 0
         for seg in segs:
             if s in seg.absent:
                 continue
             b0, b1 = seg.spans.get(s, (pos, pos))
-            if b0 < pos or b1 < b0 or strip_ignorable(lt.text[pos:b0]):
+            # a kept character in [pos, b0) is text between two spans: found by bisection in the text's
+            # kept offsets, not by stripping the stretch of its punctuation (a copy and a scan per segment)
+            if b0 < pos or b1 < b0 or bisect_left(kept, b0) > bisect_left(kept, pos):
                 return False
             pos = b1
-        if strip_ignorable(lt.text[pos:]):
+        if kept[-1] >= pos:
             return False
     return True
 
