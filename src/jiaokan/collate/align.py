@@ -277,6 +277,8 @@ def align(
     found, chaff included (useful to check the engine itself).
     """
     A, B = _encode(a, b)
+    if A == B:  # the same keys (two thirds of a collation's row layers): one equal op, or none, at once
+        return [Op("equal", 0, len(A), 0, len(B))] if A else []
     swap = (len(A), A) > (len(B), B)
     X, Y = (B, A) if swap else (A, B)
     blocks = _match_blocks(X, Y)
@@ -1137,12 +1139,14 @@ def _split_rotation(op: Op, A: str, B: str) -> list[Op]:
 
 def _map_side(ops: list[Op], pos: Sequence[int], length: int, side: str) -> list[tuple[int, int]]:
     """String ranges of every op on one side (see :func:`align_texts`)."""
-    get = (lambda op: (op.a0, op.a1)) if side == "a" else (lambda op: (op.b0, op.b1))
-    nonempty = [t for t, op in enumerate(ops) if get(op)[0] < get(op)[1]]
-    nonempty.sort(key=lambda t: get(ops[t])[0])
+    spans = [(op.a0, op.a1) for op in ops] if side == "a" else [(op.b0, op.b1) for op in ops]
+    if len(spans) == 1:  # one op (most alignments: the same keys): the whole string, or the point 0
+        return [(0, length)] if spans[0][0] < spans[0][1] else [(0, 0)]
+    nonempty = [t for t, (k0, k1) in enumerate(spans) if k0 < k1]
+    nonempty.sort(key=lambda t: spans[t][0])
     ranges: dict[int, list[int]] = {}
     for t in nonempty:
-        k0, k1 = get(ops[t])
+        k0, k1 = spans[t]
         ranges[t] = [pos[k0], pos[k1 - 1] + 1]
     # distribute the ignorables between consecutive ops
     for x in range(len(nonempty)):
@@ -1163,13 +1167,13 @@ def _map_side(ops: list[Op], pos: Sequence[int], length: int, side: str) -> list
     # points: end of the range of the op holding the preceding key
     end_of_key: dict[int, int] = {}  # key index k -> string end of the op whose range ends at key k
     for t in nonempty:
-        end_of_key[get(ops[t])[1]] = ranges[t][1]
+        end_of_key[spans[t][1]] = ranges[t][1]
     out: list[tuple[int, int]] = []
-    for t, op in enumerate(ops):
+    for t in range(len(ops)):
         if t in ranges:
             out.append((ranges[t][0], ranges[t][1]))
         else:
-            k0 = get(op)[0]
+            k0 = spans[t][0]
             p = end_of_key.get(k0, 0) if k0 > 0 else 0
             out.append((p, p))
     return out

@@ -232,7 +232,7 @@ def _tiles(segs: list[Segment], texts: dict[str, LayerText]) -> bool:
             b0, b1 = seg.spans.get(s, (pos, pos))
             # a kept character in [pos, b0) is text between two spans: found by bisection in the text's
             # kept offsets, not by stripping the stretch of its punctuation (a copy and a scan per segment)
-            if b0 < pos or b1 < b0 or bisect_left(kept, b0) > bisect_left(kept, pos):
+            if b0 < pos or b1 < b0 or (b0 > pos and bisect_left(kept, b0) > bisect_left(kept, pos)):
                 return False
             pos = b1
         if kept[-1] >= pos:
