@@ -568,8 +568,8 @@ def _myers(
 
     Returns the matching blocks in absolute coordinates, or None when more than
     ``dmax`` insertions+deletions are needed.  Ties prefer deletions first.
-    Each furthest-reaching point records where its snake started and which
-    (diagonal, step) it came from, so backtracking needs no recomputation.
+    Each step keeps the furthest-reaching points (and the step that set each) it read, so backtracking
+    makes each step's choice again from them: a slice of two lists a step, not a record per point.
     """
     a = X[alo:ahi]
     b = Y[blo:bhi]
@@ -584,16 +584,19 @@ def _myers(
     off = dmax + 1
     V = [-1] * (2 * dmax + 3)  # furthest x on each diagonal k = x - y
     T = [-1] * (2 * dmax + 3)  # the step that set it
-    steps: list[dict[int, tuple[int, tuple[int, int] | None, int]]] = []
+    # V and T over diagonals -d-1 .. d+1 as they stood before each step d >= 1 (a slice each, copied in C): what
+    # step d read, so the way back can make each of its choices again; what recorded a tuple for every diagonal of
+    # every step (most of the search's time on a short range)
+    before: list[tuple[list[int], list[int]]] = []
     found = -1
     for d in range(dmax + 1):
-        rec: dict[int, tuple[int, tuple[int, int] | None, int]] = {}
+        if d:
+            before.append((V[off - d - 1 : off + d + 2], T[off - d - 1 : off + d + 2]))
         lo_k = -d if d <= m else -m + ((d - m) & 1)
         hi_k = d if d <= n else n - ((d - n) & 1)
         for k in range(lo_k, hi_k + 1, 2):
             if d == 0:
                 x = 0
-                src = None
             else:
                 xd = V[off + k + 1]  # down: from diagonal k+1, y + 1
                 if xd >= 0 and xd - k > m:
@@ -605,13 +608,10 @@ def _myers(
                         xr = -1
                 if xr >= 0 and xr >= xd:
                     x = xr
-                    src = (k - 1, T[off + k - 1])
                 elif xd >= 0:
                     x = xd
-                    src = (k + 1, T[off + k + 1])
                 else:
                     continue
-            sx = x
             y = x - k
             if x < n and y < m and a[x] == b[y]:
                 x += 1
@@ -622,25 +622,36 @@ def _myers(
                     y += step
             V[off + k] = x
             T[off + k] = d
-            rec[k] = (sx, src, x)
             if x >= n and y >= m:
                 found = d
                 break
-        steps.append(rec)
         if found >= 0:
             break
     if found < 0:
         return None
     blocks: list[tuple[int, int, int]] = []
-    k, d, x = n - m, found, n
-    while True:
-        sx, src, _ = steps[d][k]
+    k, d, x = n - m, found, n  # x: where the snake of step d on diagonal k ended
+    while d:
+        Vb, Tb = before[d - 1]
+        w = d + 1 + k  # Vb[w + j] is diagonal k + j as step d read it
+        xd = Vb[w + 1]  # the choice of step d on diagonal k, made again (the same rules as above)
+        if xd >= 0 and xd - k > m:
+            xd = -1
+        xr = Vb[w - 1]
+        if xr >= 0:
+            xr += 1
+            if xr > n:
+                xr = -1
+        if xr >= 0 and xr >= xd:
+            sx, j = xr, -1
+        else:
+            sx, j = xd, 1
         if x > sx:
             blocks.append((alo + sx, blo + sx - k, x - sx))
-        if src is None:
-            break
-        k, d = src
-        x = steps[d][k][2]
+        # the step before: the one that last set diagonal k + j, and where its snake ended
+        x, d, k = Vb[w + j], Tb[w + j], k + j
+    if x > 0:  # step 0's snake, from (0, 0) on diagonal 0
+        blocks.append((alo, blo, x))
     blocks.reverse()
     return blocks
 
