@@ -520,3 +520,83 @@ def test_edit_counts(n):
     a = "射" * n
     c = edit_counts(align(a, a + "之"))
     assert c["equal"] == n and c["insert"] == 1
+
+
+def _myers_by_records(a: str, b: str, dmax: int) -> list[tuple[int, int, int]] | None:
+    """The textbook Myers search with a record per furthest point (where its snake started, which point it
+    came from), backtracked through the records: the oracle of :func:`align_mod._myers`, which keeps a slice
+    of the points a step and makes each choice again on the way back."""
+    n, m = len(a), len(b)
+    dmax = min(dmax, n + m)
+    if abs(n - m) > dmax:
+        return None
+    off = dmax + 1
+    V, T = [-1] * (2 * dmax + 3), [-1] * (2 * dmax + 3)
+    steps: list[dict] = []
+    for d in range(dmax + 1):
+        rec: dict = {}
+        lo_k = -d if d <= m else -m + ((d - m) & 1)
+        hi_k = d if d <= n else n - ((d - n) & 1)
+        for k in range(lo_k, hi_k + 1, 2):
+            if d == 0:
+                x, src = 0, None
+            else:
+                xd = V[off + k + 1]
+                if xd >= 0 and xd - k > m:
+                    xd = -1
+                xr = V[off + k - 1]
+                if xr >= 0:
+                    xr = xr + 1 if xr + 1 <= n else -1
+                if xr >= 0 and xr >= xd:
+                    x, src = xr, (k - 1, T[off + k - 1])
+                elif xd >= 0:
+                    x, src = xd, (k + 1, T[off + k + 1])
+                else:
+                    continue
+            sx = x
+            while x < n and x - k < m and a[x] == b[x - k]:
+                x += 1
+            V[off + k], T[off + k] = x, d
+            rec[k] = (sx, src, x)
+            if x >= n and x - k >= m:
+                steps.append(rec)
+                blocks = []
+                kk, dd, xx = n - m, d, n
+                while True:
+                    sx, src, _ = steps[dd][kk]
+                    if xx > sx:
+                        blocks.append((sx, sx - kk, xx - sx))
+                    if src is None:
+                        return blocks[::-1]
+                    kk, dd = src
+                    xx = steps[dd][kk][2]
+        steps.append(rec)
+    return None
+
+
+def test_myers_blocks_are_the_textbook_searchs():
+    """The same blocks (ties and all) or the same refusal as the record-per-point search, on random ranges
+    of small alphabets (many ties) with edit caps below and above what the pair needs."""
+    rnd = random.Random(11)
+    for _ in range(3000):
+        alpha = "之也者射于大夫"[: rnd.randint(1, 7)]
+        x = "".join(rnd.choice(alpha) for _ in range(rnd.randint(0, 30)))
+        y = list(x)
+        for _ in range(rnd.randint(0, 10)):
+            r = rnd.random()
+            if r < 0.33 and y:
+                del y[rnd.randrange(len(y))]
+            elif r < 0.66:
+                y.insert(rnd.randint(0, len(y)), rnd.choice(alpha))
+            elif y:
+                y[rnd.randrange(len(y))] = rnd.choice(alpha)
+        yy = "".join(y) if rnd.random() < 0.7 else "".join(rnd.choice(alpha) for _ in range(rnd.randint(0, 30)))
+        dmax = rnd.choice([1, 2, 4, 8, 16, 48])
+        pad_a, pad_b = rnd.choice(["", "射"]), rnd.choice(["", "夫"])
+        X, Y = pad_a + x + pad_b, pad_b + yy + pad_a
+        lo_a, lo_b = len(pad_a), len(pad_b)
+        got = align_mod._myers(X, Y, lo_a, lo_a + len(x), lo_b, lo_b + len(yy), dmax)
+        want = _myers_by_records(x, yy, dmax)
+        if want is not None:
+            want = [(i + lo_a, j + lo_b, n) for i, j, n in want]
+        assert got == want, (x, yy, dmax)

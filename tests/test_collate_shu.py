@@ -7,7 +7,7 @@ import pytest
 from jiaokan.book.assemble import FilePart, assemble
 from jiaokan.collate.apparatus_reader import compare_rebuild, rebuild_from_json, rebuild_from_tei, witness_layers
 from jiaokan.collate.export import collation_to_json
-from jiaokan.collate.shu import Part, collate_shu, lemma_parts
+from jiaokan.collate.shu import Part, _Stream, collate_shu, lemma_parts
 from jiaokan.model import WitnessMeta
 from jiaokan.readers import read_witness
 from jiaokan.collate.apparatus import collation_to_tei
@@ -61,3 +61,31 @@ def test_shu_of_shiguanli_collated_resolved_and_rebuilt_exactly():
 
 def zs_unit(w, uid):
     return next(u for u in w.units() if u.id == uid)
+
+
+def test_find_before_is_the_last_match_walking_forwards(monkeypatch):
+    """The last passage before the cursor where a part matches, searched backwards from the cursor, is the one
+    a walk through every match from the 篇's start gives (overlapping matches, a 至 end out of reach or in a later
+    passage, the cursor past the last passage)."""
+    import random
+
+    from jiaokan.collate import shu as shu_mod
+
+    rnd = random.Random(5)
+    for trial in range(400):
+        monkeypatch.setattr(shu_mod, "MAX_SPAN", 6 if trial % 2 else 800)  # a 至 end out of reach, or not
+        st = _Stream([], ("jing",))
+        pieces = ["".join(rnd.choice("主人西面升") for _ in range(rnd.randint(0, 12))) for _ in range(rnd.randint(1, 12))]
+        st.text, st.owner, st.unit_start = "".join(pieces), [], {}
+        for i, t in enumerate(pieces):
+            st.unit_start[i] = len(st.owner)
+            st.owner.extend([i] * len(t))
+        part = Part("jing", "".join(rnd.choice("主人西") for _ in range(rnd.randint(1, 2))),
+                    rnd.choice(["", "面", "西面", "升升"]))
+        for before in range(len(pieces) + 2):
+            walked = None
+            for u in st.matches(part, 0):
+                if u >= before:
+                    break
+                walked = u
+            assert st.find_before(part, before) == walked, (pieces, part, before)

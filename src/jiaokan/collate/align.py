@@ -277,6 +277,8 @@ def align(
     found, chaff included (useful to check the engine itself).
     """
     A, B = _encode(a, b)
+    if A == B:  # the same keys (two thirds of a collation's row layers): one equal op, or none, at once
+        return [Op("equal", 0, len(A), 0, len(B))] if A else []
     swap = (len(A), A) > (len(B), B)
     X, Y = (B, A) if swap else (A, B)
     blocks = _match_blocks(X, Y)
@@ -566,8 +568,8 @@ def _myers(
 
     Returns the matching blocks in absolute coordinates, or None when more than
     ``dmax`` insertions+deletions are needed.  Ties prefer deletions first.
-    Each furthest-reaching point records where its snake started and which
-    (diagonal, step) it came from, so backtracking needs no recomputation.
+    Each step keeps the furthest-reaching points (and the step that set each) it read, so backtracking
+    makes each step's choice again from them: a slice of two lists a step, not a record per point.
     """
     a = X[alo:ahi]
     b = Y[blo:bhi]
@@ -582,16 +584,19 @@ def _myers(
     off = dmax + 1
     V = [-1] * (2 * dmax + 3)  # furthest x on each diagonal k = x - y
     T = [-1] * (2 * dmax + 3)  # the step that set it
-    steps: list[dict[int, tuple[int, tuple[int, int] | None, int]]] = []
+    # V and T over diagonals -d-1 .. d+1 as they stood before each step d >= 1 (a slice each, copied in C): what
+    # step d read, so the way back can make each of its choices again; what recorded a tuple for every diagonal of
+    # every step (most of the search's time on a short range)
+    before: list[tuple[list[int], list[int]]] = []
     found = -1
     for d in range(dmax + 1):
-        rec: dict[int, tuple[int, tuple[int, int] | None, int]] = {}
+        if d:
+            before.append((V[off - d - 1 : off + d + 2], T[off - d - 1 : off + d + 2]))
         lo_k = -d if d <= m else -m + ((d - m) & 1)
         hi_k = d if d <= n else n - ((d - n) & 1)
         for k in range(lo_k, hi_k + 1, 2):
             if d == 0:
                 x = 0
-                src = None
             else:
                 xd = V[off + k + 1]  # down: from diagonal k+1, y + 1
                 if xd >= 0 and xd - k > m:
@@ -603,13 +608,10 @@ def _myers(
                         xr = -1
                 if xr >= 0 and xr >= xd:
                     x = xr
-                    src = (k - 1, T[off + k - 1])
                 elif xd >= 0:
                     x = xd
-                    src = (k + 1, T[off + k + 1])
                 else:
                     continue
-            sx = x
             y = x - k
             if x < n and y < m and a[x] == b[y]:
                 x += 1
@@ -620,25 +622,36 @@ def _myers(
                     y += step
             V[off + k] = x
             T[off + k] = d
-            rec[k] = (sx, src, x)
             if x >= n and y >= m:
                 found = d
                 break
-        steps.append(rec)
         if found >= 0:
             break
     if found < 0:
         return None
     blocks: list[tuple[int, int, int]] = []
-    k, d, x = n - m, found, n
-    while True:
-        sx, src, _ = steps[d][k]
+    k, d, x = n - m, found, n  # x: where the snake of step d on diagonal k ended
+    while d:
+        Vb, Tb = before[d - 1]
+        w = d + 1 + k  # Vb[w + j] is diagonal k + j as step d read it
+        xd = Vb[w + 1]  # the choice of step d on diagonal k, made again (the same rules as above)
+        if xd >= 0 and xd - k > m:
+            xd = -1
+        xr = Vb[w - 1]
+        if xr >= 0:
+            xr += 1
+            if xr > n:
+                xr = -1
+        if xr >= 0 and xr >= xd:
+            sx, j = xr, -1
+        else:
+            sx, j = xd, 1
         if x > sx:
             blocks.append((alo + sx, blo + sx - k, x - sx))
-        if src is None:
-            break
-        k, d = src
-        x = steps[d][k][2]
+        # the step before: the one that last set diagonal k + j, and where its snake ended
+        x, d, k = Vb[w + j], Tb[w + j], k + j
+    if x > 0:  # step 0's snake, from (0, 0) on diagonal 0
+        blocks.append((alo, blo, x))
     blocks.reverse()
     return blocks
 
@@ -1137,12 +1150,14 @@ def _split_rotation(op: Op, A: str, B: str) -> list[Op]:
 
 def _map_side(ops: list[Op], pos: Sequence[int], length: int, side: str) -> list[tuple[int, int]]:
     """String ranges of every op on one side (see :func:`align_texts`)."""
-    get = (lambda op: (op.a0, op.a1)) if side == "a" else (lambda op: (op.b0, op.b1))
-    nonempty = [t for t, op in enumerate(ops) if get(op)[0] < get(op)[1]]
-    nonempty.sort(key=lambda t: get(ops[t])[0])
+    spans = [(op.a0, op.a1) for op in ops] if side == "a" else [(op.b0, op.b1) for op in ops]
+    if len(spans) == 1:  # one op (most alignments: the same keys): the whole string, or the point 0
+        return [(0, length)] if spans[0][0] < spans[0][1] else [(0, 0)]
+    nonempty = [t for t, (k0, k1) in enumerate(spans) if k0 < k1]
+    nonempty.sort(key=lambda t: spans[t][0])
     ranges: dict[int, list[int]] = {}
     for t in nonempty:
-        k0, k1 = get(ops[t])
+        k0, k1 = spans[t]
         ranges[t] = [pos[k0], pos[k1 - 1] + 1]
     # distribute the ignorables between consecutive ops
     for x in range(len(nonempty)):
@@ -1163,13 +1178,13 @@ def _map_side(ops: list[Op], pos: Sequence[int], length: int, side: str) -> list
     # points: end of the range of the op holding the preceding key
     end_of_key: dict[int, int] = {}  # key index k -> string end of the op whose range ends at key k
     for t in nonempty:
-        end_of_key[get(ops[t])[1]] = ranges[t][1]
+        end_of_key[spans[t][1]] = ranges[t][1]
     out: list[tuple[int, int]] = []
-    for t, op in enumerate(ops):
+    for t in range(len(ops)):
         if t in ranges:
             out.append((ranges[t][0], ranges[t][1]))
         else:
-            k0 = get(op)[0]
+            k0 = spans[t][0]
             p = end_of_key.get(k0, 0) if k0 > 0 else 0
             out.append((p, p))
     return out

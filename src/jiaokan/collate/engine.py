@@ -85,10 +85,13 @@ def collate(
         return f"app{next(ids)}"
 
     for row in col.rows:
+        # each witness's texts of the row, fetched once for all its layers (col.layers is ``layers``)
+        by_witness = [(s, col.row_texts(row, s)) for s in ordered]
         for layer in layers:
-            texts: dict[str, LayerText] = {s: col.row_text(row, s, layer) for s in ordered}
-            present = {s: len(t.kept()) for s, t in texts.items()}
-            present = {s: n for s, n in present.items() if n}
+            if not any(their[layer].text for _, their in by_witness):
+                continue  # (most layers of a row: no witness has them)
+            texts: dict[str, LayerText] = {s: their[layer] for s, their in by_witness}
+            present = {s: n for s, t in texts.items() if (n := len(t.kept()))}
             if not present:
                 continue
             if base not in present or len(present) < len(ordered):

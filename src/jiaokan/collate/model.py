@@ -25,6 +25,10 @@ COLLATED_LAYERS: tuple[str, ...] = ("jing", "zhuan", "zhu", "shu", "yinyi", "shi
 
 
 def strongest(types: list[str]) -> str:
+    """The strongest of ``types`` (:data:`VARIANT_TYPES`; a type not listed outranks them all), the first of
+    equals.  Most entries have one type: it is returned without ranking (segments and entries ask per entry)."""
+    if len(types) == 1:
+        return types[0]
     return max(types, key=lambda t: _RANK.get(t, len(VARIANT_TYPES)))
 
 

@@ -10,7 +10,10 @@ form a row.  Units without 经 (prefaces, headings) ride with the next passage.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
+from itertools import compress
+from operator import ne
 from typing import Callable
 
 from ..model import Unit, Witness
@@ -109,6 +112,7 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
     uf = _Union()
     bkeys, bowner = streams[base]
     blen = Counter(bowner)
+    bstarts = _run_starts(bowner)
     passages = {s: [i for i, u in enumerate(us) if u.jing is not None] for s, us in units.items()}
     one_each = all(len(p) == 1 for p in passages.values())
     for s in witnesses:
@@ -119,10 +123,12 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
             continue
         xkeys, xowner = streams[s]
         xlen = Counter(xowner)
+        xstarts = _run_starts(xowner)
         shared: Counter[tuple[int, int]] = Counter()
         for op in align(bkeys, xkeys):
-            if op.kind == "equal":  # each pair of passages the keys stand in, counted in C
-                shared.update(zip(bowner[op.a0:op.a1], xowner[op.b0:op.b1]))
+            if op.kind == "equal":  # each pair of passages the keys stand in, a step per pair of passages
+                _count_pairs(shared, bowner, bstarts, op.a0, xowner, xstarts, op.b0,
+                             min(op.a1 - op.a0, op.b1 - op.b0))
             elif op.kind == "replace" and _small(op.a1 - op.a0, op.b1 - op.b0):
                 # a short different reading still ties its passages; a long one
                 # (text one witness lacks, an excerpt's edges) must not glue rows together
@@ -194,6 +200,33 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
         first = next((units[base][i].id for i in sorted(row.get(base, [])) if units[base][i].jing is not None), None)
         out.append(Row(id=f"r{n}", units=ids, base_passage=first))
     return out
+
+
+def _run_starts(owner: list[int]) -> list[int]:
+    """The offsets in ``owner`` (a passage index per key) where a passage's keys begin, after the first."""
+    return list(compress(range(1, len(owner)), map(ne, owner[1:], owner)))
+
+
+def _count_pairs(shared: Counter[tuple[int, int]], aowner: list[int], astarts: list[int], a0: int,
+                 bowner: list[int], bstarts: list[int], b0: int, n: int) -> None:
+    """Add to ``shared`` the pairs of passages that keys ``a0 …`` and ``b0 …`` (``n`` of each) stand in.
+
+    What ``shared.update(zip(aowner[a0:a0 + n], bowner[b0:b0 + n]))`` counts, in the same order, but a
+    step per run of one pair of passages (cut where either side's passage changes: :func:`_run_starts`)
+    where that was a step per key: an ``equal`` op of the chapter's 经 is often thousands of keys.
+    """
+    cuts = [c - a0 for c in astarts[bisect_right(astarts, a0):bisect_left(astarts, a0 + n)]]
+    cuts_b = [c - b0 for c in bstarts[bisect_right(bstarts, b0):bisect_left(bstarts, b0 + n)]]
+    if cuts_b:
+        cuts = sorted(set(cuts).union(cuts_b))
+    prev = 0
+    for t in cuts:
+        pair = (aowner[a0 + prev], bowner[b0 + prev])
+        shared[pair] += t - prev
+        prev = t
+    if n > prev:
+        pair = (aowner[a0 + prev], bowner[b0 + prev])
+        shared[pair] += n - prev
 
 
 def _row_of_component(uf: _Union, root: tuple[str, int], base_idx: list[int],

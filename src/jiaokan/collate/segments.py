@@ -95,7 +95,7 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
     """The segments of ``row``/``layer``; ``texts``: every witness's layer text; ``ops``: base→witness edit scripts."""
     base = col.base
     a = texts[base].text
-    present = [s for s in texts if texts[s].kept()]
+    present = [s for s, lt in texts.items() if lt.kept()]
     others = [s for s in texts if s != base]
     if base not in present:
         # a layer the base lacks here: one entry, each witness reading its whole text
@@ -158,11 +158,8 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
         p = akeys[k0 - 1] + 1 if k0 > 0 else 0
         return p, p
 
-    def wit_span(s: str, k0: int, k1: int) -> tuple[int, int]:
-        b = texts[s].text
-        lo = match[s].offset(k0 - 1) + 1 if k0 > 0 else 0
-        hi = match[s].offset(k1) if k1 < n else len(b)
-        return lo, hi
+    # (siglum, its partners, its text's length), for the witness spans of every interval below
+    partners = [(s, match[s], len(texts[s].text)) for s in wit]
 
     out: list[Segment] = []
     prev_k, prev_a = 0, 0
@@ -178,7 +175,9 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
 
     for k0, k1, carried in merged:
         a0, a1 = base_span(k0, k1)
-        spans_b = {s: wit_span(s, k0, k1) for s in wit}
+        # each witness's span: from after the partner of the last base key before it to the partner of the first after
+        spans_b = {s: (pt.offset(k0 - 1) + 1 if k0 > 0 else 0, pt.offset(k1) if k1 < n else blen)
+                   for s, pt, blen in partners}
         plain_upto(k0, a0, {s: sp[0] for s, sp in spans_b.items()})
         if carried:
             types = [x.type for x in carried]
@@ -222,17 +221,20 @@ def _untyped(lem: str, readings: dict[str, str], gaps: list[LayerGap], base: str
 def _tiles(segs: list[Segment], texts: dict[str, LayerText]) -> bool:
     """Each witness's spans tile its layer text in order (up to punctuation), so nothing is lost or repeated."""
     for s, lt in texts.items():
-        if not lt.kept():
+        kept = lt.kept()
+        if not kept:
             continue  # a witness without this layer here has nothing to lose
         pos = 0
         for seg in segs:
             if s in seg.absent:
                 continue
             b0, b1 = seg.spans.get(s, (pos, pos))
-            if b0 < pos or b1 < b0 or strip_ignorable(lt.text[pos:b0]):
+            # a kept character in [pos, b0) is text between two spans: found by bisection in the text's
+            # kept offsets, not by stripping the stretch of its punctuation (a copy and a scan per segment)
+            if b0 < pos or b1 < b0 or (b0 > pos and bisect_left(kept, b0) > bisect_left(kept, pos)):
                 return False
             pos = b1
-        if strip_ignorable(lt.text[pos:]):
+        if kept[-1] >= pos:
             return False
     return True
 

@@ -117,13 +117,33 @@ class _Stream:
         return next(self.matches(part, from_unit), None)
 
     def find_before(self, part: Part, before_unit: int) -> int | None:
-        """The last passage before ``before_unit`` where ``part`` matches."""
-        out = None
-        for u in self.matches(part, 0):
-            if u >= before_unit:
-                break
-            out = u
-        return out
+        """The last passage before ``before_unit`` where ``part`` matches.
+
+        Searched backwards from ``before_unit``: the passages :meth:`matches` gives ascend with the place of
+        the match (a later start never finds an earlier end), so the first one found going back that lies
+        before ``before_unit`` is the last of them.  (Going forwards from the 篇's start, each lemma walked
+        every match before it: a 篇's lemmas times its matches.)
+        """
+        first, last = _fold(part.first), _fold(part.last)
+        if not first:
+            return None
+        n = len(first)
+        # a match must end before the passage: its first part's last character at least (owner ascends)
+        end = self.unit_start.get(before_unit, len(self.text)) + n - 1
+        while (p := self.text.rfind(first, 0, end)) >= 0:
+            u = self._unit_of(p, n, last)
+            if u is not None and u < before_unit:
+                return u
+            end = p + n - 1  # the occurrence before this one (they may overlap)
+        return None
+
+    def _unit_of(self, p: int, n: int, last: str) -> int | None:
+        """The passage of a match of the part's (folded) first characters at ``p`` (``n`` of them) and ``last``
+        within :data:`MAX_SPAN` after them (None: ``last`` is not there): the passage that holds its end."""
+        if not last:
+            return self.owner[p + n - 1]
+        q = self.text.find(last, p + n, p + n + MAX_SPAN)
+        return self.owner[q + len(last) - 1] if q >= 0 else None
 
     def matches(self, part: Part, from_unit: int) -> Iterator[int]:
         first, last = _fold(part.first), _fold(part.last)
@@ -135,10 +155,9 @@ class _Stream:
             if p < 0:
                 return
             # the passage where the lemma's text ends: the 注疏 sets the 疏 after the passage that holds its end
-            if not last:
-                yield self.owner[p + len(first) - 1]
-            elif (q := self.text.find(last, p + len(first), p + len(first) + MAX_SPAN)) >= 0:
-                yield self.owner[q + len(last) - 1]
+            u = self._unit_of(p, len(first), last)
+            if u is not None:
+                yield u
             pos = p + 1
 
 

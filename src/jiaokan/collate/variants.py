@@ -83,8 +83,9 @@ def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
     out: list[WitVariant] = []
     for op in ops:
         if op.kind == "equal":
-            if a[op.a0:op.a1] == b[op.b0:op.b1]:
-                continue  # the same characters, punctuation and all: nothing to type (most of a text)
+            if op.a1 - op.a0 == op.b1 - op.b0 and a[op.a0:op.a1] == b[op.b0:op.b1]:
+                continue  # the same characters, punctuation and all: nothing to type (most of a text; the
+                # lengths first: stretches whose punctuation differs are not copied to be compared)
             pa = _key_positions(a, op.a0, op.a1, skip, ka_)
             pb = _key_positions(b, op.b0, op.b1, skip, kb_)
             # the pairs whose characters differ, found in C (the punctuation differs, the characters mostly
