@@ -3,7 +3,8 @@
 Per row and layer, one ``ab`` holds the base text with ``app`` entries inline:
 ``lem`` (the base, with the witnesses that agree in ``@wit``), one ``rdg`` per
 differing witness with its ``@type``, an empty ``rdg`` for an omission.
-``@corresp`` on ``ab``, ``lem`` and ``rdg`` points into each witness's TEI file
+``@corresp`` on a row's first ``ab`` (its later ones, the row's other layers, point
+where it does), ``lem`` and ``rdg`` points into each witness's TEI file
 (``file.xml#passage-id``); ``@n`` on readings is the page; ``pb`` marks where
 the base turns a page.
 
@@ -118,8 +119,9 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         "Script differences (e.g. 賓/宾) are not variants, so the text outside app is in the base's script. "
         "To recover a witness's own characters, read its TEI file (listWit/witness/idno[@type='tei']) at the "
         "passages @corresp points to; the JSON export's table also holds each witness's own characters.",
-        "Pointers into the witnesses: @corresp on every ab points, for each witness, to the passage of its TEI "
-        "file where its text of the row begins (file#id). A non-empty lem (the base's reading) or rdg of one "
+        "Pointers into the witnesses: @corresp on the first ab of each row (@n) points, for each witness, to the "
+        "passage of its TEI file where its text of the row begins (file#id); the row's other abs (its other "
+        "layers) point where it does. A non-empty lem (the base's reading) or rdg of one "
         "witness that stands in a later passage of the row has its own @corresp; one without it stands in the "
         "passage its ab points to for that witness. Empty readings and readings of several witnesses have none.",
         "Variant types: app/@type and rdg/@type name them; app/@ana points to the entry's category in classDecl "
@@ -148,12 +150,16 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     glyphs: set[str] = set()
     shared = _Shared(col, tei_names, targets, own, glyphs)
     files = shared.files
+    last_row = None
     for row_id, layer, texts, segments in row_layer_segments(col):
         row = row_ids[row_id]
-        # the passage where each witness's text of the row begins: the ab points to it, and a reading
-        # standing in it says nothing more (only one in a later passage of the row has its own @corresp)
+        # the passage where each witness's text of the row begins: the row's first ab points to it (its
+        # later abs, the same row's other layers, point where it does: said once, not once per layer), and a
+        # reading standing in it says nothing more (only one in a later passage of the row has its own @corresp)
         first = {s: uids[0] for s, uids in row.units.items() if uids and uids[0] in targets[s]}
-        corresp = " ".join(f"{files[s]}#{targets[s][uid]}" for s, uid in first.items())
+        corresp = " ".join(f"{files[s]}#{targets[s][uid]}" for s, uid in first.items()) \
+            if row_id != last_row else ""
+        last_row = row_id
         ab_id = f"{row_id}.{layer}"
         out.append(M.start("ab", type=layer, n=row_id, xml_id=ab_id, corresp=corresp or None))
         _write_segments(out, ab_id, segments, texts, shared, first)
