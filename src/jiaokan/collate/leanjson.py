@@ -15,8 +15,9 @@ the same four keys again.  Here everything is said once:
   CollateX layout's ``context`` (the base's text around the lemma, the lemma in 【】) an entry
   has ``at``: where its lemma starts in the base's text of its row and layer (the base's cells
   of those columns, joined), from which the context is cut again (:data:`CONTEXT` characters on
-  each side); where that would not give the very context (never in the book), ``at`` is the
-  context itself;
+  each side); where that would not give the very context (white space in the text: once in the
+  book), ``at`` is the context itself; the values of a layer, type, subtype, reading type and page
+  (:data:`CODED`) are numbers, each the index of the value in ``variant_codes[field]``;
 * ``layer_gaps``: one list per gap, its fields in the order ``layer_gap_fields`` names;
 * ``base``, ``rows``, ``counts`` as in the CollateX layout.
 
@@ -32,7 +33,9 @@ Layout::
     {"format": "jiaokan-lean-table/2", "witnesses": ["JS", "ZS", "SB"], "base": "JS",
      "columns": [["r1", "jing", 3], ["r1", "zhu", 2], …],
      "table": [["士冠禮筮于", "庿", "門", …], [1, 1, 1, …], [1, "廟", 1, …]],
-     "variant_fields": ["id", "passage", …, "at", …], "variants": [["app1", "JS1.5", …, 12, …], …],
+     "variant_fields": ["id", "passage", "row", "layer", …, "at", …],
+     "variant_codes": {"layer": ["zhu", …], "type": ["substantive", …], …, "pages": ["011-2a", …]},
+     "variants": [["app1", "JS1.5", "r5", 0, 0, …, 12, [0, 1, 2], [28, 29, 11], [4, 2, 16]], …],
      "layer_gap_fields": ["row", "layer", "present", "absent", "kind"], "layer_gaps": [["r1", "zhu", {"JS": 69}, ["ZS"], "edge"], …],
      "rows": […], "counts": {…}}
 
@@ -65,6 +68,9 @@ VARIANT_FIELDS = ("id", "passage", "row", "layer", "type", "subtype", "readings"
 GAP_FIELDS = ("row", "layer", "present", "absent", "kind")
 #: the fields with a value per witness
 _PER_WITNESS = frozenset({"readings", "types", "pages", "lines", "columns"})
+#: the fields whose values an entry gives as numbers, each the index of the value in ``variant_codes[field]``
+#: (a few names said again in every entry: a layer, a type, a page)
+CODED = ("layer", "type", "subtype", "types", "pages")
 #: a cell of a witness that holds the very characters of the base's cell
 SAME_AS_BASE = 1
 #: characters of the base's text on each side of the lemma in an entry's context (as the collation cuts it)
@@ -133,10 +139,42 @@ def lean_json(col: Collation) -> dict:
         v["at"] = a.lem.start if _context(text, a.lem.start, a.lem.text) == a.context else a.context
     fields["variants"] = [[list(map(v[k].get, sigla)) if k in _PER_WITNESS else v[k] for k in names]
                           for v in fields["variants"]]
+    codes = _encode(fields["variants"], names)
     fields["layer_gaps"] = [[g[k] for k in GAP_FIELDS] for g in fields["layer_gaps"]]
     return {"format": FORMAT, "witnesses": sigla, "base": fields.pop("base"), "columns": columns,
             "table": [table[s] for s in sigla],
-            "variant_fields": names, "layer_gap_fields": list(GAP_FIELDS), **fields}
+            "variant_fields": names, "variant_codes": codes, "layer_gap_fields": list(GAP_FIELDS), **fields}
+
+
+def _encode(variants: list[list[Any]], names: list[str]) -> dict[str, list[Any]]:
+    """Replace, in place, each value of the :data:`CODED` fields of ``variants`` (null left as it is) by its
+    index in the list of that field's values (in the order first met), and return those lists."""
+    codes: dict[str, list[Any]] = {}
+    for k in CODED:
+        if k not in names:
+            continue
+        i = names.index(k)
+        index: dict[Any, int] = {}
+        get = index.setdefault
+        if k in _PER_WITNESS:
+            for v in variants:
+                v[i] = [x if x is None else get(x, len(index)) for x in v[i]]
+        else:
+            for v in variants:
+                if v[i] is not None:
+                    v[i] = get(v[i], len(index))
+        codes[k] = list(index)
+    return codes
+
+
+def _decode(v: dict[str, Any], codes: dict[str, list[Any]]) -> None:
+    """Give an entry (a dict of its fields) back the values :func:`_encode` replaced by their indices."""
+    for k, values in codes.items():
+        x = v[k]
+        if isinstance(x, list):
+            v[k] = [c if c is None else values[c] for c in x]
+        elif x is not None:
+            v[k] = values[x]
 
 
 def _lean_version(data: dict) -> str | None:
@@ -170,10 +208,12 @@ def json_variants(data: dict) -> list[dict]:
         return list(data["variants"])
     sigla, base, names = data["witnesses"], data["base"], data["variant_fields"]
     texts = _base_texts(data) if fmt == FORMAT else {}
+    codes = data.get("variant_codes", {})
     bi = sigla.index(base)
     out = []
     for row in data["variants"]:
         v = dict(zip(names, row))
+        _decode(v, codes)
         if "at" in v:  # (in the place the CollateX layout has "context")
             at = v["at"]
             v["context"] = at if isinstance(at, str) else _context(texts.get((v["row"], v["layer"]), ""), at,
