@@ -30,7 +30,7 @@ another.
 
 Layout::
 
-    {"format": "jiaokan-lean-table/2", "witnesses": ["JS", "ZS", "SB"], "base": "JS",
+    {"format": "jiaokan-lean-table/3", "witnesses": ["JS", "ZS", "SB"], "base": "JS",
      "columns": [["r1", "jing", 3], ["r1", "zhu", 2], …],
      "table": [["士冠禮筮于", "庿", "門", …], [1, 1, 1, …], [1, "廟", 1, …]],
      "variant_fields": ["id", "passage", "row", "layer", …, "at", …],
@@ -39,7 +39,8 @@ Layout::
      "layer_gap_fields": ["row", "layer", "present", "absent", "kind"], "layer_gaps": [["r1", "zhu", {"JS": 69}, ["ZS"], "edge"], …],
      "rows": […], "counts": {…}}
 
-Version 2 (``jiaokan-lean-table/2``) had each entry's ``context`` and the gaps as dicts; it is still read.
+Version 2 (``jiaokan-lean-table/2``) had each entry's ``context``, its values as themselves (no
+``variant_codes``) and the gaps as dicts; it is still read, as is version 1.
 """
 
 from __future__ import annotations
