@@ -45,6 +45,7 @@ Version 2 (``jiaokan-lean-table/2``) had each entry's ``context``, its values as
 
 from __future__ import annotations
 
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -149,22 +150,28 @@ def lean_json(col: Collation) -> dict:
 
 def _encode(variants: list[list[Any]], names: list[str]) -> dict[str, list[Any]]:
     """Replace, in place, each value of the :data:`CODED` fields of ``variants`` (null left as it is) by its
-    index in the list of that field's values (in the order first met), and return those lists."""
+    index in the list of that field's values (in the order first met), and return those lists.
+
+    (The values are gathered and looked up by ``dict`` in C, a Python step per entry, not per value.)"""
     codes: dict[str, list[Any]] = {}
     for k in CODED:
         if k not in names:
             continue
         i = names.index(k)
-        index: dict[Any, int] = {}
-        get = index.setdefault
+        column = [v[i] for v in variants]
+        seen = dict.fromkeys(chain.from_iterable(column) if k in _PER_WITNESS else column)
+        seen.pop(None, None)
+        values = list(seen)
+        index: dict[Any, int | None] = {x: n for n, x in enumerate(values)}
+        index[None] = None
+        look = index.__getitem__
         if k in _PER_WITNESS:
-            for v in variants:
-                v[i] = [x if x is None else get(x, len(index)) for x in v[i]]
+            for v, x in zip(variants, column):
+                v[i] = list(map(look, x))
         else:
-            for v in variants:
-                if v[i] is not None:
-                    v[i] = get(v[i], len(index))
-        codes[k] = list(index)
+            for v, x in zip(variants, column):
+                v[i] = look(x)
+        codes[k] = values
     return codes
 
 
