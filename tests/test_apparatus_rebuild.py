@@ -20,6 +20,7 @@ from jiaokan.collate.apparatus_reader import (compare_rebuild, find_witness_file
                                               rebuild_from_json, rebuild_from_tei, witness_layers)
 from jiaokan.collate.engine import collate
 from jiaokan.collate.export import collation_to_json
+from jiaokan.collate.leanjson import FORMAT, UnknownFormat, json_layer_gaps, json_variants, lean_json
 from jiaokan.collate.model import COLLATED_LAYERS
 from jiaokan.model import Div, Gap, Loc, PageBreak, Piece, Text, Unit, Witness, WitnessMeta
 from jiaokan.readers import read_witness
@@ -40,7 +41,12 @@ def _assert_rebuilds(col, profile=None) -> None:
     if profile is not None:
         assert profile.validate(tree), profile.error_log
     assert _bad(compare_rebuild(expected, rebuild_from_tei(tree.getroot()))) == []
-    assert _bad(compare_rebuild(expected, rebuild_from_json(collation_to_json(col)))) == []
+    full = collation_to_json(col)
+    assert _bad(compare_rebuild(expected, rebuild_from_json(full))) == []
+    # the lean table says the same: every witness, every entry (its context cut again from the table), every gap
+    lean = json.loads(json.dumps(lean_json(col), ensure_ascii=False))
+    assert _bad(compare_rebuild(expected, rebuild_from_json(lean))) == []
+    assert json_variants(lean) == full["variants"] and json_layer_gaps(lean) == full["layer_gaps"]
 
 
 # --- property: random small witnesses ----------------------------------------------------------
@@ -128,9 +134,20 @@ def test_a_layer_one_witness_lacks_is_an_empty_reading_not_shared_text():
     ns = {"t": "http://www.tei-c.org/ns/1.0"}
     for ab in root.iterfind(".//t:ab[@type='zhu']", ns):
         assert not (ab.text or "").strip() and all(not (c.tail or "").strip() for c in ab)
-        assert ab.find("t:app/t:rdg[@wit='#B'][@type='layer']", ns) is not None
+        assert ab.find("t:app[@type='layer']/t:rdg[@wit='#B']", ns) is not None
     # no note per gap (viewers show each as an icon); the header explains the types
     assert root.find(".//t:app/t:note", ns) is None
+
+
+def test_a_lean_table_of_an_unknown_version_is_refused_not_misread():
+    a = _witness("A", [("司射遂袒執弓", "遂袒執弓")])
+    b = _witness("B", [("司射遂袒弓", "遂袒執弓")])
+    lean = lean_json(collate([a, b]))
+    assert lean["format"] == FORMAT and all(isinstance(v[lean["variant_fields"].index("at")], int)
+                                            for v in lean["variants"])
+    for read in (json_variants, json_layer_gaps, rebuild_from_json):
+        with pytest.raises(UnknownFormat):
+            read({**lean, "format": "jiaokan-lean-table/99"})
 
 
 # --- end to end: the shipped corpus and the Kanripo chapters --------------------------------------

@@ -86,7 +86,8 @@ def test_apparatus_tei_validates(dasheyi, profile, tei_all):
 @needs_zs
 def test_a_reading_without_its_own_pointer_stands_where_its_ab_points(dasheyi):
     """The header's rule for @corresp: a non-empty lem (the base's) or rdg of one witness points to its
-    passage, or, without @corresp, stands in the passage its ab points to for that witness.  Read by
+    passage, or, without @corresp, stands in the passage its ab points to for that witness (an ab points
+    where its row's first ab does).  Read by
     that rule, every short reading is in the text of the passage it resolves to."""
     from jiaokan.normalize import strip_ignorable
     from jiaokan.tei.writer import unit_targets
@@ -97,11 +98,16 @@ def test_a_reading_without_its_own_pointer_stands_where_its_ab_points(dasheyi):
     units = {s: {target: uid for uid, target in unit_targets(w).items()} for s, w in dasheyi.witnesses.items()}
     by_id = {s: {u.id: u for u in body_units(w)} for s, w in dasheyi.witnesses.items()}
     own = inherited = 0
+    row_at: dict[str, dict[str, str]] = {}  # row → where its first ab points (its other abs point there too)
     for ab in root.iter(t + "ab"):
-        at_ab = {}
-        for ptr in (ab.get("corresp") or "").split():
-            file, _, target = ptr.partition("#")
-            at_ab[next(s for s, n in names.items() if n == file)] = target
+        if ab.get("corresp"):
+            assert ab.get("n") not in row_at  # said once per row, on its first ab
+            at_ab = row_at[ab.get("n")] = {}
+            for ptr in ab.get("corresp").split():
+                file, _, target = ptr.partition("#")
+                at_ab[next(s for s, n in names.items() if n == file)] = target
+        else:
+            at_ab = row_at.get(ab.get("n"), {})
         for r in ab.iter(t + "lem", t + "rdg"):
             text = strip_ignorable("".join(r.itertext()))
             wits = [w.lstrip("#") for w in r.get("wit").split()]

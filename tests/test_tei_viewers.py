@@ -70,8 +70,14 @@ def test_every_app_has_an_id_and_its_type_in_the_taxonomy(xiangsheli, mode):
     categories = {c.get(XML_ID) for c in root.iterfind(".//t:classDecl/t:taxonomy/t:category", NS)}
     for app in apps:  # the entry's category by @ana; a reading's, named as the header says, by its @type
         assert app.get("ana") == f"#vt-{app.get('type')}" and f"vt-{app.get('type')}" in categories
-    rdgs = root.findall(".//t:rdg", NS)
-    assert rdgs and all(f"vt-{r.get('type')}" in categories and r.get("ana") is None for r in rdgs)
+    # a reading of another type than its entry's says it; one of its entry's type says nothing (the app does)
+    typed = [(r, app) for app in apps for r in app.iterfind("t:rdg", NS)]
+    assert typed and all(f"vt-{r.get('type') or app.get('type')}" in categories and r.get("ana") is None
+                         and r.get("type") != app.get("type") for r, app in typed)
+    assert any(r.get("type") is None for r, _ in typed)
+    # the viewer file (EVT 3 filters readings by their own @type) gives every reading its type
+    viewer = viewer_tree(etree.ElementTree(root), "evt").getroot()
+    assert all(r.get("type") for r in viewer.iterfind(".//t:rdg", NS))
 
 
 def test_viewer_file_marks_where_an_excerpt_begins_and_ends(read_corpus, tmp_path):

@@ -2,8 +2,10 @@
 
 Per row and layer, one ``ab`` holds the base text with ``app`` entries inline:
 ``lem`` (the base, with the witnesses that agree in ``@wit``), one ``rdg`` per
-differing witness with its ``@type``, an empty ``rdg`` for an omission.
-``@corresp`` on ``ab``, ``lem`` and ``rdg`` points into each witness's TEI file
+differing witness with its ``@type`` where it is not its app's (most readings are of
+their entry's type: said once, on the ``app``), an empty ``rdg`` for an omission.
+``@corresp`` on a row's first ``ab`` (its later ones, the row's other layers, point
+where it does), ``lem`` and ``rdg`` points into each witness's TEI file
 (``file.xml#passage-id``); ``@n`` on readings is the page; ``pb`` marks where
 the base turns a page.
 
@@ -118,12 +120,14 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         "Script differences (e.g. 賓/宾) are not variants, so the text outside app is in the base's script. "
         "To recover a witness's own characters, read its TEI file (listWit/witness/idno[@type='tei']) at the "
         "passages @corresp points to; the JSON export's table also holds each witness's own characters.",
-        "Pointers into the witnesses: @corresp on every ab points, for each witness, to the passage of its TEI "
-        "file where its text of the row begins (file#id). A non-empty lem (the base's reading) or rdg of one "
+        "Pointers into the witnesses: @corresp on the first ab of each row (@n) points, for each witness, to the "
+        "passage of its TEI file where its text of the row begins (file#id); the row's other abs (its other "
+        "layers) point where it does. A non-empty lem (the base's reading) or rdg of one "
         "witness that stands in a later passage of the row has its own @corresp; one without it stands in the "
         "passage its ab points to for that witness. Empty readings and readings of several witnesses have none.",
-        "Variant types: app/@type and rdg/@type name them; app/@ana points to the entry's category in classDecl "
-        "(taxonomy variant-types), whose xml:id is vt- and the type: a reading's category is vt- and its @type.",
+        "Variant types: app/@type names the entry's, rdg/@type a reading's where it is not its app's (a rdg "
+        "without @type is of its app's type); app/@ana points to the entry's category in classDecl (taxonomy "
+        "variant-types), whose xml:id is vt- and the type: a reading's category is vt- and its type.",
     ]
     if col.ignored:
         editorial.append(f"Variant types left out on request: {', '.join(col.ignored)}.")
@@ -148,12 +152,16 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     glyphs: set[str] = set()
     shared = _Shared(col, tei_names, targets, own, glyphs)
     files = shared.files
+    last_row = None
     for row_id, layer, texts, segments in row_layer_segments(col):
         row = row_ids[row_id]
-        # the passage where each witness's text of the row begins: the ab points to it, and a reading
-        # standing in it says nothing more (only one in a later passage of the row has its own @corresp)
+        # the passage where each witness's text of the row begins: the row's first ab points to it (its
+        # later abs, the same row's other layers, point where it does: said once, not once per layer), and a
+        # reading standing in it says nothing more (only one in a later passage of the row has its own @corresp)
         first = {s: uids[0] for s, uids in row.units.items() if uids and uids[0] in targets[s]}
-        corresp = " ".join(f"{files[s]}#{targets[s][uid]}" for s, uid in first.items())
+        corresp = " ".join(f"{files[s]}#{targets[s][uid]}" for s, uid in first.items()) \
+            if row_id != last_row else ""
+        last_row = row_id
         ab_id = f"{row_id}.{layer}"
         out.append(M.start("ab", type=layer, n=row_id, xml_id=ab_id, corresp=corresp or None))
         _write_segments(out, ab_id, segments, texts, shared, first)
@@ -370,7 +378,6 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             u, rpg, _ = texts[wits[0]].where(seg.spans[wits[0]][0])
             lang = {langs.get(s) for s in wits}
             add(M.element("rdg", content(wits[0], seg.spans[wits[0]][0], t), wit=" ".join("#" + s for s in wits),
-                          type="script",
                           n=rpg if t else None, corresp=corresp(wits[0], u) if t and len(wits) == 1 else None,
                           xml_lang=lang.pop() if len(lang) == 1 else None))
         add("</app>")
@@ -416,7 +423,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             lost = rtype == "lacuna" and not r
             if own_script and rn and fold(r) == fold(lem_text):
                 rtype = "script"  # the same reading in other characters: no variant, the witness's own
-            attrs = wit((s,)) + rdg_type(rtype)
+            attrs = wit((s,)) + rdg_type(rtype if rtype != seg.type else None)  # (none: its app's)
             if r:
                 b0, b1 = seg.spans[s]
                 u, pg, _ = texts[s].where(b0 if b1 > b0 else max(b0 - 1, 0))
@@ -426,7 +433,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         missing = [s for s in seg.absent if s != base] if not base_absent else []
         if missing:
             kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
-            attrs = wit(tuple(missing)) + rdg_type(kind)
+            attrs = wit(tuple(missing)) + rdg_type(kind if kind != seg.type else None)
             add(f"<rdg{attrs}>{_LOST}</rdg>" if kind == "lacuna" else f"<rdg{attrs}/>")
         add("</app>")
 

@@ -126,7 +126,7 @@ def recorded_pairs(root: etree._Element) -> list[tuple[str, str]]:
             continue
         for rdg in app.iter(f"{{{TEI_NS}}}rdg"):
             b = "".join(rdg.itertext())
-            if rdg.get("type") == "orthographic" and len(b) == 1 \
+            if (rdg.get("type") or app.get("type")) == "orthographic" and len(b) == 1 \
                     and relation(a, b) not in ("identical", "orthographic"):
                 out.add((a, b))
     return sorted(out)

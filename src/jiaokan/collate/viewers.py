@@ -75,6 +75,13 @@ def viewer_tree(tree: etree._ElementTree, viewer: str) -> etree._ElementTree:
     if viewer not in VIEWERS:
         raise ValueError(f"unknown viewer {viewer!r}: choose from {', '.join(VIEWERS)}")
     root = copy.deepcopy(tree.getroot())  # a copy, not a re-parse: a 10 MB reading needs no parser limit
+    for app in root.iterfind("t:text//t:app", NS):
+        # every reading typed, as a viewer filters readings by their own @type (the apparatus says the
+        # type of a reading of its entry's type once, on the app)
+        vtype = app.get("type")
+        for rdg in app.iterfind("t:rdg", NS):
+            if rdg.get("type") is None and vtype:
+                rdg.set("type", vtype)
     mark_fragments(root)
     for wit in root.iterfind("t:teiHeader//t:listWit/t:witness", NS):
         idno = wit.find("t:idno[@type='tei']", NS)
