@@ -20,7 +20,7 @@ from ..model import Witness
 if TYPE_CHECKING:
     from .chapter import Chapter
 from ..normalize import is_ignorable
-from .cite import page_starts, place_label
+from .cite import page_starts, place_parts
 from .sentences import hans
 from .html import LAYER_ZH, VARIANT_ZH, attr_json, attrs
 from .marks import jiaokanji_order
@@ -42,6 +42,13 @@ def _anchor(a: App) -> tuple[str, bool]:
         if not is_ignorable(ch):
             return ch, False
     return "", True
+
+
+def _place(a: App) -> str:
+    """Where an entry with an empty lemma hangs in the base, as its 校勘記 says it: 「執」下 (after 執), 「執」上,
+    此處 when the base has no character near."""
+    anchor, before = _anchor(a)
+    return f"「{anchor}」{'下' if before else '上'}" if anchor else "此處"
 
 
 def _owners(col: Collation) -> tuple[dict[tuple[str, str, str], dict[int, str]], set[tuple[str, str, str, str]]]:
@@ -87,13 +94,25 @@ def app_data(col: Collation, numbers: dict[str, int]) -> dict:
 
 
 #: the last collation's entries (:func:`app_table`): a chapter's views are rendered one after the other
-_last_table: list[tuple[Collation, dict[str, dict]]] = []
+_last_table: list[tuple[Collation, tuple[dict[str, dict], dict[str, dict[str, str]]]]] = []
 
 
 def app_table(col: Collation) -> dict[str, dict]:
     """app id → what the popover shows: every witness's reading with its page and line (its number is the
     view's, :func:`app_data`); made once per collation (the parallel page, the base text, each witness as
-    the reading text and the emended text show the same entries)."""
+    the reading text and the emended text show the same entries).  The pages' references are
+    :func:`page_refs`."""
+    return _tables(col)[0]
+
+
+def page_refs(col: Collation) -> dict[str, dict[str, str]]:
+    """siglum → page id → its reference (``卷一 葉二a``), for the pages the entries of :func:`app_table` name:
+    ``edition.js`` writes a reading's place as that and its line (``卷一 葉二a 行7``), which each reading
+    carried whole, the same reference on every entry of a page (a fifth of the entries' bytes)."""
+    return _tables(col)[1]
+
+
+def _tables(col: Collation) -> tuple[dict[str, dict], dict[str, dict[str, str]]]:
     if _last_table and _last_table[0][0] is col:
         return _last_table[0][1]
     out = _app_table(col)
@@ -106,37 +125,49 @@ def apps_src(ch: "Chapter") -> str:
     return f"apps/{ch.name}.js"
 
 
-def _app_table(col: Collation) -> dict[str, dict]:
+def _app_table(col: Collation) -> tuple[dict[str, dict], dict[str, dict[str, str]]]:
     out = {}
     owners, lost = _owners(col)
     starts = {s: page_starts(w) for s, w in col.witnesses.items()}
+    refs: dict[str, dict[str, str]] = {s: {} for s in col.witnesses}
+    lines: dict[tuple[str, str | None, int | None], int | None] = {}
 
-    labels: dict[tuple[str, str | None, int | None], str] = {}
-
-    def where(s: str, page: str | None, line: int | None) -> str:  # 卷五 葉三a 行4: the leaf's line, as cited
+    def where(s: str, page: str | None, line: int | None) -> int | None:  # the line on the leaf; its page's ref
         # once per place: the entries of a line share it, and the witnesses' readings of an entry often do
         k = (s, page, line)
-        hit = labels.get(k)
-        if hit is None:
-            hit = labels[k] = place_label(col.witnesses[s], starts[s], page, line)
-        return hit
+        if k in lines:
+            return lines[k]
+        if not page:
+            lines[k] = None
+            return None
+        ref, n = place_parts(col.witnesses[s], starts[s], page, line)
+        refs[s][page] = ref
+        lines[k] = n
+        return n
 
-    # per reading [siglum, text, where, its type ("lem" for the base), its unit]; the layer's name is the file's
-    # table (``D.lz``, :func:`.search_index.write_chapter_apps`), a subtype only where there is one: the entries
-    # are most of a chapter's data, a few bytes each on twenty thousand of them
+    # per reading [siglum, text, page, line on the leaf, its type ("lem" for the base), its unit]; the layer's
+    # name is the file's table (``D.lz``, :func:`.search_index.write_chapter_apps`), a subtype only where there is
+    # one: the entries are most of a chapter's data, a few bytes each on twenty thousand of them.  ``f``: every
+    # reading's whole text, where the page marks part of one for another entry (the 校勘記 quotes it whole);
+    # ``an``: where an addition to the base hangs (「執」下), for the 校勘記 read from the base (:func:`jiaokanji`)
     for a in col.apps:
         lem = a.lem.text if (a.row, col.base, a.layer, a.id) not in lost else \
             _own_text(a.lem.text, a.lem.start, a.lem.end, a.id, owners.get((a.row, col.base, a.layer), {}))
-        rd = [[col.base, lem, where(col.base, a.lem.page, a.lem.line), "lem", a.lem.unit]]
+        rd = [[col.base, lem, a.lem.page, where(col.base, a.lem.page, a.lem.line), "lem", a.lem.unit]]
         for s, r in a.readings.items():
             text = r.text if (a.row, s, a.layer, a.id) not in lost else \
                 _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {}))
-            rd.append([s, text, where(s, r.page, r.line), r.type, r.unit])
+            rd.append([s, text, r.page, where(s, r.page, r.line), r.type, r.unit])
         entry = {"row": a.row, "layer": a.layer, "type": a.type, "ctx": a.context, "r": rd}
         if a.subtype:
             entry["sub"] = a.subtype
+        full = [a.lem.text] + [r.text for r in a.readings.values()]
+        if full != [x[1] for x in rd]:
+            entry["f"] = full
+        if not a.lem.text:
+            entry["an"] = _place(a)
         out[a.id] = entry
-    return out
+    return out, refs
 
 
 def _sig(s: str, page: str | None = None) -> str:
@@ -201,11 +232,10 @@ def jiaokanji(a: App, col: Collation, reader: str | None = None) -> str:
     head = "" if a.layer == "jing" else LAYER_HANT.get(a.layer, "")
     names = _names(col)
     if not own:  # others have more here: 「執」下，X有「弣」字
-        anchor, before = _anchor(a) if reader == col.base else ("", True)
         groups: dict[str, list[str]] = {}
         for s, t in differing.items():
             groups.setdefault(t, []).append(names[s])
-        place = f"「{anchor}」{'下' if before else '上'}" if anchor else "此處"
+        place = _place(a) if reader == col.base else "此處"
         return head + place + "，" + "；".join(f"{_join(n)}有「{t}」字" for t, n in groups.items() if t) + "。"
     lost = [names[s] for s, t in differing.items() if not t]
     other: dict[str, list[str]] = {}
@@ -247,8 +277,7 @@ def footnote_html(a: App, n: int, col: Collation, reader: str | None = None) -> 
 
 def reader_entries(col: Collation, reader: str) -> list[list]:
     """The 校勘記 read from ``reader`` as data, in its order (:func:`.marks.jiaokanji_order`): per entry [app id,
-    sentence, [[siglum, leaf], …]] (:func:`_footnote`).  ``edition.js`` draws the reading view of a witness
-    from the parallel page's column and these (``apps/NAME.js``), instead of a page of its own per witness."""
+    sentence, [[siglum, leaf], …]] (:func:`_footnote`): what ``edition.js`` composes from :func:`reader_data`."""
     apps = {a.id: a for a in col.apps}
     order = sorted(jiaokanji_order(col, reader).items(), key=lambda kv: kv[1])
     out = []
@@ -256,6 +285,29 @@ def reader_entries(col: Collation, reader: str) -> list[list]:
         text, sigs = _footnote(apps[aid], col, reader)
         out.append([aid, text, [list(x) for x in sigs]])
     return out
+
+
+def reader_data(col: Collation, readers: list[str]) -> dict:
+    """What ``edition.js`` needs to draw the reading view of each of ``readers`` from the parallel page: per reader
+    the entries of its 校勘記 in order, as places in the chapter's entries (:func:`app_table`'s order; ``o``), and
+    the words its sentences are made of: each witness's name (``names``, :func:`witness_name`), the layers'
+    (``layers``, :data:`LAYER_HANT`) and, for the readers in simplified characters (``simplified``), the simplified
+    form of every stretch between quotations their sentences have that differs (``hans``, :func:`.sentences.hans`).  The script composes
+    the sentences and sigla :func:`reader_entries` gives (the browser tests hold the two together): they were a
+    quarter of the chapter's data, every entry's sentence written once per witness."""
+    place = {a.id: i for i, a in enumerate(col.apps)}
+    order = {s: [place[aid] for aid, _n in sorted(jiaokanji_order(col, s).items(), key=lambda kv: kv[1])]
+             for s in readers}
+    glue: dict[str, str] = {}
+    simplified = [s for s in readers if col.witnesses[s].meta.script == "simplified"]
+    for s in simplified:
+        for i in order[s]:
+            for k, chunk in enumerate(jiaokanji(col.apps[i], col, s).split("「")):
+                g = chunk if k == 0 else chunk.partition("」")[2]
+                if g not in glue:
+                    glue[g] = hans(g)
+    return {"o": order, "names": dict(_names(col)), "layers": LAYER_HANT, "simplified": simplified,
+            "hans": {k: v for k, v in glue.items() if k != v}}
 
 
 #: A layer gap's note, in the interface's default language (简); the page's script puts it in 繁 or English
