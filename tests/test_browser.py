@@ -72,7 +72,7 @@ def test_clicking_a_variant_shows_every_reading(open_page):
     pg = open_page("dasheyi.html#r66")
     data = pg.evaluate("window.jiaokanData.apps")  # the chapter's entries (apps/NAME.js)
     # 却/郤 in 不胜者皆袭说决拾却左手: a substantive (古今字) variant
-    app = next(k for k, v in data.items() if v["r"][0][1] == "却" and v["r"][0][5] == "JS10.73")
+    app = next(k for k, v in data.items() if v[4][0][1] == "却" and v[4][0][4] == "JS10.73")  # [.., readings]
     mark = pg.locator(f"div[data-wit='JS'] mark[data-app='{app}']").first
     mark.click()
     panel = pg.locator("#app-panel")

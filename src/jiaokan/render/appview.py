@@ -94,15 +94,38 @@ def app_data(col: Collation, numbers: dict[str, int]) -> dict:
 
 
 #: the last collation's entries (:func:`app_table`): a chapter's views are rendered one after the other
-_last_table: list[tuple[Collation, tuple[dict[str, dict], dict[str, dict[str, str]]]]] = []
+_last_table: list[tuple[Collation, tuple[dict[str, list], dict[str, dict[str, str]]]]] = []
 
 
-def app_table(col: Collation) -> dict[str, dict]:
+def app_table(col: Collation) -> dict[str, list]:
     """app id → what the popover shows: every witness's reading with its page and line (its number is the
     view's, :func:`app_data`); made once per collation (the parallel page, the base text, each witness as
     the reading text and the emended text show the same entries).  The pages' references are
-    :func:`page_refs`."""
+    :func:`page_refs`.
+
+    An entry is a list, ``[row, layer, type, context, readings]`` and, where there is one, a dict of what few
+    entries have (``sub``: the subtype; ``f``: every reading's whole text, where the page marks part of one for
+    another entry, as the 校勘記 quotes it; ``an``: where an addition to the base hangs, 「執」下, for the 校勘記
+    read from the base, :func:`jiaokanji`); a reading ``[siglum, text, page, line on the leaf, unit]`` for the
+    base's (the lemma) and ``[siglum, text, page, line on the leaf, type, unit]`` for each witness's: the
+    entries are most of a chapter's data, twenty thousand of them, and their keys were an eighth of it.
+    :func:`entry_fields` (and ``edition.js``) read one back as the popover's fields."""
     return _tables(col)[0]
+
+
+#: An entry's fields in :func:`app_table`'s order.
+ENTRY_FIELDS = ("row", "layer", "type", "ctx", "r")
+
+
+def entry_fields(entry: list) -> dict:
+    """An entry of :func:`app_table` as the popover reads it: ``row``, ``layer``, ``type``, ``ctx``, ``r`` (every
+    reading ``[siglum, text, page, line, type, unit]``, the lemma's type ``lem``) and the rare ones (``sub`` …)."""
+    out = dict(zip(ENTRY_FIELDS, entry))
+    lem = out["r"][0]
+    out["r"] = [[*lem[:4], "lem", lem[4]], *out["r"][1:]]
+    if len(entry) > len(ENTRY_FIELDS):
+        out.update(entry[len(ENTRY_FIELDS)])
+    return out
 
 
 def page_refs(col: Collation) -> dict[str, dict[str, str]]:
@@ -112,7 +135,7 @@ def page_refs(col: Collation) -> dict[str, dict[str, str]]:
     return _tables(col)[1]
 
 
-def _tables(col: Collation) -> tuple[dict[str, dict], dict[str, dict[str, str]]]:
+def _tables(col: Collation) -> tuple[dict[str, list], dict[str, dict[str, str]]]:
     if _last_table and _last_table[0][0] is col:
         return _last_table[0][1]
     out = _app_table(col)
@@ -125,7 +148,7 @@ def apps_src(ch: "Chapter") -> str:
     return f"apps/{ch.name}.js"
 
 
-def _app_table(col: Collation) -> tuple[dict[str, dict], dict[str, dict[str, str]]]:
+def _app_table(col: Collation) -> tuple[dict[str, list], dict[str, dict[str, str]]]:
     out = {}
     owners, lost = _owners(col)
     starts = {s: page_starts(w) for s, w in col.witnesses.items()}
@@ -145,27 +168,26 @@ def _app_table(col: Collation) -> tuple[dict[str, dict], dict[str, dict[str, str
         lines[k] = n
         return n
 
-    # per reading [siglum, text, page, line on the leaf, its type ("lem" for the base), its unit]; the layer's
-    # name is the file's table (``D.lz``, :func:`.search_index.write_chapter_apps`), a subtype only where there is
-    # one: the entries are most of a chapter's data, a few bytes each on twenty thousand of them.  ``f``: every
-    # reading's whole text, where the page marks part of one for another entry (the 校勘記 quotes it whole);
-    # ``an``: where an addition to the base hangs (「執」下), for the 校勘記 read from the base (:func:`jiaokanji`)
+    # the layer's name is the file's table (``D.lz``, :func:`.search_index.write_chapter_apps`)
     for a in col.apps:
         lem = a.lem.text if (a.row, col.base, a.layer, a.id) not in lost else \
             _own_text(a.lem.text, a.lem.start, a.lem.end, a.id, owners.get((a.row, col.base, a.layer), {}))
-        rd = [[col.base, lem, a.lem.page, where(col.base, a.lem.page, a.lem.line), "lem", a.lem.unit]]
+        rd: list[list] = [[col.base, lem, a.lem.page, where(col.base, a.lem.page, a.lem.line), a.lem.unit]]
         for s, r in a.readings.items():
             text = r.text if (a.row, s, a.layer, a.id) not in lost else \
                 _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {}))
             rd.append([s, text, r.page, where(s, r.page, r.line), r.type, r.unit])
-        entry = {"row": a.row, "layer": a.layer, "type": a.type, "ctx": a.context, "r": rd}
+        entry: list = [a.row, a.layer, a.type, a.context, rd]
+        rare: dict = {}
         if a.subtype:
-            entry["sub"] = a.subtype
+            rare["sub"] = a.subtype
         full = [a.lem.text] + [r.text for r in a.readings.values()]
         if full != [x[1] for x in rd]:
-            entry["f"] = full
+            rare["f"] = full
         if not a.lem.text:
-            entry["an"] = _place(a)
+            rare["an"] = _place(a)
+        if rare:
+            entry.append(rare)
         out[a.id] = entry
     return out, refs
 

@@ -318,8 +318,16 @@
      each entry, and under it the 校勘記 read from it (jiaokanData.readers[SIGLUM], render/appview.py
      reader_entries: sentence and sigla, in its order).  One page carries every witness's text once. */
   var READ_NUM = {};
-  /* a reading of an entry: [siglum, text, page, line on the leaf, type, unit] (render/appview.py _app_table); its
-     place as every citation writes it, 卷一 葉二a 行7, from the chapter's references of its pages (D.pg) */
+  /* an entry of the chapter's file as the popover reads it (render/appview.py app_table, entry_fields): its row,
+     layer, type, context and readings, each [siglum, text, page, line on the leaf, type, unit] (the lemma's type
+     "lem"), and the rare fields (sub, f, an) */
+  function entryOf(x) {
+    if (!x) return null;
+    var lem = x[4][0];
+    return Object.assign({ row: x[0], layer: x[1], type: x[2], ctx: x[3],
+      r: [[lem[0], lem[1], lem[2], lem[3], "lem", lem[4]]].concat(x[4].slice(1)) }, x[5] || {});
+  }
+  /* a reading's place as every citation writes it, 卷一 葉二a 行7, from the chapter's references of its pages (D.pg) */
   function placeOf(r) {
     var D = window.jiaokanData || {};
     if (!r[2]) return "";
@@ -371,7 +379,7 @@
       return head + "「" + own + "」，" + parts.join("，") + "。";
     }
     return R.o[w].map(function (i) {
-      var id = ids[i], a = apps[id];
+      var id = ids[i], a = entryOf(apps[id]);
       // every reading's whole text (a.f where the page marks part of one for another entry)
       var rs = a.r.map(function (r, k) { return a.f ? [r[0], a.f[k], r[2], r[3], r[4]] : r; });
       var own = rs.filter(function (r) { return r[0] === w; })[0];
@@ -386,7 +394,7 @@
     var D = window.jiaokanData, entries = readerEntries(w), apps = D.apps || {}, byRow = {};
     entries.forEach(function (e, i) {
       READ_NUM[e[0]] = i + 1;
-      var r = (apps[e[0]] || {}).row;
+      var r = (apps[e[0]] || [])[0];
       (byRow[r] = byRow[r] || []).push(e);
     });
     function mk(tag, cls, txt) {
@@ -459,7 +467,7 @@
         if (mine.length) {
           var ol = mk("ol");
           mine.forEach(function (e) {
-            var a = apps[e[0]] || {}, n = READ_NUM[e[0]], li = mk("li", "fn t-" + a.type + " l-" + a.layer);
+            var a = entryOf(apps[e[0]]) || {}, n = READ_NUM[e[0]], li = mk("li", "fn t-" + a.type + " l-" + a.layer);
             li.id = "fn-" + e[0];
             li.value = n;
             li.setAttribute("data-app", e[0]);
@@ -712,7 +720,7 @@
   var APPS = (function () {
     var here = readJSON("apps-data"), D = window.jiaokanData || {}, all = D.apps || {}, lz = D.lz || {}, out = {};
     Object.keys(here).forEach(function (id) {  // r: per reading [siglum, text, where, type, unit] (its place composed)
-      var a = all[id];
+      var a = entryOf(all[id]);
       if (a) out[id] = Object.assign({ lz: lz[a.layer] || a.layer }, a, here[id], READER ? { n: READ_NUM[id] || null } : {},
         { r: a.r.map(function (r) { return [r[0], r[1], placeOf(r), r[4], r[5]]; }) });
     });
