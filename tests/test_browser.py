@@ -70,9 +70,12 @@ def test_hiding_shu_hides_every_shu_element(open_page, site):
 
 def test_clicking_a_variant_shows_every_reading(open_page):
     pg = open_page("dasheyi.html#r66")
-    data = pg.evaluate("window.jiaokanData.apps")  # the chapter's entries (apps/NAME.js)
+    from jiaokan.render.appview import entry_fields
+
+    tables = pg.evaluate("window.jiaokanData.at")  # the chapter's entries (apps/NAME.js) and what they name
+    data = {k: entry_fields(v, tables) for k, v in pg.evaluate("window.jiaokanData.apps").items()}
     # 却/郤 in 不胜者皆袭说决拾却左手: a substantive (古今字) variant
-    app = next(k for k, v in data.items() if v[4][0][1] == "却" and v[4][0][4] == "JS10.73")  # [.., readings]
+    app = next(k for k, v in data.items() if v["r"][0][1] == "却" and v["r"][0][5] == "JS10.73")
     mark = pg.locator(f"div[data-wit='JS'] mark[data-app='{app}']").first
     mark.click()
     panel = pg.locator("#app-panel")

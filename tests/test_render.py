@@ -166,10 +166,14 @@ def test_apparatus_data_for_the_popover(built):
     # once in the chapter's table of pages (edition.js writes 卷十 葉十三a 行N)
     assert entry["r"][0][1] == a.lem.text and entry["r"][0][2] == a.lem.page == "13a"
     assert isinstance(entry["r"][0][3], int) and entry["r"][0][4] == "lem" and entry["r"][0][5] == a.lem.unit
+    assert entry["r"][0][6] == "卷十 葉十三a"
+    # the file names each type, page and unit once; an entry names them by their place
     from jiaokan.render.truth import _chapter_data
 
-    pages = _chapter_data(built["site"] / "apps" / "dasheyi.js", '["pg"]')
-    assert pages["JS"]["13a"] == "卷十 葉十三a"
+    tables = _chapter_data(built["site"] / "apps" / "dasheyi.js", '["at"]')
+    raw = _chapter_data(built["site"] / "apps" / "dasheyi.js", '["apps"]')[a.id]
+    assert tables["types"][raw[2]] == a.type and tables["pages"]["JS"][raw[4][0][2]] == ["13a", "卷十 葉十三a"]
+    assert tables["units"]["JS"][raw[4][0][4]] == a.lem.unit
 
 
 def test_lang_attributes(built):

@@ -94,48 +94,57 @@ def app_data(col: Collation, numbers: dict[str, int]) -> dict:
 
 
 #: the last collation's entries (:func:`app_table`): a chapter's views are rendered one after the other
-_last_table: list[tuple[Collation, tuple[dict[str, list], dict[str, dict[str, str]]]]] = []
+_last_table: list[tuple[Collation, tuple[dict[str, list], dict]]] = []
 
 
 def app_table(col: Collation) -> dict[str, list]:
     """app id → what the popover shows: every witness's reading with its page and line (its number is the
     view's, :func:`app_data`); made once per collation (the parallel page, the base text, each witness as
-    the reading text and the emended text show the same entries).  The pages' references are
-    :func:`page_refs`.
+    the reading text and the emended text show the same entries).
 
     An entry is a list, ``[row, layer, type, context, readings]`` and, where there is one, a dict of what few
     entries have (``sub``: the subtype; ``f``: every reading's whole text, where the page marks part of one for
     another entry, as the 校勘記 quotes it; ``an``: where an addition to the base hangs, 「執」下, for the 校勘記
     read from the base, :func:`jiaokanji`); a reading ``[siglum, text, page, line on the leaf, unit]`` for the
-    base's (the lemma) and ``[siglum, text, page, line on the leaf, type, unit]`` for each witness's: the
-    entries are most of a chapter's data, twenty thousand of them, and their keys were an eighth of it.
-    :func:`entry_fields` (and ``edition.js``) read one back as the popover's fields."""
+    base's (the lemma) and ``[siglum, text, page, line on the leaf, type, unit]`` for each witness's.  Types,
+    pages and units are places in the chapter's tables (:func:`app_tables`), each named once: the entries are
+    most of a chapter's data, twenty thousand of them, and their keys, their types and their pages' and units'
+    names written again on each were half of it.  :func:`entry_fields` (and ``edition.js``'s ``entryOf``) read
+    one back as the popover's fields."""
     return _tables(col)[0]
+
+
+def app_tables(col: Collation) -> dict:
+    """What the entries of :func:`app_table` name by place: ``types`` (the entries' and the readings'),
+    ``pages`` (siglum → [[page id, its reference such as ``卷一 葉二a``], …]: ``edition.js`` writes a reading's
+    place as that and its line, ``卷一 葉二a 行7``) and ``units`` (siglum → [unit id, …])."""
+    return _tables(col)[1]
 
 
 #: An entry's fields in :func:`app_table`'s order.
 ENTRY_FIELDS = ("row", "layer", "type", "ctx", "r")
 
 
-def entry_fields(entry: list) -> dict:
+def entry_fields(entry: list, tables: dict) -> dict:
     """An entry of :func:`app_table` as the popover reads it: ``row``, ``layer``, ``type``, ``ctx``, ``r`` (every
-    reading ``[siglum, text, page, line, type, unit]``, the lemma's type ``lem``) and the rare ones (``sub`` …)."""
+    reading ``[siglum, text, page, line, type, unit, the page's reference]``, the lemma's type ``lem``) and the
+    rare ones (``sub`` …); ``tables``: :func:`app_tables`."""
+    types, pages, units = tables["types"], tables["pages"], tables["units"]
     out = dict(zip(ENTRY_FIELDS, entry))
-    lem = out["r"][0]
-    out["r"] = [[*lem[:4], "lem", lem[4]], *out["r"][1:]]
+    out["type"] = types[out["type"]]
+
+    def reading(r: list, type_: str, unit: int | None) -> list:
+        page = pages[r[0]][r[2]] if r[2] is not None else [None, ""]
+        return [r[0], r[1], page[0], r[3], type_, units[r[0]][unit] if unit is not None else None, page[1]]
+
+    lem, *rest = out["r"]
+    out["r"] = [reading(lem, "lem", lem[4]), *(reading(r, types[r[4]], r[5]) for r in rest)]
     if len(entry) > len(ENTRY_FIELDS):
         out.update(entry[len(ENTRY_FIELDS)])
     return out
 
 
-def page_refs(col: Collation) -> dict[str, dict[str, str]]:
-    """siglum → page id → its reference (``卷一 葉二a``), for the pages the entries of :func:`app_table` name:
-    ``edition.js`` writes a reading's place as that and its line (``卷一 葉二a 行7``), which each reading
-    carried whole, the same reference on every entry of a page (a fifth of the entries' bytes)."""
-    return _tables(col)[1]
-
-
-def _tables(col: Collation) -> tuple[dict[str, list], dict[str, dict[str, str]]]:
+def _tables(col: Collation) -> tuple[dict[str, list], dict]:
     if _last_table and _last_table[0][0] is col:
         return _last_table[0][1]
     out = _app_table(col)
@@ -148,36 +157,57 @@ def apps_src(ch: "Chapter") -> str:
     return f"apps/{ch.name}.js"
 
 
-def _app_table(col: Collation) -> tuple[dict[str, list], dict[str, dict[str, str]]]:
+class _Names:
+    """Strings named by their place in a list, each given its place the first time it is met."""
+
+    def __init__(self) -> None:
+        self.places: dict = {}
+        self.names: list = []
+
+    def __call__(self, key: object, name: object = None) -> int:
+        i = self.places.get(key)
+        if i is None:
+            i = self.places[key] = len(self.names)
+            self.names.append(key if name is None else name)
+        return i
+
+
+def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
     out = {}
     owners, lost = _owners(col)
     starts = {s: page_starts(w) for s, w in col.witnesses.items()}
-    refs: dict[str, dict[str, str]] = {s: {} for s in col.witnesses}
-    lines: dict[tuple[str, str | None, int | None], int | None] = {}
+    types = _Names()
+    pages = {s: _Names() for s in col.witnesses}
+    units = {s: _Names() for s in col.witnesses}
+    lines: dict[tuple[str, str | None, int | None], tuple[int | None, int | None]] = {}
 
-    def where(s: str, page: str | None, line: int | None) -> int | None:  # the line on the leaf; its page's ref
+    def where(s: str, page: str | None, line: int | None) -> tuple[int | None, int | None]:
+        """(the page's place in the table, the line on the leaf)"""
         # once per place: the entries of a line share it, and the witnesses' readings of an entry often do
         k = (s, page, line)
-        if k in lines:
-            return lines[k]
-        if not page:
-            lines[k] = None
-            return None
-        ref, n = place_parts(col.witnesses[s], starts[s], page, line)
-        refs[s][page] = ref
-        lines[k] = n
-        return n
+        hit = lines.get(k)
+        if hit is None:
+            if not page:
+                hit = (None, None)
+            else:
+                ref, n = place_parts(col.witnesses[s], starts[s], page, line)
+                hit = (pages[s](page, [page, ref]), n)
+            lines[k] = hit
+        return hit
+
+    def unit(s: str, u: str | None) -> int | None:
+        return units[s](u) if u is not None else None
 
     # the layer's name is the file's table (``D.lz``, :func:`.search_index.write_chapter_apps`)
     for a in col.apps:
         lem = a.lem.text if (a.row, col.base, a.layer, a.id) not in lost else \
             _own_text(a.lem.text, a.lem.start, a.lem.end, a.id, owners.get((a.row, col.base, a.layer), {}))
-        rd: list[list] = [[col.base, lem, a.lem.page, where(col.base, a.lem.page, a.lem.line), a.lem.unit]]
+        rd: list[list] = [[col.base, lem, *where(col.base, a.lem.page, a.lem.line), unit(col.base, a.lem.unit)]]
         for s, r in a.readings.items():
             text = r.text if (a.row, s, a.layer, a.id) not in lost else \
                 _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {}))
-            rd.append([s, text, r.page, where(s, r.page, r.line), r.type, r.unit])
-        entry: list = [a.row, a.layer, a.type, a.context, rd]
+            rd.append([s, text, *where(s, r.page, r.line), types(r.type), unit(s, r.unit)])
+        entry: list = [a.row, a.layer, types(a.type), a.context, rd]
         rare: dict = {}
         if a.subtype:
             rare["sub"] = a.subtype
@@ -189,7 +219,8 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict[str, dict[str, str
         if rare:
             entry.append(rare)
         out[a.id] = entry
-    return out, refs
+    return out, {"types": types.names, "pages": {s: t.names for s, t in pages.items()},
+                 "units": {s: t.names for s, t in units.items()}}
 
 
 def _sig(s: str, page: str | None = None) -> str:

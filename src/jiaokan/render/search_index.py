@@ -35,7 +35,7 @@ from ..emend.verdict import NoteVerdict
 from ..io import atomic_write_bytes, json_bytes
 from ..model import LAYERS, Inline, LineBreak, Note, PageBreak, Text, Witness
 from ..normalize import strip_ignorable
-from .appview import app_table, apps_src, page_refs, reader_data
+from .appview import app_table, app_tables, apps_src, reader_data
 from .overview import overview_cells, overview_data
 from .chapter import Chapter
 from .cite import cite_head, leaf_ref, work_title
@@ -332,7 +332,7 @@ def write_chapter_search(ch: Chapter, out: Path, verdicts: Verdicts | None) -> d
 def write_chapter_apps(ch: Chapter, out: Path) -> dict[str, int]:
     """Write what every view of the chapter loads by ``<script src>`` (``apps/NAME.js``): the overview strip
     (``window.jiaokanData.overview``, :func:`.overview.overview_data`) and, for a collation, its apparatus entries
-    (``window.jiaokanData.apps``, their layers' names ``lz``, their pages' references ``pg``), which each view
+    (``window.jiaokanData.apps``, their layers' names ``lz``, the types, pages and units they name ``at``), which each view
     completes with its own numbers (:func:`.appview.app_data`), and what the 校勘記 read from each witness is made
     of (``readers``, :func:`.appview.reader_data`: the parallel page becomes that witness's reading view with
     them); file name → bytes."""
@@ -342,7 +342,7 @@ def write_chapter_apps(ch: Chapter, out: Path) -> dict[str, int]:
     data = js_data("overview", overview_data(overview_cells(ch, apps_by_row)))
     col = ch.collation
     if col is not None:
-        data += js_data("lz", LAYER_ZH) + js_data("apps", app_table(col)) + js_data("pg", page_refs(col))
+        data += js_data("lz", LAYER_ZH) + js_data("apps", app_table(col)) + js_data("at", app_tables(col))
         data += js_data("readers", reader_data(col, [s for s in col.witnesses if s != col.base or ch.base_drawn]))
     atomic_write_bytes(out / apps_src(ch), data)
     return {apps_src(ch): len(data)}

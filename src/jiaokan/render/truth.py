@@ -159,9 +159,10 @@ def _page_apps(doc, site: Path, cache: dict[str, dict]) -> dict:
     here = json.loads(raw[0]) if raw else {}
     src = doc.xpath("//script[starts-with(@src, 'apps/')]/@src")
     if src and src[0] not in cache:
-        cache[src[0]] = _chapter_data(site / src[0], '["apps"]')
+        tables = _chapter_data(site / src[0], '["at"]')
+        cache[src[0]] = {k: entry_fields(e, tables) for k, e in _chapter_data(site / src[0], '["apps"]').items()}
     every = cache[src[0]] if src else {}
-    return {k: {**entry_fields(every[k]), **v} for k, v in here.items() if k in every}
+    return {k: {**every[k], **v} for k, v in here.items() if k in every}
 
 
 def check_site(site: str | Path) -> list[str]:

@@ -319,20 +319,25 @@
      reader_entries: sentence and sigla, in its order).  One page carries every witness's text once. */
   var READ_NUM = {};
   /* an entry of the chapter's file as the popover reads it (render/appview.py app_table, entry_fields): its row,
-     layer, type, context and readings, each [siglum, text, page, line on the leaf, type, unit] (the lemma's type
-     "lem"), and the rare fields (sub, f, an) */
+     layer, type, context and readings, each [siglum, text, page, line on the leaf, type, unit, the page's
+     reference] (the lemma's type "lem"), and the rare fields (sub, f, an); types, pages and units are named by
+     their place in the chapter's tables (D.at, appview.app_tables) */
   function entryOf(x) {
     if (!x) return null;
+    var T = window.jiaokanData.at;
+    function reading(r, type, unit) {
+      var pg = r[2] != null ? T.pages[r[0]][r[2]] : [null, ""];
+      return [r[0], r[1], pg[0], r[3], type, unit != null ? T.units[r[0]][unit] : null, pg[1]];
+    }
     var lem = x[4][0];
-    return Object.assign({ row: x[0], layer: x[1], type: x[2], ctx: x[3],
-      r: [[lem[0], lem[1], lem[2], lem[3], "lem", lem[4]]].concat(x[4].slice(1)) }, x[5] || {});
+    return Object.assign({ row: x[0], layer: x[1], type: T.types[x[2]], ctx: x[3],
+      r: [reading(lem, "lem", lem[4])].concat(x[4].slice(1).map(function (r) { return reading(r, T.types[r[4]], r[5]); })) },
+      x[5] || {});
   }
-  /* a reading's place as every citation writes it, 卷一 葉二a 行7, from the chapter's references of its pages (D.pg) */
+  /* a reading's place as every citation writes it, 卷一 葉二a 行7: its page's reference and its line */
   function placeOf(r) {
-    var D = window.jiaokanData || {};
     if (!r[2]) return "";
-    var ref = ((D.pg || {})[r[0]] || {})[r[2]] || "";
-    return r[3] == null ? ref : ref + " 行" + r[3];
+    return r[3] == null ? r[6] : r[6] + " 行" + r[3];
   }
   /* the 校勘記 read from witness w: per entry [app id, sentence, [[siglum, leaf], …]], in its order (D.readers.o),
      composed as render/appview.py jiaokanji and _footnote compose them (the browser tests hold the two together) */
