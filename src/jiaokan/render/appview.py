@@ -157,33 +157,21 @@ def apps_src(ch: "Chapter") -> str:
     return f"apps/{ch.name}.js"
 
 
-class _Names:
-    """Strings named by their place in a list, each given its place the first time it is met."""
-
-    def __init__(self) -> None:
-        self.places: dict = {}
-        self.names: list = []
-
-    def __call__(self, key: object, name: object = None) -> int:
-        i = self.places.get(key)
-        if i is None:
-            i = self.places[key] = len(self.names)
-            self.names.append(key if name is None else name)
-        return i
-
-
 def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
     out = {}
     owners, lost = _owners(col)
     starts = {s: page_starts(w) for s, w in col.witnesses.items()}
-    types = _Names()
-    pages = {s: _Names() for s in col.witnesses}
-    units = {s: _Names() for s in col.witnesses}
+    # each type, page and unit named once, by its place (in the order met); the dicts are read inline, not through
+    # a call per reading: forty-five thousand readings in the book
+    types: dict[str | None, int] = {}
+    pages: dict[str, dict[str, int]] = {s: {} for s in col.witnesses}
+    page_names: dict[str, list[list]] = {s: [] for s in col.witnesses}
+    units: dict[str, dict[str, int]] = {s: {} for s in col.witnesses}
     lines: dict[tuple[str, str | None, int | None], tuple[int | None, int | None]] = {}
 
     def where(s: str, page: str | None, line: int | None) -> tuple[int | None, int | None]:
-        """(the page's place in the table, the line on the leaf)"""
-        # once per place: the entries of a line share it, and the witnesses' readings of an entry often do
+        """(the page's place in the table, the line on the leaf): once per place, as the entries of a line share
+        it, and the witnesses' readings of an entry often do."""
         k = (s, page, line)
         hit = lines.get(k)
         if hit is None:
@@ -191,36 +179,46 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
                 hit = (None, None)
             else:
                 ref, n = place_parts(col.witnesses[s], starts[s], page, line)
-                hit = (pages[s](page, [page, ref]), n)
+                i = pages[s].get(page)
+                if i is None:
+                    i = pages[s][page] = len(page_names[s])
+                    page_names[s].append([page, ref])
+                hit = (i, n)
             lines[k] = hit
         return hit
 
-    def unit(s: str, u: str | None) -> int | None:
-        return units[s](u) if u is not None else None
-
     # the layer's name is the file's table (``D.lz``, :func:`.search_index.write_chapter_apps`)
     for a in col.apps:
-        lem = a.lem.text if (a.row, col.base, a.layer, a.id) not in lost else \
-            _own_text(a.lem.text, a.lem.start, a.lem.end, a.id, owners.get((a.row, col.base, a.layer), {}))
-        rd: list[list] = [[col.base, lem, *where(col.base, a.lem.page, a.lem.line), unit(col.base, a.lem.unit)]]
+        cut = False  # a reading of which the page marks only part for this entry
+        if (a.row, col.base, a.layer, a.id) in lost:
+            lem, cut = _own_text(a.lem.text, a.lem.start, a.lem.end, a.id, owners.get((a.row, col.base, a.layer), {})), True
+        else:
+            lem = a.lem.text
+        un = units[col.base]
+        ui = un.setdefault(a.lem.unit, len(un)) if a.lem.unit is not None else None
+        rd: list[list] = [[col.base, lem, *where(col.base, a.lem.page, a.lem.line), ui]]
         for s, r in a.readings.items():
-            text = r.text if (a.row, s, a.layer, a.id) not in lost else \
-                _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {}))
-            rd.append([s, text, *where(s, r.page, r.line), types(r.type), unit(s, r.unit)])
-        entry: list = [a.row, a.layer, types(a.type), a.context, rd]
+            if (a.row, s, a.layer, a.id) in lost:
+                text, cut = _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {})), True
+            else:
+                text = r.text
+            un = units[s]
+            ui = un.setdefault(r.unit, len(un)) if r.unit is not None else None
+            rd.append([s, text, *where(s, r.page, r.line), types.setdefault(r.type, len(types)), ui])
+        entry: list = [a.row, a.layer, types.setdefault(a.type, len(types)), a.context, rd]
         rare: dict = {}
         if a.subtype:
             rare["sub"] = a.subtype
-        full = [a.lem.text] + [r.text for r in a.readings.values()]
-        if full != [x[1] for x in rd]:
-            rare["f"] = full
+        if cut:
+            full = [a.lem.text] + [r.text for r in a.readings.values()]
+            if full != [x[1] for x in rd]:
+                rare["f"] = full
         if not a.lem.text:
             rare["an"] = _place(a)
         if rare:
             entry.append(rare)
         out[a.id] = entry
-    return out, {"types": types.names, "pages": {s: t.names for s, t in pages.items()},
-                 "units": {s: t.names for s, t in units.items()}}
+    return out, {"types": list(types), "pages": page_names, "units": {s: list(t) for s, t in units.items()}}
 
 
 def _sig(s: str, page: str | None = None) -> str:
