@@ -70,9 +70,12 @@ def test_hiding_shu_hides_every_shu_element(open_page, site):
 
 def test_clicking_a_variant_shows_every_reading(open_page):
     pg = open_page("dasheyi.html#r66")
-    data = pg.evaluate("window.jiaokanData.apps")  # the chapter's entries (apps/NAME.js)
+    from jiaokan.render.appview import entry_fields
+
+    tables = pg.evaluate("window.jiaokanData.at")  # the chapter's entries (apps/NAME.js) and what they name
+    data = {k: entry_fields(v, tables) for k, v in pg.evaluate("window.jiaokanData.apps").items()}
     # 却/郤 in 不胜者皆袭说决拾却左手: a substantive (古今字) variant
-    app = next(k for k, v in data.items() if v["r"][0][1] == "却" and v["r"][0][4] == "JS10.73")
+    app = next(k for k, v in data.items() if v["r"][0][1] == "却" and v["r"][0][5] == "JS10.73")
     mark = pg.locator(f"div[data-wit='JS'] mark[data-app='{app}']").first
     mark.click()
     panel = pg.locator("#app-panel")
@@ -151,7 +154,8 @@ def test_permalinks_land_on_their_passage_and_page(open_page, site):
     from jiaokan.render.truth import _chapter_data
 
     # the first entry of the 校勘記 (异体 are not listed), in the base view drawn from the parallel page
-    fn = "fn-" + _chapter_data(site / "apps" / "dasheyi.js", '["readers"]')["JS"][0][0]
+    first = _chapter_data(site / "apps" / "dasheyi.js", '["readers"]')["o"]["JS"][0]
+    fn = "fn-" + list(_chapter_data(site / "apps" / "dasheyi.js", '["apps"]'))[first]
     pg = open_page(f"dasheyi.html?read=JS#{fn}")
     pg.wait_for_selector(f"[id='{fn}']")
     assert in_viewport(pg, f"[id='{fn}']")
@@ -233,3 +237,25 @@ def test_overview_strip_works_from_the_keyboard(open_page):
     pg.keyboard.press("Enter")
     pg.wait_for_function("location.hash.length > 1")
     assert pg.evaluate("location.hash") == focused
+
+
+def test_the_script_composes_each_readers_jiaokanji_as_python_does(new_context, read_corpus, tmp_path):
+    """The 校勘記 read from each witness (``?read=SIGLUM``) is composed by edition.js from the chapter's entries
+    (render/appview.py reader_data): every sentence (simplified where the witness is, the layer named, additions
+    hung on their character) and every siglum with its leaf, in order, as :func:`.appview.reader_entries` gives
+    them, for each witness of a collation of a simplified and a traditional pair."""
+    from jiaokan.collate.engine import collate
+    from jiaokan.render import render_collations
+    from jiaokan.render.appview import reader_entries
+
+    pairs = {"dasheyi": ["jishi-juan10-dasheyi-simplified", "zhushu-dasheyi-excerpt"],
+             "xiangsheli": ["jishi-juan05-xiangsheli-traditional", "tushu-juan276-xiangsheli"]}
+    witnesses = {s: read_corpus(s) for stems in pairs.values() for s in stems}
+    cols = {name: collate([witnesses[s] for s in stems], base="JS") for name, stems in pairs.items()}
+    render_collations(cols, witnesses, tmp_path / "site")
+    for name, col in cols.items():
+        pg = open_in(new_context(), tmp_path / "site", f"{name}.html")
+        assert pg.errors == []
+        for s in col.witnesses:
+            want = reader_entries(col, s)
+            assert want and pg.evaluate("s => jiaokan.readerEntries(s)", s) == want, (name, s)

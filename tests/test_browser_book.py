@@ -404,7 +404,8 @@ def test_any_witness_as_the_reading_text(opener, site):
     assert units == ["ZS"]
     notes = pg.locator(".apparatus .jkj").all_inner_texts()
     assert len(notes) > 5 and any("集釋本" in t for t in notes)  # the first part of the parallel view (parts.py)
-    data = pg.evaluate("window.jiaokanData.readers.ZS")
+    # as the script composes the 校勘記 read from ZS (edition.js readerEntries; test_browser holds it to appview.py)
+    data = pg.evaluate("jiaokan.readerEntries('ZS')")
     assert notes == [e[1] for e in data[:len(notes)]]  # numbered 1… in the order of the 篇's 校勘記 read from ZS
     refs = pg.eval_on_selector_all("#text .fn-ref", "es => es.map(e => [e.id.slice(4), Number(e.textContent)])")
     fns = pg.eval_on_selector_all(".apparatus li.fn", "es => es.map(e => [e.id.slice(3), e.value])")

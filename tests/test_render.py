@@ -162,8 +162,18 @@ def test_apparatus_data_for_the_popover(built):
     entry = data[a.id]
     assert entry["type"] == a.type and entry["row"] == a.row
     assert [r[0] for r in entry["r"]] == ["JS", "ZS"]
-    # where: 卷, 葉 and the line on the leaf (the one meaning of 行, as in every citation)
-    assert entry["r"][0][1] == a.lem.text and entry["r"][0][2].startswith(f"卷十 葉十三a 行") and a.lem.page == "13a"
+    # where: the page and the line on the leaf (the one meaning of 行, as in every citation); the page's 卷 and 葉
+    # once in the chapter's table of pages (edition.js writes 卷十 葉十三a 行N)
+    assert entry["r"][0][1] == a.lem.text and entry["r"][0][2] == a.lem.page == "13a"
+    assert isinstance(entry["r"][0][3], int) and entry["r"][0][4] == "lem" and entry["r"][0][5] == a.lem.unit
+    assert entry["r"][0][6] == "卷十 葉十三a"
+    # the file names each type, page and unit once; an entry names them by their place
+    from jiaokan.render.truth import _chapter_data
+
+    tables = _chapter_data(built["site"] / "apps" / "dasheyi.js", '["at"]')
+    raw = _chapter_data(built["site"] / "apps" / "dasheyi.js", '["apps"]')[a.id]
+    assert tables["types"][raw[2]] == a.type and tables["pages"]["JS"][raw[4][0][2]] == ["13a", "卷十 葉十三a"]
+    assert tables["units"]["JS"][raw[4][0][4]] == a.lem.unit
 
 
 def test_lang_attributes(built):
@@ -313,14 +323,21 @@ def test_any_witness_as_the_reading_text(built):
     old = (site / "dasheyi-base-ZS.html").read_text(encoding="utf-8")
     assert "url=dasheyi.html?read=ZS" in old and "location.hash" in old
     col = built["cols"]["dasheyi"]
+    from jiaokan.render.appview import reader_entries
+
     data = _chapter_data(site / "apps" / "dasheyi.js", '["readers"]')
-    assert set(data) == set(col.witnesses)  # the base too: its view is drawn as any other's
+    assert set(data["o"]) == set(col.witnesses)  # the base too: its view is drawn as any other's
+    # the order of the 校勘記 read from ZS, as places in the chapter's entries; the script composes the sentences
+    # (the browser tests hold them to reader_entries)
+    ids = list(_chapter_data(site / "apps" / "dasheyi.js", '["apps"]'))
     ctx = base_context(Chapter("dasheyi", dict(col.witnesses), col), reader="ZS")
     foot = [lxml.html.fromstring(str(f)) for b in ctx["blocks"] for f in b["foot"]]
-    assert [e[0] for e in data["ZS"]] == [li.get("data-app") for li in foot]
-    assert [e[1] for e in data["ZS"]] == [li.xpath("string(.//span[@class='jkj'])") for li in foot]
-    assert [e[2][0][0] for e in data["ZS"]] == ["ZS"] * len(foot)  # the reading text's siglum and leaf first
-    texts = [e[1] for e in data["ZS"]]
+    assert [ids[i] for i in data["o"]["ZS"]] == [li.get("data-app") for li in foot]
+    assert data["simplified"] == ["JS", "ZS"] and data["names"]["JS"] == "集釋本"
+    entries = reader_entries(col, "ZS")
+    assert [e[1] for e in entries] == [li.xpath("string(.//span[@class='jkj'])") for li in foot]
+    assert [e[2][0][0] for e in entries] == ["ZS"] * len(foot)  # the reading text's siglum and leaf first
+    texts = [e[1] for e in entries]
     assert texts and any("集释本" in t for t in texts)
     # 遂: the 集释 has it where the 注疏 has nothing
     assert any(re.fullmatch(r"(「.」[上下]|此处)，集释本有「遂」字。", t) for t in texts), texts[:5]

@@ -19,7 +19,8 @@ from jiaokan.normalize import is_ignorable, key
 from jiaokan.normalize.numerals import chinese_numeral
 from jiaokan.render.chapter import Chapter
 from jiaokan.render.cite import citation, hanzi_number, juan_and_leaf, page_ref, work_title
-from jiaokan.render.search_index import by_page, chapter_index, js_data, share_search_data
+from jiaokan.render.search_index import book_fold, by_page, chapter_index, js_data, share_search_data
+from jiaokan.render.searchfold import fold_table
 
 from .conftest import CORPUS
 
@@ -88,7 +89,7 @@ def test_a_witness_another_page_of_its_pian_indexes_is_named_not_held_again(dash
     assert dasheyi.search_from == {} and second.search_from == {"ZS": "dasheyi"} and other.search_from == {}
     idx = chapter_index(second)
     assert idx["from"] == {"ZS": ["dasheyi", "search/dasheyi.js"]} and idx["sigla"] == ["ZS"]
-    assert idx["s"] == [] and idx["cite"] == {} and idx["wits"] == {} and idx["fold"] == {}
+    assert idx["s"] == [] and idx["cite"] == {} and idx["wits"] == {} and "fold" not in idx
     first = chapter_index(dasheyi)
     assert "from" not in first and {s["w"] for s in first["s"]} == {"JS", "ZS", "SB"}
     assert {s["w"] for s in chapter_index(other)["s"]} == {"ZS"}
@@ -135,10 +136,13 @@ def test_citation_records_give_page_and_line_of_every_piece(dasheyi):
 
 
 def test_fold_is_the_collations_key(dasheyi):
-    idx = chapter_index(dasheyi)
-    for ch, k in idx["fold"].items():
+    """One folding table for the book (search/fold.js), not one in each chapter's file."""
+    fold = book_fold([dasheyi])
+    for ch, k in fold.items():
         assert key(ch) == k
-    assert idx["fold"].get("荅") == "答" and idx["fold"].get("賓") == "宾"
+    assert fold.get("荅") == "答" and fold.get("賓") == "宾"
+    assert "fold" not in chapter_index(dasheyi)
+    assert book_fold([dasheyi, dasheyi]) == fold == fold_table(dasheyi.witnesses.values())
 
 
 @settings(max_examples=60, deadline=None)

@@ -20,7 +20,7 @@ from ..model import Witness
 if TYPE_CHECKING:
     from .chapter import Chapter
 from ..normalize import is_ignorable
-from .cite import page_starts, place_label
+from .cite import page_starts, place_parts
 from .sentences import hans
 from .html import LAYER_ZH, VARIANT_ZH, attr_json, attrs
 from .marks import jiaokanji_order
@@ -42,6 +42,13 @@ def _anchor(a: App) -> tuple[str, bool]:
         if not is_ignorable(ch):
             return ch, False
     return "", True
+
+
+def _place(a: App) -> str:
+    """Where an entry with an empty lemma hangs in the base, as its 校勘記 says it: 「執」下 (after 執), 「執」上,
+    此處 when the base has no character near."""
+    anchor, before = _anchor(a)
+    return f"「{anchor}」{'下' if before else '上'}" if anchor else "此處"
 
 
 def _owners(col: Collation) -> tuple[dict[tuple[str, str, str], dict[int, str]], set[tuple[str, str, str, str]]]:
@@ -87,13 +94,57 @@ def app_data(col: Collation, numbers: dict[str, int]) -> dict:
 
 
 #: the last collation's entries (:func:`app_table`): a chapter's views are rendered one after the other
-_last_table: list[tuple[Collation, dict[str, dict]]] = []
+_last_table: list[tuple[Collation, tuple[dict[str, list], dict]]] = []
 
 
-def app_table(col: Collation) -> dict[str, dict]:
+def app_table(col: Collation) -> dict[str, list]:
     """app id → what the popover shows: every witness's reading with its page and line (its number is the
     view's, :func:`app_data`); made once per collation (the parallel page, the base text, each witness as
-    the reading text and the emended text show the same entries)."""
+    the reading text and the emended text show the same entries).
+
+    An entry is a list, ``[row, layer, type, context, readings]`` and, where there is one, a dict of what few
+    entries have (``sub``: the subtype; ``f``: every reading's whole text, where the page marks part of one for
+    another entry, as the 校勘記 quotes it; ``an``: where an addition to the base hangs, 「執」下, for the 校勘記
+    read from the base, :func:`jiaokanji`); a reading ``[siglum, text, page, line on the leaf, unit]`` for the
+    base's (the lemma) and ``[siglum, text, page, line on the leaf, type, unit]`` for each witness's.  Types,
+    pages and units are places in the chapter's tables (:func:`app_tables`), each named once: the entries are
+    most of a chapter's data, twenty thousand of them, and their keys, their types and their pages' and units'
+    names written again on each were half of it.  :func:`entry_fields` (and ``edition.js``'s ``entryOf``) read
+    one back as the popover's fields."""
+    return _tables(col)[0]
+
+
+def app_tables(col: Collation) -> dict:
+    """What the entries of :func:`app_table` name by place: ``types`` (the entries' and the readings'),
+    ``pages`` (siglum → [[page id, its reference such as ``卷一 葉二a``], …]: ``edition.js`` writes a reading's
+    place as that and its line, ``卷一 葉二a 行7``) and ``units`` (siglum → [unit id, …])."""
+    return _tables(col)[1]
+
+
+#: An entry's fields in :func:`app_table`'s order.
+ENTRY_FIELDS = ("row", "layer", "type", "ctx", "r")
+
+
+def entry_fields(entry: list, tables: dict) -> dict:
+    """An entry of :func:`app_table` as the popover reads it: ``row``, ``layer``, ``type``, ``ctx``, ``r`` (every
+    reading ``[siglum, text, page, line, type, unit, the page's reference]``, the lemma's type ``lem``) and the
+    rare ones (``sub`` …); ``tables``: :func:`app_tables`."""
+    types, pages, units = tables["types"], tables["pages"], tables["units"]
+    out = dict(zip(ENTRY_FIELDS, entry))
+    out["type"] = types[out["type"]]
+
+    def reading(r: list, type_: str, unit: int | None) -> list:
+        page = pages[r[0]][r[2]] if r[2] is not None else [None, ""]
+        return [r[0], r[1], page[0], r[3], type_, units[r[0]][unit] if unit is not None else None, page[1]]
+
+    lem, *rest = out["r"]
+    out["r"] = [reading(lem, "lem", lem[4]), *(reading(r, types[r[4]], r[5]) for r in rest)]
+    if len(entry) > len(ENTRY_FIELDS):
+        out.update(entry[len(ENTRY_FIELDS)])
+    return out
+
+
+def _tables(col: Collation) -> tuple[dict[str, list], dict]:
     if _last_table and _last_table[0][0] is col:
         return _last_table[0][1]
     out = _app_table(col)
@@ -106,37 +157,68 @@ def apps_src(ch: "Chapter") -> str:
     return f"apps/{ch.name}.js"
 
 
-def _app_table(col: Collation) -> dict[str, dict]:
+def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
     out = {}
     owners, lost = _owners(col)
     starts = {s: page_starts(w) for s, w in col.witnesses.items()}
+    # each type, page and unit named once, by its place (in the order met); the dicts are read inline, not through
+    # a call per reading: forty-five thousand readings in the book
+    types: dict[str | None, int] = {}
+    pages: dict[str, dict[str, int]] = {s: {} for s in col.witnesses}
+    page_names: dict[str, list[list]] = {s: [] for s in col.witnesses}
+    units: dict[str, dict[str, int]] = {s: {} for s in col.witnesses}
+    lines: dict[tuple[str, str | None, int | None], tuple[int | None, int | None]] = {}
 
-    labels: dict[tuple[str, str | None, int | None], str] = {}
-
-    def where(s: str, page: str | None, line: int | None) -> str:  # 卷五 葉三a 行4: the leaf's line, as cited
-        # once per place: the entries of a line share it, and the witnesses' readings of an entry often do
+    def where(s: str, page: str | None, line: int | None) -> tuple[int | None, int | None]:
+        """(the page's place in the table, the line on the leaf): once per place, as the entries of a line share
+        it, and the witnesses' readings of an entry often do."""
         k = (s, page, line)
-        hit = labels.get(k)
+        hit = lines.get(k)
         if hit is None:
-            hit = labels[k] = place_label(col.witnesses[s], starts[s], page, line)
+            if not page:
+                hit = (None, None)
+            else:
+                ref, n = place_parts(col.witnesses[s], starts[s], page, line)
+                i = pages[s].get(page)
+                if i is None:
+                    i = pages[s][page] = len(page_names[s])
+                    page_names[s].append([page, ref])
+                hit = (i, n)
+            lines[k] = hit
         return hit
 
-    # per reading [siglum, text, where, its type ("lem" for the base), its unit]; the layer's name is the file's
-    # table (``D.lz``, :func:`.search_index.write_chapter_apps`), a subtype only where there is one: the entries
-    # are most of a chapter's data, a few bytes each on twenty thousand of them
+    # the layer's name is the file's table (``D.lz``, :func:`.search_index.write_chapter_apps`)
     for a in col.apps:
-        lem = a.lem.text if (a.row, col.base, a.layer, a.id) not in lost else \
-            _own_text(a.lem.text, a.lem.start, a.lem.end, a.id, owners.get((a.row, col.base, a.layer), {}))
-        rd = [[col.base, lem, where(col.base, a.lem.page, a.lem.line), "lem", a.lem.unit]]
+        cut = False  # a reading of which the page marks only part for this entry
+        if (a.row, col.base, a.layer, a.id) in lost:
+            lem, cut = _own_text(a.lem.text, a.lem.start, a.lem.end, a.id, owners.get((a.row, col.base, a.layer), {})), True
+        else:
+            lem = a.lem.text
+        un = units[col.base]
+        ui = un.setdefault(a.lem.unit, len(un)) if a.lem.unit is not None else None
+        rd: list[list] = [[col.base, lem, *where(col.base, a.lem.page, a.lem.line), ui]]
         for s, r in a.readings.items():
-            text = r.text if (a.row, s, a.layer, a.id) not in lost else \
-                _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {}))
-            rd.append([s, text, where(s, r.page, r.line), r.type, r.unit])
-        entry = {"row": a.row, "layer": a.layer, "type": a.type, "ctx": a.context, "r": rd}
+            if (a.row, s, a.layer, a.id) in lost:
+                text, cut = _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {})), True
+            else:
+                text = r.text
+            un = units[s]
+            ui = un.setdefault(r.unit, len(un)) if r.unit is not None else None
+            rd.append([s, text, *where(s, r.page, r.line), types.setdefault(r.type, len(types)), ui])
+        entry: list = [a.row, a.layer, types.setdefault(a.type, len(types)), a.context, rd]
+        rare: dict = {}
         if a.subtype:
-            entry["sub"] = a.subtype
+            rare["sub"] = a.subtype
+        if cut:
+            full = [a.lem.text] + [r.text for r in a.readings.values()]
+            if full != [x[1] for x in rd]:
+                rare["f"] = full
+        if not a.lem.text:
+            rare["an"] = _place(a)
+        if rare:
+            entry.append(rare)
         out[a.id] = entry
-    return out
+    return out, {"types": list(types), "pages": page_names, "units": {s: list(t) for s, t in units.items()}}
 
 
 def _sig(s: str, page: str | None = None) -> str:
@@ -201,11 +283,10 @@ def jiaokanji(a: App, col: Collation, reader: str | None = None) -> str:
     head = "" if a.layer == "jing" else LAYER_HANT.get(a.layer, "")
     names = _names(col)
     if not own:  # others have more here: 「執」下，X有「弣」字
-        anchor, before = _anchor(a) if reader == col.base else ("", True)
         groups: dict[str, list[str]] = {}
         for s, t in differing.items():
             groups.setdefault(t, []).append(names[s])
-        place = f"「{anchor}」{'下' if before else '上'}" if anchor else "此處"
+        place = _place(a) if reader == col.base else "此處"
         return head + place + "，" + "；".join(f"{_join(n)}有「{t}」字" for t, n in groups.items() if t) + "。"
     lost = [names[s] for s, t in differing.items() if not t]
     other: dict[str, list[str]] = {}
@@ -247,8 +328,7 @@ def footnote_html(a: App, n: int, col: Collation, reader: str | None = None) -> 
 
 def reader_entries(col: Collation, reader: str) -> list[list]:
     """The 校勘記 read from ``reader`` as data, in its order (:func:`.marks.jiaokanji_order`): per entry [app id,
-    sentence, [[siglum, leaf], …]] (:func:`_footnote`).  ``edition.js`` draws the reading view of a witness
-    from the parallel page's column and these (``apps/NAME.js``), instead of a page of its own per witness."""
+    sentence, [[siglum, leaf], …]] (:func:`_footnote`): what ``edition.js`` composes from :func:`reader_data`."""
     apps = {a.id: a for a in col.apps}
     order = sorted(jiaokanji_order(col, reader).items(), key=lambda kv: kv[1])
     out = []
@@ -256,6 +336,29 @@ def reader_entries(col: Collation, reader: str) -> list[list]:
         text, sigs = _footnote(apps[aid], col, reader)
         out.append([aid, text, [list(x) for x in sigs]])
     return out
+
+
+def reader_data(col: Collation, readers: list[str]) -> dict:
+    """What ``edition.js`` needs to draw the reading view of each of ``readers`` from the parallel page: per reader
+    the entries of its 校勘記 in order, as places in the chapter's entries (:func:`app_table`'s order; ``o``), and
+    the words its sentences are made of: each witness's name (``names``, :func:`witness_name`), the layers'
+    (``layers``, :data:`LAYER_HANT`) and, for the readers in simplified characters (``simplified``), the simplified
+    form of every stretch between quotations their sentences have that differs (``hans``, :func:`.sentences.hans`).  The script composes
+    the sentences and sigla :func:`reader_entries` gives (the browser tests hold the two together): they were a
+    quarter of the chapter's data, every entry's sentence written once per witness."""
+    place = {a.id: i for i, a in enumerate(col.apps)}
+    order = {s: [place[aid] for aid, _n in sorted(jiaokanji_order(col, s).items(), key=lambda kv: kv[1])]
+             for s in readers}
+    glue: dict[str, str] = {}
+    simplified = [s for s in readers if col.witnesses[s].meta.script == "simplified"]
+    for s in simplified:
+        for i in order[s]:
+            for k, chunk in enumerate(jiaokanji(col.apps[i], col, s).split("「")):
+                g = chunk if k == 0 else chunk.partition("」")[2]
+                if g not in glue:
+                    glue[g] = hans(g)
+    return {"o": order, "names": dict(_names(col)), "layers": LAYER_HANT, "simplified": simplified,
+            "hans": {k: v for k, v in glue.items() if k != v}}
 
 
 #: A layer gap's note, in the interface's default language (简); the page's script puts it in 繁 or English

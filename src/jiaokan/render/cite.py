@@ -195,14 +195,23 @@ def _breaks(content: list, line: int | None, out: dict[str, tuple[int | None, st
     return line
 
 
-def place_label(w: "Witness", starts: dict[str, tuple[int | None, str | None]], page: str | None,
-                line: int | None) -> str:
-    """卷五 葉三a 行4 for a source line on a page of ``w`` (the one meaning of 行: the line on the leaf)."""
-    if not page:
-        return ""
+def place_parts(w: "Witness", starts: dict[str, tuple[int | None, str | None]], page: str,
+                line: int | None) -> tuple[str, int | None]:
+    """(卷五 葉三a, 4) for a source line on a page of ``w``: the page's reference and the line on the leaf (the
+    one meaning of 行), None where it cannot be told.  Apart, so that the chapter's data can name each page once
+    and each reading by its page and line (:func:`.appview.app_table`, composed again by ``edition.js``)."""
     pb_line, pb_juan = starts.get(page, (None, None))
     juan, leaf = leaf_ref(page, pb_juan, w.meta.juan)
     ref = " ".join(x for x in (juan, leaf) if x)
     if line is not None and pb_line is not None and line >= pb_line:
-        ref += f" 行{line - pb_line}"
-    return ref
+        return ref, line - pb_line
+    return ref, None
+
+
+def place_label(w: "Witness", starts: dict[str, tuple[int | None, str | None]], page: str | None,
+                line: int | None) -> str:
+    """卷五 葉三a 行4 for a source line on a page of ``w`` (:func:`place_parts` as one string)."""
+    if not page:
+        return ""
+    ref, n = place_parts(w, starts, page, line)
+    return ref if n is None else f"{ref} 行{n}"

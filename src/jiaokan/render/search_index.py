@@ -11,16 +11,17 @@ with anchors that say which unit, row, page and line each stretch belongs to.  T
 
 Files (loadable from file:// by ``<script src>``, no fetch):
 
-* ``search/NAME.js``   one chapter: streams, the folding table, witnesses, the
+* ``search/NAME.js``   one chapter: streams, witnesses, the
   citation records of every piece (:mod:`.cite`; its places by page, :func:`by_page`) and the 案 notes with
   their verdicts;
 * ``search/book.js``   the book: which chapters there are and where their files lie;
+* ``search/fold.js``   the book's folding table, one for every chapter (:func:`write_book_search`);
 * ``apps/NAME.js``     what every view of a chapter loads with the page: the overview strip and, for a
   collation, its apparatus entries (the popover's data; each page adds its own numbers): once per chapter, not
   once per view.
 
 Folding (script, 异体, taboo forms) is the collation's own :func:`jiaokan.normalize.key`,
-shipped as the chapter's table (:func:`.searchfold.fold_table`); the page applies it to
+shipped as the book's table (:func:`.searchfold.fold_table`); the page applies it to
 the stream and the query alike, or not at all in exact-form mode (荅 ≠ 答).
 """
 
@@ -34,7 +35,7 @@ from ..emend.verdict import NoteVerdict
 from ..io import atomic_write_bytes, json_bytes
 from ..model import LAYERS, Inline, LineBreak, Note, PageBreak, Text, Witness
 from ..normalize import strip_ignorable
-from .appview import app_table, apps_src, reader_entries
+from .appview import app_table, app_tables, apps_src, reader_data
 from .overview import overview_cells, overview_data
 from .chapter import Chapter
 from .cite import cite_head, leaf_ref, work_title
@@ -275,7 +276,7 @@ def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         if ch.search_from else {}
     return {
         "name": ch.name, "page": ch.page, "base_page": ch.base_page, "label": ch.label, "base": ch.base,
-        "layers": {k: v for k, v in LAYER_ZH.items()}, "wits": wits, "fold": fold_table(own.values()),
+        "layers": {k: v for k, v in LAYER_ZH.items()}, "wits": wits,
         "s": streams, "cite": cite, "notes": notes, **shared,
     }
 
@@ -331,25 +332,42 @@ def write_chapter_search(ch: Chapter, out: Path, verdicts: Verdicts | None) -> d
 def write_chapter_apps(ch: Chapter, out: Path) -> dict[str, int]:
     """Write what every view of the chapter loads by ``<script src>`` (``apps/NAME.js``): the overview strip
     (``window.jiaokanData.overview``, :func:`.overview.overview_data`) and, for a collation, its apparatus entries
-    (``window.jiaokanData.apps``, their layers' names ``lz``), which each view completes with its own numbers (:func:`.appview.app_data`),
-    and the 校勘記 read from each other witness (``readers``, :func:`.appview.reader_entries`: the parallel page
-    becomes that witness's reading view with them); file name → bytes."""
+    (``window.jiaokanData.apps``, their layers' names ``lz``, the types, pages and units they name ``at``), which each view
+    completes with its own numbers (:func:`.appview.app_data`), and what the 校勘記 read from each witness is made
+    of (``readers``, :func:`.appview.reader_data`: the parallel page becomes that witness's reading view with
+    them); file name → bytes."""
     apps_by_row: dict[str, list] = {}
     for a in (ch.collation.apps if ch.collation else []):
         apps_by_row.setdefault(a.row, []).append(a)
     data = js_data("overview", overview_data(overview_cells(ch, apps_by_row)))
     col = ch.collation
     if col is not None:
-        data += js_data("lz", LAYER_ZH) + js_data("apps", app_table(col))
-        data += js_data("readers", {s: reader_entries(col, s) for s in col.witnesses if s != col.base or ch.base_drawn})
+        data += js_data("lz", LAYER_ZH) + js_data("apps", app_table(col)) + js_data("at", app_tables(col))
+        data += js_data("readers", reader_data(col, [s for s in col.witnesses if s != col.base or ch.base_drawn]))
     atomic_write_bytes(out / apps_src(ch), data)
     return {apps_src(ch): len(data)}
 
 
 def write_book_search(chapters: list[Chapter], out: Path) -> dict[str, int]:
-    """Write the book's data file (the chapters and where their data is); file name → bytes."""
+    """Write the book's data files: the chapters and where their data is (``search/book.js``), and the folding
+    table of every character the book holds (``search/fold.js``, ``window.jiaokanData.fold``), which every page's
+    search loads with its chapter's data.  One table for the book finds what each chapter's own did: a character
+    folds to its key whatever page it is on, and one the chapter lacks cannot match there (the chapters' tables,
+    one in each of their files, were the same few thousand entries again and again: 6% of the search data);
+    file name → bytes."""
     book = [{"name": ch.name, "page": ch.page, "label": ch.label, "src": search_src(ch), "sigla": ch.sigla,
              "lang": lang_of(ch.witnesses[ch.base].meta.script)} for ch in chapters]
     data = js_data("book", {"chapters": book})
     atomic_write_bytes(out / "search" / "book.js", data)
-    return {"search/book.js": len(data)}
+    fold = js_data("fold", book_fold(chapters))
+    atomic_write_bytes(out / FOLD_SRC, fold)
+    return {"search/book.js": len(data), FOLD_SRC: len(fold)}
+
+
+#: Where the book's folding table lies (:func:`write_book_search`), relative to the site root.
+FOLD_SRC = "search/fold.js"
+
+
+def book_fold(chapters: list[Chapter]) -> dict[str, str]:
+    """The folding table of every witness of the book's chapters (each once)."""
+    return fold_table({id(w): w for ch in chapters for w in ch.witnesses.values()}.values())

@@ -23,7 +23,6 @@ from .html import VARIANT_ZH, lang_of
 from .parts import ROW_BYTES, ROW_TAGS, Part, id_map_js, ids_of, map_file, nav, plan, weigh
 from .notes import VERDICT_ZH, Verdicts, badge_legend, note_summary, verdict_key
 from .search_index import search_src, share_search_data, write_book_search, write_chapter_search
-from .searchfold import fold_table
 
 STATIC = ("edition.css", "edition.js", "search.js", "cite.js", "verdict.js", "search.css")
 
@@ -221,9 +220,8 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
     # proportion to the characters, without joining every text as Witness.layer_counts does, serial here)
     size = [sum(len(p.content) for w in ch.witnesses.values() for p in w.pieces()) for ch in chapters]
     biggest_first = sorted(range(len(chapters)), key=lambda i: -size[i])
-    if jobs > 1:  # the search box's folding of every typable character: once here, not once in each worker
-        fold_table([])
-        for name in env.list_templates():  # and the templates compiled once, before the workers fork
+    if jobs > 1:  # the templates compiled once, before the workers fork
+        for name in env.list_templates():
             env.get_template(name)
     done = dict(zip(biggest_first, fork_map(_render_chapter, (chapters, out, title, verdicts), biggest_first, jobs)))
     for i in range(len(chapters)):  # reported in the book's order

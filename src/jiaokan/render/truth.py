@@ -153,11 +153,14 @@ def _chapter_data(path: Path, slot: str = "chapters") -> dict:
 
 def _page_apps(doc, site: Path, cache: dict[str, dict]) -> dict:
     """The page's apparatus entries: its numbers (``apps-data``) over the chapter's file (``apps/NAME.js``)."""
+    from .appview import entry_fields  # appview's sentences import this module
+
     raw = doc.xpath("//script[@id='apps-data']/text()")
     here = json.loads(raw[0]) if raw else {}
     src = doc.xpath("//script[starts-with(@src, 'apps/')]/@src")
     if src and src[0] not in cache:
-        cache[src[0]] = _chapter_data(site / src[0], '["apps"]')
+        tables = _chapter_data(site / src[0], '["at"]')
+        cache[src[0]] = {k: entry_fields(e, tables) for k, e in _chapter_data(site / src[0], '["apps"]').items()}
     every = cache[src[0]] if src else {}
     return {k: {**every[k], **v} for k, v in here.items() if k in every}
 

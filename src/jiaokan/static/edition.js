@@ -27,7 +27,7 @@
   var READER = (function () {
     var m = /(?:^\?|&)read=([^&#]*)/.exec(location.search), D = window.jiaokanData || {};
     var s = m ? decodeURIComponent(m[1]) : null;
-    return s && text && text.classList.contains("parallel") && D.readers && D.readers[s] ? s : null;
+    return s && text && text.classList.contains("parallel") && D.readers && D.readers.o[s] ? s : null;
   })();
   /* the parallel page drawn as its base (?read=BASE) is the emended text too: its base column holds the changes,
      hidden (data-emends, data-base: render/chapter.py parallel_context) */
@@ -318,11 +318,88 @@
      each entry, and under it the 校勘記 read from it (jiaokanData.readers[SIGLUM], render/appview.py
      reader_entries: sentence and sigla, in its order).  One page carries every witness's text once. */
   var READ_NUM = {};
+  /* an entry of the chapter's file as the popover reads it (render/appview.py app_table, entry_fields): its row,
+     layer, type, context and readings, each [siglum, text, page, line on the leaf, type, unit, the page's
+     reference] (the lemma's type "lem"), and the rare fields (sub, f, an); types, pages and units are named by
+     their place in the chapter's tables (D.at, appview.app_tables) */
+  function entryOf(x) {
+    if (!x) return null;
+    var T = window.jiaokanData.at;
+    function reading(r, type, unit) {
+      var pg = r[2] != null ? T.pages[r[0]][r[2]] : [null, ""];
+      return [r[0], r[1], pg[0], r[3], type, unit != null ? T.units[r[0]][unit] : null, pg[1]];
+    }
+    var lem = x[4][0];
+    return Object.assign({ row: x[0], layer: x[1], type: T.types[x[2]], ctx: x[3],
+      r: [reading(lem, "lem", lem[4])].concat(x[4].slice(1).map(function (r) { return reading(r, T.types[r[4]], r[5]); })) },
+      x[5] || {});
+  }
+  /* a reading's place as every citation writes it, 卷一 葉二a 行7: its page's reference and its line */
+  function placeOf(r) {
+    if (!r[2]) return "";
+    return r[3] == null ? r[6] : r[6] + " 行" + r[3];
+  }
+  /* the 校勘記 read from witness w: per entry [app id, sentence, [[siglum, leaf], …]], in its order (D.readers.o),
+     composed as render/appview.py jiaokanji and _footnote compose them (the browser tests hold the two together) */
+  function readerEntries(w) {
+    var D = window.jiaokanData, R = D.readers, apps = D.apps || {}, ids = Object.keys(apps);
+    function join(ns) { return ns.filter(function (x, i) { return ns.indexOf(x) === i; }).join("、"); }
+    function hans(s) {  // the words between quotations in simplified characters (sentences.py hans)
+      return s.split("「").map(function (c, i) {
+        if (!i) return R.hans[c] != null ? R.hans[c] : c;
+        var k = c.indexOf("」");
+        if (k < 0) return "「" + c;
+        var g = c.slice(k + 1);
+        return "「" + c.slice(0, k + 1) + (R.hans[g] != null ? R.hans[g] : g);
+      }).join("");
+    }
+    function sentence(a, rs) {
+      var base = rs[0][0], own, diff = [], names = R.names;
+      if (w === base) {
+        own = rs[0][1];
+        rs.slice(1).forEach(function (r) { if (r[4] !== "agree") diff.push([r[0], r[1]]); });
+      } else {
+        var mine = rs.filter(function (r) { return r[0] === w; })[0];
+        own = mine ? mine[1] : "";
+        rs.forEach(function (r) { if (r[0] !== w && r[1] !== own) diff.push([r[0], r[1]]); });
+      }
+      var head = a.layer === "jing" ? "" : (R.layers[a.layer] || "");
+      function groups(xs) {
+        var by = {}, keys = [];
+        xs.forEach(function (x) {
+          if (!(x[1] in by)) { by[x[1]] = []; keys.push(x[1]); }
+          by[x[1]].push(names[x[0]]);
+        });
+        return keys.map(function (k) { return [k, by[k]]; });
+      }
+      if (!own) {  // others have more here: 「執」下，X有「弣」字
+        var place = w === base ? a.an || "此處" : "此處";
+        return head + place + "，" + groups(diff).filter(function (g) { return g[0]; })
+          .map(function (g) { return join(g[1]) + "有「" + g[0] + "」字"; }).join("；") + "。";
+      }
+      var lost = diff.filter(function (x) { return !x[1]; }).map(function (x) { return names[x[0]]; });
+      var parts = groups(diff.filter(function (x) { return x[1]; })).map(function (g) { return join(g[1]) + "作「" + g[0] + "」"; });
+      var n = Array.from(own).length;
+      if (lost.length) parts.push(parts.length ? join(lost) + "無" + (n === 1 ? "此字" : "此" + n + "字") : join(lost) + "無");
+      return head + "「" + own + "」，" + parts.join("，") + "。";
+    }
+    return R.o[w].map(function (i) {
+      var id = ids[i], a = entryOf(apps[id]);
+      // every reading's whole text (a.f where the page marks part of one for another entry)
+      var rs = a.r.map(function (r, k) { return a.f ? [r[0], a.f[k], r[2], r[3], r[4]] : r; });
+      var own = rs.filter(function (r) { return r[0] === w; })[0];
+      var sigs = [[w, own ? own[2] : null]];
+      rs.forEach(function (r) { if (r[0] !== w && (!own || r[1] !== own[1])) sigs.push([r[0], r[2]]); });
+      var s = sentence(a, rs);
+      return [id, R.simplified.indexOf(w) >= 0 ? hans(s) : s, sigs];
+    });
+  }
+  jiaokan.readerEntries = readerEntries;
   function readingView(w) {
-    var D = window.jiaokanData, entries = D.readers[w], apps = D.apps || {}, byRow = {};
+    var D = window.jiaokanData, entries = readerEntries(w), apps = D.apps || {}, byRow = {};
     entries.forEach(function (e, i) {
       READ_NUM[e[0]] = i + 1;
-      var r = (apps[e[0]] || {}).row;
+      var r = (apps[e[0]] || [])[0];
       (byRow[r] = byRow[r] || []).push(e);
     });
     function mk(tag, cls, txt) {
@@ -395,7 +472,7 @@
         if (mine.length) {
           var ol = mk("ol");
           mine.forEach(function (e) {
-            var a = apps[e[0]] || {}, n = READ_NUM[e[0]], li = mk("li", "fn t-" + a.type + " l-" + a.layer);
+            var a = entryOf(apps[e[0]]) || {}, n = READ_NUM[e[0]], li = mk("li", "fn t-" + a.type + " l-" + a.layer);
             li.id = "fn-" + e[0];
             li.value = n;
             li.setAttribute("data-app", e[0]);
@@ -647,8 +724,10 @@
   /* the entries of this page (number, row) completed from the chapter's file (apps/NAME.js, one for its views) */
   var APPS = (function () {
     var here = readJSON("apps-data"), D = window.jiaokanData || {}, all = D.apps || {}, lz = D.lz || {}, out = {};
-    Object.keys(here).forEach(function (id) {  // r: per reading [siglum, text, where, type, unit] (appview._app_table)
-      if (all[id]) out[id] = Object.assign({ lz: lz[all[id].layer] || all[id].layer }, all[id], here[id], READER ? { n: READ_NUM[id] || null } : {});
+    Object.keys(here).forEach(function (id) {  // r: per reading [siglum, text, where, type, unit] (its place composed)
+      var a = entryOf(all[id]);
+      if (a) out[id] = Object.assign({ lz: lz[a.layer] || a.layer }, a, here[id], READER ? { n: READ_NUM[id] || null } : {},
+        { r: a.r.map(function (r) { return [r[0], r[1], placeOf(r), r[4], r[5]]; }) });
     });
     return out;
   })();

@@ -78,7 +78,7 @@
   /* a witness another chapter's data already holds (ch.from: siglum → [chapter, its file]; the 注疏 of a 篇's 疏
      page, render/search_index.py share_search_data) joins this chapter's data once that file is loaded: its
      streams (in the chapter's order of witnesses; their rows are the other page's, so only the ids lead), its
-     citation records, its notes, its folding */
+     citation records, its notes */
   function joinShared(ch) {
     var D = window.jiaokanData;
     if (!ch || !ch.from || ch._joined) return;
@@ -92,21 +92,30 @@
       ch.wits[w] = o.wits[w];
       ch.cite[w] = o.cite[w];
       Object.keys(o.notes).forEach(function (k) { if (o.notes[k].w === w) ch.notes[k] = Object.assign({}, o.notes[k], { r: null }); });
-      ch.fold = Object.assign({}, o.fold, ch.fold);
     });
     var order = ch.sigla || [];
     ch.s = ch.s.map(function (st, i) { return [order.indexOf(st.w), i, st]; })
       .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; }).map(function (x) { return x[2]; });
   }
 
+  /* the book's folding table (search/fold.js beside the chapters' files, render/search_index.py
+     write_book_search): one for every page, loaded with the first chapter's data */
+  function bookFold() { return (window.jiaokanData || {}).fold || {}; }
+  var foldAsked = false;
+  function foldSrcs(src) {
+    if (foldAsked || (window.jiaokanData || {}).fold) return [];
+    foldAsked = true;
+    return [src.replace(/[^\/]*$/, "fold.js")];
+  }
+
   /* the chapter's data file (search/NAME.js), loaded when first needed or when the page is idle, so that it
-     costs the page's opening nothing, with the files it draws witnesses from; cb(data) runs once they are there
-     (at once if they are) */
+     costs the page's opening nothing, with the files it draws witnesses from and the folding table; cb(data)
+     runs once they are there (at once if they are) */
   var waiting = null;
   function withData(cb) {
     var meta = document.querySelector('meta[name="jiaokan-data"]');
     var ch = chapterData();
-    if ((ch && (!ch.from || ch._joined)) || !meta) { cb(ch); return; }
+    if (!meta || (!waiting && ch && (!ch.from || ch._joined) && foldAsked)) { cb(ch); return; }
     if (waiting) { waiting.push(cb); return; }
     waiting = [cb];
     function done() {
@@ -120,9 +129,9 @@
         var f = c.from[w];
         if (!(D.chapters && D.chapters[f[0]]) && srcs.indexOf(f[1]) < 0) srcs.push(f[1]);
       });
-      loadScripts(srcs, function () { joinShared(chapterData()); done(); });
+      loadScripts(srcs.concat(foldSrcs(meta.getAttribute("content"))), function () { joinShared(chapterData()); done(); });
     }
-    if (ch) more(); else loadScripts([meta.getAttribute("content")], more);
+    if (ch) more(); else loadScripts([meta.getAttribute("content")].concat(foldSrcs(meta.getAttribute("content"))), more);
   }
 
   function layerHidden(layer) {
@@ -241,7 +250,7 @@
 
   function prepare(ch) {
     if (ch._ready) return;
-    var fold = ch.fold || {};
+    var fold = bookFold();
     ch.s.forEach(function (st) {
       var f = "";
       for (var c of st.t) f += fold[c] || c;
@@ -259,9 +268,9 @@
   }
 
   /* every hit in a chapter: {ch, st, cp, len} in stream order */
-  function searchChapter(ch, query, exact, foldAll) {
+  function searchChapter(ch, query, exact) {
     prepare(ch);
-    var fold = exact ? null : Object.assign({}, foldAll || {}, ch.fold || {});
+    var fold = exact ? null : bookFold();
     var needle = normalizeQuery(query, fold);
     if (!needle) return [];
     var nlen = Array.from(needle).length;
@@ -486,9 +495,10 @@
     var D = window.jiaokanData || {};
     var book = D.book && D.book.chapters || [];
     var missing = book.filter(function (c) { return !(D.chapters && D.chapters[c.name]); });
-    if (!missing.length) { cb(); return; }
+    var srcs = missing.map(function (c) { return c.src; }).concat(book.length ? foldSrcs(book[0].src) : []);
+    if (!srcs.length) { cb(); return; }
     if (countOut) countOut.textContent = t("search.loading");
-    loadScripts(missing.map(function (c) { return c.src; }), cb);
+    loadScripts(srcs, cb);
   }
 
   function chaptersToSearch() {
@@ -517,11 +527,9 @@
     function doit() {
       var t0 = performance.now();
       var chs = chaptersToSearch();
-      var foldAll = {};
-      if (onIndex) chs.forEach(function (c) { Object.assign(foldAll, c.fold || {}); });
       var n = 0;
       var groups = chs.map(function (c) {
-        var hits = searchChapter(c, query, exact, foldAll);
+        var hits = searchChapter(c, query, exact);
         n += hits.length;
         return { ch: c, hits: hits };
       });
