@@ -904,8 +904,10 @@
   var stepType = document.getElementById("step-type");
   var stepAt = null;
   function stepMarks() {
-    var ty = stepType ? stepType.value : "";
-    var sel = "mark.v[tabindex='0']" + (ty ? ".v-" + ty : "");
+    // the chosen type's class is its option's data-cls (render/html.py VARIANT_CLASS: v-om for omission …)
+    var opt = stepType && stepType.value ? stepType.options[stepType.selectedIndex] : null;
+    var cls = opt ? opt.getAttribute("data-cls") : "";
+    var sel = "mark.v[tabindex='0']" + (cls ? "." + cls : "");
     var seen = {};
     return Array.prototype.filter.call(text ? text.querySelectorAll(sel) : [], function (m) {
       var a = m.getAttribute("data-app");
