@@ -9,13 +9,17 @@ re-collates the apparatus's witnesses).
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
 import lxml.html
 import pytest
 
+import jiaokan
 from jiaokan.errors import InputError
 from jiaokan.collate.model import VARIANT_TYPES
 from jiaokan.emend.verdict import NoteVerdict
 from jiaokan.model import UNKNOWN_CHAR
+from jiaokan.render.html import VARIANT_CLASS, variant_class
 from jiaokan.render.inline import UNKNOWN_MARK
 
 from .conftest import CORPUS
@@ -124,7 +128,7 @@ def test_variant_marks_carry_type_and_app_and_cover_the_reading(built, name):
     for m in marks:
         cls = m.get("class").split()
         assert "v" in cls
-        types = [c[2:] for c in cls if c.startswith("v-") and c[2:] in VARIANT_TYPES + ("agree",)]
+        types = [t for t in VARIANT_TYPES + ("agree",) if variant_class(t) in cls]
         assert len(types) == 1, cls
         assert m.get("data-app") in apps
     # each app is marked in the base column with exactly its lemma, and in each witness with its reading
@@ -139,7 +143,12 @@ def test_variant_marks_carry_type_and_app_and_cover_the_reading(built, name):
     # the base column's marks say the app's type; the witness's say the reading's
     a = next(a for a in col.apps if a.type == "substantive")
     lem = doc.xpath(f"//div[@data-wit='{col.base}']//mark[@data-app='{a.id}']")[0]
-    assert f"v-{a.type}" in lem.get("class") and "v-lem" in lem.get("class")
+    assert variant_class(a.type) in lem.get("class").split()
+    # the short classes: one per type, each read by edition.css (its toolbar switch hides it)
+    assert len(set(VARIANT_CLASS.values())) == len(VARIANT_CLASS)
+    css = (Path(jiaokan.__file__).parent / "static" / "edition.css").read_text(encoding="utf-8")
+    for t in VARIANT_TYPES:
+        assert f".hide-v-{t} .{variant_class(t)}" in css, t
     # keyboard access (the first mark of an app in a cell a tab stop and a button) is edition.js's, at load
     # (tests/test_browser.py): the page's marks carry their class and entry only
     assert lem.get("tabindex") is None and lem.get("role") is None
@@ -176,16 +185,24 @@ def test_apparatus_data_for_the_popover(built):
     assert tables["units"]["JS"][raw[4][0][4]] == a.lem.unit
 
 
+def _lang(e) -> str:
+    """The language an element is in: its own ``lang`` or the nearest ancestor's (a column says its own only where
+    it differs from the page's main)."""
+    return e.xpath("string(ancestor-or-self::*[@lang][1]/@lang)")
+
+
 def test_lang_attributes(built):
     scripts = {"JS": "lzh-Hans", "ZS": "lzh-Hans"}
     doc = page(built, "dasheyi.html")
     assert doc.get("lang")
     for s, lang in scripts.items():
-        assert {c.get("lang") for c in doc.xpath(f"//div[@data-wit='{s}']")} == {lang}
+        assert {_lang(c) for c in doc.xpath(f"//div[@data-wit='{s}']")} == {lang}
     doc = page(built, "xiangsheli.html")
-    assert {c.get("lang") for c in doc.xpath("//div[@data-wit='JS']")} == {"lzh-Hant"}  # 卷五 is traditional
-    assert {c.get("lang") for c in doc.xpath("//div[@data-wit='TS']")} == {"lzh-Hans"}
+    assert {_lang(c) for c in doc.xpath("//div[@data-wit='JS']")} == {"lzh-Hant"}  # 卷五 is traditional
+    assert {_lang(c) for c in doc.xpath("//div[@data-wit='TS']")} == {"lzh-Hans"}
     assert doc.xpath("//main")[0].get("lang") == "lzh-Hant"
+    # the base's columns inherit main's; the other script's say their own
+    assert not doc.xpath("//main//div[@data-wit='JS'][@lang]") and doc.xpath("//main//div[@data-wit='TS'][@lang]")
 
 
 def test_no_external_urls_and_unique_ids(built):

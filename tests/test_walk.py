@@ -101,11 +101,11 @@ def html_pages(w: Witness) -> list[list[str | None]]:
     def inside(el: html.HtmlElement, chars: list[str | None]) -> None:
         cls = set((el.get("class") or "").split())
         if "pb" in cls:
-            page[0] = el.find(".//span[@class='pb-label']").text_content()
+            page[0] = el.find("span").text_content()
         elif el.get("data-note") is not None:
             # a note is not part of the piece's reading, but its page breaks count
             for pb in el.iterfind(".//a[@class='pb']"):
-                page[0] = pb.find(".//span[@class='pb-label']").text_content()
+                page[0] = pb.find("span").text_content()
         elif cls & {"gaiji", "pua"}:
             chars.append(page[0])
         elif not cls & _SKIP:

@@ -5,7 +5,7 @@ characters exactly as :func:`jiaokan.collate.layertext.layer_text` does (Text an
 Gaiji characters of the layer's pieces, labels and notes skipped), so the marks of
 :mod:`.marks` land on the characters the apparatus means.  Inline nodes:
 
-* Text → text, cut into ``<mark class="v v-TYPE" data-app=…>`` segments where a mark covers it;
+* Text → text, cut into ``<mark class="v v-TYPE" data-app=…>`` (:func:`.html.variant_class`) segments where a mark covers it;
 * Label (郑注, 疏 …) → a small quiet label;
 * Gaiji → the resolved character (the entity in the tooltip) or, unknown, the mark 〓 with its code in the tooltip;
 * PageBreak → an anchor ``SIGLUM-pN`` with a small margin label (a permalink per page);
@@ -25,7 +25,7 @@ from markupsafe import Markup, escape
 from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text,
                      Unit, code_codepoint, describe_codepoint)
 from .cite import leaf_ref
-from .html import LAYER_ZH, attrs, esc, page_id
+from .html import LAYER_ZH, SUBTYPE_CLASS, attrs, esc, page_id, variant_class
 from .marks import Mark
 from .notes import Verdicts, note_html
 
@@ -81,6 +81,7 @@ class ColumnWriter:
         self._cover: dict[str, dict[int, Mark]] = {}
         self._zero: dict[str, dict[int, list[Mark]]] = {}
         self._open: Mark | None = None
+        self._cls_cache: dict[tuple[str, str | None], str] = {}  # (type, subtype) → a mark's class
         self._last_piece: dict[str, _PieceOut] = {}
         self._units: list[tuple[Unit, Div | None, list[_PieceOut]]] = []
         # per layer, the offsets where something may happen to the text (a mark opens, ends or is about to end,
@@ -120,17 +121,17 @@ class ColumnWriter:
                     if last is not None:
                         last.parts.append(self._insertion(m))
         out: list[str] = []
-        slot = iter(slots) if slots is not None else None
+        slot = _row_styles(slots) if slots is not None else None
         for u, div, pieces in self._units:
             if div is not None and div.title:
-                style = f"grid-row:{next(slot)}" if slot is not None else None
+                style = next(slot) if slot is not None else None
                 out.append(f'<h3{attrs(cls="div-title", style=style)}>{escape(div.title)}</h3>')
             uid = esc(u.id)  # attrs(cls=…, data_unit=…, id=…), written out: a unit per passage of every view
             cls = "unit" if u.jing is not None else "unit unit-para"
             out.append(f'<div class="{cls}" data-unit="{uid}" id="{uid}">' if self.link_units
                        else f'<div class="{cls}" data-unit="{uid}">')
             for p in pieces:
-                style = f"grid-row:{next(slot)}" if slot is not None else None
+                style = next(slot) if slot is not None else None
                 out.append(f"<div{p.attrs} style=\"{style}\">{''.join(p.parts)}</div>"
                            if style is not None else f"<div{p.attrs}>{''.join(p.parts)}</div>")
             out.append("</div>")
@@ -364,24 +365,28 @@ class ColumnWriter:
             parts.append("</mark>")
             self._open = None
 
-    def _mark_attrs(self, m: Mark, extra: str = "") -> dict:
-        """A mark's class and entry; its keyboard access (the first mark of an entry in a cell a tab stop and a
-        button, the others ``tabindex=-1``) edition.js gives at load (``keyboardMarks``): in the page it was
-        a third of every mark's bytes."""
-        cls = f"v v-{m.type}{extra}"
-        if m.subtype:
-            cls += f" vs-{m.subtype}"
-        if m.lem:
-            cls += " v-lem"
-        return {"cls": cls, "data_app": m.app}
+    def _mark_cls(self, m: Mark) -> str:
+        """A mark's class: ``v``, its type (:func:`variant_class`), a subtype edition.css draws (:data:`SUBTYPE_CLASS`).
+        Its keyboard access (the first mark of an entry in a cell a tab stop and a button, the others
+        ``tabindex=-1``) edition.js gives at load (``keyboardMarks``): in the page it was a third of every
+        mark's bytes."""
+        cls = self._cls_cache.get((m.type, m.subtype))
+        if cls is None:
+            cls = "v " + variant_class(m.type)
+            sub = SUBTYPE_CLASS.get(m.subtype or "")
+            if sub:
+                cls += " " + sub
+            self._cls_cache[(m.type, m.subtype)] = cls = esc(cls)
+        return cls
 
     def _mark_open(self, m: Mark) -> str:
-        return f'<mark class="{esc(self._mark_attrs(m)["cls"])}" data-app="{esc(m.app)}">'
+        return f'<mark class="{self._mark_cls(m)}" data-app="{esc(m.app)}">'
 
     def _insertion(self, m: Mark) -> str:
-        # its name, for the tooltip and the screen reader, in the interface's language at load (edition.js)
-        key = "ins-wit" if not m.lem else "ins-base"
-        out = [f"<mark{attrs(**self._mark_attrs(m, ' v-ins'), data_i18n_title=key, data_i18n_aria=key)}>‸</mark>"]
+        # ``v-lem`` on the base's side (a reading the base lacks): edition.js names the sign for the tooltip and the
+        # screen reader from it (ins-base, ins-wit) in the interface's language at load
+        lem = " v-lem" if m.lem else ""
+        out = [f'<mark class="{self._mark_cls(m)} v-ins{lem}" data-app="{esc(m.app)}">‸</mark>']
         self._maybe_ref(out, m)
         return "".join(out)
 
@@ -391,7 +396,21 @@ class ColumnWriter:
         juan, leaf = leaf_ref(pb.n, pb.juan, "")
         title = f"{self.siglum} " + " ".join(x for x in (juan, leaf) if x) + (f" · {pb.facs}" if pb.facs else "")
         return (f'<a{attrs(cls="pb", id=pid, href="#" + pid, title=title)}>'
-                f'<span class="pb-label">{escape(pb.n)}</span></a>')  # its sign | is edition.css's .pb::before
+                f'<span>{escape(pb.n)}</span></a>')  # its sign | is edition.css's .pb::before, its label the span
+
+
+def _row_styles(slots: list[int]) -> Iterator[str | None]:
+    """The ``style`` of each block of an aligned column (edition.css: the column a subgrid of the row's grid rows):
+    none while the blocks stand in rows 1, 2, 3 … one after the other, where the grid's auto-placement puts them
+    anyway; ``grid-row:N`` from the first row skipped on (an auto-placed block after a placed one would fill the
+    first free row, above it).  Most columns need none: it was 4% of a page's bytes."""
+    placed = False
+    for k, n in enumerate(slots, 1):
+        if not placed and n == k:
+            yield None
+        else:
+            placed = True
+            yield f"grid-row:{n}"
 
 
 def _note_nodes(note: Note) -> Iterator[tuple[Inline, Note]]:

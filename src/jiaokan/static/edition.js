@@ -47,6 +47,17 @@
       m.tabIndex = 0;
       m.setAttribute("role", "button");
     });
+    /* an insertion sign's name (tooltip, screen reader), in the interface's language (translate, below): a
+       reading the base lacks (v-lem, the base's side) or one this witness lacks */
+    document.querySelectorAll("mark.v-ins").forEach(function (m) {
+      var k = m.classList.contains("v-lem") ? "ins-base" : "ins-wit";
+      m.setAttribute("data-i18n-title", k);
+      m.setAttribute("data-i18n-aria", k);
+    });
+    /* a row's permalinks: their tooltips (chapter.html writes them bare, some 5,000 rows) */
+    document.querySelectorAll(".row-head .plink, .row-head .pid").forEach(function (a) {
+      a.setAttribute("data-i18n-title", a.classList.contains("plink") ? "plink" : "pid");
+    });
     document.querySelectorAll(".an[data-note]").forEach(function (e) {
       e.tabIndex = 0;
       e.setAttribute("role", "button");
@@ -422,22 +433,25 @@
     }
     function moveChildren(from, to) { while (from.firstChild) to.appendChild(from.firstChild); }
     var lang = null;
+    // a column says its language only where it is not the page's (main's lang, the base witness's)
+    var pageLang = text.getAttribute("lang") || "";
+    function colLang(c) { return c.getAttribute("lang") || pageLang; }
     text.querySelectorAll(":scope > section.row").forEach(function (sec) {
       var own = sec.querySelector(':scope > .cols > .col[data-wit="' + CSS.escape(w) + '"]');
       var has = own && !own.classList.contains("col-empty");
-      lang = lang || (own && own.getAttribute("lang"));
+      lang = lang || (own && colLang(own));
       var nb = mk("section", sec.classList.contains("edge") ? "brow edge" : "brow");
       nb.id = sec.id;
       if (sec.classList.contains("edge")) {  // front and back matter: the witness's own, if any
         if (!has) { sec.remove(); return; }
       } else {
-        nb.setAttribute("data-n", sec.getAttribute("data-n"));
+        nb.setAttribute("data-n", sec.id.slice(1));  // r12 → 12 (the row's number)
         var pl = sec.querySelector(".row-head .plink");
         if (pl) nb.appendChild(pl);
       }
       var bt = mk("div", "btext");
       bt.setAttribute("data-wit", w);
-      if (own) bt.setAttribute("lang", own.getAttribute("lang"));
+      if (own) bt.setAttribute("lang", colLang(own));
       if (has) moveChildren(own, bt);
       nb.appendChild(bt);
       var mine = byRow[sec.id] || [];
@@ -453,7 +467,7 @@
       if (!has && !sec.classList.contains("edge")) {  // a passage this witness lacks: the others', quietly
         sec.querySelectorAll(":scope > .cols > .col:not(.col-empty)").forEach(function (c) {
           var s = c.getAttribute("data-wit"), o = mk("div", "other");
-          o.setAttribute("lang", c.getAttribute("lang"));
+          o.setAttribute("lang", colLang(c));
           o.setAttribute("data-wit", s);
           o.appendChild(i18n(mk("span", "only"), "only-in", { w: s }));
           o.appendChild(document.createTextNode(" "));
@@ -969,8 +983,10 @@
   var stepType = document.getElementById("step-type");
   var stepAt = null;
   function stepMarks() {
-    var ty = stepType ? stepType.value : "";
-    var sel = "mark.v[tabindex='0']" + (ty ? ".v-" + ty : "");
+    // the chosen type's class is its option's data-cls (render/html.py VARIANT_CLASS: v-om for omission …)
+    var opt = stepType && stepType.value ? stepType.options[stepType.selectedIndex] : null;
+    var cls = opt ? opt.getAttribute("data-cls") : "";
+    var sel = "mark.v[tabindex='0']" + (cls ? "." + cls : "");
     var seen = {};
     return Array.prototype.filter.call(text ? text.querySelectorAll(sel) : [], function (m) {
       var a = m.getAttribute("data-app");
