@@ -29,7 +29,7 @@ from .collate.gaiji import write_report as write_gaiji_report
 from .collate.learned import learn_forms, load_decisions, propose, write_proposals
 from .normalize.learned import set_accepted, set_rejected
 from .collate.leanjson import write_lean_json
-from .book.assemble import FilePart, assemble
+from .book.assemble import FilePart, assemble, qualify_pages
 from .book.pian import FRONT, canonical, slug
 from .corpus import Entry, load_collations, load_manifest, witness_defaults
 from .io import InvalidOutput, OutputError
@@ -303,6 +303,8 @@ def _read_one(out: Path, e: Entry) -> _Read:
         r.witness = read_witness(e.path, e.meta, e.meta.format or None)
         if e.group is None:
             r.path = write_tei(r.witness, out / "tei" / f"{e.stem}.xml")
+        else:  # one file of a witness joined per 篇: its page labels made to name its 卷 here, not serial in the join
+            qualify_pages(r.witness)
     except (InputError, InvalidOutput) as exc:
         r.errors.append(str(exc))
     except OutputError as exc:
@@ -356,7 +358,7 @@ def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None, j
     todo: list[tuple[Entry, Witness]] = []
     for group, read in res.parts.items():
         siglum = read[0][0].meta.siglum
-        parts = [FilePart(e.meta.file, w, e.override) for e, w in read]
+        parts = [FilePart(e.meta.file, w, e.override, qualified=True) for e, w in read]  # by _read_one
         try:
             by_pian, placed = assemble(siglum, parts, defaults.get(group, ""))
         except InputError as exc:
