@@ -24,7 +24,7 @@ from .collate.apparatus import write_apparatus
 from .collate.engine import collate
 from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
-from .collate.gaiji import resolve as resolve_gaiji_from_witnesses
+from .collate.gaiji import Seq, resolve as resolve_gaiji_from_witnesses, sequence as gaiji_sequence
 from .collate.gaiji import write_report as write_gaiji_report
 from .collate.learned import learn_forms, load_decisions, propose, write_proposals
 from .normalize.learned import set_accepted, set_rejected
@@ -72,6 +72,9 @@ class BuildResult:
     emended_tei: bool = False
     #: joined witnesses whose TEI is not written yet (``join_stage(write=False)``: after relayering)
     unwritten: list[str] = field(default_factory=list)
+    #: id(witness read) → its sequence for the gaiji stage, made as it was read (:func:`_read_one`); the
+    #: gaiji stage takes and drops them
+    gaiji_seqs: dict[int, Seq] = field(default_factory=dict)
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
@@ -93,6 +96,8 @@ def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str |
             progress.step(f"{e.meta.siglum} {e.path.name}: error")
             continue
         w = r.witness
+        if r.seq is not None:
+            res.gaiji_seqs[id(w)] = r.seq
         if e.group is not None:  # one file of a witness: joined per 篇 (join_stage), then written
             res.parts.setdefault(e.group, []).append((e, w))
             rows.append(_ingest_row(w, e.meta.file, "(per 篇)", r.seconds))
@@ -293,6 +298,8 @@ class _Read(_Outcome):
     witness: Witness | None = None
     path: Path | None = None
     seconds: float = 0.0
+    #: the witness as the gaiji stage searches it (:func:`jiaokan.collate.gaiji.sequence`), made here
+    seq: Seq | None = None
 
 
 def _read_one(out: Path, e: Entry) -> _Read:
@@ -305,6 +312,7 @@ def _read_one(out: Path, e: Entry) -> _Read:
             r.path = write_tei(r.witness, out / "tei" / f"{e.stem}.xml")
         else:  # one file of a witness joined per 篇: its page labels made to name its 卷 here, not serial in the join
             qualify_pages(r.witness)
+        r.seq = gaiji_sequence(r.witness)  # in the worker that read it, not serial in the gaiji stage
     except (InputError, InvalidOutput) as exc:
         r.errors.append(str(exc))
     except OutputError as exc:
@@ -895,7 +903,8 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         read_witnesses = {id(w): w for w in res.witnesses.values()}
         read_witnesses.update((id(w), w) for group in res.parts.values() for _, w in group)
         seqs: list = []  # the book as the gaiji search reads it: made once, for the learned forms too
-        found = resolve_gaiji_from_witnesses(list(read_witnesses.values()), keep=seqs)
+        found = resolve_gaiji_from_witnesses(list(read_witnesses.values()), keep=seqs, made=res.gaiji_seqs)
+        res.gaiji_seqs = {}
         learn_forms(list(read_witnesses.values()), seqs)  # forms no registry knows, read alike (collate.learned)
         del seqs, read_witnesses  # the book's text as one string per witness: 8 MB held to the end, and forked
         if found:
