@@ -459,7 +459,8 @@ def _light(r: _Collated) -> _Collated:
 
 @dataclass(frozen=True)
 class _Todo:
-    """One 篇 to collate (and the witnesses whose 案 notes are checked right after)."""
+    """One 篇 to collate (and the witnesses whose 案 notes are checked right after); without ``stems``, the
+    案 notes of a witness in no collation only."""
 
     name: str
     chapter: str
@@ -473,6 +474,9 @@ def _collate_and_emend(job: tuple[BuildResult, Path, str | None], t: _Todo) -> _
     """Collate one 篇, then check the 案 notes of its witnesses while the collation is at hand
     (with ``--jobs`` the 案 stage, the build's second largest, then runs in parallel too)."""
     res, out, tei_all = job
+    if not t.stems:  # a witness in no collation: its 案 notes only (see collate_stage)
+        return _Collated(name=t.name, emended={s: _emend_one(res, s, res.witnesses[s], out, tei_all)
+                                               for s in t.emend_stems})
     r = _collate_one(res, t.name, t.stems, t.base, out, tei_all, t.shu)
     if r.col is not None:
         res.collations[t.name] = r.col  # (in a worker: its copy of the build) the partner is found in it
@@ -512,16 +516,22 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         t.emend_stems.extend(s for s in t.stems if in_one[s] == 1 and res.witnesses[s].notes())
     size = {t.name: sum(sum(res.witnesses[s].layer_counts().values()) for s in t.stems) for t in todo}
     order = sorted(todo, key=lambda t: -size[t.name])
-    if jobs > 1 and any(t.emend_stems for t in todo):
+    # the 案 notes of a witness in no collation (the 識誤's) are checked against no collation, so they need not
+    # wait for the 案 stage, where they were done alone in this process: steps of their own, after the 篇 (small
+    # ones, they fill the end of the map, where one process would otherwise wait for the other)
+    alone = [_Todo(s, "", [], None, [s]) for s, w in res.witnesses.items() if w.notes() and not in_one[s]]
+    if jobs > 1 and any(t.emend_stems for t in todo + alone):
         # imported here, before the workers fork, not once in each of them (half a second of CPU apiece);
         # the 案 report's sentences ask render.truth (with jinja2, 0.2 s a process)
         from .emend import apply, report, tei  # noqa: F401
         from .render import truth  # noqa: F401
     if jobs > 1 and any(t.shu for t in todo):
         from .collate import shu as _shu  # noqa: F401
-    done = fork_map(_collate_and_emend, (res, out, tei_all), order, jobs, pack=_light, notes=res.notes,
-                    on_done=lambda i, r: progress.step(f"{order[i].name} {order[i].chapter}"))
+    done = fork_map(_collate_and_emend, (res, out, tei_all), order + alone, jobs, pack=_light, notes=res.notes,
+                    on_done=lambda i, r: progress.step(f"{order[i].name} {order[i].chapter}") if i < len(order) else None)
     results = {t.name: r for t, r in zip(order, done)}
+    for r in done[len(order):]:
+        res.emended.update(r.emended)  # gathered by the 案 stage, in the witnesses' order, with their errors
     for t in todo:  # done here (one job), the steps filed them in the order they ran: file them anew, in the manifest's
         res.collations.pop(t.name, None)
     rows = []
@@ -676,7 +686,8 @@ def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | 
     about the 注疏 are "not covered".  A 宋本 witness (role ``songben``) of the same 篇
     checks the claims about a 宋本, the 注疏's 音义 those about the 释文.  Fills
     ``res.verdicts`` (note id → verdict record, with the evidence of every claim).
-    Witnesses a ``--jobs`` worker already did (``res.emended``) are only gathered here.
+    Witnesses the collate stage already did (``res.emended``: those of one collation, and those of none)
+    are only gathered here.
     """
     rows = []
     for stem, w in list(res.witnesses.items()):
