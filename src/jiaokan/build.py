@@ -98,12 +98,12 @@ def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str |
             res.gaiji_seqs[id(w)] = r.seq
         if e.group is not None:  # one file of a witness: joined per 篇 (join_stage), then written
             res.parts.setdefault(e.group, []).append((e, w))
-            rows.append(_ingest_row(w, e.meta.file, "(per 篇)", r.seconds))
+            rows.append(_ingest_row(w, e.meta.file, "(per 篇)", r))
             progress.step(f"{e.meta.siglum} {e.path.name}")
             continue
         assert r.path is not None
         ok = _keep(res, e, w, r.path, tei_all)
-        rows.append(_ingest_row(w, e.path.name, "ok" if ok else "INVALID", r.seconds))
+        rows.append(_ingest_row(w, e.path.name, "ok" if ok else "INVALID", r))
         progress.step(f"{e.meta.siglum} {e.path.name}")
     return rows
 
@@ -298,6 +298,8 @@ class _Read(_Outcome):
     seconds: float = 0.0
     #: the witness as the gaiji stage searches it (:func:`jiaokan.collate.gaiji.sequence`), made here
     seq: Seq | None = None
+    #: what the ingest table says of the witness (:func:`_ingest_counts`), counted here
+    counts: tuple = ()
 
 
 def _read_one(out: Path, e: Entry) -> _Read:
@@ -311,6 +313,7 @@ def _read_one(out: Path, e: Entry) -> _Read:
         else:  # one file of a witness joined per 篇: its page labels made to name its 卷 here, not serial in the join
             qualify_pages(r.witness)
         r.seq = gaiji_sequence(r.witness)  # in the worker that read it, not serial in the gaiji stage
+        r.counts = _ingest_counts(r.witness)  # and the ingest table's counts, not serial after the ingest
     except (InputError, InvalidOutput) as exc:
         r.errors.append(str(exc))
     except OutputError as exc:
@@ -321,12 +324,17 @@ def _read_one(out: Path, e: Entry) -> _Read:
     return r
 
 
-def _ingest_row(w: Witness, name: str, status: str, seconds: float) -> tuple:
-    """A row of the ingest table: characters per layer of one file (or witness) as read."""
+def _ingest_counts(w: Witness) -> tuple:
+    """What a row of the ingest table says of one file (or witness) as read: its format, passages,
+    characters per layer and warnings (:func:`_ingest_row` adds its name, status and time)."""
     c = w.layer_counts()
-    return (w.meta.siglum, name, w.meta.format, sum(1 for _ in w.passages()), c["jing"], c["zhu"], c["shu"],
-            c["zhuan"] + c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"], c["paratext"], len(w.warnings),
-            status, f"{seconds:.2f}s")
+    return (w.meta.format, sum(1 for _ in w.passages()), c["jing"], c["zhu"], c["shu"],
+            c["zhuan"] + c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"], c["paratext"], len(w.warnings))
+
+
+def _ingest_row(w: Witness, name: str, status: str, r: _Read) -> tuple:
+    """A row of the ingest table: characters per layer of one file (or witness) as read."""
+    return (w.meta.siglum, name, *(r.counts or _ingest_counts(w)), status, f"{r.seconds:.2f}s")
 
 
 def _keep(res: BuildResult, e: Entry, w: Witness, path: Path, tei_all: str | None) -> bool:
