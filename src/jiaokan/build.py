@@ -82,7 +82,7 @@ def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str |
     size = {i: _size(e.path) for i, e in enumerate(res.entries)}
     order = sorted(size, key=lambda i: -size[i])  # the largest first: no worker is left with one at the end
     done = dict(zip(order, fork_map(_read_one, out, [res.entries[i] for i in order], jobs,
-                                    meanwhile=_ready_later_stages if min(jobs, len(order)) > 1 else None)))
+                                    meanwhile=_ready_later_stages if jobs > 1 else None)))
     rows = []
     for i, e in enumerate(res.entries):
         r = done[i]
@@ -116,9 +116,8 @@ def _ready_later_stages() -> None:
     Why: made later, each is made here alone, before the stage's workers fork (so that they inherit it
     rather than each make it again) or between two stages, with the other core idle: 0.3 s of CPU that
     stood serial in a build at ``-j 2``.  Nothing here depends on what the build reads (caches of pure
-    functions: the folding of every typable character, compiled templates), so no output changes.  With
-    one job, or one file (no worker reads beside it), it is not done: each is made where it is first used,
-    at the same cost, and one a small build never uses is never made.
+    functions: the folding of every typable character, compiled templates), so no output changes; with
+    one job it is not needed (each is made where it is first used, at the same cost).
     """
     from .collate import apparatus, engine, leanjson, relayer, shu  # noqa: F401
     from .emend import apply, report, shiwu, shiwu_view, tei  # noqa: F401
