@@ -86,18 +86,3 @@ def _raise_meanwhile() -> None:
 def test_an_error_in_meanwhile_is_raised_here(jobs):
     with pytest.raises(RuntimeError, match="meanwhile failed"):
         fork_map(_pid, None, list(range(4)), jobs, meanwhile=_raise_meanwhile)
-
-
-def test_the_build_imports_before_its_first_fork_only_what_the_ingest_needs():
-    # what `jiaokan build` imports before the ingest's workers fork runs alone, one core idle; the collation, the
-    # 案 check and the site are imported during the ingest at -j N (jiaokan.build._ready_later_stages), or where
-    # first used: a module-level import of one of them in the build or the command line would put it back
-    import subprocess
-    import sys
-
-    code = ("import sys, jiaokan.cli, jiaokan.build; "
-            "print(' '.join(m for m in ('jiaokan.collate.engine', 'jiaokan.collate.align', 'jiaokan.collate.apparatus', "
-            "'jiaokan.tei.validate', 'jiaokan.emend.apply', 'jiaokan.render.site', 'jinja2') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
-    assert out.stdout.strip() == ""
