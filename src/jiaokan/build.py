@@ -20,12 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, TypeVar
 
+from .collate.apparatus import write_apparatus
+from .collate.engine import collate
 from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
 from .collate.gaiji import Seq, resolve as resolve_gaiji_from_witnesses, sequence as gaiji_sequence
 from .collate.gaiji import write_report as write_gaiji_report
 from .collate.learned import learn_forms, load_decisions, propose, write_proposals
 from .normalize.learned import set_accepted, set_rejected
+from .collate.leanjson import write_lean_json
 from .book.assemble import FilePart, assemble, qualify_pages
 from .book.pian import FRONT, canonical, slug
 from .corpus import Entry, load_collations, load_manifest, witness_defaults
@@ -34,12 +37,11 @@ from .emend.verdict import NoteVerdict
 from .model import Witness
 from .parallel import fork_map
 from .readers import read_witness
+from .tei.validate import validate_file, validate_files
 from .tei.writer import write_tei
 from .ui import Progress, internal_error, table
 
-if TYPE_CHECKING:  # the emend modules are imported where they are used (their grammar compiles in ~1 s); the
-    # collation's and the validator's too: the ingest does not need them, and a build at -j N imports them while
-    # its ingest runs (_ready_later_stages), not before, alone
+if TYPE_CHECKING:  # the emend modules are imported where they are used (their grammar compiles in ~1 s)
     from .emend.apply import EmendResult
 
 T = TypeVar("T")
@@ -119,7 +121,7 @@ def _ready_later_stages() -> None:
     functions: the folding of every typable character, compiled templates), so no output changes; with
     one job it is not needed (each is made where it is first used, at the same cost).
     """
-    from .collate import apparatus, engine, leanjson, relayer, shu  # noqa: F401
+    from .collate import relayer, shu  # noqa: F401
     from .emend import apply, report, shiwu, shiwu_view, tei  # noqa: F401
     from .normalize.script import convert_text
     from .render import truth  # noqa: F401
@@ -355,11 +357,7 @@ def _checked(path: Path, tei_all: str | None) -> list[str]:
     and a file that failed is not there (:class:`~jiaokan.io.InvalidOutput`).  Parsing and
     validating it again cost a twentieth of the build.
     """
-    if not tei_all:
-        return []
-    from .tei.validate import validate_file
-
-    return validate_file(path, tei_all).errors
+    return validate_file(path, tei_all).errors if tei_all else []
 
 
 def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None, jobs: int = 1,
@@ -432,10 +430,6 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
 
     ``shu``: the 疏 of the 注疏 (``stems[0]``) against the 单疏本's (:mod:`jiaokan.collate.shu`).
     """
-    from .collate.apparatus import write_apparatus
-    from .collate.engine import collate
-    from .collate.leanjson import write_lean_json
-
     t0 = time.perf_counter()
     r = _Collated(name=name)
     ws = [res.witnesses[s] for s in stems]
@@ -831,8 +825,6 @@ def tei_all_stage(res: BuildResult, out: Path, tei_all: str, since: float) -> st
     Why once at the end rather than per file: jing (used when installed) costs a JVM start and
     a schema load per call, about as much per file as lxml's one compilation for the lot.
     """
-    from .tei.validate import validate_files
-
     t0 = time.perf_counter()
     files = sorted(p for sub in ("tei", "apparatus", "emend") for p in (out / sub).glob("*.xml")
                    if p.stat().st_mtime >= since)  # not stale files of an earlier build
