@@ -83,8 +83,7 @@ def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str |
     independent, and a witness comes back pickled in a tenth of the time its reading took."""
     size = {i: _size(e.path) for i, e in enumerate(res.entries)}
     order = sorted(size, key=lambda i: -size[i])  # the largest first: no worker is left with one at the end
-    done = dict(zip(order, fork_map(_read_one, out, [res.entries[i] for i in order], jobs,
-                                    meanwhile=_ready_later_stages if jobs > 1 else None)))
+    done = dict(zip(order, fork_map(_read_one, out, [res.entries[i] for i in order], jobs)))
     rows = []
     for i, e in enumerate(res.entries):
         r = done[i]
@@ -108,31 +107,6 @@ def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str |
         rows.append(_ingest_row(w, e.path.name, "ok" if ok else "INVALID", r))
         progress.step(f"{e.meta.siglum} {e.path.name}")
     return rows
-
-
-def _ready_later_stages() -> None:
-    """Import and make once what the later stages use in every process (the 案 check and the site's
-    modules, the relayering, the 疏 and 識誤 checks, OpenCC's s2t converter, the site's templates and
-    search folding): run in this process during the ingest, while the other core reads files.
-
-    Why: made later, each is made here alone, before the stage's workers fork (so that they inherit it
-    rather than each make it again) or between two stages, with the other core idle: 0.3 s of CPU that
-    stood serial in a build at ``-j 2``.  Nothing here depends on what the build reads (caches of pure
-    functions: the folding of every typable character, compiled templates), so no output changes; with
-    one job it is not needed (each is made where it is first used, at the same cost).
-    """
-    from .collate import relayer, shu  # noqa: F401
-    from .emend import apply, report, shiwu, shiwu_view, tei  # noqa: F401
-    from .normalize.script import convert_text
-    from .render import truth  # noqa: F401
-    from .render.searchfold import fold_table
-    from .render.site import environment
-
-    convert_text("后", "traditional")  # loads the s2t converter (the gaiji stage's learned forms, the 案 sentences)
-    env = environment()
-    for name in env.list_templates():
-        env.get_template(name)
-    fold_table([])
 
 
 def _size(path: Path) -> int:
