@@ -68,21 +68,3 @@ def test_pack_lightens_only_what_crosses_from_a_worker():
     assert all((v > 0) == in_parent for v, in_parent in both)  # packed exactly when it came from a worker
     assert [abs(v) for v, _ in both] == [4, 9, 16, 25]
 
-
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_meanwhile_runs_once_here_whatever_the_jobs(jobs):
-    ran: list[int] = []
-    got = fork_map(_slow_pid if jobs > 1 else _pid, None, list(range(4)), jobs,
-                   meanwhile=lambda: ran.append(os.getpid()))
-    assert ran == [os.getpid()]  # in this process (a worker's append would not be seen here), once
-    assert len(got) == 4
-
-
-def _raise_meanwhile() -> None:
-    raise RuntimeError("meanwhile failed")
-
-
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_an_error_in_meanwhile_is_raised_here(jobs):
-    with pytest.raises(RuntimeError, match="meanwhile failed"):
-        fork_map(_pid, None, list(range(4)), jobs, meanwhile=_raise_meanwhile)
