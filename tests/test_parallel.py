@@ -67,4 +67,3 @@ def test_pack_lightens_only_what_crosses_from_a_worker():
     both = fork_map(_square_where, os.getpid(), [2, 3, 4, 5], 2, pack=pack)
     assert all((v > 0) == in_parent for v, in_parent in both)  # packed exactly when it came from a worker
     assert [abs(v) for v, _ in both] == [4, 9, 16, 25]
-
