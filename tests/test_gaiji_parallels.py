@@ -170,3 +170,22 @@ def test_the_sequences_resolve_keeps_are_those_of_the_witnesses_as_resolved():
         [(s.siglum, plain(s.chars), plain(s.keys), s.odd) for s in fresh]
     assert [list(s.codes.values()) for s in kept] == [["KR9991"], []]
     assert "楣" in kept[0].chars and plain(kept[0].chars).count("?") == 1
+
+
+def test_sequences_made_one_witness_at_a_time_are_those_of_one_walk():
+    # the build makes each witness's sequence where it reads it (a worker), and the gaiji stage takes them:
+    # the marks renumbered among the witnesses before it (codes met in another order in each witness, one
+    # witness walked here), the same strings, codes, keys and nodes as walking every witness here
+    a = _witness("A", [[Text(l), _g("KR9991"), Text(r)] for l, r in PLACES] + [[Text("賓升"), _g("KR9992"), Text("西")]])
+    b = _witness("B", [[Text("大夫"), _g("KR9992"), Text("降自"), _g("KR9993")]] + [[Text(l + "楣" + r)] for l, r in PLACES])
+    c = _witness("C", [[Text("士冠"), _g("KR9993"), Text("禮"), _g("KR9991")]])
+    nodes: list[Gaiji] = []
+    walked = G.sequences([a, b, c], nodes)
+    made = {id(a): G.sequence(a), id(c): G.sequence(c)}  # b walked among them
+    assert made[id(c)].chars != walked[2].chars  # its own marks: KR9993 is the first code it meets
+    nodes_made: list[Gaiji] = []
+    taken = G.sequences([a, b, c], nodes_made, made=made)
+    assert [(s.siglum, s.chars, s.keys, s.codes, s.odd) for s in taken] == \
+        [(s.siglum, s.chars, s.keys, s.codes, s.odd) for s in walked]
+    assert taken[0].held == walked[0].held
+    assert sorted(map(id, nodes_made)) == sorted(map(id, nodes))  # the witnesses' own nodes, which resolve changes

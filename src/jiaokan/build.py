@@ -24,12 +24,12 @@ from .collate.apparatus import write_apparatus
 from .collate.engine import collate
 from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
-from .collate.gaiji import resolve as resolve_gaiji_from_witnesses
+from .collate.gaiji import Seq, resolve as resolve_gaiji_from_witnesses, sequence as gaiji_sequence
 from .collate.gaiji import write_report as write_gaiji_report
 from .collate.learned import learn_forms, load_decisions, propose, write_proposals
 from .normalize.learned import set_accepted, set_rejected
 from .collate.leanjson import write_lean_json
-from .book.assemble import FilePart, assemble
+from .book.assemble import FilePart, assemble, qualify_pages
 from .book.pian import FRONT, canonical, slug
 from .corpus import Entry, load_collations, load_manifest, witness_defaults
 from .io import InvalidOutput, OutputError
@@ -72,6 +72,9 @@ class BuildResult:
     emended_tei: bool = False
     #: joined witnesses whose TEI is not written yet (``join_stage(write=False)``: after relayering)
     unwritten: list[str] = field(default_factory=list)
+    #: id(witness read) → its sequence for the gaiji stage, made as it was read (:func:`_read_one`); the
+    #: gaiji stage takes and drops them
+    gaiji_seqs: dict[int, Seq] = field(default_factory=dict)
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
@@ -92,14 +95,16 @@ def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str |
             progress.step(f"{e.meta.siglum} {e.path.name}: error")
             continue
         w = r.witness
+        if r.seq is not None:
+            res.gaiji_seqs[id(w)] = r.seq
         if e.group is not None:  # one file of a witness: joined per 篇 (join_stage), then written
             res.parts.setdefault(e.group, []).append((e, w))
-            rows.append(_ingest_row(w, e.meta.file, "(per 篇)", r.seconds))
+            rows.append(_ingest_row(w, e.meta.file, "(per 篇)", r))
             progress.step(f"{e.meta.siglum} {e.path.name}")
             continue
         assert r.path is not None
         ok = _keep(res, e, w, r.path, tei_all)
-        rows.append(_ingest_row(w, e.path.name, "ok" if ok else "INVALID", r.seconds))
+        rows.append(_ingest_row(w, e.path.name, "ok" if ok else "INVALID", r))
         progress.step(f"{e.meta.siglum} {e.path.name}")
     return rows
 
@@ -267,6 +272,10 @@ class _Read(_Outcome):
     witness: Witness | None = None
     path: Path | None = None
     seconds: float = 0.0
+    #: the witness as the gaiji stage searches it (:func:`jiaokan.collate.gaiji.sequence`), made here
+    seq: Seq | None = None
+    #: what the ingest table says of the witness (:func:`_ingest_counts`), counted here
+    counts: tuple = ()
 
 
 def _read_one(out: Path, e: Entry) -> _Read:
@@ -277,6 +286,10 @@ def _read_one(out: Path, e: Entry) -> _Read:
         r.witness = read_witness(e.path, e.meta, e.meta.format or None)
         if e.group is None:
             r.path = write_tei(r.witness, out / "tei" / f"{e.stem}.xml")
+        else:  # one file of a witness joined per 篇: its page labels made to name its 卷 here, not serial in the join
+            qualify_pages(r.witness)
+        r.seq = gaiji_sequence(r.witness)  # in the worker that read it, not serial in the gaiji stage
+        r.counts = _ingest_counts(r.witness)  # and the ingest table's counts, not serial after the ingest
     except (InputError, InvalidOutput) as exc:
         r.errors.append(str(exc))
     except OutputError as exc:
@@ -287,12 +300,17 @@ def _read_one(out: Path, e: Entry) -> _Read:
     return r
 
 
-def _ingest_row(w: Witness, name: str, status: str, seconds: float) -> tuple:
-    """A row of the ingest table: characters per layer of one file (or witness) as read."""
+def _ingest_counts(w: Witness) -> tuple:
+    """What a row of the ingest table says of one file (or witness) as read: its format, passages,
+    characters per layer and warnings (:func:`_ingest_row` adds its name, status and time)."""
     c = w.layer_counts()
-    return (w.meta.siglum, name, w.meta.format, sum(1 for _ in w.passages()), c["jing"], c["zhu"], c["shu"],
-            c["zhuan"] + c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"], c["paratext"], len(w.warnings),
-            status, f"{seconds:.2f}s")
+    return (w.meta.format, sum(1 for _ in w.passages()), c["jing"], c["zhu"], c["shu"],
+            c["zhuan"] + c["yinyi"] + c["shi"] + c["commentary"] + c["kaozheng"], c["an"], c["paratext"], len(w.warnings))
+
+
+def _ingest_row(w: Witness, name: str, status: str, r: _Read) -> tuple:
+    """A row of the ingest table: characters per layer of one file (or witness) as read."""
+    return (w.meta.siglum, name, *(r.counts or _ingest_counts(w)), status, f"{r.seconds:.2f}s")
 
 
 def _keep(res: BuildResult, e: Entry, w: Witness, path: Path, tei_all: str | None) -> bool:
@@ -330,7 +348,7 @@ def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None, j
     todo: list[tuple[Entry, Witness]] = []
     for group, read in res.parts.items():
         siglum = read[0][0].meta.siglum
-        parts = [FilePart(e.meta.file, w, e.override) for e, w in read]
+        parts = [FilePart(e.meta.file, w, e.override, qualified=True) for e, w in read]  # by _read_one
         try:
             by_pian, placed = assemble(siglum, parts, defaults.get(group, ""))
         except InputError as exc:
@@ -423,7 +441,8 @@ def _light(r: _Collated) -> _Collated:
 
 @dataclass(frozen=True)
 class _Todo:
-    """One 篇 to collate (and the witnesses whose 案 notes are checked right after)."""
+    """One 篇 to collate (and the witnesses whose 案 notes are checked right after); without ``stems``, the
+    案 notes of a witness in no collation only."""
 
     name: str
     chapter: str
@@ -437,6 +456,9 @@ def _collate_and_emend(job: tuple[BuildResult, Path, str | None], t: _Todo) -> _
     """Collate one 篇, then check the 案 notes of its witnesses while the collation is at hand
     (with ``--jobs`` the 案 stage, the build's second largest, then runs in parallel too)."""
     res, out, tei_all = job
+    if not t.stems:  # a witness in no collation: its 案 notes only (see collate_stage)
+        return _Collated(name=t.name, emended={s: _emend_one(res, s, res.witnesses[s], out, tei_all)
+                                               for s in t.emend_stems})
     r = _collate_one(res, t.name, t.stems, t.base, out, tei_all, t.shu)
     if r.col is not None:
         res.collations[t.name] = r.col  # (in a worker: its copy of the build) the partner is found in it
@@ -476,16 +498,22 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         t.emend_stems.extend(s for s in t.stems if in_one[s] == 1 and res.witnesses[s].notes())
     size = {t.name: sum(sum(res.witnesses[s].layer_counts().values()) for s in t.stems) for t in todo}
     order = sorted(todo, key=lambda t: -size[t.name])
-    if jobs > 1 and any(t.emend_stems for t in todo):
+    # the 案 notes of a witness in no collation (the 識誤's) are checked against no collation, so they need not
+    # wait for the 案 stage, where they were done alone in this process: steps of their own, after the 篇 (small
+    # ones, they fill the end of the map, where one process would otherwise wait for the other)
+    alone = [_Todo(s, "", [], None, [s]) for s, w in res.witnesses.items() if w.notes() and not in_one[s]]
+    if jobs > 1 and any(t.emend_stems for t in todo + alone):
         # imported here, before the workers fork, not once in each of them (half a second of CPU apiece);
         # the 案 report's sentences ask render.truth (with jinja2, 0.2 s a process)
         from .emend import apply, report, tei  # noqa: F401
         from .render import truth  # noqa: F401
     if jobs > 1 and any(t.shu for t in todo):
         from .collate import shu as _shu  # noqa: F401
-    done = fork_map(_collate_and_emend, (res, out, tei_all), order, jobs, pack=_light, notes=res.notes,
-                    on_done=lambda i, r: progress.step(f"{order[i].name} {order[i].chapter}"))
+    done = fork_map(_collate_and_emend, (res, out, tei_all), order + alone, jobs, pack=_light, notes=res.notes,
+                    on_done=lambda i, r: progress.step(f"{order[i].name} {order[i].chapter}") if i < len(order) else None)
     results = {t.name: r for t, r in zip(order, done)}
+    for r in done[len(order):]:
+        res.emended.update(r.emended)  # gathered by the 案 stage, in the witnesses' order, with their errors
     for t in todo:  # done here (one job), the steps filed them in the order they ran: file them anew, in the manifest's
         res.collations.pop(t.name, None)
     rows = []
@@ -640,7 +668,8 @@ def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | 
     about the 注疏 are "not covered".  A 宋本 witness (role ``songben``) of the same 篇
     checks the claims about a 宋本, the 注疏's 音义 those about the 释文.  Fills
     ``res.verdicts`` (note id → verdict record, with the evidence of every claim).
-    Witnesses a ``--jobs`` worker already did (``res.emended``) are only gathered here.
+    Witnesses the collate stage already did (``res.emended``: those of one collation, and those of none)
+    are only gathered here.
     """
     rows = []
     for stem, w in list(res.witnesses.items()):
@@ -867,7 +896,8 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         read_witnesses = {id(w): w for w in res.witnesses.values()}
         read_witnesses.update((id(w), w) for group in res.parts.values() for _, w in group)
         seqs: list = []  # the book as the gaiji search reads it: made once, for the learned forms too
-        found = resolve_gaiji_from_witnesses(list(read_witnesses.values()), keep=seqs)
+        found = resolve_gaiji_from_witnesses(list(read_witnesses.values()), keep=seqs, made=res.gaiji_seqs)
+        res.gaiji_seqs = {}
         learn_forms(list(read_witnesses.values()), seqs)  # forms no registry knows, read alike (collate.learned)
         del seqs, read_witnesses  # the book's text as one string per witness: 8 MB held to the end, and forked
         if found:

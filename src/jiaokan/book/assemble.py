@@ -25,6 +25,9 @@ class FilePart:
     name: str  # the file as the manifest names it
     witness: Witness
     override: str = ""
+    #: its page labels name their 卷 already (:func:`qualify_pages`, done where the file was read: a build
+    #: does it in the worker that read the file, rather than for every file here, serial)
+    qualified: bool = False
 
 
 @dataclass
@@ -43,21 +46,29 @@ def juan_label(juan: str | None, page: str) -> str:
 
 
 def qualify_pages(w: Witness) -> None:
-    """Make every page label of ``w`` name its 卷 (breaks, piece and note locations alike)."""
+    """Make every page label of ``w`` name its 卷 (breaks, piece and note locations alike).
+
+    Once per file: a page break's label is qualified whatever it holds, so a second call would
+    qualify it again (:attr:`FilePart.qualified`)."""
     juan = w.meta.juan or None
+    labels: dict[tuple[str | None, str], str] = {}  # a page's label is asked for by each of its pieces and notes
     for p in w.pieces():
-        _requalify_loc(p, juan)
+        _requalify_loc(p, juan, labels)
         for node in nodes(p.content):
             if isinstance(node, PageBreak):
                 juan = node.juan or juan
                 node.n = juan_label(node.juan or juan, node.n)
             elif isinstance(node, Note):
-                _requalify_loc(node, juan)
+                _requalify_loc(node, juan, labels)
 
 
-def _requalify_loc(obj: Piece | Note, juan: str | None) -> None:
-    if obj.loc.page is not None and "-" not in obj.loc.page:
-        obj.loc = dataclasses.replace(obj.loc, page=juan_label(juan, obj.loc.page))
+def _requalify_loc(obj: Piece | Note, juan: str | None, labels: dict[tuple[str | None, str], str]) -> None:
+    page = obj.loc.page
+    if page is not None and "-" not in page:
+        label = labels.get((juan, page))
+        if label is None:
+            label = labels[juan, page] = juan_label(juan, page)
+        obj.loc = dataclasses.replace(obj.loc, page=label)
 
 
 def place_files(parts: list[FilePart], default: str = "") -> list[Placed]:
@@ -81,7 +92,9 @@ def assemble(siglum: str, parts: list[FilePart], default: str = "") -> tuple[dic
     witness give a passage the same id (the same 卷 twice).
     """
     for part in parts:
-        qualify_pages(part.witness)
+        if not part.qualified:
+            qualify_pages(part.witness)
+            part.qualified = True
     placed = place_files(parts, default)
     by_pian: dict[str, Witness] = {}
     files: dict[str, list[str]] = {}

@@ -23,7 +23,7 @@ import collections
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from ..io import atomic_write_text
 from ..model import Gaiji, Note, Text, Witness, code_codepoint, ids_description
@@ -61,6 +61,9 @@ class Seq:
     #: otherwise): what :func:`jiaokan.collate.learned.learn_forms` looks among for rare forms, without a pass of
     #: its own over the book to gather them
     held: set[str] = field(default_factory=set, repr=False, compare=False)
+    #: the witness's unknown ``Gaiji`` nodes, for a sequence made on its own (:func:`sequence`) until
+    #: :func:`sequences` takes them
+    nodes: list[Gaiji] = field(default_factory=list, repr=False, compare=False)
 
     def char(self, i: int) -> str:
         return self.odd[i][0] if i in self.odd else self.chars[i]
@@ -246,9 +249,10 @@ def find(witnesses: Iterable[Witness]) -> dict[str, Finding]:
     return _find(witnesses, [])
 
 
-def _find(witnesses: Iterable[Witness], nodes: list[Gaiji], keep: list[Seq] | None = None) -> dict[str, Finding]:
+def _find(witnesses: Iterable[Witness], nodes: list[Gaiji], keep: list[Seq] | None = None,
+          made: Mapping[int, Seq] | None = None) -> dict[str, Finding]:
     """:func:`find`; ``nodes`` gains every unknown ``Gaiji`` node met, ``keep`` the witnesses' sequences."""
-    seqs = sequences(witnesses, nodes)
+    seqs = sequences(witnesses, nodes, made)
     if keep is not None:
         keep.extend(seqs)
     occurrences = [(s, at, code) for s in seqs for at, code in s.codes.items()]
@@ -263,13 +267,57 @@ def _find(witnesses: Iterable[Witness], nodes: list[Gaiji], keep: list[Seq] | No
     return found
 
 
-def sequences(witnesses: Iterable[Witness], nodes: list[Gaiji] | None = None) -> list[Seq]:
+def sequences(witnesses: Iterable[Witness], nodes: list[Gaiji] | None = None,
+              made: Mapping[int, Seq] | None = None) -> list[Seq]:
     """Every witness as the string :func:`parallels` searches (its characters, keys and unknown codes);
-    ``nodes`` gains every unknown ``Gaiji`` node met."""
+    ``nodes`` gains every unknown ``Gaiji`` node met.
+
+    ``made``: id(witness) → its :func:`sequence`, made already (by the worker that read it), taken
+    instead of walking the witness again; its marks are renumbered among the others', so the result is
+    what a walk of every witness here would make.
+    """
     marks: dict[str, str] = {}
-    seqs = [_sequence(w, marks, nodes if nodes is not None else []) for w in witnesses]
+    found = nodes if nodes is not None else []
+    seqs = []
+    for w in witnesses:
+        s = made.get(id(w)) if made else None
+        if s is None:
+            s = _sequence(w, marks, found)
+        else:
+            _mark_among(s, marks)
+            found.extend(s.nodes)
+            s.nodes = []
+        seqs.append(s)
     _key_all(seqs, marks.values())
     return seqs
+
+
+def sequence(w: Witness) -> Seq:
+    """One witness's sequence on its own (its characters and unknown codes, not yet keyed), for
+    :func:`sequences` to take with ``made``.
+
+    Why: the walk of every witness's text was two thirds of the build's gaiji stage, which runs alone in
+    the parent with the other core idle; a witness's walk depends on nothing else, so a build makes it
+    where the witness is read, in parallel (:func:`jiaokan.build.ingest_stage`).  A ``Gaiji`` node in
+    :attr:`Seq.nodes` is the witness's own (pickled along with the witness, it stays the same object).
+    """
+    nodes: list[Gaiji] = []
+    s = _sequence(w, {}, nodes)
+    s.nodes = nodes
+    return s
+
+
+def _mark_among(s: Seq, marks: dict[str, str]) -> None:
+    """Give the unknown codes of a sequence made on its own the marks :func:`_sequence` would have given
+    them among the witnesses before it (``marks``, code → mark, gains its new codes)."""
+    if not s.codes:
+        return
+    cs: list[str] = []
+    prev = 0
+    for at, code in s.codes.items():  # in the order of their offsets, as _sequence met them
+        cs += (s.chars[prev:at], marks.setdefault(code, chr(_MARK0 + len(marks))))
+        prev = at + 1
+    s.chars = "".join(cs) + s.chars[prev:]
 
 
 def parallels(seqs: list[Seq], occurrences: list[tuple[Seq, int]]) -> list[list[tuple[Seq, int]] | None]:
@@ -327,15 +375,17 @@ def tally(f: Finding, s: Seq, at: int, shown: str, hits: list[tuple[Seq, int]]) 
                               f"{o.span(i - CONTEXT, i - CONTEXT + _WIDTH)}")
 
 
-def resolve(witnesses: list[Witness], keep: list[Seq] | None = None) -> dict[str, Finding]:
+def resolve(witnesses: list[Witness], keep: list[Seq] | None = None,
+            made: Mapping[int, Seq] | None = None) -> dict[str, Finding]:
     """Find, register (so that keys, the TEI ``charDecl`` and the apparatus use them) and apply the resolutions.
 
     Every ``Gaiji`` node of a resolved code gets its character, and every witness's ``char_decl`` too.
     ``keep`` gains the witnesses' sequences as resolved: what :func:`sequences` would make of them now, for
-    :func:`jiaokan.collate.learned.learn_forms` (which searched the book a second time for them).
+    :func:`jiaokan.collate.learned.learn_forms` (which searched the book a second time for them);
+    ``made``: sequences made already (:func:`sequences`).
     """
     nodes: list[Gaiji] = []
-    found = _find(witnesses, nodes, keep)
+    found = _find(witnesses, nodes, keep, made)
     resolved = {c: f.resolution for c, f in found.items() if f.resolution is not None}
     set_parallel_resolutions(resolved)
     if keep:
