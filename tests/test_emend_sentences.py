@@ -75,3 +75,22 @@ def test_the_renderer_asks_the_one_home():
                          None, None, "SB", {"JS": "比", "SB": "比"})
     made = claim_sentences(bare)
     assert set(made) == {"zh-Hans", "zh-Hant", "en"} and "SB作「比」" in made["zh-Hans"] and "宋本" in made["zh-Hans"]
+
+
+def test_the_sentences_need_no_html_package():
+    """The 案 check (run in each collation worker) makes its sentences without importing jiaokan.render
+    (jinja2 and the page modules: 0.03–0.07 s of CPU per worker), and the page's truth check asks the
+    same list of words a reader must not see."""
+    import subprocess
+    import sys
+
+    from jiaokan.emend.words import internal_words
+    from jiaokan.render.truth import internal_words as truth_words
+
+    assert truth_words is internal_words
+    code = ("import sys; from jiaokan.emend.verdict import ClaimEvidence; from jiaokan.emend.words import claim_sentences;"
+            "c = ClaimEvidence('n1', 'corruption', '北', '比', 'zhushu', 'confirmed', 'r', 'agrees otherwise', 'n1',"
+            " None, 'ZS', {'ZS': '比'});"
+            "claim_sentences(c); print(sorted(m for m in sys.modules if m == 'jinja2' or m.startswith('jiaokan.render')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -14,6 +14,7 @@ Languages: ``zh-Hans`` (the sentences are written in simplified characters), ``z
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from .notes import NoteRecord
 
 __all__ = ["LANGS", "Reason", "reason_of", "sentences", "in_lang", "TARGET_ZH", "TARGET_EN", "claim_sentences",
-           "SHOWN_KEYS"]
+           "SHOWN_KEYS", "internal_words"]
 
 #: The languages a sentence is given in.
 LANGS: tuple[str, ...] = ("zh-Hans", "zh-Hant", "en")
@@ -233,10 +234,24 @@ def _reads(got: str | None, lemma: str | None) -> str:
     return f"作{_q(got)}" if got else (f"无{_q(lemma)}" if lemma else "于此无字")
 
 
-def _machine_words(text: str) -> list[str]:
-    """Machine names in ``text`` (the page's rule, :func:`jiaokan.render.truth.internal_words`)."""
-    from ..render.truth import internal_words  # the one list of words a reader must not see
+#: Machine names of targets and rules, and the shapes of developer messages: never on screen (the one
+#: list of words a reader must not see: the sentences here and the page's truth check,
+#: :mod:`jiaokan.render.truth`, both ask :func:`internal_words`).  Kept here, below the pages: the 案
+#: check runs in the collation workers, which would otherwise import the whole HTML package (jinja2
+#: and its templates' modules, 0.07 s of CPU each) for this one pattern.
+_INTERNAL = re.compile(
+    r"\b(?:zhushu|zhuben|songben|shiwen|yuanben|tangshijing|otherwise|agrees|as-this-text|no-passage|"
+    r"songben-[a-z-]+|shiwen-[a-z-]+|unparsed|not-found|None|null|undefined|NaN)\b"
+    r"|offset \d+|not found (?:in|after|before)|\blemma '")
 
+
+def internal_words(text: str) -> list[str]:
+    """The machine names and developer phrases in ``text`` (empty: fit for a reader)."""
+    return [m.group(0) for m in _INTERNAL.finditer(text or "")]
+
+
+def _machine_words(text: str) -> list[str]:
+    """Machine names in ``text`` (:func:`internal_words`)."""
     return internal_words(text)
 
 

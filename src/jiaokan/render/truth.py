@@ -24,29 +24,19 @@ The rules, each one line of reasoning a reader can redo:
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
 from ..emend.verdict import UNCOVERED, ClaimEvidence, NoteVerdict
+from ..emend.words import internal_words  # the one list of words a reader must not see (re-exported)
 from ..normalize import is_ignorable, key
 
 #: Verdicts a page can show: the check's, ``uncertain`` (the evidence does not carry a verdict) and
 #: ``unchecked`` (the note makes no claim a witness here can speak to).
 SHOWN = ("confirmed", "contradicted", "not covered", "uncertain", "unchecked")
 
-#: Machine names of targets and rules, and the shapes of developer messages: never on screen.
-_INTERNAL = re.compile(
-    r"\b(?:zhushu|zhuben|songben|shiwen|yuanben|tangshijing|otherwise|agrees|as-this-text|no-passage|"
-    r"songben-[a-z-]+|shiwen-[a-z-]+|unparsed|not-found|None|null|undefined|NaN)\b"
-    r"|offset \d+|not found (?:in|after|before)|\blemma '")
-
-
-def internal_words(text: str) -> list[str]:
-    """The machine names and developer phrases in ``text`` (empty: fit for a reader)."""
-    return [m.group(0) for m in _INTERNAL.finditer(text or "")]
 
 
 def fold(text: str | None) -> str:
