@@ -252,7 +252,7 @@ def test_an_notes_at_their_place_with_verdicts(built):
     el = doc.get_element_by_id("JS10.72.jing1.an1")
     badge = el.xpath(".//span[contains(@class,'badge')]")[0]
     assert "vd-confirmed" in badge.get("class") and "相符" in el.get("aria-description") and el.get("title") is None
-    assert el.xpath("ancestor::div[@data-unit='JS10.72']")  # the note stands in its passage
+    assert el.xpath("ancestor::div[@class='unit'][@id='JS10.72']")  # the note stands in its passage
     assert "vd-contradicted" in doc.get_element_by_id("JS10.114.zhu1.an1").xpath(".//span[contains(@class,'badge')]")[0].get("class")
     # without a verdict: no badge
     other = next(n for n in js.notes() if n.id not in VERDICTS)
@@ -271,7 +271,7 @@ def test_layers_pages_gaps_and_permalinks(built):
     for r in built["cols"]["dasheyi"].rows:
         assert doc.get_element_by_id(r.id) is not None
         if r.base_passage:
-            assert doc.get_element_by_id(r.base_passage).get("data-unit") == r.base_passage
+            assert "unit" in doc.get_element_by_id(r.base_passage).get("class").split()
     gaps = [g.text_content() for g in doc.xpath("//p[@class='row-notes']/span")]
     assert "疏 仅见于 ZS" in gaps  # in the default interface language (the page's script gives 繁 and English)
     # rows where ZS has no text say nothing about layers there, only that ZS lacks the passage

@@ -116,6 +116,15 @@
     return s;
   }
 
+  /* an element's data-i18n-args; a row's note "疏 仅见于 ZS" (a .gap with data-present, rowhtml.py) carries none:
+     its layer is its class l-LAYER and its witnesses are data-present, which the page has already */
+  function argsOf(e) {
+    var a = e.getAttribute("data-i18n-args");
+    if (a || !e.hasAttribute("data-present")) return a;
+    var m = /(?:^|\s)l-(\S+)/.exec(e.className);
+    return JSON.stringify({ layer: m ? m[1] : "", w: e.getAttribute("data-present") });
+  }
+
   function translate(root, only) {
     var sel = "[data-i18n]," + ATTRS.map(function (a) { return "[" + a[0] + "]"; }).join(",");
     (root || document).querySelectorAll(sel).forEach(function (e) {
@@ -124,13 +133,13 @@
       // of every row at load
       var v;
       if (k && DICT[k] && (!only || only[k])) {
-        v = fill(t(k), e.getAttribute("data-i18n-args"));
+        v = fill(t(k), argsOf(e));
         if (e.textContent !== v) e.textContent = v;
       }
       ATTRS.forEach(function (a) {
         var ak = e.getAttribute(a[0]);
         if (ak && DICT[ak] && (!only || only[ak])) {
-          v = fill(t(ak), e.getAttribute("data-i18n-args"));
+          v = fill(t(ak), argsOf(e));
           if (e.getAttribute(a[1]) !== v) e.setAttribute(a[1], v);
         }
       });
@@ -475,7 +484,7 @@
           // as the base page shows them: plain text, its passages not permalinks (the reading text's are)
           o.querySelectorAll("mark.v-ins").forEach(function (m) { m.remove(); });
           o.querySelectorAll("mark[data-app]").forEach(function (m) { m.replaceWith.apply(m, m.childNodes); });
-          o.querySelectorAll("[data-unit][id]").forEach(function (u) { u.removeAttribute("id"); });
+          o.querySelectorAll(".unit[id]").forEach(function (u) { u.setAttribute("data-unit", u.id); u.removeAttribute("id"); });
           nb.appendChild(o);
         });
       }
@@ -512,7 +521,8 @@
         }
         gaps.forEach(function (g) {
           var p = mk("p", g.className, g.textContent);
-          ["data-i18n", "data-i18n-args"].forEach(function (k) { if (g.hasAttribute(k)) p.setAttribute(k, g.getAttribute(k)); });
+          if (g.hasAttribute("data-i18n")) p.setAttribute("data-i18n", g.getAttribute("data-i18n"));
+          if (argsOf(g)) p.setAttribute("data-i18n-args", argsOf(g));
           ap.appendChild(p);
         });
         nb.appendChild(ap);
