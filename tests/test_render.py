@@ -8,6 +8,7 @@ re-collates the apparatus's witnesses).
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -263,7 +264,8 @@ def test_layers_pages_gaps_and_permalinks(built):
     doc = page(built, "dasheyi.html")
     assert doc.xpath("//div[@data-wit='ZS']//div[contains(@class,'l-shu')]")
     assert not doc.xpath("//div[@data-wit='JS']//div[contains(@class,'l-shu')]")
-    assert {i.get("data-layer") for i in doc.xpath("//input[@data-layer]")} >= {"jing", "zhu", "shu", "an"}
+    tools = json.loads(doc.get_element_by_id("bar-tools").get("data-tools"))  # the toggles edition.js draws
+    assert {k for k, _zh in tools["l"]} >= {"jing", "zhu", "shu", "an"}
     pb = doc.get_element_by_id("JS-p13a")
     assert pb.get("href") == "#JS-p13a" and "pb" in pb.get("class")
     ids = doc.xpath("//@id")

@@ -19,7 +19,7 @@ from ..parallel import fork_map
 from ..readers.common.yili import PIAN, pian_index
 from .chapter import Chapter, base_context, parallel_context
 from .emended import emendations
-from .html import VARIANT_ZH, lang_of, variant_class
+from .html import VARIANT_ZH, bar_tools, lang_of, variant_class
 from .rowhtml import rows_html
 from .parts import ROW_BYTES, ROW_TAGS, Part, id_map_js, ids_of, map_file, nav, plan, weigh
 from .notes import VERDICT_ZH, Verdicts, badge_legend, note_summary, verdict_key
@@ -49,6 +49,7 @@ def environment() -> Environment:
     env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False, "separators": (",", ":")}
     env.globals["version"] = __version__
     env.globals["vclass"] = variant_class  # a variant type's class (the toolbar's swatches, the contents' counts)
+    env.globals["bar_tools"] = bar_tools  # the bar's display options as data (_bar.html, edition.js buildTools)
     env.globals["rows_html"] = rows_html  # the parallel view's rows (chapter.html)
     return env
 
