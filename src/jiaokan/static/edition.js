@@ -796,12 +796,12 @@
   }
 
   /* ---------------------------------------------------------------- the apparatus popover */
-  /* the entries of this page (number, row) completed from the chapter's file (apps/NAME.js, one for its views) */
+  /* the entries of this page (id → its number) completed from the chapter's file (apps/NAME.js, one for its views) */
   var APPS = (function () {
     var here = readJSON("apps-data"), D = window.jiaokanData || {}, all = D.apps || {}, lz = D.lz || {}, out = {};
     Object.keys(here).forEach(function (id) {  // r: per reading [siglum, text, where, type, unit] (its place composed)
       var a = entryOf(all[id]);
-      if (a) out[id] = Object.assign({ lz: lz[a.layer] || a.layer }, a, here[id], READER ? { n: READ_NUM[id] || null } : {},
+      if (a) out[id] = Object.assign({ lz: lz[a.layer] || a.layer }, a, { n: READER ? READ_NUM[id] || null : here[id] },
         { r: a.r.map(function (r) { return [r[0], r[1], placeOf(r), r[4], r[5]]; }) });
     });
     return out;
