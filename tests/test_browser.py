@@ -201,7 +201,7 @@ def test_screenshot_of_a_chapter_page(open_page):
         node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
         return {f["familyName"] for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]}
 
-    fonts = fonts_of("[data-unit='JS10.72'] .l-jing")
+    fonts = fonts_of(".unit[id='JS10.72'] .l-jing")
     assert fonts & {"Noto Serif CJK SC", "Noto Serif CJK TC", "Source Han Serif SC", "Source Han Serif"}, fonts
     ext_b = pg.evaluate("""() => { const w = document.createTreeWalker(document.getElementById('text'), NodeFilter.SHOW_TEXT);
         let n; while ((n = w.nextNode())) if (/[\\u{20000}-\\u{2FFFF}]/u.test(n.data)) {

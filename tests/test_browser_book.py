@@ -400,7 +400,7 @@ def test_any_witness_as_the_reading_text(opener, site):
     assert pg.get_attribute(".readers a[data-reader='ZS']", "aria-current") == "page"
     assert pg.locator(".views [aria-current]").count() == 1 and "view-base" in pg.evaluate("document.body.className")
     assert pg.locator("#text .cols, #bar .colheads").count() == 0 and pg.locator("#text section.brow").count() > 20
-    units = pg.eval_on_selector_all("#text [data-unit][id]", "es => [...new Set(es.map(e => e.id.replace(/[0-9.]+$/, '')))]")
+    units = pg.eval_on_selector_all("#text .unit[id]", "es => [...new Set(es.map(e => e.id.replace(/[0-9.]+$/, '')))]")
     assert units == ["ZS"]
     notes = pg.locator(".apparatus .jkj").all_inner_texts()
     assert len(notes) > 5 and any("集釋本" in t for t in notes)  # the first part of the parallel view (parts.py)
@@ -431,7 +431,7 @@ def test_any_witness_as_the_reading_text(opener, site):
     assert pg.url.endswith(f"xiangsheli.html?read=ZS#fn-{fns[0][0]}") and pg.errors == []
     pg.locator(".readers a[data-reader='SB']").click()
     pg.wait_for_load_state("load")
-    assert pg.url.endswith("xiangsheli.html?read=SB") and pg.locator("#text [data-unit^='SB'][id]").count() > 20
+    assert pg.url.endswith("xiangsheli.html?read=SB") and pg.locator("#text .unit[id^='SB']").count() > 20
 
 
 #: what a base-text view shows, per 篇: its 校勘記 (number, sentence, sigla), the footnote numbers in the text, each

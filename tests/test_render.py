@@ -8,6 +8,7 @@ re-collates the apparatus's witnesses).
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -161,9 +162,9 @@ def test_apparatus_data_for_the_popover(built):
 
     doc = page(built, "dasheyi.html")
     col = built["cols"]["dasheyi"]
-    # the page holds each entry's number and row; the rest is the chapter's file, shared by its views
+    # the page holds each entry's number; the rest (its row too) is the chapter's file, shared by its views
     here = json.loads(doc.xpath("//script[@id='apps-data']")[0].text)
-    assert set(here) == {a.id for a in col.apps} and set(here[col.apps[0].id]) == {"n", "row"}
+    assert set(here) == {a.id for a in col.apps} and all(n is None or isinstance(n, int) for n in here.values())
     assert doc.xpath("//script/@src").index("apps/dasheyi.js") < doc.xpath("//script/@src").index("static/edition.js")
     data = _page_apps(doc, built["site"], {})
     assert set(data) == {a.id for a in col.apps}
@@ -252,7 +253,7 @@ def test_an_notes_at_their_place_with_verdicts(built):
     el = doc.get_element_by_id("JS10.72.jing1.an1")
     badge = el.xpath(".//span[contains(@class,'badge')]")[0]
     assert "vd-confirmed" in badge.get("class") and "相符" in el.get("aria-description") and el.get("title") is None
-    assert el.xpath("ancestor::div[@data-unit='JS10.72']")  # the note stands in its passage
+    assert el.xpath("ancestor::div[@class='unit'][@id='JS10.72']")  # the note stands in its passage
     assert "vd-contradicted" in doc.get_element_by_id("JS10.114.zhu1.an1").xpath(".//span[contains(@class,'badge')]")[0].get("class")
     # without a verdict: no badge
     other = next(n for n in js.notes() if n.id not in VERDICTS)
@@ -263,7 +264,8 @@ def test_layers_pages_gaps_and_permalinks(built):
     doc = page(built, "dasheyi.html")
     assert doc.xpath("//div[@data-wit='ZS']//div[contains(@class,'l-shu')]")
     assert not doc.xpath("//div[@data-wit='JS']//div[contains(@class,'l-shu')]")
-    assert {i.get("data-layer") for i in doc.xpath("//input[@data-layer]")} >= {"jing", "zhu", "shu", "an"}
+    tools = json.loads(doc.get_element_by_id("bar-tools").get("data-tools"))  # the toggles edition.js draws
+    assert {k for k, _zh in tools["l"]} >= {"jing", "zhu", "shu", "an"}
     pb = doc.get_element_by_id("JS-p13a")
     assert pb.get("href") == "#JS-p13a" and "pb" in pb.get("class")
     ids = doc.xpath("//@id")
@@ -271,7 +273,7 @@ def test_layers_pages_gaps_and_permalinks(built):
     for r in built["cols"]["dasheyi"].rows:
         assert doc.get_element_by_id(r.id) is not None
         if r.base_passage:
-            assert doc.get_element_by_id(r.base_passage).get("data-unit") == r.base_passage
+            assert "unit" in doc.get_element_by_id(r.base_passage).get("class").split()
     gaps = [g.text_content() for g in doc.xpath("//p[@class='row-notes']/span")]
     assert "疏 仅见于 ZS" in gaps  # in the default interface language (the page's script gives 繁 and English)
     # rows where ZS has no text say nothing about layers there, only that ZS lacks the passage

@@ -100,6 +100,16 @@ def attr_json(obj: object) -> Markup:
     return Markup(s.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e").replace("'", "\\u0027"))
 
 
+def bar_tools(layers: list[tuple[str, str, str]], vtypes: list[tuple[str, str, int]], witnesses: list[dict]) -> Markup:
+    """What edition.js's ``buildTools`` draws the bar's display options from (``_bar.html``'s ``data-tools``):
+    the layers [key, 汉], the variant types [key, 汉, count, class], the movable columns [siglum, title].  The
+    options show only through the script, so the script draws them: the same markup on every page was half the
+    bar's bytes (0.6 MB over the book)."""
+    return attr_json({"l": [[k, zh] for k, zh, _en in layers],
+                      "v": [[t, label, n, variant_class(t)] for t, label, n in vtypes],
+                      "c": [[w["siglum"], w["title"]] for w in witnesses]})
+
+
 #: keyword → attribute name (``cls`` → class, ``data_app`` → data-app), filled as keywords are met
 _ATTR_NAME: dict[str, str] = {"cls": "class"}
 

@@ -126,9 +126,11 @@ class ColumnWriter:
             if div is not None and div.title:
                 style = next(slot) if slot is not None else None
                 out.append(f'<h3{attrs(cls="div-title", style=style)}>{escape(div.title)}</h3>')
-            uid = esc(u.id)  # attrs(cls=…, data_unit=…, id=…), written out: a unit per passage of every view
+            # a unit per passage of every view: its id names it; a unit that is not its passage's permalink (another
+            # reading of the base-text view) has no id and says its passage in data-unit (cite.js reads either)
+            uid = esc(u.id)
             cls = "unit" if u.jing is not None else "unit unit-para"
-            out.append(f'<div class="{cls}" data-unit="{uid}" id="{uid}">' if self.link_units
+            out.append(f'<div class="{cls}" id="{uid}">' if self.link_units
                        else f'<div class="{cls}" data-unit="{uid}">')
             for p in pieces:
                 style = next(slot) if slot is not None else None

@@ -19,7 +19,7 @@ from ..parallel import fork_map
 from ..readers.common.yili import PIAN, pian_index
 from .chapter import Chapter, base_context, parallel_context
 from .emended import emendations
-from .html import VARIANT_ZH, lang_of, variant_class
+from .html import VARIANT_ZH, bar_tools, lang_of, variant_class
 from .rowhtml import rows_html
 from .parts import ROW_BYTES, ROW_TAGS, Part, id_map_js, ids_of, map_file, nav, plan, weigh
 from .notes import VERDICT_ZH, Verdicts, badge_legend, note_summary, verdict_key
@@ -49,6 +49,8 @@ def environment() -> Environment:
     env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False, "separators": (",", ":")}
     env.globals["version"] = __version__
     env.globals["vclass"] = variant_class  # a variant type's class (the toolbar's swatches, the contents' counts)
+    env.globals["bar_tools"] = bar_tools  # the bar's display options as data (_bar.html, edition.js buildTools)
+    env.globals["app_numbers"] = app_numbers  # the page's entries and their numbers (_panel.html's apps-data)
     env.globals["rows_html"] = rows_html  # the parallel view's rows (chapter.html)
     return env
 
@@ -290,6 +292,13 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
         if template == "chapter.html":  # the parts of a base page there was: to the base view (a permalink's id leads on)
             write_moved([(old, ch.base_page) for old in ch.old_base_parts(len(parts))])
     return pages, data_files
+
+
+def app_numbers(apps: dict[str, dict]) -> dict[str, int | None]:
+    """What a page writes of its apparatus entries (``ctx["apps"]``, :func:`.appview.app_data`): each entry's number
+    in the view's 校勘記.  Its row is the chapter's file's too (``apps/NAME.js``, an entry's first field), and
+    written again per entry it was a tenth of a page's bytes (0.6 MB over the book)."""
+    return {k: v["n"] for k, v in apps.items()}
 
 
 def _row_weight(r: dict) -> tuple[int, int]:

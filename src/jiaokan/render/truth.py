@@ -152,7 +152,7 @@ def _page_apps(doc, site: Path, cache: dict[str, dict]) -> dict:
         tables = _chapter_data(site / src[0], '["at"]')
         cache[src[0]] = {k: entry_fields(e, tables) for k, e in _chapter_data(site / src[0], '["apps"]').items()}
     every = cache[src[0]] if src else {}
-    return {k: {**every[k], **v} for k, v in here.items() if k in every}
+    return {k: {**every[k], "n": n} for k, n in here.items() if k in every}
 
 
 def check_site(site: str | Path) -> list[str]:

@@ -52,11 +52,11 @@
     var ch = lib.chapterData();
     var e = node.nodeType === 1 ? node : node.parentElement;
     if (!ch || !e) return null;
-    var unitEl = e.closest("[data-unit]");
+    var unitEl = e.closest(".unit");
     if (!unitEl) return null;
     var col = unitEl.closest("[data-wit]");
     var w = col ? col.getAttribute("data-wit") : ch.base;
-    var uid = unitEl.getAttribute("data-unit");
+    var uid = unitEl.getAttribute("data-unit") || unitEl.id;  // a permalinked unit: its id
     var note = e.closest(".an[data-note]");
     var wit = ch.wits[w] || {};
     if (note && ch.notes[note.getAttribute("data-note")]) {
@@ -127,7 +127,7 @@
     if (lastUnit && document.contains(lastUnit)) return placeOf(lastUnit, 0, "");
     // the first passage in view below the bar
     var barH = (document.getElementById("bar") || { offsetHeight: 0 }).offsetHeight;
-    var units = document.querySelectorAll("#text [data-unit]");
+    var units = document.querySelectorAll("#text .unit");
     for (var i = 0; i < units.length; i++) {
       // a passage of an aligned row has no box (display: contents): its first piece stands for it
       var box = getComputedStyle(units[i]).display === "contents" ? units[i].querySelector(".piece, h3") || units[i] : units[i];
@@ -173,7 +173,7 @@
   }
 
   document.addEventListener("click", function (e) {
-    var u = e.target.closest && e.target.closest("#text [data-unit]");
+    var u = e.target.closest && e.target.closest("#text .unit");
     if (u) lastUnit = u;
   });
   if (btn) {

@@ -116,6 +116,15 @@
     return s;
   }
 
+  /* an element's data-i18n-args; a row's note "疏 仅见于 ZS" (a .gap with data-present, rowhtml.py) carries none:
+     its layer is its class l-LAYER and its witnesses are data-present, which the page has already */
+  function argsOf(e) {
+    var a = e.getAttribute("data-i18n-args");
+    if (a || !e.hasAttribute("data-present")) return a;
+    var m = /(?:^|\s)l-(\S+)/.exec(e.className);
+    return JSON.stringify({ layer: m ? m[1] : "", w: e.getAttribute("data-present") });
+  }
+
   function translate(root, only) {
     var sel = "[data-i18n]," + ATTRS.map(function (a) { return "[" + a[0] + "]"; }).join(",");
     (root || document).querySelectorAll(sel).forEach(function (e) {
@@ -124,13 +133,13 @@
       // of every row at load
       var v;
       if (k && DICT[k] && (!only || only[k])) {
-        v = fill(t(k), e.getAttribute("data-i18n-args"));
+        v = fill(t(k), argsOf(e));
         if (e.textContent !== v) e.textContent = v;
       }
       ATTRS.forEach(function (a) {
         var ak = e.getAttribute(a[0]);
         if (ak && DICT[ak] && (!only || only[ak])) {
-          v = fill(t(ak), e.getAttribute("data-i18n-args"));
+          v = fill(t(ak), argsOf(e));
           if (e.getAttribute(a[1]) !== v) e.setAttribute(a[1], v);
         }
       });
@@ -475,7 +484,7 @@
           // as the base page shows them: plain text, its passages not permalinks (the reading text's are)
           o.querySelectorAll("mark.v-ins").forEach(function (m) { m.remove(); });
           o.querySelectorAll("mark[data-app]").forEach(function (m) { m.replaceWith.apply(m, m.childNodes); });
-          o.querySelectorAll("[data-unit][id]").forEach(function (u) { u.removeAttribute("id"); });
+          o.querySelectorAll(".unit[id]").forEach(function (u) { u.setAttribute("data-unit", u.id); u.removeAttribute("id"); });
           nb.appendChild(o);
         });
       }
@@ -512,7 +521,8 @@
         }
         gaps.forEach(function (g) {
           var p = mk("p", g.className, g.textContent);
-          ["data-i18n", "data-i18n-args"].forEach(function (k) { if (g.hasAttribute(k)) p.setAttribute(k, g.getAttribute(k)); });
+          if (g.hasAttribute("data-i18n")) p.setAttribute("data-i18n", g.getAttribute("data-i18n"));
+          if (argsOf(g)) p.setAttribute("data-i18n-args", argsOf(g));
           ap.appendChild(p);
         });
         nb.appendChild(ap);
@@ -560,6 +570,57 @@
     }
     document.title = document.title.replace(/ · .*? · /, " · " + w + " 校记 · ");
   }
+  /* The bar's display options (layers, variant types and the stepper, reading, columns): they show only through
+     this script (the tools button), so it draws them, from the page's data-tools (render/html.py bar_tools),
+     before anything below looks for them; the page's interface language names them. */
+  function buildTools() {
+    var box = document.getElementById("bar-tools");
+    var d = null;
+    try { d = box && JSON.parse(box.getAttribute("data-tools") || "null"); } catch (e) { d = null; }
+    if (!d) return;
+    function esc(s) { return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;"); }
+    function tr(key, dflt) { return esc(DICT[key] ? t(key) : dflt); }
+    var h = '<fieldset class="toggles layers"><legend data-i18n="layers">' + tr("layers", "层次") + "</legend>";
+    d.l.forEach(function (x) {
+      var l = esc(x[0]);
+      h += '<label class="tg chip-' + l + '" title="' + tr("layer-name-" + x[0], x[1]) + '" data-i18n-title="layer-name-' + l +
+        '"><input type="checkbox" data-layer="' + l + '" checked><span lang="zh-Hans" data-i18n="layer-' + l + '">' +
+        tr("layer-" + x[0], x[1]) + "</span></label>";
+    });
+    h += "</fieldset>";
+    if (d.v.length) {
+      var opts = '<option value="" data-i18n="vt-all">' + tr("vt-all", "全部") + "</option>";
+      h += '<fieldset class="toggles vtypes"><legend data-i18n="variants">' + tr("variants", "异文") + "</legend>";
+      d.v.forEach(function (x) {
+        var k = esc(x[0]), off = x[0] === "orthographic";
+        h += '<label class="tg" title="' + esc(x[2]) + '"><input type="checkbox" data-vtype="' + k + '"' +
+          (off ? " data-default-off" : " checked") + '><span class="swatch v ' + esc(x[3]) + '" data-i18n="vt-' + k + '">' +
+          tr("vt-" + x[0], x[1]) + '</span><span class="n">' + esc(x[2]) + "</span></label>";
+        opts += '<option value="' + k + '" data-cls="' + esc(x[3]) + '" data-i18n="vt-' + k + '">' + tr("vt-" + x[0], x[1]) + "</option>";
+      });
+      h += '</fieldset><div class="stepper" role="group" aria-label="' + tr("step", "逐条查看异文") + '" data-i18n-aria="step">' +
+        '<label for="step-type" class="vh" data-i18n="step-type">' + tr("step-type", "异文类型") + '</label><select id="step-type">' + opts +
+        '</select><button type="button" id="step-prev" title="' + tr("step-prev", "上一处 (k)") + '" data-i18n-title="step-prev">‹ k</button>' +
+        '<button type="button" id="step-next" title="' + tr("step-next", "下一处 (j)") + '" data-i18n-title="step-next">j ›</button></div>';
+    }
+    h += '<fieldset class="toggles reading"><legend data-i18n="reading-opts">' + tr("reading-opts", "阅读") + "</legend>" +
+      '<label class="tg" title="' + tr("show-para-tip", "") + '" data-i18n-title="show-para-tip"><input type="checkbox" id="show-para">' +
+      '<span data-i18n="show-para">' + tr("show-para", "") + "</span></label></fieldset>";
+    if (d.c.length) {
+      h += '<fieldset class="toggles columns" id="columns"><legend data-i18n="columns">' + tr("columns", "列") + "</legend>";
+      d.c.forEach(function (x) {
+        var s = esc(x[0]);
+        h += '<span class="tg colchip" data-wit="' + s + '"><label title="' + esc(x[1]) + '"><input type="checkbox" data-col="' + s +
+          '" checked> <b>' + s + '</b></label><button type="button" class="mv" data-move="-1" aria-label="' + s + ' ←" title="' +
+          tr("move-left", "左移") + '" data-i18n-title="move-left">‹</button><button type="button" class="mv" data-move="1" aria-label="' +
+          s + ' →" title="' + tr("move-right", "右移") + '" data-i18n-title="move-right">›</button></span>';
+      });
+      h += "</fieldset>";
+    }
+    box.innerHTML = h;
+  }
+  buildTools();
+
   if (READER) readingView(READER);
 
   document.addEventListener("click", function (e) {
@@ -735,12 +796,12 @@
   }
 
   /* ---------------------------------------------------------------- the apparatus popover */
-  /* the entries of this page (number, row) completed from the chapter's file (apps/NAME.js, one for its views) */
+  /* the entries of this page (id → its number) completed from the chapter's file (apps/NAME.js, one for its views) */
   var APPS = (function () {
     var here = readJSON("apps-data"), D = window.jiaokanData || {}, all = D.apps || {}, lz = D.lz || {}, out = {};
     Object.keys(here).forEach(function (id) {  // r: per reading [siglum, text, where, type, unit] (its place composed)
       var a = entryOf(all[id]);
-      if (a) out[id] = Object.assign({ lz: lz[a.layer] || a.layer }, a, here[id], READER ? { n: READ_NUM[id] || null } : {},
+      if (a) out[id] = Object.assign({ lz: lz[a.layer] || a.layer }, a, { n: READER ? READ_NUM[id] || null : here[id] },
         { r: a.r.map(function (r) { return [r[0], r[1], placeOf(r), r[4], r[5]]; }) });
     });
     return out;

@@ -453,7 +453,7 @@
     var st = r.hit.st;
     var unitEl = r.d.id && document.getElementById(r.d.id);
     if (unitEl && unitEl.matches(".an")) { unitEl.classList.add("hit-note"); return; }  // a hit in a 案 note
-    if (!unitEl || !unitEl.matches("[data-unit]")) return;
+    if (!unitEl || !unitEl.matches(".unit")) return;
     // which piece of the layer: anchors of this unit in the stream before the hit
     var i = lowerBound(st.a, r.hit.cp, function (x) { return x[0]; });
     var k = 0;
