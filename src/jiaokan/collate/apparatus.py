@@ -153,17 +153,20 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     shared = _Shared(col, tei_names, targets, own, glyphs)
     files = shared.files
     last_row = None
+    first: dict[str, str] = {}
     for row_id, layer, texts, segments in row_layer_segments(col):
-        row = row_ids[row_id]
-        # the passage where each witness's text of the row begins: the row's first ab points to it (its
-        # later abs, the same row's other layers, point where it does: said once, not once per layer), and a
-        # reading standing in it says nothing more (only one in a later passage of the row has its own @corresp)
-        first = {s: uids[0] for s, uids in row.units.items() if uids and uids[0] in targets[s]}
-        corresp = " ".join(f"{files[s]}#{targets[s][uid]}" for s, uid in first.items()) \
-            if row_id != last_row else ""
-        last_row = row_id
+        corresp = ""
+        if row_id != last_row:
+            # the passage where each witness's text of the row begins: the row's first ab points to it (its
+            # later abs, the same row's other layers, point where it does: said once, not once per layer), and
+            # a reading standing in it says nothing more (only one in a later passage of the row has its own
+            # @corresp)
+            first = {s: uids[0] for s, uids in row_ids[row_id].units.items() if uids and uids[0] in targets[s]}
+            corresp = M.attrs(corresp=" ".join(f"{files[s]}#{targets[s][uid]}" for s, uid in first.items()) or None)
+            last_row = row_id
         ab_id = f"{row_id}.{layer}"
-        out.append(M.start("ab", type=layer, n=row_id, xml_id=ab_id, corresp=corresp or None))
+        # (the row and the layer make the xml:id, an NCName: nothing in them to escape, as for an app's)
+        out.append(f'<ab type="{layer}" n="{row_id}" xml:id="{ab_id}"{corresp}>')
         _write_segments(out, ab_id, segments, texts, shared, first)
         out.append("</ab>")
     out.append("</div></body></text>")
@@ -318,12 +321,13 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         keeps: without the punctuation at its ends (punctuation is not collated; its ends are found
         among the offsets the text keeps, :meth:`LayerText.kept`), or as it stands (``own_script``:
         a reading keeps its punctuation, the panel is the witness)."""
-        lt = texts[s]
-        kept = lt.kept()
+        text, kept = kept_of[s]
         i, j = bisect_left(kept, x0), bisect_left(kept, x1)
         if own_script:
-            return x0, lt.text[x0:x1], j - i
-        return (kept[i], lt.text[kept[i]:kept[j - 1] + 1], j - i) if i < j else (x0, "", 0)
+            return x0, text[x0:x1], j - i
+        return (kept[i], text[kept[i]:kept[j - 1] + 1], j - i) if i < j else (x0, "", 0)
+
+    kept_of = {s: (lt.text, lt.kept()) for s, lt in texts.items()}  # (asked once per ab, not per reading)
 
     def emit_text(a0: int, a1: int) -> None:
         if a1 > a0:  # no empty text: an ab whose first segment is an app stays without one
@@ -398,7 +402,11 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
                 emit_plain(a0, a1)
             continue
         own = seg.apps[0] if len(seg.apps) == 1 and (seg.apps[0].lem.start, seg.apps[0].lem.end) == (a0, a1) else None
-        subtypes = {x.subtype for x in seg.apps}
+        if len(seg.apps) == 1:  # (most entries: the subtype its own)
+            subtype = seg.apps[0].subtype
+        else:
+            subtypes = {x.subtype for x in seg.apps}
+            subtype = subtypes.pop() if len(subtypes) == 1 else None
         lem_at, lem_text, lem_n = trimmed(base, a0, a1)
         read_at = {s: trimmed(s, b0, b1) for s, (b0, b1) in seg.spans.items() if s != base and s not in seg.absent}
         agree = [s for s, (_, r, rn) in read_at.items() if same(r, rn, lem_text, lem_n)]
@@ -408,7 +416,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         # every app has an id: an entry of the collation has its own; text a witness lacks
         # (layer, edge, lacuna) is numbered within its ab
         # (an xml:id is an NCName, nothing in it to escape; a wrong one fails the profile check)
-        add(f"<app{typed(seg.type)}{subtyped(subtypes.pop() if len(subtypes) == 1 else None)}"
+        add(f"<app{typed(seg.type)}{subtyped(subtype)}"
             f' xml:id="{seg.apps[0].id if seg.apps else f"{ab_id}.x{next(extra)}"}">')
         attrs = wit(lem_wits)
         if lem_text:
