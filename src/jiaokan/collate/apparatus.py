@@ -21,10 +21,11 @@ from __future__ import annotations
 import copy
 import itertools
 from bisect import bisect_left, bisect_right
-from functools import lru_cache, partial
+from functools import lru_cache
 from itertools import compress
 from operator import ne
 from pathlib import Path
+from typing import Callable
 
 from lxml import etree
 
@@ -239,8 +240,9 @@ class _Shared:
         self.glyphs = glyphs
         self.folded: dict[str, str] = {}
         self._corresp: dict[tuple[str, str | None], str] = {}
-        self._attrs: dict[tuple[str, str | None], str] = {}
+        self._attrs: dict[str, dict[str | None, str]] = {}
         self._types: dict[str | None, str] = {}
+        self.n_at, self.rdg_type, self.subtyped = (self.attr(name) for name in ("n", "type", "subtype"))
         self._wits: dict[tuple[str, ...], str] = {}
 
     def fold(self, x: str) -> str:
@@ -257,12 +259,18 @@ class _Shared:
             got = self._corresp[s, unit] = M.attrs(corresp=f"{self.files[s]}#{target}" if target else None)
         return got
 
-    def attr(self, name: str, value: str | None) -> str:
-        """`` name="value"`` ("" for None): a page (``n``), a reading's ``type``, an app's ``subtype``."""
-        got = self._attrs.get((name, value))
-        if got is None:
-            got = self._attrs[name, value] = M.attrs(**{name: value})
-        return got
+    def attr(self, name: str) -> Callable[[str | None], str]:
+        """value → `` name="value"`` ("" for None): a page (``n``), a reading's ``type``, an app's
+        ``subtype``; each made once (a look-up in its own table: asked of a hundred thousand readings)."""
+        made = self._attrs.setdefault(name, {})
+
+        def attr(value: str | None) -> str:
+            got = made.get(value)
+            if got is None:
+                got = made[value] = M.attrs(**{name: value})
+            return got
+
+        return attr
 
     def typed(self, vtype: str | None) -> str:
         """`` type="t" ana="#vt-t"`` of an app (``ana`` for the types of the taxonomy only; a reading has
@@ -390,7 +398,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         return True
 
     wit, typed, pointer = shared.wit, shared.typed, shared.corresp
-    n_at, rdg_type, subtyped = (partial(shared.attr, name) for name in ("n", "type", "subtype"))
+    n_at, rdg_type, subtyped = shared.n_at, shared.rdg_type, shared.subtyped
 
     def corresp_at(s: str, unit: str | None) -> str:
         """`` corresp="…"`` for a reading of ``s`` in ``unit``: "" where the ab points there already."""
@@ -411,7 +419,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             subtype = subtypes.pop() if len(subtypes) == 1 else None
         lem_at, lem_text, lem_n = trimmed(base, a0, a1)
         read_at = {s: trimmed(s, b0, b1) for s, (b0, b1) in seg.spans.items() if s != base and s not in seg.absent}
-        agree = [s for s, (_, r, rn) in read_at.items() if same(r, rn, lem_text, lem_n)]
+        agree = [s for s, (_, r, rn) in read_at.items() if r == lem_text or same(r, rn, lem_text, lem_n)]
         base_absent = base in seg.absent
         lem_wits = (base, *agree, *([s for s in seg.absent if s != base] if base_absent else ()))
         lost = base_absent and seg.absent[base] == "lacuna"
