@@ -104,7 +104,7 @@ def entry_passage(col: Collation) -> Callable[[App], str | None]:
     (The rows' first units looked up in a table made once, not by walking the rows for each entry.)"""
     first: dict[str, str | None] = {}
     for r in col.rows:
-        if r.id not in first:  # the first row of an id, as :func:`row_units` finds it
+        if r.id not in first:  # (the first row of an id, as a walk of the rows would find it)
             units = r.units.get(col.base, [])
             first[r.id] = units[0] if units else None
 
@@ -112,13 +112,6 @@ def entry_passage(col: Collation) -> Callable[[App], str | None]:
         return a.lem.unit or first.get(a.row)
 
     return passage
-
-
-def row_units(col: Collation, row_id: str) -> list[str]:
-    for r in col.rows:
-        if r.id == row_id:
-            return r.units.get(col.base, [])
-    return []
 
 
 def write_json(col: Collation, path: str | Path, layout: str = "python") -> Path:
