@@ -21,10 +21,11 @@ from __future__ import annotations
 import copy
 import itertools
 from bisect import bisect_left, bisect_right
-from functools import lru_cache, partial
+from functools import lru_cache
 from itertools import compress
 from operator import ne
 from pathlib import Path
+from typing import Callable
 
 from lxml import etree
 
@@ -153,17 +154,20 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     shared = _Shared(col, tei_names, targets, own, glyphs)
     files = shared.files
     last_row = None
+    first: dict[str, str] = {}
     for row_id, layer, texts, segments in row_layer_segments(col):
-        row = row_ids[row_id]
-        # the passage where each witness's text of the row begins: the row's first ab points to it (its
-        # later abs, the same row's other layers, point where it does: said once, not once per layer), and a
-        # reading standing in it says nothing more (only one in a later passage of the row has its own @corresp)
-        first = {s: uids[0] for s, uids in row.units.items() if uids and uids[0] in targets[s]}
-        corresp = " ".join(f"{files[s]}#{targets[s][uid]}" for s, uid in first.items()) \
-            if row_id != last_row else ""
-        last_row = row_id
+        corresp = ""
+        if row_id != last_row:
+            # the passage where each witness's text of the row begins: the row's first ab points to it (its
+            # later abs, the same row's other layers, point where it does: said once, not once per layer), and
+            # a reading standing in it says nothing more (only one in a later passage of the row has its own
+            # @corresp)
+            first = {s: uids[0] for s, uids in row_ids[row_id].units.items() if uids and uids[0] in targets[s]}
+            corresp = M.attrs(corresp=" ".join(f"{files[s]}#{targets[s][uid]}" for s, uid in first.items()) or None)
+            last_row = row_id
         ab_id = f"{row_id}.{layer}"
-        out.append(M.start("ab", type=layer, n=row_id, xml_id=ab_id, corresp=corresp or None))
+        # (the row and the layer make the xml:id, an NCName: nothing in them to escape, as for an app's)
+        out.append(f'<ab type="{layer}" n="{row_id}" xml:id="{ab_id}"{corresp}>')
         _write_segments(out, ab_id, segments, texts, shared, first)
         out.append("</ab>")
     out.append("</div></body></text>")
@@ -180,8 +184,10 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     return etree.ElementTree(doc)
 
 
-#: the ``ab`` elements without a text node of their own (only those are pretty-printed)
-_ENTRIES_ONLY = etree.XPath("t:text//t:ab[not(text())][*]", namespaces={"t": TEI_NS})
+#: the ``ab`` elements without a text node of their own (only those are pretty-printed): the children of
+#: the body's ``div``, where :func:`collation_to_tei` writes every one (not a search through every
+#: element of the text, half the time)
+_ENTRIES_ONLY = etree.XPath("t:text/t:body/t:div/t:ab[not(text())][*]", namespaces={"t": TEI_NS})
 
 
 def with_glyphs(lt: LayerText, start: int, text: str, used: set[str]) -> str:
@@ -234,8 +240,9 @@ class _Shared:
         self.glyphs = glyphs
         self.folded: dict[str, str] = {}
         self._corresp: dict[tuple[str, str | None], str] = {}
-        self._attrs: dict[tuple[str, str | None], str] = {}
+        self._attrs: dict[str, dict[str | None, str]] = {}
         self._types: dict[str | None, str] = {}
+        self.n_at, self.rdg_type, self.subtyped = (self.attr(name) for name in ("n", "type", "subtype"))
         self._wits: dict[tuple[str, ...], str] = {}
 
     def fold(self, x: str) -> str:
@@ -252,12 +259,18 @@ class _Shared:
             got = self._corresp[s, unit] = M.attrs(corresp=f"{self.files[s]}#{target}" if target else None)
         return got
 
-    def attr(self, name: str, value: str | None) -> str:
-        """`` name="value"`` ("" for None): a page (``n``), a reading's ``type``, an app's ``subtype``."""
-        got = self._attrs.get((name, value))
-        if got is None:
-            got = self._attrs[name, value] = M.attrs(**{name: value})
-        return got
+    def attr(self, name: str) -> Callable[[str | None], str]:
+        """value → `` name="value"`` ("" for None): a page (``n``), a reading's ``type``, an app's
+        ``subtype``; each made once (a look-up in its own table: asked of a hundred thousand readings)."""
+        made = self._attrs.setdefault(name, {})
+
+        def attr(value: str | None) -> str:
+            got = made.get(value)
+            if got is None:
+                got = made[value] = M.attrs(**{name: value})
+            return got
+
+        return attr
 
     def typed(self, vtype: str | None) -> str:
         """`` type="t" ana="#vt-t"`` of an app (``ana`` for the types of the taxonomy only; a reading has
@@ -318,12 +331,13 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         keeps: without the punctuation at its ends (punctuation is not collated; its ends are found
         among the offsets the text keeps, :meth:`LayerText.kept`), or as it stands (``own_script``:
         a reading keeps its punctuation, the panel is the witness)."""
-        lt = texts[s]
-        kept = lt.kept()
+        text, kept = kept_of[s]
         i, j = bisect_left(kept, x0), bisect_left(kept, x1)
         if own_script:
-            return x0, lt.text[x0:x1], j - i
-        return (kept[i], lt.text[kept[i]:kept[j - 1] + 1], j - i) if i < j else (x0, "", 0)
+            return x0, text[x0:x1], j - i
+        return (kept[i], text[kept[i]:kept[j - 1] + 1], j - i) if i < j else (x0, "", 0)
+
+    kept_of = {s: (lt.text, lt.kept()) for s, lt in texts.items()}  # (asked once per ab, not per reading)
 
     def emit_text(a0: int, a1: int) -> None:
         if a1 > a0:  # no empty text: an ab whose first segment is an app stays without one
@@ -384,7 +398,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         return True
 
     wit, typed, pointer = shared.wit, shared.typed, shared.corresp
-    n_at, rdg_type, subtyped = (partial(shared.attr, name) for name in ("n", "type", "subtype"))
+    n_at, rdg_type, subtyped = shared.n_at, shared.rdg_type, shared.subtyped
 
     def corresp_at(s: str, unit: str | None) -> str:
         """`` corresp="…"`` for a reading of ``s`` in ``unit``: "" where the ab points there already."""
@@ -398,17 +412,21 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
                 emit_plain(a0, a1)
             continue
         own = seg.apps[0] if len(seg.apps) == 1 and (seg.apps[0].lem.start, seg.apps[0].lem.end) == (a0, a1) else None
-        subtypes = {x.subtype for x in seg.apps}
+        if len(seg.apps) == 1:  # (most entries: the subtype its own)
+            subtype = seg.apps[0].subtype
+        else:
+            subtypes = {x.subtype for x in seg.apps}
+            subtype = subtypes.pop() if len(subtypes) == 1 else None
         lem_at, lem_text, lem_n = trimmed(base, a0, a1)
         read_at = {s: trimmed(s, b0, b1) for s, (b0, b1) in seg.spans.items() if s != base and s not in seg.absent}
-        agree = [s for s, (_, r, rn) in read_at.items() if same(r, rn, lem_text, lem_n)]
+        agree = [s for s, (_, r, rn) in read_at.items() if r == lem_text or same(r, rn, lem_text, lem_n)]
         base_absent = base in seg.absent
         lem_wits = (base, *agree, *([s for s in seg.absent if s != base] if base_absent else ()))
         lost = base_absent and seg.absent[base] == "lacuna"
         # every app has an id: an entry of the collation has its own; text a witness lacks
         # (layer, edge, lacuna) is numbered within its ab
         # (an xml:id is an NCName, nothing in it to escape; a wrong one fails the profile check)
-        add(f"<app{typed(seg.type)}{subtyped(subtypes.pop() if len(subtypes) == 1 else None)}"
+        add(f"<app{typed(seg.type)}{subtyped(subtype)}"
             f' xml:id="{seg.apps[0].id if seg.apps else f"{ab_id}.x{next(extra)}"}">')
         attrs = wit(lem_wits)
         if lem_text:

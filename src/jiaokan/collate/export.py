@@ -14,7 +14,7 @@ row and layer so existing tooling can still tell 经 from 注.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable
 
 from ..io import atomic_write_bytes, json_bytes
 from ..normalize import key
@@ -65,26 +65,29 @@ def collation_to_json(col: Collation, layout: str = "python") -> dict:
     }
 
 
-def apparatus_fields(col: Collation) -> dict:
+def apparatus_fields(col: Collation, variants: list | None = None) -> dict:
     """What the JSON says besides the alignment table: base, variants, layer gaps, rows, counts
-    (shared with the lean table :mod:`.leanjson` that ``jiaokan build`` writes)."""
-    variants = [
-        {
-            "id": a.id,
-            "passage": a.lem.unit or next(iter(row_units(col, a.row)), None),
-            "row": a.row,
-            "layer": a.layer,
-            "type": a.type,
-            "subtype": a.subtype,
-            "readings": {col.base: a.lem.text, **{s: r.text for s, r in a.readings.items()}},
-            "types": {s: r.type for s, r in a.readings.items()},
-            "context": a.context,
-            "pages": {col.base: a.lem.page, **{s: r.page for s, r in a.readings.items()}},
-            "lines": {col.base: a.lem.line, **{s: r.line for s, r in a.readings.items()}},
-            "columns": {col.base: a.lem.col, **{s: r.col for s, r in a.readings.items()}},
-        }
-        for a in col.apps
-    ]
+    (shared with the lean table :mod:`.leanjson` that ``jiaokan build`` writes, which gives its
+    ``variants`` made its own way, as lists: :func:`entry_passage`)."""
+    if variants is None:
+        passage = entry_passage(col)
+        variants = [
+            {
+                "id": a.id,
+                "passage": passage(a),
+                "row": a.row,
+                "layer": a.layer,
+                "type": a.type,
+                "subtype": a.subtype,
+                "readings": {col.base: a.lem.text, **{s: r.text for s, r in a.readings.items()}},
+                "types": {s: r.type for s, r in a.readings.items()},
+                "context": a.context,
+                "pages": {col.base: a.lem.page, **{s: r.page for s, r in a.readings.items()}},
+                "lines": {col.base: a.lem.line, **{s: r.line for s, r in a.readings.items()}},
+                "columns": {col.base: a.lem.col, **{s: r.col for s, r in a.readings.items()}},
+            }
+            for a in col.apps
+        ]
     return {
         "base": col.base,
         "variants": variants,
@@ -95,11 +98,20 @@ def apparatus_fields(col: Collation) -> dict:
     }
 
 
-def row_units(col: Collation, row_id: str) -> list[str]:
+def entry_passage(col: Collation) -> Callable[[App], str | None]:
+    """An entry's ``passage``: its lemma's unit, else the base's first unit of its row (or None).
+
+    (The rows' first units looked up in a table made once, not by walking the rows for each entry.)"""
+    first: dict[str, str | None] = {}
     for r in col.rows:
-        if r.id == row_id:
-            return r.units.get(col.base, [])
-    return []
+        if r.id not in first:  # (the first row of an id, as a walk of the rows would find it)
+            units = r.units.get(col.base, [])
+            first[r.id] = units[0] if units else None
+
+    def passage(a: App) -> str | None:
+        return a.lem.unit or first.get(a.row)
+
+    return passage
 
 
 def write_json(col: Collation, path: str | Path, layout: str = "python") -> Path:

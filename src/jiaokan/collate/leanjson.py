@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from ..io import write_json
-from .export import apparatus_fields
+from .export import apparatus_fields, entry_passage
 from .model import Collation
 from .segments import row_layer_segments
 
@@ -131,16 +131,29 @@ def lean_json(col: Collation) -> dict:
                 cells.append(SAME_AS_BASE if cell is not None and cell == here else cell)
         key = (row_id, layer)
         joined[key] = joined.get(key, "") + "".join(parts)
-    fields = apparatus_fields(col)
-    names = [("at" if k == "context" else k) for k in fields["variants"][0]] if fields["variants"] \
-        else list(VARIANT_FIELDS)
-    assert all(k in _PER_WITNESS for k, x in (fields["variants"] or [{}])[0].items() if isinstance(x, dict)), names
-    for v, a in zip(fields["variants"], col.apps):
+    passage = entry_passage(col)
+    names = list(VARIANT_FIELDS)
+    # each entry's fields as a list in that order (the per-witness ones a value per siglum, None where the
+    # witness has none), made at once: not a dict per entry and per field (apparatus_fields') cut up again
+    variants: list[list[Any]] = []
+    bi = sigla.index(base)
+    for a in col.apps:
+        lem, rs = a.lem, a.readings
+        got = [rs.get(s) for s in sigla]
+        got[bi] = lem
+        types = [r.type if r is not None else None for r in got]
+        types[bi] = None  # (the base's reading has no type)
         text = joined.get((a.row, a.layer), "")
         # the lemma's offset where it cuts the very context again from the table, else the context itself
-        v["at"] = a.lem.start if _context(text, a.lem.start, a.lem.text) == a.context else a.context
-    fields["variants"] = [[list(map(v[k].get, sigla)) if k in _PER_WITNESS else v[k] for k in names]
-                          for v in fields["variants"]]
+        offset: int | str = lem.start if _context(text, lem.start, lem.text) == a.context else a.context
+        variants.append([
+            a.id, passage(a), a.row, a.layer, a.type, a.subtype,
+            [r.text if r is not None else None for r in got], types, offset,
+            [r.page if r is not None else None for r in got],
+            [r.line if r is not None else None for r in got],
+            [r.col if r is not None else None for r in got],
+        ])
+    fields = apparatus_fields(col, variants)
     codes = _encode(fields["variants"], names)
     fields["layer_gaps"] = [[g[k] for k in GAP_FIELDS] for g in fields["layer_gaps"]]
     return {"format": FORMAT, "witnesses": sigla, "base": fields.pop("base"), "columns": columns,
