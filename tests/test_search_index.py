@@ -175,6 +175,34 @@ def test_citation_records_give_page_and_line_of_every_piece(dasheyi):
     assert wit["tei"] is None or wit["tei"].endswith(".xml")
 
 
+def test_the_inverse_table_is_every_characters_key():
+    """The characters that fold to each key, found by asking only those a fold can change, are what asking every
+    code point of the typable blocks finds."""
+    from jiaokan.render import searchfold
+
+    every: dict[str, list[str]] = {}
+    for lo, hi in searchfold._TYPABLE:
+        for cp in range(lo, hi + 1):
+            k = key(chr(cp))
+            if k and k != chr(cp) and len(k) == 1:
+                every.setdefault(k, []).append(chr(cp))
+    searchfold._by_key.cache_clear()
+    assert searchfold._by_key() == {k: tuple(v) for k, v in every.items()}
+    assert "禮" in searchfold._by_key()["礼"]  # 禮 is typed and found as 礼
+
+
+def test_the_index_reads_what_each_witness_holds(dasheyi):
+    """What the search index's walk found a witness to hold is what reading all of it again finds."""
+    from jiaokan.render import searchfold
+
+    for w in dasheyi.witnesses.values():
+        searchfold._held.clear()
+        fresh = searchfold.chars_of(w)
+        searchfold._held.clear()
+        chapter_index(dasheyi)
+        assert searchfold._held[id(w)][1] == fresh and len(fresh) > 100
+
+
 def test_fold_is_the_collations_key(dasheyi):
     """One folding table for the book (search/fold.js), not one in each chapter's file."""
     fold = book_fold([dasheyi])

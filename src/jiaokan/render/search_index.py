@@ -34,7 +34,7 @@ from typing import Iterator
 
 from ..emend.verdict import NoteVerdict
 from ..io import atomic_write_bytes, json_bytes
-from ..model import LAYERS, Inline, LineBreak, Note, PageBreak, Text, Witness
+from ..model import LAYERS, Gaiji, Inline, Label, LineBreak, Note, PageBreak, Text, Witness
 from ..normalize import strip_ignorable
 from .appview import app_table, app_tables, apps_src, reader_data
 from .overview import overview_cells, overview_data
@@ -42,7 +42,7 @@ from .chapter import Chapter
 from .cite import cite_head, hanzi_number, leaf_ref, work_title
 from .html import LAYER_ZH, lang_of
 from .notes import Verdicts
-from .searchfold import fold_table
+from .searchfold import chars_of, fold_table, remember
 from .sentences import hans, reason_zh, say_en, say_hans, say_zh, target_en, target_zh
 from .truth import shown_claim, shown_verdict
 
@@ -63,6 +63,7 @@ class _Stream:
     n: int = 0  # characters so far
     anchors: list[list] = field(default_factory=list)  # [offset, element id, row id]
     pages: list[list] = field(default_factory=list)  # [offset, page label]
+    dropped: list[str] = field(default_factory=list)  # the runs added that held characters the stream drops
     _page: str | None = None
 
     def at(self, target: str, row: str | None) -> None:
@@ -76,6 +77,8 @@ class _Stream:
             self.pages.append([self.n, page])
             self._page = page
         t = strip_ignorable(s)
+        if len(t) != len(s):
+            self.dropped.append(s)
         if t:
             self.parts.append(t)
             self.n += len(t)
@@ -184,7 +187,9 @@ def _row_of(ch: Chapter) -> dict[tuple[str, str], str]:
 
 def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdicts: Verdicts | None,
                    zs: str | None, names: dict[str, str]) -> tuple[list[_Stream], dict, dict, _Pages]:
-    """One walk over a witness: its streams, the citation records of its pieces, its notes, its pages."""
+    """One walk over a witness: its streams, the citation records of its pieces, its notes, its pages; and what it
+    holds, for the book's folding table (:func:`.searchfold.remember`): its streams' characters, those they drop,
+    and the labels' and gaiji's (as read and as written)."""
     streams: dict[str, _Stream] = {}
     cite: dict[str, list] = {}
     notes: dict[str, dict] = {}
@@ -192,6 +197,7 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
     lines = _Lines()
     page: str | None = None  # the page in force (as :class:`jiaokan.model.Where` carries it)
     after: list[tuple[dict, _Stream, int]] = []  # a note, its host stream, where it stands in it
+    held: list[str] = []  # what the streams do not hold of the witness's characters
     for u in w.units():
         row = rows.get((s, u.id))
         records: list = []
@@ -207,7 +213,10 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
             offset = 0
             note: Note | None = None
             for node, in_note in _nodes(p.content):
-                if type(node) is not Text:  # a text run turns no line nor page
+                kind = type(node)
+                if kind is not Text:  # a text run turns no line nor page
+                    if kind is Gaiji or kind is Label:
+                        held += (node.source, node.reading)
                     lines.step(node)
                     if isinstance(node, PageBreak):
                         page = node.n
@@ -240,6 +249,9 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
             rec[1] = line_runs(own, pages)
     for rec_n, host, at in after:  # the text right after each note, now that the host streams are whole
         rec_n["after"] = host.text()[at:at + ANCHOR_CHARS]
+    held += [x.text() for x in streams.values()]
+    held += [t for x in streams.values() for t in x.dropped]
+    remember(w, frozenset("".join(held)))
     order = {layer: i for i, layer in enumerate(LAYERS)}
     return sorted(streams.values(), key=lambda x: order.get(x.layer, len(order))), cite, notes, pages
 
@@ -406,12 +418,14 @@ def data_src(name: str) -> str:
     return f"search/{name}.js"
 
 
-def write_chapter_search(ch: Chapter, out: Path, verdicts: Verdicts | None) -> dict[str, int]:
+def write_chapter_search(ch: Chapter, out: Path, verdicts: Verdicts | None) -> tuple[dict[str, int], dict[str, frozenset[str]]]:
     """Write one chapter's data files (search, and its apparatus entries when it is a collation); file name →
-    bytes."""
+    bytes, and siglum → the characters of each witness it indexes, for the book's folding table
+    (:func:`.searchfold.remember` them where the book's is made, :func:`write_book_search`)."""
     data = js_data(f"chapters/{ch.name}", chapter_index(ch, verdicts))
     atomic_write_bytes(out / search_src(ch), data)
-    return {search_src(ch): len(data), **write_chapter_apps(ch, out)}
+    held = {s: chars_of(w) for s, w in ch.witnesses.items() if s not in ch.search_from}
+    return {search_src(ch): len(data), **write_chapter_apps(ch, out)}, held
 
 
 def write_chapter_apps(ch: Chapter, out: Path) -> dict[str, int]:
