@@ -20,7 +20,7 @@ from jiaokan.normalize.numerals import chinese_numeral
 from jiaokan.render.chapter import Chapter
 from jiaokan.render.cite import citation, hanzi_number, juan_and_leaf, page_ref, work_title
 from jiaokan.render.search_index import (_Pages, book_fold, chapter_index, js_data, leaf_by_rule, line_runs, piece_key,
-                                         share_search_data)
+                                         row_key, share_search_data)
 from jiaokan.render.searchfold import fold_table
 from jiaokan.render.sentences import target_en, target_zh
 
@@ -48,8 +48,10 @@ def _anchors(idx: dict, stream: dict) -> list[tuple]:
     in the witness's citation records, whose row ``rows`` gives, a note is its id, whose record gives the row."""
     units, rows = list(idx["cite"][stream["w"]]), idx["wits"][stream["w"]]["rows"]
     a = stream["a"]
-    return [(a[i], units[a[i + 1]], rows[a[i + 1]]) if isinstance(a[i + 1], int)
-            else (a[i], a[i + 1], idx["notes"][a[i + 1]]["r"]) for i in range(0, len(a), 2)]
+    offs = [sum(a[0:i + 1:2]) for i in range(0, len(a), 2)]  # each from the one before
+    return [(offs[i // 2], units[a[i + 1]], f"r{rows[a[i + 1]]}" if isinstance(rows[a[i + 1]], int) else rows[a[i + 1]])
+            if isinstance(a[i + 1], int) else (offs[i // 2], a[i + 1], idx["notes"][a[i + 1]]["r"])
+            for i in range(0, len(a), 2)]
 
 
 def test_a_layer_reads_across_its_an_note(dasheyi):
@@ -89,7 +91,7 @@ def test_streams_are_each_layers_reading_text(dasheyi):
 def _places(runs: list[list], labels: list[str]) -> list[tuple]:
     """A citation record's places (per run of lines: the page's number in ``labels``, the first line, then where
     each line starts) as (offset, page, line), as search.js's ``expand`` reads them."""
-    return [(run[j], None if run[0] is None else labels[run[0]], None if run[1] is None else run[1] + j - 2)
+    return [(sum(run[2:j + 1]), None if run[0] is None else labels[run[0]], None if run[1] is None else run[1] + j - 2)
             for run in runs for j in range(2, len(run))]
 
 
@@ -122,7 +124,7 @@ def test_citation_records_are_runs_of_lines():
     places = [[0, "1a", 3], [20, "1a", 4], [35, "1b", 1], [55, "1b", 2], [58, "1b", 5], [60, None, None]]
     pages = _Pages()
     runs = line_runs(places, pages)
-    assert runs == [[0, 3, 0, 20], [1, 1, 35, 55], [1, 5, 58], [None, None, 60]]
+    assert runs == [[0, 3, 0, 20], [1, 1, 35, 20], [1, 5, 58], [None, None, 60]]
     assert _places(runs, list(pages.index)) == [tuple(x) for x in places]
 
 
@@ -140,6 +142,7 @@ def test_a_page_label_the_script_can_read_is_not_written():
                                      "pages": {"7b": ["卷四", "葉七b"], "x1": ["", "p. x1"], "loc": 0}}
     assert piece_key("JS3.5", "JS3.5") == "" and piece_key("JS3.5", "JS3.5.zhu1") == ".zhu1"
     assert piece_key("JS3.5", "JS3.50.zhu1") == "JS3.50.zhu1" and piece_key("JS3.5", None) is None
+    assert [row_key(r) for r in ("r12", "front", "r0", "r", None)] == [12, "front", "r0", "r", None]
 
 
 def test_citation_records_give_page_and_line_of_every_piece(dasheyi):

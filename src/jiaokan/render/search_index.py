@@ -103,13 +103,18 @@ class _Stream:
         """``a``: where each unit starts, flat, [offset, unit, …]: the unit as its place in the witness's citation
         records (``cite``, whose ``rows`` give its row), a 案 note by its id (its record gives the row); ``pg``:
         where each page starts, flat, [offset, page, …], the page as its place in ``pl`` (:class:`_Pages`).
-        ``search.js`` (``expand``) makes the [offset, id, row] and [offset, label] pairs again."""
+        Each offset is counted from the one before (a few digits, not five).  ``search.js`` (``expand``) makes
+        the [offset, id, row] and [offset, label] pairs again."""
         a: list = []
+        at = 0
         for off, target, _row in self.anchors:
-            a += (off, units.get(target, target))
+            a += (off - at, units.get(target, target))
+            at = off
         pg: list = []
+        at = 0
         for off, page in self.pages:
-            pg += (off, pages.ix(page))
+            pg += (off - at, pages.ix(page))
+            at = off
         return {"w": self.siglum, "l": self.layer, "t": self.text(), "a": a, "pg": pg}
 
 
@@ -268,21 +273,27 @@ def _nodes(content: list[Inline], note: Note | None = None) -> Iterator[tuple[In
 def line_runs(places: list[list], pages: _Pages) -> list[list]:
     """A piece's places ([offset, page, line] where the place changes) as its citation record keeps them: one
     list per run of lines that follow each other on a page, the page's number in the witness's list
-    (:class:`_Pages`), the run's first line, then where each line starts, ``[[4, 8, 0], [5, 1, 18, 38]]``
-    (page 4 line 8 from offset 0; page 5 line 1 from 18, line 2 from 38).  A piece turns a line every twenty
-    characters and a leaf every hundred or two, so the page is written once a leaf and a line not at all but
-    where a run starts (all but a few dozen of the book's lines follow the one before); ``search.js``
-    (``expand``) makes the places again."""
+    (:class:`_Pages`), the run's first line, then where its first line starts and how long each line is,
+    ``[[4, 8, 0], [5, 1, 18, 20]]`` (page 4 line 8 from offset 0; page 5 line 1 from 18, line 2 from 38).  A
+    piece turns a line every twenty characters and a leaf every hundred or two, so the page is written once a
+    leaf and a line not at all but where a run starts (all but a few dozen of the book's lines follow the one
+    before); ``search.js`` (``expand``) makes the places again."""
     out: list[list] = []
     prev_page: str | None = None
     prev_line: int | None = None
+    prev_off = 0
     for off, page, line in places:
         if out and page == prev_page and line is not None and prev_line is not None and line == prev_line + 1:
-            out[-1].append(off)
+            out[-1].append(off - prev_off)
         else:
             out.append([pages.ix(page), line, off])
-        prev_page, prev_line = page, line
+        prev_page, prev_line, prev_off = page, line, off
     return out
+
+
+def row_key(row: str | None) -> str | int | None:
+    """A row's id as the witness's ``rows`` write it: ``r12`` as 12, any other (``front``, ``back``) as it is."""
+    return int(row[1:]) if row is not None and row[:1] == "r" and row[1:].isdigit() and row[1:2] != "0" else row
 
 
 def piece_key(unit: str, piece: str | None) -> str | None:
@@ -368,7 +379,7 @@ def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         juan = leaf_ref(None, None, m.juan)[0]
         wits[s] = {"title": m.title or m.file, "work": work_title(m), "script": m.script, "lang": lang_of(m.script),
                    "tei": ch.tei_files.get(s), **pages.to_json(juan), "role": m.role, "head": cite_head(m, ch.label),
-                   "juan": juan, "rows": [rows.get((s, uid)) for uid in c]}
+                   "juan": juan, "rows": [row_key(rows.get((s, uid))) for uid in c]}
     shared = {"sigla": ch.sigla, "from": {s: [name, data_src(name)] for s, name in ch.search_from.items()}} \
         if ch.search_from else {}
     return {

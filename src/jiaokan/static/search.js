@@ -99,10 +99,10 @@
         c[u] = c[u].map(function (rec) {
           var id = rec[0] === "" ? u : (rec[0] && rec[0][0] === "." ? u + rec[0] : rec[0]), groups = [];
           rec[1].forEach(function (run) {
-            var page = run[0] === null ? null : pl[run[0]], line = run[1];
+            var page = run[0] === null ? null : pl[run[0]], line = run[1], off = 0;
             var g = groups.length && groups[groups.length - 1][0] === page ? groups[groups.length - 1] : null;
             if (!g) groups.push(g = [page]);
-            for (var j = 2; j < run.length; j++) g.push(run[j], line === null ? null : line + j - 2);
+            for (var j = 2; j < run.length; j++) g.push(off += run[j], line === null ? null : line + j - 2);
           });
           return [id, groups];
         });
@@ -110,13 +110,14 @@
     });
     ch.s.forEach(function (st) {
       var wit = ch.wits[st.w] || {}, pl = wit.pl || [], rows = wit.rows || [];
-      var units = Object.keys(ch.cite[st.w] || {}), a = [], pg = [], i;
-      for (i = 0; i < st.a.length; i += 2) {
-        var r = st.a[i + 1], n = typeof r === "number" ? null : ch.notes[r];
-        a.push(typeof r === "number" ? [st.a[i], units[r], rows[r] === undefined ? null : rows[r]]
-                                     : [st.a[i], r, n && n.r !== undefined ? n.r : null]);
+      var units = Object.keys(ch.cite[st.w] || {}), a = [], pg = [], i, at = 0;
+      for (i = 0; i < st.a.length; i += 2) {  // offsets from the one before; a unit by its place, a row rN as N
+        var r = st.a[i + 1], n = typeof r === "number" ? null : ch.notes[r], row = rows[r];
+        at += st.a[i];
+        a.push(typeof r === "number" ? [at, units[r], row === undefined || row === null ? null : (typeof row === "number" ? "r" + row : row)]
+                                     : [at, r, n && n.r !== undefined ? n.r : null]);
       }
-      for (i = 0; i < st.pg.length; i += 2) pg.push([st.pg[i], st.pg[i + 1] === null ? null : pl[st.pg[i + 1]]]);
+      for (i = 0, at = 0; i < st.pg.length; i += 2) pg.push([at += st.pg[i], st.pg[i + 1] === null ? null : pl[st.pg[i + 1]]]);
       st.a = a;
       st.pg = pg;
     });
