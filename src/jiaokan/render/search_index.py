@@ -12,8 +12,10 @@ with anchors that say which unit, row, page and line each stretch belongs to.  T
 Files (loadable from file:// by ``<script src>``, no fetch):
 
 * ``search/NAME.js``   one chapter: streams, witnesses, the
-  citation records of every piece (:mod:`.cite`; its places by page, :func:`by_page`) and the 案 notes with
-  their verdicts;
+  citation records of every piece (:mod:`.cite`; its places as runs of lines, :func:`line_runs`) and the 案
+  notes with their verdicts; what is said again (a page label, a unit's id, a row, an offset's leading
+  digits) is written once, and ``search.js`` (``expand``) makes the records the scripts read when the file
+  is first used;
 * ``search/book.js``   the book: which chapters there are and where their files lie;
 * ``search/fold.js``   the book's folding table, one for every chapter (:func:`write_book_search`);
 * ``apps/NAME.js``     what every view of a chapter loads with the page: the overview strip and, for a
