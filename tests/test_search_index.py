@@ -19,8 +19,10 @@ from jiaokan.normalize import is_ignorable, key
 from jiaokan.normalize.numerals import chinese_numeral
 from jiaokan.render.chapter import Chapter
 from jiaokan.render.cite import citation, hanzi_number, juan_and_leaf, page_ref, work_title
-from jiaokan.render.search_index import book_fold, by_page, chapter_index, js_data, share_search_data
+from jiaokan.render.search_index import (_Pages, book_fold, chapter_index, js_data, leaf_by_rule, line_runs, piece_key,
+                                         row_key, share_search_data)
 from jiaokan.render.searchfold import fold_table
+from jiaokan.render.sentences import target_en, target_zh
 
 from .conftest import CORPUS
 
@@ -41,13 +43,26 @@ def _streams(idx: dict) -> dict[tuple[str, str], dict]:
     return {(s["w"], s["l"]): s for s in idx["s"]}
 
 
+def _anchors(idx: dict, stream: dict) -> list[tuple]:
+    """A stream's anchors as search.js's ``expand`` reads them: (offset, unit or note id, row); a unit is its place
+    in the witness's citation records, whose row ``rows`` gives, a note is its id, whose record gives the row."""
+    units, rows = list(idx["cite"][stream["w"]]), idx["wits"][stream["w"]]["rows"]
+    a = stream["a"]
+    offs = [sum(a[0:i + 1:2]) for i in range(0, len(a), 2)]  # each from the one before
+    return [(offs[i // 2], units[a[i + 1]], f"r{rows[a[i + 1]]}" if isinstance(rows[a[i + 1]], int) else rows[a[i + 1]])
+            if isinstance(a[i + 1], int) else (offs[i // 2], a[i + 1], idx["notes"][a[i + 1]]["r"])
+            for i in range(0, len(a), 2)]
+
+
 def test_a_layer_reads_across_its_an_note(dasheyi):
     """司射遂袒(案…)执弓: the 集释's 经 is found whole, the note is a stream of its own."""
     idx = chapter_index(dasheyi)
     js = _streams(idx)[("JS", "jing")]
     at = js["t"].index("司射遂袒执弓")
-    anchor = max((a for a in js["a"] if a[0] <= at), key=lambda a: a[0])
+    anchor = max((a for a in _anchors(idx, js) if a[0] <= at), key=lambda a: a[0])
     assert anchor[1] == "JS10.72" and anchor[2].startswith("r")
+    an_anchors = _anchors(idx, _streams(idx)[("JS", "an")])
+    assert ("JS10.72.jing1.an1", idx["notes"]["JS10.72.jing1.an1"]["r"]) in {a[1:] for a in an_anchors}
     an = _streams(idx)[("JS", "an")]
     assert "今注疏本脱遂字" in an["t"]
     assert "袒执弓挟" in _streams(idx)[("ZS", "jing")]["t"]
@@ -69,13 +84,21 @@ def test_streams_are_each_layers_reading_text(dasheyi):
         notes = "".join(ch for n in w.notes() for ch in n.text if not is_ignorable(ch))
         assert streams.get((s, "an"), {"t": ""})["t"] == notes
         for st_ in idx["s"]:
-            offs = [a[0] for a in st_["a"]]
+            offs = [a[0] for a in _anchors(idx, st_)]
             assert offs == sorted(offs) and offs[0] == 0
 
 
-def _places(groups: list[list]) -> list[tuple]:
-    """A citation record's places (per page: the page, then offset and line pairs) as (offset, page, line)."""
-    return [(g[j], g[0], g[j + 1]) for g in groups for j in range(1, len(g), 2)]
+def _places(runs: list[list], labels: list[str]) -> list[tuple]:
+    """A citation record's places (per run of lines: the page's number in ``labels``, the first line, then where
+    each line starts) as (offset, page, line), as search.js's ``expand`` reads them."""
+    return [(sum(run[2:j + 1]), None if run[0] is None else labels[run[0]], None if run[1] is None else run[1] + j - 2)
+            for run in runs for j in range(2, len(run))]
+
+
+def _pages(wit: dict) -> dict[str, list[str]]:
+    """A witness's pages (label → [卷, 葉]) as search.js's ``expand`` makes them: the rule's, else the data's."""
+    odd = wit["pages"]
+    return {p: r for p in wit["pl"] if (r := odd[p] if p in odd else leaf_by_rule(p, wit["juan"]))}
 
 
 def test_a_witness_another_page_of_its_pian_indexes_is_named_not_held_again(dasheyi):
@@ -95,12 +118,31 @@ def test_a_witness_another_page_of_its_pian_indexes_is_named_not_held_again(dash
     assert {s["w"] for s in chapter_index(other)["s"]} == {"ZS"}
 
 
-def test_citation_records_are_grouped_by_page():
-    """A page is written once for the lines on it; the places read back in order."""
-    places = [[0, "1a", 3], [20, "1a", 4], [35, "1b", 1], [55, "1b", 2], [60, None, None]]
-    groups = by_page(places)
-    assert groups == [["1a", 0, 3, 20, 4], ["1b", 35, 1, 55, 2], [None, 60, None]]
-    assert _places(groups) == [tuple(x) for x in places]
+def test_citation_records_are_runs_of_lines():
+    """A page is written once for the lines that follow each other on it, a line only where a run starts; a line
+    that skips one starts a run of its own; the places read back in order."""
+    places = [[0, "1a", 3], [20, "1a", 4], [35, "1b", 1], [55, "1b", 2], [58, "1b", 5], [60, None, None]]
+    pages = _Pages()
+    runs = line_runs(places, pages)
+    assert runs == [[0, 3, 0, 20], [1, 1, 35, 20], [1, 5, 58], [None, None, 60]]
+    assert _places(runs, list(pages.index)) == [tuple(x) for x in places]
+
+
+def test_a_page_label_the_script_can_read_is_not_written():
+    """A Kanripo label or a leaf is left to the script's rule; anything else, and a page no break named, is
+    written (0: no 卷 nor 葉 to give)."""
+    assert leaf_by_rule("003-12b", "卷九") == ["卷三", "葉十二b"] and leaf_by_rule("20a", "卷九") == ["卷九", "葉二十a"]
+    assert leaf_by_rule("p12", "卷九") is None and leaf_by_rule("003-120b", "") is None
+    pages = _Pages()
+    for label, ref in (("003-1a", ["卷三", "葉一a"]), ("7b", ["卷四", "葉七b"]), ("x1", ["", "p. x1"])):
+        pages.refs[label] = ref
+        pages.ix(label)
+    pages.ix("loc")
+    assert pages.to_json("卷九") == {"pl": ["003-1a", "7b", "x1", "loc"],
+                                     "pages": {"7b": ["卷四", "葉七b"], "x1": ["", "p. x1"], "loc": 0}}
+    assert piece_key("JS3.5", "JS3.5") == "" and piece_key("JS3.5", "JS3.5.zhu1") == ".zhu1"
+    assert piece_key("JS3.5", "JS3.50.zhu1") == "JS3.50.zhu1" and piece_key("JS3.5", None) is None
+    assert [row_key(r) for r in ("r12", "front", "r0", "r", None)] == [12, "front", "r0", "r", None]
 
 
 def test_citation_records_give_page_and_line_of_every_piece(dasheyi):
@@ -113,7 +155,8 @@ def test_citation_records_give_page_and_line_of_every_piece(dasheyi):
     page = None
     for u in w.units():
         for p, rec in zip(u.pieces, recs[u.id]):
-            assert rec[0] == (u.id if p.layer == "jing" else p.id)
+            own = u.id if p.layer == "jing" else p.id
+            assert (u.id + rec[0] if rec[0] == "" or rec[0].startswith(".") else rec[0]) == own
             first = None
             for step in walk(p.content):
                 if isinstance(step.node, PageBreak):
@@ -124,15 +167,43 @@ def test_citation_records_give_page_and_line_of_every_piece(dasheyi):
                     first = (page, n_page)
                 elif step.note is not None and isinstance(step.node, (PageBreak, LineBreak)):
                     pass
-            places = _places(rec[1])
+            places = _places(rec[1], idx["wits"]["JS"]["pl"])
             if first is not None:
                 assert (places[0][1], places[0][2]) == first, (p.id, rec)
             offs = [x[0] for x in places]
             assert offs == sorted(offs) and offs[0] == 0 and offs[-1] <= len(p.text)
     wit = idx["wits"]["JS"]
-    assert wit["work"] == "仪礼集释" and wit["pages"]["13a"] == ["卷十", "葉十三a"]  # 葉 in every script
+    assert wit["work"] == "仪礼集释" and _pages(wit)["13a"] == ["卷十", "葉十三a"]  # 葉 in every script
     assert wit["head"] == {"author": "李如圭", "work": "儀禮集釋", "pian": "大射儀", "edition": "文淵閣四庫全書本"}
     assert wit["tei"] is None or wit["tei"].endswith(".xml")
+
+
+def test_the_inverse_table_is_every_characters_key():
+    """The characters that fold to each key, found by asking only those a fold can change, are what asking every
+    code point of the typable blocks finds."""
+    from jiaokan.render import searchfold
+
+    every: dict[str, list[str]] = {}
+    for lo, hi in searchfold._TYPABLE:
+        for cp in range(lo, hi + 1):
+            k = key(chr(cp))
+            if k and k != chr(cp) and len(k) == 1:
+                every.setdefault(k, []).append(chr(cp))
+    searchfold._by_key.cache_clear()
+    assert searchfold._by_key() == {k: tuple(v) for k, v in every.items()}
+    assert "禮" in searchfold._by_key()["礼"]  # 禮 is typed and found as 礼
+
+
+def test_the_index_reads_what_each_witness_holds(dasheyi):
+    """What the search index's walk found a witness to hold is what reading all of it again finds."""
+    from jiaokan.render import searchfold
+
+    for w in dasheyi.witnesses.values():
+        searchfold._held.clear()
+        fresh = searchfold.chars_of(w)
+        searchfold._held.clear()
+        chapter_index(dasheyi)
+        assert searchfold._held[id(w)][1] == fresh and len(fresh) > 100
 
 
 def test_fold_is_the_collations_key(dasheyi):
@@ -199,4 +270,6 @@ def test_verdicts_with_and_without_claims(dasheyi):
         k: claim[k] for k in ("id", "kind", "lemma", "reading", "target", "witness", "anchor", "readings")}
     assert shown["shown"] == "confirmed" and "rule" not in shown and "place" not in shown
     assert shown["say_hans"] == "仪礼注疏（ZS）无「遂」，与案语所言今注疏本合。" and shown["say_en"] == "the 注疏 lacks 遂"
+    # whom it is about, once for the chapter; why only for a badge that is uncertain
+    assert rich["tg"] == {"zhushu": [target_zh("zhushu"), target_en("zhushu")]} and "reason" not in rich["notes"][nid]["v"]
     assert chapter_index(dasheyi)["notes"][nid]["v"] is None

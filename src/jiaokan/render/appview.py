@@ -68,13 +68,28 @@ def _owners(col: Collation) -> tuple[dict[tuple[str, str, str], dict[int, str]],
     out: dict[tuple[str, str, str], dict[int, str]] = {}
     lost: set[tuple[str, str, str, str]] = set()
     for k, xs in spans.items():
+        xs.sort(key=lambda x: (x[0], x[1]))
+        if not _overlap(xs):  # each character its one entry's: nothing lost, and no map to ask
+            continue
         cover: dict[int, str] = {}
-        for start, end, aid in sorted(xs, key=lambda x: (x[0], x[1])):
+        for start, end, aid in xs:
             for i in range(start, end):
                 if cover.setdefault(i, aid) != aid:
                     lost.add((*k, aid))
         out[k] = cover
     return out, lost
+
+
+def _overlap(spans: list[tuple[int, int, str]]) -> bool:
+    """Whether any of ``spans`` (sorted by start) starts before the ones before it end: else no character is
+    claimed twice, and the map of every character of every reading (the whole 疏 of a passage, for an
+    omission) need not be made; few rows have any."""
+    reach = -1
+    for start, end, _aid in spans:
+        if start < reach:
+            return True
+        reach = max(reach, end)
+    return False
 
 
 def _own_text(text: str, start: int, end: int, aid: str, cover: dict[int, str]) -> str:

@@ -12,8 +12,10 @@ with anchors that say which unit, row, page and line each stretch belongs to.  T
 Files (loadable from file:// by ``<script src>``, no fetch):
 
 * ``search/NAME.js``   one chapter: streams, witnesses, the
-  citation records of every piece (:mod:`.cite`; its places by page, :func:`by_page`) and the 案 notes with
-  their verdicts;
+  citation records of every piece (:mod:`.cite`; its places as runs of lines, :func:`line_runs`) and the 案
+  notes with their verdicts; what is said again (a page label, a unit's id, a row, an offset's leading
+  digits) is written once, and ``search.js`` (``expand``) makes the records the scripts read when the file
+  is first used;
 * ``search/book.js``   the book: which chapters there are and where their files lie;
 * ``search/fold.js``   the book's folding table, one for every chapter (:func:`write_book_search`);
 * ``apps/NAME.js``     what every view of a chapter loads with the page: the overview strip and, for a
@@ -27,21 +29,22 @@ the stream and the query alike, or not at all in exact-form mode (荅 ≠ 答).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
 from ..emend.verdict import NoteVerdict
 from ..io import atomic_write_bytes, json_bytes
-from ..model import LAYERS, Inline, LineBreak, Note, PageBreak, Text, Witness
+from ..model import LAYERS, Gaiji, Inline, Label, LineBreak, Note, PageBreak, Text, Witness
 from ..normalize import strip_ignorable
 from .appview import app_table, app_tables, apps_src, reader_data
 from .overview import overview_cells, overview_data
 from .chapter import Chapter
-from .cite import cite_head, leaf_ref, work_title
+from .cite import cite_head, hanzi_number, leaf_ref, work_title
 from .html import LAYER_ZH, lang_of
 from .notes import Verdicts
-from .searchfold import fold_table
+from .searchfold import chars_of, fold_table, remember
 from .sentences import hans, reason_zh, say_en, say_hans, say_zh, target_en, target_zh
 from .truth import shown_claim, shown_verdict
 
@@ -62,6 +65,7 @@ class _Stream:
     n: int = 0  # characters so far
     anchors: list[list] = field(default_factory=list)  # [offset, element id, row id]
     pages: list[list] = field(default_factory=list)  # [offset, page label]
+    dropped: list[str] = field(default_factory=list)  # the runs added that held characters the stream drops
     _page: str | None = None
 
     def at(self, target: str, row: str | None) -> None:
@@ -75,6 +79,8 @@ class _Stream:
             self.pages.append([self.n, page])
             self._page = page
         t = strip_ignorable(s)
+        if len(t) != len(s):
+            self.dropped.append(s)
         if t:
             self.parts.append(t)
             self.n += len(t)
@@ -95,8 +101,67 @@ class _Stream:
             self.parts[:] = ["".join(self.parts)]
         return self.parts[0] if self.parts else ""
 
-    def to_json(self) -> dict:
-        return {"w": self.siglum, "l": self.layer, "t": self.text(), "a": self.anchors, "pg": self.pages}
+    def to_json(self, pages: "_Pages", units: dict[str, int]) -> dict:
+        """``a``: where each unit starts, flat, [offset, unit, …]: the unit as its place in the witness's citation
+        records (``cite``, whose ``rows`` give its row), a 案 note by its id (its record gives the row); ``pg``:
+        where each page starts, flat, [offset, page, …], the page as its place in ``pl`` (:class:`_Pages`).
+        Each offset is counted from the one before (a few digits, not five).  ``search.js`` (``expand``) makes
+        the [offset, id, row] and [offset, label] pairs again."""
+        a: list = []
+        at = 0
+        for off, target, _row in self.anchors:
+            a += (off - at, units.get(target, target))
+            at = off
+        pg: list = []
+        at = 0
+        for off, page in self.pages:
+            pg += (off - at, pages.ix(page))
+            at = off
+        return {"w": self.siglum, "l": self.layer, "t": self.text(), "a": a, "pg": pg}
+
+
+class _Pages:
+    """A witness's page labels, each written once (``pl``): the citation records and the streams name a page by
+    its place in that list (a label such as ``003-12b`` said again at every line was a fifth of the search
+    data), and the 卷 and 葉 of a label are left to the page's script where its rule makes them
+    (:func:`leaf_by_rule`, ``search.js`` ``leafRef``); ``pages`` holds only the rest."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+        self.refs: dict[str, list[str]] = {}  # label → [卷, 葉] of a page break's label
+
+    def ix(self, page: str | None) -> int | None:
+        if page is None:
+            return None
+        return self.index.setdefault(page, len(self.index))
+
+    def to_json(self, juan: str) -> dict:
+        """``pl``: the labels; ``pages``: label → [卷, 葉] where the script's rule would say otherwise, 0 where
+        a label is no page break's (the citation then shows it as it stands, as before)."""
+        odd: dict[str, object] = {}
+        for page in self.index:
+            ref = self.refs.get(page)
+            if ref is None:
+                odd[page] = 0
+            elif leaf_by_rule(page, juan) != ref:
+                odd[page] = ref
+        return {"pl": list(self.index), "pages": odd}
+
+
+_KANRIPO_LEAF = re.compile(r"^(\d+)-(\d+)([ab])$")
+_LEAF = re.compile(r"^(\d+)([ab])$")
+
+
+def leaf_by_rule(page: str, juan: str) -> list[str] | None:
+    """[卷, 葉] of a page label as ``search.js`` (``leafRef``) makes it: a Kanripo label ``003-12b`` → [卷三, 葉十二b],
+    a leaf ``12b`` → [the witness's 卷, 葉十二b] (numbers under a hundred); None for any other label."""
+    m = _KANRIPO_LEAF.match(page)
+    if m and int(m.group(1)) < 100 and int(m.group(2)) < 100:
+        return [f"卷{hanzi_number(int(m.group(1)))}", f"葉{hanzi_number(int(m.group(2)))}{m.group(3)}"]
+    m = _LEAF.match(page)
+    if m and int(m.group(1)) < 100:
+        return [juan, f"葉{hanzi_number(int(m.group(1)))}{m.group(2)}"]
+    return None
 
 
 @dataclass
@@ -128,15 +193,18 @@ def _row_of(ch: Chapter) -> dict[tuple[str, str], str]:
 
 
 def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdicts: Verdicts | None,
-                   zs: str | None, names: dict[str, str]) -> tuple[list[_Stream], dict, dict, dict]:
-    """One walk over a witness: its streams, the citation records of its pieces, its notes, its pages."""
+                   zs: str | None, names: dict[str, str]) -> tuple[list[_Stream], dict, dict, _Pages]:
+    """One walk over a witness: its streams, the citation records of its pieces, its notes, its pages; and what it
+    holds, for the book's folding table (:func:`.searchfold.remember`): its streams' characters, those they drop,
+    and the labels' and gaiji's (as read and as written)."""
     streams: dict[str, _Stream] = {}
     cite: dict[str, list] = {}
     notes: dict[str, dict] = {}
-    pages: dict[str, list[str]] = {}
+    pages = _Pages()
     lines = _Lines()
     page: str | None = None  # the page in force (as :class:`jiaokan.model.Where` carries it)
     after: list[tuple[dict, _Stream, int]] = []  # a note, its host stream, where it stands in it
+    held: list[str] = []  # what the streams do not hold of the witness's characters
     for u in w.units():
         row = rows.get((s, u.id))
         records: list = []
@@ -147,17 +215,21 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
             host = streams.setdefault(p.layer, _Stream(s, p.layer))
             host.at(u.id, row)
             own: list[list] = []  # [offset in the piece, page, line] where the place changes
-            rec = [p.id if p.layer != "jing" else u.id, own]
+            rec = [piece_key(u.id, p.id if p.layer != "jing" else u.id), own]
             records.append(rec)
             offset = 0
             note: Note | None = None
             for node, in_note in _nodes(p.content):
-                if type(node) is not Text:  # a text run turns no line nor page
+                kind = type(node)
+                if kind is not Text:  # a text run turns no line nor page
+                    if kind is Gaiji or kind is Label:
+                        held += (node.source, node.reading)
                     lines.step(node)
                     if isinstance(node, PageBreak):
                         page = node.n
-                        if node.n not in pages:
-                            pages[node.n] = list(leaf_ref(node.n, node.juan, w.meta.juan))
+                        if node.n not in pages.refs:  # every page the witness turns (a 案 note names its page too)
+                            pages.refs[node.n] = list(leaf_ref(node.n, node.juan, w.meta.juan))
+                            pages.ix(node.n)
                 if in_note is not None:
                     if in_note is not note:
                         note = in_note
@@ -181,9 +253,12 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                     offset += len(r)
             if not own:
                 own.append([0, page, lines.n])
-            rec[1] = by_page(own)
+            rec[1] = line_runs(own, pages)
     for rec_n, host, at in after:  # the text right after each note, now that the host streams are whole
         rec_n["after"] = host.text()[at:at + ANCHOR_CHARS]
+    held += [x.text() for x in streams.values()]
+    held += [t for x in streams.values() for t in x.dropped]
+    remember(w, frozenset("".join(held)))
     order = {layer: i for i, layer in enumerate(LAYERS)}
     return sorted(streams.values(), key=lambda x: order.get(x.layer, len(order))), cite, notes, pages
 
@@ -197,17 +272,39 @@ def _nodes(content: list[Inline], note: Note | None = None) -> Iterator[tuple[In
             yield from _nodes(node.content, node)
 
 
-def by_page(places: list[list]) -> list[list]:
+def line_runs(places: list[list], pages: _Pages) -> list[list]:
     """A piece's places ([offset, page, line] where the place changes) as its citation record keeps them: one
-    list per page, the page then its (offset, line) pairs, ``[["001-2a", 0, 8], ["001-2b", 18, 1, 38, 2]]``:
-    a piece turns a line every twenty characters and a leaf every hundred or two, so the page is written once
-    a leaf (a third of the search data's citation records were the page written again at every line)."""
+    list per run of lines that follow each other on a page, the page's number in the witness's list
+    (:class:`_Pages`), the run's first line, then where its first line starts and how long each line is,
+    ``[[4, 8, 0], [5, 1, 18, 20]]`` (page 4 line 8 from offset 0; page 5 line 1 from 18, line 2 from 38).  A
+    piece turns a line every twenty characters and a leaf every hundred or two, so the page is written once a
+    leaf and a line not at all but where a run starts (all but a few dozen of the book's lines follow the one
+    before); ``search.js`` (``expand``) makes the places again."""
     out: list[list] = []
+    prev_page: str | None = None
+    prev_line: int | None = None
+    prev_off = 0
     for off, page, line in places:
-        if not out or out[-1][0] != page:
-            out.append([page])
-        out[-1] += (off, line)
+        if out and page == prev_page and line is not None and prev_line is not None and line == prev_line + 1:
+            out[-1].append(off - prev_off)
+        else:
+            out.append([pages.ix(page), line, off])
+        prev_page, prev_line, prev_off = page, line, off
     return out
+
+
+def row_key(row: str | None) -> str | int | None:
+    """A row's id as the witness's ``rows`` write it: ``r12`` as 12, any other (``front``, ``back``) as it is."""
+    return int(row[1:]) if row is not None and row[:1] == "r" and row[1:].isdigit() and row[1:2] != "0" else row
+
+
+def piece_key(unit: str, piece: str | None) -> str | None:
+    """A piece's id as its unit's citation record names it: "" for the unit's own id (its 经), ``.zhu1`` for
+    ``JS3.5.zhu1`` in unit ``JS3.5`` (the unit's id said again was a fifth of the records), else the id (an XML
+    id never starts with a dot)."""
+    if piece == unit:
+        return ""
+    return piece[len(unit):] if piece is not None and piece.startswith(unit + ".") else piece
 
 
 def _verdict(verdicts: Verdicts | None, note_id: str | None, zs: str | None, names: dict[str, str]) -> dict | None:
@@ -226,13 +323,24 @@ def _verdict(verdicts: Verdicts | None, note_id: str | None, zs: str | None, nam
             first_problem = c
         zh = say_zh(c, cs, names)
         claims.append({"id": c.id, "verdict": c.verdict, "kind": c.kind, "lemma": c.lemma, "reading": c.reading, "target": c.target,
-                       "target_hant": target_zh(c.target), "target_en": target_en(c.target),
                        "shown": cs.key, "witness": c.witness, "anchor": c.anchor, "readings": dict(c.readings),
                        "say_hant": zh, "say_hans": say_hans(c, cs, names), "say_en": say_en(c, cs, names)})
-    reason_t = reason_zh(shown, first_problem, v) if shown.key == "uncertain" else ""
-    return {"kind": v.kind, "shown": shown.key, "reading": v.reading, "raw": v.verdict,
-            "reason": shown.reason if shown.key == "uncertain" else "",
-            "reason_hant": reason_t, "reason_hans": hans(reason_t), "claims": claims, "zs": zs}
+    out = {"kind": v.kind, "shown": shown.key, "reading": v.reading, "claims": claims, "zs": zs}
+    if shown.key == "uncertain":  # the only badge the dialog says why of
+        reason_t = reason_zh(shown, first_problem, v)
+        out.update(reason=shown.reason, reason_hant=reason_t, reason_hans=hans(reason_t))
+    return out
+
+
+def _targets(notes: dict[str, dict]) -> dict[str, list[str]]:
+    """Whom the claims of the chapter's notes are about, each once: target → [繁, English] (``tg``; the names said
+    again in every claim were a tenth of the verdicts; ``search.js`` ``expand`` gives each claim its own)."""
+    out: dict[str, list[str]] = {}
+    for n in notes.values():
+        for c in (n["v"] or {}).get("claims", ()):
+            if c["target"] not in out:
+                out[c["target"]] = [target_zh(c["target"]), target_en(c["target"])]
+    return out
 
 
 def share_search_data(chapters: list[Chapter]) -> None:
@@ -265,19 +373,21 @@ def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     own = {s: w for s, w in ch.witnesses.items() if s not in ch.search_from}
     for s, w in own.items():
         ss, c, n, pages = _witness_index(s, w, rows, verdicts, zs, names)
-        streams.extend(x.to_json() for x in ss)
+        units = {uid: i for i, uid in enumerate(c)}
+        streams.extend(x.to_json(pages, units) for x in ss)
         cite[s] = c
         notes.update(n)
         m = w.meta
+        juan = leaf_ref(None, None, m.juan)[0]
         wits[s] = {"title": m.title or m.file, "work": work_title(m), "script": m.script, "lang": lang_of(m.script),
-                   "tei": ch.tei_files.get(s), "pages": pages, "role": m.role, "head": cite_head(m, ch.label),
-                   "juan": leaf_ref(None, None, m.juan)[0]}
+                   "tei": ch.tei_files.get(s), **pages.to_json(juan), "role": m.role, "head": cite_head(m, ch.label),
+                   "juan": juan, "rows": [row_key(rows.get((s, uid))) for uid in c]}
     shared = {"sigla": ch.sigla, "from": {s: [name, data_src(name)] for s, name in ch.search_from.items()}} \
         if ch.search_from else {}
     return {
         "name": ch.name, "page": ch.page, "base_page": ch.base_page, "label": ch.label, "base": ch.base,
         "layers": {k: v for k, v in LAYER_ZH.items()}, "wits": wits,
-        "s": streams, "cite": cite, "notes": notes, **shared,
+        "s": streams, "cite": cite, "notes": notes, "tg": _targets(notes), **shared,
     }
 
 
@@ -321,12 +431,14 @@ def data_src(name: str) -> str:
     return f"search/{name}.js"
 
 
-def write_chapter_search(ch: Chapter, out: Path, verdicts: Verdicts | None) -> dict[str, int]:
+def write_chapter_search(ch: Chapter, out: Path, verdicts: Verdicts | None) -> tuple[dict[str, int], dict[str, frozenset[str]]]:
     """Write one chapter's data files (search, and its apparatus entries when it is a collation); file name →
-    bytes."""
+    bytes, and siglum → the characters of each witness it indexes, for the book's folding table
+    (:func:`.searchfold.remember` them where the book's is made, :func:`write_book_search`)."""
     data = js_data(f"chapters/{ch.name}", chapter_index(ch, verdicts))
     atomic_write_bytes(out / search_src(ch), data)
-    return {search_src(ch): len(data), **write_chapter_apps(ch, out)}
+    held = {s: chars_of(w) for s, w in ch.witnesses.items() if s not in ch.search_from}
+    return {search_src(ch): len(data), **write_chapter_apps(ch, out)}, held
 
 
 def write_chapter_apps(ch: Chapter, out: Path) -> dict[str, int]:

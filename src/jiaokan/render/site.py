@@ -24,6 +24,7 @@ from .rowhtml import rows_html
 from .parts import ROW_BYTES, ROW_TAGS, Part, id_map_js, ids_of, map_file, nav, plan, weigh
 from .notes import VERDICT_ZH, Verdicts, badge_legend, note_summary, verdict_key
 from .search_index import search_src, share_search_data, write_book_search, write_chapter_search
+from .searchfold import remember
 
 STATIC = ("edition.css", "edition.js", "search.js", "cite.js", "verdict.js", "search.css")
 
@@ -230,9 +231,11 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
             env.get_template(name)
     done = dict(zip(biggest_first, fork_map(_render_chapter, (chapters, out, title, verdicts), biggest_first, jobs)))
     for i in range(len(chapters)):  # reported in the book's order
-        pages, data = done[i]
+        pages, data, held = done[i]
         rep.pages.update(pages)
         rep.data.update(data)
+        for s, chars in held.items():  # what the chapter's search read of its witnesses, for the book's folding table
+            remember(chapters[i].witnesses[s], chars)
     rep.data.update(write_book_search(chapters, out))
     write("index.html", "index.html", index_context(chapters, title, verdicts))
     for name in STATIC:
@@ -244,8 +247,10 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
     return rep
 
 
-def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: int) -> tuple[dict[str, int], dict[str, int]]:
-    """Write chapter ``i``'s parallel page, base-text page and search data; (pages, data files) → bytes."""
+def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None],
+                    i: int) -> tuple[dict[str, int], dict[str, int], dict[str, frozenset[str]]]:
+    """Write chapter ``i``'s parallel page, base-text page and search data; (pages, data files) → bytes, and the
+    characters of the witnesses its search data indexes (:func:`.search_index.write_chapter_search`)."""
     chapters, out, title, verdicts = job
     ch = chapters[i]
     env = environment()
@@ -267,7 +272,7 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
             pages[name] = len(data)
 
     write_moved(moved)
-    data_files = write_chapter_search(ch, out, verdicts)
+    data_files, held = write_chapter_search(ch, out, verdicts)
     for name, template, ctx in todo:
         key = "rows" if "rows" in ctx else "blocks"
         weights = [_row_weight(r) for r in ctx[key]]
@@ -291,7 +296,7 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None], i: in
             data_files[map_file(name)] = len(js)
         if template == "chapter.html":  # the parts of a base page there was: to the base view (a permalink's id leads on)
             write_moved([(old, ch.base_page) for old in ch.old_base_parts(len(parts))])
-    return pages, data_files
+    return pages, data_files, held
 
 
 def app_numbers(apps: dict[str, dict]) -> dict[str, int | None]:

@@ -69,7 +69,7 @@
     var rec = recs[Math.max(0, k)] || recs[0];
     if (!rec) return null;
     var off = piece ? readingOffset(piece, node, offset) : 0;
-    // rec[1]: per page [page, offset, line, offset, line …] (search_index.by_page); the last place at or before off
+    // rec[1]: per page [page, offset, line, offset, line …] (search.js expand); the last place at or before off
     var place = [0, null, null];
     rec[1].forEach(function (g, i) {
       for (var j = 1; j < g.length; j += 2) if ((i === 0 && j === 1) || g[j] <= off) place = [g[j], g[0], g[j + 1]];

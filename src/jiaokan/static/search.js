@@ -61,7 +61,75 @@
   function chapterData() {
     var D = window.jiaokanData;
     var n = chapterName();
-    return D && D.chapters && n ? D.chapters[n] || null : null;
+    return D && D.chapters && n ? expand(D.chapters[n]) || null : null;
+  }
+
+  /* 葉 and 卷 of a page label by the rule render/search_index.py leaf_by_rule writes for (the data file holds
+     only the labels the rule does not make): 003-12b → [卷三, 葉十二b]; 12b → [the witness's 卷, 葉十二b] */
+  function hanziNumber(n) {
+    var D = "〇一二三四五六七八九";
+    if (n < 10) return D[n];
+    var tens = Math.floor(n / 10), ones = n % 10;
+    return (tens === 1 ? "" : D[tens]) + "十" + (ones ? D[ones] : "");
+  }
+  function leafRef(page, juan) {
+    var m = /^(\d+)-(\d+)([ab])$/.exec(page);
+    if (m && +m[1] < 100 && +m[2] < 100) return ["卷" + hanziNumber(+m[1]), "葉" + hanziNumber(+m[2]) + m[3]];
+    m = /^(\d+)([ab])$/.exec(page);
+    if (m && +m[1] < 100) return [juan, "葉" + hanziNumber(+m[1]) + m[2]];
+    return null;
+  }
+
+  /* a chapter's data as the scripts read it, made once from the file's compact form (render/search_index.py
+     chapter_index): each witness's pages (wit.pages: label → [卷, 葉]), the citation records' pieces and places
+     (rec: [piece id, per page [page, offset, line, offset, line …]]), the streams' anchors ([offset, id, row])
+     and pages ([offset, label]), and whom each 案 claim is about (c.target_hant, c.target_en) */
+  function expand(ch) {
+    if (!ch || ch._x) return ch;
+    ch._x = true;
+    Object.keys(ch.wits).forEach(function (w) {
+      var wit = ch.wits[w], pl = wit.pl || [], odd = wit.pages || {}, pages = {};
+      pl.forEach(function (p) {
+        var r = Object.prototype.hasOwnProperty.call(odd, p) ? odd[p] : leafRef(p, wit.juan);
+        if (r) pages[p] = r;
+      });
+      wit.pages = pages;
+      var c = ch.cite[w] || {};
+      Object.keys(c).forEach(function (u) {
+        c[u] = c[u].map(function (rec) {
+          var id = rec[0] === "" ? u : (rec[0] && rec[0][0] === "." ? u + rec[0] : rec[0]), groups = [];
+          rec[1].forEach(function (run) {
+            var page = run[0] === null ? null : pl[run[0]], line = run[1], off = 0;
+            var g = groups.length && groups[groups.length - 1][0] === page ? groups[groups.length - 1] : null;
+            if (!g) groups.push(g = [page]);
+            for (var j = 2; j < run.length; j++) g.push(off += run[j], line === null ? null : line + j - 2);
+          });
+          return [id, groups];
+        });
+      });
+    });
+    ch.s.forEach(function (st) {
+      var wit = ch.wits[st.w] || {}, pl = wit.pl || [], rows = wit.rows || [];
+      var units = Object.keys(ch.cite[st.w] || {}), a = [], pg = [], i, at = 0;
+      for (i = 0; i < st.a.length; i += 2) {  // offsets from the one before; a unit by its place, a row rN as N
+        var r = st.a[i + 1], n = typeof r === "number" ? null : ch.notes[r], row = rows[r];
+        at += st.a[i];
+        a.push(typeof r === "number" ? [at, units[r], row === undefined || row === null ? null : (typeof row === "number" ? "r" + row : row)]
+                                     : [at, r, n && n.r !== undefined ? n.r : null]);
+      }
+      for (i = 0, at = 0; i < st.pg.length; i += 2) pg.push([at += st.pg[i], st.pg[i + 1] === null ? null : pl[st.pg[i + 1]]]);
+      st.a = a;
+      st.pg = pg;
+    });
+    var tg = ch.tg || {};
+    Object.keys(ch.notes).forEach(function (k) {
+      ((ch.notes[k].v || {}).claims || []).forEach(function (c) {
+        var t = tg[c.target] || [];
+        c.target_hant = t[0];
+        c.target_en = t[1];
+      });
+    });
+    return ch;
   }
 
   function loadScripts(srcs, cb) {
@@ -84,7 +152,7 @@
     if (!ch || !ch.from || ch._joined) return;
     ch._joined = true;
     Object.keys(ch.from).forEach(function (w) {
-      var o = D.chapters[ch.from[w][0]];
+      var o = expand(D.chapters[ch.from[w][0]]);
       if (!o) return;
       o.s.forEach(function (st) {
         if (st.w === w) ch.s.push({ w: w, l: st.l, t: st.t, pg: st.pg, a: st.a.map(function (x) { return [x[0], x[1], null]; }) });
@@ -505,7 +573,7 @@
     var D = window.jiaokanData || {};
     if (onIndex) {
       return (D.book && D.book.chapters || []).map(function (c) {
-        var ch = D.chapters && D.chapters[c.name];
+        var ch = D.chapters && expand(D.chapters[c.name]);
         if (ch) ch.lang = c.lang;
         return ch;
       }).filter(Boolean);
