@@ -7,6 +7,7 @@ Usage::
     python bench/bench_book.py --kanripo DIR -j 2     # another folder of Kanripo clones (e.g. all 17 篇)
     python bench/bench_book.py --no-doubled           # skip the doubled book (no growth rows)
     python bench/bench_book.py --repeat 3             # each configuration 3 times: medians
+    python bench/bench_book.py --against ../old/src --repeat 3   # side by side with another tree, interleaved
 
 What it runs is what a scholar runs: ``jiaokan init`` over the folder, then ``jiaokan build``
 itself (:func:`jiaokan.build.run_build`, whose stage hook times each of its stages: manifest,
@@ -34,6 +35,11 @@ Everything printed is measured, nothing extrapolated:
   again), so the machine's load drifts over all of them alike; each time printed is the **median**
   of the N runs (one run's noise on a shared machine was ±0.3 in a growth ratio), each memory
   figure the **largest** of them;
+* against (``--against SRC``): another source tree (a folder holding ``jiaokan/``: an older
+  checkout's ``src``, say) built the same way in the same run, each of its runs next to this
+  tree's, so both meet the same load; a second table puts the two side by side, stage by stage.
+  On a shared machine this is the comparison to quote: the same tree measured minutes apart
+  moved by 10-15% here, the two trees interleaved by a few per cent.
 * growth: doubled / book, per stage (CPU time, which the machine's other load inflates
   less than wall time), held against the target ×2.0 per doubling.
 
@@ -278,15 +284,16 @@ class MemorySampler(threading.Thread):
             self.done.wait(self.every)
 
 
-def run(corpus: Path, out: Path, jobs: int) -> dict:
-    """One configuration in a fresh process: its stage times, its whole CPU and wall time, memory, output size."""
+def run(corpus: Path, out: Path, jobs: int, src: Path | None = None) -> dict:
+    """One configuration in a fresh process: its stage times, its whole CPU and wall time, memory, output size.
+    ``src``: the source tree to build with (first on the child's ``PYTHONPATH``), else the one this runs."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     mark = out.parent / f"{out.name}.stage"
     mark.write_text("")
     t = time.perf_counter()
     p = subprocess.Popen([sys.executable, __file__, "--child", str(corpus), str(out), str(jobs)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env={**os.environ, "JIAOKAN_BENCH_STAGE": str(mark)})
+                         env=_env(mark, src))
     mem = MemorySampler(p.pid, stage_file=mark)
     mem.start()
     stdout, stderr = p.communicate()
@@ -324,6 +331,22 @@ def combine(runs: list[dict]) -> dict:
     return out
 
 
+def _env(mark: Path, src: Path | None) -> dict[str, str]:
+    env = {**os.environ, "JIAOKAN_BENCH_STAGE": str(mark)}
+    if src is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(src), *filter(None, [os.environ.get("PYTHONPATH")])])
+    return env
+
+
+def side_by_side(rows: list[tuple[str, float, float]]) -> list[tuple[str, str, str, str]]:
+    """Rows of (what, against, this) as the table prints them, with this tree's change in per cent."""
+    out = []
+    for what, old, new in rows:
+        change = f"{(new - old) / old * 100:+.0f}%" if old >= 0.05 else "-"
+        out.append((what, f"{old:.2f}", f"{new:.2f}", change))
+    return out
+
+
 def _compile_package() -> bool:
     """The package's bytecode written first, as ``pip install`` leaves it: with
     ``PYTHONDONTWRITEBYTECODE`` set (as on this project's machines) and no ``__pycache__``, every
@@ -346,6 +369,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-doubled", action="store_true", help="skip the doubled book (no growth rows)")
     ap.add_argument("--repeat", type=int, default=1, metavar="N",
                     help="run each configuration N times, interleaved, and print the medians (default 1)")
+    ap.add_argument("--against", type=Path, metavar="SRC",
+                    help="another source tree (a folder holding jiaokan/, e.g. an older checkout's src) run "
+                         "interleaved with this one and printed beside it")
     ap.add_argument("--child", nargs=3, metavar=("CORPUS", "OUT", "JOBS"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -354,6 +380,13 @@ def main(argv: list[str] | None = None) -> int:
     from jiaokan.ui import table
 
     compiled = _compile_package()
+    against = args.against.resolve() if args.against else None
+    if against is not None:
+        if not (against / "jiaokan" / "__init__.py").is_file():
+            sys.exit(f"bench_book: --against {args.against}: no jiaokan/ package in it (give a tree's src folder)")
+        import compileall
+
+        compileall.compile_dir(against / "jiaokan", quiet=1)  # as an install has it, like this tree
     tmp = Path(tempfile.mkdtemp(prefix="jiaokan-bench-book-"))
     book = tmp / "book"
     book.mkdir()
@@ -368,9 +401,14 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit("bench_book: --repeat takes a count of 1 or more")
     big = None if args.no_doubled else doubled(book / "corpus.toml")
     runs: dict[str, list[dict]] = {"one": [], "par": [], "two": []}
+    old: dict[str, list[dict]] = {"one": [], "par": []}
     for _ in range(args.repeat):  # interleaved: the load's drift falls on every configuration alike
+        if against is not None:
+            old["one"].append(run(book, tmp / "old-j1", 1, against))
         runs["one"].append(run(book, tmp / "out-j1", 1))
         if j > 1:
+            if against is not None:
+                old["par"].append(run(book, tmp / f"old-j{j}", j, against))
             runs["par"].append(run(book, tmp / f"out-j{j}", j))
         if big is not None:
             runs["two"].append(run(big, tmp / "out-doubled", j))
@@ -426,6 +464,19 @@ def main(argv: list[str] | None = None) -> int:
     if one.get("partial"):
         print("\n(an older tree: its build has no stage hook, so its stages were called one by one and the ones "
               "marked 'not run' were left out: its CPU and wall times are below what its `jiaokan build` cost)")
+
+    if against is not None:
+        o1 = combine(old["one"])
+        op = combine(old["par"]) if j > 1 else o1
+        both = [(f"{s}, CPU -j1", o1["cpu"][s], one["cpu"][s]) for s in STAGES if s in o1["cpu"] and s in one["cpu"]]
+        both += [("all stages, CPU -j1", sum(o1["cpu"].values()), sum(one["cpu"].values())),
+                 ("whole process, CPU -j1", o1["process_cpu"], one["process_cpu"]),
+                 (f"whole process, CPU -j{j}", op["process_cpu"], par["process_cpu"]),
+                 (f"whole process, wall -j{j}", op["process_wall"], par["process_wall"]),
+                 (f"peak memory -j{j}, RSS sum (MB)", op["peak_rss_mb"], par["peak_rss_mb"]),
+                 ("output written (MB)", o1["out_mb"], one["out_mb"])]
+        print(f"\nside by side, interleaved in this run: {args.against} (against) and this tree")
+        print(table(("", "against", "this", "change"), side_by_side(both)))
 
     def verdict(ok: bool) -> str:
         return "met" if ok else "NOT met"

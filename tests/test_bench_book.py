@@ -67,3 +67,15 @@ def test_repeated_runs_print_the_median_time_and_the_largest_memory():
     assert both["process_cpu"] == 6.0 and both["process_wall"] == 15.0
     assert both["peak_rss_mb"] == 380 and both["stage_mb"] == {"ingest": 380} and both["largest_mb"] == 380 / 3
     assert both["errors"] == ["x"] and both["runs"] == 3 and both["out_mb"] == 61.7
+
+
+def test_side_by_side_gives_this_tree_s_change_against_the_other():
+    rows = _bench().side_by_side([("collate", 4.0, 3.0), ("join", 0.01, 0.03), ("written", 61.6, 49.4)])
+    assert rows == [("collate", "4.00", "3.00", "-25%"), ("join", "0.01", "0.03", "-"),
+                    ("written", "61.60", "49.40", "-20%")]
+
+
+def test_a_tree_to_run_against_must_hold_the_package(tmp_path):
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_book.py"), "--against", str(tmp_path),
+                        "--kanripo", str(tmp_path), "--no-doubled"], capture_output=True, text=True)
+    assert r.returncode != 0 and "no jiaokan/ package" in r.stderr
