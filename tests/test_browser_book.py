@@ -182,8 +182,10 @@ def test_paratext_and_modern_punctuation_are_folded_until_asked_for(opener, site
     assert pg.locator("[data-wit='JS'] .mp").count() == 0  # only a witness whose punctuation is a program's
     pg.locator("#show-para").check()
     assert pg.locator(".st-edit-link").first.is_visible() and pg.locator("[data-wit='TS'] .mp").first.is_visible()
+    said = {"jiaokan-show-para": pg.evaluate("localStorage.getItem('jiaokan-show-para')")}
+    assert said == {"jiaokan-show-para": "1"}
     pg2 = opener(site, "xiangsheli.html", ctx=pg.context)
-    assert remembered(pg2, lambda: pg2.locator(".st-edit-link").first.is_visible())
+    assert remembered(pg2, lambda p: p.locator(".st-edit-link").first.is_visible(), stored=said)
     tei = (site.parent / "tei" / "tushu-juan276-xiangsheli.xml").read_text(encoding="utf-8")
     assert "编辑" in tei and "Public domain" in tei  # kept in the TEI
 
@@ -200,8 +202,12 @@ def test_columns_can_be_hidden_and_reordered_and_are_remembered(opener, site):
     pg.locator("#columns input[data-col='SB']").uncheck()
     assert pg.is_disabled("#columns input[data-col='ZS']")  # the last column cannot go
     pg.locator("#columns input[data-col='SB']").check()
+    said = {"jiaokan-columns": pg.evaluate("localStorage.getItem('jiaokan-columns')")}
+    assert said["jiaokan-columns"]
     pg2 = opener(site, "dasheyi.html#r66", ctx=pg.context)
-    assert remembered(pg2, lambda: not pg2.is_visible("#r66 [data-wit='JS']") and pg2.is_visible("#r66 [data-wit='ZS']"))
+    assert remembered(pg2, lambda p: not p.is_visible("#r66 [data-wit='JS']") and p.is_visible("#r66 [data-wit='ZS']"),
+                      stored=said)
+    pg2 = pg2.context.pages[-1]  # the page that read it (remembered may have opened a new one)
     pg2.locator("#columns input[data-col='JS']").check()
     assert pg2.eval_on_selector("#r66 [data-wit='ZS']", x) < pg2.eval_on_selector("#r66 [data-wit='JS']", x)
 
@@ -324,8 +330,11 @@ def test_interface_language_switch_and_i18n_api(opener, site):
     assert pg.inner_text("#probe") == "Search" and pg.evaluate("window.jiaokan.i18n.t('probe.k')") == "Search"
     pg.click("[data-ui-lang='hant']")
     assert pg.inner_text("#probe") == "搜尋" and pg.inner_text(".views [aria-current]") == "對照"
+    assert pg.evaluate("localStorage.getItem('jiaokan-ui-lang')") == "hant"
     pg2 = opener(site, "index.html", ctx=pg.context)  # remembered, on every page
-    assert remembered(pg2, lambda: pg2.evaluate("window.jiaokan.i18n.lang()") == "hant")
+    assert remembered(pg2, lambda p: p.evaluate("window.jiaokan.i18n.lang()") == "hant",
+                      stored={"jiaokan-ui-lang": "hant"})
+    pg2 = pg2.context.pages[-1]  # the page that read it (remembered may have opened a new one)
     assert pg2.inner_text("#h-toc") == "目錄"
     pg2.click("[data-ui-lang='hans']")
     assert pg2.inner_text("#h-toc") == "目录"

@@ -114,11 +114,11 @@ def test_book_wide_search_says_when_a_layer_is_hidden(open_page, site):  # noqa:
     pg.goto((site / "index.html").as_uri())
     found: list = []
 
-    def hidden_said() -> bool:  # read again after a reload if the write had not reached the page (conftest.remembered)
-        found[:] = search(pg, "司射遂袒执弓")
+    def hidden_said(p) -> bool:  # read again if the write had not reached the page (conftest.remembered)
+        found[:] = search(p, "司射遂袒执弓")
         return bool(found) and all(h["hidden"] == (h["layer"] == "jing") for h in found)
 
-    assert remembered(pg, hidden_said), found
+    assert remembered(pg, hidden_said, stored={"jiaokan-hidden-layers": '["jing"]'}), found
 
 
 def test_a_hit_in_a_hidden_layer_is_listed_and_says_so(open_page, site):  # noqa: F811
