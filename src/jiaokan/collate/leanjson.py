@@ -14,7 +14,7 @@ the same four keys again.  Here everything is said once:
   order of ``witnesses``, ``null`` for a witness the entry does not list; instead of the
   CollateX layout's ``context`` (the base's text around the lemma, the lemma in 【】) an entry
   has ``at``: where its lemma starts in the base's text of its row and layer (the base's cells
-  of those columns, joined), from which the context is cut again (:data:`CONTEXT` characters on
+  of those columns, joined), from which the context is cut again (:data:`.variants.CONTEXT` characters on
   each side); where that would not give the very context (white space in the text: once in the
   book), ``at`` is the context itself; the values of a layer, type, subtype, reading type and page
   (:data:`CODED`) are numbers, each the index of the value in ``variant_codes[field]``;
@@ -51,6 +51,7 @@ from typing import Any
 
 from ..io import write_json
 from .export import apparatus_fields, entry_passage
+from .variants import cut_context
 from .model import Collation
 from .segments import row_layer_segments
 
@@ -75,8 +76,6 @@ _PER_WITNESS = frozenset({"readings", "types", "pages", "lines", "columns"})
 CODED = ("layer", "type", "subtype", "types", "pages")
 #: a cell of a witness that holds the very characters of the base's cell
 SAME_AS_BASE = 1
-#: characters of the base's text on each side of the lemma in an entry's context (as the collation cuts it)
-CONTEXT = 8
 
 
 class UnknownFormat(ValueError):
@@ -90,8 +89,7 @@ def _cell(text: str) -> str | None:
 
 def _context(text: str, at: int, lemma: str) -> str:
     """The context of a lemma starting at ``at`` in ``text`` (the base's text of its row and layer)."""
-    end = at + len(lemma)
-    return f"{text[max(0, at - CONTEXT):at]}【{text[at:end]}】{text[end:end + CONTEXT]}"
+    return cut_context(text, at, at + len(lemma))
 
 
 def lean_json(col: Collation) -> dict:

@@ -30,6 +30,15 @@ from .align import Op
 from .layertext import LayerText
 from .model import App, Reading, strongest
 
+#: characters of the base's text on each side of a lemma in an entry's context
+CONTEXT = 8
+
+
+def cut_context(text: str, start: int, end: int) -> str:
+    """An entry's context: the lemma (``text[start:end]``) in 【】 with :data:`CONTEXT` characters on each side.
+    One home: the lean JSON stores the lemma's offset and cuts the context again with it."""
+    return f"{text[max(0, start - CONTEXT):start]}【{text[start:end]}】{text[end:end + CONTEXT]}"
+
 
 @dataclass
 class WitVariant:
@@ -296,8 +305,7 @@ def merge_apps(
             types.append(vtype)
         if not types:
             continue
-        ctx0, ctx1 = max(0, g0 - 8), min(len(a), g1 + 8)
-        context = f"{a[ctx0:g0]}【{a[g0:g1]}】{a[g1:ctx1]}"
+        context = cut_context(a, g0, g1)
         # one subtype shared by every reading: "minor", or the source of an orthographic decision
         sub = next(iter(subtypes)) if len(subtypes) == 1 else None
         apps.append(App(next_id(), row, layer, strongest(types), lem, readings, context, sub))
