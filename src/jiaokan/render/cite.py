@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from ..model import Witness
 
 _DIGITS = "〇一二三四五六七八九"
-_KANRIPO_PAGE = re.compile(r"^(\d+)-(\d+)([ab])$")
-_PAGE = re.compile(r"^(\d+)([ab])$")
+#: page labels: a Kanripo page (``003-12b``, 卷 and leaf) and a bare leaf (``12b``); also what search.js reads by rule
+KANRIPO_PAGE = re.compile(r"^(\d+)-(\d+)([ab])$")
+LEAF_PAGE = re.compile(r"^(\d+)([ab])$")
 
 
 def hanzi_number(n: int) -> str:  # noqa: C901 - one numeral system, one function
@@ -62,12 +63,12 @@ def juan_and_leaf(page: str | None, pb_juan: str | None, meta_juan: str) -> tupl
     """(卷, 葉 label such as ``三a``) of a page label; ``None`` for what cannot be told."""
     juan: int | None = None
     leaf: str | None = None
-    m = _KANRIPO_PAGE.match(page or "")
+    m = KANRIPO_PAGE.match(page or "")
     if m:
         juan = int(m.group(1))
         leaf = hanzi_number(int(m.group(2))) + m.group(3)
     else:
-        m = _PAGE.match(page or "")
+        m = LEAF_PAGE.match(page or "")
         if m:
             leaf = hanzi_number(int(m.group(1))) + m.group(2)
     if juan is None:
