@@ -377,8 +377,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         print(json.dumps(child(Path(args.child[0]), Path(args.child[1]), int(args.child[2]))))
         return 0
-    from jiaokan.ui import table
-
     compiled = _compile_package()
     against = args.against.resolve() if args.against else None
     if against is not None:
@@ -387,7 +385,16 @@ def main(argv: list[str] | None = None) -> int:
         import compileall
 
         compileall.compile_dir(against / "jiaokan", quiet=1)  # as an install has it, like this tree
-    tmp = Path(tempfile.mkdtemp(prefix="jiaokan-bench-book-"))
+    # the builds (the book three times over, the doubled book ~100 MB) are gone when the bench is, whatever
+    # ends it: a folder left per run filled /tmp with 25 GB on this project's machine
+    with tempfile.TemporaryDirectory(prefix="jiaokan-bench-book-") as scratch:
+        return _measure(args, Path(scratch), compiled, against)
+
+
+def _measure(args: argparse.Namespace, tmp: Path, compiled: bool, against: Path | None) -> int:
+    """The configurations built in ``tmp``, their table printed (:func:`main`)."""
+    from jiaokan.ui import table
+
     book = tmp / "book"
     book.mkdir()
     t = time.perf_counter()

@@ -4,6 +4,7 @@ twice in the same 篇 — what the growth rows of issue #24 are measured on."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +80,18 @@ def test_a_tree_to_run_against_must_hold_the_package(tmp_path):
     r = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_book.py"), "--against", str(tmp_path),
                         "--kanripo", str(tmp_path), "--no-doubled"], capture_output=True, text=True)
     assert r.returncode != 0 and "no jiaokan/ package" in r.stderr
+
+
+def test_the_bench_leaves_no_build_behind(tmp_path):
+    """Its builds go in a scratch folder removed when it ends (one left per run filled /tmp with 25 GB)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in FILES[:3]:  # 士相見禮 in three witnesses: a small book, built once
+        (src / name).symlink_to(kanripo_file(name))
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_book.py"), "--kanripo", str(src), "-j", "1",
+                        "--no-doubled"], capture_output=True, text=True, env={**os.environ, "TMPDIR": str(scratch)})
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "output written (MB)" in r.stdout
+    assert list(scratch.iterdir()) == []
