@@ -73,7 +73,7 @@ def test_validate_reports_invalid_files(tmp_path):
     "name,data,expect",
     [
         ("empty.txt", b"", "empty file"),
-        ("binary.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary file"),
+        ("binary.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary.txt:3: binary file (NUL bytes from byte 8)"),
         ("gbk.txt", "司射适西阶西倚扑升自西阶东面请射于公\n 郑注倚扑者\n".encode("gbk"), "GBK"),
     ],
 )

@@ -102,7 +102,10 @@ def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
         if guess is not None:
             raise ReaderError(name, f"not UTF-8: {guess.hint()}")
         if not _stray_nuls(data):
-            raise ReaderError(name, "binary file (NUL bytes): expected a UTF-8 text witness")
+            nul = data.find(b"\x00")  # where: a text file cut and padded (a failed copy) shows where it went wrong
+            where = f" from byte {nul}" if nul >= 0 else ""
+            line = data[:nul].count(b"\n") + 1 if nul >= 0 else None
+            raise ReaderError(name, f"binary file (NUL bytes{where}): expected a UTF-8 text witness", line)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
