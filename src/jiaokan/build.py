@@ -75,6 +75,8 @@ class BuildResult:
     #: id(witness read) → its sequence for the gaiji stage, made as it was read (:func:`_read_one`); the
     #: gaiji stage takes and drops them
     gaiji_seqs: dict[int, Seq] = field(default_factory=dict)
+    #: how many of ``notes`` the summary has printed (:func:`_print_notes`)
+    notes_shown: int = 0
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
@@ -156,6 +158,16 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int 
     for stem in failed:
         del res.witnesses[stem], res.tei_paths[stem]
     res.units = [e for e in res.units if e.stem not in failed]
+
+
+def _print_notes(res: BuildResult) -> None:
+    """The notes the stages have added since the last call: the summary says what each stage found
+    where that stage's tables are, in the order of the pipeline (the relayer's lines once printed after the HTML's)."""
+    if len(res.notes) > res.notes_shown:
+        print()
+    for line in res.notes[res.notes_shown:]:
+        print(line)
+    res.notes_shown = len(res.notes)
 
 
 @dataclass
@@ -917,6 +929,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         relayer_stage(res, specs, tei_all, jobs=jobs)
         if len(res.units) != n_units:
             specs = load_collations(corpus, res.units)  # without the 篇 not written
+    _print_notes(res)  # the relayer's lines, in the summary where it ran: before the collations
     progress = Progress(len(specs), "collate", quiet=quiet)
     with stage("collate", res):
         crows = collate_stage(res, corpus, out, progress, tei_all, jobs=jobs)
@@ -933,6 +946,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
             n_new = sum(1 for p in proposals if p.status == "proposed")
             print(f"{len(proposals)} recurring variant pairs ({n_new} not yet decided in [variants]) -> "
                   f"{out / 'variants-proposed.tsv'}")
+    _print_notes(res)  # a collation skipped, a worker lost
     if res.shu:
         print()
         print(table(("疏 collation", "篇", "標起止", "resolved", "share", "DS 疏", "aligned", "share", "ZS 疏", "share",
@@ -956,8 +970,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
     if res.parts:
         print()
         print(pian_table(res, specs, erows))
-    for line in res.notes:
-        print(line)
+    _print_notes(res)
     read = len(res.units) + sum(len(v) for v in res.parts.values()) - sum(1 for e in res.units if e.name)
     what = (f"{len(res.witnesses)} witness texts (one per 篇) from {read}/{len(entries)} files" if res.parts
             else f"{len(res.witnesses)}/{len(entries)} witnesses")
