@@ -6,6 +6,7 @@ Stages run in order and each adds to the summary:
   3. anchor, apply and check the 案 notes → OUT/emend/ (verdicts feed the HTML; the emended
      witnesses whole as TEI only when asked, ``emended_tei``)
   4. render the HTML edition → OUT/site/index.html
+  5. remove what an earlier build wrote into OUT and this one did not (:mod:`jiaokan.outputs`)
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TypeVar
 
 from .collate.apparatus import write_apparatus
 from .collate.engine import collate
@@ -35,6 +36,7 @@ from .corpus import Entry, load_collations, load_manifest, witness_defaults
 from .io import InvalidOutput, OutputError
 from .emend.verdict import NoteVerdict
 from .model import Witness
+from .outputs import Recorder, recording
 from .parallel import fork_map
 from .readers import read_witness
 from .tei.validate import validate_file, validate_files
@@ -75,6 +77,8 @@ class BuildResult:
     #: id(witness read) → its sequence for the gaiji stage, made as it was read (:func:`_read_one`); the
     #: gaiji stage takes and drops them
     gaiji_seqs: dict[int, Seq] = field(default_factory=dict)
+    #: how many of ``notes`` the summary has printed (:func:`_print_notes`)
+    notes_shown: int = 0
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
@@ -156,6 +160,16 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int 
     for stem in failed:
         del res.witnesses[stem], res.tei_paths[stem]
     res.units = [e for e in res.units if e.stem not in failed]
+
+
+def _print_notes(res: BuildResult) -> None:
+    """The notes the stages have added since the last call: the summary says what each stage found
+    where that stage's tables are, in the order of the pipeline (the relayer's lines once printed after the HTML's)."""
+    if len(res.notes) > res.notes_shown:
+        print()
+    for line in res.notes[res.notes_shown:]:
+        print(line)
+    res.notes_shown = len(res.notes)
 
 
 @dataclass
@@ -793,15 +807,16 @@ def pian_table(res: BuildResult, specs: list, erows: list[tuple]) -> str:
                   "not covered", "uncertain"), rows, numeric={1, 4, 5, 6, 7, 8, 9, 10})
 
 
-def tei_all_stage(res: BuildResult, out: Path, tei_all: str, since: float) -> str:
-    """Every TEI file this build wrote against tei_all, in one go; returns the summary line.
+def tei_all_stage(res: BuildResult, out: Path, tei_all: str, written: Iterable[str]) -> str:
+    """Every TEI file this build wrote (``written``: their paths relative to ``out``, as
+    :meth:`jiaokan.outputs.Recorder.written` gives them) against tei_all, in one go; returns the summary line.
 
     Why once at the end rather than per file: jing (used when installed) costs a JVM start and
     a schema load per call, about as much per file as lxml's one compilation for the lot.
     """
     t0 = time.perf_counter()
-    files = sorted(p for sub in ("tei", "apparatus", "emend") for p in (out / sub).glob("*.xml")
-                   if p.stat().st_mtime >= since)  # not stale files of an earlier build
+    files = sorted(out / rel for rel in written
+                   if rel.endswith(".xml") and rel.count("/") == 1 and rel.split("/")[0] in ("tei", "apparatus", "emend"))
     reports = validate_files(files, tei_all)
     bad = 0
     for r in reports:
@@ -848,28 +863,27 @@ def _untimed(name: str, res: "BuildResult") -> Iterator[None]:
     yield
 
 
-def run_build(corpus: Path, out: Path, *, quiet: bool = False, tei_all: str | None = None,
+def run_build(corpus: Path, out: Path, *, quiet: bool = False, verbose: bool = False, tei_all: str | None = None,
               jobs: int | None = None, site_tei: bool = False, emended_tei: bool = False,
               stage_hook: StageHook | None = None) -> int:
     """The whole pipeline; ``jobs``: how many 篇 to collate at once (default: the machine's cores);
     ``site_tei``: copy the TEI files into the site (:func:`render_stage`); ``emended_tei``: write each
     emended witness whole as TEI too (:attr:`BuildResult.emended_tei`); ``stage_hook``: see
-    :data:`StageHook`."""
+    :data:`StageHook`; ``verbose``: the summary lists the stale files removed (:mod:`jiaokan.outputs`)."""
     from .normalize.gaiji import set_parallel_resolutions
 
     # gaiji learned from the witnesses are this build's: a previous build in the same process (a test
     # session, a notebook) must not have its resolutions applied while this one's files are read
     set_parallel_resolutions({})
-    with collector_paused():
+    with collector_paused(), recording(out) as record:  # every file written, to remove what the next build does not
         return _run_build(corpus, out, quiet=quiet, tei_all=tei_all, jobs=jobs, site_tei=site_tei,
-                          emended_tei=emended_tei, stage=stage_hook or _untimed)
+                          emended_tei=emended_tei, stage=stage_hook or _untimed, record=record, verbose=verbose)
 
 
 def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, jobs: int | None,
-               site_tei: bool, emended_tei: bool, stage: StageHook) -> int:
+               site_tei: bool, emended_tei: bool, stage: StageHook, record: Recorder, verbose: bool) -> int:
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     t0 = time.perf_counter()
-    since = time.time() - 1  # file times have coarse resolution on some file systems
     checked_all, tei_all = tei_all, None  # the stages check the profile; tei_all is checked once, at the end
     res = BuildResult([], emended_tei=emended_tei)
     with stage("manifest", res):
@@ -917,6 +931,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         relayer_stage(res, specs, tei_all, jobs=jobs)
         if len(res.units) != n_units:
             specs = load_collations(corpus, res.units)  # without the 篇 not written
+    _print_notes(res)  # the relayer's lines, in the summary where it ran: before the collations
     progress = Progress(len(specs), "collate", quiet=quiet)
     with stage("collate", res):
         crows = collate_stage(res, corpus, out, progress, tei_all, jobs=jobs)
@@ -933,6 +948,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
             n_new = sum(1 for p in proposals if p.status == "proposed")
             print(f"{len(proposals)} recurring variant pairs ({n_new} not yet decided in [variants]) -> "
                   f"{out / 'variants-proposed.tsv'}")
+    _print_notes(res)  # a collation skipped, a worker lost
     if res.shu:
         print()
         print(table(("疏 collation", "篇", "標起止", "resolved", "share", "DS 疏", "aligned", "share", "ZS 疏", "share",
@@ -956,8 +972,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
     if res.parts:
         print()
         print(pian_table(res, specs, erows))
-    for line in res.notes:
-        print(line)
+    _print_notes(res)
     read = len(res.units) + sum(len(v) for v in res.parts.values()) - sum(1 for e in res.units if e.name)
     what = (f"{len(res.witnesses)} witness texts (one per 篇) from {read}/{len(entries)} files" if res.parts
             else f"{len(res.witnesses)}/{len(entries)} witnesses")
@@ -968,10 +983,12 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
               f"confirmed {sum(r[5] for r in erows)}, contradicted {sum(r[6] for r in erows)}, "
               f"not covered {sum(r[7] for r in erows)}, uncertain {sum(r[8] for r in erows)}")
     if checked_all:
-        print(tei_all_stage(res, out, checked_all, since))
+        print(tei_all_stage(res, out, checked_all, record.written()))
     if res.failed:
         print(f"{len(res.failed)} file(s) could not be read, and the 篇 they hold are built without them "
               f"(the errors follow): {', '.join(res.failed)}")
+    for line in record.finish().lines(verbose):  # what an earlier build wrote and this one did not
+        print(line)
     if res.errors:
         for err in res.errors:
             sys.stderr.write(f"jiaokan: error: {err}\n")

@@ -385,8 +385,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     was = gc.isenabled()
     gc.disable()  # run_build pauses the collector (see collector_paused); here also while its summary prints
     try:
-        return run_build(corpus, Path(args.out), quiet=args.quiet, tei_all=args.tei_all, jobs=args.jobs,
-                         site_tei=args.site_tei, emended_tei=args.emended_tei)
+        return run_build(corpus, Path(args.out), quiet=args.quiet, verbose=args.verbose > 0, tei_all=args.tei_all,
+                         jobs=args.jobs, site_tei=args.site_tei, emended_tei=args.emended_tei)
     finally:
         if was:  # main() may run in a caller's process (tests, notebooks): give the collector back
             gc.enable()
@@ -614,6 +614,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "per 篇: OUT/tei/pianNN-SIGLUM.xml, and each 篇 is collated across every witness that holds it\n"
                        "(OUT/apparatus/pianNN.xml).  A file that cannot be read gets its one-line error and the rest\n"
                        "still builds; the exit status is then 2.\n\n"
+                       "OUT/.jiaokan-build.json records the files a build wrote: the next build into OUT removes those it\n"
+                       "does not write again (and no other file), and its summary says how many (-v: which).\n\n"
                        "examples:  jiaokan build                                   # the shipped corpus/ -> build/\n"
                        "           jiaokan init KR1d0030 KR1d0028 KR1d0026 -o book/corpus.toml\n"
                        "           jiaokan build --corpus book/corpus.toml --out book/build -j 2",

@@ -29,6 +29,18 @@ from .errors import OutputError
 #: A check of the bytes about to be written: a list of problems (empty = fine).
 Check = Callable[[bytes], list[str]]
 
+#: Told ``(path, size)`` of every file once it is in place (None: nobody listens).  How ``jiaokan build``
+#: learns the name of each file it writes, in this process or a forked worker, which inherits it
+#: (:mod:`jiaokan.outputs`): the one place every output passes through.
+_written: Callable[[Path, int], None] | None = None
+
+
+def listen(hook: Callable[[Path, int], None] | None) -> Callable[[Path, int], None] | None:
+    """Have ``hook`` told of every file written from now on (None: stop); returns the one it replaces."""
+    global _written
+    was, _written = _written, hook
+    return was
+
 
 class InvalidOutput(OutputError):
     """The content failed its check (a bug in jiaokan, or input it mishandles): this file
@@ -84,6 +96,8 @@ def atomic_write_bytes(path: str | Path, data: bytes, check: Check | None = None
         if isinstance(exc, OSError):
             raise OutputError(str(path), _reason(exc)) from None
         raise
+    if _written is not None:
+        _written(path, len(data))
 
 
 def atomic_write_text(path: str | Path, text: str, check: Check | None = None) -> None:

@@ -166,21 +166,52 @@ def _q(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+#: How many folders above the manifest's a path ``init`` writes may climb and still be written relative to it.
+UP = 1
+
+
+def manifest_path(target: Path, root: Path) -> str:
+    """How the manifest in folder ``root`` names ``target`` (a file or a folder).
+
+    Relative when ``target`` is under the manifest's folder or in a folder beside it (``k/…``,
+    ``../kanripo/…``): the book moved or copied with its corpus keeps working.  Absolute
+    otherwise: a corpus elsewhere on the machine (``init /work/shared/kanripo -o book/corpus.toml``)
+    is found wherever the book goes, where ``../../../../..`` would point nowhere once it moved.
+    Relative to the folder as named (symbolic links kept, as the user spelt them) when that
+    reaches the same place, else to where the folders really are.
+    """
+    real = target.resolve()
+    for t, r in ((Path(os.path.abspath(target)), Path(os.path.abspath(root))), (real, root.resolve())):
+        try:
+            rel = Path(os.path.relpath(t, r))
+        except ValueError:  # another drive (Windows): only an absolute path names it
+            continue
+        if rel.parts.count("..") <= UP and (root / rel).resolve() == real:
+            return rel.as_posix()
+    spelt = Path(os.path.abspath(target))
+    return (spelt if spelt.resolve() == real else real).as_posix()
+
+
 def _files_value(g: Group, root: Path) -> list[str]:
-    """The witness's files relative to the manifest: one glob per folder when it matches exactly these files."""
+    """The witness's files as the manifest in ``root`` names them (:func:`manifest_path`): one glob per
+    folder when it matches exactly these files."""
     by_dir: dict[Path, list[Path]] = {}
     for f in g.files:
         by_dir.setdefault(f.path.parent, []).append(f.path)
     out: list[str] = []
     for d, paths in by_dir.items():
-        rel = Path(os.path.relpath(d, root))
+        where = manifest_path(d, root)
         tid = g.files[0].text_id
         pattern = f"{tid}_*.txt" if tid else ""
         if pattern and {p.resolve() for p in d.glob(pattern)} == {p.resolve() for p in paths}:
-            out.append((rel / pattern).as_posix())
+            out.append(_join(where, pattern))
         else:
-            out.extend((rel / p.name).as_posix() for p in paths)
+            out.extend(_join(where, p.name) for p in paths)
     return out
+
+
+def _join(folder: str, name: str) -> str:
+    return name if folder == "." else f"{folder.rstrip('/')}/{name}"
 
 
 #: The licence of the Kanseki Repository's transcriptions (https://www.kanripo.org), which ``init`` writes for
@@ -193,9 +224,10 @@ def manifest_text(s: Survey, root: Path) -> str:
     lines = [
         "# The corpus manifest, proposed by `jiaokan init`: read it, edit it, then `jiaokan build --corpus THIS_FILE`.",
         "#",
-        "# One [[witness]] per text and edition.  `files` lists its files (globs relative to this file); each",
-        "# file keeps its own 卷, pages and lines.  The 篇 of every part of a file is found from the text (headings",
-        "# such as 鄉射禮第五; a 卷 that opens mid-篇 continues the open one).  Where the text does not say, set it:",
+        "# One [[witness]] per text and edition.  `files` lists its files (globs relative to this file's folder, or",
+        "# absolute where they are neither in it nor beside it); each file keeps its own 卷, pages and lines.  The 篇",
+        "# of every part of a file is found from the text (headings such as 鄉射禮第五; a 卷 that opens mid-篇",
+        "# continues the open one).  Where the text does not say, set it:",
         "#   [witness.overrides.\"FILE\"]  chapter = \"聘禮\"   (also: format, juan)",
         "# `role`: jishi (its 案 notes are checked), zhushu (what they are checked against), songben, reference,",
         "#   danshu (the 单疏本 《儀禮疏》: its 疏 is collated with the 注疏's), shiwu (張淳《儀禮識誤》: its claims are checked).",
@@ -222,14 +254,14 @@ def manifest_text(s: Survey, root: Path) -> str:
             lines.append(f"source = {_q(f'Kanseki Repository {f0.text_id}, {f0.edition} branch')}")
             lines.append(f"licence = {_q(KANRIPO_LICENCE)}  # the Kanseki Repository's licence of its transcriptions")
         if len(g.files) == 1 and not f0.text_id:
-            lines.append(f"file = {_q(Path(os.path.relpath(f0.path, root)).as_posix())}")
+            lines.append(f"file = {_q(manifest_path(f0.path, root))}")
             pian = next((p for p, _ in f0.pians if p and p != FRONT), None)
             if pian:
                 lines.append(f"chapter = {_q(pian)}")
             continue
         lines.append("files = [" + ", ".join(_q(v) for v in _files_value(g, root)) + "]")
         for f in g.files:
-            rel = Path(os.path.relpath(f.path, root)).as_posix()
+            rel = _join(manifest_path(f.path.parent, root), f.path.name)
             if f.format != g.format:
                 lines += [f"[witness.overrides.{_q(rel)}]",
                           f"format = {_q(f.format)}  # its body does not show the {g.format} layout (front matter?)"]
@@ -250,4 +282,4 @@ def coverage(s: Survey) -> list[tuple]:
 
 
 def write_manifest(s: Survey, out: Path) -> None:
-    atomic_write_bytes(out, manifest_text(s, out.parent.resolve()).encode("utf-8"))
+    atomic_write_bytes(out, manifest_text(s, out.parent).encode("utf-8"))
