@@ -45,9 +45,10 @@ Layout::
      "layer_gap_fields": ["row", "layer", "present", "absent", "kind"], "layer_gaps": [["r1", "zhu", {"JS": 69}, ["ZS"], "edge"], …],
      "rows": […], "counts": {…}}
 
-Version 3 (``jiaokan-lean-table/3``) had no ``elsewhere``: every layer of every row in the table
-(a reader of version 3 would read the pointed rows as the witness lacking the layer, so version 4 is
-refused by it, not misread).  Version 2 had each entry's ``context``, its values as themselves (no
+Version 3 (``jiaokan-lean-table/3``) has no ``elsewhere``: every layer of every row is in the table.
+A table is written as version 4 only where it has an ``elsewhere`` (a reader of version 3 would read the
+pointed rows as the witness lacking the layer: it refuses version 4 rather than misread it), else as
+version 3, the same shape, which every reader of it still reads.  Version 2 had each entry's ``context``, its values as themselves (no
 ``variant_codes``) and the gaps as dicts.  All are still read, as is version 1.
 """
 
@@ -175,7 +176,10 @@ def lean_json(col: Collation, elsewhere: LayerElsewhere | None = None) -> dict:
     fields["layer_gaps"] = [[g[k] for k in GAP_FIELDS] for g in fields["layer_gaps"]]
     there = {} if elsewhere is None or not pointers else {"elsewhere": {
         "witness": elsewhere.siglum, "layer": elsewhere.layer, "file": f"{elsewhere.name}.json", "rows": pointers}}
-    return {"format": FORMAT, "witnesses": sigla, "base": fields.pop("base"), "columns": columns, **there,
+    # (version 4 only where there is an ``elsewhere``: a table without one is the very shape of version 3, which
+    # a reader of version 3 reads rightly)
+    return {"format": FORMAT if there else FORMAT_3, "witnesses": sigla, "base": fields.pop("base"),
+            "columns": columns, **there,
             "table": [table[s] for s in sigla],
             "variant_fields": names, "variant_codes": codes, "layer_gap_fields": list(GAP_FIELDS), **fields}
 
