@@ -18,15 +18,16 @@ or less than the witness has in the row would make a wrong apparatus):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .layertext import layer_text
+from ..model import Unit
+from ..normalize import strip_ignorable
 from .model import Collation, Row
 from .rows import body_units
-from .segments import row_layer_segments
+from .segments import Segment, row_layer_segments
 
 
-@dataclass(frozen=True)
+@dataclass
 class LayerElsewhere:
     """Where one witness's layer is collated apart (the 注疏's 疏 in ``NAME-shu``).
 
@@ -39,6 +40,9 @@ class LayerElsewhere:
     layer: str
     name: str
     rows: dict[str, str]
+    #: (the segments of the collation it was made for, :func:`pointed_rows`' answer): the TEI and the JSON
+    #: writer both ask it of one collation
+    _pointed: tuple[list, dict[str, list[str]]] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of_rows(cls, siglum: str, layer: str, name: str, rows: list[Row]) -> LayerElsewhere:
@@ -52,9 +56,24 @@ def pointed_rows(col: Collation, where: LayerElsewhere) -> dict[str, list[str]]:
     s, layer = where.siglum, where.layer
     if s not in col.witnesses or layer not in col.layers:
         return {}
+    made = row_layer_segments(col)
+    if where._pointed is None or where._pointed[0] is not made:
+        where._pointed = (made, _pointed_rows(col, where, made))
+    return where._pointed[1]
+
+
+def _has_text(u: Unit, layer: str) -> bool:
+    """Does passage ``u`` hold text of ``layer`` (a character that is not ignorable, as a layer text keeps)?"""
+    return any(p.layer == layer and strip_ignorable(p.text) for p in u.pieces)
+
+
+def _pointed_rows(col: Collation, where: LayerElsewhere,
+                  made: list[tuple[str, str, dict, list[Segment]]]) -> dict[str, list[str]]:
+    """:func:`pointed_rows` of ``col``, whose row and layer segments are ``made``."""
+    s, layer = where.siglum, where.layer
     entries = {(a.row, a.layer) for a in col.apps}
     # (one segment: the one entry of the layer, which the witness's reading in it stands for)
-    alone = {row for row, lay, texts, segs in row_layer_segments(col) if lay == layer and len(segs) == 1
+    alone = {row for row, lay, texts, segs in made if lay == layer and len(segs) == 1
              and (row, lay) not in entries and texts[s].kept() and not any(lt.kept() for t, lt in texts.items() if t != s)}
     units = {u.id: u for u in body_units(col.witnesses[s])}
     claims: dict[str, set[str]] = {}  # a row of the other apparatus → the rows here whose text it holds
@@ -64,7 +83,7 @@ def pointed_rows(col: Collation, where: LayerElsewhere) -> dict[str, list[str]]:
         whole = True
         for uid in row.units.get(s, []):
             u = units.get(uid)
-            if u is None or not layer_text([u], layer).kept():
+            if u is None or not _has_text(u, layer):
                 continue  # (no text of the layer: nothing to find there)
             t = where.rows.get(uid)
             if t is None:
