@@ -8,6 +8,7 @@ dropped, script folded): script-only differences are not variants.
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -295,6 +296,14 @@ def test_the_zhushu_shu_is_pointed_to_in_its_shu_collation_and_reads_back(tmp_pa
         rebuild_from_tei(root)
     with pytest.raises(InputError, match="give the JSON file's path"):
         rebuild_from_json(lean)
+    # a pointer to a row where the other file has no 疏 of the 注疏 (another file, a stale one): said, not read as none
+    wrong = {**lean, "elsewhere": {**lean["elsewhere"], "rows": {**lean["elsewhere"]["rows"], "r1": ["r9999"]}}}
+    with pytest.raises(InputError, match=r"pian01-shu\.json: no shu of ZS in row r9999, which row r1 of .*main\.json"):
+        rebuild_from_json(wrong, js)
+    wrong_tei = copy.deepcopy(root)
+    wrong_tei.find(".//t:ptr", ns).set("target", "pian01-shu.xml#r9999.shu")
+    with pytest.raises(InputError, match=r"pian01-shu\.xml: no ab r9999\.shu, which ab r1\.shu of .*main\.xml points to"):
+        rebuild_from_tei(wrong_tei, xml)
     (tmp_path / "pian01-shu.xml").unlink()
     (tmp_path / "pian01-shu.json").unlink()
     with pytest.raises(InputError, match=r"main\.xml: ab r\d+\.shu: the reading of ZS is collated in pian01-shu\.xml, "

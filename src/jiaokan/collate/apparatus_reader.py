@@ -363,8 +363,11 @@ def _elsewhere_rows(data: dict, path: Path | None) -> tuple[str, str, dict[str, 
     for (row, lay), text in _lean_rows(sibling)[s]:
         if lay == layer:
             cells.setdefault(row, []).append(text)
-    return s, layer, {row: "".join(t for r in targets for t in cells.get(r, []))
-                      for row, targets in where["rows"].items()}
+    missing = [(row, r) for row, targets in where["rows"].items() for r in targets if r not in cells]
+    if missing:  # (a pointer goes only where the witness has text: another file, or a stale one)
+        raise InputError(str(other), f"no {layer} of {s} in row {missing[0][1]}, which row {missing[0][0]} of "
+                                     f"{path} points to ({len(missing)} such)")
+    return s, layer, {row: "".join(t for r in targets for t in cells[r]) for row, targets in where["rows"].items()}
 
 
 def witness_layers(w: Witness, layers: tuple[str, ...] | list[str]) -> dict[str, str]:
