@@ -9,7 +9,8 @@ Usage::
 
 Each witness is read back by the rules of parallel segmentation
 (:func:`jiaokan.collate.apparatus_reader.rebuild_from_tei`) and out of the JSON
-alignment table (:func:`~jiaokan.collate.apparatus_reader.rebuild_from_json`),
+alignment table (:func:`~jiaokan.collate.apparatus_reader.rebuild_from_json`), a reading
+that points to another apparatus (the 注疏's 疏 in the 篇's ``NAME-shu``) read from there,
 and compared, layer by layer, with the witness's own layer text, both after the
 documented script fold (punctuation dropped, t2s).  Printed per witness and layer:
 characters expected, characters rebuilt, mismatches (characters on either side
@@ -31,6 +32,7 @@ from jiaokan.collate.apparatus_reader import (compare_rebuild, find_witness_file
 from jiaokan.collate.engine import collate
 from jiaokan.collate.export import collation_to_json
 from jiaokan.collate.model import COLLATED_LAYERS
+from jiaokan.errors import JiaokanError
 from jiaokan.model import WitnessMeta
 from jiaokan.readers import read_witness
 from jiaokan.tei.reader import read_tei
@@ -58,10 +60,10 @@ def check_files(paths: list[Path]) -> bool:
             if wf is None:
                 sys.exit(f"{p}: witness {lw.siglum}: {lw.tei} not found beside it or in ../tei/")
             expected[lw.siglum] = witness_layers(read_tei(wf), layers)
-        bad |= _print(p.stem, "tei", compare_rebuild(expected, rebuild_from_tei(root)))
+        bad |= _print(p.stem, "tei", compare_rebuild(expected, rebuild_from_tei(root, p)))
         js = p.with_suffix(".json")
         if js.is_file():
-            bad |= _print(p.stem, "json", compare_rebuild(expected, rebuild_from_json(json.loads(js.read_text()))))
+            bad |= _print(p.stem, "json", compare_rebuild(expected, rebuild_from_json(json.loads(js.read_text()), js)))
     return bad
 
 
@@ -81,10 +83,13 @@ def main() -> int:
     ap.add_argument("--collate", action="store_true", help="FILEs are witnesses to collate (first = base)")
     args = ap.parse_args()
     print(f"{'collation':<28} {'from':<4} {'wit':<4} {'layer':<10} {'expected':>8} {'rebuilt':>8} {'diff':>6}  where")
-    if args.collate:
-        bad = check_collation(args.files)
-    else:
-        bad = check_files([Path(f) for f in args.files] or sorted(Path("build/apparatus").glob("*.xml")))
+    try:
+        if args.collate:
+            bad = check_collation(args.files)
+        else:
+            bad = check_files([Path(f) for f in args.files] or sorted(Path("build/apparatus").glob("*.xml")))
+    except JiaokanError as exc:  # e.g. the 疏 collation a 篇's apparatus points to is not beside it: one line
+        sys.exit(f"apparatus_rebuild: error: {exc}")
     return 1 if bad else 0
 
 

@@ -8,6 +8,7 @@ dropped, script folded): script-only differences are not variants.
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -15,13 +16,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from jiaokan.collate.apparatus import collation_to_tei
+from jiaokan.collate.apparatus import collation_to_tei, write_apparatus
 from jiaokan.collate.apparatus_reader import (compare_rebuild, find_witness_file, listed_witnesses,
                                               rebuild_from_json, rebuild_from_tei, witness_layers)
+from jiaokan.collate.elsewhere import LayerElsewhere, pointed_rows
 from jiaokan.collate.engine import collate
 from jiaokan.collate.export import collation_to_json
-from jiaokan.collate.leanjson import FORMAT, UnknownFormat, json_layer_gaps, json_variants, lean_json
-from jiaokan.collate.model import COLLATED_LAYERS
+from jiaokan.collate.leanjson import (FORMAT, FORMAT_3, UnknownFormat, json_layer_gaps, json_variants, lean_json,
+                                      write_lean_json)
+from jiaokan.collate.model import COLLATED_LAYERS, Row
+from jiaokan.collate.rows import body_units
+from jiaokan.errors import InputError
 from jiaokan.model import Div, Gap, Loc, PageBreak, Piece, Text, Unit, Witness, WitnessMeta
 from jiaokan.readers import read_witness
 from jiaokan.tei.reader import read_tei
@@ -143,11 +148,176 @@ def test_a_lean_table_of_an_unknown_version_is_refused_not_misread():
     a = _witness("A", [("司射遂袒執弓", "遂袒執弓")])
     b = _witness("B", [("司射遂袒弓", "遂袒執弓")])
     lean = lean_json(collate([a, b]))
-    assert lean["format"] == FORMAT and all(isinstance(v[lean["variant_fields"].index("at")], int)
+    # (version 3: no layer of this table is collated elsewhere, and its shape is version 3's)
+    assert lean["format"] == FORMAT_3 and all(isinstance(v[lean["variant_fields"].index("at")], int)
                                             for v in lean["variants"])
     for read in (json_variants, json_layer_gaps, rebuild_from_json):
         with pytest.raises(UnknownFormat):
             read({**lean, "format": "jiaokan-lean-table/99"})
+
+
+# --- a layer collated in another apparatus (the 注疏's 疏 in NAME-shu): pointed to, read back from there ------
+
+def _with_shu(w: Witness, shu: dict[int, str]) -> Witness:
+    """``w`` with a 疏 piece closing each passage ``shu`` names (1-based), as the 注疏 sets its 疏."""
+    for i, u in enumerate(body_units(w), 1):
+        if shu.get(i):
+            u.pieces.append(Piece("shu", [Text(shu[i])], Loc(i), id=f"{u.id}.shu1"))
+    return w
+
+
+def _write_pair(col, other, where: LayerElsewhere, folder) -> tuple:
+    """The apparatus of ``col`` pointing to ``other`` (written beside it as ``where.name``): its TEI and JSON paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    write_apparatus(other, folder / f"{where.name}.xml")
+    write_lean_json(other, folder / f"{where.name}.json")
+    write_apparatus(col, folder / "main.xml", elsewhere=where)  # (checked against the profile as it is written)
+    write_lean_json(col, folder / "main.json", where)
+    return folder / "main.xml", folder / "main.json"
+
+
+def _assert_rebuilds_through(col, xml, js) -> None:
+    expected = {s: witness_layers(w, col.layers) for s, w in col.witnesses.items()}
+    assert _bad(compare_rebuild(expected, rebuild_from_tei(etree.parse(str(xml)).getroot(), xml))) == []
+    lean = json.loads(js.read_text(encoding="utf-8"))
+    assert _bad(compare_rebuild(expected, rebuild_from_json(lean, js))) == []
+    full = collation_to_json(col)  # the entries and gaps are all still there
+    assert json_variants(lean) == full["variants"] and json_layer_gaps(lean) == full["layer_gaps"]
+
+
+@st.composite
+def shu_set(draw):
+    """A collation whose second witness has a 疏, collated apart against a 单疏本 (D) in rows of its own."""
+    ws = draw(witness_set())
+    z = ws[1]
+    n = len(body_units(z))
+    shu = {i: draw(hanzi) for i in range(1, n + 1) if draw(st.booleans())}
+    _with_shu(z, shu)
+    if draw(st.booleans()):  # the base has a 疏 in one passage too: that row is collated here, not pointed
+        _with_shu(ws[0], {draw(st.integers(1, len(body_units(ws[0])))): draw(hanzi)})
+    d = Witness(WitnessMeta(siglum="D", file="D.txt", format="gen", script="traditional"))
+    div = Div("chapter", "1", None)
+    for i in range(1, n + 1):  # D's 疏 of each passage again, with a few edits, or none
+        if i in shu and draw(st.booleans()):
+            u = Unit(f"D.{i}")
+            u.pieces.append(Piece("shu", [Text(draw(variant_of(shu[i])))], Loc(i), id=f"D.{i}.shu1"))
+            div.units.append(u)
+    d.divs.append(div)
+    # the other collation's rows: the passages in runs (one row may hold the 疏 of two rows here)
+    cuts = sorted(draw(st.sets(st.integers(1, n - 1)))) if n > 1 else []
+    rows, lo = [], 1
+    for k, hi in enumerate([*cuts, n], 1):
+        rows.append(Row(f"r{k}", {"B": [f"B.{i}" for i in range(lo, hi + 1)],
+                                  "D": [u.id for u in div.units if lo <= int(u.id[2:]) <= hi]}, None))
+        lo = hi + 1
+    return ws, d, rows
+
+
+@settings(max_examples=40, deadline=None)
+@given(made=shu_set())
+def test_a_layer_collated_elsewhere_reads_back_through_the_pointer(made):
+    import tempfile
+    from pathlib import Path
+
+    ws, d, rows = made
+    col = collate(ws)
+    other = collate([ws[1], d], base="B", layers=("shu",), rows=rows)
+    where = LayerElsewhere.of_rows("B", "shu", "main-shu", rows)
+    with tempfile.TemporaryDirectory() as tmp:
+        xml, js = _write_pair(col, other, where, Path(tmp))
+        _assert_rebuilds_through(col, xml, js)
+
+
+def test_a_row_keeps_its_copy_where_a_pointer_would_give_more_or_less_than_its_own():
+    jing = [("司射遂袒執弓", ""), ("挾一个搢扑", ""), ("東面于三耦之西", "")]
+    a = _witness("A", jing)
+    z = _with_shu(_witness("Z", jing), {1: "命賓主人", 2: "賓主人荅", 3: "三耦之西"})
+    col = collate([a, z])
+    row_of = {u: r.id for r in col.rows for u in r.units["Z"]}
+    assert len(set(row_of.values())) == 3
+    # one row of the other apparatus holds the 疏 of two rows here: both keep their copies
+    assert pointed_rows(col, LayerElsewhere("Z", "shu", "o", {"Z.1": "r1", "Z.2": "r1", "Z.3": "r2"})) == {
+        row_of["Z.3"]: ["r2"]}
+    # a passage the other apparatus does not hold: its row keeps its copy
+    assert pointed_rows(col, LayerElsewhere("Z", "shu", "o", {"Z.1": "r1", "Z.3": "r3"})) == {
+        row_of["Z.1"]: ["r1"], row_of["Z.3"]: ["r3"]}
+    # another witness has the layer there: a collation of it here, kept
+    col = collate([_with_shu(a, {3: "三耦之東"}), z])
+    assert set(pointed_rows(col, LayerElsewhere("Z", "shu", "o", {"Z.1": "r1", "Z.2": "r2", "Z.3": "r3"}))) == {
+        row_of["Z.1"], row_of["Z.2"]}
+    # and a witness the collation does not hold, or a layer it does not collate: nothing pointed
+    assert pointed_rows(col, LayerElsewhere("Q", "shu", "o", {})) == {}
+    assert pointed_rows(collate([a, z], layers=("jing",)), LayerElsewhere("Z", "shu", "o", {"Z.1": "r1"})) == {}
+
+
+def test_the_zhushu_shu_is_pointed_to_in_its_shu_collation_and_reads_back(tmp_path):
+    """士冠禮 (集释, 注疏, 四部丛刊; the 单疏本 over its three 卷): the 篇's apparatus holds no 疏 character, the 注疏's
+    reading of each 疏 row points to the 疏 collation's abs, and every witness still reads back whole."""
+    from jiaokan.collate.shu import collate_shu, shu_elsewhere
+    from jiaokan.tei.validate import validate_file
+
+    from .conftest import TEI_ALL
+    from .test_collate_shu import _pian
+
+    zs = _pian("KR1d0028", "ZS", ["001"], "士冠禮")
+    ds = _pian("KR1d0027", "DS", ["001", "002", "003"], "士冠禮")
+    col = collate([_pian("KR1d0030", "JS", ["001"], "士冠禮"), zs, _pian("KR1d0026", "SB", ["001"], "士冠禮")])
+    other, _ = collate_shu(zs, ds)
+    where = shu_elsewhere(zs, ds, "pian01-shu")
+    assert where == LayerElsewhere.of_rows("ZS", "shu", "pian01-shu", other.rows)  # the 疏 collation's own rows
+    xml, js = _write_pair(col, other, where, tmp_path)
+    _assert_rebuilds_through(col, xml, js)
+    ns = {"t": "http://www.tei-c.org/ns/1.0"}
+    root = etree.parse(str(xml)).getroot()
+    there = {ab.get("{http://www.w3.org/XML/1998/namespace}id"): ab
+             for ab in etree.parse(str(tmp_path / "pian01-shu.xml")).getroot().iterfind(".//t:ab", ns)}
+    shu_abs = root.findall(".//t:body//t:ab[@type='shu']", ns)
+    assert len(shu_abs) == len({r.id for r in col.rows if any(zs_has_shu(zs, u) for u in r.units["ZS"])}) > 100
+    targets = []
+    for ab in shu_abs:
+        assert "".join(ab.itertext()) == ""  # no 疏 character copied
+        (app,) = ab
+        assert [(r.tag.split("}")[1], r.get("wit")) for r in app] == [("lem", "#JS #SB"), ("rdg", "#ZS")]
+        (ptr,) = app[1]
+        targets += [t.removeprefix("pian01-shu.xml#") for t in ptr.get("target").split()]
+    # every 疏 ab of the 疏 collation where the 注疏 has text, each pointed to once, in its order
+    assert targets == [f"{r.id}.shu" for r in other.rows if any(zs_has_shu(zs, u) for u in r.units["ZS"])]
+    assert set(targets) <= set(there)
+    decl = "".join(root.find(".//t:editorialDecl", ns).itertext())
+    assert "pian01-shu.xml" in decl and "ptr" in decl
+    if TEI_ALL.is_file():
+        assert validate_file(xml, TEI_ALL).errors == []
+    lean = json.loads(js.read_text(encoding="utf-8"))
+    assert lean["format"] == FORMAT == "jiaokan-lean-table/4" and not any(c[1] == "shu" for c in lean["columns"])
+    assert lean["elsewhere"]["file"] == "pian01-shu.json" and len(lean["elsewhere"]["rows"]) == len(shu_abs)
+    # without its path, or without the file beside it: a one-line error naming what was expected, never a
+    # witness without its 疏
+    with pytest.raises(InputError, match="give the apparatus's path"):
+        rebuild_from_tei(root)
+    with pytest.raises(InputError, match="give the JSON file's path"):
+        rebuild_from_json(lean)
+    # a pointer to a row where the other file has no 疏 of the 注疏 (another file, a stale one): said, not read as none
+    wrong = {**lean, "elsewhere": {**lean["elsewhere"], "rows": {**lean["elsewhere"]["rows"], "r1": ["r9999"]}}}
+    with pytest.raises(InputError, match=r"pian01-shu\.json: no shu of ZS in row r9999, which row r1 of .*main\.json"):
+        rebuild_from_json(wrong, js)
+    wrong_tei = copy.deepcopy(root)
+    wrong_tei.find(".//t:ptr", ns).set("target", "pian01-shu.xml#r9999.shu")
+    with pytest.raises(InputError, match=r"pian01-shu\.xml: no ab r9999\.shu, which ab r1\.shu of .*main\.xml points to"):
+        rebuild_from_tei(wrong_tei, xml)
+    (tmp_path / "pian01-shu.xml").unlink()
+    (tmp_path / "pian01-shu.json").unlink()
+    with pytest.raises(InputError, match=r"main\.xml: ab r\d+\.shu: the reading of ZS is collated in pian01-shu\.xml, "
+                                         r"expected beside it \(.*\), which is not there"):
+        rebuild_from_tei(root, xml)
+    with pytest.raises(InputError, match=r"main\.json: the shu of ZS is collated in pian01-shu\.json, expected "
+                                         r"beside it .* which is not there"):
+        rebuild_from_json(lean, js)
+
+
+def zs_has_shu(w: Witness, uid: str) -> bool:
+    from jiaokan.collate.layertext import layer_text
+
+    return bool(layer_text([u for u in body_units(w) if u.id == uid], "shu").kept())
 
 
 # --- end to end: the shipped corpus and the Kanripo chapters --------------------------------------
@@ -161,9 +331,9 @@ def test_every_collation_of_the_build_rebuilds(tmp_path):
         root = etree.parse(str(p)).getroot()
         expected = {lw.siglum: witness_layers(read_tei(find_witness_file(lw.tei, p)), COLLATED_LAYERS)
                     for lw in listed_witnesses(root)}
-        assert _bad(compare_rebuild(expected, rebuild_from_tei(root))) == [], p.name
+        assert _bad(compare_rebuild(expected, rebuild_from_tei(root, p))) == [], p.name
         data = json.loads(p.with_suffix(".json").read_text())
-        assert _bad(compare_rebuild(expected, rebuild_from_json(data))) == [], p.name
+        assert _bad(compare_rebuild(expected, rebuild_from_json(data, p.with_suffix(".json")))) == [], p.name
 
 
 #: 集释 (WYG), 注疏 (WYG) and 四部丛刊 of one 篇 (the 集释 卷 that opens it): 士相見禮, 鄉射禮 (lost pages in

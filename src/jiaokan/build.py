@@ -413,10 +413,12 @@ class _Emended(_Outcome):
 
 
 def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None, out: Path,
-                 tei_all: str | None, shu: bool = False) -> _Collated:
+                 tei_all: str | None, shu: bool = False, shu_of: tuple[str, str, str] | None = None) -> _Collated:
     """Collate one 篇 and write its apparatus (TEI, JSON); errors are returned, never raised.
 
-    ``shu``: the 疏 of the 注疏 (``stems[0]``) against the 单疏本's (:mod:`jiaokan.collate.shu`).
+    ``shu``: the 疏 of the 注疏 (``stems[0]``) against the 单疏本's (:mod:`jiaokan.collate.shu`);
+    ``shu_of``: (name, 注疏 stem, 单疏本 stem) of the 篇's 疏 collation, which its apparatus points to for
+    the 注疏's 疏 instead of copying it (:mod:`jiaokan.collate.elsewhere`).
     """
     t0 = time.perf_counter()
     r = _Collated(name=name)
@@ -431,8 +433,13 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
             r.shu_report = report.as_dict()
         else:
             col = collate(ws, base=base)
-        xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names)
-        write_lean_json(col, out / "apparatus" / f"{name}.json")
+        where = None
+        if shu_of is not None:
+            from .collate.shu import shu_elsewhere
+
+            where = shu_elsewhere(res.witnesses[shu_of[1]], res.witnesses[shu_of[2]], shu_of[0])
+        xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names, elsewhere=where)
+        write_lean_json(col, out / "apparatus" / f"{name}.json", where)
         return col, xml
 
     done = r.guard(f"collation {name}", (CollationError, InvalidOutput), step)
@@ -464,6 +471,8 @@ class _Todo:
     base: str | None
     emend_stems: list[str]
     shu: bool = False  # the 注疏's 疏 against the 单疏本's
+    #: (name, 注疏 stem, 单疏本 stem) of the 篇's 疏 collation, which its apparatus points to (see _collate_one)
+    shu_of: tuple[str, str, str] | None = None
 
 
 def _collate_and_emend(job: tuple[BuildResult, Path, str | None], t: _Todo) -> _Collated:
@@ -473,7 +482,7 @@ def _collate_and_emend(job: tuple[BuildResult, Path, str | None], t: _Todo) -> _
     if not t.stems:  # a witness in no collation: its 案 notes only (see collate_stage)
         return _Collated(name=t.name, emended={s: _emend_one(res, s, res.witnesses[s], out, tei_all)
                                                for s in t.emend_stems})
-    r = _collate_one(res, t.name, t.stems, t.base, out, tei_all, t.shu)
+    r = _collate_one(res, t.name, t.stems, t.base, out, tei_all, t.shu, t.shu_of)
     if r.col is not None:
         res.collations[t.name] = r.col  # (in a worker: its copy of the build) the partner is found in it
         for stem in t.emend_stems:
@@ -504,7 +513,9 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
             res.notes.append(f"collation {spec.name}: fewer than two witnesses of {spec.chapter} were read; skipped")
             progress.step(f"{spec.name} {spec.chapter}")
         else:
-            todo.append(_Todo(spec.name, spec.chapter, [e.stem for e in members], spec.base, []))
+            # the first 疏 collation holds the 注疏's whole 疏 (its base): the apparatus points there
+            shu_of = (shu[0].name, shu[0].stems[0], shu[0].stems[1]) if shu else None
+            todo.append(_Todo(spec.name, spec.chapter, [e.stem for e in members], spec.base, [], shu_of=shu_of))
         todo.extend(shu)
     progress.total += sum(1 for t in todo if t.shu)  # the 疏 collations are steps of their own
     in_one = Counter(s for t in todo for s in t.stems)  # a witness in two collations: its notes are checked later

@@ -14,6 +14,12 @@ the row and layer is cut into segments (:mod:`.segments`), and text a witness
 lacks is an ``app`` with an empty reading for it (``type`` layer, edge or
 lacuna, the last holding ``gap``), never base text outside an ``app``.  No
 ``note`` per entry: viewers show each as an icon; the header explains the types.
+
+A witness's layer collated in another apparatus (the 注疏's 疏 in ``NAME-shu``: :mod:`.elsewhere`) is not
+copied where that witness alone has it: its reading there holds a ``ptr`` to the other apparatus's
+``ab`` elements that hold it (TEI's pointer to where a thing is, as a reading's content; not ``@copyOf``
+on the ``ab``, whose copied content would be every listed witness's by the rules of parallel
+segmentation, and which points to one element where a row's 疏 can be in several).
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from ..tei.build import TEI_NS, E, language_tag
 from ..tei.validate import write_checked
 from ..tei.writer import char_entry, unit_targets
 from .apparatus_reader import fold_script
+from .elsewhere import LayerElsewhere, pointed_rows
 from .layertext import LayerText
 from .model import App, Collation, strongest
 from .segments import Segment, row_layer_segments
@@ -100,9 +107,10 @@ WITNESS_SCRIPTS = {
 
 
 def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, title: str | None = None,
-                     witness_script: str = "base") -> etree._ElementTree:
+                     witness_script: str = "base", elsewhere: LayerElsewhere | None = None) -> etree._ElementTree:
     """Build the apparatus document.  ``tei_names``: siglum → witness TEI file name for ``@corresp``;
-    ``witness_script``: a key of :data:`WITNESS_SCRIPTS`."""
+    ``witness_script``: a key of :data:`WITNESS_SCRIPTS`; ``elsewhere``: a witness's layer collated in
+    another apparatus beside this one, pointed to instead of copied where that witness alone has it."""
     if witness_script not in WITNESS_SCRIPTS:
         raise ValueError(f"unknown witness script mode {witness_script!r}: choose from {', '.join(WITNESS_SCRIPTS)}")
     own = witness_script == "own"
@@ -132,6 +140,9 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
     ]
     if col.ignored:
         editorial.append(f"Variant types left out on request: {', '.join(col.ignored)}.")
+    pointers = pointed_rows(col, elsewhere) if elsewhere is not None else {}
+    if elsewhere is not None and pointers:
+        editorial.append(elsewhere_note(elsewhere, f"{elsewhere.name}.xml"))
     if own:
         editorial[2] = ("Each witness in its own characters (--witness-script own): where witnesses differ in "
                         "script or punctuation only, an app type='script' gives each its own reading, with @xml:lang "
@@ -168,7 +179,13 @@ def collation_to_tei(col: Collation, tei_names: dict[str, str] | None = None, ti
         ab_id = f"{row_id}.{layer}"
         # (the row and the layer make the xml:id, an NCName: nothing in them to escape, as for an app's)
         out.append(f'<ab type="{layer}" n="{row_id}" xml:id="{ab_id}"{corresp}>')
-        _write_segments(out, ab_id, segments, texts, shared, first)
+        there = pointers.get(row_id) if elsewhere is not None and layer == elsewhere.layer else None
+        ptr = None
+        if there is not None:  # the witness's reading: where the other apparatus holds it (its abs' ids)
+            assert elsewhere is not None
+            ptr = (elsewhere.siglum, M.element("ptr", target=" ".join(
+                f"{elsewhere.name}.xml#{r}.{layer}" for r in there)))
+        _write_segments(out, ab_id, segments, texts, shared, first, ptr)
         out.append("</ab>")
     out.append("</div></body></text>")
     if glyphs:  # the characters written as g: declared as in the witness files (code point, or gaiji code)
@@ -298,10 +315,12 @@ def _page_turns(lt: LayerText) -> tuple[list[int], list[str | None]]:
 
 
 def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict[str, LayerText],
-                    shared: _Shared, first: dict[str, str]) -> None:
+                    shared: _Shared, first: dict[str, str], ptr_of: tuple[str, str] | None = None) -> None:
     """The content of the ``ab`` ``ab_id`` (one row and layer: its segments) as markup, onto ``out``;
     ``first``: siglum → the unit the ab's ``@corresp`` points to for it (a reading standing there
-    has no ``@corresp`` of its own)."""
+    has no ``@corresp`` of its own); ``ptr_of``: (siglum, ``ptr`` markup) for a witness whose text
+    here is in another apparatus (:mod:`.elsewhere`: its one reading of the row and layer holds the
+    ``ptr`` instead)."""
     col = shared.col
     own_script = shared.own_script
     base = col.base
@@ -322,8 +341,12 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
     used = shared.glyphs
     add = out.append
 
+    pointed, ptr = ptr_of if ptr_of is not None else (None, "")
+
     def content(s: str, start: int, text: str) -> str:
         """``text`` (witness ``s``'s characters from ``start``) with each unreadable glyph as ``g``."""
+        if s == pointed and text:
+            return ptr
         return with_glyphs(texts[s], start, text, used)
 
     def trimmed(s: str, x0: int, x1: int) -> tuple[int, str, int]:
@@ -482,6 +505,16 @@ def _reading_type(seg: Segment, s: str, reading: int, lem: int, own: App | None)
     return strongest(types) if types else "substantive"
 
 
+def elsewhere_note(where: LayerElsewhere, file: str) -> str:
+    """The header's word on a layer collated in another apparatus (``file``, beside this one)."""
+    return (f"The {where.layer} layer of witness {where.siglum} is collated in {file}, beside this file, "
+            f"against the witnesses listed there (where {where.siglum} has the same siglum and TEI file). Where "
+            f"{where.siglum} alone has that layer in a row here, it is not copied: its reading (rdg, or lem where "
+            f"it is the base) holds a ptr whose @target names the ab elements of {file} that hold its text of "
+            f"the row, in order, and the empty readings of the others say that they lack the layer. Reading "
+            f"{where.siglum} back, its text there is its text of those ab elements, read by the same rules.")
+
+
 def write_apparatus(col: Collation, path: str | Path, tei_names: dict[str, str] | None = None,
-                    witness_script: str = "base") -> Path:
-    return write_checked(path, collation_to_tei(col, tei_names, witness_script=witness_script))
+                    witness_script: str = "base", elsewhere: LayerElsewhere | None = None) -> Path:
+    return write_checked(path, collation_to_tei(col, tei_names, witness_script=witness_script, elsewhere=elsewhere))

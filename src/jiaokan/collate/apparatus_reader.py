@@ -142,10 +142,17 @@ def recorded_pairs(root: etree._Element) -> list[tuple[str, str]]:
 # of its ``lem``/``rdg`` names (a ``lem`` without ``@wit`` to those no reading
 # names).  ``note``, ``witDetail`` and ``gap`` carry no witness text; ``pb``/``lb``
 # none either.  Script-only differences are not variants (see the header), so the
-# comparison folds script: :func:`fold_script`.
+# comparison folds script: :func:`fold_script`.  A reading that holds a ``ptr`` is a
+# witness's layer collated in another apparatus beside this one (:mod:`.elsewhere`: the
+# 注疏's 疏 in ``NAME-shu``): its text is the witness's text of the ``ab`` elements the
+# pointer names, read from that file by the same rules (:class:`_Siblings`).
 
 _G = f"{{{TEI_NS}}}g"
-_SKIP = {f"{{{TEI_NS}}}{n}" for n in ("note", "witDetail", "gap", "desc", "pb", "lb", "label")}
+_PTR = f"{{{TEI_NS}}}ptr"
+_APP = f"{{{TEI_NS}}}app"
+_LEM = f"{{{TEI_NS}}}lem"
+_RDG = f"{{{TEI_NS}}}rdg"
+_SKIP = {f"{{{TEI_NS}}}{n}" for n in ("note", "witDetail", "gap", "desc", "pb", "lb", "label", "ptr")}
 
 
 def fold_script(text: str) -> str:
@@ -173,34 +180,93 @@ def _wits(el: etree._Element) -> list[str]:
     return [w.lstrip("#") for w in (el.get("wit") or "").split()]
 
 
-def rebuild_from_tei(root: etree._Element) -> dict[str, dict[str, str]]:
-    """Each listed witness's text, layer by layer (``ab/@type``), as the apparatus encodes it (unfolded)."""
+def rebuild_from_tei(root: etree._Element, path: str | Path | None = None) -> dict[str, dict[str, str]]:
+    """Each listed witness's text, layer by layer (``ab/@type``), as the apparatus encodes it (unfolded).
+
+    ``path``: where the apparatus is, for a reading that points to another apparatus beside it
+    (see above); without it such a reading is an :class:`InputError`, as is a file it names that
+    is not there: never read as the witness lacking the text."""
     sigla = [lw.siglum for lw in listed_witnesses(root)]
     out: dict[str, dict[str, str]] = {s: {} for s in sigla}
-    app_tag = f"{{{TEI_NS}}}app"
-
-    def add(wits: list[str], layer: str, text: str) -> None:
-        for s in wits:
-            if s in out:
-                out[s][layer] = out[s].get(layer, "") + text
-
+    siblings = _Siblings(Path(path) if path is not None else None)
     for ab in root.iterfind(".//t:text//t:ab", NS):
         layer = ab.get("type") or ""
-        add(sigla, layer, ab.text or "")
-        for child in ab:
-            if child.tag == app_tag:
-                named: set[str] = set()
-                readings = [r for r in child if r.tag in (f"{{{TEI_NS}}}lem", f"{{{TEI_NS}}}rdg")]
-                for r in readings:
-                    named.update(_wits(r))
-                for r in readings:
-                    is_lem = r.tag == f"{{{TEI_NS}}}lem"
-                    wits = _wits(r) or ([s for s in sigla if s not in named] if is_lem else [])
-                    add(wits, layer, _reading_text(r))
-            elif isinstance(child.tag, str) and child.tag not in _SKIP:
-                add(sigla, layer, _reading_text(child))
-            add(sigla, layer, child.tail or "")
+        for s, text in _ab_texts(ab, sigla, siblings).items():
+            if s in out:
+                out[s][layer] = out[s].get(layer, "") + text
     return out
+
+
+def _ab_texts(ab: etree._Element, sigla: list[str], siblings: _Siblings | None) -> dict[str, str]:
+    """Each witness's text of one ``ab`` by the rules of parallel segmentation (see above); a reading
+    holding a ``ptr`` read from the file it names (``siblings``; None: there is none to read)."""
+    parts: dict[str, list[str]] = {s: [] for s in sigla}
+
+    def add(wits: list[str], text: str) -> None:
+        for s in wits:
+            if s in parts:
+                parts[s].append(text)
+
+    add(sigla, ab.text or "")
+    for child in ab:
+        if child.tag == _APP:
+            named: set[str] = set()
+            readings = [r for r in child if r.tag in (_LEM, _RDG)]
+            for r in readings:
+                named.update(_wits(r))
+            for r in readings:
+                wits = _wits(r) or ([s for s in sigla if s not in named] if r.tag == _LEM else [])
+                ptr = r.find(_PTR)
+                if ptr is None:
+                    add(wits, _reading_text(r))
+                    continue
+                if siblings is None:
+                    raise InputError(None, f"ab {ab.get(_XML_ID)}: a reading of a collation read through a pointer "
+                                           f"points again (to {ptr.get('target')}); an apparatus pointed to holds "
+                                           "the text itself")
+                for s in wits:
+                    add([s], siblings.text(ptr.get("target") or "", s, ab.get(_XML_ID) or ""))
+        elif isinstance(child.tag, str) and child.tag not in _SKIP:
+            add(sigla, _reading_text(child))
+        add(sigla, child.tail or "")
+    return {s: "".join(p) for s, p in parts.items()}
+
+
+class _Siblings:
+    """The apparatus files a ``ptr`` names (relative to ``path``, the pointing apparatus), each read once."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.files: dict[str, tuple[Path, list[str], dict[str, etree._Element]]] = {}
+
+    def text(self, target: str, siglum: str, at: str) -> str:
+        """Witness ``siglum``'s text of the ``ab`` elements ``target`` names (``file#id`` …, in order);
+        ``at``: the pointing ``ab``'s id, for the message when they cannot be read."""
+        from ..tei.parse import parse_xml
+
+        here = str(self.path) if self.path is not None else None
+        out = []
+        for t in target.split():
+            name, _, ab_id = t.partition("#")
+            if self.path is None:
+                raise InputError(None, f"ab {at}: the reading of {siglum} points to {t} (collated in another "
+                                       "apparatus): give the apparatus's path to read it from there")
+            got = self.files.get(name)
+            if got is None:
+                other = self.path.parent / name
+                if not other.is_file():
+                    raise InputError(here, f"ab {at}: the reading of {siglum} is collated in {name}, expected beside "
+                                           f"it ({other}), which is not there")
+                root = parse_xml(other).getroot()
+                got = self.files[name] = (other, [lw.siglum for lw in listed_witnesses(root)],
+                                          {ab.get(_XML_ID) or "": ab for ab in root.iterfind(".//t:text//t:ab", NS)})
+            other, sigla, abs_ = got
+            ab = abs_.get(ab_id)
+            if ab is None or siglum not in sigla:
+                what = f"no ab {ab_id}" if ab is None else f"no witness {siglum}"
+                raise InputError(str(other), f"{what}, which ab {at} of {here} points to for {siglum}")
+            out.append(_ab_texts(ab, sigla, None)[siglum])
+        return "".join(out)
 
 
 def json_layout(data: dict) -> str:
@@ -231,19 +297,25 @@ def json_rows(data: dict) -> dict[str, list[list[dict] | None]]:
     return dict(zip(sigla, data["table"]))
 
 
-def rebuild_from_json(data: dict) -> dict[str, dict[str, str]]:
+def rebuild_from_json(data: dict, path: str | Path | None = None) -> dict[str, dict[str, str]]:
     """Each witness's text, layer by layer, from the JSON alignment table (:mod:`.export`, either
-    layout, or the lean table of :mod:`.leanjson`: a string per cell, the layer per column)."""
-    from .leanjson import json_cells
+    layout, or the lean table of :mod:`.leanjson`: a string per cell, the layer per column).
 
+    ``path``: where the file is, for a lean table whose ``elsewhere`` names a file beside it (a
+    witness's layer collated there); without it, or without that file, an :class:`InputError`."""
     out: dict[str, dict[str, str]] = {}
     if "columns" in data:
-        column_layers, table = json_cells(data)
-        for siglum, texts in zip(data["witnesses"], table):
+        there = _elsewhere_rows(data, Path(path) if path is not None else None)
+        order = {r["id"]: i for i, r in enumerate(data.get("rows", []))}
+        for siglum, kept in _lean_rows(data).items():
+            # (the row's place, the layer, the text): the table's cells, and the pointed rows' text from the other file
+            got = [(order.get(row, -1), layer, text) for (row, layer), text in kept]
+            if there is not None and there[0] == siglum:
+                got += [(order.get(row, -1), there[1], text) for row, text in there[2].items()]
+                got.sort(key=lambda x: x[0])  # (stable: the table's cells keep their order within a row)
             lean: dict[str, str] = {}
-            for layer, text in zip(column_layers, texts):
-                if text:
-                    lean[layer] = lean.get(layer, "") + text
+            for _, layer, text in got:
+                lean[layer] = lean.get(layer, "") + text
             out[siglum] = lean
         return out
     for siglum, cells in json_rows(data).items():
@@ -254,6 +326,48 @@ def rebuild_from_json(data: dict) -> dict[str, dict[str, str]]:
                 layers[layer] = layers.get(layer, "") + tok["t"]
         out[siglum] = layers
     return out
+
+
+def _lean_rows(data: dict) -> dict[str, list[tuple[tuple[str, str], str]]]:
+    """Siglum → its non-empty cells of a lean table, each with its column's (row, layer), in order."""
+    from .leanjson import json_cells, json_columns
+
+    columns = json_columns(data)
+    _, table = json_cells(data)
+    return {s: [(c, text) for c, text in zip(columns, cells) if text] for s, cells in zip(data["witnesses"], table)}
+
+
+def _elsewhere_rows(data: dict, path: Path | None) -> tuple[str, str, dict[str, str]] | None:
+    """(Witness, layer, row → its text) of a lean table's ``elsewhere``: the witness's cells of the layer in the
+    rows of the other file each pointed row names; None where the table has no ``elsewhere``."""
+    import json
+
+    where = data.get("elsewhere")
+    if not where:
+        return None
+    s, layer, name = where["witness"], where["layer"], where["file"]
+    if path is None:
+        raise InputError(None, f"the {layer} of {s} is collated in {name}: give the JSON file's path to read it "
+                               "from there")
+    other = path.parent / name
+    if not other.is_file():
+        raise InputError(str(path), f"the {layer} of {s} is collated in {name}, expected beside it ({other}), "
+                                    "which is not there")
+    try:
+        sibling = json.loads(other.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise InputError(str(other), f"not a JSON apparatus ({exc})") from None
+    if "columns" not in sibling or s not in sibling.get("witnesses", []) or sibling.get("elsewhere"):
+        raise InputError(str(other), f"not a lean table that holds {s}'s {layer} itself, which {path} points to")
+    cells: dict[str, list[str]] = {}
+    for (row, lay), text in _lean_rows(sibling)[s]:
+        if lay == layer:
+            cells.setdefault(row, []).append(text)
+    missing = [(row, r) for row, targets in where["rows"].items() for r in targets if r not in cells]
+    if missing:  # (a pointer goes only where the witness has text: another file, or a stale one)
+        raise InputError(str(other), f"no {layer} of {s} in row {missing[0][1]}, which row {missing[0][0]} of "
+                                     f"{path} points to ({len(missing)} such)")
+    return s, layer, {row: "".join(t for r in targets for t in cells[r]) for row, targets in where["rows"].items()}
 
 
 def witness_layers(w: Witness, layers: tuple[str, ...] | list[str]) -> dict[str, str]:

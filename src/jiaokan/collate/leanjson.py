@@ -19,6 +19,11 @@ the same four keys again.  Here everything is said once:
   book), ``at`` is the context itself; the values of a layer, type, subtype, reading type and page
   (:data:`CODED`) are numbers, each the index of the value in ``variant_codes[field]``;
 * ``layer_gaps``: one list per gap, its fields in the order ``layer_gap_fields`` names;
+* ``elsewhere`` (only where there is one): a witness's layer collated in another apparatus beside this
+  one (the 注疏's 疏 in ``NAME-shu.json``: :mod:`.elsewhere`), ``{"witness", "layer", "file", "rows"}``:
+  the rows (``rows``: each → the rows of ``file`` that hold its text, in order) where that witness
+  alone has the layer have no columns of that layer here; its text there is its cells of those rows'
+  columns of that layer in ``file`` (the gap in ``layer_gaps`` still says that the others lack it);
 * ``base``, ``rows``, ``counts`` as in the CollateX layout.
 
 Nothing is lost: a cell's tokens are its characters (``n`` is :func:`jiaokan.normalize.key`
@@ -30,8 +35,9 @@ another.
 
 Layout::
 
-    {"format": "jiaokan-lean-table/3", "witnesses": ["JS", "ZS", "SB"], "base": "JS",
+    {"format": "jiaokan-lean-table/4", "witnesses": ["JS", "ZS", "SB"], "base": "JS",
      "columns": [["r1", "jing", 3], ["r1", "zhu", 2], …],
+     "elsewhere": {"witness": "ZS", "layer": "shu", "file": "pian01-shu.json", "rows": {"r1": ["r6"], …}},
      "table": [["士冠禮筮于", "庿", "門", …], [1, 1, 1, …], [1, "廟", 1, …]],
      "variant_fields": ["id", "passage", "row", "layer", …, "at", …],
      "variant_codes": {"layer": ["zhu", …], "type": ["substantive", …], …, "pages": ["011-2a", …]},
@@ -39,8 +45,11 @@ Layout::
      "layer_gap_fields": ["row", "layer", "present", "absent", "kind"], "layer_gaps": [["r1", "zhu", {"JS": 69}, ["ZS"], "edge"], …],
      "rows": […], "counts": {…}}
 
-Version 2 (``jiaokan-lean-table/2``) had each entry's ``context``, its values as themselves (no
-``variant_codes``) and the gaps as dicts; it is still read, as is version 1.
+Version 3 (``jiaokan-lean-table/3``) has no ``elsewhere``: every layer of every row is in the table.
+A table is written as version 4 only where it has an ``elsewhere`` (a reader of version 3 would read the
+pointed rows as the witness lacking the layer: it refuses version 4 rather than misread it), else as
+version 3, the same shape, which every reader of it still reads.  Version 2 had each entry's ``context``, its values as themselves (no
+``variant_codes``) and the gaps as dicts.  All are still read, as is version 1.
 """
 
 from __future__ import annotations
@@ -50,18 +59,23 @@ from pathlib import Path
 from typing import Any
 
 from ..io import write_json
+from .elsewhere import LayerElsewhere, pointed_rows
 from .export import apparatus_fields, entry_passage
 from .variants import cut_context
 from .model import Collation
 from .segments import row_layer_segments
 
-FORMAT = "jiaokan-lean-table/3"
+FORMAT = "jiaokan-lean-table/4"
+#: the lean layout before ``elsewhere``: every row's every layer in the table (still read)
+FORMAT_3 = "jiaokan-lean-table/3"
 #: the lean layout before ``at`` replaced the entries' context and the gaps became lists (still read)
 FORMAT_2 = "jiaokan-lean-table/2"
 #: the first lean layout: a cell for every witness, ``[row, layer]`` per column, entries as dicts
 FORMAT_1 = "jiaokan-lean-table/1"
 #: the lean versions this module reads
-FORMATS = (FORMAT, FORMAT_2, FORMAT_1)
+FORMATS = (FORMAT, FORMAT_3, FORMAT_2, FORMAT_1)
+#: the versions whose entries have ``at`` and ``variant_codes``, and whose gaps are lists
+_CODED = (FORMAT, FORMAT_3)
 
 #: an entry's fields, in the order a variant list holds them (as :func:`.export.apparatus_fields` makes them,
 #: ``at`` for its ``context``)
@@ -92,14 +106,20 @@ def _context(text: str, at: int, lemma: str) -> str:
     return cut_context(text, at, at + len(lemma))
 
 
-def lean_json(col: Collation) -> dict:
-    """The collation as the lean table (see the module's docstring)."""
+def lean_json(col: Collation, elsewhere: LayerElsewhere | None = None) -> dict:
+    """The collation as the lean table (see the module's docstring); ``elsewhere``: a witness's layer
+    collated in another apparatus beside this one, pointed to instead of copied where that witness
+    alone has it."""
     sigla, base = col.sigla, col.base
+    pointers = pointed_rows(col, elsewhere) if elsewhere is not None else {}
+    pointed_layer = elsewhere.layer if elsewhere is not None and pointers else None
     columns: list[list[Any]] = []
     table: dict[str, list[str | int | None]] = {s: [] for s in sigla}
     base_cells, others = table[base], [s for s in sigla if s != base]
     joined: dict[tuple[str, str], str] = {}  # (row, layer) → the base's cells there, joined: what ``at`` counts in
     for row_id, layer, texts, segments in row_layer_segments(col):
+        if layer == pointed_layer and row_id in pointers:
+            continue  # the witness's text of it is in the other apparatus (and it holds no entry: pointed_rows)
         if segments:
             if columns and columns[-1][0] == row_id and columns[-1][1] == layer:
                 columns[-1][2] += len(segments)
@@ -154,7 +174,12 @@ def lean_json(col: Collation) -> dict:
     fields = apparatus_fields(col, variants)
     codes = _encode(fields["variants"], names)
     fields["layer_gaps"] = [[g[k] for k in GAP_FIELDS] for g in fields["layer_gaps"]]
-    return {"format": FORMAT, "witnesses": sigla, "base": fields.pop("base"), "columns": columns,
+    there = {} if elsewhere is None or not pointers else {"elsewhere": {
+        "witness": elsewhere.siglum, "layer": elsewhere.layer, "file": f"{elsewhere.name}.json", "rows": pointers}}
+    # (version 4 only where there is an ``elsewhere``: a table without one is the very shape of version 3, which
+    # a reader of version 3 reads rightly)
+    return {"format": FORMAT if there else FORMAT_3, "witnesses": sigla, "base": fields.pop("base"),
+            "columns": columns, **there,
             "table": [table[s] for s in sigla],
             "variant_fields": names, "variant_codes": codes, "layer_gap_fields": list(GAP_FIELDS), **fields}
 
@@ -223,10 +248,10 @@ def json_variants(data: dict) -> list[dict]:
     """The entries of an apparatus JSON in any layout, each a dict as the CollateX layout has it
     (``{"id", "readings": {siglum: text}, "types": …, "context": …}``): what readers of the entries use."""
     fmt = _lean_version(data)
-    if fmt not in (FORMAT, FORMAT_2):
+    if fmt not in (*_CODED, FORMAT_2):
         return list(data["variants"])
     sigla, base, names = data["witnesses"], data["base"], data["variant_fields"]
-    texts = _base_texts(data) if fmt == FORMAT else {}
+    texts = _base_texts(data) if fmt in _CODED else {}
     codes = data.get("variant_codes", {})
     bi = sigla.index(base)
     out = []
@@ -247,23 +272,30 @@ def json_variants(data: dict) -> list[dict]:
 
 def json_layer_gaps(data: dict) -> list[dict]:
     """The layer gaps of an apparatus JSON in any layout, each a dict as the CollateX layout has it."""
-    if _lean_version(data) != FORMAT:
+    if _lean_version(data) not in _CODED:
         return list(data["layer_gaps"])
     names = data["layer_gap_fields"]
     return [dict(zip(names, g)) for g in data["layer_gaps"]]
+
+
+def json_columns(data: dict) -> list[tuple[str, str]]:
+    """The (row, layer) of each column of a lean table of any version."""
+    if _lean_version(data) == FORMAT_1:
+        return [(row, layer) for row, layer in data["columns"]]
+    return [(row, layer) for row, layer, n in data["columns"] for _ in range(n)]
 
 
 def json_cells(data: dict) -> tuple[list[str], list[list[str | None]]]:
     """(The layer of each column, each witness's cells) of a lean table of any version."""
     if _lean_version(data) == FORMAT_1:
         return [layer for _, layer in data["columns"]], data["table"]
-    layers = [layer for _, layer, n in data["columns"] for _ in range(n)]
+    layers = [layer for _, layer in json_columns(data)]
     bi = data["witnesses"].index(data["base"])
     base = data["table"][bi]
     cells = [[base[j] if c == SAME_AS_BASE else c for j, c in enumerate(row)] for row in data["table"]]
     return layers, cells
 
 
-def write_lean_json(col: Collation, path: str | Path) -> Path:
-    write_json(path, lean_json(col))
+def write_lean_json(col: Collation, path: str | Path, elsewhere: LayerElsewhere | None = None) -> Path:
+    write_json(path, lean_json(col, elsewhere))
     return Path(path)

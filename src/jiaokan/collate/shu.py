@@ -35,6 +35,7 @@ from typing import Iterator
 from ..model import UNKNOWN_MARKS, Unit, Witness
 from ..normalize import is_ignorable, key, strip_ignorable
 from ..normalize.fold import key_string
+from .elsewhere import LayerElsewhere
 from .engine import collate
 from .model import Collation, Row
 from .rows import _keep_document_order, body_units
@@ -310,6 +311,13 @@ def collate_shu(zs: Witness, ds: Witness) -> tuple[Collation, ShuReport]:
     return col, measure(col, res, zs.meta.chapter)
 
 
+def shu_elsewhere(zs: Witness, ds: Witness, name: str) -> LayerElsewhere:
+    """Where the 疏 collation ``name`` of ``zs`` and ``ds`` holds each 注疏 passage's 疏: for the 篇's own
+    apparatus, which points there instead of copying it (:mod:`.elsewhere`).  The rows are those
+    :func:`collate_shu` makes (the same resolution of the same witnesses), without aligning them."""
+    return LayerElsewhere.of_rows(zs.meta.siglum, "shu", name, shu_rows(zs, ds, resolve(zs, ds)))
+
+
 def measure(col: Collation, resolutions: list[Resolution], pian: str) -> ShuReport:
     """Lemmas resolved, and the share of each witness's 疏 characters aligned with the other's.
 
@@ -344,4 +352,5 @@ def measure(col: Collation, resolutions: list[Resolution], pian: str) -> ShuRepo
     return rep
 
 
-__all__ = ["Part", "Resolution", "ShuReport", "collate_shu", "lemma_parts", "measure", "resolve", "shu_rows"]
+__all__ = ["Part", "Resolution", "ShuReport", "collate_shu", "lemma_parts", "measure", "resolve", "shu_elsewhere",
+           "shu_rows"]
