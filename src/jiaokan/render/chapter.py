@@ -46,6 +46,11 @@ class Chapter:
     #: this chapter's data file points there instead of holding it again (set by the site,
     #: :func:`.search_index.share_search_data`)
     search_from: dict[str, str] = field(default_factory=dict)
+    #: siglum → unit id → where the 疏 page shows that unit (``NAME-shu-p2.html#r40``): that witness's 疏 is
+    #: shown there, and here as a link to it (set by the site, :func:`.shulink.link_shu`)
+    shu_links: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: siglum → the 疏 page that shows that witness's 疏 (for the search, :func:`.search_index.chapter_index`)
+    shu_pages: dict[str, str] = field(default_factory=dict)
 
     @property
     def base(self) -> str:
@@ -286,7 +291,8 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         writers = []
         for s, w in ch.witnesses.items():
             ids = row.units.get(s, [])
-            cw = ColumnWriter(s, marks.get((row.id, s)), pages, verdicts, emend=ems if s == ch.base else None)
+            cw = ColumnWriter(s, marks.get((row.id, s)), pages, verdicts, emend=ems if s == ch.base else None,
+                              shu_links=ch.shu_links.get(s))
             for uid in ids:
                 cw.add_unit(units[s][uid], openers[s].get(uid))
             writers.append((s, w, ids, cw))

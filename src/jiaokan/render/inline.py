@@ -24,6 +24,7 @@ from markupsafe import Markup, escape
 
 from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text,
                      Unit, code_codepoint, describe_codepoint)
+from ..normalize import strip_ignorable
 from .cite import leaf_ref
 from .html import LAYER_ZH, SUBTYPE_CLASS, attrs, esc, page_id, variant_class
 from .marks import Mark
@@ -64,7 +65,8 @@ class ColumnWriter:
 
     def __init__(self, siglum: str, marks: dict[str, list[Mark]] | None, pages: PageIds,
                  verdicts: Verdicts | None = None, page: str | None = None, link_units: bool = True,
-                 footnotes: dict[str, int] | None = None, emend: "dict[str, list[Em]] | None" = None):
+                 footnotes: dict[str, int] | None = None, emend: "dict[str, list[Em]] | None" = None,
+                 shu_links: dict[str, str] | None = None):
         self.siglum = siglum
         self.marks = marks or {}
         self.pages = pages
@@ -73,6 +75,7 @@ class ColumnWriter:
         self.link_units = link_units
         self.footnotes = footnotes  # app id → number: a footnote reference after each lemma (base-text view)
         self.emend = emend or {}  # piece id → the changes of the 案 notes in it (the emended-text view)
+        self.shu_links = shu_links  # unit id → where the 疏 page shows its 疏 (:mod:`.shulink`): a link here
         self._ems: list[Em] = []
         self._em_open: Em | None = None
         self._em_stops: list[int] = []  # where the piece's changes start and end (layer offsets), sorted
@@ -105,8 +108,23 @@ class ColumnWriter:
 
     # ------------------------------------------------------------------ public
     def add_unit(self, u: Unit, div: Div | None = None) -> None:
-        """Render one unit; ``div`` when the unit opens a titled division (its title is shown)."""
-        outs = [self._piece(p) for p in u.pieces]
+        """Render one unit; ``div`` when the unit opens a titled division (its title is shown); its 疏 as a link
+        where the 疏 page shows it (:attr:`shu_links`)."""
+        away = self.shu_links.get(u.id) if self.shu_links else None
+        if away is None:
+            outs = [self._piece(p) for p in u.pieces]
+        else:
+            outs, run = [], []
+            for p in u.pieces:
+                if p.layer == "shu":
+                    run.append(p)
+                    continue
+                if run:
+                    outs.append(self._away(run, away))
+                    run = []
+                outs.append(self._piece(p))
+            if run:
+                outs.append(self._away(run, away))
         self._units.append((u, div, outs))
 
     def html(self, slots: list[int] | None = None) -> Markup:
@@ -192,6 +210,26 @@ class ColumnWriter:
         a = attrs(cls=cls, title=title, data_resp=resp) if title is not None or resp is not None else f' class="{esc(cls)}"'
         out = _PieceOut(p.layer, parts, a)
         self._last_piece[p.layer] = out
+        return out
+
+    def _away(self, run: list[Piece], href: str) -> _PieceOut:
+        """The 疏 pieces of a unit that follow each other (its 疏 on the 经, on the 注), which the 疏 page shows
+        (:mod:`.shulink`): one link there, their characters counted (``疏 · 512字 →``), and the page breaks they
+        hold, whose anchors stay on this page (a leaf's permalink still lands where the leaf begins).  The
+        layer's offsets move on as if they were drawn: there is no mark in them (no other witness of the page
+        has 疏), but every writer counts a layer alike."""
+        self._open = None
+        layer = run[0].layer
+        n = 0
+        pbs = []
+        for p in run:
+            text = p.text
+            self.pos[layer] = self.pos.get(layer, 0) + len(text)
+            n += len(strip_ignorable(text))
+            pbs += [self._pb(node) for node in _page_breaks(p.content)]
+        parts = [f'<a class="shu-go" href="{esc(href)}">{LAYER_ZH[layer]} · {n}字 →</a>', *pbs]
+        out = _PieceOut(layer, parts, f' class="piece l-{esc(layer)} away"')
+        self._last_piece[layer] = out
         return out
 
     def _content(self, content: list[Inline], layer: str, parts: list[str], take: bool) -> None:
@@ -413,6 +451,15 @@ def _row_styles(slots: list[int]) -> Iterator[str | None]:
         else:
             placed = True
             yield f"grid-row:{n}"
+
+
+def _page_breaks(content: list[Inline]) -> Iterator[PageBreak]:
+    """The page breaks of a piece's nodes and of its notes', in reading order."""
+    for node in content:
+        if isinstance(node, PageBreak):
+            yield node
+        elif isinstance(node, Note):
+            yield from _page_breaks(node.content)
 
 
 def _note_nodes(note: Note) -> Iterator[tuple[Inline, Note]]:
