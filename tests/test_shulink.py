@@ -86,6 +86,9 @@ def test_each_zs_shu_is_a_link_to_the_part_and_row_of_the_shu_page_that_shows_it
         assert pieces, (uid, href)
         assert re.fullmatch(r"疏 · (\d+)字 →", text) and int(text.split(" · ")[1][:-3]) == sum(map(_count, pieces))
     assert len(parts_used) > 1  # links into several parts, each to its own
+    from jiaokan.render.truth import check_site
+
+    assert check_site(shu_site) == []  # no internal word on a page, no mark or absence its data contradicts
 
 
 def test_the_shu_page_shows_the_zs_shu_whole_and_every_zs_leaf_stays_on_the_jingzhu_page(shu_site):

@@ -400,10 +400,12 @@
   }
 
   /* the page that shows a hit's layer of its witness when it is not the chapter's: the 注疏's 疏 is shown on the
-     篇's 疏 page, and its 经注 page holds a link there (ch.away: siglum → layer → page, render/shulink.py) */
+     篇's 疏 page, and its 经注 page holds a link there (ch.away: siglum → layer → page, render/shulink.py); a 案
+     note goes with the layer it stands in */
   function awayPage(ch, d) {
     var a = ch.away && ch.away[d.w];
-    return (a && a[d.layer]) || null;
+    var n = d.layer === "an" && ch.notes ? ch.notes[d.id] : null;
+    return (a && a[n ? n.layer : d.layer]) || null;
   }
 
   function renderResults(hitsByCh, all, query) {
