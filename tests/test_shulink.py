@@ -70,21 +70,22 @@ def test_each_zs_shu_is_a_link_to_the_part_and_row_of_the_shu_page_that_shows_it
     for p in jingzhu:
         d = _doc(p)
         assert not d.xpath("//div[@data-wit='ZS']//div[contains(@class,'l-shu') and not(contains(@class,'away'))]")
-        for a in d.xpath("//div[@data-wit='ZS']//div[contains(@class,'away')]/a[@class='shu-go']"):
-            links.append((a.getparent().getparent().get("id"), a.get("href"), a.text_content()))
+        for unit in d.xpath("//div[@data-wit='ZS']//div[contains(@class,'unit') and div[contains(@class,'away')]]"):
+            for k, a in enumerate(unit.xpath("./div[contains(@class,'away')]/a[@class='shu-go']")):
+                links.append((unit.get("id"), k, a.get("href"), a.text_content()))
     assert len(links) > 20
     shu_docs = {p.name: _doc(p) for p in shu}
     parts_used = set()
-    for uid, href, text in links:
+    for uid, k, href, text in links:
         page, _, row = href.partition("#")
         parts_used.add(page)
         d = shu_docs[page]  # the part file that holds the row
         sec = d.xpath(f"//section[@id='{row}']")
         assert sec, href
-        # the row shows that unit of the 注疏 whole, its 疏 drawn, and the link counts its characters
+        # the row shows that unit of the 注疏 whole, its 疏 drawn, and each link counts its piece's characters
         pieces = sec[0].xpath(f".//div[@data-wit='ZS']//div[@id='{uid}']/div[contains(@class,'l-shu')]")
-        assert pieces, (uid, href)
-        assert re.fullmatch(r"疏 · (\d+)字 →", text) and int(text.split(" · ")[1][:-3]) == sum(map(_count, pieces))
+        assert len(pieces) > k, (uid, href)
+        assert re.fullmatch(r"疏 · (\d+)字 →", text) and int(text.split(" · ")[1][:-3]) == _count(pieces[k])
     assert len(parts_used) > 1  # links into several parts, each to its own
     from jiaokan.render.truth import check_site
 
@@ -111,6 +112,20 @@ def test_the_search_data_sends_a_hit_in_the_zs_shu_to_the_shu_page(shu_site):
     assert jz["away"] == {"ZS": {"shu": "pian03-shu.html"}}
     assert any(st["w"] == "ZS" and st["l"] == "shu" for st in jz["s"])  # held once, where it was
     assert sh["from"] == {"ZS": ["pian03", "search/pian03.js"]} and "away" not in sh
+
+
+def test_a_link_stands_for_one_piece_as_the_citation_records_count_them(shu_site):
+    """cite.js finds a piece's citation record by its place among its unit's pieces: every unit of the 注疏 on the
+    经注 page has as many pieces, links included, as its records."""
+    s = (shu_site / "search" / "pian03.js").read_text(encoding="utf-8")
+    cite = json.loads(s[s.index("]=") + 2:s.rindex(";})")])["cite"]["ZS"]
+    seen = 0
+    for p in _view(shu_site, "pian03"):
+        for unit in _doc(p).xpath("//div[@data-wit='ZS']//div[contains(@class,'unit') and @id]"):
+            pieces = unit.xpath("./div[contains(@class,'piece')]")
+            assert len(pieces) == len(cite[unit.get("id")]), unit.get("id")
+            seen += bool(unit.xpath("./div[contains(@class,'away')]"))
+    assert seen > 20
 
 
 def test_without_a_danshu_the_shu_stays_on_the_jingzhu_page(tmp_path):
@@ -185,3 +200,4 @@ def test_a_search_on_the_jingzhu_page_takes_a_hit_in_the_zs_shu_to_the_shu_page(
         assert pg.errors == []
     finally:
         ctx.close()
+

@@ -111,20 +111,7 @@ class ColumnWriter:
         """Render one unit; ``div`` when the unit opens a titled division (its title is shown); its 疏 as a link
         where the 疏 page shows it (:attr:`shu_links`)."""
         away = self.shu_links.get(u.id) if self.shu_links else None
-        if away is None:
-            outs = [self._piece(p) for p in u.pieces]
-        else:
-            outs, run = [], []
-            for p in u.pieces:
-                if p.layer == "shu":
-                    run.append(p)
-                    continue
-                if run:
-                    outs.append(self._away(run, away))
-                    run = []
-                outs.append(self._piece(p))
-            if run:
-                outs.append(self._away(run, away))
+        outs = [self._away(p, away) if away is not None and p.layer == "shu" else self._piece(p) for p in u.pieces]
         self._units.append((u, div, outs))
 
     def html(self, slots: list[int] | None = None) -> Markup:
@@ -212,24 +199,20 @@ class ColumnWriter:
         self._last_piece[p.layer] = out
         return out
 
-    def _away(self, run: list[Piece], href: str) -> _PieceOut:
-        """The 疏 pieces of a unit that follow each other (its 疏 on the 经, on the 注), which the 疏 page shows
-        (:mod:`.shulink`): one link there, their characters counted (``疏 · 512字 →``), and the page breaks they
-        hold, whose anchors stay on this page (a leaf's permalink still lands where the leaf begins).  The
-        layer's offsets move on as if they were drawn: there is no mark in them (no other witness of the page
-        has 疏), but every writer counts a layer alike."""
+    def _away(self, p: Piece, href: str) -> _PieceOut:
+        """A 疏 piece that the 疏 page shows (:mod:`.shulink`): a link there, its characters counted (``疏 · 512字
+        →``), and the page breaks it holds, whose anchors stay on this page (a leaf's permalink still lands where
+        the leaf begins).  One line per piece, as the citation records count a unit's pieces (``cite.js``).  The
+        layer's offsets move on as if it were drawn: there is no mark in it (no other witness of the page has 疏),
+        but every writer counts a layer alike."""
         self._open = None
-        layer = run[0].layer
-        n = 0
-        pbs = []
-        for p in run:
-            text = p.text
-            self.pos[layer] = self.pos.get(layer, 0) + len(text)
-            n += len(strip_ignorable(text))
-            pbs += [self._pb(node) for node in _page_breaks(p.content)]
-        parts = [f'<a class="shu-go" href="{esc(href)}">{LAYER_ZH[layer]} · {n}字 →</a>', *pbs]
-        out = _PieceOut(layer, parts, f' class="piece l-{esc(layer)} away"')
-        self._last_piece[layer] = out
+        text = p.text
+        self.pos[p.layer] = self.pos.get(p.layer, 0) + len(text)
+        parts = [f'<a class="shu-go" href="{esc(href)}">{LAYER_ZH[p.layer]} · {len(strip_ignorable(text))}字 →</a>']
+        parts += [self._pb(node) for node in _page_breaks(p.content)]
+        cls = f"piece l-{p.layer} away" + (f" st-{p.subtype}" if p.subtype else "")
+        out = _PieceOut(p.layer, parts, f' class="{esc(cls)}"')
+        self._last_piece[p.layer] = out
         return out
 
     def _content(self, content: list[Inline], layer: str, parts: list[str], take: bool) -> None:
