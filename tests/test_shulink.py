@@ -17,6 +17,8 @@ from lxml import html as lhtml
 
 from .conftest import KANRIPO, ROOT
 
+#: "疏 仅见于 ZS", the note of a row where only the 注疏 has 疏
+ONLY_IN_ZS = "//span[contains(@class,'gap') and contains(@class,'l-shu') and @data-i18n='gap-layer']"
 FILES = {"KR1d0028": "003", "KR1d0026": "003", "KR1d0027": "007"}  # ZS, SB, DS: 士相見禮
 
 
@@ -87,6 +89,8 @@ def test_each_zs_shu_is_a_link_to_the_part_and_row_of_the_shu_page_that_shows_it
         assert len(pieces) > k, (uid, href)
         assert re.fullmatch(r"疏 · (\d+)字 →", text) and int(text.split(" · ")[1][:-3]) == _count(pieces[k])
     assert len(parts_used) > 1  # links into several parts, each to its own
+    # "疏 仅见于 ZS" is not said on every row of a page where the 疏 is a link (the 疏 page says what DS lacks)
+    assert not any(_doc(p).xpath(ONLY_IN_ZS) for p in jingzhu)
     from jiaokan.render.truth import check_site
 
     assert check_site(shu_site) == []  # no internal word on a page, no mark or absence its data contradicts
@@ -134,6 +138,7 @@ def test_without_a_danshu_the_shu_stays_on_the_jingzhu_page(tmp_path):
     pages = _view(site, "pian03")
     assert all("shu-go" not in p.read_text(encoding="utf-8") for p in pages)
     assert any(_doc(p).xpath("//div[@data-wit='ZS']//div[contains(@class,'l-shu')]") for p in pages)
+    assert any(_doc(p).xpath(ONLY_IN_ZS) for p in pages)
     assert '"away"' not in (site / "search" / "pian03.js").read_text(encoding="utf-8")
 
 
