@@ -156,6 +156,8 @@ def test_rows_a_witness_lacks_leave_no_blank_column(opener, site):
 
 
 def test_a_short_column_stays_in_view_beside_a_giant_one(opener, book):
+    if (book / "pian05-shu.html").exists():  # its 注疏's 疏, the giant column, is drawn on its 疏 page (shulink.py)
+        pytest.skip("a book with the 单疏本: 篇五's 经注 page has no giant 疏 column")
     pg = opener(book, "pian05.html")
     rid = pg.evaluate("""() => { for (const r of document.querySelectorAll('section.row')) {
         r.style.contentVisibility = 'visible';

@@ -18,7 +18,7 @@ from typing import Any, Callable
 from markupsafe import Markup, escape
 
 from ..book.pian import FRONT
-from ..collate.model import Collation, Row
+from ..collate.model import Collation, LayerGap, Row
 from ..collate.rows import body_units
 from ..model import Div, Unit, Witness
 from .appview import app_data, apps_src, footnote_html, gap_text
@@ -46,6 +46,11 @@ class Chapter:
     #: this chapter's data file points there instead of holding it again (set by the site,
     #: :func:`.search_index.share_search_data`)
     search_from: dict[str, str] = field(default_factory=dict)
+    #: siglum → unit id → where the 疏 page shows that unit (``NAME-shu-p2.html#r40``): that witness's 疏 is
+    #: shown there, and here as a link to it (set by the site, :func:`.shulink.link_shu`)
+    shu_links: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: siglum → the 疏 page that shows that witness's 疏 (for the search, :func:`.search_index.chapter_index`)
+    shu_pages: dict[str, str] = field(default_factory=dict)
 
     @property
     def base(self) -> str:
@@ -286,7 +291,8 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         writers = []
         for s, w in ch.witnesses.items():
             ids = row.units.get(s, [])
-            cw = ColumnWriter(s, marks.get((row.id, s)), pages, verdicts, emend=ems if s == ch.base else None)
+            cw = ColumnWriter(s, marks.get((row.id, s)), pages, verdicts, emend=ems if s == ch.base else None,
+                              shu_links=ch.shu_links.get(s))
             for uid in ids:
                 cw.add_unit(units[s][uid], openers[s].get(uid))
             writers.append((s, w, ids, cw))
@@ -303,7 +309,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
                     c["html"] = column_html(cw, w)
         notes = []
         for g in gaps_by_row.get(row.id, []):
-            t = gap_text(g, present)
+            t = gap_text(g, present) if not _shown_away(ch, g) else None
             if t:
                 notes.append({"layer": g.layer, **t})
         base_ids = row.units.get(ch.base, [])
@@ -333,6 +339,13 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         "lang": lang_of(ch.witnesses[ch.base].meta.script),
         "nchanges": sum(len(x) for x in ems.values()) if ems else 0,
     }
+
+
+def _shown_away(ch: Chapter, g: LayerGap) -> bool:
+    """"疏 仅见于 ZS" said of a 疏 that this page shows as links to its 疏 page (:mod:`.shulink`): only that
+    witness has 疏 on the page, so the note would say it on every row, beside a link line, of a layer the page
+    does not draw; the 疏 page says what each witness lacks."""
+    return g.layer == "shu" and g.kind == "layer" and bool(ch.shu_links) and set(g.present) <= set(ch.shu_links)
 
 
 def witness_key_text(w: Witness) -> str:

@@ -24,6 +24,7 @@ from markupsafe import Markup, escape
 
 from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text,
                      Unit, code_codepoint, describe_codepoint)
+from ..normalize import strip_ignorable
 from .cite import leaf_ref
 from .html import LAYER_ZH, SUBTYPE_CLASS, attrs, esc, page_id, variant_class
 from .marks import Mark
@@ -64,7 +65,8 @@ class ColumnWriter:
 
     def __init__(self, siglum: str, marks: dict[str, list[Mark]] | None, pages: PageIds,
                  verdicts: Verdicts | None = None, page: str | None = None, link_units: bool = True,
-                 footnotes: dict[str, int] | None = None, emend: "dict[str, list[Em]] | None" = None):
+                 footnotes: dict[str, int] | None = None, emend: "dict[str, list[Em]] | None" = None,
+                 shu_links: dict[str, str] | None = None):
         self.siglum = siglum
         self.marks = marks or {}
         self.pages = pages
@@ -73,6 +75,7 @@ class ColumnWriter:
         self.link_units = link_units
         self.footnotes = footnotes  # app id → number: a footnote reference after each lemma (base-text view)
         self.emend = emend or {}  # piece id → the changes of the 案 notes in it (the emended-text view)
+        self.shu_links = shu_links  # unit id → where the 疏 page shows its 疏 (:mod:`.shulink`): a link here
         self._ems: list[Em] = []
         self._em_open: Em | None = None
         self._em_stops: list[int] = []  # where the piece's changes start and end (layer offsets), sorted
@@ -105,8 +108,10 @@ class ColumnWriter:
 
     # ------------------------------------------------------------------ public
     def add_unit(self, u: Unit, div: Div | None = None) -> None:
-        """Render one unit; ``div`` when the unit opens a titled division (its title is shown)."""
-        outs = [self._piece(p) for p in u.pieces]
+        """Render one unit; ``div`` when the unit opens a titled division (its title is shown); its 疏 as a link
+        where the 疏 page shows it (:attr:`shu_links`)."""
+        away = self.shu_links.get(u.id) if self.shu_links else None
+        outs = [self._away(p, away) if away is not None and p.layer == "shu" else self._piece(p) for p in u.pieces]
         self._units.append((u, div, outs))
 
     def html(self, slots: list[int] | None = None) -> Markup:
@@ -191,6 +196,22 @@ class ColumnWriter:
         resp = p.resp if p.resp != DEFAULT_RESP.get(p.layer) else None
         a = attrs(cls=cls, title=title, data_resp=resp) if title is not None or resp is not None else f' class="{esc(cls)}"'
         out = _PieceOut(p.layer, parts, a)
+        self._last_piece[p.layer] = out
+        return out
+
+    def _away(self, p: Piece, href: str) -> _PieceOut:
+        """A 疏 piece that the 疏 page shows (:mod:`.shulink`): a link there, its characters counted (``疏 · 512字
+        →``), and the page breaks it holds, whose anchors stay on this page (a leaf's permalink still lands where
+        the leaf begins).  One line per piece, as the citation records count a unit's pieces (``cite.js``).  The
+        layer's offsets move on as if it were drawn: there is no mark in it (no other witness of the page has 疏),
+        but every writer counts a layer alike."""
+        self._open = None
+        text = p.text
+        self.pos[p.layer] = self.pos.get(p.layer, 0) + len(text)
+        parts = [f'<a class="shu-go" href="{esc(href)}">{LAYER_ZH[p.layer]} · {len(strip_ignorable(text))}字 →</a>']
+        parts += [self._pb(node) for node in _page_breaks(p.content)]
+        cls = f"piece l-{p.layer} away" + (f" st-{p.subtype}" if p.subtype else "")
+        out = _PieceOut(p.layer, parts, f' class="{esc(cls)}"')
         self._last_piece[p.layer] = out
         return out
 
@@ -413,6 +434,15 @@ def _row_styles(slots: list[int]) -> Iterator[str | None]:
         else:
             placed = True
             yield f"grid-row:{n}"
+
+
+def _page_breaks(content: list[Inline]) -> Iterator[PageBreak]:
+    """The page breaks of a piece's nodes and of its notes', in reading order."""
+    for node in content:
+        if isinstance(node, PageBreak):
+            yield node
+        elif isinstance(node, Note):
+            yield from _page_breaks(node.content)
 
 
 def _note_nodes(note: Note) -> Iterator[tuple[Inline, Note]]:

@@ -379,10 +379,12 @@ def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
                    "juan": juan, "rows": [row_key(rows.get((s, uid))) for uid in c]}
     shared = {"sigla": ch.sigla, "from": {s: [name, data_src(name)] for s, name in ch.search_from.items()}} \
         if ch.search_from else {}
+    # a witness's 疏 that the 疏 page shows (:mod:`.shulink`): a hit in it is shown there (``search.js`` hrefOf)
+    away = {"away": {s: {"shu": page} for s, page in ch.shu_pages.items()}} if ch.shu_pages else {}
     return {
         "name": ch.name, "page": ch.page, "base_page": ch.base_page, "label": ch.label, "base": ch.base,
         "layers": {k: v for k, v in LAYER_ZH.items()}, "wits": wits,
-        "s": streams, "cite": cite, "notes": notes, "tg": _targets(notes), **shared,
+        "s": streams, "cite": cite, "notes": notes, "tg": _targets(notes), **shared, **away,
     }
 
 

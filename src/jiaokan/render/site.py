@@ -25,6 +25,7 @@ from .parts import ROW_BYTES, ROW_TAGS, Part, id_map_js, ids_of, map_file, nav, 
 from .notes import VERDICT_ZH, Verdicts, badge_legend, note_summary, verdict_key
 from .search_index import search_src, share_search_data, write_book_search, write_chapter_search
 from .searchfold import remember
+from .shulink import link_shu, shu_pairs
 
 STATIC = ("edition.css", "edition.js", "search.js", "cite.js", "verdict.js", "search.css")
 
@@ -213,6 +214,7 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
     _distinct_pages(chapters)
     for ch in chapters:  # an emended-text page where the base's 案 notes change readings that can be placed
         ch.emends = emendations(ch.witnesses[ch.base], verdicts) if verdicts else {}
+        ch.shu_links, ch.shu_pages = {}, {}
     chapters = book_order(chapters)
     link_chapters(chapters)
     share_search_data(chapters)
@@ -229,9 +231,17 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
     if jobs > 1:  # the templates compiled once, before the workers fork
         for name in env.list_templates():
             env.get_template(name)
-    done = dict(zip(biggest_first, fork_map(_render_chapter, (chapters, out, title, verdicts), biggest_first, jobs)))
+    # the 疏 pages first: the 经注 pages link to the part and row of theirs that shows each 疏 (:mod:`.shulink`)
+    pairs = shu_pairs(chapters)
+    shu_first = {id(sc) for _ch, sc, _s in pairs}
+    first = [i for i in biggest_first if id(chapters[i]) in shu_first]
+    rest = [i for i in biggest_first if id(chapters[i]) not in shu_first]
+    job = (chapters, out, title, verdicts)
+    done = dict(zip(first, fork_map(_render_chapter, job, first, jobs)))
+    link_shu(pairs, {chapters[i].name: done[i][3] for i in first})
+    done.update(zip(rest, fork_map(_render_chapter, job, rest, jobs)))
     for i in range(len(chapters)):  # reported in the book's order
-        pages, data, held = done[i]
+        pages, data, held, _rows = done[i]
         rep.pages.update(pages)
         rep.data.update(data)
         for s, chars in held.items():  # what the chapter's search read of its witnesses, for the book's folding table
@@ -248,13 +258,15 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
 
 
 def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None],
-                    i: int) -> tuple[dict[str, int], dict[str, int], dict[str, frozenset[str]]]:
-    """Write chapter ``i``'s parallel page, base-text page and search data; (pages, data files) → bytes, and the
-    characters of the witnesses its search data indexes (:func:`.search_index.write_chapter_search`)."""
+                    i: int) -> tuple[dict[str, int], dict[str, int], dict[str, frozenset[str]], dict[str, str]]:
+    """Write chapter ``i``'s parallel page, base-text page and search data; (pages, data files) → bytes, the
+    characters of the witnesses its search data indexes (:func:`.search_index.write_chapter_search`), and the
+    part file of the parallel view that holds each row (row id → file, for :func:`.shulink.link_shu`)."""
     chapters, out, title, verdicts = job
     ch = chapters[i]
     env = environment()
     pages: dict[str, int] = {}
+    rows_at: dict[str, str] = {}
     todo = [(ch.page, "chapter.html", parallel_context(ch, verdicts))]
     if not ch.base_drawn:
         todo.append((ch.base_page, "basetext.html", base_context(ch, verdicts, emended=ch.has_emended)))
@@ -296,7 +308,8 @@ def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None],
             data_files[map_file(name)] = len(js)
         if template == "chapter.html":  # the parts of a base page there was: to the base view (a permalink's id leads on)
             write_moved([(old, ch.base_page) for old in ch.old_base_parts(len(parts))])
-    return pages, data_files, held
+            rows_at = {r["id"]: part.page for part in parts for r in ctx[key][part.start:part.end]}
+    return pages, data_files, held, rows_at
 
 
 def app_numbers(apps: dict[str, dict]) -> dict[str, int | None]:

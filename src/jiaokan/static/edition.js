@@ -54,6 +54,8 @@
       m.setAttribute("data-i18n-title", k);
       m.setAttribute("data-i18n-aria", k);
     });
+    /* a 疏 shown on the 疏 page (render/shulink.py): its link's tooltip */
+    document.querySelectorAll("a.shu-go").forEach(function (a) { a.setAttribute("data-i18n-title", "shu-go"); });
     /* a row's permalinks: their tooltips (chapter.html writes them bare, some 5,000 rows) */
     document.querySelectorAll(".row-head .plink, .row-head .pid").forEach(function (a) {
       a.setAttribute("data-i18n-title", a.classList.contains("plink") ? "plink" : "pid");
@@ -212,6 +214,8 @@
     "base": { hans: "底本", hant: "底本", en: "base" },
     "absent-in": { hans: "不见于", hant: "不見於", en: "not in" },
     "unplaced-in": { hans: "未能对齐", hant: "未能對齊", en: "not aligned here" },
+    "shu-go": { hans: "此段疏文见疏页：与单疏本对校", hant: "此段疏文見疏頁：與單疏本對校",
+                en: "this 疏 is shown on the 疏 page, collated with the 单疏本" },
     "unplaced-tip": { hans: "此段经文见于该本他处：校勘程序未能将其对齐于此，并非该本所无",
                       hant: "此段經文見於該本他處：校勘程序未能將其對齊於此，並非該本所無",
                       en: "this witness has the passage elsewhere in its text: the collation could not place it here, which does not mean the witness lacks it" },

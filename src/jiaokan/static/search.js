@@ -391,11 +391,21 @@
   /* a hit on another page: its address keeps the query, so that the page it opens marks the hit (and the
      search box holds the query) */
   function hrefOf(ch, d, query) {
-    var here = chapterName() === ch.name;
-    var target = d.id || d.row;
+    var away = awayPage(ch, d);
+    var here = !away && chapterName() === ch.name;
+    var target = away ? d.id : d.id || d.row;  // the row is this chapter's: on the other page, the unit leads
     if (here && (currentHere() || (document.getElementById(target)))) return "#" + target;
     var qs = query ? "?q=" + encodeURIComponent(query) + (exactBox && exactBox.checked ? "&exact=1" : "") : "";
-    return ch.page + qs + "#" + encodeURIComponent(target);
+    return (away || ch.page) + qs + "#" + encodeURIComponent(target);
+  }
+
+  /* the page that shows a hit's layer of its witness when it is not the chapter's: the 注疏's 疏 is shown on the
+     篇's 疏 page, and its 经注 page holds a link there (ch.away: siglum → layer → page, render/shulink.py); a 案
+     note goes with the layer it stands in */
+  function awayPage(ch, d) {
+    var a = ch.away && ch.away[d.w];
+    var n = d.layer === "an" && ch.notes ? ch.notes[d.id] : null;
+    return (a && a[n ? n.layer : d.layer]) || null;
   }
 
   function renderResults(hitsByCh, all, query) {
@@ -458,7 +468,7 @@
         li.appendChild(a);
         ol.appendChild(li);
         var k = list.length;
-        list.push({ ch: ch, d: d, hit: h, a: a });
+        list.push({ ch: ch, d: d, hit: h, a: a, away: !!awayPage(ch, d) });
         a.addEventListener("click", function (e) {
           if (a.getAttribute("href").charAt(0) !== "#") return;  // another page: let the link work
           e.preventDefault();
@@ -481,7 +491,7 @@
   /* the first hit on this page: a long 篇 is cut into parts (render/parts.py) and the search covers the 篇,
      so the reader starts where they are, not in another part */
   function firstHere() {
-    for (var i = 0; i < list.length; i++) if (document.getElementById(list[i].d.id || list[i].d.row)) return i;
+    for (var i = 0; i < list.length; i++) if (!list[i].away && document.getElementById(list[i].d.id || list[i].d.row)) return i;
     return -1;
   }
   /* the first hit here, or, when every hit is in another part, the list of them (the reader chooses where to go) */
@@ -497,6 +507,7 @@
     cur = (k + list.length) % list.length;
     var r = list[cur];
     list.forEach(function (x, i) { x.a.classList.toggle("cur", i === cur); });
+    if (r.away) { location.assign(r.a.href); return; }  // shown on another page (its 疏 page): go there
     if (lib.layerHidden(r.d.layer)) lib.showLayer(r.d.layer);
     if (window.innerWidth < 700) results.hidden = true;  // on a phone the list would cover the hit
     go(r.d.id || r.d.row, r.d.row);
