@@ -751,31 +751,40 @@ def _points_by_hash(short: str, long_: str, k: int, rare: bool = True) -> list[t
     rare k-grams (see :data:`RARE_MAX`), within a budget of ``PAIR_FACTOR * size``
     pairs, rarest first.  Only the short side's k-grams are tabulated (at most
     about :data:`SAMPLE_TARGET` of them, evenly spaced, so the tables stay
-    cache-resident); the long side is streamed once through C-level iterators
-    and only its hits are kept.
+    cache-resident); the long side's k-grams are sliced once and only its hits
+    are kept.
     """
     ns = len(short) - k + 1
+    # every k-gram of each side sliced once (C iterators into a list), then counted, matched and located by
+    # C-level map/compress over those lists: where each step sliced the grams again and a Python loop
+    # (comprehension) per gram chose the unique ones and paired them
+    gs = list(_grams(short, k))
     if ns > SAMPLE_TARGET:
-        sampled = set(short[i : i + k] for i in range(0, ns, -(-ns // SAMPLE_TARGET)))
-        cs = Counter(filter(sampled.__contains__, _grams(short, k)))
+        sampled = set(gs[:: -(-ns // SAMPLE_TARGET)])
+        cs = Counter(filter(sampled.__contains__, gs))
     else:
-        cs = Counter(_grams(short, k))
-    nl = len(long_) - k + 1
-    hits = list(compress(range(nl), map(cs.__contains__, _grams(long_, k))))
-    hg = [long_[j : j + k] for j in hits]
+        cs = Counter(gs)
+    gl = list(_grams(long_, k))
+    on_short = list(map(cs.__contains__, gl))
+    hits = list(compress(range(len(gl)), on_short))
+    hg = list(compress(gl, on_short))
+    del gl, on_short
     cl = Counter(hg)
-    chosen = {g for g, c in cl.items() if c == 1 and cs[g] == 1}
+    once = list(compress(cl, map((1).__eq__, cl.values())))  # once on the long side (every one is on the short)
+    chosen = set(compress(once, map((1).__eq__, map(cs.__getitem__, once))))  # ... and once on the short
     if chosen:
-        pos_s = {short[i : i + k]: i for i in compress(range(ns), map(chosen.__contains__, _grams(short, k)))}
-        return [(j, pos_s[g]) for j, g in zip(hits, hg) if g in chosen]
+        in_s = list(map(chosen.__contains__, gs))
+        pos_s = dict(zip(compress(gs, in_s), compress(range(ns), in_s)))
+        in_l = list(map(chosen.__contains__, hg))
+        return list(zip(compress(hits, in_l), map(pos_s.__getitem__, compress(hg, in_l))))
     if not rare:
         return []
     chosen = _choose_rare(cs, cl, len(short) + len(long_))
     if not chosen:
         return []
     pos_sl: dict[str, list[int]] = defaultdict(list)
-    for i in compress(range(ns), map(chosen.__contains__, _grams(short, k))):
-        pos_sl[short[i : i + k]].append(i)
+    for i in compress(range(ns), map(chosen.__contains__, gs)):
+        pos_sl[gs[i]].append(i)
     pts: list[tuple[int, int]] = []
     for j, g in zip(hits, hg):
         if g in chosen:
