@@ -577,9 +577,11 @@ def _myers(
     dmax = min(dmax, n + m)
     if abs(n - m) > dmax:
         return None
-    if set(a).isdisjoint(b):
+    if (not a or a[0] not in b) and set(a).isdisjoint(b):
         # no key in common (a lone substitution, a stretch rewritten): the script is every deletion and
-        # insertion, n + m, found here at once where the search below walked every d up to it
+        # insertion, n + m, found here at once where the search below walked every d up to it.  (Asked first
+        # whether b holds a's first key, a search in C: two stretches that read alike do, and a set of the keys
+        # of a range of thousands cost more than the search.)
         return [] if n + m <= dmax else None
     off = dmax + 1
     V = [-1] * (2 * dmax + 3)  # furthest x on each diagonal k = x - y
