@@ -577,9 +577,11 @@ def _myers(
     dmax = min(dmax, n + m)
     if abs(n - m) > dmax:
         return None
-    if set(a).isdisjoint(b):
+    if (not a or a[0] not in b) and set(a).isdisjoint(b):
         # no key in common (a lone substitution, a stretch rewritten): the script is every deletion and
-        # insertion, n + m, found here at once where the search below walked every d up to it
+        # insertion, n + m, found here at once where the search below walked every d up to it.  (Asked first
+        # whether b holds a's first key, a search in C: two stretches that read alike do, and a set of the keys
+        # of a range of thousands cost more than the search.)
         return [] if n + m <= dmax else None
     off = dmax + 1
     V = [-1] * (2 * dmax + 3)  # furthest x on each diagonal k = x - y
@@ -723,16 +725,14 @@ def _anchor_blocks(
             break
         budget[0] -= 2 * (n + m)
         if len(short) - k + 1 <= FIND_MAX_SHORT:
-            pts = _points_by_find(short, long_, k, rare)
+            longs, shorts = _points_by_find(short, long_, k, rare)
         else:
-            pts = _points_by_hash(short, long_, k, rare)
-        if not pts:
+            longs, shorts = _points_by_hash(short, long_, k, rare)
+        if not longs:
             continue
-        budget[0] -= 4 * len(pts)
-        chain = _lis(pts)  # (long index, short index), increasing in both
-        if not flip:
-            chain = [(i, j) for j, i in chain]
-        return _chain_to_blocks(chain, k, alo, blo)
+        budget[0] -= 4 * len(longs)
+        longs, shorts = _lis(longs, shorts)  # increasing in both
+        return _chain_to_blocks(longs, shorts, k, alo, blo) if flip else _chain_to_blocks(shorts, longs, k, alo, blo)
     return []
 
 
@@ -744,47 +744,60 @@ def _grams(s: str, k: int) -> Iterable[str]:
     return map(s.__getitem__, map(slice, range(n), range(k, n + k)))
 
 
-def _points_by_hash(short: str, long_: str, k: int, rare: bool = True) -> list[tuple[int, int]]:
-    """Matching k-gram pairs ``(long index, short index)``, sorted by long index.
+def _points_by_hash(short: str, long_: str, k: int, rare: bool = True) -> tuple[list[int], list[int]]:
+    """Matching k-gram pairs as two lists, the long indexes and the short ones, sorted by long index (ties
+    by short index); a pair is the same place in both lists (two lists of ints, not a tuple for each pair:
+    the k-grams of two texts that read alike pair nearly all of them, and each stage below reads one side).
 
     Pairs of k-grams unique on both sides if there are any; otherwise pairs of
     rare k-grams (see :data:`RARE_MAX`), within a budget of ``PAIR_FACTOR * size``
     pairs, rarest first.  Only the short side's k-grams are tabulated (at most
     about :data:`SAMPLE_TARGET` of them, evenly spaced, so the tables stay
-    cache-resident); the long side is streamed once through C-level iterators
-    and only its hits are kept.
+    cache-resident); the long side's k-grams are sliced once and only its hits
+    are kept.
     """
     ns = len(short) - k + 1
+    # every k-gram of each side sliced once (C iterators into a list), then counted, matched and located by
+    # C-level map/compress over those lists: where each step sliced the grams again and a Python loop
+    # (comprehension) per gram chose the unique ones and paired them
+    gs = list(_grams(short, k))
     if ns > SAMPLE_TARGET:
-        sampled = set(short[i : i + k] for i in range(0, ns, -(-ns // SAMPLE_TARGET)))
-        cs = Counter(filter(sampled.__contains__, _grams(short, k)))
+        sampled = set(gs[:: -(-ns // SAMPLE_TARGET)])
+        cs = Counter(filter(sampled.__contains__, gs))
     else:
-        cs = Counter(_grams(short, k))
-    nl = len(long_) - k + 1
-    hits = list(compress(range(nl), map(cs.__contains__, _grams(long_, k))))
-    hg = [long_[j : j + k] for j in hits]
+        cs = Counter(gs)
+    gl = list(_grams(long_, k))
+    on_short = list(map(cs.__contains__, gl))
+    hits = list(compress(range(len(gl)), on_short))
+    hg = list(compress(gl, on_short))
+    del gl, on_short
     cl = Counter(hg)
-    chosen = {g for g, c in cl.items() if c == 1 and cs[g] == 1}
+    once = list(compress(cl, map((1).__eq__, cl.values())))  # once on the long side (every one is on the short)
+    chosen = set(compress(once, map((1).__eq__, map(cs.__getitem__, once))))  # ... and once on the short
     if chosen:
-        pos_s = {short[i : i + k]: i for i in compress(range(ns), map(chosen.__contains__, _grams(short, k)))}
-        return [(j, pos_s[g]) for j, g in zip(hits, hg) if g in chosen]
+        in_s = list(map(chosen.__contains__, gs))
+        pos_s = dict(zip(compress(gs, in_s), compress(range(ns), in_s)))
+        in_l = list(map(chosen.__contains__, hg))
+        return list(compress(hits, in_l)), list(map(pos_s.__getitem__, compress(hg, in_l)))
     if not rare:
-        return []
+        return [], []
     chosen = _choose_rare(cs, cl, len(short) + len(long_))
     if not chosen:
-        return []
+        return [], []
     pos_sl: dict[str, list[int]] = defaultdict(list)
-    for i in compress(range(ns), map(chosen.__contains__, _grams(short, k))):
-        pos_sl[short[i : i + k]].append(i)
-    pts: list[tuple[int, int]] = []
+    for i in compress(range(ns), map(chosen.__contains__, gs)):
+        pos_sl[gs[i]].append(i)
+    longs: list[int] = []
+    shorts: list[int] = []
     for j, g in zip(hits, hg):
         if g in chosen:
             for i in pos_sl[g]:
-                pts.append((j, i))
-    return pts
+                longs.append(j)
+                shorts.append(i)
+    return longs, shorts
 
 
-def _points_by_find(short: str, long_: str, k: int, rare: bool = True) -> list[tuple[int, int]]:
+def _points_by_find(short: str, long_: str, k: int, rare: bool = True) -> tuple[list[int], list[int]]:
     """Like :func:`_points_by_hash` for a short side of a few k-grams: search them in the long side."""
     pos_s: dict[str, list[int]] = defaultdict(list)
     for i in range(len(short) - k + 1):
@@ -804,14 +817,14 @@ def _points_by_find(short: str, long_: str, k: int, rare: bool = True) -> list[t
     if uniq:
         pts = [(occ[g][0], pos_s[g][0]) for g in uniq]
     elif not rare:
-        return []
+        return [], []
     else:
         counts_s = Counter({g: len(pos_s[g]) for g in occ})
         counts_l = Counter({g: len(f) for g, f in occ.items()})
         chosen = _choose_rare(counts_s, counts_l, len(short) + len(long_))
         pts = [(j, i) for g in chosen for j in occ[g] for i in pos_s[g]]
     pts.sort()
-    return pts
+    return list(map(itemgetter(0), pts)), list(map(itemgetter(1), pts))
 
 
 def _choose_rare(cs: Counter, cl: Counter, size: int) -> set[str]:
@@ -838,20 +851,20 @@ def _choose_rare(cs: Counter, cl: Counter, size: int) -> set[str]:
     return chosen
 
 
-def _lis(pts: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Longest chain strictly increasing in both coordinates.
+def _lis(firsts: list[int], js: list[int]) -> tuple[list[int], list[int]]:
+    """Longest chain strictly increasing in both coordinates, of the points ``(firsts[t], js[t])``; the chain's
+    points as two lists the same way.
 
-    ``pts`` is sorted by i (ties by j ascending).  Points sharing an i are fed in
+    The points are sorted by i (ties by j ascending).  Points sharing an i are fed in
     decreasing j so that at most one of them enters a chain (Hunt-Szymanski).
     """
     # two texts that read alike give points already in one chain (their every unique k-gram in the same
     # order): then the longest chain is all of them, and one pass in C finds it, not a bisection per point
-    if _increasing(map(itemgetter(0), pts)) and _increasing(map(itemgetter(1), pts)):
-        return list(pts)
-    npts = len(pts)
+    if _increasing(firsts) and _increasing(js):
+        return firsts, js
+    npts = len(firsts)
     # reorder each equal-i group to decreasing j: the groups' starts found in C, a step per group (most are
     # of one point), where the reordering stepped through every point
-    firsts = list(map(itemgetter(0), pts))
     starts = list(compress(range(1, npts), map(ne, firsts[1:], firsts)))
     order: Iterable[int]
     if len(starts) == npts - 1:
@@ -862,7 +875,6 @@ def _lis(pts: list[tuple[int, int]]) -> list[tuple[int, int]]:
         for u in starts + [npts]:
             order.extend(range(u - 1, t - 1, -1))
             t = u
-    js = list(map(itemgetter(1), pts))
     tails: list[int] = []  # smallest j ending a chain of each length
     tail_idx: list[int] = []
     prev = [-1] * npts
@@ -879,13 +891,13 @@ def _lis(pts: list[tuple[int, int]]) -> list[tuple[int, int]]:
             tail_idx[pos] = idx
         if pos:
             prev[idx] = tail_idx[pos - 1]
-    chain: list[tuple[int, int]] = []
+    chain: list[int] = []
     idx = tail_idx[-1] if tail_idx else -1
     while idx >= 0:
-        chain.append(pts[idx])
+        chain.append(idx)
         idx = prev[idx]
     chain.reverse()
-    return chain
+    return list(map(firsts.__getitem__, chain)), list(map(js.__getitem__, chain))
 
 
 def _increasing(xs: Iterable[int]) -> bool:
@@ -896,11 +908,11 @@ def _increasing(xs: Iterable[int]) -> bool:
 
 
 def _chain_to_blocks(
-    chain: list[tuple[int, int]], k: int, alo: int, blo: int
+    xs: list[int], ys: list[int], k: int, alo: int, blo: int
 ) -> list[tuple[int, int, int]]:
-    """k-gram match points -> non-overlapping blocks in absolute coordinates."""
+    """k-gram match points ``(xs[t], ys[t])`` -> non-overlapping blocks in absolute coordinates."""
     runs: list[list[int]] = []
-    for i, j in chain:
+    for i, j in zip(xs, ys):
         if runs:
             r = runs[-1]
             if i - r[0] == j - r[1] and i <= r[0] + r[2]:

@@ -37,6 +37,7 @@ import re
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import Iterable
 
@@ -130,7 +131,10 @@ def _isolated(apps: list[App], margin: int) -> set[str]:
         by_place[(a.row, a.layer)].append(a)
     ok: set[str] = set()
     for group in by_place.values():
-        group.sort(key=lambda a: a.lem.start)
+        if len(group) == 1:  # (most rows and layers with an entry have one: alone, it is isolated)
+            ok.add(group[0].id)
+            continue
+        group.sort(key=_LEM_START)
         for i, a in enumerate(group):
             prev_end = group[i - 1].lem.end if i else None
             next_start = group[i + 1].lem.start if i + 1 < len(group) else None
@@ -138,6 +142,9 @@ def _isolated(apps: list[App], margin: int) -> set[str]:
                     (next_start is None or next_start - a.lem.end >= margin):
                 ok.add(a.id)
     return ok
+
+
+_LEM_START = attrgetter("lem.start")
 
 
 def propose(collations: Iterable[tuple[str, str, Collation]], decisions: Decisions = Decisions(),
@@ -159,7 +166,9 @@ def propose(collations: Iterable[tuple[str, str, Collation]], decisions: Decisio
             a = _one_char(app.lem.text)
             if a is None:
                 continue
-            for s, r in app.differing().items():
+            for s, r in app.readings.items():
+                if r.type == "agree":
+                    continue  # (what App.differing leaves out, without a dict of the rest made per entry)
                 b = _one_char(r.text)
                 is_learned = r.type == "orthographic" and app.subtype == "learned"
                 if b is None or not (r.type == "substantive" or is_learned):

@@ -25,9 +25,10 @@ passages, and bounds the memory of a collation to a few hundred MB a passage.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Callable
 
-from ..model import Text, Witness
+from ..model import Text, Witness, inline_text
 from ..normalize.fold import key as fold_key
 from ..normalize.ignorable import is_ignorable
 from .rows import body_units, jing_keys
@@ -75,7 +76,9 @@ def oversized_passage(w: Witness, layers: tuple[str, ...]) -> str | None:
     units = body_units(w)
     # a bound first: a piece's reading text (its text nodes and gaiji readings, joined in C) is at least its text
     # nodes, so a witness whose layers hold no more than the limit in all has no passage beyond it (every book)
-    if sum(len(p.text) for u in units for p in u.pieces if p.layer in layers) <= MAX_PASSAGE_CHARS:
+    # (the nodes of all those pieces read in one join, where each piece's text was made and measured apart)
+    nodes = list(chain.from_iterable([p.content for u in units for p in u.pieces if p.layer in layers]))
+    if len(inline_text(nodes)) <= MAX_PASSAGE_CHARS:
         return None
     for u in units:
         sizes: dict[str, int] = {}

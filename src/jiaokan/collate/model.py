@@ -9,6 +9,9 @@ over the units of one row of one witness.
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import chain
+from operator import attrgetter
 from dataclasses import dataclass, field
 
 from ..model import Unit, Witness
@@ -22,6 +25,10 @@ _RANK = {t: i for i, t in enumerate(VARIANT_TYPES)}
 
 #: Layers that are collated (案 notes and paratext are not: they belong to one witness).
 COLLATED_LAYERS: tuple[str, ...] = ("jing", "zhuan", "zhu", "shu", "yinyi", "shi", "kaozheng", "commentary")
+
+
+_TYPE = attrgetter("type")
+_READINGS = attrgetter("readings")
 
 
 def strongest(types: list[str]) -> str:
@@ -163,9 +170,7 @@ class Collation:
 
     def counts(self) -> dict[str, int]:
         """Apparatus entries per variant type (per witness reading, so two witnesses count twice)."""
-        out = {t: 0 for t in VARIANT_TYPES}
-        for a in self.apps:
-            for r in a.differing().values():
-                if r.type in out:
-                    out[r.type] += 1
-        return out
+        # the types of every reading counted at once in C (the site, the export and the build's tables each
+        # ask): where a dict of the differing readings was made for every entry
+        seen = Counter(map(_TYPE, chain.from_iterable(map(dict.values, map(_READINGS, self.apps)))))
+        return {t: seen[t] for t in VARIANT_TYPES}

@@ -82,6 +82,48 @@ def profile_schema() -> etree.RelaxNG:
     return load_rng(str(find_schema_dir() / "jiaokan.rng"))
 
 
+_RNG = "{http://relaxng.org/ns/structure/1.0}"
+#: patterns whose children are a group (in a ``choice``, say, they are alternatives: left as they are)
+_GROUPS = frozenset(_RNG + t for t in ("element", "define", "group"))
+
+
+def _optional_attribute(el: etree._Element) -> bool:
+    return el.tag == _RNG + "optional" and len(el) == 1 and el[0].tag == _RNG + "attribute"
+
+
+@lru_cache(maxsize=4)
+def _quick_rng(path: str) -> etree.RelaxNG:
+    """The schema at ``path`` with its optional attributes interleaved (:func:`_interleave_optional_attributes`),
+    which libxml2 checks in about half the time: for a yes or no only (:func:`tree_errors`), since where an
+    attribute is wrong its messages say less than the schema's own."""
+    load_rng(path)  # (a missing or broken schema: its error, as the checks without this one give it)
+    root = etree.parse(path).getroot()
+    _interleave_optional_attributes(root)
+    return etree.RelaxNG(root)
+
+
+def _interleave_optional_attributes(root: etree._Element) -> None:
+    """Make each run of two or more optional attributes in a group (of a RELAX NG schema) an ``interleave``.
+
+    The same language: attributes have no order, and RELAX NG gives a group and an interleave of them one
+    meaning.  Why: libxml2 checks the interleave faster (the profile has up to eleven optional attributes
+    on an element; the book's 120 TEI files took 0.26 s to check against the profile, 0.16 s against this).
+    """
+    for parent in list(root.iter(*_GROUPS)):
+        run: list[etree._Element] = []
+        for child in [*parent, None]:
+            if child is not None and not isinstance(child.tag, str):
+                continue  # a comment: neither in a run nor the end of one
+            if child is not None and _optional_attribute(child):
+                run.append(child)
+                continue
+            if len(run) >= 2:
+                both = etree.Element(_RNG + "interleave")
+                run[0].addprevious(both)
+                both.extend(run)
+            run = []
+
+
 @dataclass
 class Report:
     file: str
@@ -211,10 +253,15 @@ def profile_check(data: bytes) -> list[str]:
 def tree_errors(tree: etree._ElementTree | etree._Element) -> list[str]:
     """:func:`profile_check` of a tree in memory: the profile and the layer rule, without parsing
     again what was just built (the same answer: serializing changes no element, attribute or
-    text, only adds indentation, which neither the profile nor the layer rule reads)."""
+    text, only adds indentation, which neither the profile nor the layer rule reads).  Asked first of the
+    profile with its optional attributes interleaved (:func:`_quick_rng`: the same yes or no, sooner), then,
+    if that says no, of the profile itself, for its messages."""
     doc = tree if isinstance(tree, etree._ElementTree) else etree.ElementTree(tree)
-    schema = profile_schema()
-    errors = [] if schema.validate(doc) else [f"jiaokan profile: {e.message}" for e in list(schema.error_log)[:10]]
+    if _quick_rng(str(find_schema_dir() / "jiaokan.rng")).validate(doc):
+        errors = []
+    else:  # (the same answer; the profile itself says what is wrong)
+        schema = profile_schema()
+        errors = [] if schema.validate(doc) else [f"jiaokan profile: {e.message}" for e in list(schema.error_log)[:10]]
     return errors + layer_errors(doc.getroot())
 
 
