@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup, escape
 
 from ..collate.model import App, Collation, LayerGap
+from ..collate.variants import CONTEXT
 from ..model import Witness
 if TYPE_CHECKING:
     from .chapter import Chapter
@@ -120,19 +121,23 @@ def app_table(col: Collation) -> dict[str, list]:
     An entry is a list, ``[row, layer, type, context, readings]`` and, where there is one, a dict of what few
     entries have (``sub``: the subtype; ``f``: every reading's whole text, where the page marks part of one for
     another entry, as the 校勘記 quotes it; ``an``: where an addition to the base hangs, 「執」下, for the 校勘記
-    read from the base, :func:`jiaokanji`); a reading ``[siglum, text, page, line on the leaf, unit]`` for the
-    base's (the lemma) and ``[siglum, text, page, line on the leaf, type, unit]`` for each witness's.  Types,
-    pages and units are places in the chapter's tables (:func:`app_tables`), each named once: the entries are
-    most of a chapter's data, twenty thousand of them, and their keys, their types and their pages' and units'
-    names written again on each were half of it.  :func:`entry_fields` (and ``edition.js``'s ``entryOf``) read
-    one back as the popover's fields."""
+    read from the base, :func:`jiaokanji`; ``w``: the sigla of the readings, where they are not the chapter's
+    ``sigla``); a reading ``[text, page, line on the leaf, unit]`` for the base's (the lemma) and ``[text, page,
+    line on the leaf, type, unit]`` for each witness's, in the order of the chapter's ``sigla`` (the base first):
+    the siglum said again in every reading was a fifth of the entries.  The context is where it stands in the
+    chapter's ``ctx`` string (:func:`context_code`).  Types, pages and units are places in the chapter's tables
+    (:func:`app_tables`), each named once: the entries are most of a chapter's data, twenty thousand of them, and
+    their keys, their types and their pages' and units' names written again on each were half of it.
+    :func:`entry_fields` (and ``edition.js``'s ``entryOf``) read one back as the popover's fields."""
     return _tables(col)[0]
 
 
 def app_tables(col: Collation) -> dict:
     """What the entries of :func:`app_table` name by place: ``types`` (the entries' and the readings'),
     ``pages`` (siglum → [[page id, its reference such as ``卷一 葉二a``], …]: ``edition.js`` writes a reading's
-    place as that and its line, ``卷一 葉二a 行7``) and ``units`` (siglum → [unit id, …])."""
+    place as that and its line, ``卷一 葉二a 行7``), ``units`` (siglum → [unit id, …]), ``sigla`` (the order of
+    an entry's readings: the base, then the other witnesses) and ``ctx`` (the base's text the entries' contexts
+    are cut from, :func:`context_code`)."""
     return _tables(col)[1]
 
 
@@ -146,17 +151,59 @@ def entry_fields(entry: list, tables: dict) -> dict:
     rare ones (``sub`` …); ``tables``: :func:`app_tables`."""
     types, pages, units = tables["types"], tables["pages"], tables["units"]
     out = dict(zip(ENTRY_FIELDS, entry))
+    rare = entry[len(ENTRY_FIELDS)] if len(entry) > len(ENTRY_FIELDS) else {}
+    sigla = rare.get("w", tables["sigla"])
     out["type"] = types[out["type"]]
 
-    def reading(r: list, type_: str, unit: int | None) -> list:
-        page = pages[r[0]][r[2]] if r[2] is not None else [None, ""]
-        return [r[0], r[1], page[0], r[3], type_, units[r[0]][unit] if unit is not None else None, page[1]]
+    def reading(s: str, r: list, type_: str, unit: int | None) -> list:
+        page = pages[s][r[1]] if r[1] is not None else [None, ""]
+        return [s, r[0], page[0], r[2], type_, units[s][unit] if unit is not None else None, page[1]]
 
     lem, *rest = out["r"]
-    out["r"] = [reading(lem, "lem", lem[4]), *(reading(r, types[r[4]], r[5]) for r in rest)]
-    if len(entry) > len(ENTRY_FIELDS):
-        out.update(entry[len(ENTRY_FIELDS)])
+    out["r"] = [reading(sigla[0], lem, "lem", lem[3]),
+                *(reading(s, r, types[r[3]], r[4]) for s, r in zip(sigla[1:], rest))]
+    out["ctx"] = context_text(out["ctx"], (rare["f"][0] if "f" in rare else lem[0]), tables["ctx"])
+    out.update({k: v for k, v in rare.items() if k != "w"})
     return out
+
+
+def context_code(contexts: list[tuple[str, str]]) -> tuple[list[int | list[int] | str], str]:
+    """The entries' contexts (each ``(context, lemma)``: the base's text around the lemma, the lemma in 【】, as
+    :func:`jiaokan.collate.variants.cut_context` cuts it, and the lemma's whole text) as places in one string of
+    the base's text, and that string: the contexts of the entries of a passage overlap (sixteen characters of
+    text for each, most of it the neighbours' too), and written out they were a third of the entries.
+
+    A context is ``off`` (the lemma starts at ``off`` in the string, with :data:`CONTEXT` characters on each
+    side), ``[off, left, right]`` where a side has fewer (the edge of a passage), or the context itself where it
+    is not the lemma between two runs of text (none in the book); :func:`context_text` cuts it again, and every
+    one is checked against it here.  Offsets count characters (code points), as ``Array.from`` in the page."""
+    text = ""
+    codes: list[int | list[int] | str] = []
+    for ctx, lemma in contexts:
+        i = ctx.find("【")
+        left, mid, right = ctx[:max(i, 0)], ctx[i + 1:i + 1 + len(lemma)], ctx[i + 2 + len(lemma):]
+        if i < 0 or mid != lemma or ctx[i + 1 + len(lemma):i + 2 + len(lemma)] != "】":
+            codes.append(ctx)
+            continue
+        plain = left + lemma + right
+        j = text.find(plain, max(0, len(text) - len(plain) - 4 * CONTEXT))  # the same text as an entry just before
+        if j < 0:  # else its longest start that the string ends with
+            k = next((k for k in range(min(len(plain), len(text)), 0, -1) if text.endswith(plain[:k])), 0)
+            j = len(text) - k
+            text += plain[k:]
+        off = j + len(left)
+        code: int | list[int] = off if len(left) == len(right) == CONTEXT else [off, len(left), len(right)]
+        codes.append(code if context_text(code, lemma, text) == ctx else ctx)
+    return codes, text
+
+
+def context_text(code: int | list[int] | str, lemma: str, text: str) -> str:
+    """The context an entry's ``code`` names in ``text`` (:func:`context_code`); ``edition.js`` cuts it so too."""
+    if isinstance(code, str):
+        return code
+    off, left, right = (code, CONTEXT, CONTEXT) if isinstance(code, int) else code
+    end = off + len(lemma)
+    return f"{text[off - left:off]}【{text[off:end]}】{text[end:end + right]}"
 
 
 def _tables(col: Collation) -> tuple[dict[str, list], dict]:
@@ -203,6 +250,8 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
         return hit
 
     # the layer's name is the file's table (``D.lz``, :func:`.search_index.write_chapter_apps`)
+    sigla = [col.base, *(s for s in col.witnesses if s != col.base)]
+    contexts: list[tuple[str, str]] = []
     for a in col.apps:
         cut = False  # a reading of which the page marks only part for this entry
         if (a.row, col.base, a.layer, a.id) in lost:
@@ -211,7 +260,7 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
             lem = a.lem.text
         un = units[col.base]
         ui = un.setdefault(a.lem.unit, len(un)) if a.lem.unit is not None else None
-        rd: list[list] = [[col.base, lem, *where(col.base, a.lem.page, a.lem.line), ui]]
+        rd: list[list] = [[lem, *where(col.base, a.lem.page, a.lem.line), ui]]
         for s, r in a.readings.items():
             if (a.row, s, a.layer, a.id) in lost:
                 text, cut = _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {})), True
@@ -219,21 +268,29 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
                 text = r.text
             un = units[s]
             ui = un.setdefault(r.unit, len(un)) if r.unit is not None else None
-            rd.append([s, text, *where(s, r.page, r.line), types.setdefault(r.type, len(types)), ui])
+            rd.append([text, *where(s, r.page, r.line), types.setdefault(r.type, len(types)), ui])
+        contexts.append((a.context, a.lem.text))
         entry: list = [a.row, a.layer, types.setdefault(a.type, len(types)), a.context, rd]
         rare: dict = {}
         if a.subtype:
             rare["sub"] = a.subtype
         if cut:
             full = [a.lem.text] + [r.text for r in a.readings.values()]
-            if full != [x[1] for x in rd]:
+            if full != [x[0] for x in rd]:
                 rare["f"] = full
         if not a.lem.text:
             rare["an"] = _place(a)
+        order = [col.base, *a.readings]
+        if order != sigla:
+            rare["w"] = order
         if rare:
             entry.append(rare)
         out[a.id] = entry
-    return out, {"types": list(types), "pages": page_names, "units": {s: list(t) for s, t in units.items()}}
+    codes, ctx_text = context_code(contexts)
+    for entry, code in zip(out.values(), codes):
+        entry[3] = code
+    return out, {"types": list(types), "pages": page_names, "units": {s: list(t) for s, t in units.items()},
+                 "sigla": sigla, "ctx": ctx_text}
 
 
 def _sig(s: str, page: str | None = None) -> str:
