@@ -182,7 +182,8 @@ def test_apparatus_data_for_the_popover(built):
 
     tables = _chapter_data(built["site"] / "apps" / "dasheyi.js", '["at"]')
     raw = _chapter_data(built["site"] / "apps" / "dasheyi.js", '["apps"]')[a.id]
-    assert tables["types"][raw[2]] == a.type and tables["pages"]["JS"][raw[4][0][1]] == ["13a", "卷十 葉十三a"]
+    assert tables["kinds"][raw[2]] == [a.type, a.subtype or None] and tables["pages"]["JS"][raw[4][0][1]] == ["13a", "卷十 葉十三a"]
+    assert f"r{raw[0]}" == a.row and tables["layers"][raw[1]] == a.layer  # r12 as 12; the layer by its place
     assert tables["units"]["JS"][raw[4][0][3]] == a.lem.unit
     # the readings in the chapter's order of sigla, named once; the context a place in the chapter's text of them
     assert tables["sigla"] == ["JS", "ZS"] and raw[4][0][0] == a.lem.text

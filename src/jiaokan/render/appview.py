@@ -25,6 +25,7 @@ from .cite import page_starts, place_parts
 from .sentences import hans
 from .html import LAYER_ZH, VARIANT_ZH, attr_json, attrs
 from .marks import jiaokanji_order
+from .overview import row_id, row_key
 
 #: Layer names in a 校勘記's head (traditional: the glue words are converted with the rest).
 LAYER_HANT = {"zhu": "注", "shu": "疏", "zhuan": "傳", "yinyi": "音義", "shi": "釋", "kaozheng": "考證"}
@@ -118,8 +119,9 @@ def app_table(col: Collation) -> dict[str, list]:
     view's, :func:`app_data`); made once per collation (the parallel page, the base text, each witness as
     the reading text and the emended text show the same entries).
 
-    An entry is a list, ``[row, layer, type, context, readings]`` and, where there is one, a dict of what few
-    entries have (``sub``: the subtype; ``f``: every reading's whole text, where the page marks part of one for
+    An entry is a list, ``[row, layer, kind, context, readings]`` (the row ``r12`` as 12, :func:`.overview.row_key`;
+    the layer its place in the chapter's ``layers``; its type and subtype their place in ``kinds``) and, where
+    there is one, a dict of what few entries have (``f``: every reading's whole text, where the page marks part of one for
     another entry, as the 校勘記 quotes it; ``an``: where an addition to the base hangs, 「執」下, for the 校勘記
     read from the base, :func:`jiaokanji`; ``w``: the sigla of the readings, where they are not the chapter's
     ``sigla``); a reading ``[text, page, line on the leaf, unit]`` for the base's (the lemma) and ``[text, page,
@@ -136,8 +138,8 @@ def app_tables(col: Collation) -> dict:
     """What the entries of :func:`app_table` name by place: ``types`` (the entries' and the readings'),
     ``pages`` (siglum → [[page id, its reference such as ``卷一 葉二a``], …]: ``edition.js`` writes a reading's
     place as that and its line, ``卷一 葉二a 行7``), ``units`` (siglum → [unit id, …]), ``sigla`` (the order of
-    an entry's readings: the base, then the other witnesses) and ``ctx`` (the base's text the entries' contexts
-    are cut from, :func:`context_code`)."""
+    an entry's readings: the base, then the other witnesses), ``ctx`` (the base's text the entries' contexts
+    are cut from, :func:`context_code`), ``layers`` and ``kinds`` (the entries' [type, subtype or null])."""
     return _tables(col)[1]
 
 
@@ -153,7 +155,10 @@ def entry_fields(entry: list, tables: dict) -> dict:
     out = dict(zip(ENTRY_FIELDS, entry))
     rare = entry[len(ENTRY_FIELDS)] if len(entry) > len(ENTRY_FIELDS) else {}
     sigla = rare.get("w", tables["sigla"])
-    out["type"] = types[out["type"]]
+    out["row"], out["layer"] = row_id(out["row"]), tables["layers"][out["layer"]]
+    out["type"], sub = tables["kinds"][out["type"]]
+    if sub:
+        out["sub"] = sub
 
     def reading(s: str, r: list, type_: str, unit: int | None) -> list:
         page = pages[s][r[1]] if r[1] is not None else [None, ""]
@@ -252,6 +257,8 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
     # the layer's name is the file's table (``D.lz``, :func:`.search_index.write_chapter_apps`)
     sigla = [col.base, *(s for s in col.witnesses if s != col.base)]
     contexts: list[tuple[str, str]] = []
+    layers: dict[str, int] = {}
+    kinds: dict[tuple[str, str | None], int] = {}  # an entry's type and subtype
     for a in col.apps:
         cut = False  # a reading of which the page marks only part for this entry
         if (a.row, col.base, a.layer, a.id) in lost:
@@ -270,10 +277,9 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
             ui = un.setdefault(r.unit, len(un)) if r.unit is not None else None
             rd.append([text, *where(s, r.page, r.line), types.setdefault(r.type, len(types)), ui])
         contexts.append((a.context, a.lem.text))
-        entry: list = [a.row, a.layer, types.setdefault(a.type, len(types)), a.context, rd]
+        entry: list = [row_key(a.row), layers.setdefault(a.layer, len(layers)),
+                       kinds.setdefault((a.type, a.subtype or None), len(kinds)), a.context, rd]
         rare: dict = {}
-        if a.subtype:
-            rare["sub"] = a.subtype
         if cut:
             full = [a.lem.text] + [r.text for r in a.readings.values()]
             if full != [x[0] for x in rd]:
@@ -290,7 +296,7 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
     for entry, code in zip(out.values(), codes):
         entry[3] = code
     return out, {"types": list(types), "pages": page_names, "units": {s: list(t) for s, t in units.items()},
-                 "sigla": sigla, "ctx": ctx_text}
+                 "sigla": sigla, "ctx": ctx_text, "layers": list(layers), "kinds": [list(k) for k in kinds]}
 
 
 def _sig(s: str, page: str | None = None) -> str:

@@ -19,6 +19,17 @@ WEIGHT = {"substantive": 1.0, "omission": 1.0, "addition": 1.0, "transposition":
 STRONG, SOLO = 1, 2
 
 
+def row_key(row: str | None) -> str | int | None:
+    """A row's id as the chapter's data write it (a witness's ``rows``, an apparatus entry's row): ``r12`` as 12,
+    any other (``front``, ``back``) as it is; the scripts write ``"r" + n`` again."""
+    return int(row[1:]) if row is not None and row[:1] == "r" and row[1:].isdigit() and row[1:2] != "0" else row
+
+
+def row_id(key: str | int | None) -> str | None:
+    """The row id of a :func:`row_key`."""
+    return f"r{key}" if isinstance(key, int) else key
+
+
 def overview_cells(ch, apps_by_row: dict[str, list]) -> list[dict]:
     """Per row: href, width (base characters), density 0–1 (as a CSS custom property), § number and variants."""
     units = {s: {u.id: u for u in w.units()} for s, w in ch.witnesses.items()}

@@ -38,7 +38,7 @@ from ..io import atomic_write_bytes, json_bytes
 from ..model import LAYERS, Gaiji, Inline, Label, LineBreak, Note, PageBreak, Text, Witness
 from ..normalize import strip_ignorable
 from .appview import app_table, app_tables, apps_src, reader_data
-from .overview import overview_cells, overview_data
+from .overview import overview_cells, overview_data, row_key
 from .chapter import Chapter
 from .cite import KANRIPO_PAGE, LEAF_PAGE, cite_head, hanzi_number, leaf_ref, work_title
 from .html import LAYER_ZH, lang_of
@@ -286,11 +286,6 @@ def line_runs(places: list[list], pages: _Pages) -> list[list]:
             out.append([pages.ix(page), line, off])
         prev_page, prev_line, prev_off = page, line, off
     return out
-
-
-def row_key(row: str | None) -> str | int | None:
-    """A row's id as the witness's ``rows`` write it: ``r12`` as 12, any other (``front``, ``back``) as it is."""
-    return int(row[1:]) if row is not None and row[:1] == "r" and row[1:].isdigit() and row[1:2] != "0" else row
 
 
 def piece_key(unit: str, piece: str | None) -> str | None:

@@ -340,9 +340,9 @@
   var READ_NUM = {};
   /* an entry of the chapter's file as the popover reads it (render/appview.py app_table, entry_fields): its row,
      layer, type, context and readings, each [siglum, text, page, line on the leaf, type, unit, the page's
-     reference] (the lemma's type "lem"), and the rare fields (sub, f, an); types, pages, units, the readings'
-     sigla (T.sigla, or the entry's own w) and the text the context is cut from (T.ctx, appview.context_code)
-     are named by their place in the chapter's tables (D.at, appview.app_tables) */
+     reference] (the lemma's type "lem"), and the rare fields (sub, f, an); layers, types and subtypes (T.kinds),
+     pages, units, the readings' sigla (T.sigla, or the entry's own w) and the text the context is cut from (T.ctx,
+     appview.context_code) are named by their place in the chapter's tables (D.at, appview.app_tables) */
   var CTX = 8, ctxOf = null, ctxChars = [];
   function entryOf(x) {
     if (!x) return null;
@@ -358,13 +358,15 @@
       var t = ctxChars, end = off + Array.from(lemma).length;
       return t.slice(off - l, off).join("") + "【" + t.slice(off, end).join("") + "】" + t.slice(end, end + r).join("");
     }
-    var lem = x[4][0];
-    var out = Object.assign({ row: x[0], layer: x[1], type: T.types[x[2]], ctx: context(x[3], rare.f ? rare.f[0] : lem[0]),
+    var lem = x[4][0], kind = T.kinds[x[2]];
+    var out = Object.assign({ row: rowOf(x), layer: T.layers[x[1]], type: kind[0], ctx: context(x[3], rare.f ? rare.f[0] : lem[0]),
       r: [reading(w[0], lem, "lem", lem[3])].concat(x[4].slice(1).map(function (r, i) { return reading(w[i + 1], r, T.types[r[3]], r[4]); })) },
-      rare);
+      kind[1] ? { sub: kind[1] } : {}, rare);
     delete out.w;
     return out;
   }
+  /* an entry's row id: r12 is written 12 (render/overview.py row_key) */
+  function rowOf(x) { return typeof x[0] === "number" ? "r" + x[0] : x[0]; }
   /* a reading's place as every citation writes it, 卷一 葉二a 行7: its page's reference and its line */
   function placeOf(r) {
     if (!r[2]) return "";
@@ -430,7 +432,7 @@
     var D = window.jiaokanData, entries = readerEntries(w), apps = D.apps || {}, byRow = {};
     entries.forEach(function (e, i) {
       READ_NUM[e[0]] = i + 1;
-      var r = (apps[e[0]] || [])[0];
+      var r = apps[e[0]] ? rowOf(apps[e[0]]) : undefined;
       (byRow[r] = byRow[r] || []).push(e);
     });
     function mk(tag, cls, txt) {
