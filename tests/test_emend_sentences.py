@@ -13,6 +13,7 @@ from pathlib import Path
 
 from jiaokan.emend.verdict import ClaimEvidence, NoteVerdict
 from jiaokan.emend.words import claim_sentences
+from jiaokan.render.search_index import expand_notes
 from jiaokan.render.sentences import say_en, say_hans, say_zh
 from jiaokan.render.truth import Shown
 
@@ -24,7 +25,7 @@ def _chapter_notes(site: Path) -> dict[str, dict]:
             continue
         s = f.read_text(encoding="utf-8")
         data = json.loads(s[s.index("={", s.index("chapters")) + 1 : s.rindex(";}")])
-        out.update(data.get("notes") or {})
+        out.update(expand_notes(data.get("notes") or {}))  # every member, as the page's script reads them
     return out
 
 
