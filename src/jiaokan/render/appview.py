@@ -124,7 +124,8 @@ def app_table(col: Collation) -> dict[str, list]:
     there is one, a dict of what few entries have (``f``: every reading's whole text, where the page marks part of one for
     another entry, as the 校勘記 quotes it; ``an``: where an addition to the base hangs, 「執」下, for the 校勘記
     read from the base, :func:`jiaokanji`; ``w``: the sigla of the readings, where they are not the chapter's
-    ``sigla``); a reading ``[text, page, line on the leaf, unit]`` for the base's (the lemma) and ``[text, page,
+    ``sigla``); a reading ``[text, page, line on the leaf, unit]`` for the base's (the lemma; its text as its
+    length where the context's text has it whole) and ``[text, page,
     line on the leaf, type, unit]`` for each witness's, in the order of the chapter's ``sigla`` (the base first):
     the siglum said again in every reading was a fifth of the entries.  The context is where it stands in the
     chapter's ``ctx`` string (:func:`context_code`).  Types, pages and units are places in the chapter's tables
@@ -165,6 +166,9 @@ def entry_fields(entry: list, tables: dict) -> dict:
         return [s, r[0], page[0], r[2], type_, units[s][unit] if unit is not None else None, page[1]]
 
     lem, *rest = out["r"]
+    if isinstance(lem[0], int):  # the lemma as its length: the characters where the context has it
+        at = out["ctx"] if isinstance(out["ctx"], int) else out["ctx"][0]
+        lem = [tables["ctx"][at:at + lem[0]], *lem[1:]]
     out["r"] = [reading(sigla[0], lem, "lem", lem[3]),
                 *(reading(s, r, types[r[3]], r[4]) for s, r in zip(sigla[1:], rest))]
     out["ctx"] = context_text(out["ctx"], (rare["f"][0] if "f" in rare else lem[0]), tables["ctx"])
@@ -293,8 +297,10 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
             entry.append(rare)
         out[a.id] = entry
     codes, ctx_text = context_code(contexts)
-    for entry, code in zip(out.values(), codes):
+    for entry, code, (_ctx, lemma) in zip(out.values(), codes, contexts):
         entry[3] = code
+        if not isinstance(code, str) and entry[4][0][0] == lemma:  # the lemma stands in the text: its length
+            entry[4][0][0] = len(lemma)
     return out, {"types": list(types), "pages": page_names, "units": {s: list(t) for s, t in units.items()},
                  "sigla": sigla, "ctx": ctx_text, "layers": list(layers), "kinds": [list(k) for k in kinds]}
 

@@ -351,14 +351,18 @@
       var pg = r[1] != null ? T.pages[s][r[1]] : [null, ""];
       return [s, r[0], pg[0], r[2], type, unit != null ? T.units[s][unit] : null, pg[1]];
     }
+    if (ctxOf !== T.ctx) { ctxOf = T.ctx; ctxChars = Array.from(T.ctx || ""); }
     function context(c, lemma) {
       if (typeof c === "string") return c;
       var off = typeof c === "number" ? c : c[0], l = typeof c === "number" ? CTX : c[1], r = typeof c === "number" ? CTX : c[2];
-      if (ctxOf !== T.ctx) { ctxOf = T.ctx; ctxChars = Array.from(T.ctx || ""); }
       var t = ctxChars, end = off + Array.from(lemma).length;
       return t.slice(off - l, off).join("") + "【" + t.slice(off, end).join("") + "】" + t.slice(end, end + r).join("");
     }
     var lem = x[4][0], kind = T.kinds[x[2]];
+    if (typeof lem[0] === "number") {  // the lemma as its length: the characters where the context has it
+      var at = typeof x[3] === "number" ? x[3] : x[3][0];
+      lem = [ctxChars.slice(at, at + lem[0]).join("")].concat(lem.slice(1));
+    }
     var out = Object.assign({ row: rowOf(x), layer: T.layers[x[1]], type: kind[0], ctx: context(x[3], rare.f ? rare.f[0] : lem[0]),
       r: [reading(w[0], lem, "lem", lem[3])].concat(x[4].slice(1).map(function (r, i) { return reading(w[i + 1], r, T.types[r[3]], r[4]); })) },
       kind[1] ? { sub: kind[1] } : {}, rare);
