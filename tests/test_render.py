@@ -351,7 +351,7 @@ def test_any_witness_as_the_reading_text(built):
     old = (site / "dasheyi-base-ZS.html").read_text(encoding="utf-8")
     assert "url=dasheyi.html?read=ZS" in old and "location.hash" in old
     col = built["cols"]["dasheyi"]
-    from jiaokan.render.appview import reader_entries
+    from jiaokan.render.appview import reader_entries, reader_order
 
     data = _chapter_data(site / "apps" / "dasheyi.js", '["readers"]')
     assert set(data["o"]) == set(col.witnesses)  # the base too: its view is drawn as any other's
@@ -360,7 +360,7 @@ def test_any_witness_as_the_reading_text(built):
     ids = list(_chapter_data(site / "apps" / "dasheyi.js", '["apps"]'))
     ctx = base_context(Chapter("dasheyi", dict(col.witnesses), col), reader="ZS")
     foot = [lxml.html.fromstring(str(f)) for b in ctx["blocks"] for f in b["foot"]]
-    assert [ids[i] for i in data["o"]["ZS"]] == [li.get("data-app") for li in foot]
+    assert [ids[i] for i in reader_order(data, "ZS")] == [li.get("data-app") for li in foot]
     assert data["simplified"] == ["JS", "ZS"] and data["names"]["JS"] == "集釋本"
     entries = reader_entries(col, "ZS")
     assert [e[1] for e in entries] == [li.xpath("string(.//span[@class='jkj'])") for li in foot]

@@ -196,10 +196,13 @@ def context_code(contexts: list[tuple[str, str]]) -> tuple[list[int | list[int] 
             continue
         plain = left + lemma + right
         j = text.find(plain, max(0, len(text) - len(plain) - 4 * CONTEXT))  # the same text as an entry just before
-        if j < 0:  # else its longest start that the string ends with
-            k = next((k for k in range(min(len(plain), len(text)), 0, -1) if text.endswith(plain[:k])), 0)
-            j = len(text) - k
-            text += plain[k:]
+        if j < 0:  # else where the string's end is its start (the longest such end: the first place that is)
+            j = text.find(plain[0], max(0, len(text) - len(plain) + 1))
+            while j >= 0 and not plain.startswith(text[j:]):
+                j = text.find(plain[0], j + 1)
+            if j < 0:
+                j = len(text)
+            text += plain[len(text) - j:]
         off = j + len(left)
         code: int | list[int] = off if len(left) == len(right) == CONTEXT else [off, len(left), len(right)]
         codes.append(code if context_text(code, lemma, text) == ctx else ctx)
@@ -422,9 +425,27 @@ def reader_entries(col: Collation, reader: str) -> list[list]:
     return out
 
 
+def _steps(places: list[int]) -> list[int]:
+    """A reader's order (places in the chapter's entries, mostly rising) as steps, each from the place before (the
+    first from 0): small numbers, half the bytes of the places.  :func:`reader_order` (and ``edition.js``) add
+    them up again."""
+    return [b - a for a, b in zip([0, *places], places)]
+
+
+def reader_order(data: dict, reader: str) -> list[int]:
+    """The places in the chapter's entries of the 校勘記 read from ``reader`` (:func:`reader_data`'s ``o``)."""
+    out: list[int] = []
+    at = 0
+    for step in data["o"][reader]:
+        at += step
+        out.append(at)
+    return out
+
+
 def reader_data(col: Collation, readers: list[str]) -> dict:
     """What ``edition.js`` needs to draw the reading view of each of ``readers`` from the parallel page: per reader
-    the entries of its 校勘記 in order, as places in the chapter's entries (:func:`app_table`'s order; ``o``), and
+    the entries of its 校勘記 in order, as places in the chapter's entries (:func:`app_table`'s order; ``o``, each
+    written as its step from the one before, :func:`reader_order`), and
     the words its sentences are made of: each witness's name (``names``, :func:`witness_name`), the layers'
     (``layers``, :data:`LAYER_HANT`) and, for the readers in simplified characters (``simplified``), the simplified
     form of every stretch between quotations their sentences have that differs (``hans``, :func:`.sentences.hans`).  The script composes
@@ -441,7 +462,7 @@ def reader_data(col: Collation, readers: list[str]) -> dict:
                 g = chunk if k == 0 else chunk.partition("」")[2]
                 if g not in glue:
                     glue[g] = hans(g)
-    return {"o": order, "names": dict(_names(col)), "layers": LAYER_HANT, "simplified": simplified,
+    return {"o": {s: _steps(o) for s, o in order.items()}, "names": dict(_names(col)), "layers": LAYER_HANT, "simplified": simplified,
             "hans": {k: v for k, v in glue.items() if k != v}}
 
 

@@ -420,7 +420,9 @@
       if (lost.length) parts.push(parts.length ? join(lost) + "無" + (n === 1 ? "此字" : "此" + n + "字") : join(lost) + "無");
       return head + "「" + own + "」，" + parts.join("，") + "。";
     }
-    return R.o[w].map(function (i) {
+    var at = 0;  // each entry's place as its step from the one before (appview.py reader_order)
+    return R.o[w].map(function (d) {
+      var i = at += d;
       var id = ids[i], a = entryOf(apps[id]);
       // every reading's whole text (a.f where the page marks part of one for another entry)
       var rs = a.r.map(function (r, k) { return a.f ? [r[0], a.f[k], r[2], r[3], r[4]] : r; });
