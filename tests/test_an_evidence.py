@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -203,6 +204,24 @@ def test_claim_evidence_json_round_trip(ev):
 def test_note_verdict_json_round_trip(claims, kind, verdict):
     v = NoteVerdict(kind, verdict, "s", None, tuple(claims))
     assert NoteVerdict.from_dict(json.loads(json.dumps(v.to_dict(), ensure_ascii=False))) == v
+
+
+def test_the_json_says_each_thing_once_and_reads_back_whole():
+    """The English sentence is ``why`` (not written twice); a claim implied by the one before it leaves out the
+    place, the anchor and the readings it shares with it; reading the record gives every one back."""
+    said = {"zh-Hans": "宋本作「比」，与案语合。", "zh-Hant": "宋本作「比」，與案語合。", "en": "SB reads 比."}
+    first = ClaimEvidence("JS1.an1", "corruption", "比", "北", "zhushu", "confirmed", "agrees", "ZS reads 北.",
+                          "司射【比】耦", "卷十 葉一b 行5", "ZS", {"JS": "比", "ZS": "北", "SB": "比"},
+                          {**said, "en": "ZS reads 北."})
+    implied = replace(first, id="JS1.an1@songben", target="songben", reading="比", rule="songben-agrees",
+                      why="SB reads 比.", witness="SB", sentences=said)
+    v = NoteVerdict("corruption", "confirmed", "s", "北", (first, implied))
+    data = v.to_dict()
+    assert "en" not in data["claims"][0]["sentences"] and "en" not in data["claims"][1]["sentences"]
+    assert not {"anchor", "place", "readings"} & set(data["claims"][1]) and data["claims"][0]["anchor"] == "司射【比】耦"
+    back = NoteVerdict.from_dict(json.loads(json.dumps(data, ensure_ascii=False)))
+    assert back == v and [c.sentences for c in back.claims] == [c.sentences for c in v.claims]
+    assert back.claims[1].sentence("en") == "SB reads 比." and back.claims[1].readings["SB"] == "比"
 
 
 @settings(max_examples=100, deadline=None)

@@ -11,8 +11,9 @@ import csv
 import json
 from pathlib import Path
 
-from jiaokan.emend.verdict import ClaimEvidence
+from jiaokan.emend.verdict import ClaimEvidence, NoteVerdict
 from jiaokan.emend.words import claim_sentences
+from jiaokan.render.search_index import expand_notes
 from jiaokan.render.sentences import say_en, say_hans, say_zh
 from jiaokan.render.truth import Shown
 
@@ -24,18 +25,18 @@ def _chapter_notes(site: Path) -> dict[str, dict]:
             continue
         s = f.read_text(encoding="utf-8")
         data = json.loads(s[s.index("={", s.index("chapters")) + 1 : s.rindex(";}")])
-        out.update(data.get("notes") or {})
+        out.update(expand_notes(data.get("notes") or {}))  # every member, as the page's script reads them
     return out
 
 
 def test_the_page_and_the_report_say_the_same_sentence(site: Path):
     emend_dir = site.parent / "emend"
-    report: dict[str, dict] = {}
+    report: dict[str, ClaimEvidence] = {}  # read as the project reads it (the English is ``why`` where not given)
     for f in sorted(emend_dir.glob("*.json")):
         data = json.loads(f.read_text(encoding="utf-8"))
         for record in (data.get("by_note") or {}).values():
-            for c in record.get("claims") or []:
-                report[c["id"]] = c
+            for c in NoteVerdict.from_dict(record).claims:
+                report[c.id] = c
     rows: dict[str, dict] = {}
     for f in sorted(emend_dir.glob("*.csv")):
         with f.open(encoding="utf-8-sig", newline="") as fh:
@@ -47,7 +48,7 @@ def test_the_page_and_the_report_say_the_same_sentence(site: Path):
             own = c.get("verdict") or "unchecked"
             if c.get("shown") != own or c["id"] not in report:
                 continue  # a verdict the page does not show as the report gives it says so itself
-            said = report[c["id"]]["sentences"]
+            said = report[c["id"]].sentences
             assert c["say_hans"] == said["zh-Hans"], (nid, c["id"])
             assert c["say_en"] == said["en"], (nid, c["id"])
             assert c["say_hant"] == said["zh-Hant"], (nid, c["id"])

@@ -182,8 +182,14 @@ def test_apparatus_data_for_the_popover(built):
 
     tables = _chapter_data(built["site"] / "apps" / "dasheyi.js", '["at"]')
     raw = _chapter_data(built["site"] / "apps" / "dasheyi.js", '["apps"]')[a.id]
-    assert tables["types"][raw[2]] == a.type and tables["pages"]["JS"][raw[4][0][2]] == ["13a", "卷十 葉十三a"]
-    assert tables["units"]["JS"][raw[4][0][4]] == a.lem.unit
+    assert tables["kinds"][raw[2]] == [a.type, a.subtype or None] and tables["pages"]["JS"][raw[4][0][1]] == ["13a", "卷十 葉十三a"]
+    assert f"r{raw[0]}" == a.row and tables["layers"][raw[1]] == a.layer  # r12 as 12; the layer by its place
+    assert tables["units"]["JS"][raw[4][0][3]] == a.lem.unit
+    # the readings in the chapter's order of sigla, named once; the context a place in the chapter's text of them
+    assert tables["sigla"] == ["JS", "ZS"] and raw[4][0][0] == len(a.lem.text)  # the lemma where the context has it
+    assert entry["ctx"] == a.context and all(e["ctx"] == x.context for x in col.apps for e in [data[x.id]])
+    assert sum(isinstance(_chapter_data(built["site"] / "apps" / "dasheyi.js", '["apps"]')[x.id][3], str)
+               for x in col.apps) == 0
 
 
 def _lang(e) -> str:
@@ -287,7 +293,10 @@ def test_layers_pages_gaps_and_permalinks(built):
 
     ov = _chapter_data(built["site"] / "apps" / "dasheyi.js", '["overview"]')
     rows = built["cols"]["dasheyi"].rows
-    assert ov["ids"] == [r.id for r in rows] and len(ov["c"]) == len(rows)
+    from jiaokan.render.overview import overview_ids
+
+    assert overview_ids(ov) == [r.id for r in rows] and len(ov["c"]) == len(rows)
+    assert "ids" not in ov  # r1 … rN: said by their number
     assert all(c[0] >= 8 and 0 <= c[1] <= 100 for c in ov["c"]) and any(c[2] for c in ov["c"])
     first = lxml.html.parse(str(built["site"] / "dasheyi.html")).getroot()
     strip = first.xpath("//nav[contains(@class,'overview')]")[0]
@@ -342,7 +351,7 @@ def test_any_witness_as_the_reading_text(built):
     old = (site / "dasheyi-base-ZS.html").read_text(encoding="utf-8")
     assert "url=dasheyi.html?read=ZS" in old and "location.hash" in old
     col = built["cols"]["dasheyi"]
-    from jiaokan.render.appview import reader_entries
+    from jiaokan.render.appview import reader_entries, reader_order
 
     data = _chapter_data(site / "apps" / "dasheyi.js", '["readers"]')
     assert set(data["o"]) == set(col.witnesses)  # the base too: its view is drawn as any other's
@@ -351,7 +360,7 @@ def test_any_witness_as_the_reading_text(built):
     ids = list(_chapter_data(site / "apps" / "dasheyi.js", '["apps"]'))
     ctx = base_context(Chapter("dasheyi", dict(col.witnesses), col), reader="ZS")
     foot = [lxml.html.fromstring(str(f)) for b in ctx["blocks"] for f in b["foot"]]
-    assert [ids[i] for i in data["o"]["ZS"]] == [li.get("data-app") for li in foot]
+    assert [ids[i] for i in reader_order(data, "ZS")] == [li.get("data-app") for li in foot]
     assert data["simplified"] == ["JS", "ZS"] and data["names"]["JS"] == "集釋本"
     entries = reader_entries(col, "ZS")
     assert [e[1] for e in entries] == [li.xpath("string(.//span[@class='jkj'])") for li in foot]
@@ -493,3 +502,18 @@ def test_truth_check_fails_on_a_false_statement(tmp_path):
     assert internal_words("lemma '纍即累' not found in the zhu layer, offset 197")
     assert internal_words("rule agrees, otherwise zhuben")
     assert not internal_words("仪礼注疏（ZS）作「北」，与案语所言今注疏本合。")
+
+
+def test_context_code_cuts_every_context_again():
+    """The entries' contexts as places in one text (appview.context_code): overlapping ones share it, a passage's
+    edge (fewer than eight characters on a side) says its sides, what is not a lemma between two runs is kept."""
+    from jiaokan.collate.variants import cut_context
+    from jiaokan.render.appview import context_code, context_text
+
+    t = "士冠禮筮于庿門主人玄冠朝服緇帶素韠即位于門東西面有司如主人服即位于西方東面北上"
+    spans = [(3, 4), (5, 6), (7, 7), (9, 12), (10, 11), (0, 2), (len(t) - 1, len(t)), (5, 6), (20, 20)]
+    ctxs = [(cut_context(t, a, b), t[a:b]) for a, b in spans] + [("no lemma here", "x"), ("ab【cd】ef", "zz")]
+    codes, text = context_code(ctxs)
+    assert [context_text(c, lemma, text) for c, (_, lemma) in zip(codes, ctxs)] == [x for x, _ in ctxs]
+    assert len(text) < sum(len(x) for x, _ in ctxs) / 3  # the overlaps said once
+    assert codes[3] == 9 and codes[0] == [3, 3, 8] and codes[-2:] == ["no lemma here", "ab【cd】ef"]

@@ -19,8 +19,8 @@ from jiaokan.normalize import is_ignorable, key
 from jiaokan.normalize.numerals import chinese_numeral
 from jiaokan.render.chapter import Chapter
 from jiaokan.render.cite import citation, hanzi_number, juan_and_leaf, page_ref, work_title
-from jiaokan.render.search_index import (_Pages, book_fold, chapter_index, js_data, leaf_by_rule, line_runs, piece_key,
-                                         row_key, share_search_data)
+from jiaokan.render.search_index import (_Pages, book_fold, chapter_index, expand_notes, js_data, leaf_by_rule, line_runs,
+                                         piece_key, row_key, share_search_data)
 from jiaokan.render.searchfold import fold_table
 from jiaokan.render.sentences import target_en, target_zh
 
@@ -264,7 +264,9 @@ def test_verdicts_with_and_without_claims(dasheyi):
     v = plain["notes"][nid]["v"]
     assert v["kind"] == "omission" and v["claims"] == [] and v["zs"] == "ZS"
     rich = chapter_index(dasheyi, {nid: _WithClaims("omission", "confirmed", "omission 遂→∅", "", (claim,))})
-    (shown,) = rich["notes"][nid]["v"]["claims"]
+    (written,) = rich["notes"][nid]["v"]["claims"]
+    (shown,) = expand_notes(rich["notes"])[nid]["v"]["claims"]  # as search.js's expand gives it to the dialog
+    assert written["id"] == ".c1" and "shown" not in written  # its id after its note's; shown as its own verdict
     # the evidence, and what the dialog says in 简/繁/English; no rule name, no machine place
     assert {k: shown[k] for k in ("id", "kind", "lemma", "reading", "target", "witness", "anchor", "readings")} == {
         k: claim[k] for k in ("id", "kind", "lemma", "reading", "target", "witness", "anchor", "readings")}

@@ -57,7 +57,9 @@ def _claim_json(c: Claim, res: EmendResult) -> dict:
         "below": [x.to_dict() for x in c.below],
         "zhushu_claim": is_zhushu_claim(c),
         "check": ch.to_dict() if ch is not None else None,
-        "emendations": [e.to_dict() for e in res.emendations if e.claim_id == c.id],
+        # the claim's (its ``claim`` and ``note``, said again in each, are the item's ``id`` and ``note``)
+        "emendations": [{k: v for k, v in e.to_dict().items() if k not in ("claim", "note")}
+                        for e in res.emendations if e.claim_id == c.id],
     }
 
 
@@ -139,7 +141,7 @@ def _evidence_cells(ev: ClaimEvidence) -> dict:
 def csv_text(res: EmendResult) -> str:
     """One row per claim; after a claim, a row for each claim it implies about a 宋本 or the 释文
     (``claim`` ``<id>@songben``; the columns of the parsed note repeated, ``lemma``,
-    ``reading``, ``kind`` and ``verdict`` its own)."""
+    ``reading``, ``kind`` and ``verdict`` its own, ``summary`` empty: its ``why`` says it)."""
     buf = io.StringIO()
     wr = csv.DictWriter(buf, fieldnames=list(CSV_FIELDS), lineterminator="\n")
     wr.writeheader()
@@ -155,7 +157,7 @@ def csv_text(res: EmendResult) -> str:
             else:
                 wr.writerow({**row, "claim": ev.id, "kind": ev.kind, "target": ev.target, "lemma": ev.lemma or "",
                              "reading": ev.reading or "", "verdict": ev.verdict or "", "zs_reading": "",
-                             "zs_unit": "", "zs_piece": "", "zs_context": "", "summary": ev.why, "emendations": "",
+                             "zs_unit": "", "zs_piece": "", "zs_context": "", "summary": "", "emendations": "",
                              **_evidence_cells(ev)})
         if not evs:
             wr.writerow(row)

@@ -113,19 +113,23 @@ class ClaimEvidence:
         return _in_lang(self.sentences, lang) or self.why
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (a member of ``claims`` of a ``by_note`` record)."""
+        """The JSON form (a member of ``claims`` of a ``by_note`` record).  ``sentences`` leaves out the English
+        where it is ``why`` (every claim's today: the check's sentence is its English; said twice, it was a
+        twentieth of the report); :meth:`from_dict` gives it back."""
+        said = {k: v for k, v in self.sentences.items() if not (k == "en" and v == self.why)}
         return {
             "id": self.id, "kind": self.kind, "lemma": self.lemma, "reading": self.reading,
             "target": self.target, "verdict": self.verdict, "rule": self.rule, "why": self.why,
             "anchor": self.anchor, "place": self.place, "witness": self.witness,
-            "readings": dict(self.readings), "sentences": dict(self.sentences),
+            "readings": dict(self.readings), "sentences": said,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ClaimEvidence:
         """The record of a JSON object; ``ValueError`` saying which member is wrong.
 
-        ``id`` and ``kind`` are required; other members may be missing, unknown ones are ignored.
+        ``id`` and ``kind`` are required; other members may be missing, unknown ones are ignored.  Sentences
+        without an English one have ``why`` as their English (:meth:`to_dict`).
         """
         cid = data.get("id")
         if not isinstance(cid, str) or not cid:
@@ -138,6 +142,8 @@ class ClaimEvidence:
         if not isinstance(sentences, Mapping) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in sentences.items()):
             raise ValueError(f"claim {cid}: sentences must map languages to strings")
+        if sentences and "en" not in sentences and isinstance(data.get("why"), str) and data["why"]:
+            sentences = {**sentences, "en": data["why"]}
         try:
             return cls(cid, _kind(data), _opt_str(data, "lemma"), _opt_str(data, "reading"), _str(data, "target"),
                        _verdict(data), _str(data, "rule"), _str(data, "why"), _opt_str(data, "anchor"),
@@ -170,19 +176,37 @@ class NoteVerdict:
         return (lead.sentence(lang) if lead is not None else "") or self.summary
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (the ``by_note`` members of ``jiaokan emend --json``)."""
+        """The JSON form (the ``by_note`` members of ``jiaokan emend --json``).  A claim leaves out the
+        members of :data:`SAME_AS_BEFORE` that are the claim's before it (a claim about a 宋本 or the 释文
+        follows the claim that implies it, at the same place); :meth:`from_dict` gives them back."""
+        claims: list[dict[str, Any]] = []
+        before: dict[str, Any] = {}
+        for c in self.claims:
+            d = c.to_dict()
+            claims.append({k: v for k, v in d.items() if not (k in SAME_AS_BEFORE and k in before and before[k] == v)})
+            before = d
         return {"kind": self.kind, "verdict": self.verdict, "summary": self.summary, "reading": self.reading,
-                "claims": [c.to_dict() for c in self.claims]}
+                "claims": claims}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> NoteVerdict:
         """The record of a JSON object; ``ValueError`` saying which member is wrong and what was expected.
 
         ``kind`` is required, the other members may be missing; members of other names are
-        ignored (a newer writer may add some).
+        ignored (a newer writer may add some).  A claim without a member of :data:`SAME_AS_BEFORE`
+        has the claim's before it (:meth:`to_dict`).
         """
         claims = data.get("claims", [])
         if not isinstance(claims, list) or not all(isinstance(c, Mapping) for c in claims):
             raise ValueError("claims must be a list of objects")
+        full: list[Mapping[str, Any]] = []
+        for c in claims:
+            before = full[-1] if full else {}
+            full.append({**{k: before[k] for k in SAME_AS_BEFORE if k in before and k not in c}, **c})
         return cls(_kind(data), _verdict(data), _str(data, "summary"), _opt_str(data, "reading"),
-                   tuple(ClaimEvidence.from_dict(c) for c in claims))
+                   tuple(ClaimEvidence.from_dict(c) for c in full))
+
+
+#: The members of a claim that a note's JSON record (:meth:`NoteVerdict.to_dict`) leaves out where they are the
+#: claim's before it: where the claims stand and what every witness reads there.
+SAME_AS_BEFORE: tuple[str, ...] = ("anchor", "place", "readings")

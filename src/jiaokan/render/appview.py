@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup, escape
 
 from ..collate.model import App, Collation, LayerGap
+from ..collate.variants import CONTEXT
 from ..model import Witness
 if TYPE_CHECKING:
     from .chapter import Chapter
@@ -24,6 +25,7 @@ from .cite import page_starts, place_parts
 from .sentences import hans
 from .html import LAYER_ZH, VARIANT_ZH, attr_json, attrs
 from .marks import jiaokanji_order
+from .overview import row_id, row_key
 
 #: Layer names in a 校勘記's head (traditional: the glue words are converted with the rest).
 LAYER_HANT = {"zhu": "注", "shu": "疏", "zhuan": "傳", "yinyi": "音義", "shi": "釋", "kaozheng": "考證"}
@@ -117,22 +119,28 @@ def app_table(col: Collation) -> dict[str, list]:
     view's, :func:`app_data`); made once per collation (the parallel page, the base text, each witness as
     the reading text and the emended text show the same entries).
 
-    An entry is a list, ``[row, layer, type, context, readings]`` and, where there is one, a dict of what few
-    entries have (``sub``: the subtype; ``f``: every reading's whole text, where the page marks part of one for
+    An entry is a list, ``[row, layer, kind, context, readings]`` (the row ``r12`` as 12, :func:`.overview.row_key`;
+    the layer its place in the chapter's ``layers``; its type and subtype their place in ``kinds``) and, where
+    there is one, a dict of what few entries have (``f``: every reading's whole text, where the page marks part of one for
     another entry, as the 校勘記 quotes it; ``an``: where an addition to the base hangs, 「執」下, for the 校勘記
-    read from the base, :func:`jiaokanji`); a reading ``[siglum, text, page, line on the leaf, unit]`` for the
-    base's (the lemma) and ``[siglum, text, page, line on the leaf, type, unit]`` for each witness's.  Types,
-    pages and units are places in the chapter's tables (:func:`app_tables`), each named once: the entries are
-    most of a chapter's data, twenty thousand of them, and their keys, their types and their pages' and units'
-    names written again on each were half of it.  :func:`entry_fields` (and ``edition.js``'s ``entryOf``) read
-    one back as the popover's fields."""
+    read from the base, :func:`jiaokanji`; ``w``: the sigla of the readings, where they are not the chapter's
+    ``sigla``); a reading ``[text, page, line on the leaf, unit]`` for the base's (the lemma; its text as its
+    length where the context's text has it whole) and ``[text, page,
+    line on the leaf, type, unit]`` for each witness's, in the order of the chapter's ``sigla`` (the base first):
+    the siglum said again in every reading was a fifth of the entries.  The context is where it stands in the
+    chapter's ``ctx`` string (:func:`context_code`).  Types, pages and units are places in the chapter's tables
+    (:func:`app_tables`), each named once: the entries are most of a chapter's data, twenty thousand of them, and
+    their keys, their types and their pages' and units' names written again on each were half of it.
+    :func:`entry_fields` (and ``edition.js``'s ``entryOf``) read one back as the popover's fields."""
     return _tables(col)[0]
 
 
 def app_tables(col: Collation) -> dict:
     """What the entries of :func:`app_table` name by place: ``types`` (the entries' and the readings'),
     ``pages`` (siglum → [[page id, its reference such as ``卷一 葉二a``], …]: ``edition.js`` writes a reading's
-    place as that and its line, ``卷一 葉二a 行7``) and ``units`` (siglum → [unit id, …])."""
+    place as that and its line, ``卷一 葉二a 行7``), ``units`` (siglum → [unit id, …]), ``sigla`` (the order of
+    an entry's readings: the base, then the other witnesses), ``ctx`` (the base's text the entries' contexts
+    are cut from, :func:`context_code`), ``layers`` and ``kinds`` (the entries' [type, subtype or null])."""
     return _tables(col)[1]
 
 
@@ -146,17 +154,68 @@ def entry_fields(entry: list, tables: dict) -> dict:
     rare ones (``sub`` …); ``tables``: :func:`app_tables`."""
     types, pages, units = tables["types"], tables["pages"], tables["units"]
     out = dict(zip(ENTRY_FIELDS, entry))
-    out["type"] = types[out["type"]]
+    rare = entry[len(ENTRY_FIELDS)] if len(entry) > len(ENTRY_FIELDS) else {}
+    sigla = rare.get("w", tables["sigla"])
+    out["row"], out["layer"] = row_id(out["row"]), tables["layers"][out["layer"]]
+    out["type"], sub = tables["kinds"][out["type"]]
+    if sub:
+        out["sub"] = sub
 
-    def reading(r: list, type_: str, unit: int | None) -> list:
-        page = pages[r[0]][r[2]] if r[2] is not None else [None, ""]
-        return [r[0], r[1], page[0], r[3], type_, units[r[0]][unit] if unit is not None else None, page[1]]
+    def reading(s: str, r: list, type_: str, unit: int | None) -> list:
+        page = pages[s][r[1]] if r[1] is not None else [None, ""]
+        return [s, r[0], page[0], r[2], type_, units[s][unit] if unit is not None else None, page[1]]
 
     lem, *rest = out["r"]
-    out["r"] = [reading(lem, "lem", lem[4]), *(reading(r, types[r[4]], r[5]) for r in rest)]
-    if len(entry) > len(ENTRY_FIELDS):
-        out.update(entry[len(ENTRY_FIELDS)])
+    if isinstance(lem[0], int):  # the lemma as its length: the characters where the context has it
+        at = out["ctx"] if isinstance(out["ctx"], int) else out["ctx"][0]
+        lem = [tables["ctx"][at:at + lem[0]], *lem[1:]]
+    out["r"] = [reading(sigla[0], lem, "lem", lem[3]),
+                *(reading(s, r, types[r[3]], r[4]) for s, r in zip(sigla[1:], rest))]
+    out["ctx"] = context_text(out["ctx"], (rare["f"][0] if "f" in rare else lem[0]), tables["ctx"])
+    out.update({k: v for k, v in rare.items() if k != "w"})
     return out
+
+
+def context_code(contexts: list[tuple[str, str]]) -> tuple[list[int | list[int] | str], str]:
+    """The entries' contexts (each ``(context, lemma)``: the base's text around the lemma, the lemma in 【】, as
+    :func:`jiaokan.collate.variants.cut_context` cuts it, and the lemma's whole text) as places in one string of
+    the base's text, and that string: the contexts of the entries of a passage overlap (sixteen characters of
+    text for each, most of it the neighbours' too), and written out they were a third of the entries.
+
+    A context is ``off`` (the lemma starts at ``off`` in the string, with :data:`CONTEXT` characters on each
+    side), ``[off, left, right]`` where a side has fewer (the edge of a passage), or the context itself where it
+    is not the lemma between two runs of text (none in the book); :func:`context_text` cuts it again, and every
+    one is checked against it here.  Offsets count characters (code points), as ``Array.from`` in the page."""
+    text = ""
+    codes: list[int | list[int] | str] = []
+    for ctx, lemma in contexts:
+        i = ctx.find("【")
+        left, mid, right = ctx[:max(i, 0)], ctx[i + 1:i + 1 + len(lemma)], ctx[i + 2 + len(lemma):]
+        if i < 0 or mid != lemma or ctx[i + 1 + len(lemma):i + 2 + len(lemma)] != "】":
+            codes.append(ctx)
+            continue
+        plain = left + lemma + right
+        j = text.find(plain, max(0, len(text) - len(plain) - 4 * CONTEXT))  # the same text as an entry just before
+        if j < 0:  # else where the string's end is its start (the longest such end: the first place that is)
+            j = text.find(plain[0], max(0, len(text) - len(plain) + 1))
+            while j >= 0 and not plain.startswith(text[j:]):
+                j = text.find(plain[0], j + 1)
+            if j < 0:
+                j = len(text)
+            text += plain[len(text) - j:]
+        off = j + len(left)
+        code: int | list[int] = off if len(left) == len(right) == CONTEXT else [off, len(left), len(right)]
+        codes.append(code if context_text(code, lemma, text) == ctx else ctx)
+    return codes, text
+
+
+def context_text(code: int | list[int] | str, lemma: str, text: str) -> str:
+    """The context an entry's ``code`` names in ``text`` (:func:`context_code`); ``edition.js`` cuts it so too."""
+    if isinstance(code, str):
+        return code
+    off, left, right = (code, CONTEXT, CONTEXT) if isinstance(code, int) else code
+    end = off + len(lemma)
+    return f"{text[off - left:off]}【{text[off:end]}】{text[end:end + right]}"
 
 
 def _tables(col: Collation) -> tuple[dict[str, list], dict]:
@@ -203,6 +262,10 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
         return hit
 
     # the layer's name is the file's table (``D.lz``, :func:`.search_index.write_chapter_apps`)
+    sigla = [col.base, *(s for s in col.witnesses if s != col.base)]
+    contexts: list[tuple[str, str]] = []
+    layers: dict[str, int] = {}
+    kinds: dict[tuple[str, str | None], int] = {}  # an entry's type and subtype
     for a in col.apps:
         cut = False  # a reading of which the page marks only part for this entry
         if (a.row, col.base, a.layer, a.id) in lost:
@@ -211,7 +274,7 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
             lem = a.lem.text
         un = units[col.base]
         ui = un.setdefault(a.lem.unit, len(un)) if a.lem.unit is not None else None
-        rd: list[list] = [[col.base, lem, *where(col.base, a.lem.page, a.lem.line), ui]]
+        rd: list[list] = [[lem, *where(col.base, a.lem.page, a.lem.line), ui]]
         for s, r in a.readings.items():
             if (a.row, s, a.layer, a.id) in lost:
                 text, cut = _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {})), True
@@ -219,21 +282,30 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
                 text = r.text
             un = units[s]
             ui = un.setdefault(r.unit, len(un)) if r.unit is not None else None
-            rd.append([s, text, *where(s, r.page, r.line), types.setdefault(r.type, len(types)), ui])
-        entry: list = [a.row, a.layer, types.setdefault(a.type, len(types)), a.context, rd]
+            rd.append([text, *where(s, r.page, r.line), types.setdefault(r.type, len(types)), ui])
+        contexts.append((a.context, a.lem.text))
+        entry: list = [row_key(a.row), layers.setdefault(a.layer, len(layers)),
+                       kinds.setdefault((a.type, a.subtype or None), len(kinds)), a.context, rd]
         rare: dict = {}
-        if a.subtype:
-            rare["sub"] = a.subtype
         if cut:
             full = [a.lem.text] + [r.text for r in a.readings.values()]
-            if full != [x[1] for x in rd]:
+            if full != [x[0] for x in rd]:
                 rare["f"] = full
         if not a.lem.text:
             rare["an"] = _place(a)
+        order = [col.base, *a.readings]
+        if order != sigla:
+            rare["w"] = order
         if rare:
             entry.append(rare)
         out[a.id] = entry
-    return out, {"types": list(types), "pages": page_names, "units": {s: list(t) for s, t in units.items()}}
+    codes, ctx_text = context_code(contexts)
+    for entry, code, (_ctx, lemma) in zip(out.values(), codes, contexts):
+        entry[3] = code
+        if not isinstance(code, str) and entry[4][0][0] == lemma:  # the lemma stands in the text: its length
+            entry[4][0][0] = len(lemma)
+    return out, {"types": list(types), "pages": page_names, "units": {s: list(t) for s, t in units.items()},
+                 "sigla": sigla, "ctx": ctx_text, "layers": list(layers), "kinds": [list(k) for k in kinds]}
 
 
 def _sig(s: str, page: str | None = None) -> str:
@@ -353,9 +425,27 @@ def reader_entries(col: Collation, reader: str) -> list[list]:
     return out
 
 
+def _steps(places: list[int]) -> list[int]:
+    """A reader's order (places in the chapter's entries, mostly rising) as steps, each from the place before (the
+    first from 0): small numbers, half the bytes of the places.  :func:`reader_order` (and ``edition.js``) add
+    them up again."""
+    return [b - a for a, b in zip([0, *places], places)]
+
+
+def reader_order(data: dict, reader: str) -> list[int]:
+    """The places in the chapter's entries of the 校勘記 read from ``reader`` (:func:`reader_data`'s ``o``)."""
+    out: list[int] = []
+    at = 0
+    for step in data["o"][reader]:
+        at += step
+        out.append(at)
+    return out
+
+
 def reader_data(col: Collation, readers: list[str]) -> dict:
     """What ``edition.js`` needs to draw the reading view of each of ``readers`` from the parallel page: per reader
-    the entries of its 校勘記 in order, as places in the chapter's entries (:func:`app_table`'s order; ``o``), and
+    the entries of its 校勘記 in order, as places in the chapter's entries (:func:`app_table`'s order; ``o``, each
+    written as its step from the one before, :func:`reader_order`), and
     the words its sentences are made of: each witness's name (``names``, :func:`witness_name`), the layers'
     (``layers``, :data:`LAYER_HANT`) and, for the readers in simplified characters (``simplified``), the simplified
     form of every stretch between quotations their sentences have that differs (``hans``, :func:`.sentences.hans`).  The script composes
@@ -372,7 +462,7 @@ def reader_data(col: Collation, readers: list[str]) -> dict:
                 g = chunk if k == 0 else chunk.partition("」")[2]
                 if g not in glue:
                     glue[g] = hans(g)
-    return {"o": order, "names": dict(_names(col)), "layers": LAYER_HANT, "simplified": simplified,
+    return {"o": {s: _steps(o) for s, o in order.items()}, "names": dict(_names(col)), "layers": LAYER_HANT, "simplified": simplified,
             "hans": {k: v for k, v in glue.items() if k != v}}
 
 

@@ -19,6 +19,17 @@ WEIGHT = {"substantive": 1.0, "omission": 1.0, "addition": 1.0, "transposition":
 STRONG, SOLO = 1, 2
 
 
+def row_key(row: str | None) -> str | int | None:
+    """A row's id as the chapter's data write it (a witness's ``rows``, an apparatus entry's row): ``r12`` as 12,
+    any other (``front``, ``back``) as it is; the scripts write ``"r" + n`` again."""
+    return int(row[1:]) if row is not None and row[:1] == "r" and row[1:].isdigit() and row[1:2] != "0" else row
+
+
+def row_id(key: str | int | None) -> str | None:
+    """The row id of a :func:`row_key`."""
+    return f"r{key}" if isinstance(key, int) else key
+
+
 def overview_cells(ch, apps_by_row: dict[str, list]) -> list[dict]:
     """Per row: href, width (base characters), density 0–1 (as a CSS custom property), § number and variants."""
     units = {s: {u.id: u for u in w.units()} for s, w in ch.witnesses.items()}
@@ -47,9 +58,19 @@ def overview_cells(ch, apps_by_row: dict[str, list]) -> list[dict]:
 
 
 def overview_data(cells: list[dict]) -> dict:
-    """The strip as ``edition.js`` draws it: the row ids, and per cell [width, density in hundredths, variants,
-    flags (:data:`STRONG` | :data:`SOLO`)]; a cell is named (§n: v variants) on hover or focus, in the
-    interface's language."""
-    return {"ids": [c["href"][1:] for c in cells],
-            "c": [[c["grow"], round(float(c["d"]) * 100), c["v"], (STRONG if c["strong"] else 0) | (SOLO if c["solo"] else 0)]
-                  for c in cells]}
+    """The strip as ``edition.js`` draws it: per cell [width, density in hundredths, variants, flags
+    (:data:`STRONG` | :data:`SOLO`)], and the row ids (``ids``) unless they are ``r1`` … ``rN`` in order, as every
+    chapter's are (:func:`overview_ids` reads them either way; the list said them again, a tenth of the strip); a
+    cell is named (§n: v variants) on hover or focus, in the interface's language."""
+    out: dict = {"c": [[c["grow"], round(float(c["d"]) * 100), c["v"], (STRONG if c["strong"] else 0) | (SOLO if c["solo"] else 0)]
+                       for c in cells]}
+    ids = [c["href"][1:] for c in cells]
+    if ids != [f"r{i}" for i in range(1, len(ids) + 1)]:
+        out["ids"] = ids
+    return out
+
+
+def overview_ids(data: dict) -> list[str]:
+    """The row ids of :func:`overview_data`'s cells (``edition.js`` reads them so too)."""
+    ids: list[str] = data.get("ids") or [f"r{i}" for i in range(1, len(data["c"]) + 1)]
+    return ids

@@ -38,7 +38,7 @@ from ..io import atomic_write_bytes, json_bytes
 from ..model import LAYERS, Gaiji, Inline, Label, LineBreak, Note, PageBreak, Text, Witness
 from ..normalize import strip_ignorable
 from .appview import app_table, app_tables, apps_src, reader_data
-from .overview import overview_cells, overview_data
+from .overview import overview_cells, overview_data, row_key
 from .chapter import Chapter
 from .cite import KANRIPO_PAGE, LEAF_PAGE, cite_head, hanzi_number, leaf_ref, work_title
 from .html import LAYER_ZH, lang_of
@@ -232,8 +232,10 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                         an.at(note.id or u.id, row)
                         rec_n = {"w": s, "u": u.id, "r": row, "text": note.text,
                                  "before": host.tail(ANCHOR_CHARS), "layer": p.layer,
-                                 "page": page, "line": lines.n, "xmlid": note.id,
+                                 "page": page, "line": lines.n,
                                  "v": _verdict(verdicts, note.id, zs, names)}
+                        if not note.id:  # else its key (:func:`expand_notes`)
+                            rec_n["xmlid"] = note.id
                         notes[note.id or f"{u.id}.an{len(notes)}"] = rec_n
                         after.append((rec_n, host, host.n))
                     streams[note.layer].add(node.reading, page)
@@ -288,11 +290,6 @@ def line_runs(places: list[list], pages: _Pages) -> list[list]:
     return out
 
 
-def row_key(row: str | None) -> str | int | None:
-    """A row's id as the witness's ``rows`` write it: ``r12`` as 12, any other (``front``, ``back``) as it is."""
-    return int(row[1:]) if row is not None and row[:1] == "r" and row[1:].isdigit() and row[1:2] != "0" else row
-
-
 def piece_key(unit: str, piece: str | None) -> str | None:
     """A piece's id as its unit's citation record names it: "" for the unit's own id (its 经), ``.zhu1`` for
     ``JS3.5.zhu1`` in unit ``JS3.5`` (the unit's id said again was a fifth of the records), else the id (an XML
@@ -312,18 +309,69 @@ def _verdict(verdicts: Verdicts | None, note_id: str | None, zs: str | None, nam
     shown = shown_verdict(v)
     claims = []
     first_problem = None
+    before: dict = {}
     for c in v.claims:
         cs = shown_claim(c)
         if cs.key == "uncertain" and first_problem is None:
             first_problem = c
         zh = say_zh(c, cs, names)
-        claims.append({"id": c.id, "verdict": c.verdict, "kind": c.kind, "lemma": c.lemma, "reading": c.reading, "target": c.target,
-                       "shown": cs.key, "witness": c.witness, "anchor": c.anchor, "readings": dict(c.readings),
-                       "say_hant": zh, "say_hans": say_hans(c, cs, names), "say_en": say_en(c, cs, names)})
+        full = {"id": c.id, "verdict": c.verdict, "kind": c.kind, "lemma": c.lemma, "reading": c.reading, "target": c.target,
+                "shown": cs.key, "witness": c.witness, "anchor": c.anchor, "readings": dict(c.readings),
+                "say_hant": zh, "say_hans": say_hans(c, cs, names), "say_en": say_en(c, cs, names)}
+        claims.append(_said_once(full, before, note_id or ""))
+        before = full
     out = {"kind": v.kind, "shown": shown.key, "reading": v.reading, "claims": claims, "zs": zs}
     if shown.key == "uncertain":  # the only badge the dialog says why of
         reason_t = reason_zh(shown, first_problem, v)
         out.update(reason=shown.reason, reason_hant=reason_t, reason_hans=hans(reason_t))
+    return out
+
+
+#: What a claim of a note's record leaves out where it is the claim's before it (:func:`_said_once`).
+SAME_AS_BEFORE = ("anchor", "readings")
+#: How a claim's id that extends its note's goes on (``JS1.5.an1@songben``, ``~2``, ``.c1``): none of them starts an
+#: XML id, so a claim's id written from one of them is its note's followed by it.
+_AFTER_NOTE = (".", "@", "~")
+
+
+def _said_once(c: dict, before: dict, note_id: str) -> dict:
+    """A claim of a note's record as the chapter's file writes it: its id after its note's (``@songben``, ``~2``:
+    :data:`_AFTER_NOTE`; none where it is the note's), its shown verdict only where it is not its own (``verdict``, else
+    ``unchecked``), its anchor and readings only where they are not the claim's before it (a claim about a 宋本
+    or the 释文 follows the claim that implies it, at the same place).  :func:`expand_notes` (and ``search.js``'s
+    ``expand``) give every member back."""
+    out = dict(c)
+    cid = out.pop("id")
+    if cid != note_id:
+        rest = cid[len(note_id):] if note_id and cid.startswith(note_id) else ""
+        out["id"] = rest if rest[:1] in _AFTER_NOTE else cid
+    if out["shown"] == (out["verdict"] or "unchecked"):
+        del out["shown"]
+    for k in SAME_AS_BEFORE:
+        if k in before and before[k] == out[k]:
+            del out[k]
+    return out
+
+
+def expand_notes(notes: dict[str, dict]) -> dict[str, dict]:
+    """The notes of a chapter's file (:func:`chapter_index`) with every member the scripts read: each note's
+    ``xmlid`` (its key where left out), each claim's ``id``, ``shown``, ``anchor`` and ``readings``
+    (:func:`_said_once`); as ``search.js``'s ``expand`` makes them."""
+    out: dict[str, dict] = {}
+    for k, n in notes.items():
+        n = {**n, "xmlid": n.get("xmlid", k)}
+        v = n.get("v")
+        if v:
+            claims: list[dict] = []
+            for c in v.get("claims") or []:
+                before = claims[-1] if claims else {}
+                cid = c.get("id")
+                c = {**{x: before[x] for x in SAME_AS_BEFORE if x in before and x not in c}, **c,
+                     "id": k if cid is None else (k + cid if cid[:1] in _AFTER_NOTE else cid)}
+                c.setdefault("shown", c.get("verdict") or "unchecked")
+                claims.append(c)
+            n["v"] = {**v, "claims": claims}
+        out[k] = n
     return out
 
 

@@ -191,7 +191,10 @@ def _search_data(site: Path, src: str, cache: dict[str, dict]) -> dict:
     another chapter's file (``from``, :func:`.search_index.share_search_data`) joined in, as the page joins them."""
     if src in cache:
         return cache[src]
+    from .search_index import expand_notes  # the search index's truth checks import this module
+
     data = cache[src] = _chapter_data(site / src)
+    data["notes"] = expand_notes(data.get("notes") or {})  # every member, as search.js's expand gives them
     for s, (_name, other) in (data.get("from") or {}).items():
         o = _search_data(site, other, cache)
         data["s"] = list(data.get("s") or []) + [st for st in o.get("s") or [] if st["w"] == s]
@@ -219,7 +222,7 @@ def _check_notes(doc, data: dict) -> Iterable[str]:
                 yield f"note {nid}: claim {ce.id} shown {cs} but {problem}"
             if problem and c.get("target") == "zhushu" and shown in ("confirmed", "contradicted"):
                 yield f"note {nid}: badge {shown} but {problem}"
-            for text in (c.get("say_en"), c.get("say_zh")):
+            for text in (c.get("say_en"), c.get("say_hant"), c.get("say_hans")):
                 for w in internal_words(text or ""):
                     yield f"note {nid}: internal word {w!r} in what the dialog says"
         for w in internal_words(v.get("reason") or ""):

@@ -344,20 +344,37 @@
   var READ_NUM = {};
   /* an entry of the chapter's file as the popover reads it (render/appview.py app_table, entry_fields): its row,
      layer, type, context and readings, each [siglum, text, page, line on the leaf, type, unit, the page's
-     reference] (the lemma's type "lem"), and the rare fields (sub, f, an); types, pages and units are named by
-     their place in the chapter's tables (D.at, appview.app_tables) */
+     reference] (the lemma's type "lem"), and the rare fields (sub, f, an); layers, types and subtypes (T.kinds),
+     pages, units, the readings' sigla (T.sigla, or the entry's own w) and the text the context is cut from (T.ctx,
+     appview.context_code) are named by their place in the chapter's tables (D.at, appview.app_tables) */
+  var CTX = 8, ctxOf = null, ctxChars = [];
   function entryOf(x) {
     if (!x) return null;
-    var T = window.jiaokanData.at;
-    function reading(r, type, unit) {
-      var pg = r[2] != null ? T.pages[r[0]][r[2]] : [null, ""];
-      return [r[0], r[1], pg[0], r[3], type, unit != null ? T.units[r[0]][unit] : null, pg[1]];
+    var T = window.jiaokanData.at, rare = x[5] || {}, w = rare.w || T.sigla;
+    function reading(s, r, type, unit) {
+      var pg = r[1] != null ? T.pages[s][r[1]] : [null, ""];
+      return [s, r[0], pg[0], r[2], type, unit != null ? T.units[s][unit] : null, pg[1]];
     }
-    var lem = x[4][0];
-    return Object.assign({ row: x[0], layer: x[1], type: T.types[x[2]], ctx: x[3],
-      r: [reading(lem, "lem", lem[4])].concat(x[4].slice(1).map(function (r) { return reading(r, T.types[r[4]], r[5]); })) },
-      x[5] || {});
+    if (ctxOf !== T.ctx) { ctxOf = T.ctx; ctxChars = Array.from(T.ctx || ""); }
+    function context(c, lemma) {
+      if (typeof c === "string") return c;
+      var off = typeof c === "number" ? c : c[0], l = typeof c === "number" ? CTX : c[1], r = typeof c === "number" ? CTX : c[2];
+      var t = ctxChars, end = off + Array.from(lemma).length;
+      return t.slice(off - l, off).join("") + "【" + t.slice(off, end).join("") + "】" + t.slice(end, end + r).join("");
+    }
+    var lem = x[4][0], kind = T.kinds[x[2]];
+    if (typeof lem[0] === "number") {  // the lemma as its length: the characters where the context has it
+      var at = typeof x[3] === "number" ? x[3] : x[3][0];
+      lem = [ctxChars.slice(at, at + lem[0]).join("")].concat(lem.slice(1));
+    }
+    var out = Object.assign({ row: rowOf(x), layer: T.layers[x[1]], type: kind[0], ctx: context(x[3], rare.f ? rare.f[0] : lem[0]),
+      r: [reading(w[0], lem, "lem", lem[3])].concat(x[4].slice(1).map(function (r, i) { return reading(w[i + 1], r, T.types[r[3]], r[4]); })) },
+      kind[1] ? { sub: kind[1] } : {}, rare);
+    delete out.w;
+    return out;
   }
+  /* an entry's row id: r12 is written 12 (render/overview.py row_key) */
+  function rowOf(x) { return typeof x[0] === "number" ? "r" + x[0] : x[0]; }
   /* a reading's place as every citation writes it, 卷一 葉二a 行7: its page's reference and its line */
   function placeOf(r) {
     if (!r[2]) return "";
@@ -407,7 +424,9 @@
       if (lost.length) parts.push(parts.length ? join(lost) + "無" + (n === 1 ? "此字" : "此" + n + "字") : join(lost) + "無");
       return head + "「" + own + "」，" + parts.join("，") + "。";
     }
-    return R.o[w].map(function (i) {
+    var at = 0;  // each entry's place as its step from the one before (appview.py reader_order)
+    return R.o[w].map(function (d) {
+      var i = at += d;
       var id = ids[i], a = entryOf(apps[id]);
       // every reading's whole text (a.f where the page marks part of one for another entry)
       var rs = a.r.map(function (r, k) { return a.f ? [r[0], a.f[k], r[2], r[3], r[4]] : r; });
@@ -423,7 +442,7 @@
     var D = window.jiaokanData, entries = readerEntries(w), apps = D.apps || {}, byRow = {};
     entries.forEach(function (e, i) {
       READ_NUM[e[0]] = i + 1;
-      var r = (apps[e[0]] || [])[0];
+      var r = apps[e[0]] ? rowOf(apps[e[0]]) : undefined;
       (byRow[r] = byRow[r] || []).push(e);
     });
     function mk(tag, cls, txt) {
@@ -1143,7 +1162,7 @@
       var n = i + 1;
       while (k < parts.length - 1 && n > parts[k].last) k++;
       var a = document.createElement("a");
-      a.setAttribute("href", (parts.length && parts[k].page ? partHref(parts[k].page) : "") + "#" + ov.ids[i]);
+      a.setAttribute("href", (parts.length && parts[k].page ? partHref(parts[k].page) : "") + "#" + (ov.ids ? ov.ids[i] : "r" + n));
       a.className = "ov" + (c[3] & 1 ? " ov-strong" : "") + (c[3] & 2 ? " ov-solo" : "");
       a.style.cssText = "flex-grow:" + c[0] + ";--d:" + (c[1] / 100).toFixed(2);
       a.setAttribute("data-v", c[2]);

@@ -123,7 +123,15 @@
     });
     var tg = ch.tg || {};
     Object.keys(ch.notes).forEach(function (k) {
-      ((ch.notes[k].v || {}).claims || []).forEach(function (c) {
+      var n = ch.notes[k], before = null;
+      if (n.xmlid === undefined) n.xmlid = k;  // a note's id is its key (render/search_index.py expand_notes)
+      ((n.v || {}).claims || []).forEach(function (c) {
+        // a claim's id after its note's, its shown verdict where not its own, its place and readings where not the
+        // claim's before it (search_index.py _said_once)
+        c.id = c.id === undefined ? k : (/^[.@~]/.test(c.id) ? k + c.id : c.id);
+        if (c.shown === undefined) c.shown = c.verdict || "unchecked";
+        ["anchor", "readings"].forEach(function (x) { if (!(x in c) && before && x in before) c[x] = before[x]; });
+        before = c;
         var t = tg[c.target] || [];
         c.target_hant = t[0];
         c.target_en = t[1];
