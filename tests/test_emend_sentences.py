@@ -95,3 +95,21 @@ def test_the_sentences_need_no_html_package():
             "claim_sentences(c); print(sorted(m for m in sys.modules if m == 'jinja2' or m.startswith('jiaokan.render')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_traditional_sentence_is_traditional_throughout(site: Path):
+    """The zh-Hant sentence is written in traditional characters outside what it quotes: the clause naming
+    evidence no witness here holds (唐石經 …) was once appended in its simplified form to the traditional one."""
+    import re
+
+    from jiaokan.normalize.script import s2t_char
+
+    checked = 0
+    for f in sorted((site.parent / "emend").glob("*.json")):
+        for record in (json.loads(f.read_text(encoding="utf-8")).get("by_note") or {}).values():
+            for c in NoteVerdict.from_dict(record).claims:
+                frame = re.sub(r"「[^」]*」|【[^】]*】", "", c.sentences["zh-Hant"])
+                simplified = [x for x in frame if s2t_char(x) != x]
+                assert not simplified, (c.id, c.sentences["zh-Hant"], simplified)
+                checked += 1
+    assert checked > 50

@@ -297,7 +297,9 @@ def _claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
             rule, why = _uncheckable(c, res)
             said = _uncheckable_sentences(rule, r.target, why)
         unheld = _unheld(c, res)
-        said = {k: v + (_unheld_zh(c) if k.startswith("zh") else unheld) for k, v in said.items()}
+        zh = _unheld_zh(c)
+        also = {"zh-Hans": zh, "zh-Hant": "".join(s2t_char(x) for x in zh), "en": unheld}
+        said = {k: v + also.get(k, unheld) for k, v in said.items()}
         said_reading = claimed_place(c) if places is not None else r.reading  # a place claim: the place
         if cites_zhushu(c) and witness is not None:
             # 原本脫此二字據今注疏本補: the 注疏 decides as the editors' evidence, and what the note says
