@@ -82,8 +82,12 @@ def test_no_package_imports_a_private_name_from_tei():
 
 
 def test_only_tei_build_makes_elements():
-    """Every TEI element comes from tei.build.E: no SubElement, Element() or ElementMaker of its own elsewhere."""
+    """Every TEI element comes from tei.build.E: no SubElement, Element() or ElementMaker of its own elsewhere.
+
+    The one exception is not TEI: tei/validate.py wraps optional attributes of the RELAX NG profile in an
+    ``interleave`` (a schema element, in the RELAX NG namespace) before compiling it."""
     makers = ("SubElement", "ElementMaker", "makeelement")
+    not_tei = {"tei/validate.py:_interleave_optional_attributes Element"}
     found = []
     for path in SRC.rglob("*.py"):
         if path == SRC / "tei" / "build.py":
@@ -91,8 +95,16 @@ def test_only_tei_build_makes_elements():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Attribute) and (node.attr in makers or (
                     node.attr == "Element" and isinstance(node.value, ast.Name) and node.value.id == "etree")):
-                found.append(f"{path.relative_to(SRC)}:{node.lineno} {node.attr}")
-    assert found == []
+                found.append(f"{path.relative_to(SRC)}:{_enclosing(path, node.lineno)} {node.attr}")
+    assert [f for f in found if f not in not_tei] == []
+
+
+def _enclosing(path: Path, line: int) -> str:
+    """The name of the function of ``path`` whose body holds ``line`` (a line number moves with every edit)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = [n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+             and n.lineno <= line <= (n.end_lineno or n.lineno)]
+    return names[-1] if names else str(line)
 
 
 def test_xml_safe_fast_path_misses_no_code_point_it_must_replace():
