@@ -116,7 +116,8 @@ def _size(path: Path) -> int:
         return 0  # read_witness gives the error
 
 
-def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int = 1) -> None:
+def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int = 1,
+                  meanwhile: Callable[[], None] | None = None) -> None:
     """Check every inferred boundary of a commentary with the 经 after it against a witness of the
     same 篇 whose layers are explicit there (:mod:`jiaokan.collate.relayer`), before the collation
     that reads 经 against 经; then write the TEI of every witness relayered or joined and not yet
@@ -133,12 +134,15 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int 
     worker sends back only the witnesses it changed (pickled, a fraction of what relayering them
     cost).  Where 篇 share witnesses (whole-file witnesses listed in several collations) it is one
     step, in order, as it always was.
+
+    ``meanwhile``: work of the build's own for this process while the workers relayer
+    (:func:`jiaokan.parallel.fork_map`; :func:`_before_collating`).
     """
     groups = _relayer_groups(res, specs)
     size = [sum(sum(res.witnesses[s].layer_counts().values()) for s in {*g.write, *(t for t, _, _ in g.todo)})
             for g in groups]
     order = sorted(range(len(groups)), key=lambda i: -size[i])
-    done = dict(zip(order, fork_map(_relayer_group, res, [groups[i] for i in order], jobs)))
+    done = dict(zip(order, fork_map(_relayer_group, res, [groups[i] for i in order], jobs, meanwhile=meanwhile)))
     refused: set[str] = set()
     for i in range(len(groups)):  # in the manifest's order: notes and errors as one process would have them
         r = done[i]
@@ -468,6 +472,45 @@ def _collate_and_emend(job: tuple[BuildResult, Path, str | None], t: _Todo) -> _
     return r
 
 
+def _before_collating(witnesses: list[Witness], seqs: list[Seq], jobs: int) -> Callable[[], None]:
+    """What the collation needs done first that the relayering does not: the forms no registry knows
+    (:func:`jiaokan.collate.learned.learn_forms`, on the book's sequences of the gaiji stage) and, with
+    ``jobs`` > 1, the modules its workers use (:func:`_import_for_emending`).
+
+    Why while the witnesses are relayered (``relayer_stage(meanwhile=...)``): it ran alone in this process
+    between the stages, the other core idle; the relayering's worker takes more of its 篇 meanwhile, and
+    the collation's workers, forked after it, inherit what it made.
+    """
+    def run() -> None:
+        learn_forms(witnesses, seqs)  # forms no registry knows, read alike (collate.learned)
+        if jobs > 1:
+            _import_for_emending()
+
+    return run
+
+
+def _compile_templates() -> None:
+    """The site's templates compiled, once for the build (:func:`jiaokan.render.site.environment` keeps them).
+
+    Why while the 篇 are collated (``collate_stage(meanwhile=...)``, with ``jobs`` > 1): the render stage
+    compiled them alone in this process before its workers fork (a twentieth of a second); they inherit
+    them just the same.
+    """
+    from .render.site import environment
+
+    env = environment()
+    for name in env.list_templates():
+        env.get_template(name)
+
+
+def _import_for_emending() -> None:
+    """The modules that check the 案 notes, imported in this process before the collation's workers fork,
+    not once in each of them (half a second of CPU apiece); the 案 report's sentences ask render.truth
+    (with jinja2, 0.2 s a process)."""
+    from .emend import apply, report, tei  # noqa: F401
+    from .render import truth  # noqa: F401
+
+
 def _trim(col: Collation) -> None:
     """Drop what the collation made from its witnesses for the apparatus and the 案 notes (each row's
     layer texts and segments), keeping the witnesses: kept to the end of the build, it was a third of
@@ -477,9 +520,10 @@ def _trim(col: Collation) -> None:
 
 
 def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, tei_all: str | None,
-                  jobs: int = 1) -> list[tuple]:
+                  jobs: int = 1, meanwhile: Callable[[], None] | None = None) -> list[tuple]:
     """Collate every 篇 and check its 案 notes; with ``jobs`` > 1 several 篇 at once
-    (:func:`jiaokan.parallel.fork_map`), the longest first so no worker is left with one at the end."""
+    (:func:`jiaokan.parallel.fork_map`), the longest first so no worker is left with one at the end.
+    ``meanwhile``: work of the build's own for this process while the workers collate (:func:`_compile_templates`)."""
     todo: list[_Todo] = []
     for spec in load_collations(corpus, res.units):
         members = [e for e in spec.entries if e.stem in res.witnesses]
@@ -503,13 +547,11 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
     # ones, they fill the end of the map, where one process would otherwise wait for the other)
     alone = [_Todo(s, "", [], None, [s]) for s, w in res.witnesses.items() if w.notes() and not in_one[s]]
     if jobs > 1 and any(t.emend_stems for t in todo + alone):
-        # imported here, before the workers fork, not once in each of them (half a second of CPU apiece);
-        # the 案 report's sentences ask render.truth (with jinja2, 0.2 s a process)
-        from .emend import apply, report, tei  # noqa: F401
-        from .render import truth  # noqa: F401
+        _import_for_emending()  # (a build did it already, while relayering: _before_collating)
     if jobs > 1 and any(t.shu for t in todo):
         from .collate import shu as _shu  # noqa: F401
     done = fork_map(_collate_and_emend, (res, out, tei_all), order + alone, jobs, pack=_light, notes=res.notes,
+                    meanwhile=meanwhile,
                     on_done=lambda i, r: progress.step(f"{order[i].name} {order[i].chapter}") if i < len(order) else None)
     results = {t.name: r for t, r in zip(order, done)}
     for r in done[len(order):]:
@@ -890,16 +932,16 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         ("siglum", "file", "format", "passages", "经", "注", "疏", "other comm.", "案", "paratext", "warnings", "TEI", "time"),
         rows, numeric={3, 4, 5, 6, 7, 8, 9, 10},
     ))
-    # unknown gaiji read from the other witnesses, before the 篇 TEI is written and anything is collated; then
-    # the forms no registry knows, before the collation workers fork
+    # unknown gaiji read from the other witnesses, before the 篇 TEI is written and anything is collated; the
+    # forms no registry knows are learned while the witnesses are relayered (_before_collating)
     with stage("gaiji", res):
         read_witnesses = {id(w): w for w in res.witnesses.values()}
         read_witnesses.update((id(w), w) for group in res.parts.values() for _, w in group)
         seqs: list = []  # the book as the gaiji search reads it: made once, for the learned forms too
         found = resolve_gaiji_from_witnesses(list(read_witnesses.values()), keep=seqs, made=res.gaiji_seqs)
         res.gaiji_seqs = {}
-        learn_forms(list(read_witnesses.values()), seqs)  # forms no registry knows, read alike (collate.learned)
-        del seqs, read_witnesses  # the book's text as one string per witness: 8 MB held to the end, and forked
+        before_collating = _before_collating(list(read_witnesses.values()), seqs, jobs)
+        del seqs, read_witnesses  # the book's text as one string per witness (8 MB): dropped once the forms are learned
         if found:
             write_gaiji_report(out / "gaiji-resolved.tsv", found)
     if found:
@@ -912,14 +954,16 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         if res.parts:
             join_stage(res, corpus, out, tei_all, jobs=jobs, write=False)
             specs = load_collations(corpus, res.units)
-    with stage("relayer", res):  # and the joined 篇 written, as relayered
+    with stage("relayer", res):  # and the joined 篇 written, as relayered; the learned forms meanwhile
         n_units = len(res.units)
-        relayer_stage(res, specs, tei_all, jobs=jobs)
+        relayer_stage(res, specs, tei_all, jobs=jobs, meanwhile=before_collating)
+        del before_collating  # (and with it the book's sequences, not forked into the collation's workers)
         if len(res.units) != n_units:
             specs = load_collations(corpus, res.units)  # without the 篇 not written
     progress = Progress(len(specs), "collate", quiet=quiet)
     with stage("collate", res):
-        crows = collate_stage(res, corpus, out, progress, tei_all, jobs=jobs)
+        crows = collate_stage(res, corpus, out, progress, tei_all, jobs=jobs,
+                              meanwhile=_compile_templates if jobs > 1 else None)
         if res.collations:  # the learned variant pairs are read off the collations
             chapters = {spec.name: spec.chapter for spec in specs}
             proposals = propose(((n, chapters.get(n, n), c) for n, c in res.collations.items()), decisions)
