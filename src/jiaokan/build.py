@@ -75,6 +75,10 @@ class BuildResult:
     #: id(witness read) → its sequence for the gaiji stage, made as it was read (:func:`_read_one`); the
     #: gaiji stage takes and drops them
     gaiji_seqs: dict[int, Seq] = field(default_factory=dict)
+    #: stem → characters of the witness (all layers), as the stages that share out work weigh it (:func:`_size_of`)
+    sizes: dict[str, int] = field(default_factory=dict)
+    #: stems of the witnesses with 案 notes, in the order of ``witnesses``, once they are final (:func:`_noted`)
+    noted: list[str] | None = None
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
@@ -139,8 +143,7 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int 
     (:func:`jiaokan.parallel.fork_map`; :func:`_before_collating`).
     """
     groups = _relayer_groups(res, specs)
-    size = [sum(sum(res.witnesses[s].layer_counts().values()) for s in {*g.write, *(t for t, _, _ in g.todo)})
-            for g in groups]
+    size = [sum(_size_of(res, s) for s in {*g.write, *(t for t, _, _ in g.todo)}) for g in groups]
     order = sorted(range(len(groups)), key=lambda i: -size[i])
     done = dict(zip(order, fork_map(_relayer_group, res, [groups[i] for i in order], jobs, meanwhile=meanwhile)))
     refused: set[str] = set()
@@ -201,6 +204,29 @@ class _Relayered(_Outcome):
     witnesses: dict[str, Witness] = field(default_factory=dict)  # the relayered ones
     written: dict[str, Path] = field(default_factory=dict)
     refused: list[str] = field(default_factory=list)  # stems whose TEI was refused (the error is in errors)
+
+
+def _size_of(res: BuildResult, stem: str) -> int:
+    """The characters of a witness (every layer), to weigh the steps of a stage: asked once per witness.
+
+    Why once: counting walks the witness's text (a twentieth of a second over the book, alone in this process
+    before each stage's workers start), and relayering, which comes between the stages that ask, moves
+    characters from one layer to another (over the book two witnesses gained one character), which
+    changes no weight that matters; the outputs do not depend on the order of the steps anyway.
+    """
+    n = res.sizes.get(stem)
+    if n is None:
+        n = res.sizes[stem] = sum(res.witnesses[stem].layer_counts().values())
+    return n
+
+
+def _noted(res: BuildResult) -> list[str]:
+    """The stems of the witnesses that have 案 notes, in the order of ``res.witnesses``: found once, when
+    the collation asks (the witnesses are final then: relayered, and those refused dropped), not again
+    by each stage after it (a walk of every witness each time)."""
+    if res.noted is None:
+        res.noted = [s for s, w in res.witnesses.items() if w.notes()]
+    return res.noted
 
 
 def _relayer_groups(res: BuildResult, specs: list) -> list[_RelayerGroup]:
@@ -538,14 +564,15 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         todo.extend(shu)
     progress.total += sum(1 for t in todo if t.shu)  # the 疏 collations are steps of their own
     in_one = Counter(s for t in todo for s in t.stems)  # a witness in two collations: its notes are checked later
+    noted = set(_noted(res))
     for t in todo:
-        t.emend_stems.extend(s for s in t.stems if in_one[s] == 1 and res.witnesses[s].notes())
-    size = {t.name: sum(sum(res.witnesses[s].layer_counts().values()) for s in t.stems) for t in todo}
+        t.emend_stems.extend(s for s in t.stems if in_one[s] == 1 and s in noted)
+    size = {t.name: sum(_size_of(res, s) for s in t.stems) for t in todo}
     order = sorted(todo, key=lambda t: -size[t.name])
     # the 案 notes of a witness in no collation (the 識誤's) are checked against no collation, so they need not
     # wait for the 案 stage, where they were done alone in this process: steps of their own, after the 篇 (small
     # ones, they fill the end of the map, where one process would otherwise wait for the other)
-    alone = [_Todo(s, "", [], None, [s]) for s, w in res.witnesses.items() if w.notes() and not in_one[s]]
+    alone = [_Todo(s, "", [], None, [s]) for s in _noted(res) if not in_one[s]]
     if jobs > 1 and any(t.emend_stems for t in todo + alone):
         _import_for_emending()  # (a build did it already, while relayering: _before_collating)
     if jobs > 1 and any(t.shu for t in todo):
@@ -714,9 +741,8 @@ def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | 
     are only gathered here.
     """
     rows = []
-    for stem, w in list(res.witnesses.items()):
-        if not w.notes():
-            continue
+    for stem in _noted(res):
+        w = res.witnesses[stem]
         e = res.emended.pop(stem, None) or _emend_one(res, stem, w, out, tei_all)
         if e.output_error is not None:
             raise e.output_error
@@ -988,7 +1014,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         print(table(("識誤 of", "篇", "entries", "checked", "per witness: as chosen / not / uncertain"), srows,
                     numeric={2, 3}))
     with stage("emend", res):
-        n_emend = sum(1 for w in res.witnesses.values() if w.notes())
+        n_emend = len(_noted(res))
         erows = emend_stage(res, out, Progress(n_emend, "emend", quiet=quiet), tei_all) if n_emend else []
     if erows:
         print()
