@@ -26,7 +26,7 @@ from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
 from .collate.gaiji import Seq, resolve as resolve_gaiji_from_witnesses, sequence as gaiji_sequence
 from .collate.gaiji import write_report as write_gaiji_report
-from .collate.learned import learn_forms, load_decisions, propose, write_proposals
+from .collate.learned import Pairs, count_pairs, learn_forms, load_decisions, merge_pairs, write_proposals
 from .normalize.learned import set_accepted, set_rejected
 from .collate.leanjson import write_lean_json
 from .book.assemble import FilePart, assemble, qualify_pages
@@ -79,6 +79,8 @@ class BuildResult:
     sizes: dict[str, int] = field(default_factory=dict)
     #: stems of the witnesses with 案 notes, in the order of ``witnesses``, once they are final (:func:`_noted`)
     noted: list[str] | None = None
+    #: collation name → its recurring variant pairs, counted where it was made (:func:`jiaokan.collate.learned.count_pairs`)
+    pairs: dict[str, Pairs] = field(default_factory=dict)
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
@@ -417,6 +419,10 @@ class _Collated(_Outcome):
     emended: dict[str, _Emended] = field(default_factory=dict)
     #: a 疏 collation's measures (:class:`jiaokan.collate.shu.ShuReport` as a dict)
     shu_report: dict | None = None
+    #: its recurring variant pairs (:func:`jiaokan.collate.learned.count_pairs`) and its readings per variant type
+    #: (:meth:`Collation.counts`, for the collation table), counted in the worker that made it
+    pairs: Pairs = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -495,6 +501,7 @@ def _collate_and_emend(job: tuple[BuildResult, Path, str | None], t: _Todo) -> _
         for stem in t.emend_stems:
             r.emended[stem] = _emend_one(res, stem, res.witnesses[stem], out, tei_all)
         _trim(r.col)
+        r.pairs, r.counts = count_pairs(t.name, r.col), r.col.counts()
     return r
 
 
@@ -601,7 +608,8 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         if not col.witnesses:  # back from a worker without them (_light): the build holds them
             col.attach_witnesses(r.sigla, {w.meta.siglum: w for w in (res.witnesses[s] for s in t.stems)})
         res.collations[t.name] = col
-        c = col.counts()
+        res.pairs[t.name] = r.pairs
+        c = r.counts
         rows.append((t.name, t.chapter, " ".join(col.sigla), col.base, len(col.rows),
                      c["substantive"], c["omission"], c["addition"], c["transposition"], c["taboo"],
                      c["orthographic"], c["uncertain"], "ok" if r.valid else "INVALID", f"{r.seconds:.2f}s"))
@@ -992,7 +1000,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
                               meanwhile=_compile_templates if jobs > 1 else None)
         if res.collations:  # the learned variant pairs are read off the collations
             chapters = {spec.name: spec.chapter for spec in specs}
-            proposals = propose(((n, chapters.get(n, n), c) for n, c in res.collations.items()), decisions)
+            proposals = merge_pairs(((chapters.get(n, n), res.pairs[n]) for n in res.collations), decisions)
             write_proposals(out / "variants-proposed.tsv", proposals)
     if crows:
         print()
