@@ -522,13 +522,26 @@ def _before_collating(witnesses: list[Witness], seqs: list[Seq], jobs: int) -> C
     return run
 
 
-def _compile_templates() -> None:
-    """The site's templates compiled, once for the build (:func:`jiaokan.render.site.environment` keeps them).
+def _while_collating(res: BuildResult, out: Path, jobs: int, srows: list[tuple]) -> Callable[[], None]:
+    """What this process does while the collation's workers start on the 篇 (``collate_stage(meanwhile=...)``):
+    the 識誤 checked (:func:`shiwu_stage`, its rows added to ``srows``) and, with ``jobs`` > 1, the site's
+    templates compiled (:func:`_compile_templates`).
 
-    Why while the 篇 are collated (``collate_stage(meanwhile=...)``, with ``jobs`` > 1): the render stage
-    compiled them alone in this process before its workers fork (a twentieth of a second); they inherit
-    them just the same.
+    Why then: both ran alone in this process between the stages, the other core idle; the 識誤 asks the
+    witnesses (final once relayered), not the collations, and the render stage's workers, forked after
+    the collation, inherit the templates.
     """
+    def run() -> None:
+        srows.extend(shiwu_stage(res, out))
+        if jobs > 1:
+            _compile_templates()
+
+    return run
+
+
+def _compile_templates() -> None:
+    """The site's templates compiled, once for the build (:func:`jiaokan.render.site.environment` keeps them):
+    the render stage compiled them alone in this process before its workers fork (a twentieth of a second)."""
     from .render.site import environment
 
     env = environment()
@@ -556,7 +569,7 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
                   jobs: int = 1, meanwhile: Callable[[], None] | None = None) -> list[tuple]:
     """Collate every 篇 and check its 案 notes; with ``jobs`` > 1 several 篇 at once
     (:func:`jiaokan.parallel.fork_map`), the longest first so no worker is left with one at the end.
-    ``meanwhile``: work of the build's own for this process while the workers collate (:func:`_compile_templates`)."""
+    ``meanwhile``: work of the build's own for this process while the workers collate (:func:`_while_collating`)."""
     todo: list[_Todo] = []
     for spec in load_collations(corpus, res.units):
         members = [e for e in spec.entries if e.stem in res.witnesses]
@@ -995,9 +1008,10 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         if len(res.units) != n_units:
             specs = load_collations(corpus, res.units)  # without the 篇 not written
     progress = Progress(len(specs), "collate", quiet=quiet)
-    with stage("collate", res):
+    srows: list[tuple] = []
+    with stage("collate", res):  # and the 識誤 checked meanwhile (_while_collating)
         crows = collate_stage(res, corpus, out, progress, tei_all, jobs=jobs,
-                              meanwhile=_compile_templates if jobs > 1 else None)
+                              meanwhile=_while_collating(res, out, jobs, srows))
         if res.collations:  # the learned variant pairs are read off the collations
             chapters = {spec.name: spec.chapter for spec in specs}
             proposals = merge_pairs(((chapters.get(n, n), res.pairs[n]) for n in res.collations), decisions)
@@ -1016,7 +1030,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         print(table(("疏 collation", "篇", "標起止", "resolved", "share", "DS 疏", "aligned", "share", "ZS 疏", "share",
                      "unmatched"), res.shu, numeric={2, 3, 4, 5, 6, 7, 8, 9, 10}))
     with stage("shiwu", res):
-        srows = shiwu_stage(res, out)
+        pass  # checked while collating (_while_collating); the stage is kept for the bench's table
     if srows:
         print()
         print(table(("識誤 of", "篇", "entries", "checked", "per witness: as chosen / not / uncertain"), srows,
