@@ -524,29 +524,33 @@ def _before_collating(witnesses: list[Witness], seqs: list[Seq], jobs: int) -> C
 
 def _while_collating(res: BuildResult, out: Path, jobs: int, srows: list[tuple]) -> Callable[[], None]:
     """What this process does while the collation's workers start on the 篇 (``collate_stage(meanwhile=...)``):
-    the 識誤 checked (:func:`shiwu_stage`, its rows added to ``srows``) and, with ``jobs`` > 1, the site's
-    templates compiled (:func:`_compile_templates`).
+    the 識誤 checked (:func:`shiwu_stage`, its rows added to ``srows``) and, with ``jobs`` > 1, the render
+    stage's set-up (:func:`_prepare_render`).
 
-    Why then: both ran alone in this process between the stages, the other core idle; the 識誤 asks the
-    witnesses (final once relayered), not the collations, and the render stage's workers, forked after
-    the collation, inherit the templates.
+    Why then: they ran alone in this process between the stages or after the render's workers, the other
+    core idle; the 識誤 asks the witnesses (final once relayered), not the collations.
     """
     def run() -> None:
         srows.extend(shiwu_stage(res, out))
         if jobs > 1:
-            _compile_templates()
+            _prepare_render()
 
     return run
 
 
-def _compile_templates() -> None:
-    """The site's templates compiled, once for the build (:func:`jiaokan.render.site.environment` keeps them):
-    the render stage compiled them alone in this process before its workers fork (a twentieth of a second)."""
+def _prepare_render() -> None:
+    """What the render stage makes once per process, whatever the book, made ahead: the site's templates
+    compiled (:func:`jiaokan.render.site.environment` keeps them; the render's workers, forked later, inherit
+    them) and the search's table of the typable characters by key (asked of :func:`~jiaokan.render.searchfold.fold_table`,
+    which keeps it, for no witness).  The render stage made each alone in this process, before its workers
+    fork and after them (a twentieth of a second each)."""
+    from .render.searchfold import fold_table
     from .render.site import environment
 
     env = environment()
     for name in env.list_templates():
         env.get_template(name)
+    fold_table(())
 
 
 def _import_for_emending() -> None:
