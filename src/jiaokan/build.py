@@ -34,7 +34,7 @@ from .book.pian import FRONT, canonical, slug
 from .corpus import Entry, load_collations, load_manifest, witness_defaults
 from .io import InvalidOutput, OutputError
 from .emend.verdict import NoteVerdict
-from .model import Witness
+from .model import Note, Witness
 from .parallel import fork_map
 from .readers import read_witness
 from .tei.validate import validate_file, validate_files
@@ -225,9 +225,14 @@ def _size_of(res: BuildResult, stem: str) -> int:
 def _noted(res: BuildResult) -> list[str]:
     """The stems of the witnesses that have 案 notes, in the order of ``res.witnesses``: found once, when
     the collation asks (the witnesses are final then: relayered, and those refused dropped), not again
-    by each stage after it (a walk of every witness each time)."""
+    by each stage after it (a walk of every witness each time).
+
+    Asked of each piece in C (``Note in map(type, ...)``: a note is a node of a piece's content, as
+    :meth:`Witness.notes` finds them, and no class derives from ``Note``), and no further than the first
+    note: most of the book's text is in witnesses that have none, walked to their end.
+    """
     if res.noted is None:
-        res.noted = [s for s, w in res.witnesses.items() if w.notes()]
+        res.noted = [s for s, w in res.witnesses.items() if any(Note in map(type, p.content) for p in w.pieces())]
     return res.noted
 
 
