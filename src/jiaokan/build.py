@@ -79,7 +79,8 @@ class BuildResult:
     sizes: dict[str, int] = field(default_factory=dict)
     #: stems of the witnesses with 案 notes, in the order of ``witnesses``, once they are final (:func:`_noted`)
     noted: list[str] | None = None
-    #: collation name → its recurring variant pairs, counted where it was made (:func:`jiaokan.collate.learned.count_pairs`)
+    #: collation name → its recurring variant pairs, counted where it was made (:func:`jiaokan.collate.learned.count_pairs`),
+    #: until the build merges them
     pairs: dict[str, Pairs] = field(default_factory=dict)
 
 
@@ -529,33 +530,31 @@ def _before_collating(witnesses: list[Witness], seqs: list[Seq], jobs: int) -> C
 
 def _while_collating(res: BuildResult, out: Path, jobs: int, srows: list[tuple]) -> Callable[[], None]:
     """What this process does while the collation's workers start on the 篇 (``collate_stage(meanwhile=...)``):
-    the 識誤 checked (:func:`shiwu_stage`, its rows added to ``srows``) and, with ``jobs`` > 1, the render
-    stage's set-up (:func:`_prepare_render`).
+    the 識誤 checked (:func:`shiwu_stage`, its rows added to ``srows``) and, with ``jobs`` > 1, the site's
+    templates compiled (:func:`_compile_templates`).
 
-    Why then: they ran alone in this process between the stages or after the render's workers, the other
-    core idle; the 識誤 asks the witnesses (final once relayered), not the collations.
+    Why then: they ran alone in this process between the stages, the other core idle; the 識誤 asks the
+    witnesses (final once relayered), not the collations.  (Not the search's table of characters by key
+    (:func:`jiaokan.render.searchfold.fold_table`), which the render stage makes after its workers: made
+    here, the render's worker would hold it too, 2.3 MB more in the build's memory for 0.03 s.)
     """
     def run() -> None:
         srows.extend(shiwu_stage(res, out))
         if jobs > 1:
-            _prepare_render()
+            _compile_templates()
 
     return run
 
 
-def _prepare_render() -> None:
-    """What the render stage makes once per process, whatever the book, made ahead: the site's templates
-    compiled (:func:`jiaokan.render.site.environment` keeps them; the render's workers, forked later, inherit
-    them) and the search's table of the typable characters by key (asked of :func:`~jiaokan.render.searchfold.fold_table`,
-    which keeps it, for no witness).  The render stage made each alone in this process, before its workers
-    fork and after them (a twentieth of a second each)."""
-    from .render.searchfold import fold_table
+def _compile_templates() -> None:
+    """The site's templates compiled, once for the build (:func:`jiaokan.render.site.environment` keeps them;
+    the render's workers, forked later, inherit them): the render stage compiled them alone in this process
+    before its workers fork (a twentieth of a second)."""
     from .render.site import environment
 
     env = environment()
     for name in env.list_templates():
         env.get_template(name)
-    fold_table(())
 
 
 def _import_for_emending() -> None:
@@ -1024,6 +1023,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         if res.collations:  # the learned variant pairs are read off the collations
             chapters = {spec.name: spec.chapter for spec in specs}
             proposals = merge_pairs(((chapters.get(n, n), res.pairs[n]) for n in res.collations), decisions)
+            res.pairs = {}  # merged: not held (and forked) to the end of the build
             write_proposals(out / "variants-proposed.tsv", proposals)
     if crows:
         print()

@@ -58,10 +58,14 @@ class Seq:
     #: offsets of a resolved gaiji whose character is not one code point: (character, key)
     odd: dict[int, tuple[str, str]] = field(default_factory=dict)
     keys: str = ""
-    #: every character the sequences made with this one hold (one set, shared by them; for a sequence made on its
-    #: own, :func:`sequence`, its own characters, its marks aside): what :func:`jiaokan.collate.learned.learn_forms`
-    #: looks among for rare forms, without a pass of its own over the book to gather them
+    #: every character the sequences made with this one hold (one set, shared by them; empty for a sequence made
+    #: otherwise): what :func:`jiaokan.collate.learned.learn_forms` looks among for rare forms, without a pass of
+    #: its own over the book to gather them
     held: set[str] = field(default_factory=set, repr=False, compare=False)
+    #: a sequence made on its own (:func:`sequence`) until :func:`sequences` takes it: the characters it holds, each
+    #: once, its marks aside, as one string (from a worker one object pickled, where a set was one per character,
+    #: each a small object left behind in the parent's memory)
+    own: str = field(default="", repr=False, compare=False)
     #: the witness's unknown ``Gaiji`` nodes, for a sequence made on its own (:func:`sequence`) until
     #: :func:`sequences` takes them
     nodes: list[Gaiji] = field(default_factory=list, repr=False, compare=False)
@@ -155,13 +159,14 @@ def _sequence(w: Witness, marks: dict[str, str], nodes: list[Gaiji]) -> Seq:
 
 def _key_all(seqs: list[Seq], marks: Iterable[str]) -> None:
     """Every witness's key string (:func:`_key`), where it has none yet, and the one set of the characters they
-    all hold (:attr:`Seq.held`): those of a sequence keyed already (:func:`sequence`) are the set it holds."""
+    all hold (:attr:`Seq.held`): those of a sequence keyed already (:func:`sequence`) are its :attr:`Seq.own`."""
     marks = list(marks)
     table = _table(marks)
     held = {*marks, "\ufffd"}
     for s in seqs:
         if s.keys:  # keyed where it was made (sequence), its characters gathered there too
-            held |= s.held
+            held.update(s.own)
+            s.own = ""
         else:
             _key(s, table)
             held.update(s.chars)
@@ -316,7 +321,7 @@ def sequences(witnesses: Iterable[Witness], nodes: list[Gaiji] | None = None,
 
 
 def sequence(w: Witness) -> Seq:
-    """One witness's sequence on its own (its characters, keys and unknown codes; :attr:`Seq.held` the
+    """One witness's sequence on its own (its characters, keys and unknown codes; :attr:`Seq.own` the
     characters it holds, its marks aside), for :func:`sequences` to take with ``made``.
 
     Why: the walk of every witness's text, and then its keys, were most of the build's gaiji stage, which
@@ -329,7 +334,7 @@ def sequence(w: Witness) -> Seq:
     s = _sequence(w, marks, nodes)
     s.nodes = nodes
     _key(s, _table(marks.values()))
-    s.held = set(s.chars).difference(marks.values())  # its marks are numbered anew among the others' (_mark_among)
+    s.own = "".join(set(s.chars).difference(marks.values()))  # its marks are numbered anew among the others' (_mark_among)
     return s
 
 
