@@ -11,8 +11,9 @@ Usage::
 
 What it runs is what a scholar runs: ``jiaokan init`` over the folder, then ``jiaokan build``
 itself (:func:`jiaokan.build.run_build`, whose stage hook times each of its stages: manifest,
-ingest, gaiji from the witnesses, join each witness per 篇, relayer, collate with the 案 notes of
-each 篇 and the learned variants, 識誤, the rest of the 案 notes, render), in a fresh process per
+ingest, gaiji from the witnesses, join each witness per 篇, relayer (the rare forms learned
+meanwhile), collate with the 案 notes of each 篇 and the learned variants (the 識誤 checked
+meanwhile), 識誤 (empty since), the rest of the 案 notes, render), in a fresh process per
 configuration, with the garbage collector as ``jiaokan build`` has it.  (It used to call the
 stages itself, and left out each stage added to the build since.)
 Configurations: the book at ``-j 1``, the book at ``-j N``, and the book doubled at ``-j N``

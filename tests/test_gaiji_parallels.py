@@ -183,6 +183,7 @@ def test_sequences_made_one_witness_at_a_time_are_those_of_one_walk():
     walked = G.sequences([a, b, c], nodes)
     made = {id(a): G.sequence(a), id(c): G.sequence(c)}  # b walked among them
     assert made[id(c)].chars != walked[2].chars  # its own marks: KR9993 is the first code it meets
+    assert made[id(c)].keys and made[id(c)].keys != walked[2].keys  # keyed where it is made, with those marks
     nodes_made: list[Gaiji] = []
     taken = G.sequences([a, b, c], nodes_made, made=made)
     assert [(s.siglum, s.chars, s.keys, s.codes, s.odd) for s in taken] == \

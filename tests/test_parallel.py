@@ -67,3 +67,36 @@ def test_pack_lightens_only_what_crosses_from_a_worker():
     both = fork_map(_square_where, os.getpid(), [2, 3, 4, 5], 2, pack=pack)
     assert all((v > 0) == in_parent for v, in_parent in both)  # packed exactly when it came from a worker
     assert [abs(v) for v, _ in both] == [4, 9, 16, 25]
+
+
+_SET_UP: list[int] = []  # what a ``meanwhile`` made in this process
+
+
+def _set_up_and_where(parent: int, item: int) -> tuple[list[int], bool]:
+    return list(_SET_UP), os.getpid() == parent
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_meanwhile_runs_here_once_and_later_workers_inherit_what_it_made(jobs):
+    _SET_UP.clear()
+    ran: list[int] = []
+
+    def meanwhile() -> None:
+        ran.append(os.getpid())
+        _SET_UP.append(7)
+
+    got = fork_map(_slow_pid, None, list(range(4)), jobs, meanwhile=meanwhile)
+    assert ran == [os.getpid()] and len(got) == 4
+    later = fork_map(_set_up_and_where, os.getpid(), list(range(4)), jobs)
+    assert all(made == [7] for made, _ in later)  # here, and in a worker forked after it
+    if jobs > 1 and "fork" in __import__("multiprocessing").get_all_start_methods():
+        assert not all(here for _, here in later)
+    _SET_UP.clear()
+
+
+def test_meanwhile_raising_is_raised_after_the_workers_finish():
+    def meanwhile() -> None:
+        raise ValueError("set-up failed")
+
+    with pytest.raises(ValueError, match="set-up failed"):
+        fork_map(_slow_pid, None, list(range(4)), 2, meanwhile=meanwhile)

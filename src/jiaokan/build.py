@@ -27,7 +27,7 @@ from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
 from .collate.gaiji import Seq, resolve as resolve_gaiji_from_witnesses, sequence as gaiji_sequence
 from .collate.gaiji import write_report as write_gaiji_report
-from .collate.learned import learn_forms, load_decisions, propose, write_proposals
+from .collate.learned import Pairs, count_pairs, learn_forms, load_decisions, merge_pairs, write_proposals
 from .normalize.learned import set_accepted, set_rejected
 from .collate.leanjson import write_lean_json
 from .book.assemble import FilePart, assemble, qualify_pages
@@ -35,7 +35,7 @@ from .book.pian import FRONT, canonical, slug
 from .corpus import Entry, load_collations, load_manifest, witness_defaults
 from .io import InvalidOutput, OutputError
 from .emend.verdict import NoteVerdict
-from .model import Witness
+from .model import Note, Witness
 from .outputs import Recorder, recording
 from .parallel import fork_map
 from .readers import read_witness
@@ -79,6 +79,13 @@ class BuildResult:
     gaiji_seqs: dict[int, Seq] = field(default_factory=dict)
     #: how many of ``notes`` the summary has printed (:func:`_print_notes`)
     notes_shown: int = 0
+    #: stem → characters of the witness (all layers), as the stages that share out work weigh it (:func:`_size_of`)
+    sizes: dict[str, int] = field(default_factory=dict)
+    #: stems of the witnesses with 案 notes, in the order of ``witnesses``, once they are final (:func:`_noted`)
+    noted: list[str] | None = None
+    #: collation name → its recurring variant pairs, counted where it was made (:func:`jiaokan.collate.learned.count_pairs`),
+    #: until the build merges them
+    pairs: dict[str, Pairs] = field(default_factory=dict)
 
 
 def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
@@ -120,7 +127,8 @@ def _size(path: Path) -> int:
         return 0  # read_witness gives the error
 
 
-def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int = 1) -> None:
+def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int = 1,
+                  meanwhile: Callable[[], None] | None = None) -> None:
     """Check every inferred boundary of a commentary with the 经 after it against a witness of the
     same 篇 whose layers are explicit there (:mod:`jiaokan.collate.relayer`), before the collation
     that reads 经 against 经; then write the TEI of every witness relayered or joined and not yet
@@ -137,12 +145,14 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int 
     worker sends back only the witnesses it changed (pickled, a fraction of what relayering them
     cost).  Where 篇 share witnesses (whole-file witnesses listed in several collations) it is one
     step, in order, as it always was.
+
+    ``meanwhile``: work of the build's own for this process while the workers relayer
+    (:func:`jiaokan.parallel.fork_map`; :func:`_before_collating`).
     """
     groups = _relayer_groups(res, specs)
-    size = [sum(sum(res.witnesses[s].layer_counts().values()) for s in {*g.write, *(t for t, _, _ in g.todo)})
-            for g in groups]
+    size = [sum(_size_of(res, s) for s in {*g.write, *(t for t, _, _ in g.todo)}) for g in groups]
     order = sorted(range(len(groups)), key=lambda i: -size[i])
-    done = dict(zip(order, fork_map(_relayer_group, res, [groups[i] for i in order], jobs)))
+    done = dict(zip(order, fork_map(_relayer_group, res, [groups[i] for i in order], jobs, meanwhile=meanwhile)))
     refused: set[str] = set()
     for i in range(len(groups)):  # in the manifest's order: notes and errors as one process would have them
         r = done[i]
@@ -211,6 +221,34 @@ class _Relayered(_Outcome):
     witnesses: dict[str, Witness] = field(default_factory=dict)  # the relayered ones
     written: dict[str, Path] = field(default_factory=dict)
     refused: list[str] = field(default_factory=list)  # stems whose TEI was refused (the error is in errors)
+
+
+def _size_of(res: BuildResult, stem: str) -> int:
+    """The characters of a witness (every layer), to weigh the steps of a stage: asked once per witness.
+
+    Why once: counting walks the witness's text (a twentieth of a second over the book, alone in this process
+    before each stage's workers start), and relayering, which comes between the stages that ask, moves
+    characters from one layer to another (over the book two witnesses gained one character), which
+    changes no weight that matters; the outputs do not depend on the order of the steps anyway.
+    """
+    n = res.sizes.get(stem)
+    if n is None:
+        n = res.sizes[stem] = sum(res.witnesses[stem].layer_counts().values())
+    return n
+
+
+def _noted(res: BuildResult) -> list[str]:
+    """The stems of the witnesses that have 案 notes, in the order of ``res.witnesses``: found once, when
+    the collation asks (the witnesses are final then: relayered, and those refused dropped), not again
+    by each stage after it (a walk of every witness each time).
+
+    Asked of each piece in C (``Note in map(type, ...)``: a note is a node of a piece's content, as
+    :meth:`Witness.notes` finds them, and no class derives from ``Note``), and no further than the first
+    note: most of the book's text is in witnesses that have none, walked to their end.
+    """
+    if res.noted is None:
+        res.noted = [s for s, w in res.witnesses.items() if any(Note in map(type, p.content) for p in w.pieces())]
+    return res.noted
 
 
 def _relayer_groups(res: BuildResult, specs: list) -> list[_RelayerGroup]:
@@ -401,6 +439,10 @@ class _Collated(_Outcome):
     emended: dict[str, _Emended] = field(default_factory=dict)
     #: a 疏 collation's measures (:class:`jiaokan.collate.shu.ShuReport` as a dict)
     shu_report: dict | None = None
+    #: its recurring variant pairs (:func:`jiaokan.collate.learned.count_pairs`) and its readings per variant type
+    #: (:meth:`Collation.counts`, for the collation table), counted in the worker that made it
+    pairs: Pairs = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -488,7 +530,62 @@ def _collate_and_emend(job: tuple[BuildResult, Path, str | None], t: _Todo) -> _
         for stem in t.emend_stems:
             r.emended[stem] = _emend_one(res, stem, res.witnesses[stem], out, tei_all)
         _trim(r.col)
+        r.pairs, r.counts = count_pairs(t.name, r.col), r.col.counts()
     return r
+
+
+def _before_collating(witnesses: list[Witness], seqs: list[Seq], jobs: int) -> Callable[[], None]:
+    """What the collation needs done first that the relayering does not: the forms no registry knows
+    (:func:`jiaokan.collate.learned.learn_forms`, on the book's sequences of the gaiji stage) and, with
+    ``jobs`` > 1, the modules its workers use (:func:`_import_for_emending`).
+
+    Why while the witnesses are relayered (``relayer_stage(meanwhile=...)``): it ran alone in this process
+    between the stages, the other core idle; the relayering's worker takes more of its 篇 meanwhile, and
+    the collation's workers, forked after it, inherit what it made.
+    """
+    def run() -> None:
+        learn_forms(witnesses, seqs)  # forms no registry knows, read alike (collate.learned)
+        if jobs > 1:
+            _import_for_emending()
+
+    return run
+
+
+def _while_collating(res: BuildResult, out: Path, jobs: int, srows: list[tuple]) -> Callable[[], None]:
+    """What this process does while the collation's workers start on the 篇 (``collate_stage(meanwhile=...)``):
+    the 識誤 checked (:func:`shiwu_stage`, its rows added to ``srows``) and, with ``jobs`` > 1, the site's
+    templates compiled (:func:`_compile_templates`).
+
+    Why then: they ran alone in this process between the stages, the other core idle; the 識誤 asks the
+    witnesses (final once relayered), not the collations.  (Not the search's table of characters by key
+    (:func:`jiaokan.render.searchfold.fold_table`), which the render stage makes after its workers: made
+    here, the render's worker would hold it too, 2.3 MB more in the build's memory for 0.03 s.)
+    """
+    def run() -> None:
+        srows.extend(shiwu_stage(res, out))
+        if jobs > 1:
+            _compile_templates()
+
+    return run
+
+
+def _compile_templates() -> None:
+    """The site's templates compiled, once for the build (:func:`jiaokan.render.site.environment` keeps them;
+    the render's workers, forked later, inherit them): the render stage compiled them alone in this process
+    before its workers fork (a twentieth of a second)."""
+    from .render.site import environment
+
+    env = environment()
+    for name in env.list_templates():
+        env.get_template(name)
+
+
+def _import_for_emending() -> None:
+    """The modules that check the 案 notes, imported in this process before the collation's workers fork,
+    not once in each of them (half a second of CPU apiece); the 案 report's sentences ask render.truth
+    (with jinja2, 0.2 s a process)."""
+    from .emend import apply, report, tei  # noqa: F401
+    from .render import truth  # noqa: F401
 
 
 def _trim(col: Collation) -> None:
@@ -500,9 +597,10 @@ def _trim(col: Collation) -> None:
 
 
 def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, tei_all: str | None,
-                  jobs: int = 1) -> list[tuple]:
+                  jobs: int = 1, meanwhile: Callable[[], None] | None = None) -> list[tuple]:
     """Collate every 篇 and check its 案 notes; with ``jobs`` > 1 several 篇 at once
-    (:func:`jiaokan.parallel.fork_map`), the longest first so no worker is left with one at the end."""
+    (:func:`jiaokan.parallel.fork_map`), the longest first so no worker is left with one at the end.
+    ``meanwhile``: work of the build's own for this process while the workers collate (:func:`_while_collating`)."""
     todo: list[_Todo] = []
     for spec in load_collations(corpus, res.units):
         members = [e for e in spec.entries if e.stem in res.witnesses]
@@ -519,22 +617,21 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         todo.extend(shu)
     progress.total += sum(1 for t in todo if t.shu)  # the 疏 collations are steps of their own
     in_one = Counter(s for t in todo for s in t.stems)  # a witness in two collations: its notes are checked later
+    noted = set(_noted(res))
     for t in todo:
-        t.emend_stems.extend(s for s in t.stems if in_one[s] == 1 and res.witnesses[s].notes())
-    size = {t.name: sum(sum(res.witnesses[s].layer_counts().values()) for s in t.stems) for t in todo}
+        t.emend_stems.extend(s for s in t.stems if in_one[s] == 1 and s in noted)
+    size = {t.name: sum(_size_of(res, s) for s in t.stems) for t in todo}
     order = sorted(todo, key=lambda t: -size[t.name])
     # the 案 notes of a witness in no collation (the 識誤's) are checked against no collation, so they need not
     # wait for the 案 stage, where they were done alone in this process: steps of their own, after the 篇 (small
     # ones, they fill the end of the map, where one process would otherwise wait for the other)
-    alone = [_Todo(s, "", [], None, [s]) for s, w in res.witnesses.items() if w.notes() and not in_one[s]]
+    alone = [_Todo(s, "", [], None, [s]) for s in _noted(res) if not in_one[s]]
     if jobs > 1 and any(t.emend_stems for t in todo + alone):
-        # imported here, before the workers fork, not once in each of them (half a second of CPU apiece);
-        # the 案 report's sentences ask render.truth (with jinja2, 0.2 s a process)
-        from .emend import apply, report, tei  # noqa: F401
-        from .render import truth  # noqa: F401
+        _import_for_emending()  # (a build did it already, while relayering: _before_collating)
     if jobs > 1 and any(t.shu for t in todo):
         from .collate import shu as _shu  # noqa: F401
     done = fork_map(_collate_and_emend, (res, out, tei_all), order + alone, jobs, pack=_light, notes=res.notes,
+                    meanwhile=meanwhile,
                     on_done=lambda i, r: progress.step(f"{order[i].name} {order[i].chapter}") if i < len(order) else None)
     results = {t.name: r for t, r in zip(order, done)}
     for r in done[len(order):]:
@@ -557,7 +654,8 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         if not col.witnesses:  # back from a worker without them (_light): the build holds them
             col.attach_witnesses(r.sigla, {w.meta.siglum: w for w in (res.witnesses[s] for s in t.stems)})
         res.collations[t.name] = col
-        c = col.counts()
+        res.pairs[t.name] = r.pairs
+        c = r.counts
         rows.append((t.name, t.chapter, " ".join(col.sigla), col.base, len(col.rows),
                      c["substantive"], c["omission"], c["addition"], c["transposition"], c["taboo"],
                      c["orthographic"], c["uncertain"], "ok" if r.valid else "INVALID", f"{r.seconds:.2f}s"))
@@ -697,9 +795,8 @@ def emend_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | 
     are only gathered here.
     """
     rows = []
-    for stem, w in list(res.witnesses.items()):
-        if not w.notes():
-            continue
+    for stem in _noted(res):
+        w = res.witnesses[stem]
         e = res.emended.pop(stem, None) or _emend_one(res, stem, w, out, tei_all)
         if e.output_error is not None:
             raise e.output_error
@@ -915,16 +1012,16 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         ("siglum", "file", "format", "passages", "经", "注", "疏", "other comm.", "案", "paratext", "warnings", "TEI", "time"),
         rows, numeric={3, 4, 5, 6, 7, 8, 9, 10},
     ))
-    # unknown gaiji read from the other witnesses, before the 篇 TEI is written and anything is collated; then
-    # the forms no registry knows, before the collation workers fork
+    # unknown gaiji read from the other witnesses, before the 篇 TEI is written and anything is collated; the
+    # forms no registry knows are learned while the witnesses are relayered (_before_collating)
     with stage("gaiji", res):
         read_witnesses = {id(w): w for w in res.witnesses.values()}
         read_witnesses.update((id(w), w) for group in res.parts.values() for _, w in group)
         seqs: list = []  # the book as the gaiji search reads it: made once, for the learned forms too
         found = resolve_gaiji_from_witnesses(list(read_witnesses.values()), keep=seqs, made=res.gaiji_seqs)
         res.gaiji_seqs = {}
-        learn_forms(list(read_witnesses.values()), seqs)  # forms no registry knows, read alike (collate.learned)
-        del seqs, read_witnesses  # the book's text as one string per witness: 8 MB held to the end, and forked
+        before_collating = _before_collating(list(read_witnesses.values()), seqs, jobs)
+        del seqs, read_witnesses  # the book's text as one string per witness (8 MB): dropped once the forms are learned
         if found:
             write_gaiji_report(out / "gaiji-resolved.tsv", found)
     if found:
@@ -937,18 +1034,22 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         if res.parts:
             join_stage(res, corpus, out, tei_all, jobs=jobs, write=False)
             specs = load_collations(corpus, res.units)
-    with stage("relayer", res):  # and the joined 篇 written, as relayered
+    with stage("relayer", res):  # and the joined 篇 written, as relayered; the learned forms meanwhile
         n_units = len(res.units)
-        relayer_stage(res, specs, tei_all, jobs=jobs)
+        relayer_stage(res, specs, tei_all, jobs=jobs, meanwhile=before_collating)
+        del before_collating  # (and with it the book's sequences, not forked into the collation's workers)
         if len(res.units) != n_units:
             specs = load_collations(corpus, res.units)  # without the 篇 not written
     _print_notes(res)  # the relayer's lines, in the summary where it ran: before the collations
     progress = Progress(len(specs), "collate", quiet=quiet)
-    with stage("collate", res):
-        crows = collate_stage(res, corpus, out, progress, tei_all, jobs=jobs)
+    srows: list[tuple] = []
+    with stage("collate", res):  # and the 識誤 checked meanwhile (_while_collating)
+        crows = collate_stage(res, corpus, out, progress, tei_all, jobs=jobs,
+                              meanwhile=_while_collating(res, out, jobs, srows))
         if res.collations:  # the learned variant pairs are read off the collations
             chapters = {spec.name: spec.chapter for spec in specs}
-            proposals = propose(((n, chapters.get(n, n), c) for n, c in res.collations.items()), decisions)
+            proposals = merge_pairs(((chapters.get(n, n), res.pairs[n]) for n in res.collations), decisions)
+            res.pairs = {}  # merged: not held (and forked) to the end of the build
             write_proposals(out / "variants-proposed.tsv", proposals)
     if crows:
         print()
@@ -965,13 +1066,13 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         print(table(("疏 collation", "篇", "標起止", "resolved", "share", "DS 疏", "aligned", "share", "ZS 疏", "share",
                      "unmatched"), res.shu, numeric={2, 3, 4, 5, 6, 7, 8, 9, 10}))
     with stage("shiwu", res):
-        srows = shiwu_stage(res, out)
+        pass  # checked while collating (_while_collating); the stage is kept for the bench's table
     if srows:
         print()
         print(table(("識誤 of", "篇", "entries", "checked", "per witness: as chosen / not / uncertain"), srows,
                     numeric={2, 3}))
     with stage("emend", res):
-        n_emend = sum(1 for w in res.witnesses.values() if w.notes())
+        n_emend = len(_noted(res))
         erows = emend_stage(res, out, Progress(n_emend, "emend", quiet=quiet), tei_all) if n_emend else []
     if erows:
         print()

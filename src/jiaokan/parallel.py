@@ -94,7 +94,7 @@ def _call(item: Any) -> Any:
 
 def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: int, *,
              on_done: Callable[[int, R], None] | None = None, pack: Callable[[R], R] | None = None,
-             notes: list[str] | None = None) -> list[R]:
+             notes: list[str] | None = None, meanwhile: Callable[[], None] | None = None) -> list[R]:
     """``[step(state, item) for item in items]``, with up to ``jobs`` of them at once: here and in
     ``jobs - 1`` forked processes.
 
@@ -105,6 +105,12 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
     whatever order they finish in.  A step must return its errors rather than raise them.  If a
     worker dies (out of memory, killed), what is left is done here and a line is added to ``notes``.
     Put the longest steps first: the steps are taken in order.
+
+    ``meanwhile()``: work of this process's own that the steps do not need (a later stage's set-up),
+    done here once the workers have started on the steps and before this process takes any: the
+    workers take more of the steps meanwhile, so it costs the map's wall time a share of its own
+    (with one job, or no fork, it is simply done first).  The workers forked here do not have what
+    it makes; those of a later ``fork_map`` inherit it.
 
     Why this process works too, rather than wait for ``jobs`` workers: every forked worker starts
     with the parent's pages (the whole build: witnesses, collations), so each process more counts
@@ -124,13 +130,15 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
             ctx = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_die_with_parent,
                                      initargs=(os.getpid(), lifeline_r, lifeline_w)) as pool:
-                if not _share(pool, workers, step, state, items, results, on_done) and notes is not None:
+                if not _share(pool, workers, step, state, items, results, on_done, meanwhile) and notes is not None:
                     notes.append("a worker process died; what was left was done in this process")
         finally:
             _WORK = None
             os.close(lifeline_r)
             os.close(lifeline_w)
             gc.unfreeze()
+    elif meanwhile is not None:
+        meanwhile()
     for i, item in enumerate(items):
         if i not in results:
             results[i] = step(state, item)
@@ -140,7 +148,8 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
 
 
 def _share(pool: ProcessPoolExecutor, workers: int, step: Callable[[Any, T], R], state: Any, items: Sequence[T],
-           results: dict[int, R], on_done: Callable[[int, R], None] | None) -> bool:
+           results: dict[int, R], on_done: Callable[[int, R], None] | None,
+           meanwhile: Callable[[], None] | None = None) -> bool:
     """Take the steps in order, each by the first that is free: this process or one of the pool's
     workers (a thread here hands each worker its next step and waits for it).  False if a worker
     died (its step, and any left, are not in ``results``)."""
@@ -186,6 +195,11 @@ def _share(pool: ProcessPoolExecutor, workers: int, step: Callable[[Any, T], R],
                for first in firsts if first]
     for t in feeders:
         t.start()
+    if meanwhile is not None:
+        try:
+            meanwhile()
+        except BaseException as exc:  # raised once the workers are done with what they hold, as a step's would be
+            failed.append(exc)
     while not failed and (i := take()) is not None:
         results[i] = step(state, items[i])
         if on_done is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..model import Unit, Witness
 from ..readers.common.yili import PIAN, canonical_pian, pian_index
@@ -24,11 +25,14 @@ from ..readers.common.yili import PIAN, canonical_pian, pian_index
 FRONT = "front"
 
 
+@lru_cache(maxsize=None)
 def canonical(chapter: str) -> str:
     """The 篇 a chapter name stands for, in the form of :data:`PIAN` (``乡射礼`` → ``鄉射禮``); else as given.
 
     Why: the manifest, the 图书集成 export and the Kanripo files spell the same 篇
-    differently, and the book joins witnesses by 篇.
+    differently, and the book joins witnesses by 篇.  Kept per name (a book has a few dozen): the build
+    asks it thousands of times, alone in its parent process (the 篇 table asks it of every witness for
+    every 篇), and each time folded the name character by character and matched it against every title.
     """
     name = chapter.strip()
     i = pian_index(name)

@@ -28,6 +28,7 @@ from typing import Iterable, Mapping
 from ..io import atomic_write_text
 from ..model import Gaiji, Note, Text, Witness, code_codepoint, ids_description
 from ..normalize import key
+from ..normalize.fold import key_string
 from ..normalize.gaiji import ParallelResolution, set_parallel_resolutions
 from ..normalize.ignorable import strip_ignorable
 from ..normalize.translate import LazyTable
@@ -61,6 +62,10 @@ class Seq:
     #: otherwise): what :func:`jiaokan.collate.learned.learn_forms` looks among for rare forms, without a pass of
     #: its own over the book to gather them
     held: set[str] = field(default_factory=set, repr=False, compare=False)
+    #: a sequence made on its own (:func:`sequence`) until :func:`sequences` takes it: the characters it holds, each
+    #: once, its marks aside, as one string (from a worker one object pickled, where a set was one per character,
+    #: each a small object left behind in the parent's memory)
+    own: str = field(default="", repr=False, compare=False)
     #: the witness's unknown ``Gaiji`` nodes, for a sequence made on its own (:func:`sequence`) until
     #: :func:`sequences` takes them
     nodes: list[Gaiji] = field(default_factory=list, repr=False, compare=False)
@@ -153,12 +158,25 @@ def _sequence(w: Witness, marks: dict[str, str], nodes: list[Gaiji]) -> Seq:
 
 
 def _key_all(seqs: list[Seq], marks: Iterable[str]) -> None:
-    """Every witness's key string: one ``str.translate`` each, with a table filled as characters are met.
+    """Every witness's key string (:func:`_key`), where it has none yet, and the one set of the characters they
+    all hold (:attr:`Seq.held`): those of a sequence keyed already (:func:`sequence`) are its :attr:`Seq.own`."""
+    marks = list(marks)
+    table = _table(marks)
+    held = {*marks, "\ufffd"}
+    for s in seqs:
+        if s.keys:  # keyed where it was made (sequence), its characters gathered there too
+            held.update(s.own)
+            s.own = ""
+        else:
+            _key(s, table)
+            held.update(s.chars)
+    for s in seqs:
+        s.held = held
 
-    Why: in C, where a Python call per character cost seconds over the book (and a table made in advance
-    needed a set of every character the book holds, itself a pass over the book).  A character's key is
-    U+FFFD where it is not one character; a mark stays itself.
-    """
+
+def _table(marks: Iterable[str]) -> LazyTable:
+    """What :func:`_key` translates with where :func:`~jiaokan.normalize.fold.key_string` cannot: a table filled as
+    characters are met; a character's key is U+FFFD where it is not one character; a mark stays itself."""
     def one(ch: str) -> str:
         k = key(ch)
         return k if len(k) == 1 else "\ufffd"
@@ -167,17 +185,27 @@ def _key_all(seqs: list[Seq], marks: Iterable[str]) -> None:
     for m in marks:
         table[ord(m)] = m
     table[0xFFFD] = "\ufffd"
-    for s in seqs:
+    return table
+
+
+def _key(s: Seq, table: LazyTable) -> None:
+    """A witness's key string: one ``str.translate`` of its characters (:func:`~jiaokan.normalize.fold.key_string`,
+    whose table the process keeps, else ``table``: :func:`_table`), the keys of its ``odd`` places put in.
+
+    Why: in C, where a Python call per character cost seconds over the book (and a table made in advance
+    needed a set of every character the book holds, itself a pass over the book).  ``key_string`` gives the
+    same string where every character's key is one character and none is dropped (the characters here are
+    not ignorable; a mark, a private-use character, keys to itself).
+    """
+    k = key_string(s.chars)
+    if k is None or len(k) != len(s.chars):
         k = s.chars.translate(table)
-        if s.odd:
-            ks = list(k)
-            for i, (_, kc) in s.odd.items():
-                ks[i] = kc
-            k = "".join(ks)
-        s.keys = k
-    held = {chr(cp) for cp in table}  # the characters met (and the marks)
-    for s in seqs:
-        s.held = held
+    if s.odd:
+        ks = list(k)
+        for i, (_, kc) in s.odd.items():
+            ks[i] = kc
+        k = "".join(ks)
+    s.keys = k
 
 
 #: between two witnesses' key strings in the one string searched: longer than a context with its character,
@@ -293,31 +321,40 @@ def sequences(witnesses: Iterable[Witness], nodes: list[Gaiji] | None = None,
 
 
 def sequence(w: Witness) -> Seq:
-    """One witness's sequence on its own (its characters and unknown codes, not yet keyed), for
-    :func:`sequences` to take with ``made``.
+    """One witness's sequence on its own (its characters, keys and unknown codes; :attr:`Seq.own` the
+    characters it holds, its marks aside), for :func:`sequences` to take with ``made``.
 
-    Why: the walk of every witness's text was two thirds of the build's gaiji stage, which runs alone in
-    the parent with the other core idle; a witness's walk depends on nothing else, so a build makes it
-    where the witness is read, in parallel (:func:`jiaokan.build.ingest_stage`).  A ``Gaiji`` node in
-    :attr:`Seq.nodes` is the witness's own (pickled along with the witness, it stays the same object).
+    Why: the walk of every witness's text, and then its keys, were most of the build's gaiji stage, which
+    runs alone in the parent with the other core idle; they depend on nothing but the witness, so a build
+    makes them where the witness is read, in parallel (:func:`jiaokan.build.ingest_stage`).  A ``Gaiji`` node
+    in :attr:`Seq.nodes` is the witness's own (pickled along with the witness, it stays the same object).
     """
     nodes: list[Gaiji] = []
-    s = _sequence(w, {}, nodes)
+    marks: dict[str, str] = {}
+    s = _sequence(w, marks, nodes)
     s.nodes = nodes
+    _key(s, _table(marks.values()))
+    s.own = "".join(set(s.chars).difference(marks.values()))  # its marks are numbered anew among the others' (_mark_among)
     return s
 
 
 def _mark_among(s: Seq, marks: dict[str, str]) -> None:
     """Give the unknown codes of a sequence made on its own the marks :func:`_sequence` would have given
-    them among the witnesses before it (``marks``, code → mark, gains its new codes)."""
+    them among the witnesses before it (``marks``, code → mark, gains its new codes), in its characters
+    and its keys (a mark's key is itself)."""
     if not s.codes:
         return
     cs: list[str] = []
+    ks: list[str] = []
     prev = 0
     for at, code in s.codes.items():  # in the order of their offsets, as _sequence met them
-        cs += (s.chars[prev:at], marks.setdefault(code, chr(_MARK0 + len(marks))))
+        mark = marks.setdefault(code, chr(_MARK0 + len(marks)))
+        cs += (s.chars[prev:at], mark)
+        ks += (s.keys[prev:at], mark)
         prev = at + 1
     s.chars = "".join(cs) + s.chars[prev:]
+    if s.keys:
+        s.keys = "".join(ks) + s.keys[prev:]
 
 
 def parallels(seqs: list[Seq], occurrences: list[tuple[Seq, int]]) -> list[list[tuple[Seq, int]] | None]:

@@ -146,6 +146,9 @@ def _isolated(apps: list[App], margin: int) -> set[str]:
 
 _LEM_START = attrgetter("lem.start")
 
+#: one collation's pairs (:func:`count_pairs`): pair keys → (character in the base, character read) → its count
+Pairs = dict[frozenset[str], dict[tuple[str, str], Proposal]]
+
 
 def propose(collations: Iterable[tuple[str, str, Collation]], decisions: Decisions = Decisions(),
             min_places: int = MIN_PLACES, margin: int = MARGIN) -> list[Proposal]:
@@ -154,36 +157,63 @@ def propose(collations: Iterable[tuple[str, str, Collation]], decisions: Decisio
     Pairs already decided in the manifest keep their status (accepted pairs are found again only where a
     build ran without them); pairs the fold or the typed tables already relate are never proposed.
     """
+    return merge_pairs(((chapter, count_pairs(name, col, margin)) for name, chapter, col in collations),
+                       decisions, min_places)
+
+
+def count_pairs(name: str, col: Collation, margin: int = MARGIN) -> Pairs:
+    """The pairs of one collation (named ``name`` in the places and examples), for :func:`merge_pairs`: each
+    :class:`Proposal` without its chapter, and ``auto`` where a reading of it is typed ``learned``.
+
+    Why apart from :func:`propose`: a build counts each collation in the worker that made it, where it is at
+    hand, and only merges the counts, rather than walk every entry of the book alone once the workers are done.
+    """
     blocked = {frozenset((key(a), key(b))) for a, b, _ in tables.blocked_pairs()}
+    found: Pairs = collections.defaultdict(dict)
+    iso = _isolated(col.apps, margin)
+    for app in col.apps:
+        if app.id not in iso:
+            continue
+        a = _one_char(app.lem.text)
+        if a is None:
+            continue
+        for s, r in app.readings.items():
+            if r.type == "agree":
+                continue  # (what App.differing leaves out, without a dict of the rest made per entry)
+            b = _one_char(r.text)
+            is_learned = r.type == "orthographic" and app.subtype == "learned"
+            if b is None or not (r.type == "substantive" or is_learned):
+                continue
+            pk = pair_keys(a, b)
+            if len(pk) != 2 or pk in blocked or (r.type == "substantive" and relation(a, b) != "different"):
+                continue
+            p = found[pk].setdefault((a, b), Proposal(a, b))
+            p.auto |= is_learned
+            p.count += 1
+            p.places.add(f"{name}#{app.id}")
+            p.witnesses[f"{col.base}:{s}"] += 1
+            if len(p.examples) < 3:
+                p.examples.append(f"{name} {app.id} {app.context}")
+    return dict(found)
+
+
+def merge_pairs(counted: Iterable[tuple[str, Pairs]], decisions: Decisions = Decisions(),
+                min_places: int = MIN_PLACES) -> list[Proposal]:
+    """:func:`propose` of the collations whose pairs :func:`count_pairs` counted (chapter, pairs), in their order:
+    what one count over all of them would give."""
     accepted = {pair_keys(a, b) for a, b in decisions.accept}
     rejected = {pair_keys(a, b) for a, b in decisions.reject}
-    found: dict[frozenset[str], dict[tuple[str, str], Proposal]] = collections.defaultdict(dict)
-    for name, chapter, col in collations:
-        iso = _isolated(col.apps, margin)
-        for app in col.apps:
-            if app.id not in iso:
-                continue
-            a = _one_char(app.lem.text)
-            if a is None:
-                continue
-            for s, r in app.readings.items():
-                if r.type == "agree":
-                    continue  # (what App.differing leaves out, without a dict of the rest made per entry)
-                b = _one_char(r.text)
-                is_learned = r.type == "orthographic" and app.subtype == "learned"
-                if b is None or not (r.type == "substantive" or is_learned):
-                    continue
-                pk = pair_keys(a, b)
-                if len(pk) != 2 or pk in blocked or (r.type == "substantive" and relation(a, b) != "different"):
-                    continue
-                p = found[pk].setdefault((a, b), Proposal(a, b))
-                p.auto |= is_learned and pk not in accepted
-                p.count += 1
-                p.places.add(f"{name}#{app.id}")
+    found: Pairs = collections.defaultdict(dict)
+    for chapter, pairs in counted:
+        for pk, forms in pairs.items():
+            for ab, q in forms.items():
+                p = found[pk].setdefault(ab, Proposal(*ab))
+                p.auto |= q.auto and pk not in accepted
+                p.count += q.count
+                p.places |= q.places
                 p.chapters.add(chapter)
-                p.witnesses[f"{col.base}:{s}"] += 1
-                if len(p.examples) < 3:
-                    p.examples.append(f"{name} {app.id} {app.context}")
+                p.witnesses.update(q.witnesses)
+                p.examples.extend(q.examples[: max(0, 3 - len(p.examples))])
     out: list[Proposal] = []
     for pk, forms in found.items():
         places = set().union(*(p.places for p in forms.values()))
