@@ -5,10 +5,12 @@ characters exactly as :func:`jiaokan.collate.layertext.layer_text` does (Text an
 Gaiji characters of the layer's pieces, labels and notes skipped), so the marks of
 :mod:`.marks` land on the characters the apparatus means.  Inline nodes:
 
-* Text → text, cut into ``<mark class="v v-TYPE" data-app=…>`` (:func:`.html.variant_class`) segments where a mark covers it;
+* Text → text, cut into ``<mark class="v-TYPE" data-a=…>`` (:func:`.html.variant_class`, :func:`.html.mark_app_attr`)
+  segments where a mark covers it;
 * Label (郑注, 疏 …) → a small quiet label;
 * Gaiji → the resolved character (the entity in the tooltip) or, unknown, the mark 〓 with its code in the tooltip;
-* PageBreak → an anchor ``SIGLUM-pN`` with a small margin label (a permalink per page);
+* PageBreak → an anchor ``SIGLUM-pN`` with a small margin label (a permalink per page: its ``href=#ID`` edition.js
+  gives at load; without scripts the label and its tooltip show, not a link);
 * Gap (a lost page) → a bracketed 〔缺〕 with the transcribers' words in its tooltip;
 * LineBreak → not shown; the piece's tooltip gives its page and source lines;
 * Note (案) → a small bracketed note at its place, with its verdict badge when known.
@@ -26,7 +28,7 @@ from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, Note,
                      Unit, code_codepoint, describe_codepoint)
 from ..normalize import strip_ignorable
 from .cite import leaf_ref
-from .html import LAYER_ZH, SUBTYPE_CLASS, attrs, esc, page_id, variant_class
+from .html import LAYER_ZH, SUBTYPE_CLASS, attrs, esc, mark_app_attr, page_id, variant_class
 from .marks import Mark
 from .notes import Verdicts, note_html
 
@@ -389,13 +391,14 @@ class ColumnWriter:
             self._open = None
 
     def _mark_cls(self, m: Mark) -> str:
-        """A mark's class: ``v``, its type (:func:`variant_class`), a subtype edition.css draws (:data:`SUBTYPE_CLASS`).
+        """A mark's class: its type (:func:`variant_class`), a subtype edition.css draws (:data:`SUBTYPE_CLASS`);
+        the class ``v`` every mark has edition.js adds at load (``expandMarks``), with the entry's id.
         Its keyboard access (the first mark of an entry in a cell a tab stop and a button, the others
         ``tabindex=-1``) edition.js gives at load (``keyboardMarks``): in the page it was a third of every
         mark's bytes."""
         cls = self._cls_cache.get((m.type, m.subtype))
         if cls is None:
-            cls = "v " + variant_class(m.type)
+            cls = variant_class(m.type)
             sub = SUBTYPE_CLASS.get(m.subtype or "")
             if sub:
                 cls += " " + sub
@@ -403,13 +406,13 @@ class ColumnWriter:
         return cls
 
     def _mark_open(self, m: Mark) -> str:
-        return f'<mark class="{self._mark_cls(m)}" data-app="{esc(m.app)}">'
+        return f'<mark class="{self._mark_cls(m)}" {mark_app_attr(m.app)}>'
 
     def _insertion(self, m: Mark) -> str:
         # ``v-lem`` on the base's side (a reading the base lacks): edition.js names the sign for the tooltip and the
         # screen reader from it (ins-base, ins-wit) in the interface's language at load
         lem = " v-lem" if m.lem else ""
-        out = [f'<mark class="{self._mark_cls(m)} v-ins{lem}" data-app="{esc(m.app)}">‸</mark>']
+        out = [f'<mark class="{self._mark_cls(m)} v-ins{lem}" {mark_app_attr(m.app)}>‸</mark>']
         self._maybe_ref(out, m)
         return "".join(out)
 
@@ -418,7 +421,7 @@ class ColumnWriter:
         self.page = pb.n
         juan, leaf = leaf_ref(pb.n, pb.juan, "")
         title = f"{self.siglum} " + " ".join(x for x in (juan, leaf) if x) + (f" · {pb.facs}" if pb.facs else "")
-        return (f'<a{attrs(cls="pb", id=pid, href="#" + pid, title=title)}>'
+        return (f'<a{attrs(cls="pb", id=pid, title=title)}>'
                 f'<span>{escape(pb.n)}</span></a>')  # its sign | is edition.css's .pb::before, its label the span
 
 
