@@ -433,6 +433,30 @@ def test_a_lost_page_is_shown_where_it_stands():
     assert doc.text_content().replace("〔缺〕", "").count("奠觶于") == 1
 
 
+
+def test_a_page_anchor_leaves_out_only_the_tooltip_search_js_can_make():
+    from jiaokan.model import Loc, PageBreak, Piece, Text, Unit
+    from jiaokan.render.inline import ColumnWriter, PageIds, page_title
+
+    breaks = [PageBreak("001-1b", facs="KR1d0030_WYG_001-1b"),    # the rule's: 卷一 葉一b, this witness's image
+              PageBreak("001-2a", facs="KR1d0030_WYG_001-2a"),
+              PageBreak("001-2b", facs="OTHER_001-2b"),            # another image stem: written
+              PageBreak("008-101a", facs="KR1d0030_WYG_008-101a"),  # a leaf past the rule's 99: written
+              PageBreak("3a", facs="KR1d0030_WYG_3a", juan="2"),   # a leaf whose 卷 the label does not say: written
+              PageBreak("001-3a", facs="scan-17.png"),             # an image not named by the label: written
+              PageBreak("001-3b")]                                  # no image: written
+    pages = PageIds()
+    col = ColumnWriter("JS", None, pages)
+    col.add_unit(Unit("JS.1", [Piece("jing", [x for pb in breaks for x in (pb, Text("之"))], Loc(1, "1a"), id="JS.1.jing1")]))
+    doc = lxml.html.fragment_fromstring(str(col.html()), create_parent="div")
+    got = [(a.text_content(), a.get("title")) for a in doc.find_class("pb")]
+    assert [n for n, _t in got] == [pb.n for pb in breaks]
+    assert [t for _n, t in got] == [None, None] + [page_title("JS", pb) for pb in breaks[2:]]
+    assert page_title("JS", breaks[0]) == "JS 卷一 葉一b · KR1d0030_WYG_001-1b"
+    assert pages.facs_attr() == "JS:KR1d0030_WYG"  # what search.js composes the two left out from
+    assert all(a.get("href") is None for a in doc.find_class("pb"))  # edition.js: href="#ID"
+
+
 # ---------------------------------------------------------------- modern punctuation, folded
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402

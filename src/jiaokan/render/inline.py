@@ -45,9 +45,34 @@ class _PieceOut:
 
 @dataclass
 class PageIds:
-    """Page anchors already used on a page (an id must be unique)."""
+    """Page anchors already used on a page (an id must be unique), and the image file stem of each witness's leaves
+    (:meth:`bare_title`)."""
 
     used: set[str] = field(default_factory=set)
+    facs: dict[str, str] = field(default_factory=dict)  # siglum → ``KR1d0030_WYG`` of its leaves ``…_001-1b``
+
+    def bare_title(self, siglum: str, pid: str, pb: PageBreak) -> bool:
+        """Whether the tooltip of a page anchor (:func:`page_title`) may be left to search.js
+        (``pageTitles``), which makes it at load from the anchor's id and label and the page's ``data-facs``
+        (:meth:`facs_attr`): the id begins ``SIGLUM-p``, the image is this witness's one stem and the label, and
+        the label's 卷 and 葉 are those of the rule search.js knows (``leafRef``).  Some 7,000 anchors in the book,
+        half their bytes; any other (a label outside the rule, another image name) keeps its title written."""
+        from .search_index import leaf_by_rule  # (it imports this module)
+
+        if not pb.facs or "-" in siglum or " " in siglum or ":" in siglum or not pid.startswith(siglum + "-p"):
+            return False
+        tail = "_" + pb.n
+        if not pb.facs.endswith(tail) or len(pb.facs) == len(tail):
+            return False
+        stem = pb.facs[:-len(tail)]
+        if " " in stem or self.facs.setdefault(siglum, stem) != stem:
+            return False
+        juan, leaf = leaf_ref(pb.n, pb.juan, "")  # as page_title says them
+        return bool(juan) and leaf_by_rule(pb.n, "") == [juan, leaf]
+
+    def facs_attr(self) -> str:
+        """``data-facs`` of the page's ``main``: ``JS:KR1d0030_WYG ZS:KR1d0028_WYG`` (:meth:`bare_title`)."""
+        return " ".join(f"{s}:{stem}" for s, stem in self.facs.items())
 
     def take(self, siglum: str, n: str) -> str:
         base = page_id(siglum, n)
@@ -419,10 +444,15 @@ class ColumnWriter:
     def _pb(self, pb: PageBreak) -> str:
         pid = self.pages.take(self.siglum, pb.n)
         self.page = pb.n
-        juan, leaf = leaf_ref(pb.n, pb.juan, "")
-        title = f"{self.siglum} " + " ".join(x for x in (juan, leaf) if x) + (f" · {pb.facs}" if pb.facs else "")
+        title = None if self.pages.bare_title(self.siglum, pid, pb) else page_title(self.siglum, pb)
         return (f'<a{attrs(cls="pb", id=pid, title=title)}>'
                 f'<span>{escape(pb.n)}</span></a>')  # its sign | is edition.css's .pb::before, its label the span
+
+
+def page_title(siglum: str, pb: PageBreak) -> str:
+    """A page anchor's tooltip: ``JS 卷一 葉一b · KR1d0030_WYG_001-1b`` (search.js ``pageTitles`` makes the same)."""
+    juan, leaf = leaf_ref(pb.n, pb.juan, "")
+    return f"{siglum} " + " ".join(x for x in (juan, leaf) if x) + (f" · {pb.facs}" if pb.facs else "")
 
 
 def _row_styles(slots: list[int]) -> Iterator[str | None]:
