@@ -98,10 +98,11 @@ def test_pian_pages_of_the_book_open_without_errors_or_network(opener, book):
 
 
 def test_page_anchors_and_marks_get_what_the_page_leaves_out_at_load(opener, book):
-    """The page writes a variant mark as ``class="v-TYPE" data-a="N"`` and a page anchor without its href and, where
-    derivable, its tooltip (render/html.py mark_app_attr, render/inline.py PageIds.bare_title): after load each is as
-    the scripts and the reader know it — the mark ``v`` with ``data-app="appN"``, the anchor a permalink to itself
-    with the tooltip :func:`page_title` gives."""
+    """The page writes a variant mark as ``class="v-TYPE" data-a="N"``, a page anchor without its href and, where
+    derivable, its tooltip (render/html.py mark_app_attr, render/inline.py PageIds.bare_title), a row's permalinks
+    without their href (render/rowhtml.py): after load each is as the scripts and the reader know it — the mark ``v``
+    with ``data-app="appN"``, the anchor a permalink to itself with the tooltip :func:`page_title` gives, §N a link
+    to its row and the passage id to the passage."""
     import lxml.html
 
     from jiaokan.model import PageBreak
@@ -126,6 +127,13 @@ def test_page_anchors_and_marks_get_what_the_page_leaves_out_at_load(opener, boo
             assert title == (titles[id_] or page_title(s, PageBreak(n=label, facs=f"{facs[s]}_{label}"))), id_
         marks = pg.evaluate("""() => [...document.querySelectorAll("main mark")].map(m => [m.getAttribute("data-app"), m.classList.contains("v")])""")
         assert marks == [[a, True] for a in apps]
+        # a row's permalinks: written bare, links to the row and to the passage once loaded
+        heads = [(sec.get("id"), [(x.get("class"), x.get("href"), x.text_content()) for x in sec.xpath("./div[@class='row-head']/a")])
+                 for sec in raw.xpath("//main/section[contains(concat(' ',@class,' '),' row ')][@id]")]
+        assert heads and all(href is None for _id, xs in heads for _c, href, _t in xs)
+        got_heads = pg.evaluate("""() => [...document.querySelectorAll("main > section.row[id]")].map(s =>
+            [s.id, [...s.querySelectorAll(":scope > .row-head > a")].map(a => a.getAttribute("href"))])""")
+        assert got_heads == [[sid, ["#" + (sid if c == "plink" else t) for c, _h, t in xs]] for sid, xs in heads]
         pg.close()
 
 

@@ -294,7 +294,8 @@ class ColumnWriter:
         elif isinstance(node, Gap):
             self._close(parts)
             title = f"{self.siglum}：底本于此缺{'葉' if node.unit == 'page' else '文'}" + (f"（{node.desc}）" if node.desc else "")
-            parts.append(f'<span{attrs(cls="gap", title=title, role="note", aria_label=title)}>〔缺〕</span>')
+            # its accessible name is its title (no aria-label repeating it: the name a screen reader reads is the same)
+            parts.append(f'<span{attrs(cls="gap", title=title, role="note")}>〔缺〕</span>')
 
     def _chars(self, s: str, layer: str, parts: list[str], gaiji: Gaiji | None = None) -> None:
         cover = self._cover.get(layer, {})
@@ -515,6 +516,7 @@ def _gaiji(g: Gaiji) -> str:
     held = code_codepoint(g.code)
     title = (f"未识之字：原文为 {describe_codepoint(held)}" if held is not None
              else f"未识之字：外字 &{g.code}; 无对应")
-    return (f'<span{attrs(cls="gaiji gaiji-unknown", title=title, data_code=g.code, role="img", aria_label=title)}>'
+    # named by its title, as the gap above
+    return (f'<span{attrs(cls="gaiji gaiji-unknown", title=title, data_code=g.code, role="img")}>'
             f'{UNKNOWN_MARK}</span>')
 
