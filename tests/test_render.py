@@ -463,7 +463,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 _PIECES = st.lists(st.one_of(
     st.text(alphabet="之乎者也,。、;:「」《》?!‸〔缺〕〓 ab", max_size=8),
-    st.sampled_from(['<mark class="v v-omission" data-app="a1" title="a, b: c.">', "</mark>", "&amp;", "&#34;",
+    st.sampled_from(['<mark class="v v-omission" data-app="a1" title="a, b: c.">', '<mark class=v-or data-a=12>', "</mark>", "&amp;", "&#34;",
                      '<span class="gap" title="lost, here">', "</span>", "<br>"])), max_size=12)
 
 

@@ -79,11 +79,11 @@ _APP_NUMBERED = re.compile(r"app(\d+)")
 
 def mark_app_attr(app: str) -> str:
     """The attribute that ties a variant mark to its apparatus entry, written once per mark (45,000 in the book):
-    ``data-a="12"`` for the collation's numbered ``app12``, ``data-app="ID"`` for any other id.  edition.js
-    (``expandMarks``) makes every mark ``class="v …" data-app="app12"`` at load, as the scripts read it;
-    :func:`mark_app` reads it back on the Python side."""
+    ``data-a=12`` (digits need no quotes in HTML) for the collation's numbered ``app12``, ``data-app="ID"`` for any
+    other id.  edition.js (``expandMarks``) makes every mark ``class="v …" data-app="app12"`` at load, as the
+    scripts read it; :func:`mark_app` reads it back on the Python side."""
     m = _APP_NUMBERED.fullmatch(app)
-    return f'data-a="{m.group(1)}"' if m else f'data-app="{esc(app)}"'
+    return f'data-a={m.group(1)}' if m else f'data-app="{esc(app)}"'
 
 
 def mark_app(el) -> str | None:

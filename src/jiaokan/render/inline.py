@@ -18,6 +18,7 @@ Gaiji characters of the layer's pieces, labels and notes skipped), so the marks 
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
@@ -112,6 +113,7 @@ class ColumnWriter:
         self._zero: dict[str, dict[int, list[Mark]]] = {}
         self._open: Mark | None = None
         self._cls_cache: dict[tuple[str, str | None], str] = {}  # (type, subtype) → a mark's class
+        self._open_cache: dict[tuple[str, str | None], str] = {}  # (type, subtype) → ``<mark class=… ``
         self._last_piece: dict[str, _PieceOut] = {}
         self._units: list[tuple[Unit, Div | None, list[_PieceOut]]] = []
         # per layer, the offsets where something may happen to the text (a mark opens, ends or is about to end,
@@ -432,7 +434,12 @@ class ColumnWriter:
         return cls
 
     def _mark_open(self, m: Mark) -> str:
-        return f'<mark class="{self._mark_cls(m)}" {mark_app_attr(m.app)}>'
+        head = self._open_cache.get((m.type, m.subtype))
+        if head is None:  # one class (most marks: v-or) needs no quotes in HTML
+            cls = self._mark_cls(m)
+            head = self._open_cache[(m.type, m.subtype)] = (
+                f"<mark class={cls} " if _BARE_VALUE.fullmatch(cls) else f'<mark class="{cls}" ')
+        return f"{head}{mark_app_attr(m.app)}>"
 
     def _insertion(self, m: Mark) -> str:
         # ``v-lem`` on the base's side (a reading the base lacks): edition.js names the sign for the tooltip and the
@@ -448,6 +455,10 @@ class ColumnWriter:
         title = None if self.pages.bare_title(self.siglum, pid, pb) else page_title(self.siglum, pb)
         return (f'<a{attrs(cls="pb", id=pid, title=title)}>'
                 f'<span>{escape(pb.n)}</span></a>')  # its sign | is edition.css's .pb::before, its label the span
+
+
+#: an attribute value HTML reads without quotes (no space, quote, =, <, >, ` or &)
+_BARE_VALUE = re.compile(r"[\w-]+")
 
 
 def page_title(siglum: str, pb: PageBreak) -> str:
