@@ -97,6 +97,46 @@ def test_pian_pages_of_the_book_open_without_errors_or_network(opener, book):
         pg.close()
 
 
+def test_page_anchors_and_marks_get_what_the_page_leaves_out_at_load(opener, book):
+    """The page writes a variant mark as ``class="v-TYPE" data-a="N"``, a page anchor without its href and, where
+    derivable, its tooltip (render/html.py mark_app_attr, render/inline.py PageIds.bare_title), a row's permalinks
+    without their href (render/rowhtml.py): after load each is as the scripts and the reader know it — the mark ``v``
+    with ``data-app="appN"``, the anchor a permalink to itself with the tooltip :func:`page_title` gives, §N a link
+    to its row and the passage id to the passage."""
+    import lxml.html
+
+    from jiaokan.model import PageBreak
+    from jiaokan.render.html import mark_app
+    from jiaokan.render.inline import page_title
+
+    for name in ("pian01.html", "pian01-shu.html"):
+        if not (book / name).exists():
+            continue
+        raw = lxml.html.parse(str(book / name)).getroot()
+        titles = {a.get("id"): a.get("title") for a in raw.xpath("//a[contains(@class,'pb')]")}
+        facs = dict(x.split(":", 1) for x in raw.xpath("string(//main/@data-facs)").split())
+        assert facs and None in titles.values(), name
+        apps = [mark_app(m) for m in raw.xpath("//main//mark")]
+        pg = opener(book, name)
+        assert pg.errors == []
+        got = pg.evaluate("""() => [...document.querySelectorAll("a.pb")].map(a => [a.id, a.getAttribute("href"), a.title, a.textContent])""")
+        assert [g[0] for g in got] == list(titles)
+        for id_, href, title, label in got:
+            assert href == "#" + id_
+            s = id_.split("-p", 1)[0]
+            assert title == (titles[id_] or page_title(s, PageBreak(n=label, facs=f"{facs[s]}_{label}"))), id_
+        marks = pg.evaluate("""() => [...document.querySelectorAll("main mark")].map(m => [m.getAttribute("data-app"), m.classList.contains("v")])""")
+        assert marks == [[a, True] for a in apps]
+        # a row's permalinks: written bare, links to the row and to the passage once loaded
+        heads = [(sec.get("id"), [(x.get("class"), x.get("href"), x.text_content()) for x in sec.xpath("./div[@class='row-head']/a")])
+                 for sec in raw.xpath("//main/section[contains(concat(' ',@class,' '),' row ')][@id]")]
+        assert heads and all(href is None for _id, xs in heads for _c, href, _t in xs)
+        got_heads = pg.evaluate("""() => [...document.querySelectorAll("main > section.row[id]")].map(s =>
+            [s.id, [...s.querySelectorAll(":scope > .row-head > a")].map(a => a.getAttribute("href"))])""")
+        assert got_heads == [[sid, ["#" + (sid if c == "plink" else t) for c, _h, t in xs]] for sid, xs in heads]
+        pg.close()
+
+
 # ---------------------------------------------------------------------------------------------- long pages
 def test_goto_reaches_any_id_and_hashchange_uses_it(opener, book):
     pg = opener(book, "pian08.html")

@@ -20,7 +20,7 @@ from jiaokan.errors import InputError
 from jiaokan.collate.model import VARIANT_TYPES
 from jiaokan.emend.verdict import NoteVerdict
 from jiaokan.model import UNKNOWN_CHAR
-from jiaokan.render.html import VARIANT_CLASS, variant_class
+from jiaokan.render.html import VARIANT_CLASS, mark_app, variant_class
 from jiaokan.render.inline import UNKNOWN_MARK
 
 from .conftest import CORPUS
@@ -110,11 +110,12 @@ def test_every_witness_column_in_every_row(built):
 
 def _mark_texts(doc, siglum: str) -> dict[str, str]:
     out: dict[str, str] = {}
-    for m in doc.xpath(f"//div[@data-wit='{siglum}']//mark[@data-app]"):
+    for m in doc.xpath(f"//div[@data-wit='{siglum}']//mark[@data-a or @data-app]"):
+        aid = mark_app(m)
         if "v-ins" in m.get("class"):
-            out.setdefault(m.get("data-app"), "")
+            out.setdefault(aid, "")
             continue
-        out[m.get("data-app")] = out.get(m.get("data-app"), "") + "".join(
+        out[aid] = out.get(aid, "") + "".join(
             t for t in m.xpath(".//text()[not(ancestor::*[contains(concat(' ',@class,' '),' an ')])]"))
     return out
 
@@ -124,14 +125,15 @@ def test_variant_marks_carry_type_and_app_and_cover_the_reading(built, name):
     doc = page(built, f"{name}.html")
     col = built["cols"][name]
     apps = {a.id: a for a in col.apps}
-    marks = doc.xpath("//main//mark[@data-app]")
+    marks = doc.xpath("//main//mark")
     assert marks
     for m in marks:
         cls = m.get("class").split()
-        assert "v" in cls
+        assert "v" not in cls  # edition.js adds it at load (expandMarks)
         types = [t for t in VARIANT_TYPES + ("agree",) if variant_class(t) in cls]
         assert len(types) == 1, cls
-        assert m.get("data-app") in apps
+        assert mark_app(m) in apps
+        assert m.get("data-a") == mark_app(m).removeprefix("app")  # the collation's ids are numbered: the short form
     # each app is marked in the base column with exactly its lemma, and in each witness with its reading
     # (an unknown character reads as UNKNOWN_CHAR and shows as the mark 〓)
     base_texts = _mark_texts(doc, col.base)
@@ -143,7 +145,7 @@ def test_variant_marks_carry_type_and_app_and_cover_the_reading(built, name):
             assert got == shown(r.text), (a.id, s, r.text, got)
     # the base column's marks say the app's type; the witness's say the reading's
     a = next(a for a in col.apps if a.type == "substantive")
-    lem = doc.xpath(f"//div[@data-wit='{col.base}']//mark[@data-app='{a.id}']")[0]
+    lem = next(m for m in doc.xpath(f"//div[@data-wit='{col.base}']//mark") if mark_app(m) == a.id)
     assert variant_class(a.type) in lem.get("class").split()
     # the short classes: one per type, each read by edition.css (its toolbar switch hides it)
     assert len(set(VARIANT_CLASS.values())) == len(VARIANT_CLASS)
@@ -273,7 +275,8 @@ def test_layers_pages_gaps_and_permalinks(built):
     tools = json.loads(doc.get_element_by_id("bar-tools").get("data-tools"))  # the toggles edition.js draws
     assert {k for k, _zh in tools["l"]} >= {"jing", "zhu", "shu", "an"}
     pb = doc.get_element_by_id("JS-p13a")
-    assert pb.get("href") == "#JS-p13a" and "pb" in pb.get("class")
+    assert "pb" in pb.get("class") and pb.get("href") is None  # edition.js makes its href="#JS-p13a" at load
+    assert pb.get("title").startswith("JS ") and pb.text_content() == "13a"  # what a reader without scripts sees
     ids = doc.xpath("//@id")
     assert len(ids) == len(set(ids)), "ids must be unique"
     for r in built["cols"]["dasheyi"].rows:
@@ -388,7 +391,7 @@ def test_cli_render_from_tei_files(built, capsys):
         assert (out / name).is_file(), name
     a = whole_view(out, "dasheyi.html")
     b = page(built, "dasheyi.html")
-    key = lambda doc: [(m.get("data-app"), m.get("class")) for m in doc.xpath("//main//mark[@data-app]")]
+    key = lambda doc: [(mark_app(m), m.get("class")) for m in doc.xpath("//main//mark")]
     assert key(a) == key(b)
     # without verdicts the index gives the note count
     idx = lxml.html.parse(str(out / "index.html")).getroot()
@@ -439,13 +442,37 @@ def test_a_lost_page_is_shown_where_it_stands():
     assert doc.text_content().replace("〔缺〕", "").count("奠觶于") == 1
 
 
+
+def test_a_page_anchor_leaves_out_only_the_tooltip_search_js_can_make():
+    from jiaokan.model import Loc, PageBreak, Piece, Text, Unit
+    from jiaokan.render.inline import ColumnWriter, PageIds, page_title
+
+    breaks = [PageBreak("001-1b", facs="KR1d0030_WYG_001-1b"),    # the rule's: 卷一 葉一b, this witness's image
+              PageBreak("001-2a", facs="KR1d0030_WYG_001-2a"),
+              PageBreak("001-2b", facs="OTHER_001-2b"),            # another image stem: written
+              PageBreak("008-101a", facs="KR1d0030_WYG_008-101a"),  # a leaf past the rule's 99: written
+              PageBreak("3a", facs="KR1d0030_WYG_3a", juan="2"),   # a leaf whose 卷 the label does not say: written
+              PageBreak("001-3a", facs="scan-17.png"),             # an image not named by the label: written
+              PageBreak("001-3b")]                                  # no image: written
+    pages = PageIds()
+    col = ColumnWriter("JS", None, pages)
+    col.add_unit(Unit("JS.1", [Piece("jing", [x for pb in breaks for x in (pb, Text("之"))], Loc(1, "1a"), id="JS.1.jing1")]))
+    doc = lxml.html.fragment_fromstring(str(col.html()), create_parent="div")
+    got = [(a.text_content(), a.get("title")) for a in doc.find_class("pb")]
+    assert [n for n, _t in got] == [pb.n for pb in breaks]
+    assert [t for _n, t in got] == [None, None] + [page_title("JS", pb) for pb in breaks[2:]]
+    assert page_title("JS", breaks[0]) == "JS 卷一 葉一b · KR1d0030_WYG_001-1b"
+    assert pages.facs_attr() == "JS:KR1d0030_WYG"  # what search.js composes the two left out from
+    assert all(a.get("href") is None for a in doc.find_class("pb"))  # edition.js: href="#ID"
+
+
 # ---------------------------------------------------------------- modern punctuation, folded
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 _PIECES = st.lists(st.one_of(
     st.text(alphabet="之乎者也,。、;:「」《》?!‸〔缺〕〓 ab", max_size=8),
-    st.sampled_from(['<mark class="v v-omission" data-app="a1" title="a, b: c.">', "</mark>", "&amp;", "&#34;",
+    st.sampled_from(['<mark class="v v-omission" data-app="a1" title="a, b: c.">', '<mark class=v-or data-a=12>', "</mark>", "&amp;", "&#34;",
                      '<span class="gap" title="lost, here">', "</span>", "<br>"])), max_size=12)
 
 

@@ -336,6 +336,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         "apps": app_data(col, numbers) if col else {},
         "apps_src": apps_src(ch),
         "view": "parallel",
+        "facs": pages.facs_attr(),  # the stems of the leaves' images: search.js makes the anchors' titles
         "lang": lang_of(ch.witnesses[ch.base].meta.script),
         "nchanges": sum(len(x) for x in ems.values()) if ems else 0,
     }
@@ -490,6 +491,7 @@ def base_context(ch: Chapter, verdicts: Verdicts | None = None, emended: bool = 
         "apps": app_data(col, numbers) if col else {},
         "apps_src": apps_src(ch),
         "view": "base",
+        "facs": pages.facs_attr(),  # the stems of the leaves' images: search.js makes the anchors' titles
         "emends": bool(ems),
         "reader": base,
         "lang": lang_of(w.meta.script),

@@ -73,6 +73,28 @@ def variant_class(vtype: str) -> str:
     return VARIANT_CLASS.get(vtype) or f"v-{vtype}"
 
 
+#: an apparatus entry's id as the collation numbers them (collate/engine.py: app1 … appN)
+_APP_NUMBERED = re.compile(r"app(\d+)")
+
+
+def mark_app_attr(app: str) -> str:
+    """The attribute that ties a variant mark to its apparatus entry, written once per mark (45,000 in the book):
+    ``data-a=12`` (digits need no quotes in HTML) for the collation's numbered ``app12``, ``data-app="ID"`` for any
+    other id.  edition.js (``expandMarks``) makes every mark ``class="v …" data-app="app12"`` at load, as the
+    scripts read it; :func:`mark_app` reads it back on the Python side."""
+    m = _APP_NUMBERED.fullmatch(app)
+    return f'data-a={m.group(1)}' if m else f'data-app="{esc(app)}"'
+
+
+def mark_app(el) -> str | None:
+    """The apparatus entry of a mark element as written by :func:`mark_app_attr` (an lxml element); None for none."""
+    app: str | None = el.get("data-app")
+    if app is not None:
+        return app
+    n: str | None = el.get("data-a")
+    return None if n is None else "app" + n
+
+
 #: script → BCP 47 tag (:func:`lang_of`, asked per column of every row)
 _LANGS = {"simplified": "lzh-Hans", "traditional": "lzh-Hant"}
 

@@ -5,10 +5,12 @@ characters exactly as :func:`jiaokan.collate.layertext.layer_text` does (Text an
 Gaiji characters of the layer's pieces, labels and notes skipped), so the marks of
 :mod:`.marks` land on the characters the apparatus means.  Inline nodes:
 
-* Text → text, cut into ``<mark class="v v-TYPE" data-app=…>`` (:func:`.html.variant_class`) segments where a mark covers it;
+* Text → text, cut into ``<mark class="v-TYPE" data-a=…>`` (:func:`.html.variant_class`, :func:`.html.mark_app_attr`)
+  segments where a mark covers it;
 * Label (郑注, 疏 …) → a small quiet label;
 * Gaiji → the resolved character (the entity in the tooltip) or, unknown, the mark 〓 with its code in the tooltip;
-* PageBreak → an anchor ``SIGLUM-pN`` with a small margin label (a permalink per page);
+* PageBreak → an anchor ``SIGLUM-pN`` with a small margin label (a permalink per page: its ``href=#ID`` edition.js
+  gives at load; without scripts the label and its tooltip show, not a link);
 * Gap (a lost page) → a bracketed 〔缺〕 with the transcribers' words in its tooltip;
 * LineBreak → not shown; the piece's tooltip gives its page and source lines;
 * Note (案) → a small bracketed note at its place, with its verdict badge when known.
@@ -16,6 +18,7 @@ Gaiji characters of the layer's pieces, labels and notes skipped), so the marks 
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
@@ -26,7 +29,7 @@ from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, Note,
                      Unit, code_codepoint, describe_codepoint)
 from ..normalize import strip_ignorable
 from .cite import leaf_ref
-from .html import LAYER_ZH, SUBTYPE_CLASS, attrs, esc, page_id, variant_class
+from .html import LAYER_ZH, SUBTYPE_CLASS, attrs, esc, mark_app_attr, page_id, variant_class
 from .marks import Mark
 from .notes import Verdicts, note_html
 
@@ -43,9 +46,34 @@ class _PieceOut:
 
 @dataclass
 class PageIds:
-    """Page anchors already used on a page (an id must be unique)."""
+    """Page anchors already used on a page (an id must be unique), and the image file stem of each witness's leaves
+    (:meth:`bare_title`)."""
 
     used: set[str] = field(default_factory=set)
+    facs: dict[str, str] = field(default_factory=dict)  # siglum → ``KR1d0030_WYG`` of its leaves ``…_001-1b``
+
+    def bare_title(self, siglum: str, pid: str, pb: PageBreak) -> bool:
+        """Whether the tooltip of a page anchor (:func:`page_title`) may be left to search.js
+        (``pageTitles``), which makes it at load from the anchor's id and label and the page's ``data-facs``
+        (:meth:`facs_attr`): the id begins ``SIGLUM-p``, the image is this witness's one stem and the label, and
+        the label's 卷 and 葉 are those of the rule search.js knows (``leafRef``).  Some 7,000 anchors in the book,
+        half their bytes; any other (a label outside the rule, another image name) keeps its title written."""
+        from .search_index import leaf_by_rule  # (it imports this module)
+
+        if not pb.facs or "-" in siglum or " " in siglum or ":" in siglum or not pid.startswith(siglum + "-p"):
+            return False
+        tail = "_" + pb.n
+        if not pb.facs.endswith(tail) or len(pb.facs) == len(tail):
+            return False
+        stem = pb.facs[:-len(tail)]
+        if " " in stem or self.facs.setdefault(siglum, stem) != stem:
+            return False
+        juan, leaf = leaf_ref(pb.n, pb.juan, "")  # as page_title says them
+        return bool(juan) and leaf_by_rule(pb.n, "") == [juan, leaf]
+
+    def facs_attr(self) -> str:
+        """``data-facs`` of the page's ``main``: ``JS:KR1d0030_WYG ZS:KR1d0028_WYG`` (:meth:`bare_title`)."""
+        return " ".join(f"{s}:{stem}" for s, stem in self.facs.items())
 
     def take(self, siglum: str, n: str) -> str:
         base = page_id(siglum, n)
@@ -85,6 +113,7 @@ class ColumnWriter:
         self._zero: dict[str, dict[int, list[Mark]]] = {}
         self._open: Mark | None = None
         self._cls_cache: dict[tuple[str, str | None], str] = {}  # (type, subtype) → a mark's class
+        self._open_cache: dict[tuple[str, str | None], str] = {}  # (type, subtype) → ``<mark class=… ``
         self._last_piece: dict[str, _PieceOut] = {}
         self._units: list[tuple[Unit, Div | None, list[_PieceOut]]] = []
         # per layer, the offsets where something may happen to the text (a mark opens, ends or is about to end,
@@ -267,7 +296,8 @@ class ColumnWriter:
         elif isinstance(node, Gap):
             self._close(parts)
             title = f"{self.siglum}：底本于此缺{'葉' if node.unit == 'page' else '文'}" + (f"（{node.desc}）" if node.desc else "")
-            parts.append(f'<span{attrs(cls="gap", title=title, role="note", aria_label=title)}>〔缺〕</span>')
+            # its accessible name is its title (no aria-label repeating it: the name a screen reader reads is the same)
+            parts.append(f'<span{attrs(cls="gap", title=title, role="note")}>〔缺〕</span>')
 
     def _chars(self, s: str, layer: str, parts: list[str], gaiji: Gaiji | None = None) -> None:
         cover = self._cover.get(layer, {})
@@ -389,13 +419,14 @@ class ColumnWriter:
             self._open = None
 
     def _mark_cls(self, m: Mark) -> str:
-        """A mark's class: ``v``, its type (:func:`variant_class`), a subtype edition.css draws (:data:`SUBTYPE_CLASS`).
+        """A mark's class: its type (:func:`variant_class`), a subtype edition.css draws (:data:`SUBTYPE_CLASS`);
+        the class ``v`` every mark has edition.js adds at load (``expandMarks``), with the entry's id.
         Its keyboard access (the first mark of an entry in a cell a tab stop and a button, the others
         ``tabindex=-1``) edition.js gives at load (``keyboardMarks``): in the page it was a third of every
         mark's bytes."""
         cls = self._cls_cache.get((m.type, m.subtype))
         if cls is None:
-            cls = "v " + variant_class(m.type)
+            cls = variant_class(m.type)
             sub = SUBTYPE_CLASS.get(m.subtype or "")
             if sub:
                 cls += " " + sub
@@ -403,23 +434,37 @@ class ColumnWriter:
         return cls
 
     def _mark_open(self, m: Mark) -> str:
-        return f'<mark class="{self._mark_cls(m)}" data-app="{esc(m.app)}">'
+        head = self._open_cache.get((m.type, m.subtype))
+        if head is None:  # one class (most marks: v-or) needs no quotes in HTML
+            cls = self._mark_cls(m)
+            head = self._open_cache[(m.type, m.subtype)] = (
+                f"<mark class={cls} " if _BARE_VALUE.fullmatch(cls) else f'<mark class="{cls}" ')
+        return f"{head}{mark_app_attr(m.app)}>"
 
     def _insertion(self, m: Mark) -> str:
         # ``v-lem`` on the base's side (a reading the base lacks): edition.js names the sign for the tooltip and the
         # screen reader from it (ins-base, ins-wit) in the interface's language at load
         lem = " v-lem" if m.lem else ""
-        out = [f'<mark class="{self._mark_cls(m)} v-ins{lem}" data-app="{esc(m.app)}">‸</mark>']
+        out = [f'<mark class="{self._mark_cls(m)} v-ins{lem}" {mark_app_attr(m.app)}>‸</mark>']
         self._maybe_ref(out, m)
         return "".join(out)
 
     def _pb(self, pb: PageBreak) -> str:
         pid = self.pages.take(self.siglum, pb.n)
         self.page = pb.n
-        juan, leaf = leaf_ref(pb.n, pb.juan, "")
-        title = f"{self.siglum} " + " ".join(x for x in (juan, leaf) if x) + (f" · {pb.facs}" if pb.facs else "")
-        return (f'<a{attrs(cls="pb", id=pid, href="#" + pid, title=title)}>'
+        title = None if self.pages.bare_title(self.siglum, pid, pb) else page_title(self.siglum, pb)
+        return (f'<a{attrs(cls="pb", id=pid, title=title)}>'
                 f'<span>{escape(pb.n)}</span></a>')  # its sign | is edition.css's .pb::before, its label the span
+
+
+#: an attribute value HTML reads without quotes (no space, quote, =, <, >, ` or &)
+_BARE_VALUE = re.compile(r"[\w-]+")
+
+
+def page_title(siglum: str, pb: PageBreak) -> str:
+    """A page anchor's tooltip: ``JS 卷一 葉一b · KR1d0030_WYG_001-1b`` (search.js ``pageTitles`` makes the same)."""
+    juan, leaf = leaf_ref(pb.n, pb.juan, "")
+    return f"{siglum} " + " ".join(x for x in (juan, leaf) if x) + (f" · {pb.facs}" if pb.facs else "")
 
 
 def _row_styles(slots: list[int]) -> Iterator[str | None]:
@@ -482,6 +527,7 @@ def _gaiji(g: Gaiji) -> str:
     held = code_codepoint(g.code)
     title = (f"未识之字：原文为 {describe_codepoint(held)}" if held is not None
              else f"未识之字：外字 &{g.code}; 无对应")
-    return (f'<span{attrs(cls="gaiji gaiji-unknown", title=title, data_code=g.code, role="img", aria_label=title)}>'
+    # named by its title, as the gap above
+    return (f'<span{attrs(cls="gaiji gaiji-unknown", title=title, data_code=g.code, role="img")}>'
             f'{UNKNOWN_MARK}</span>')
 

@@ -27,11 +27,11 @@ def rows_html(rows: list[dict], lang: str) -> Markup:
     for r in rows:
         rid = esc(r["id"])
         cls = "row" + (" solo" if r["solo"] else "") + (" gappy" if r["absent"] else "")
-        out.append(f'<section class="{cls}" id="{rid}">\n<div class="row-head"><a class="plink" href="#{rid}">'
-                   f'§{r["n"]}</a>')
+        # the row's permalinks: their href (#the row's id, #the passage id they show) edition.js gives at load
+        # (expandMarks); without scripts they show, not as links
+        out.append(f'<section class="{cls}" id="{rid}">\n<div class="row-head"><a class="plink">§{r["n"]}</a>')
         if r["passage"]:
-            pid = esc(r["passage"])
-            out.append(f'<a class="pid" href="#{pid}">{pid}</a>')
+            out.append(f'<a class="pid">{esc(r["passage"])}</a>')
         out.append("</div>\n")
         slots = r["slots"]
         out.append(f'<div class="cols aligned" style="--slots:{slots}">\n' if slots else '<div class="cols">\n')

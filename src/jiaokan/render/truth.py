@@ -32,6 +32,7 @@ from typing import Iterable
 from ..emend.verdict import UNCOVERED, ClaimEvidence, NoteVerdict
 from ..emend.words import internal_words  # the one list of words a reader must not see (re-exported)
 from ..normalize import is_ignorable, key
+from .html import mark_app
 
 #: Verdicts a page can show: the check's, ``uncertain`` (the evidence does not carry a verdict) and
 #: ``unchecked`` (the note makes no claim a witness here can speak to).
@@ -251,11 +252,12 @@ def _check_marks(doc, apps: dict) -> Iterable[str]:
     for col in doc.xpath("//div[contains(@class,'col ')][@data-wit] | //div[@class='col'][@data-wit]"):
         s = col.get("data-wit")
         spans: dict[str, list[str]] = {}
-        for m in col.xpath(".//mark[contains(concat(' ', @class, ' '), ' v ')][@data-app]"):
+        for m in col.xpath(".//mark[@data-a or @data-app]"):  # a variant mark (html.mark_app_attr)
+            aid = mark_app(m) or ""
             if "v-ins" in m.get("class", "").split():
-                spans.setdefault(m.get("data-app"), [])
+                spans.setdefault(aid, [])
                 continue
-            spans.setdefault(m.get("data-app"), []).append(
+            spans.setdefault(aid, []).append(
                 "".join(m.xpath(f".//text()[{_NOT_TEXT}]")))
         for aid, parts in spans.items():
             a = apps.get(aid)

@@ -33,6 +33,22 @@
      hidden (data-emends, data-base: render/chapter.py parallel_context) */
   var EMENDED = !!(text && text.hasAttribute("data-emends") && /(^\?|&)v=emended(&|$)/.test(location.search) &&
     (!text.classList.contains("parallel") || (READER && READER === text.getAttribute("data-base"))));
+  /* what the page leaves out of every variant mark, page anchor and row head as derivable (render/html.py
+     mark_app_attr, render/inline.py _pb, render/rowhtml.py), made here before anything reads them: a mark's class v
+     and its entry's id (data-a="12" → data-app="app12"); a page anchor's and a row's permalinks' href */
+  (function expandMarks() {
+    document.querySelectorAll("mark[data-a], mark[data-app]").forEach(function (m) {
+      if (!m.hasAttribute("data-app")) m.setAttribute("data-app", "app" + m.getAttribute("data-a"));
+      m.classList.add("v");
+    });
+    document.querySelectorAll("a.pb[id]:not([href])").forEach(function (a) { a.setAttribute("href", "#" + a.id); });
+    /* a row's permalinks (render/rowhtml.py): §N to its row, the passage id to itself */
+    document.querySelectorAll(".row-head a.plink:not([href]), .row-head a.pid:not([href])").forEach(function (a) {
+      var sec = a.closest("section[id]");
+      if (a.classList.contains("pid")) a.setAttribute("href", "#" + a.textContent);
+      else if (sec) a.setAttribute("href", "#" + sec.id);
+    });
+  })();
   /* keyboard and screen-reader access of the text's buttons, given here and not written in the page (a third
      of every variant mark's bytes): the first mark of an apparatus entry in a cell (a witness's column of a row,
      a row of the base text) is a tab stop and a button, the entry's other marks there are not tab stops; a 案

@@ -80,6 +80,22 @@
     return null;
   }
 
+  /* a page anchor's tooltip, SIGLUM 卷一 葉一b · STEM_001-1b, where the page leaves it out as derivable
+     (render/inline.py PageIds.bare_title): the siglum from its id (SIGLUM-pLABEL), the 卷 and 葉 of its label by
+     the rule above, the image from main's data-facs (SIGLUM:STEM …) */
+  (function pageTitles() {
+    var main = document.getElementById("text"), facs = {};
+    if (!main || !main.hasAttribute("data-facs")) return;
+    main.getAttribute("data-facs").split(" ").forEach(function (x) {
+      var i = x.indexOf(":");
+      if (i > 0) facs[x.slice(0, i)] = x.slice(i + 1);
+    });
+    document.querySelectorAll("a.pb[id]:not([title])").forEach(function (a) {
+      var s = a.id.slice(0, a.id.indexOf("-p")), n = a.textContent, r = leafRef(n, "");
+      if (s && facs[s] && r) a.title = s + " " + r.join(" ") + " · " + facs[s] + "_" + n;
+    });
+  })();
+
   /* a chapter's data as the scripts read it, made once from the file's compact form (render/search_index.py
      chapter_index): each witness's pages (wit.pages: label → [卷, 葉]), the citation records' pieces and places
      (rec: [piece id, per page [page, offset, line, offset, line …]]), the streams' anchors ([offset, id, row])
