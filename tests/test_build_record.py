@@ -162,3 +162,12 @@ def test_the_summary_follows_the_pipeline(tmp_path):
     relayer = at("ZS: ")
     assert "inferred boundaries" in lines[relayer]
     assert at("siglum") < relayer < at("collation ") < at("案 notes of") < at("HTML edition")
+
+
+def test_a_journal_line_the_recorder_did_not_write_is_skipped_not_raised():
+    """A journal is read back after a build that stopped short; a line that is JSON but not a (path, size)
+    pair (a number, an object, a triple: a journal edited or overwritten) is skipped like a torn one, where
+    unpacking it raised a TypeError out of the next build."""
+    from jiaokan.outputs import _parse_journal
+
+    assert _parse_journal(b'["tei/a.xml", 3]\n5\n{"a": 1}\n[1, 2, 3]\n["x"') == {"tei/a.xml": 3}

@@ -209,7 +209,7 @@ def _parse_journal(data: bytes) -> dict[str, int] | None:
     for line in data.splitlines():
         try:
             rel, size = json.loads(line)
-        except ValueError:
+        except (ValueError, TypeError):  # torn, or not a pair: not a line the recorder wrote
             continue
         if isinstance(rel, str) and _safe(rel) and isinstance(size, int):
             out[rel] = size
