@@ -204,7 +204,28 @@ def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict, lines: schema
     for name in overrides.keys() - used:  # a misspelt file name would otherwise change nothing, silently
         raise InputError(str(mpath), f"[[witness]] number {i}: overrides for {name!r}, which is not one of its files",
                          lines.of("witness", i, "overrides"))
-    return sorted(out, key=lambda e: (_juan_key(e.meta.juan or _juan_of_name(e.path.name)), e.path.name))
+    out.sort(key=lambda e: (_juan_key(e.meta.juan or _juan_of_name(e.path.name)), e.path.name))
+    _warn_once(_juan_gaps(mpath, i, w, out, lines))
+    return out
+
+
+def _juan_gaps(mpath: Path, i: int, w: dict, entries: list[Entry], lines: schema.Lines) -> list[str]:
+    """A warning for each 卷 missing between the first and the last of a ``files`` witness (numbered 卷 only).
+
+    Why: a file a pattern no longer matches (deleted, renamed, not copied) drops its 卷 from the
+    build without an error (the pattern still matches the others), and the 篇 it held are collated without
+    that witness: a scholar would read its absence as the witness's.  A 卷 before the first or after the
+    last cannot be told from a witness that has no more; one in between can.
+    """
+    nums = sorted({int(j) for e in entries if (j := e.meta.juan or _juan_of_name(e.path.name)).isdigit()})
+    missing = sorted(set(range(nums[0], nums[-1] + 1)) - set(nums)) if nums else []
+    if not missing:
+        return []
+    line = lines.of("witness", i, "files")
+    shown = "、".join(map(str, missing[:12])) + (" …" if len(missing) > 12 else "")
+    return [f"{mpath}{f':{line}' if line else ''}: warning: [[witness]] number {i} ({w.get('siglum')}): no file for "
+            f"卷 {shown} (its files go from 卷 {nums[0]} to 卷 {nums[-1]}); the 篇 of a missing 卷 are built "
+            "without this witness"]
 
 
 #: (folder, pattern, the folder's mtime) → the regular files it matches, sorted: expanded once
