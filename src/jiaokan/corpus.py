@@ -202,7 +202,8 @@ def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict, lines: schema
         meta.chapter = ""  # found from the text; the witness's chapter only fills what nothing places
         out.append(Entry(path, meta, group=i, override=str(o.get("chapter", ""))))
     for name in overrides.keys() - used:  # a misspelt file name would otherwise change nothing, silently
-        raise InputError(str(mpath), f"[[witness]] number {i}: overrides for {name!r}, which is not one of its files",
+        raise InputError(str(mpath), f"[[witness]] number {i}: overrides for {name!r}, which none of its 'files' "
+                          "matches (a misspelt name, or a file deleted or moved)",
                          lines.of("witness", i, "overrides"))
     out.sort(key=lambda e: (_juan_key(e.meta.juan or _juan_of_name(e.path.name)), e.path.name))
     _warn_once(_juan_gaps(mpath, i, w, out, lines))
