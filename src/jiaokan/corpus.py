@@ -185,8 +185,11 @@ def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict, lines: schema
         patterns = [patterns]
     overrides = w.get("overrides") or {}
     found: dict[Path, None] = {}  # ordered and O(1) to test: a list made 16k files quadratic
+    globbed: set[Path] = set()  # the files a pattern found (not named outright): whose 卷 must not skip one
     for pat in patterns:
         hits = _glob(corpus_dir, pat) if _is_glob(pat) else [corpus_dir / pat]
+        if _is_glob(pat):
+            globbed.update(hits)
         if not hits:  # a glob that matches nothing: a typo, not a missing file (which ingest reports on its own)
             raise InputError(str(mpath), f"[[witness]] number {i}: 'files' entry {pat!r} matches no file "
                               f"(relative to {corpus_dir})", lines.of("witness", i, "files"))
@@ -206,17 +209,19 @@ def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict, lines: schema
                           "matches (a misspelt name, or a file deleted or moved)",
                          lines.of("witness", i, "overrides"))
     out.sort(key=lambda e: (_juan_key(e.meta.juan or _juan_of_name(e.path.name)), e.path.name))
-    _warn_once(_juan_gaps(mpath, i, w, out, lines))
+    _warn_once(_juan_gaps(mpath, i, w, [e for e in out if e.path in globbed], lines))
     return out
 
 
 def _juan_gaps(mpath: Path, i: int, w: dict, entries: list[Entry], lines: schema.Lines) -> list[str]:
-    """A warning for each 卷 missing between the first and the last of a ``files`` witness (numbered 卷 only).
+    """A warning for each 卷 missing between the first and the last of the files a ``files`` witness's
+    patterns found (``entries``; numbered 卷 only).
 
     Why: a file a pattern no longer matches (deleted, renamed, not copied) drops its 卷 from the
     build without an error (the pattern still matches the others), and the 篇 it held are collated without
     that witness: a scholar would read its absence as the witness's.  A 卷 before the first or after the
-    last cannot be told from a witness that has no more; one in between can.
+    last cannot be told from a witness that has no more; one in between can.  Files named outright are
+    the user's choice (and one missing is an error of its own), so they are not asked.
     """
     nums = sorted({int(j) for e in entries if (j := e.meta.juan or _juan_of_name(e.path.name)).isdigit()})
     missing = sorted(set(range(nums[0], nums[-1] + 1)) - set(nums)) if nums else []
