@@ -3,13 +3,14 @@
 
 Usage::
 
-    python scripts/apparatus_rebuild.py                      # build/apparatus/*.xml (+ .json beside them)
+    python scripts/apparatus_rebuild.py                      # build/apparatus/*.xml (+ .json beside them, if any)
     python scripts/apparatus_rebuild.py APP.xml [APP.xml …]  # these apparatus files
     python scripts/apparatus_rebuild.py --collate W1 W2 [W3 …]  # collate witness files in memory, check TEI and JSON
 
 Each witness is read back by the rules of parallel segmentation
 (:func:`jiaokan.collate.apparatus_reader.rebuild_from_tei`) and out of the JSON
-alignment table (:func:`~jiaokan.collate.apparatus_reader.rebuild_from_json`), a reading
+alignment table (:func:`~jiaokan.collate.apparatus_reader.rebuild_from_json`; a build writes it, NAME.json
+beside NAME.xml, only with ``jiaokan build --apparatus-json``, and a file without one is checked from its TEI), a reading
 that points to another apparatus (the 注疏's 疏 in the 篇's ``NAME-shu``) read from there,
 and compared, layer by layer, with the witness's own layer text, both after the
 documented script fold (punctuation dropped, t2s).  Printed per witness and layer:

@@ -322,11 +322,14 @@ def zs_has_shu(w: Witness, uid: str) -> bool:
 
 # --- end to end: the shipped corpus and the Kanripo chapters --------------------------------------
 
-def test_every_collation_of_the_build_rebuilds(tmp_path):
+def test_every_collation_of_the_build_rebuilds_and_its_json_is_written_only_when_asked(tmp_path):
+    """``jiaokan build --apparatus-json`` writes each apparatus as lean JSON beside its TEI, and every witness
+    reads back out of both; a build without the flag writes the TEI alone, the same bytes, and the JSON the
+    build before wrote goes (the build's record of its files, :mod:`jiaokan.outputs`)."""
     out = tmp_path / "build"
-    assert jiaokan("build", "-q", "--out", str(out)).returncode == 0
+    assert jiaokan("build", "-q", "--out", str(out), "--apparatus-json").returncode == 0
     files = sorted((out / "apparatus").glob("*.xml"))
-    assert files
+    assert files and sorted((out / "apparatus").glob("*.json")) == [p.with_suffix(".json") for p in files]
     for p in files:
         root = etree.parse(str(p)).getroot()
         expected = {lw.siglum: witness_layers(read_tei(find_witness_file(lw.tei, p)), COLLATED_LAYERS)
@@ -334,6 +337,10 @@ def test_every_collation_of_the_build_rebuilds(tmp_path):
         assert _bad(compare_rebuild(expected, rebuild_from_tei(root, p))) == [], p.name
         data = json.loads(p.with_suffix(".json").read_text())
         assert _bad(compare_rebuild(expected, rebuild_from_json(data, p.with_suffix(".json")))) == [], p.name
+    tei = {p.name: p.read_bytes() for p in files}
+    assert jiaokan("build", "-q", "--out", str(out)).returncode == 0
+    assert not list((out / "apparatus").glob("*.json"))
+    assert {p.name: p.read_bytes() for p in (out / "apparatus").glob("*.xml")} == tei
 
 
 #: 集释 (WYG), 注疏 (WYG) and 四部丛刊 of one 篇 (the 集释 卷 that opens it): 士相見禮, 鄉射禮 (lost pages in

@@ -110,7 +110,8 @@ def test_init_and_build_the_book_from_the_kanripo_clones(tmp_path):
     jk = [sys.executable, "-m", "jiaokan"]
     r = subprocess.run(jk + ["init", str(KANRIPO), "-o", str(manifest)], capture_output=True)
     assert r.returncode == 0 and manifest.is_file(), r.stderr.decode()
-    args = jk + ["build", "--corpus", str(manifest), "--out", str(tmp_path / "X" / "build")]
+    # (with the apparatus as JSON too, which the build writes only when asked: both are read back below)
+    args = jk + ["build", "--corpus", str(manifest), "--out", str(tmp_path / "X" / "build"), "--apparatus-json"]
     if TEI_ALL.is_file():
         args += ["--tei-all", str(TEI_ALL)]
     r = subprocess.run(args, capture_output=True)

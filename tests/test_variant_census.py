@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from jiaokan.measure.variant_census import counts_by_chapter, gaiji_by_chapter, main, sample, substantive
 
 TEI_DOC = """<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader><encodingDesc><charDecl>
@@ -54,3 +56,14 @@ def test_hand_classes_beside_the_sample(tmp_path, capsys):
     lines = {ln.split()[1]: ln for ln in out.splitlines() if ln[:3].strip().isdigit()}
     assert "pian01" in lines["E"]  # entry-level call
     assert "unclassed 3" in out and "E 1" in out and "G 0" in out  # pian09's pair has two classes: unclassed
+
+
+def test_a_build_without_the_json_apparatus_is_refused_not_counted_as_nothing(tmp_path, capsys):
+    """A build writes its apparatus as JSON only with --apparatus-json: without it, no census of zeros."""
+    b = _build(tmp_path)
+    for f in (b / "apparatus").glob("*.json"):
+        f.unlink()
+    (b / "apparatus" / "pian09.xml").write_text("<TEI/>", encoding="utf-8")
+    with pytest.raises(SystemExit) as e:
+        main([str(b)])
+    assert e.value.code == 2 and "--apparatus-json" in capsys.readouterr().err

@@ -266,7 +266,7 @@ accept = ["㪺𣂏"]
 reject = ["匕七"]
 """, encoding="utf-8")
     out = tmp_path / "build"
-    assert run_build(tmp_path, out, quiet=True, jobs=1) == 0
+    assert run_build(tmp_path, out, quiet=True, jobs=1, apparatus_json=True) == 0
     assert (out / "variants-proposed.tsv").read_text(encoding="utf-8").startswith("# Variant pairs learned")
     gaiji = [r.split("\t") for r in (out / "gaiji-resolved.tsv").read_text(encoding="utf-8").splitlines()
              if not r.startswith("#")]

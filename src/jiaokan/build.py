@@ -2,7 +2,8 @@
 
 Stages run in order and each adds to the summary:
   1. ingest every witness → OUT/tei/<file stem>.xml (validated against the profile)
-  2. collate the witnesses that share a chapter → OUT/apparatus/<name>.xml and .json
+  2. collate the witnesses that share a chapter → OUT/apparatus/<name>.xml (and the same apparatus
+     as lean JSON, <name>.json, only when asked, ``apparatus_json``)
   3. anchor, apply and check the 案 notes → OUT/emend/ (verdicts feed the HTML; the emended
      witnesses whole as TEI only when asked, ``emended_tei``)
   4. render the HTML edition → OUT/site/index.html
@@ -72,6 +73,9 @@ class BuildResult:
     shu: list[tuple] = field(default_factory=list)
     #: also write each emended witness whole as TEI (``emend/STEM.emended.xml``; ``--emended-tei``)
     emended_tei: bool = False
+    #: also write each apparatus as lean JSON (``apparatus/NAME.json``; ``--apparatus-json``): it says nothing the
+    #: TEI apparatus does not (both rebuild every witness), and nothing in the build or the site reads it
+    apparatus_json: bool = False
     #: joined witnesses whose TEI is not written yet (``join_stage(write=False)``: after relayering)
     unwritten: list[str] = field(default_factory=list)
     #: id(witness read) → its sequence for the gaiji stage, made as it was read (:func:`_read_one`); the
@@ -456,7 +460,8 @@ class _Emended(_Outcome):
 
 def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None, out: Path,
                  tei_all: str | None, shu: bool = False, shu_of: tuple[str, str, str] | None = None) -> _Collated:
-    """Collate one 篇 and write its apparatus (TEI, JSON); errors are returned, never raised.
+    """Collate one 篇 and write its apparatus (TEI; JSON too with ``res.apparatus_json``); errors are
+    returned, never raised.
 
     ``shu``: the 疏 of the 注疏 (``stems[0]``) against the 单疏本's (:mod:`jiaokan.collate.shu`);
     ``shu_of``: (name, 注疏 stem, 单疏本 stem) of the 篇's 疏 collation, which its apparatus points to for
@@ -481,7 +486,8 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
 
             where = shu_elsewhere(res.witnesses[shu_of[1]], res.witnesses[shu_of[2]], shu_of[0])
         xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names, elsewhere=where)
-        write_lean_json(col, out / "apparatus" / f"{name}.json", where)
+        if res.apparatus_json:
+            write_lean_json(col, out / "apparatus" / f"{name}.json", where)
         return col, xml
 
     done = r.guard(f"collation {name}", (CollationError, InvalidOutput), step)
@@ -973,10 +979,11 @@ def _untimed(name: str, res: "BuildResult") -> Iterator[None]:
 
 def run_build(corpus: Path, out: Path, *, quiet: bool = False, verbose: bool = False, tei_all: str | None = None,
               jobs: int | None = None, site_tei: bool = False, emended_tei: bool = False,
-              stage_hook: StageHook | None = None) -> int:
+              apparatus_json: bool = False, stage_hook: StageHook | None = None) -> int:
     """The whole pipeline; ``jobs``: how many 篇 to collate at once (default: the machine's cores);
     ``site_tei``: copy the TEI files into the site (:func:`render_stage`); ``emended_tei``: write each
-    emended witness whole as TEI too (:attr:`BuildResult.emended_tei`); ``stage_hook``: see
+    emended witness whole as TEI too (:attr:`BuildResult.emended_tei`); ``apparatus_json``: write each
+    apparatus as lean JSON too (:attr:`BuildResult.apparatus_json`); ``stage_hook``: see
     :data:`StageHook`; ``verbose``: the summary lists the stale files removed (:mod:`jiaokan.outputs`)."""
     from .normalize.gaiji import set_parallel_resolutions
 
@@ -985,15 +992,17 @@ def run_build(corpus: Path, out: Path, *, quiet: bool = False, verbose: bool = F
     set_parallel_resolutions({})
     with collector_paused(), recording(out) as record:  # every file written, to remove what the next build does not
         return _run_build(corpus, out, quiet=quiet, tei_all=tei_all, jobs=jobs, site_tei=site_tei,
-                          emended_tei=emended_tei, stage=stage_hook or _untimed, record=record, verbose=verbose)
+                          emended_tei=emended_tei, apparatus_json=apparatus_json, stage=stage_hook or _untimed,
+                          record=record, verbose=verbose)
 
 
 def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, jobs: int | None,
-               site_tei: bool, emended_tei: bool, stage: StageHook, record: Recorder, verbose: bool) -> int:
+               site_tei: bool, emended_tei: bool, apparatus_json: bool, stage: StageHook, record: Recorder,
+               verbose: bool) -> int:
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     t0 = time.perf_counter()
     checked_all, tei_all = tei_all, None  # the stages check the profile; tei_all is checked once, at the end
-    res = BuildResult([], emended_tei=emended_tei)
+    res = BuildResult([], emended_tei=emended_tei, apparatus_json=apparatus_json)
     with stage("manifest", res):
         entries = res.entries = load_manifest(corpus)
         specs = load_collations(corpus, entries)  # a bad [[collation]] stops the build before anything is written

@@ -386,7 +386,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     gc.disable()  # run_build pauses the collector (see collector_paused); here also while its summary prints
     try:
         return run_build(corpus, Path(args.out), quiet=args.quiet, verbose=args.verbose > 0, tei_all=args.tei_all,
-                         jobs=args.jobs, site_tei=args.site_tei, emended_tei=args.emended_tei)
+                         jobs=args.jobs, site_tei=args.site_tei, emended_tei=args.emended_tei,
+                         apparatus_json=args.apparatus_json)
     finally:
         if was:  # main() may run in a caller's process (tests, notebooks): give the collector back
             gc.enable()
@@ -633,6 +634,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--emended-tei", action="store_true",
                    help="also write each witness with its 案 emendations applied as TEI, OUT/emend/STEM.emended.xml "
                         "(default: the changes only, OUT/emend/STEM.apparatus.xml, pointing into OUT/tei/)")
+    s.add_argument("--apparatus-json", action="store_true",
+                   help="also write each apparatus as lean JSON, OUT/apparatus/NAME.json (jiaokan-lean-table: its rows, "
+                        "variants and readings), for scripts that read JSON (default: the TEI apparatus only, "
+                        "OUT/apparatus/NAME.xml, which holds the same)")
     s.set_defaults(func=cmd_build)
     s = sub.add_parser("init", help="find witness files, group them into witnesses and write a corpus.toml",
                        description="Look through PATH... (folders such as Kanripo clones, or files) for witness files,\n"

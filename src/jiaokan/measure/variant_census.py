@@ -3,7 +3,8 @@
 Why: "how many of the substantive variants are only 异体 the fold does not know" is answered by reading
 a sample, and "how many gaiji stay unknown" by counting; both must be measured the same way before and
 after a change, and on 篇 the change was not tuned on.  The numbers come from a build's own outputs
-(``apparatus/*.json``, ``tei/*.xml``), so any build can be measured, also an old one.
+(``apparatus/*.json``, which ``jiaokan build --apparatus-json`` writes, and ``tei/*.xml``), so any such build can
+be measured, also an old one.
 """
 
 from __future__ import annotations
@@ -153,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
                          "sampled reading, with the count of graphic variants (G) among those classed")
     args = ap.parse_args(argv)
     only = {x.strip() for x in args.only.split(",") if x.strip()} or None
+    if not any((args.build / "apparatus").glob("*.json")):  # counted from nothing, every type would read 0
+        ap.error(f"{args.build / 'apparatus'} holds no JSON apparatus (NAME.json): build with "
+                 "`jiaokan build --apparatus-json`")
     counts = counts_by_chapter(args.build / "apparatus", only)
     types = ("substantive", "orthographic", "taboo", "uncertain", "omission", "addition", "transposition")
     print("篇        " + " ".join(f"{t[:11]:>12s}" for t in types))
