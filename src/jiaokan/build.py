@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TypeVar
 
 from .collate.apparatus import write_apparatus
+from .collate.elsewhere import LayerElsewhere
 from .collate.engine import collate
 from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
@@ -435,6 +436,8 @@ class _Collated(_Outcome):
     xml: Path | None = None
     valid: bool = True
     seconds: float = 0.0
+    #: the 疏 collation whose file the apparatus points to for the 注疏's 疏 (:mod:`jiaokan.collate.elsewhere`)
+    points_to: str | None = None
     #: the 案 notes of this 篇's witnesses, checked in the same worker (stem → result)
     emended: dict[str, _Emended] = field(default_factory=dict)
     #: a 疏 collation's measures (:class:`jiaokan.collate.shu.ShuReport` as a dict)
@@ -465,7 +468,7 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
     t0 = time.perf_counter()
     r = _Collated(name=name)
     ws = [res.witnesses[s] for s in stems]
-    names = {w.meta.siglum: f"../tei/{s}.xml" for s, w in zip(stems, ws)}  # relative to apparatus/
+    names = _apparatus_names(res, stems)
 
     def step() -> tuple[Collation, Path]:
         if shu:
@@ -475,14 +478,9 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
             r.shu_report = report.as_dict()
         else:
             col = collate(ws, base=base)
-        where = None
-        if shu_of is not None:
-            from .collate.shu import shu_elsewhere
-
-            where = shu_elsewhere(res.witnesses[shu_of[1]], res.witnesses[shu_of[2]], shu_of[0])
-        xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names, elsewhere=where)
-        write_lean_json(col, out / "apparatus" / f"{name}.json", where)
-        return col, xml
+        where = _shu_elsewhere(res, shu_of)
+        r.points_to = where.name if where is not None else None
+        return col, _write_collation(col, out, name, names, where)
 
     done = r.guard(f"collation {name}", (CollationError, InvalidOutput), step)
     if done is None:
@@ -493,6 +491,52 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
     r.errors.extend(f"{r.xml}: {err}" for err in errors)
     r.col, r.seconds = col, time.perf_counter() - t0
     return r
+
+
+def _apparatus_names(res: BuildResult, stems: list[str]) -> dict[str, str]:
+    """Siglum → its witness TEI file, as an apparatus names it (relative to OUT/apparatus/)."""
+    return {res.witnesses[s].meta.siglum: f"../tei/{s}.xml" for s in stems}
+
+
+def _write_collation(col: Collation, out: Path, name: str, names: dict[str, str],
+                     where: LayerElsewhere | None) -> Path:
+    """The apparatus of ``col`` → OUT/apparatus/NAME.xml and NAME.json; ``where``: the 疏 collation its 注疏's 疏
+    points to (:mod:`jiaokan.collate.elsewhere`), None: copied whole."""
+    xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names, elsewhere=where)
+    write_lean_json(col, out / "apparatus" / f"{name}.json", where)
+    return xml
+
+
+def _shu_elsewhere(res: BuildResult, shu_of: tuple[str, str, str] | None) -> LayerElsewhere | None:
+    """Where the 篇's 疏 collation ``shu_of`` (name, 注疏 stem, 单疏本 stem) holds the 注疏's 疏, or None.
+
+    Why a failure here is None and no error: it is the 疏 collation's own (the same resolution of the same
+    witnesses, :func:`jiaokan.collate.shu.shu_elsewhere`), reported by its step; the 篇's apparatus keeps its
+    copy of the 疏 rather than fail with it."""
+    if shu_of is None:
+        return None
+    from .collate.shu import shu_elsewhere
+
+    try:
+        return shu_elsewhere(res.witnesses[shu_of[1]], res.witnesses[shu_of[2]], shu_of[0])
+    except Exception:
+        return None
+
+
+def _unpoint(r: _Collated, t: _Todo, res: BuildResult, out: Path, tei_all: str | None) -> None:
+    """The 篇's apparatus written again with its copy of the 注疏's 疏: the 疏 collation it points to was not
+    written in this build (it failed, or its worker's result was lost), and a pointer must never name a file that
+    is not there or one an earlier build left (which the stale-file sweep removes, :mod:`jiaokan.outputs`).
+
+    Why after the fact: the 篇 and its 疏 are collated in steps of their own (in parallel with ``--jobs``), and
+    the 篇's apparatus is written in its step, before the 疏's result is known; a 疏 collation fails rarely, so
+    writing the 篇 twice then costs less than making every 篇 wait for its 疏."""
+    assert r.col is not None
+    r.xml = _write_collation(r.col, out, t.name, _apparatus_names(res, t.stems), None)
+    r.points_to = None
+    errors = _checked(r.xml, tei_all)
+    r.valid = not errors
+    r.errors.extend(f"{r.xml}: {err}" for err in errors)
 
 
 def _light(r: _Collated) -> _Collated:
@@ -654,6 +698,8 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         if not col.witnesses:  # back from a worker without them (_light): the build holds them
             col.attach_witnesses(r.sigla, {w.meta.siglum: w for w in (res.witnesses[s] for s in t.stems)})
         res.collations[t.name] = col
+        if r.points_to is not None and results[r.points_to].xml is None:  # its 疏 collation was not written
+            _unpoint(r, t, res, out, tei_all)
         res.pairs[t.name] = r.pairs
         c = r.counts
         rows.append((t.name, t.chapter, " ".join(col.sigla), col.base, len(col.rows),
