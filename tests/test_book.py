@@ -188,6 +188,27 @@ def test_one_bad_file_gets_its_line_and_the_rest_of_the_book_builds(tmp_path):
     assert re.search(r"^1 file\(s\) could not be read.*KR1d0026_004\.txt$", r.stdout.decode(), re.M)  # and names it
 
 
+def test_the_pian_table_marks_the_pian_a_file_not_read_may_hold(tmp_path):
+    """Stop 32's trial: with a 卷 refused, the 篇 table listed its 篇 as if whole (the error line came after it).
+    SB 卷 4 (鄉飲酒禮) cut off: the 篇 from the last of SB 卷 3 (士相見禮: a 卷 may end mid-篇) on are marked, not
+    士昏禮 before them (SB 卷 2 and 3 read)."""
+    _copy_kanripo(tmp_path, [f"KR1d00{t}_00{j}.txt" for t in ("26", "28") for j in (2, 3, 4)])
+    bad = tmp_path / "KR1d0026_004.txt"
+    bad.write_text(bad.read_text(encoding="utf-8") + "<pb:KR1d0026_SBCK_004-99a\n", encoding="utf-8")
+    (tmp_path / "corpus.toml").write_text(
+        '[[witness]]\nsiglum = "SB"\nfiles = ["KR1d0026_*.txt"]\n'
+        '[[witness]]\nsiglum = "ZS"\nfiles = ["KR1d0028_*.txt"]\n', encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "jiaokan", "build", "-q", "--corpus", str(tmp_path),
+                        "--out", str(tmp_path / "build")], capture_output=True)
+    assert r.returncode == 2
+    out = r.stdout.decode()
+    assert re.search(r"^篇\s+files\s+witnesses .* uncertain\s+not read$", out, re.M)
+    assert re.search(r"^士昏禮\s+2\s+SB ZS\s+pian02\s+[\d\s]+$", out, re.M)  # (no mark)
+    assert re.search(r"^士相見禮\s+2\s+SB ZS\s+pian03\s+[\d\s]+SB$", out, re.M)
+    assert re.search(r"^鄉飲酒禮\s+1\s+ZS\s+-\s+[\d\s]+SB$", out, re.M)
+    assert re.search(r"^1 file\(s\) could not be read.*'not read' in the 篇 table", out, re.M)
+
+
 def test_a_manifest_mixes_a_kanripo_clone_with_a_one_file_witness(tmp_path):
     """The 图书集成 乡射礼 (simplified, one file) joins the Kanripo 鄉射禮 (traditional, two 卷) in one collation."""
     from .conftest import corpus_file
@@ -203,6 +224,7 @@ def test_a_manifest_mixes_a_kanripo_clone_with_a_one_file_witness(tmp_path):
     xml = (tmp_path / "build" / "apparatus" / "pian05.xml").read_text(encoding="utf-8")
     assert set(re.findall(r'<witness xml:id="(\w+)"', xml)) == {"JS", "TS"}
     assert re.search(r"^鄉射禮\s+3\s+TS JS\s+pian05", r.stdout.decode(), re.M)
+    assert "not read" not in r.stdout.decode()  # every file read: the 篇 table as it always was
 
 
 def test_init_says_what_it_could_not_place_and_build_refuses_only_that_file(tmp_path):

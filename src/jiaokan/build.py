@@ -944,7 +944,7 @@ def pian_table(res: BuildResult, specs: list, erows: list[tuple]) -> str:
             n = notes.setdefault(canonical(e.meta.chapter), [0, 0, 0, 0, 0])
             for k, v in enumerate((r[3], r[5], r[6], r[7], r[8])):
                 n[k] += v
-    rows = []
+    rows: list[tuple] = []
     pians = list(dict.fromkeys(canonical(e.meta.chapter) for e in res.units if e.meta.chapter))
     for pian in pians:
         if pian == FRONT:
@@ -957,8 +957,49 @@ def pian_table(res: BuildResult, specs: list, erows: list[tuple]) -> str:
         rows.append((pian, n_files, sig, spec.name if col is not None and spec else "-",
                      len(col.rows) if col is not None else 0, sum(col.counts().values()) if col is not None else 0,
                      n[0], n[1], n[2], n[3], n[4]))
-    return table(("篇", "files", "witnesses", "collation", "rows", "variants", "案", "confirmed", "contradicted",
-                  "not covered", "uncertain"), rows, numeric={1, 4, 5, 6, 7, 8, 9, 10})
+    head: tuple[str, ...] = ("篇", "files", "witnesses", "collation", "rows", "variants", "案", "confirmed", "contradicted",
+            "not covered", "uncertain")
+    unread = _unread(res)
+    if unread:  # (only then: the table of a build that read every file is as it was)
+        head += ("not read",)
+        rows = [r + (" ".join(unread.get(r[0], [])),) for r in rows]
+    return table(head, rows, numeric={1, 4, 5, 6, 7, 8, 9, 10})
+
+
+def _unread(res: BuildResult) -> dict[str, list[str]]:
+    """篇 → the sigla of the witnesses a file of which could not be read and may hold that 篇 (the 篇 table's
+    ``not read``): a 篇 built without a witness, or with part of it, says so where the 篇 is listed, not only
+    in the error lines that follow the tables.
+
+    Which 篇 a file that could not be read holds, nothing read says: the manifest's ``chapter`` where it gives
+    one; else, for a file of a ``files`` witness (in 卷 order), every 篇 of the book from the last 篇 of the file
+    read before it to the first of the file read after it, both included (a 卷 may end or open mid-篇)."""
+    from .readers.common.yili import PIAN
+
+    failed = set(res.failed)
+    if not failed:
+        return {}
+    pians_of: dict[str, list[str]] = {}  # a file read → the 篇 it was placed in (FilePart.name: meta.file)
+    for pian, names in res.placed.items():
+        for name in names:
+            pians_of.setdefault(name, []).append(pian)
+    order = {p: i for i, p in enumerate(PIAN)}
+    out: dict[str, list[str]] = {}
+    for e in res.entries:
+        if (e.meta.file or str(e.path)) not in failed:
+            continue
+        chapter = e.override or (e.meta.chapter if e.group is None else "")
+        may: list[str] = [canonical(chapter)] if chapter else []
+        if not chapter and e.group is not None:
+            files = [x for x in res.entries if x.group == e.group]
+            i = files.index(e)
+            before = [order[p] for x in files[:i] for p in pians_of.get(x.meta.file, []) if p in order]
+            after = [order[p] for x in files[i + 1:] for p in pians_of.get(x.meta.file, []) if p in order]
+            may = list(PIAN[max(before, default=0):min(after, default=len(PIAN) - 1) + 1])
+        for pian in may:
+            if e.meta.siglum not in out.setdefault(pian, []):
+                out[pian].append(e.meta.siglum)
+    return out
 
 
 def tei_all_stage(res: BuildResult, out: Path, tei_all: str, written: Iterable[str]) -> str:
@@ -1144,7 +1185,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         print(tei_all_stage(res, out, checked_all, record.written()))
     if res.failed:
         print(f"{len(res.failed)} file(s) could not be read, and the 篇 they hold are built without them "
-              f"(the errors follow): {', '.join(res.failed)}")
+              f"('not read' in the 篇 table; the errors follow): {', '.join(res.failed)}")
     for line in record.finish().lines(verbose):  # what an earlier build wrote and this one did not
         print(line)
     if res.errors:
