@@ -24,10 +24,13 @@ def _failing_shu(*args, **kwargs):
     raise CollationError("the 疏 made to fail by the test")
 
 
-@pytest.fixture(scope="module", params=[1, 2], ids=["j1", "j2"])
+@pytest.fixture(scope="module", params=[(1, "collate_shu"), (2, "collate_shu"), (1, "resolve")],
+                ids=["j1", "j2", "resolve"])
 def rebuilt(request, tmp_path_factory) -> tuple[Path, Path]:
     """(the folder of a first, whole build; the same folder rebuilt with the 疏 collation failing), with one job
-    and with two (the 篇 and its 疏 then collated in different processes, the 篇's result back from a worker)."""
+    and with two (the 篇 and its 疏 then collated in different processes, the 篇's result back from a worker);
+    and with the 標起止's resolution failing, which the 篇's own step asks too (:func:`jiaokan.collate.shu.shu_elsewhere`):
+    it took the 篇's apparatus down with the 疏's."""
     from jiaokan.collate import shu
 
     root = tmp_path_factory.mktemp("shuptr")
@@ -39,10 +42,11 @@ def rebuilt(request, tmp_path_factory) -> tuple[Path, Path]:
     for name, data in first.items():
         (kept / name).write_bytes(data)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(shu, "collate_shu", _failing_shu)
+        jobs, failing = request.param
+        mp.setattr(shu, failing, _failing_shu)
         from jiaokan.build import run_build
 
-        assert run_build(root, root / "build", quiet=True, jobs=request.param) != 0
+        assert run_build(root, root / "build", quiet=True, jobs=jobs) != 0
     return kept, app
 
 
