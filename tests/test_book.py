@@ -171,8 +171,9 @@ def _copy_kanripo(dest, names):
         (dest / n).write_bytes((KANRIPO / n).read_bytes())
 
 
-def test_one_bad_file_gets_its_line_and_the_rest_of_the_book_builds(tmp_path):
-    _copy_kanripo(tmp_path, ["KR1d0026_003.txt", "KR1d0026_004.txt", "KR1d0028_003.txt", "KR1d0028_004.txt"])
+def _build_with_sb4_cut(tmp_path, juans: tuple[int, ...]) -> subprocess.CompletedProcess:
+    """``jiaokan build`` of the SB and ZS 卷 ``juans`` (with 4), SB's 卷 4 cut off in a page tag (refused)."""
+    _copy_kanripo(tmp_path, [f"KR1d00{t}_00{j}.txt" for t in ("26", "28") for j in juans])
     bad = tmp_path / "KR1d0026_004.txt"
     bad.write_text(bad.read_text(encoding="utf-8") + "<pb:KR1d0026_SBCK_004-99a\n", encoding="utf-8")
     (tmp_path / "corpus.toml").write_text(
@@ -180,6 +181,11 @@ def test_one_bad_file_gets_its_line_and_the_rest_of_the_book_builds(tmp_path):
         '[[witness]]\nsiglum = "ZS"\nfiles = ["KR1d0028_*.txt"]\n', encoding="utf-8")
     r = subprocess.run([sys.executable, "-m", "jiaokan", "build", "-q", "--corpus", str(tmp_path),
                         "--out", str(tmp_path / "build")], capture_output=True)
+    return r
+
+
+def test_one_bad_file_gets_its_line_and_the_rest_of_the_book_builds(tmp_path):
+    r = _build_with_sb4_cut(tmp_path, (3, 4))
     err = r.stderr.decode().strip().splitlines()
     assert r.returncode == 2 and "Traceback" not in r.stderr.decode()
     assert len(err) == 1 and "KR1d0026_004.txt" in err[0] and "cut off" in err[0]
@@ -187,6 +193,20 @@ def test_one_bad_file_gets_its_line_and_the_rest_of_the_book_builds(tmp_path):
     assert (tmp_path / "build" / "tei" / "pian04-ZS.xml").is_file()  # the good 卷 of 鄉飲酒禮 is still written
     assert re.search(r"^鄉飲酒禮\s+1\s+ZS\s+-", r.stdout.decode(), re.M)  # and the summary says what it holds
     assert re.search(r"^1 file\(s\) could not be read.*KR1d0026_004\.txt$", r.stdout.decode(), re.M)  # and names it
+
+
+def test_the_pian_table_marks_the_pian_a_file_not_read_may_hold(tmp_path):
+    """Stop 32's trial: with a 卷 refused, the 篇 table listed its 篇 as if whole (the error line came after it).
+    SB 卷 4 (鄉飲酒禮) cut off: the 篇 from the last of SB 卷 3 (士相見禮: a 卷 may end mid-篇) on are marked, not
+    士昏禮 before them (SB 卷 2 and 3 read)."""
+    r = _build_with_sb4_cut(tmp_path, (2, 3, 4))
+    assert r.returncode == 2
+    out = r.stdout.decode()
+    assert re.search(r"^篇\s+files\s+witnesses .* uncertain\s+not read$", out, re.M)
+    assert re.search(r"^士昏禮\s+2\s+SB ZS\s+pian02\s+[\d\s]+$", out, re.M)  # (no mark)
+    assert re.search(r"^士相見禮\s+2\s+SB ZS\s+pian03\s+[\d\s]+SB$", out, re.M)
+    assert re.search(r"^鄉飲酒禮\s+1\s+ZS\s+-\s+[\d\s]+SB$", out, re.M)
+    assert re.search(r"^1 file\(s\) could not be read.*'not read' in the 篇 table", out, re.M)
 
 
 def test_a_manifest_mixes_a_kanripo_clone_with_a_one_file_witness(tmp_path):
@@ -204,6 +224,7 @@ def test_a_manifest_mixes_a_kanripo_clone_with_a_one_file_witness(tmp_path):
     xml = (tmp_path / "build" / "apparatus" / "pian05.xml").read_text(encoding="utf-8")
     assert set(re.findall(r'<witness xml:id="(\w+)"', xml)) == {"JS", "TS"}
     assert re.search(r"^鄉射禮\s+3\s+TS JS\s+pian05", r.stdout.decode(), re.M)
+    assert "not read" not in r.stdout.decode()  # every file read: the 篇 table as it always was
 
 
 def test_init_says_what_it_could_not_place_and_build_refuses_only_that_file(tmp_path):

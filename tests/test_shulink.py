@@ -22,7 +22,8 @@ ONLY_IN_ZS = "//span[contains(@class,'gap') and contains(@class,'l-shu') and @da
 FILES = {"KR1d0028": "003", "KR1d0026": "003", "KR1d0027": "007"}  # ZS, SB, DS: 士相見禮
 
 
-def _build(out: Path, texts: list[str], files: dict[str, str | tuple[str, ...]] = FILES) -> Path:
+def _build(out: Path, texts: list[str], files: dict[str, str | tuple[str, ...]] = FILES, *,
+           apparatus_json: bool = False) -> Path:
     from jiaokan.book.init import survey, write_manifest
     from jiaokan.build import run_build
 
@@ -35,7 +36,7 @@ def _build(out: Path, texts: list[str], files: dict[str, str | tuple[str, ...]] 
             (out / t).mkdir(parents=True, exist_ok=True)
             (out / t / src.name).symlink_to(src)
     write_manifest(survey([str(out / t) for t in texts]), out / "corpus.toml")
-    assert run_build(out, out / "build", quiet=True, jobs=1) == 0
+    assert run_build(out, out / "build", quiet=True, jobs=1, apparatus_json=apparatus_json) == 0
     return out / "build" / "site"
 
 
@@ -46,6 +47,22 @@ def shu_site(tmp_path_factory) -> Path:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(parts, "PART_BYTES", 40_000)  # read at each cut: the 疏 page in several parts
         return _build(tmp_path_factory.mktemp("shulink"), list(FILES))
+
+
+@pytest.fixture(scope="module")
+def shu_render(shu_site, tmp_path_factory) -> Path:
+    """The same 篇 rendered by ``jiaokan render`` from the build's written files (its 经注 and 疏 apparatus and the
+    witness TEI), not by the build, the parts of a view as small."""
+    from jiaokan.cli import main
+    from jiaokan.render import parts
+
+    build = shu_site.parent
+    out = tmp_path_factory.mktemp("shurender") / "site"
+    inputs = [str(build / "apparatus" / n) for n in ("pian03.xml", "pian03-shu.xml")]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(parts, "PART_BYTES", 40_000)
+        assert main(["render", *inputs, *map(str, sorted((build / "tei").glob("pian03-*.xml"))), "-o", str(out), "-q"]) == 0
+    return out
 
 
 def _view(site: Path, stem: str) -> list[Path]:
@@ -132,6 +149,22 @@ def test_a_link_stands_for_one_piece_as_the_citation_records_count_them(shu_site
             assert len(pieces) == len(cite[unit.get("id")]), unit.get("id")
             seen += bool(unit.xpath("./div[contains(@class,'away')]"))
     assert seen > 20
+
+
+def _links(site: Path) -> list[tuple[str, str, str, str]]:
+    """(page, unit id, href, text) of every 疏 link of the 经注 view, in order."""
+    return [(p.name, a.xpath("ancestor::div[contains(@class,'unit')][1]/@id")[0], a.get("href"), a.text_content())
+            for p in _view(site, "pian03") for a in _doc(p).xpath("//a[@class='shu-go']")]
+
+
+def test_render_of_the_written_files_links_the_shu_as_the_build_does(shu_site, shu_render):
+    """``jiaokan render`` of OUT/apparatus and OUT/tei made no 疏 link: it collated the 疏 apparatus by 經 (rows
+    and ids that were not the apparatus's), and took the 注疏 read for each apparatus for two witnesses."""
+    built = _links(shu_site)
+    assert len(built) > 20 and _links(shu_render) == built
+    rows = {p.name: _doc(p).xpath("//section/@id") for p in _view(shu_site, "pian03-shu")}
+    assert {p.name: _doc(p).xpath("//section/@id") for p in _view(shu_render, "pian03-shu")} == rows
+    assert '"away":{"ZS":{"shu":"pian03-shu.html"}}' in (shu_render / "search" / "pian03.js").read_text(encoding="utf-8")
 
 
 def test_without_a_danshu_the_shu_stays_on_the_jingzhu_page(tmp_path):

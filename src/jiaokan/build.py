@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TypeVar
 
 from .collate.apparatus import write_apparatus
+from .collate.elsewhere import LayerElsewhere
 from .collate.engine import collate
 from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
@@ -439,6 +440,8 @@ class _Collated(_Outcome):
     xml: Path | None = None
     valid: bool = True
     seconds: float = 0.0
+    #: the 疏 collation whose file the apparatus points to for the 注疏's 疏 (:mod:`jiaokan.collate.elsewhere`)
+    points_to: str | None = None
     #: the 案 notes of this 篇's witnesses, checked in the same worker (stem → result)
     emended: dict[str, _Emended] = field(default_factory=dict)
     #: a 疏 collation's measures (:class:`jiaokan.collate.shu.ShuReport` as a dict)
@@ -470,7 +473,7 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
     t0 = time.perf_counter()
     r = _Collated(name=name)
     ws = [res.witnesses[s] for s in stems]
-    names = {w.meta.siglum: f"../tei/{s}.xml" for s, w in zip(stems, ws)}  # relative to apparatus/
+    names = _apparatus_names(res, stems)
 
     def step() -> tuple[Collation, Path]:
         if shu:
@@ -480,15 +483,9 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
             r.shu_report = report.as_dict()
         else:
             col = collate(ws, base=base)
-        where = None
-        if shu_of is not None:
-            from .collate.shu import shu_elsewhere
-
-            where = shu_elsewhere(res.witnesses[shu_of[1]], res.witnesses[shu_of[2]], shu_of[0])
-        xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names, elsewhere=where)
-        if res.apparatus_json:
-            write_lean_json(col, out / "apparatus" / f"{name}.json", where)
-        return col, xml
+        where = _shu_elsewhere(res, shu_of)
+        r.points_to = where.name if where is not None else None
+        return col, _write_collation(col, out, name, names, where, res.apparatus_json)
 
     done = r.guard(f"collation {name}", (CollationError, InvalidOutput), step)
     if done is None:
@@ -499,6 +496,53 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
     r.errors.extend(f"{r.xml}: {err}" for err in errors)
     r.col, r.seconds = col, time.perf_counter() - t0
     return r
+
+
+def _apparatus_names(res: BuildResult, stems: list[str]) -> dict[str, str]:
+    """Siglum → its witness TEI file, as an apparatus names it (relative to OUT/apparatus/)."""
+    return {res.witnesses[s].meta.siglum: f"../tei/{s}.xml" for s in stems}
+
+
+def _write_collation(col: Collation, out: Path, name: str, names: dict[str, str],
+                     where: LayerElsewhere | None, json: bool) -> Path:
+    """The apparatus of ``col`` → OUT/apparatus/NAME.xml (and NAME.json with ``json``, ``--apparatus-json``);
+    ``where``: the 疏 collation its 注疏's 疏 points to (:mod:`jiaokan.collate.elsewhere`), None: copied whole."""
+    xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names, elsewhere=where)
+    if json:
+        write_lean_json(col, out / "apparatus" / f"{name}.json", where)
+    return xml
+
+
+def _shu_elsewhere(res: BuildResult, shu_of: tuple[str, str, str] | None) -> LayerElsewhere | None:
+    """Where the 篇's 疏 collation ``shu_of`` (name, 注疏 stem, 单疏本 stem) holds the 注疏's 疏, or None.
+
+    Why a failure here is None and no error: it is the 疏 collation's own (the same resolution of the same
+    witnesses, :func:`jiaokan.collate.shu.shu_elsewhere`), reported by its step; the 篇's apparatus keeps its
+    copy of the 疏 rather than fail with it."""
+    if shu_of is None:
+        return None
+    from .collate.shu import shu_elsewhere
+
+    try:
+        return shu_elsewhere(res.witnesses[shu_of[1]], res.witnesses[shu_of[2]], shu_of[0])
+    except Exception:
+        return None
+
+
+def _unpoint(r: _Collated, t: _Todo, res: BuildResult, out: Path, tei_all: str | None) -> None:
+    """The 篇's apparatus written again with its copy of the 注疏's 疏: the 疏 collation it points to was not
+    written in this build (it failed, or its worker's result was lost), and a pointer must never name a file that
+    is not there or one an earlier build left (which the stale-file sweep removes, :mod:`jiaokan.outputs`).
+
+    Why after the fact: the 篇 and its 疏 are collated in steps of their own (in parallel with ``--jobs``), and
+    the 篇's apparatus is written in its step, before the 疏's result is known; a 疏 collation fails rarely, so
+    writing the 篇 twice then costs less than making every 篇 wait for its 疏."""
+    assert r.col is not None
+    r.xml = _write_collation(r.col, out, t.name, _apparatus_names(res, t.stems), None, res.apparatus_json)
+    r.points_to = None
+    errors = _checked(r.xml, tei_all)
+    r.valid = not errors
+    r.errors.extend(f"{r.xml}: {err}" for err in errors)
 
 
 def _light(r: _Collated) -> _Collated:
@@ -660,6 +704,8 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
         if not col.witnesses:  # back from a worker without them (_light): the build holds them
             col.attach_witnesses(r.sigla, {w.meta.siglum: w for w in (res.witnesses[s] for s in t.stems)})
         res.collations[t.name] = col
+        if r.points_to is not None and results[r.points_to].xml is None:  # its 疏 collation was not written
+            _unpoint(r, t, res, out, tei_all)
         res.pairs[t.name] = r.pairs
         c = r.counts
         rows.append((t.name, t.chapter, " ".join(col.sigla), col.base, len(col.rows),
@@ -904,7 +950,7 @@ def pian_table(res: BuildResult, specs: list, erows: list[tuple]) -> str:
             n = notes.setdefault(canonical(e.meta.chapter), [0, 0, 0, 0, 0])
             for k, v in enumerate((r[3], r[5], r[6], r[7], r[8])):
                 n[k] += v
-    rows = []
+    rows: list[tuple] = []
     pians = list(dict.fromkeys(canonical(e.meta.chapter) for e in res.units if e.meta.chapter))
     for pian in pians:
         if pian == FRONT:
@@ -917,8 +963,49 @@ def pian_table(res: BuildResult, specs: list, erows: list[tuple]) -> str:
         rows.append((pian, n_files, sig, spec.name if col is not None and spec else "-",
                      len(col.rows) if col is not None else 0, sum(col.counts().values()) if col is not None else 0,
                      n[0], n[1], n[2], n[3], n[4]))
-    return table(("篇", "files", "witnesses", "collation", "rows", "variants", "案", "confirmed", "contradicted",
-                  "not covered", "uncertain"), rows, numeric={1, 4, 5, 6, 7, 8, 9, 10})
+    head: tuple[str, ...] = ("篇", "files", "witnesses", "collation", "rows", "variants", "案", "confirmed", "contradicted",
+            "not covered", "uncertain")
+    unread = _unread(res)
+    if unread:  # (only then: the table of a build that read every file is as it was)
+        head += ("not read",)
+        rows = [r + (" ".join(unread.get(r[0], [])),) for r in rows]
+    return table(head, rows, numeric={1, 4, 5, 6, 7, 8, 9, 10})
+
+
+def _unread(res: BuildResult) -> dict[str, list[str]]:
+    """篇 → the sigla of the witnesses a file of which could not be read and may hold that 篇 (the 篇 table's
+    ``not read``): a 篇 built without a witness, or with part of it, says so where the 篇 is listed, not only
+    in the error lines that follow the tables.
+
+    Which 篇 a file that could not be read holds, nothing read says: the manifest's ``chapter`` where it gives
+    one; else, for a file of a ``files`` witness (in 卷 order), every 篇 of the book from the last 篇 of the file
+    read before it to the first of the file read after it, both included (a 卷 may end or open mid-篇)."""
+    from .readers.common.yili import PIAN
+
+    failed = set(res.failed)
+    if not failed:
+        return {}
+    pians_of: dict[str, list[str]] = {}  # a file read → the 篇 it was placed in (FilePart.name: meta.file)
+    for pian, names in res.placed.items():
+        for name in names:
+            pians_of.setdefault(name, []).append(pian)
+    order = {p: i for i, p in enumerate(PIAN)}
+    out: dict[str, list[str]] = {}
+    for e in res.entries:
+        if (e.meta.file or str(e.path)) not in failed:
+            continue
+        chapter = e.override or (e.meta.chapter if e.group is None else "")
+        may: list[str] = [canonical(chapter)] if chapter else []
+        if not chapter and e.group is not None:
+            files = [x for x in res.entries if x.group == e.group]
+            i = files.index(e)
+            before = [order[p] for x in files[:i] for p in pians_of.get(x.meta.file, []) if p in order]
+            after = [order[p] for x in files[i + 1:] for p in pians_of.get(x.meta.file, []) if p in order]
+            may = list(PIAN[max(before, default=0):min(after, default=len(PIAN) - 1) + 1])
+        for pian in may:
+            if e.meta.siglum not in out.setdefault(pian, []):
+                out[pian].append(e.meta.siglum)
+    return out
 
 
 def tei_all_stage(res: BuildResult, out: Path, tei_all: str, written: Iterable[str]) -> str:
@@ -1107,7 +1194,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         print(tei_all_stage(res, out, checked_all, record.written()))
     if res.failed:
         print(f"{len(res.failed)} file(s) could not be read, and the 篇 they hold are built without them "
-              f"(the errors follow): {', '.join(res.failed)}")
+              f"('not read' in the 篇 table; the errors follow): {', '.join(res.failed)}")
     for line in record.finish().lines(verbose):  # what an earlier build wrote and this one did not
         print(line)
     if res.errors:

@@ -82,7 +82,7 @@ def load_apparatus(path: str | Path, candidates: list[Path] | None = None) -> tu
     """
     from ..tei.parse import parse_xml
     from ..tei.reader import read_tei
-    from .engine import CollationError, collate
+    from .engine import CollationError
 
     path = Path(path)
     root = parse_xml(path).getroot()
@@ -105,10 +105,26 @@ def load_apparatus(path: str | Path, candidates: list[Path] | None = None) -> tu
     # a pair a scholar accepted in corpus.toml): the apparatus records them, the re-collation types them alike
     set_form_pairs(recorded_pairs(root))
     try:
-        col = collate(witnesses, base=listed[0].siglum)
+        col = _collate_again(witnesses)
     except CollationError as exc:
         raise InputError(str(path), str(exc)) from None
     return col, files
+
+
+def _collate_again(witnesses: list[Witness]) -> Collation:
+    """The collation an apparatus of ``witnesses`` (base first) was made from, made again as the build made it.
+
+    Why the roles decide: a 单疏本 (role ``danshu``, recorded in its TEI file) is collated only in a 疏
+    collation (``NAME-shu``), its 疏 against the 注疏's (base) in rows placed by its 標起止
+    (:func:`.shu.collate_shu`); collated the usual way, by 經 it does not have, its rows and their ids were
+    not the apparatus's, and the 经注 page could not link to them (:mod:`jiaokan.render.shulink`)."""
+    from .engine import collate
+
+    if len(witnesses) == 2 and witnesses[0].meta.role == "zhushu" and witnesses[1].meta.role == "danshu":
+        from .shu import collate_shu
+
+        return collate_shu(witnesses[0], witnesses[1])[0]
+    return collate(witnesses, base=witnesses[0].meta.siglum)
 
 
 def recorded_pairs(root: etree._Element) -> list[tuple[str, str]]:

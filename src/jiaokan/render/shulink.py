@@ -19,22 +19,32 @@ from .chapter import Chapter
 
 def shu_pairs(chapters: list[Chapter]) -> list[tuple[Chapter, Chapter, str]]:
     """(经注 chapter, its 疏 chapter, the siglum of the 注疏) for every 疏 collation whose 注疏 (its base, the very
-    same witness under the same siglum) is in a collation of the same 篇 where no other witness has 疏."""
+    same witness under the same siglum) is in a collation of the same 篇 where no other witness has 疏.
+
+    The very same witness: the same object in a build; in ``jiaokan render``, which reads each apparatus's
+    witnesses anew, read from the same TEI file (its unit ids, which the links name, are the same)."""
     out = []
     for sc in chapters:
         col = sc.collation
         if col is None or tuple(col.layers) != ("shu",):
             continue
         s = col.base
-        w = sc.witnesses.get(s)
         for ch in chapters:
-            if ch is sc or ch.collation is None or ch.witnesses.get(s) is not w or ch.label != sc.label:
+            if ch is sc or ch.collation is None or not _same(ch, sc, s) or ch.label != sc.label:
                 continue
             if any(p.layer == "shu" for o, x in ch.witnesses.items() if o != s for p in x.pieces()):
                 continue
             out.append((ch, sc, s))
             break
     return out
+
+
+def _same(a: Chapter, b: Chapter, s: str) -> bool:
+    """Is witness ``s`` of ``a`` the very one of ``b`` (see :func:`shu_pairs`)?"""
+    if a.witnesses.get(s) is b.witnesses[s]:
+        return True
+    tei = b.tei_files.get(s)
+    return tei is not None and a.tei_files.get(s) == tei
 
 
 def link_shu(pairs: list[tuple[Chapter, Chapter, str]], part_of_row: dict[str, dict[str, str]]) -> None:
