@@ -89,3 +89,31 @@ def test_find_before_is_the_last_match_walking_forwards(monkeypatch):
                     break
                 walked = u
             assert st.find_before(part, before) == walked, (pieces, part, before)
+
+
+def test_shu_placed_once_for_both_askers_and_anew_when_a_witness_changes(monkeypatch):
+    """The 篇's apparatus (shu_elsewhere) and the 疏 collation (collate_shu) ask for the same placement: made
+    once for both; a witness whose passages changed since (a piece moved to another layer, as the
+    relayering does in place) is placed anew, never given the placement of what it was."""
+    from jiaokan.collate import shu
+    from jiaokan.collate.shu import resolve, shu_elsewhere, shu_rows
+
+    zs = _pian("KR1d0028", "ZS", ["001"], "士冠禮")
+    ds = _pian("KR1d0027", "DS", ["001", "002", "003"], "士冠禮")
+    fresh = shu_rows(zs, ds, resolve(zs, ds))
+    made = []
+    monkeypatch.setattr(shu, "resolve", lambda z, d: made.append(1) or resolve(z, d))
+    where = shu_elsewhere(zs, ds, "x-shu")
+    col, rep = collate_shu(zs, ds)
+    assert len(made) == 1
+    assert [(r.id, r.units) for r in col.rows] == [(r.id, r.units) for r in fresh]
+    assert where.rows == {u: r.id for r in fresh for u in r.units["ZS"]}
+    # placed for the first asker; then a passage's 注 taken for 經 in place (the pieces' list kept, as the
+    # relayering does): the second asker gets it placed anew
+    shu_elsewhere(zs, ds, "x-shu")
+    assert len(made) == 2
+    u = next(u for u in zs.units() if any(p.layer == "zhu" for p in u.pieces))
+    zhu = next(p for p in u.pieces if p.layer == "zhu")
+    u.pieces[u.pieces.index(zhu)] = type(zhu)("jing", zhu.content, zhu.loc)
+    collate_shu(zs, ds)
+    assert len(made) == 3

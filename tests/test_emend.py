@@ -263,6 +263,25 @@ def test_aligned_accepts_either_base(seeds):
     assert checks["JS10.109.jing1.an1"].reading == "三"
 
 
+def test_the_check_pairs_on_the_collations_texts_and_makes_them_when_dropped(seeds):
+    # the pairing of a row's layer is made on the texts the collation aligned, where it holds them; where
+    # they were dropped (as a build drops them once the 篇 is written), it makes them again and keeps none
+    col = collate([seeds[JS10], seeds[ZS]], base="JS")
+    claims = anchor_witness(seeds[JS10])
+    al = Aligned(col, "JS", "ZS")
+    checks = check_claims(claims, al)
+    row = next(r for r in col.rows if r.units.get("ZS"))
+    pr = al.pairing(row, "jing")
+    assert pr is not None and pr.a is col.made_row_text(row, "JS", "jing")
+    again = collate([seeds[JS10], seeds[ZS]], base="JS")
+    again.attach_witnesses(again.drop_witnesses(), {"JS": seeds[JS10], "ZS": seeds[ZS]})
+    al2 = Aligned(again, "JS", "ZS")
+    assert {k: c.to_dict() for k, c in check_claims(claims, al2).items()} == {k: c.to_dict() for k, c in checks.items()}
+    pr2 = al2.pairing(again.rows[col.rows.index(row)], "jing")
+    assert pr2 is not None and (pr2.a.text, pr2.b.text, pr2.amap) == (pr.a.text, pr.b.text, pr.amap)
+    assert again.made_row_text(row, "JS", "jing") is None  # made for the check, not kept in the collation
+
+
 def test_sigla_must_differ(seeds):
     other = _mini("JS", "simplified", [Text("司射袒执弓")])
     with pytest.raises(EmendationError, match="siglum"):

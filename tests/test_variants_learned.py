@@ -171,6 +171,22 @@ def test_a_recurring_pair_unihan_calls_one_character_is_typed_orthographic(no_ac
     assert [a.type for a in collate([_witness("A", _texts("勖")), _witness("B", one)]).apps] == ["substantive"]
 
 
+def test_pairs_counted_for_some_keys_are_those_pairs_counted_whole(no_accepted):
+    # what the typing of related pairs counts (count_pairs with keys): each pair whose keys are among them, as
+    # counting every pair gives it, whichever side the base reads; no other pair
+    from jiaokan.collate.learned import count_pairs
+
+    a = _texts("勖")[:3] + _texts("玉")[:3] + TEXT[3:]
+    b = _texts("勗")[:3] + _texts("玊")[:3] + TEXT[3:]
+    col = collate([_witness("A", a), _witness("B", b)])
+    whole = count_pairs("p", col)
+    pk = pair_keys("勖", "勗")
+    assert pk in whole and len(whole) > 1
+    some = count_pairs("p", col, keys=frozenset(pk))
+    assert list(some) == [pk]
+    assert {ab: vars(p) for ab, p in some[pk].items()} == {ab: vars(p) for ab, p in whole[pk].items()}
+
+
 @pytest.mark.parametrize("a,b", [("摯", "贄"), ("烹", "亨"), ("末", "未"), ("辯", "辨"), ("沈", "沉")])
 def test_a_recurring_pair_of_registered_characters_is_a_reading_until_a_scholar_decides(no_accepted, a, b):
     # 古今字, 通假 and 形近 pairs recur as faithfully as any 异体: the alignment alone never types them;

@@ -161,9 +161,11 @@ def propose(collations: Iterable[tuple[str, str, Collation]], decisions: Decisio
                        decisions, min_places)
 
 
-def count_pairs(name: str, col: Collation, margin: int = MARGIN) -> Pairs:
+def count_pairs(name: str, col: Collation, margin: int = MARGIN, keys: frozenset[str] | None = None) -> Pairs:
     """The pairs of one collation (named ``name`` in the places and examples), for :func:`merge_pairs`: each
     :class:`Proposal` without its chapter, and ``auto`` where a reading of it is typed ``learned``.
+    ``keys``: only the pairs of the entries whose lemma's key is one of them (None: every pair); a pair
+    whose two keys are both among them is counted whole, as without ``keys``.
 
     Why apart from :func:`propose`: a build counts each collation in the worker that made it, where it is at
     hand, and only merges the counts, rather than walk every entry of the book alone once the workers are done.
@@ -175,7 +177,7 @@ def count_pairs(name: str, col: Collation, margin: int = MARGIN) -> Pairs:
         if app.id not in iso:
             continue
         a = _one_char(app.lem.text)
-        if a is None:
+        if a is None or (keys is not None and key(a) not in keys):
             continue
         for s, r in app.readings.items():
             if r.type == "agree":
@@ -324,10 +326,16 @@ def type_recurring_forms(col: Collation, min_places: int = AUTO_PLACES) -> int:
     """
     related = _related()
     pairs = form_pairs()
-    for p in propose([("", "", col)], Decisions(), min_places):
-        pk = pair_keys(p.a, p.b)
-        if p.status == "proposed" and pk in related:
-            pairs.add(pk)
+    # the recurring pairs of ``col`` (:func:`propose`), counted only where the lemma's key is one of a related
+    # pair's (a pair of ``related`` holds its lemma's key, so each is counted whole): the typing asks of
+    # those alone, and counting every entry's pair was half of what it cost (the build counts them all,
+    # once the typing is done)
+    keys = frozenset().union(*related)
+    if keys:
+        for p in merge_pairs([("", count_pairs("", col, keys=keys))], Decisions(), min_places):
+            pk = pair_keys(p.a, p.b)
+            if p.status == "proposed" and pk in related:
+                pairs.add(pk)
     pairs -= rejected_pairs()
     if not pairs:
         return 0

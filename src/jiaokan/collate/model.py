@@ -143,6 +143,13 @@ class Collation:
             lt = texts[layer] = self._layer_texts(row, siglum, frozenset((layer,)))[layer]
         return lt
 
+    def made_row_text(self, row: Row, siglum: str, layer: str) -> LayerText | None:
+        """The layer text :meth:`row_texts` made of witness ``siglum`` in ``row``, if it is at hand (None: not
+        made, or dropped since): for a reader that would make it otherwise, and must not keep texts made anew
+        (the 案 check of a witness whose collation's texts were dropped, :func:`jiaokan.build._trim`)."""
+        texts = self._texts.get((row.id, siglum))
+        return texts.get(layer) if texts is not None else None
+
     def _layer_texts(self, row: Row, siglum: str, layers: frozenset[str]) -> dict[str, LayerText]:
         units = self._units.get(siglum)
         if units is None:

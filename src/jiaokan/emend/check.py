@@ -427,6 +427,14 @@ class Aligned:
         u = self.units[self.siglum].get(unit)
         return _k(_coded_layer(layer_text([u], layer)).text) if u is not None else ""
 
+    def _row_text(self, row: Row, siglum: str, layer: str) -> LayerText:
+        """Witness ``siglum``'s text of ``layer`` in ``row``: the collation's, where it holds it still (the
+        texts its alignment was made on: made again here, they were a second walk of every row checked)."""
+        made = self.col.made_row_text(row, siglum, layer)
+        if made is not None:
+            return made
+        return layer_text([self.units[siglum][u] for u in row.units.get(siglum, [])], layer)
+
     def pairing(self, row: Row, layer: str) -> _Pairing | None:
         pairings = self._keyed.pairings
         k = (self.siglum, self.against, row.id, layer)
@@ -435,10 +443,8 @@ class Aligned:
             if ops is None:
                 pairings[k] = None
             else:
-                a = _coded_layer(layer_text([self.units[self.siglum][u] for u in row.units.get(self.siglum, [])],
-                                            layer))
-                b = _coded_layer(layer_text([self.units[self.against][u] for u in row.units.get(self.against, [])],
-                                            layer))
+                a = _coded_layer(self._row_text(row, self.siglum, layer))
+                b = _coded_layer(self._row_text(row, self.against, layer))
                 amap: dict[int, int] = {}
                 at, bt = a.text, b.text
                 for op in ops:
