@@ -11,6 +11,7 @@ from __future__ import annotations
 
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -596,6 +597,9 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
     """
     line_i = 0
     nlines = len(flat.lines)
+    # where a gaiji placeholder may stand, found once in the whole text: a chunk with none is one run of text,
+    # where searching each chunk (tens of thousands of lines a book) cost more than the search itself
+    marks = [m.start() for m in _PLACEHOLDER_RE.finditer(flat.text)]
 
     def breaks_upto(pos: int, inclusive: bool) -> None:
         nonlocal line_i
@@ -622,8 +626,10 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
             if seg.label:
                 if chunk:
                     b.label(chunk)
-            else:
+            elif marks and (k := bisect_left(marks, pos)) < len(marks) and marks[k] < stop:
                 _emit_text(b, chunk, flat.gaiji)
+            elif b.current is not None or chunk.strip():  # (as _emit_text does with a chunk that holds none)
+                b.text(chunk)
             pos = stop
             if pos < seg.end:
                 breaks_upto(pos, inclusive=True)
