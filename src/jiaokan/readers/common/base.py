@@ -215,7 +215,7 @@ def columns(text: str) -> int:
 # Tokens of a line: text, double-column brackets, gaiji
 
 
-@dataclass
+@dataclass(slots=True)
 class Tok:
     kind: str  # "text" | "open" | "close" | "slash" | "gaiji"
     value: str = ""

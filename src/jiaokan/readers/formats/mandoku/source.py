@@ -67,7 +67,7 @@ _PUA0 = 0xF0000
 # The front end: source lines → printed lines
 
 
-@dataclass
+@dataclass(slots=True)
 class PrintedLine:
     """One printed line of the source, as the transcription gives it.
 
@@ -515,7 +515,7 @@ def flatten(lines: list[PrintedLine]) -> Flat:
     return Flat(text, starts, lines, gaiji, bytearray(len(text)))
 
 
-@dataclass
+@dataclass(slots=True)
 class Group:
     """A double-column bracket group ``(…)`` on one printed line: offsets of ``(`` and ``)``.
 
@@ -572,7 +572,7 @@ def find_groups(flat: Flat, b: WitnessBuilder, path: str) -> list[Group]:
     return groups
 
 
-@dataclass
+@dataclass(slots=True)
 class Seg:
     """A stretch ``[start, end)`` of the flattened text and what to do with it.
 
