@@ -21,7 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import ClassVar, Iterator, Literal, NamedTuple, TypeVar, Union
+from typing import ClassVar, Iterable, Iterator, Literal, NamedTuple, TypeVar, Union
 
 from .errors import printable
 
@@ -612,7 +612,7 @@ def strip_space(s: str) -> str:
     return "".join(s.split())  # str.split() cuts at exactly what str.isspace() calls white space
 
 
-def all_source_chars(content: list[Inline]) -> str:
+def all_source_chars(content: Iterable[Inline]) -> str:
     """Every character a piece holds, notes and labels included, in document order.
 
     Gaiji count as what the source holds: their entity text (``&KR0925;``) or the held code point.

@@ -122,7 +122,8 @@ class MandokuDoc:
 
     def page_breaks(self) -> Iterator[PageBreak]:
         for pl in self.lines:
-            yield from (x for x in pl.breaks if isinstance(x, PageBreak))
+            if pl.breaks:  # (most lines have none: no generator made for them)
+                yield from (x for x in pl.breaks if isinstance(x, PageBreak))
         yield from (x for x in self.trailing if isinstance(x, PageBreak))
 
 
@@ -337,8 +338,7 @@ def fill_meta(meta: WitnessMeta, doc: MandokuDoc) -> list[Notice]:
     """
     notices: list[Notice] = []
     h = doc.header
-    pages = list(doc.page_breaks())
-    first = pages[0] if pages else None
+    first = next(doc.page_breaks(), None)  # (only the first is asked: not a list of every page of the file)
     juan_title_n = None
     chapter = None
     for pl in doc.lines[:12]:
