@@ -82,3 +82,14 @@ def test_a_witness_comes_back_from_pickle_as_it_was(read_kanripo):
         for protocol in (2, pickle.HIGHEST_PROTOCOL):
             again = pickle.loads(pickle.dumps(w, protocol=protocol))
             assert again == w and _everything(again) == _everything(w)
+
+
+def test_a_location_on_another_page_is_what_replace_makes():
+    """``Loc.on_page`` builds the location directly from its fields: it must be ``dataclasses.replace``."""
+    import dataclasses
+
+    # on_page names line, page and offset: a field added to Loc must be added there too
+    assert [f.name for f in dataclasses.fields(Loc)] == ["line", "page", "offset"]
+    for loc in (Loc(1), Loc(12, "3a", 480), Loc(7, None, 0)):
+        for page in ("005-3b", None):
+            assert loc.on_page(page) == dataclasses.replace(loc, page=page)

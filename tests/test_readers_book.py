@@ -175,6 +175,28 @@ def test_pian_headings_in_variant_forms(line, title):
     assert (canonical_pian(found) if found else None) == title
 
 
+_HEADING_PARTS = st.sampled_from(["士冠禮", "鄕飮酒禮", "䘮服", "既夕", "有司", "特牲餽食禮", "儀禮", "大射", "第", "十一",
+                                  "之二", "卷", "巻第五", "考證", "　", " ", "\u2003", "\x1c", "\t", "子夏傳", "鄭氏注",
+                                  "燕", "(經一千字/注二千)", "賓"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_HEADING_PARTS, max_size=8).map("".join))
+def test_title_lines_are_what_their_patterns_alone_say(line):
+    """pian_heading and juan_title ask a cheap question first (does the line open with a title's first
+    character, hold a 卷 early enough): it must never turn away a line the pattern takes."""
+    from jiaokan.readers.common.yili import PIAN_LINE_RE, _NUMBERED_ONLY, _folded, _titles
+    from jiaokan.readers.formats.mandoku.source import JUAN_TITLE_RE, juan_title
+
+    m = PIAN_LINE_RE.match(line)
+    title = m.group("title") if m else None
+    if title is not None and (_folded(title) not in _titles() or (title in _NUMBERED_ONLY and not m.group("n"))):
+        title = None
+    assert pian_heading(line) == title
+    found, expected = juan_title(line), JUAN_TITLE_RE.match(line)
+    assert (found and found.groupdict()) == (expected and expected.groupdict())
+
+
 # --- 子夏's 传 (喪服): excerpts in the shape of the real files ---------------------------------------
 
 ZHUSHU_HEAD = """\

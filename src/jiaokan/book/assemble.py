@@ -68,7 +68,7 @@ def _requalify_loc(obj: Piece | Note, juan: str | None, labels: dict[tuple[str |
         label = labels.get((juan, page))
         if label is None:
             label = labels[juan, page] = juan_label(juan, page)
-        obj.loc = dataclasses.replace(obj.loc, page=label)
+        obj.loc = obj.loc.on_page(label)
 
 
 def place_files(parts: list[FilePart], default: str = "") -> list[Placed]:

@@ -215,7 +215,7 @@ def columns(text: str) -> int:
 # Tokens of a line: text, double-column brackets, gaiji
 
 
-@dataclass
+@dataclass(slots=True)
 class Tok:
     kind: str  # "text" | "open" | "close" | "slash" | "gaiji"
     value: str = ""
@@ -438,6 +438,10 @@ class WitnessBuilder:
 
     def label(self, s: str) -> None:
         self._flush()
+        if not has_held(s):  # the usual case, as in :meth:`text`: one label, without splitting (a generator and a regex)
+            if s:
+                self._target().append(Label(s))
+            return
         for kind, run in split_held(s):
             if kind == "held":
                 self._target().append(self._held(run))

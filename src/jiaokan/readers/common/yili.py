@@ -60,6 +60,16 @@ def _titles() -> dict[str, str]:
     return _FOLDED_TITLES
 
 
+_FIRST_CHARS: set[str] = set()
+
+
+def _first_chars() -> set[str]:
+    """The first characters of the folded titles and aliases (made with them, on first use)."""
+    if not _FIRST_CHARS:
+        _FIRST_CHARS.update(t[0] for t in _titles())
+    return _FIRST_CHARS
+
+
 def pian_heading(line: str) -> str | None:
     """The 篇 title (as written) if ``line`` is a chapter heading such as ``大射仪`` or ``鄉射禮第五``.
 
@@ -67,6 +77,12 @@ def pian_heading(line: str) -> str | None:
     normalizer knows is recognised (``士昬禮第二``, ``鄕飮酒禮第四``, ``䘮服第十一　子夏傳``);
     a trailing statement of responsibility after a space is allowed.
     """
+    # first, the question a text line fails at once: does it open with a character a (folded) title opens
+    # with?  (the title is the first characters after the white space, ``\s`` being ``str.isspace``); every
+    # line of a file is asked, and the pattern's attempts at each length of title cost several times more
+    stripped = line.lstrip()
+    if not stripped or _folded(stripped[0])[0] not in _first_chars():
+        return None
     m = PIAN_LINE_RE.match(line)
     if m is None or _folded(m.group("title")) not in _titles():
         return None

@@ -44,7 +44,7 @@ TITLE_RE = re.compile(r"^(儀禮|仪礼)集(釋|释)[卷巻]")
 JUAN_LABEL_RE = re.compile(r"^卷[一二三四五六七八九十百]+\s*$")
 
 
-@dataclass
+@dataclass(slots=True)
 class PhysLine:
     """One printed line of the 集释 as a front end sees it."""
 

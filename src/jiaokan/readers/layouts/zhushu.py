@@ -113,7 +113,7 @@ MIN_PART = 2
 FULL_LINE = 20
 
 
-@dataclass
+@dataclass(slots=True)
 class Run:
     """A stretch of the main body: running text, a chain of bracket groups, or a title line."""
 
@@ -123,7 +123,7 @@ class Run:
     line: int  # index into Flat.lines
 
 
-@dataclass
+@dataclass(slots=True)
 class Part:
     """A stretch of the main body with its layer decided (``zhu+jing``: to be split)."""
 

@@ -71,7 +71,9 @@ class CharModel:
             self.contexts: Counter[str] = Counter(base.contexts)
             self.unigrams: Counter[str] = Counter(base.unigrams)
             self.types = dict(base.types)
-            new: Iterable[tuple[str, str]] = own.keys() - prior.keys()  # (a set difference in C)
+            # each of the file's bigrams asked of the prior: a difference of the key views (``own.keys() -
+            # prior.keys()``) walks the prior's bigrams instead, many times more
+            new: Iterable[tuple[str, str]] = [k for k in own if k not in prior]
         else:
             self.contexts, self.unigrams, self.types = Counter(), Counter(), {}
             new = own.keys()

@@ -41,6 +41,8 @@ def fold(text: str) -> str:
 ZHU = fold("注")
 SHU = fold("疏")
 RING = "○"
+#: The characters that may be a marker of the running text (:func:`big_marks`): the ○ and the folded 注.
+_BIG_MARK_RE = re.compile(f"[{re.escape(RING + ZHU)}]")
 #: The group markers (folded) and the layer each opens; longest first.
 GROUP_MARKERS: tuple[tuple[str, str], ...] = ((fold("音義"), "yinyi"), (SHU, "shu"))
 #: Inside a 疏, where the part on the 注 starts (folded ``注釋曰``).
@@ -59,13 +61,15 @@ VERB_AFTER_RE = re.compile("也|于(?![猶犹謂谓者讀读])")
 NO_ZHU_END = frozenset(fold("謂猶曰云"))
 #: Penalty (nats) for a split that would end a 注 on one of them: a rule, not a lean.
 NO_ZHU_END_PENALTY = 30.0
+_NO_ZHU_END_RE = re.compile("[" + re.escape("".join(sorted(NO_ZHU_END))) + "]")
 
 
 def no_zhu_end(span: str, bonus: dict[int, float]) -> None:
     """Forbid (in ``bonus``, by split point) the splits of ``span`` that end its 注 on a :data:`NO_ZHU_END` word."""
-    for k in range(1, len(span)):
-        if fold(span[k - 1]) in NO_ZHU_END:
-            bonus[k] = bonus.get(k, 0.0) - NO_ZHU_END_PENALTY
+    # the span folded once and searched in C, not folded and asked a character at a time (fold keeps offsets)
+    for m in _NO_ZHU_END_RE.finditer(fold(span), 0, len(span) - 1):
+        k = m.end()
+        bonus[k] = bonus.get(k, 0.0) - NO_ZHU_END_PENALTY
 
 
 def group_marker(folded_body: str) -> tuple[int, str] | None:
@@ -84,9 +88,10 @@ def is_zhu_marker(text: str, folded: str, at: int) -> bool:
 def big_marks(text: str, folded: str, start: int, end: int) -> list[tuple[int, str]]:
     """The ``○`` and ``注`` markers of a stretch of running text: (offset, ``○`` or ``注``)."""
     out = []
-    for i in range(start, end):
-        ch = folded[i]
-        if ch == RING or (ch == ZHU and is_zhu_marker(text, folded, i)):
+    for m in _BIG_MARK_RE.finditer(folded, start, end):  # (the few candidates found in C, not a step per character)
+        i = m.start()
+        ch = m.group()
+        if ch == RING or is_zhu_marker(text, folded, i):
             out.append((i, ch))
     return out
 

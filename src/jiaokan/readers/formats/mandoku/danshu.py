@@ -125,6 +125,13 @@ def stretches(flat: Flat, body_lines: list[int]) -> list[Stretch]:
     at_line_starts = set(line_starts)
     for r0, r1 in runs:
         starts: list[Stretch] = []
+        ends: list[int] = []  # the lemma ends of ``starts``, sorted (:func:`_after_last_open`)
+
+        def add(st: Stretch) -> None:
+            starts.append(st)
+            if st.lemma is not None:  # (a stretch's lemma is set before it is added, and stays)
+                bisect.insort(ends, st.lemma[1])
+
         tokens = _boundaries(text, r0, r1)
         prev_open = r0
         for t in tokens:
@@ -139,7 +146,8 @@ def stretches(flat: Flat, body_lines: list[int]) -> list[Stretch]:
                 if nxt is not None and nxt - rest <= 200:
                     st.lemma, st.mulu = (rest, _trim_end(text, rest, nxt)), True
                     prev_open = nxt
-                starts.append(st)
+                add(st)
+        mulu_ends = [st.lemma[1] for st in starts if st.mulu and st.lemma is not None]  # (only headings are 目録)
         for m in OPEN_RE.finditer(text, r0, r1):
             o = m.start()
             before = o - 1
@@ -147,12 +155,12 @@ def stretches(flat: Flat, body_lines: list[int]) -> list[Stretch]:
             if not (at_line_start or (before >= r0 and text[before] == BLANK)):
                 g = _glued_lemma(text, tokens, r0, o)
                 if g is not None:  # ``　及竟張旜誓注及至至維之釋曰``: the print set no blank before 釋曰
-                    starts.append(Stretch(g, g, lemma=(g, o)))
+                    add(Stretch(g, g, lemma=(g, o)))
                 continue
-            if any(st.lemma is not None and st.lemma[1] <= o <= st.lemma[1] + 2 for st in starts if st.mulu):
+            if any(e <= o <= e + 2 for e in mulu_ends):
                 continue  # the 釋曰 after a 目録 lemma: already opened
             lemma_end = _trim_end(text, r0, o)
-            floor = max(r0, _after_last_open(starts, o, text) or r0)
+            floor = max(r0, _after_last_open(ends, o) or r0)
             lemma_start = _last_before(tokens, lemma_end, floor)
             lemma_start = floor if lemma_start is None else lemma_start
             lemma_start = _extend_back(text, tokens, lemma_start, floor)
@@ -167,7 +175,7 @@ def stretches(flat: Flat, body_lines: list[int]) -> list[Stretch]:
                 st.marker = lemma_start + mk.start()
                 st.start = st.marker
                 st.lemma = (st.marker + 1, lemma_end)
-                starts.append(st)
+                add(st)
                 continue
             if len(cand) > LEMMA_MAX or "釋曰" in cand:
                 # a lemma that opens a printed line has no blank before it: take it from the line start
@@ -183,7 +191,7 @@ def stretches(flat: Flat, body_lines: list[int]) -> list[Stretch]:
                 st.lemma = (lemma_start, lemma_end)
             else:
                 st.start = o  # no lemma: the 疏 of a title, opened by 釋曰 itself
-            starts.append(st)
+            add(st)
         starts.sort(key=lambda s: s.start)
         if not starts or starts[0].start > r0:
             starts.insert(0, Stretch(r0, r0))  # text before the first opening (a 卷 that opens mid-疏)
@@ -255,13 +263,12 @@ def _next_open(text: str, pos: int, end: int) -> int | None:
     return m.start() if m else None
 
 
-def _after_last_open(starts: list[Stretch], o: int, text: str) -> int | None:
-    """The end of the ``釋曰`` of the last opening before ``o`` (a lemma never reaches back past it)."""
-    best = None
-    for st in starts:
-        if st.lemma is not None and st.lemma[1] < o:
-            best = max(best or 0, st.lemma[1])
-    return best
+def _after_last_open(ends: list[int], o: int) -> int | None:
+    """The end of the ``釋曰`` of the last opening before ``o`` (a lemma never reaches back past it): the
+    largest of the lemma ends (sorted, as :func:`stretches` keeps them) below ``o``.  Bisected, where a walk
+    of the openings so far, for each opening, grew with the square of a run's openings."""
+    i = bisect.bisect_left(ends, o)
+    return ends[i - 1] if i else None
 
 
 # --------------------------------------------------------------------------

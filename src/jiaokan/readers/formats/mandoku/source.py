@@ -11,6 +11,7 @@ from __future__ import annotations
 
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -66,7 +67,7 @@ _PUA0 = 0xF0000
 # The front end: source lines → printed lines
 
 
-@dataclass
+@dataclass(slots=True)
 class PrintedLine:
     """One printed line of the source, as the transcription gives it.
 
@@ -121,7 +122,8 @@ class MandokuDoc:
 
     def page_breaks(self) -> Iterator[PageBreak]:
         for pl in self.lines:
-            yield from (x for x in pl.breaks if isinstance(x, PageBreak))
+            if pl.breaks:  # (most lines have none: no generator made for them)
+                yield from (x for x in pl.breaks if isinstance(x, PageBreak))
         yield from (x for x in self.trailing if isinstance(x, PageBreak))
 
 
@@ -284,6 +286,9 @@ def strip_markup(src: SourceText) -> str:
 
 def juan_title(body: str) -> re.Match[str] | None:
     """A 卷 title line (``儀禮卷第五``, ``儀禮注疏卷五考證``), or None."""
+    head = body[:13]  # the 卷 comes after a title of at most 12 characters: a text line has none there, asked in C
+    if "卷" not in head and "巻" not in head:
+        return None
     return JUAN_TITLE_RE.match(body)
 
 
@@ -333,8 +338,7 @@ def fill_meta(meta: WitnessMeta, doc: MandokuDoc) -> list[Notice]:
     """
     notices: list[Notice] = []
     h = doc.header
-    pages = list(doc.page_breaks())
-    first = pages[0] if pages else None
+    first = next(doc.page_breaks(), None)  # (only the first is asked: not a list of every page of the file)
     juan_title_n = None
     chapter = None
     for pl in doc.lines[:12]:
@@ -511,7 +515,7 @@ def flatten(lines: list[PrintedLine]) -> Flat:
     return Flat(text, starts, lines, gaiji, bytearray(len(text)))
 
 
-@dataclass
+@dataclass(slots=True)
 class Group:
     """A double-column bracket group ``(…)`` on one printed line: offsets of ``(`` and ``)``.
 
@@ -568,7 +572,7 @@ def find_groups(flat: Flat, b: WitnessBuilder, path: str) -> list[Group]:
     return groups
 
 
-@dataclass
+@dataclass(slots=True)
 class Seg:
     """A stretch ``[start, end)`` of the flattened text and what to do with it.
 
@@ -596,6 +600,9 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
     """
     line_i = 0
     nlines = len(flat.lines)
+    # where a gaiji placeholder may stand, found once in the whole text: a chunk with none is one run of text,
+    # where searching each chunk (tens of thousands of lines a book) cost more than the search itself
+    marks = [m.start() for m in _PLACEHOLDER_RE.finditer(flat.text)]
 
     def breaks_upto(pos: int, inclusive: bool) -> None:
         nonlocal line_i
@@ -622,8 +629,10 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
             if seg.label:
                 if chunk:
                     b.label(chunk)
-            else:
+            elif marks and (k := bisect_left(marks, pos)) < len(marks) and marks[k] < stop:
                 _emit_text(b, chunk, flat.gaiji)
+            elif b.current is not None or chunk.strip():  # (as _emit_text does with a chunk that holds none)
+                b.text(chunk)
             pos = stop
             if pos < seg.end:
                 breaks_upto(pos, inclusive=True)
