@@ -20,7 +20,7 @@ from markupsafe import Markup, escape
 from ..book.pian import FRONT
 from ..collate.model import Collation, LayerGap, Row
 from ..collate.rows import body_units
-from ..model import Div, Unit, Witness
+from ..model import Div, Note, Unit, Witness
 from .appview import app_data, apps_src, footnote_html, gap_text
 from .emended import Em, emendations
 from .html import LAYER_EN, LAYER_ZH, VARIANT_ZH, attr_json, lang_of, safe_id
@@ -164,7 +164,7 @@ def layers_present(ch: Chapter) -> list[str]:
     for w in ch.witnesses.values():
         for p in w.pieces():
             seen.add(p.layer)
-            if p.notes():
+            if Note in map(type, p.content):  # (asked in C: a list of each piece's notes was made to be dropped)
                 seen.add("an")
     order = ["jing", "zhuan", "zhu", "shu", "yinyi", "shi", "an", "kaozheng", "commentary", "paratext"]
     return [x for x in order if x in seen]
