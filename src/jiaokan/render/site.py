@@ -45,9 +45,11 @@ class SiteReport:
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     """The site's Jinja environment, one per process: it compiles each template once (a new
-    environment per chapter compiled them all again, 4% of the build); forked workers inherit it."""
+    environment per chapter compiled them all again, 4% of the build); forked workers inherit it.
+    ``auto_reload`` off: the templates are the package's, which no build changes, and it asked the file
+    system whether a template had changed each time a page was written (four hundred times a book)."""
     env = Environment(loader=PackageLoader("jiaokan", "templates"), autoescape=select_autoescape(["html"]),
-                      trim_blocks=True, lstrip_blocks=True)
+                      trim_blocks=True, lstrip_blocks=True, auto_reload=False)
     env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False, "separators": (",", ":")}
     env.globals["version"] = __version__
     env.globals["vclass"] = variant_class  # a variant type's class (the toolbar's swatches, the contents' counts)
