@@ -101,6 +101,18 @@ def leaf_ref(page: str | None, pb_juan: str | None, meta_juan: str) -> tuple[str
             f"葉{leaf}" if leaf else (f"p. {page}" if page else ""))
 
 
+def leaf_by_rule(page: str, juan: str) -> list[str] | None:
+    """[卷, 葉] of a page label as ``search.js`` (``leafRef``) makes it: a Kanripo label ``003-12b`` → [卷三, 葉十二b],
+    a leaf ``12b`` → [the witness's 卷, 葉十二b] (numbers under a hundred); None for any other label."""
+    m = KANRIPO_PAGE.match(page)
+    if m and int(m.group(1)) < 100 and int(m.group(2)) < 100:
+        return [f"卷{hanzi_number(int(m.group(1)))}", f"葉{hanzi_number(int(m.group(2)))}{m.group(3)}"]
+    m = LEAF_PAGE.match(page)
+    if m and int(m.group(1)) < 100:
+        return [juan, f"葉{hanzi_number(int(m.group(1)))}{m.group(2)}"]
+    return None
+
+
 def citation(title: str, ref: str, line: int | None) -> str:
     """《儀禮集釋》卷五 葉三a 行4: the short form (the page's dialogs use :func:`full_citation`)."""
     head = f"《{title}》{ref}".replace("》 ", "》")

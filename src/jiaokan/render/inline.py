@@ -28,7 +28,7 @@ from markupsafe import Markup, escape
 from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text,
                      Unit, code_codepoint, describe_codepoint)
 from ..normalize import strip_ignorable
-from .cite import leaf_ref
+from .cite import leaf_by_rule, leaf_ref
 from .html import LAYER_ZH, SUBTYPE_CLASS, attrs, esc, mark_app_attr, page_id, variant_class
 from .marks import Mark
 from .notes import Verdicts, note_html
@@ -58,8 +58,6 @@ class PageIds:
         (:meth:`facs_attr`): the id begins ``SIGLUM-p``, the image is this witness's one stem and the label, and
         the label's 卷 and 葉 are those of the rule search.js knows (``leafRef``).  Some 7,000 anchors in the book,
         half their bytes; any other (a label outside the rule, another image name) keeps its title written."""
-        from .search_index import leaf_by_rule  # (it imports this module)
-
         if not pb.facs or "-" in siglum or " " in siglum or ":" in siglum or not pid.startswith(siglum + "-p"):
             return False
         tail = "_" + pb.n
@@ -116,9 +114,11 @@ class ColumnWriter:
         self._open_cache: dict[tuple[str, str | None], str] = {}  # (type, subtype) → ``<mark class=… ``
         self._last_piece: dict[str, _PieceOut] = {}
         self._units: list[tuple[Unit, Div | None, list[_PieceOut]]] = []
-        # per layer, the offsets where something may happen to the text (a mark opens, ends or is about to end,
-        # an insertion sign stands): :meth:`_chars` copies the characters between two of them in one slice
+        # per layer, the offsets where something may happen to the text (a mark opens or ends, an insertion sign
+        # stands; where a mark is about to end only when its footnote number follows it, :meth:`_maybe_ref`):
+        # :meth:`_chars` copies the characters between two of them in one slice
         self._stops: dict[str, list[int]] = {}
+        refs = footnotes is not None
         for layer, ms in self.marks.items():  # one pass over the marks (a writer per column of every row)
             cover: dict[int, Mark] = {}
             zero: dict[int, list[Mark]] = {}
@@ -130,7 +130,7 @@ class ColumnWriter:
                 else:
                     for i in range(start, end):
                         cover.setdefault(i, m)
-                stops.update((start, end - 1, end))
+                stops.update((start, end - 1, end) if refs else (start, end))
             self._cover[layer] = cover
             self._zero[layer] = zero
             self._stops[layer] = sorted(stops)
@@ -148,6 +148,8 @@ class ColumnWriter:
 
         ``slots``: the grid row of each block (:meth:`slot_keys`, numbered across the row's columns)."""
         for layer, zero in self._zero.items():
+            if not zero:  # (most layers: every insertion sign drawn, or none)
+                continue
             rest = sorted(o for o in zero if o >= self.pos.get(layer, 0))
             last = self._last_piece.get(layer)
             for o in rest:

@@ -41,7 +41,7 @@ from ..normalize import strip_ignorable
 from .appview import app_table, app_tables, apps_src, reader_data
 from .overview import overview_cells, overview_data, row_key
 from .chapter import Chapter
-from .cite import KANRIPO_PAGE, LEAF_PAGE, cite_head, hanzi_number, leaf_ref, work_title
+from .cite import cite_head, leaf_by_rule, leaf_ref, work_title
 from .html import LAYER_ZH, lang_of
 from .notes import Verdicts
 from .searchfold import chars_of, fold_table, remember
@@ -146,18 +146,6 @@ class _Pages:
             elif leaf_by_rule(page, juan) != ref:
                 odd[page] = ref
         return {"pl": list(self.index), "pages": odd}
-
-
-def leaf_by_rule(page: str, juan: str) -> list[str] | None:
-    """[卷, 葉] of a page label as ``search.js`` (``leafRef``) makes it: a Kanripo label ``003-12b`` → [卷三, 葉十二b],
-    a leaf ``12b`` → [the witness's 卷, 葉十二b] (numbers under a hundred); None for any other label."""
-    m = KANRIPO_PAGE.match(page)
-    if m and int(m.group(1)) < 100 and int(m.group(2)) < 100:
-        return [f"卷{hanzi_number(int(m.group(1)))}", f"葉{hanzi_number(int(m.group(2)))}{m.group(3)}"]
-    m = LEAF_PAGE.match(page)
-    if m and int(m.group(1)) < 100:
-        return [juan, f"葉{hanzi_number(int(m.group(1)))}{m.group(2)}"]
-    return None
 
 
 def _row_of(ch: Chapter) -> dict[tuple[str, str], str]:
