@@ -359,17 +359,23 @@ def witness_key_text(w: Witness) -> str:
     return "|".join(_fold_all("".join(x)) for x in by_layer.values())
 
 
-#: code point → its :func:`.truth.fold` (None: dropped), filled as characters are met: the book has a few
-#: thousand distinct characters, each folded once per process (per chapter and layer, it was 9% of the render)
-_FOLDS: dict[int, str | None] = {}
+class _Folds(dict):
+    """code point → its :func:`.truth.fold` (None: dropped), each folded when first met (the book has a few
+    thousand distinct characters, each folded once per process: per chapter and layer, it was 9% of the render),
+    as ``str.translate`` asks: a miss is :meth:`__missing__`'s, so one pass in C folds a whole layer (a set of its
+    characters, to find those not yet met, cost as much as the translation)."""
+
+    def __missing__(self, cp: int) -> str | None:
+        f = self[cp] = fold(chr(cp)) or None
+        return f
+
+
+_FOLDS = _Folds()
 
 
 def _fold_all(text: str) -> str:
     """:func:`.truth.fold` of a whole layer at once: it folds character by character, so the folds of the
     distinct characters, as a ``str.translate`` table, give the same string in one pass in C."""
-    new = {c for c in set(text) if ord(c) not in _FOLDS}
-    for c in new:
-        _FOLDS[ord(c)] = fold(c) or None
     return text.translate(_FOLDS)
 
 
