@@ -417,9 +417,8 @@ def reader_entries(col: Collation, reader: str) -> list[list]:
     """The 校勘記 read from ``reader`` as data, in its order (:func:`.marks.jiaokanji_order`): per entry [app id,
     sentence, [[siglum, leaf], …]] (:func:`_footnote`): what ``edition.js`` composes from :func:`reader_data`."""
     apps = {a.id: a for a in col.apps}
-    order = sorted(jiaokanji_order(col, reader).items(), key=lambda kv: kv[1])
     out = []
-    for aid, _n in order:
+    for aid in jiaokanji_order(col, reader):  # (in the order of the numbers)
         text, sigs = _footnote(apps[aid], col, reader)
         out.append([aid, text, [list(x) for x in sigs]])
     return out
@@ -452,7 +451,7 @@ def reader_data(col: Collation, readers: list[str]) -> dict:
     the sentences and sigla :func:`reader_entries` gives (the browser tests hold the two together): they were a
     quarter of the chapter's data, every entry's sentence written once per witness."""
     place = {a.id: i for i, a in enumerate(col.apps)}
-    order = {s: [place[aid] for aid, _n in sorted(jiaokanji_order(col, s).items(), key=lambda kv: kv[1])]
+    order = {s: [place[aid] for aid in jiaokanji_order(col, s)]  # (each in the order of its numbers)
              for s in readers}
     glue: dict[str, str] = {}
     simplified = [s for s in readers if col.witnesses[s].meta.script == "simplified"]

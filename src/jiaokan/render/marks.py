@@ -122,8 +122,8 @@ _orders: list[tuple[Collation, dict[str, dict[str, int]]]] = []
 def jiaokanji_order(col: Collation, siglum: str | None = None) -> dict[str, int]:
     """app id → its number in the 篇's 校勘記 read from ``siglum`` (the base by default): :func:`reading_order`
     without the entries of :data:`NOT_IN_JIAOKANJI` and, for another reading text, without those where every
-    witness reads as it does; numbered 1…N again (one sequence per 篇).  Made once per collation and reading
-    text (the caller must not change it)."""
+    witness reads as it does; numbered 1…N again (one sequence per 篇), the dict in the order of the numbers.
+    Made once per collation and reading text (the caller must not change it)."""
     reader = siglum or col.base
     if not _orders or _orders[0][0] is not col:
         _orders[:] = [(col, {})]
@@ -134,17 +134,24 @@ def jiaokanji_order(col: Collation, siglum: str | None = None) -> dict[str, int]
 
 
 def _jiaokanji_order(col: Collation, reader: str) -> dict[str, int]:
-    order = reading_order(col, reader)
+    order = reading_order(col, reader)  # (in the order of its numbers)
     apps = {a.id: a for a in col.apps}
-
-    def listed_for(a: App) -> bool:
-        if a.type in NOT_IN_JIAOKANJI:
-            return False
-        if reader == col.base:
-            return True
-        own = _reading_of(a, col, reader)
-        texts = [a.lem.text] + [r.text for r in a.readings.values()]
-        return own is not None and any(t != own.text for t in texts)
-
-    listed = [aid for aid, _n in sorted(order.items(), key=lambda kv: kv[1]) if listed_for(apps[aid])]
+    if reader == col.base:
+        listed = [aid for aid in order if apps[aid].type not in NOT_IN_JIAOKANJI]
+    else:  # the reader's reading differs from another exactly where the entry's readings are not all one
+        varied = _varied(col)
+        listed = [aid for aid in order if aid in varied and apps[aid].type not in NOT_IN_JIAOKANJI
+                  and _reading_of(apps[aid], col, reader) is not None]
     return {aid: n for n, aid in enumerate(listed, 1)}
+
+
+#: the last collation's :func:`_varied` (asked once per witness as the reading text)
+_last_varied: list[tuple[Collation, frozenset[str]]] = []
+
+
+def _varied(col: Collation) -> frozenset[str]:
+    """The ids of the entries whose witnesses (the base among them) do not all read the same text."""
+    if not _last_varied or _last_varied[0][0] is not col:
+        _last_varied[:] = [(col, frozenset(a.id for a in col.apps
+                                           if any(r.text != a.lem.text for r in a.readings.values())))]
+    return _last_varied[0][1]
