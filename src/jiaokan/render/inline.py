@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from markupsafe import Markup, escape
 
-from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text,
+from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, LineBreak, Note, PageBreak, Piece, Text,
                      Unit, code_codepoint, describe_codepoint)
 from ..normalize import strip_ignorable
 from .cite import leaf_by_rule, leaf_ref
@@ -256,6 +256,8 @@ class ColumnWriter:
                     self._chars(node.text, layer, parts)
                 else:
                     parts.append(esc(node.text))
+            elif type(node) is LineBreak:  # the next most: not shown (:meth:`_node` draws nothing of it)
+                continue
             elif isinstance(node, Note):
                 self._note(node, parts)
             else:
