@@ -21,7 +21,7 @@ from ..model import Witness
 if TYPE_CHECKING:
     from .chapter import Chapter
 from ..normalize import is_ignorable
-from .cite import page_starts, place_parts
+from .cite import leaf_line, page_reference, page_starts
 from .sentences import hans
 from .html import LAYER_ZH, VARIANT_ZH, attr_json, attrs
 from .marks import jiaokanji_order
@@ -252,12 +252,11 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
             if not page:
                 hit = (None, None)
             else:
-                ref, n = place_parts(col.witnesses[s], starts[s], page, line)
                 i = pages[s].get(page)
-                if i is None:
+                if i is None:  # the page's reference once per page (:func:`.cite.place_parts` in two)
                     i = pages[s][page] = len(page_names[s])
-                    page_names[s].append([page, ref])
-                hit = (i, n)
+                    page_names[s].append([page, page_reference(col.witnesses[s], starts[s], page)])
+                hit = (i, leaf_line(starts[s], page, line))
             lines[k] = hit
         return hit
 

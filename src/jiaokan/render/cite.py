@@ -213,12 +213,20 @@ def place_parts(w: "Witness", starts: dict[str, tuple[int | None, str | None]], 
     """(卷五 葉三a, 4) for a source line on a page of ``w``: the page's reference and the line on the leaf (the
     one meaning of 行), None where it cannot be told.  Apart, so that the chapter's data can name each page once
     and each reading by its page and line (:func:`.appview.app_table`, composed again by ``edition.js``)."""
-    pb_line, pb_juan = starts.get(page, (None, None))
-    juan, leaf = leaf_ref(page, pb_juan, w.meta.juan)
-    ref = " ".join(x for x in (juan, leaf) if x)
-    if line is not None and pb_line is not None and line >= pb_line:
-        return ref, line - pb_line
-    return ref, None
+    return page_reference(w, starts, page), leaf_line(starts, page, line)
+
+
+def page_reference(w: "Witness", starts: dict[str, tuple[int | None, str | None]], page: str) -> str:
+    """卷五 葉三a: the reference of a page of ``w`` (:func:`place_parts`'s first part)."""
+    juan, leaf = leaf_ref(page, starts.get(page, (None, None))[1], w.meta.juan)
+    return " ".join(x for x in (juan, leaf) if x)
+
+
+def leaf_line(starts: dict[str, tuple[int | None, str | None]], page: str, line: int | None) -> int | None:
+    """The line on the leaf of a source line on ``page`` (:func:`place_parts`'s second part), None where it
+    cannot be told."""
+    pb_line = starts.get(page, (None, None))[0]
+    return line - pb_line if line is not None and pb_line is not None and line >= pb_line else None
 
 
 def place_label(w: "Witness", starts: dict[str, tuple[int | None, str | None]], page: str | None,
