@@ -75,6 +75,7 @@ def reading_order(col: Collation, siglum: str | None = None) -> dict[str, int]:
     (row, the piece that holds the lemma, the offset).
     """
     reader = siglum or col.base
+    is_base = reader == col.base
     units = {u.id: u for u in body_units(col.witnesses[reader])}
     by_row: dict[str, list[App]] = {}
     for a in col.apps:
@@ -95,7 +96,7 @@ def reading_order(col: Collation, siglum: str | None = None) -> dict[str, int]:
                 offs[layer] = o + n
                 seq += 1
         for a in apps:
-            rd = _reading_of(a, col, reader)
+            rd = a.lem if is_base else a.readings.get(reader)  # (:func:`_reading_of`, without a call per entry)
             if rd is None:
                 continue
             where = seq  # past the end when nothing holds it
