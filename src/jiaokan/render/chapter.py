@@ -423,10 +423,27 @@ def _mark_short(cols: list[dict]) -> None:
         c["short"] = 0 < c["chars"] <= SHORT_CHARS and longest >= GIANT_RATIO * max(c["chars"], SHORT_CHARS // 2)
 
 
+#: id(collation) → (the collation, its :meth:`~jiaokan.collate.model.Collation.counts`)
+_counts: dict[int, tuple[Collation, dict[str, int]]] = {}
+
+
+def variant_counts(col: Collation) -> dict[str, int]:
+    """``col.counts()``, counted once per collation: the chapter's page and the book's table of contents each show
+    them (a count goes over every reading of the collation)."""
+    hit = _counts.get(id(col))
+    if hit is not None and hit[0] is col:
+        return hit[1]
+    if len(_counts) >= 128:  # a book's collations (all alive during its build); a long-lived process keeps no more
+        _counts.clear()
+    out = col.counts()
+    _counts[id(col)] = (col, out)
+    return out
+
+
 def _vtypes(col: Collation | None) -> list[tuple[str, str, int]]:
     if col is None:
         return []
-    counts = col.counts()
+    counts = variant_counts(col)
     order = ("substantive", "omission", "addition", "transposition", "taboo", "orthographic", "uncertain")
     return [(t, VARIANT_ZH[t], counts.get(t, 0)) for t in order if counts.get(t, 0)]
 
