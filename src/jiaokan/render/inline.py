@@ -215,17 +215,12 @@ class ColumnWriter:
             self._em_open = None
         self._ems = []
         self._em_stops = []
-        # no tooltip per piece (聘禮 has thousands: a tenth of the page): the place of any character is the cite
-        # dialog's (葉 and the line on the leaf), the layer is the piece's look; only a doubt is said
-        cls = f"piece l-{p.layer}"
-        if p.subtype:
-            cls += f" st-{p.subtype}"
-        title = None
-        if p.cert == "low":
-            cls += " cert-low"
-            title = "层次存疑"
-        resp = p.resp if p.resp != DEFAULT_RESP.get(p.layer) else None
-        a = attrs(cls=cls, title=title, data_resp=resp) if title is not None or resp is not None else f' class="{esc(cls)}"'
+        key = (p.layer, p.subtype, p.cert, p.resp)
+        a = _PIECE_ATTRS.get(key)
+        if a is None:
+            if len(_PIECE_ATTRS) >= 4096:  # (a handful in a book)
+                _PIECE_ATTRS.clear()
+            a = _PIECE_ATTRS[key] = _piece_attrs(*key)
         out = _PieceOut(p.layer, parts, a)
         self._last_piece[p.layer] = out
         return out
@@ -459,6 +454,25 @@ class ColumnWriter:
         title = None if self.pages.bare_title(self.siglum, pid, pb) else page_title(self.siglum, pb)
         return (f'<a{attrs(cls="pb", id=pid, title=title)}>'
                 f'<span>{escape(pb.n)}</span></a>')  # its sign | is edition.css's .pb::before, its label the span
+
+
+def _piece_attrs(layer: str, subtype: str | None, cert: str | None, resp: str | None) -> str:
+    """A piece's ``div`` attributes but its grid row: its layer's and subtype's classes, and only a doubt said.
+    No tooltip per piece (聘禮 has thousands: a tenth of the page): the place of any character is the cite
+    dialog's (葉 and the line on the leaf), the layer is the piece's look."""
+    cls = f"piece l-{layer}"
+    if subtype:
+        cls += f" st-{subtype}"
+    title = None
+    if cert == "low":
+        cls += " cert-low"
+        title = "层次存疑"
+    resp = resp if resp != DEFAULT_RESP.get(layer) else None
+    return attrs(cls=cls, title=title, data_resp=resp) if title is not None or resp is not None else f' class="{esc(cls)}"'
+
+
+#: (layer, subtype, cert, resp) → :func:`_piece_attrs`: the same few for every piece of the book
+_PIECE_ATTRS: dict[tuple[str, str | None, str | None, str | None], str] = {}
 
 
 #: an attribute value HTML reads without quotes (no space, quote, =, <, >, ` or &)
