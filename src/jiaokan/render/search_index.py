@@ -200,12 +200,16 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                     if kind is LineBreak:
                         if line is not None:
                             line += 1
+                        if in_note is None:  # (a break reads nothing: in the piece's own text, nothing more to do)
+                            continue
                     elif isinstance(node, PageBreak):
                         line = 0
                         page = node.n
                         if node.n not in pages.refs:  # every page the witness turns (a 案 note names its page too)
                             pages.refs[node.n] = list(leaf_ref(node.n, node.juan, w.meta.juan))
                             pages.ix(node.n)
+                        if in_note is None:
+                            continue
                     elif kind is Gaiji or kind is Label:
                         held += (node.source, node.reading)
                 if in_note is not None:
@@ -225,7 +229,7 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                     continue
                 if isinstance(node, Note):
                     continue
-                r = node.reading
+                r = node.text if type(node) is Text else node.reading  # (a text run's, without its property)
                 if r:
                     if not own or own[-1][1] != page or own[-1][2] != line:
                         own.append([offset, page, line])
