@@ -244,19 +244,35 @@ class ColumnWriter:
     def _content(self, content: list[Inline], layer: str, parts: list[str], take: bool) -> None:
         """The piece's own nodes go to ``parts`` (marked when ``take``); a note's nodes are gathered and rendered
         as the note.  A loop over the nodes, not :func:`jiaokan.model.walk`: the walk's step per node carries a
-        place nobody here reads, and was a fifth of the columns' time; the nodes are met in the walk's order."""
+        place nobody here reads, and was a fifth of the columns' time; the nodes are met in the walk's order.
+
+        The text runs between two line breaks are drawn as one run (a break is not shown, and the marks, the
+        insertion signs and the changes act where their offsets say, whatever node holds the character): a
+        reader cuts the text at every source line, and :meth:`_chars` was asked once per line."""
+        run: list[str] = []  # the text since the last node that draws something
         for node in content:
             if type(node) is Text:  # most nodes
-                if take:
-                    self._chars(node.text, layer, parts)
-                else:
-                    parts.append(esc(node.text))
+                run.append(node.text)
             elif type(node) is LineBreak:  # the next most: not shown (:meth:`_node` draws nothing of it)
                 continue
-            elif isinstance(node, Note):
-                self._note(node, parts)
             else:
-                self._node(node, layer, parts, take)
+                if run:
+                    self._run(run, layer, parts, take)
+                    run = []
+                if isinstance(node, Note):
+                    self._note(node, parts)
+                else:
+                    self._node(node, layer, parts, take)
+        if run:
+            self._run(run, layer, parts, take)
+
+    def _run(self, texts: list[str], layer: str, parts: list[str], take: bool) -> None:
+        """Consecutive text runs of a piece (:meth:`_content`) as one."""
+        s = texts[0] if len(texts) == 1 else "".join(texts)
+        if take:
+            self._chars(s, layer, parts)
+        else:
+            parts.append(esc(s))
 
     def _note(self, note: Note, parts: list[str]) -> None:
         """A note of the piece: its nodes rendered apart (the open mark closed before it, reopened after), then
