@@ -315,6 +315,11 @@ class ColumnWriter:
             parts.append(f'<span{attrs(cls="gap", title=title, role="note")}>〔缺〕</span>')
 
     def _chars(self, s: str, layer: str, parts: list[str], gaiji: Gaiji | None = None) -> None:
+        if (gaiji is None and layer not in self._stops and not self._em_stops and self._em_open is None
+                and self._open is None):  # a layer no mark of the row touches (and no change): the text as it is
+            parts.append(esc(s))
+            self.pos[layer] = self.pos.get(layer, 0) + len(s)
+            return
         cover = self._cover.get(layer, {})
         zero = self._zero.get(layer, {})
         m: Mark | None  # an insertion mark, then the mark covering each character
