@@ -304,7 +304,7 @@ class ColumnWriter:
                 parts.append(_gaiji(node))
         elif isinstance(node, Label):
             self._close(parts)
-            parts.append(f'<span class="label">{escape(node.text)}</span>')
+            parts.append(f'<span class="label">{esc(node.text)}</span>')
         elif isinstance(node, PageBreak):
             self._close(parts)
             parts.append(self._pb(node))
@@ -474,7 +474,7 @@ class ColumnWriter:
         self.page = pb.n
         title = None if self.pages.bare_title(self.siglum, pid, pb) else page_title(self.siglum, pb)
         return (f'<a{attrs(cls="pb", id=pid, title=title)}>'
-                f'<span>{escape(pb.n)}</span></a>')  # its sign | is edition.css's .pb::before, its label the span
+                f'<span>{esc(pb.n)}</span></a>')  # its sign | is edition.css's .pb::before, its label the span
 
 
 def _piece_attrs(layer: str, subtype: str | None, cert: str | None, resp: str | None) -> str:
