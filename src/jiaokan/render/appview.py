@@ -11,6 +11,7 @@ witnesses, ``;`` between them, ``无`` for an omission::
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
@@ -472,16 +473,21 @@ GAP_TEXT = {"edge": "{w} 节录始末在此段内", "lacuna": "{layer}：{w} 底
 def gap_text(g: LayerGap, present_in_row: set[str]) -> dict | None:
     """"疏 仅见于 ZS" for a layer gap worth a note in this row (key, arguments, text); None when the row lacks
     a witness altogether."""
-    layer = LAYER_ZH.get(g.layer, g.layer)
-    if g.kind == "edge":
-        args = {"w": "、".join(g.absent)}
-    elif g.kind == "lacuna":
-        args = {"layer": layer, "w": "、".join(g.absent)}
+    if g.kind in ("edge", "lacuna"):
+        w = "、".join(g.absent)
+    elif not [s for s in g.absent if s in present_in_row]:
+        return None
     else:
-        if not [s for s in g.absent if s in present_in_row]:
-            return None
-        args = {"layer": layer, "w": " ".join(g.present)}
-    kind = g.kind if g.kind in GAP_TEXT else "layer"
-    text = GAP_TEXT[kind].format(**{"layer": "", "w": "", **args})
-    return {"key": f"gap-{kind}", "args": attr_json({**args, "layer": g.layer} if "layer" in args else args),
-            "text": text, "present": " ".join(g.present)}
+        w = " ".join(g.present)
+    key, args, text = _gap_note(g.kind, g.layer, w)
+    return {"key": key, "args": args, "text": text, "present": " ".join(g.present)}
+
+
+@lru_cache(maxsize=4096)
+def _gap_note(kind: str, layer: str, w: str) -> tuple[str, Markup, str]:
+    """A layer gap's note (:func:`gap_text`): its key, arguments and text, made once for each kind, layer and
+    witnesses (the same note stands on row after row: "疏 仅见于 ZS" on every row of a 疏 page)."""
+    args = {"w": w} if kind == "edge" else {"layer": LAYER_ZH.get(layer, layer), "w": w}
+    k = kind if kind in GAP_TEXT else "layer"
+    text = GAP_TEXT[k].format(**{"layer": "", "w": "", **args})
+    return f"gap-{k}", attr_json({**args, "layer": layer} if "layer" in args else args), text
