@@ -11,6 +11,7 @@ witnesses, ``;`` between them, ``无`` for an omission::
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
@@ -21,7 +22,7 @@ from ..model import Witness
 if TYPE_CHECKING:
     from .chapter import Chapter
 from ..normalize import is_ignorable
-from .cite import page_starts, place_parts
+from .cite import leaf_line, page_reference, page_starts
 from .sentences import hans
 from .html import LAYER_ZH, VARIANT_ZH, attr_json, attrs
 from .marks import jiaokanji_order
@@ -252,12 +253,11 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
             if not page:
                 hit = (None, None)
             else:
-                ref, n = place_parts(col.witnesses[s], starts[s], page, line)
                 i = pages[s].get(page)
-                if i is None:
+                if i is None:  # the page's reference once per page (:func:`.cite.place_parts` in two)
                     i = pages[s][page] = len(page_names[s])
-                    page_names[s].append([page, ref])
-                hit = (i, n)
+                    page_names[s].append([page, page_reference(col.witnesses[s], starts[s], page)])
+                hit = (i, leaf_line(starts[s], page, line))
             lines[k] = hit
         return hit
 
@@ -417,9 +417,8 @@ def reader_entries(col: Collation, reader: str) -> list[list]:
     """The 校勘記 read from ``reader`` as data, in its order (:func:`.marks.jiaokanji_order`): per entry [app id,
     sentence, [[siglum, leaf], …]] (:func:`_footnote`): what ``edition.js`` composes from :func:`reader_data`."""
     apps = {a.id: a for a in col.apps}
-    order = sorted(jiaokanji_order(col, reader).items(), key=lambda kv: kv[1])
     out = []
-    for aid, _n in order:
+    for aid in jiaokanji_order(col, reader):  # (in the order of the numbers)
         text, sigs = _footnote(apps[aid], col, reader)
         out.append([aid, text, [list(x) for x in sigs]])
     return out
@@ -452,7 +451,7 @@ def reader_data(col: Collation, readers: list[str]) -> dict:
     the sentences and sigla :func:`reader_entries` gives (the browser tests hold the two together): they were a
     quarter of the chapter's data, every entry's sentence written once per witness."""
     place = {a.id: i for i, a in enumerate(col.apps)}
-    order = {s: [place[aid] for aid, _n in sorted(jiaokanji_order(col, s).items(), key=lambda kv: kv[1])]
+    order = {s: [place[aid] for aid in jiaokanji_order(col, s)]  # (each in the order of its numbers)
              for s in readers}
     glue: dict[str, str] = {}
     simplified = [s for s in readers if col.witnesses[s].meta.script == "simplified"]
@@ -474,16 +473,21 @@ GAP_TEXT = {"edge": "{w} 节录始末在此段内", "lacuna": "{layer}：{w} 底
 def gap_text(g: LayerGap, present_in_row: set[str]) -> dict | None:
     """"疏 仅见于 ZS" for a layer gap worth a note in this row (key, arguments, text); None when the row lacks
     a witness altogether."""
-    layer = LAYER_ZH.get(g.layer, g.layer)
-    if g.kind == "edge":
-        args = {"w": "、".join(g.absent)}
-    elif g.kind == "lacuna":
-        args = {"layer": layer, "w": "、".join(g.absent)}
+    if g.kind in ("edge", "lacuna"):
+        w = "、".join(g.absent)
+    elif not [s for s in g.absent if s in present_in_row]:
+        return None
     else:
-        if not [s for s in g.absent if s in present_in_row]:
-            return None
-        args = {"layer": layer, "w": " ".join(g.present)}
-    kind = g.kind if g.kind in GAP_TEXT else "layer"
-    text = GAP_TEXT[kind].format(**{"layer": "", "w": "", **args})
-    return {"key": f"gap-{kind}", "args": attr_json({**args, "layer": g.layer} if "layer" in args else args),
-            "text": text, "present": " ".join(g.present)}
+        w = " ".join(g.present)
+    key, args, text = _gap_note(g.kind, g.layer, w)
+    return {"key": key, "args": args, "text": text, "present": " ".join(g.present)}
+
+
+@lru_cache(maxsize=4096)
+def _gap_note(kind: str, layer: str, w: str) -> tuple[str, Markup, str]:
+    """A layer gap's note (:func:`gap_text`): its key, arguments and text, made once for each kind, layer and
+    witnesses (the same note stands on row after row: "疏 仅见于 ZS" on every row of a 疏 page)."""
+    args = {"w": w} if kind == "edge" else {"layer": LAYER_ZH.get(layer, layer), "w": w}
+    k = kind if kind in GAP_TEXT else "layer"
+    text = GAP_TEXT[k].format(**{"layer": "", "w": "", **args})
+    return f"gap-{k}", attr_json({**args, "layer": layer} if "layer" in args else args), text

@@ -20,7 +20,7 @@ from markupsafe import Markup, escape
 from ..book.pian import FRONT
 from ..collate.model import Collation, LayerGap, Row
 from ..collate.rows import body_units
-from ..model import Div, Unit, Witness
+from ..model import Div, Note, Unit, Witness
 from .appview import app_data, apps_src, footnote_html, gap_text
 from .emended import Em, emendations
 from .html import LAYER_EN, LAYER_ZH, VARIANT_ZH, attr_json, lang_of, safe_id
@@ -164,7 +164,7 @@ def layers_present(ch: Chapter) -> list[str]:
     for w in ch.witnesses.values():
         for p in w.pieces():
             seen.add(p.layer)
-            if p.notes():
+            if Note in map(type, p.content):  # (asked in C: a list of each piece's notes was made to be dropped)
                 seen.add("an")
     order = ["jing", "zhuan", "zhu", "shu", "yinyi", "shi", "an", "kaozheng", "commentary", "paratext"]
     return [x for x in order if x in seen]
@@ -359,17 +359,23 @@ def witness_key_text(w: Witness) -> str:
     return "|".join(_fold_all("".join(x)) for x in by_layer.values())
 
 
-#: code point → its :func:`.truth.fold` (None: dropped), filled as characters are met: the book has a few
-#: thousand distinct characters, each folded once per process (per chapter and layer, it was 9% of the render)
-_FOLDS: dict[int, str | None] = {}
+class _Folds(dict):
+    """code point → its :func:`.truth.fold` (None: dropped), each folded when first met (the book has a few
+    thousand distinct characters, each folded once per process: per chapter and layer, it was 9% of the render),
+    as ``str.translate`` asks: a miss is :meth:`__missing__`'s, so one pass in C folds a whole layer (a set of its
+    characters, to find those not yet met, cost as much as the translation)."""
+
+    def __missing__(self, cp: int) -> str | None:
+        f = self[cp] = fold(chr(cp)) or None
+        return f
+
+
+_FOLDS = _Folds()
 
 
 def _fold_all(text: str) -> str:
     """:func:`.truth.fold` of a whole layer at once: it folds character by character, so the folds of the
     distinct characters, as a ``str.translate`` table, give the same string in one pass in C."""
-    new = {c for c in set(text) if ord(c) not in _FOLDS}
-    for c in new:
-        _FOLDS[ord(c)] = fold(c) or None
     return text.translate(_FOLDS)
 
 
@@ -417,10 +423,27 @@ def _mark_short(cols: list[dict]) -> None:
         c["short"] = 0 < c["chars"] <= SHORT_CHARS and longest >= GIANT_RATIO * max(c["chars"], SHORT_CHARS // 2)
 
 
+#: id(collation) → (the collation, its :meth:`~jiaokan.collate.model.Collation.counts`)
+_counts: dict[int, tuple[Collation, dict[str, int]]] = {}
+
+
+def variant_counts(col: Collation) -> dict[str, int]:
+    """``col.counts()``, counted once per collation: the chapter's page and the book's table of contents each show
+    them (a count goes over every reading of the collation)."""
+    hit = _counts.get(id(col))
+    if hit is not None and hit[0] is col:
+        return hit[1]
+    if len(_counts) >= 128:  # a book's collations (all alive during its build); a long-lived process keeps no more
+        _counts.clear()
+    out = col.counts()
+    _counts[id(col)] = (col, out)
+    return out
+
+
 def _vtypes(col: Collation | None) -> list[tuple[str, str, int]]:
     if col is None:
         return []
-    counts = col.counts()
+    counts = variant_counts(col)
     order = ("substantive", "omission", "addition", "transposition", "taboo", "orthographic", "uncertain")
     return [(t, VARIANT_ZH[t], counts.get(t, 0)) for t in order if counts.get(t, 0)]
 

@@ -101,6 +101,18 @@ def leaf_ref(page: str | None, pb_juan: str | None, meta_juan: str) -> tuple[str
             f"葉{leaf}" if leaf else (f"p. {page}" if page else ""))
 
 
+def leaf_by_rule(page: str, juan: str) -> list[str] | None:
+    """[卷, 葉] of a page label as ``search.js`` (``leafRef``) makes it: a Kanripo label ``003-12b`` → [卷三, 葉十二b],
+    a leaf ``12b`` → [the witness's 卷, 葉十二b] (numbers under a hundred); None for any other label."""
+    m = KANRIPO_PAGE.match(page)
+    if m and int(m.group(1)) < 100 and int(m.group(2)) < 100:
+        return [f"卷{hanzi_number(int(m.group(1)))}", f"葉{hanzi_number(int(m.group(2)))}{m.group(3)}"]
+    m = LEAF_PAGE.match(page)
+    if m and int(m.group(1)) < 100:
+        return [juan, f"葉{hanzi_number(int(m.group(1)))}{m.group(2)}"]
+    return None
+
+
 def citation(title: str, ref: str, line: int | None) -> str:
     """《儀禮集釋》卷五 葉三a 行4: the short form (the page's dialogs use :func:`full_citation`)."""
     head = f"《{title}》{ref}".replace("》 ", "》")
@@ -201,12 +213,20 @@ def place_parts(w: "Witness", starts: dict[str, tuple[int | None, str | None]], 
     """(卷五 葉三a, 4) for a source line on a page of ``w``: the page's reference and the line on the leaf (the
     one meaning of 行), None where it cannot be told.  Apart, so that the chapter's data can name each page once
     and each reading by its page and line (:func:`.appview.app_table`, composed again by ``edition.js``)."""
-    pb_line, pb_juan = starts.get(page, (None, None))
-    juan, leaf = leaf_ref(page, pb_juan, w.meta.juan)
-    ref = " ".join(x for x in (juan, leaf) if x)
-    if line is not None and pb_line is not None and line >= pb_line:
-        return ref, line - pb_line
-    return ref, None
+    return page_reference(w, starts, page), leaf_line(starts, page, line)
+
+
+def page_reference(w: "Witness", starts: dict[str, tuple[int | None, str | None]], page: str) -> str:
+    """卷五 葉三a: the reference of a page of ``w`` (:func:`place_parts`'s first part)."""
+    juan, leaf = leaf_ref(page, starts.get(page, (None, None))[1], w.meta.juan)
+    return " ".join(x for x in (juan, leaf) if x)
+
+
+def leaf_line(starts: dict[str, tuple[int | None, str | None]], page: str, line: int | None) -> int | None:
+    """The line on the leaf of a source line on ``page`` (:func:`place_parts`'s second part), None where it
+    cannot be told."""
+    pb_line = starts.get(page, (None, None))[0]
+    return line - pb_line if line is not None and pb_line is not None and line >= pb_line else None
 
 
 def place_label(w: "Witness", starts: dict[str, tuple[int | None, str | None]], page: str | None,

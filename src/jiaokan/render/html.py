@@ -81,9 +81,19 @@ def mark_app_attr(app: str) -> str:
     """The attribute that ties a variant mark to its apparatus entry, written once per mark (45,000 in the book):
     ``data-a=12`` (digits need no quotes in HTML) for the collation's numbered ``app12``, ``data-app="ID"`` for any
     other id.  edition.js (``expandMarks``) makes every mark ``class="v …" data-app="app12"`` at load, as the
-    scripts read it; :func:`mark_app` reads it back on the Python side."""
-    m = _APP_NUMBERED.fullmatch(app)
-    return f'data-a={m.group(1)}' if m else f'data-app="{esc(app)}"'
+    scripts read it; :func:`mark_app` reads it back on the Python side.  Made once per entry (its marks in every
+    column and view ask again)."""
+    a = _APP_ATTRS.get(app)
+    if a is None:
+        if len(_APP_ATTRS) >= 65536:  # a long-lived process keeps no more than a book's
+            _APP_ATTRS.clear()
+        m = _APP_NUMBERED.fullmatch(app)
+        a = _APP_ATTRS[app] = f'data-a={m.group(1)}' if m else f'data-app="{esc(app)}"'
+    return a
+
+
+#: app id → :func:`mark_app_attr`
+_APP_ATTRS: dict[str, str] = {}
 
 
 def mark_app(el) -> str | None:

@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Iterator
 
 from markupsafe import Markup, escape
 
-from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, Note, PageBreak, Piece, Text,
+from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, LineBreak, Note, PageBreak, Piece, Text,
                      Unit, code_codepoint, describe_codepoint)
 from ..normalize import strip_ignorable
-from .cite import leaf_ref
+from .cite import leaf_by_rule, leaf_ref
 from .html import LAYER_ZH, SUBTYPE_CLASS, attrs, esc, mark_app_attr, page_id, variant_class
 from .marks import Mark
 from .notes import Verdicts, note_html
@@ -58,8 +58,6 @@ class PageIds:
         (:meth:`facs_attr`): the id begins ``SIGLUM-p``, the image is this witness's one stem and the label, and
         the label's 卷 and 葉 are those of the rule search.js knows (``leafRef``).  Some 7,000 anchors in the book,
         half their bytes; any other (a label outside the rule, another image name) keeps its title written."""
-        from .search_index import leaf_by_rule  # (it imports this module)
-
         if not pb.facs or "-" in siglum or " " in siglum or ":" in siglum or not pid.startswith(siglum + "-p"):
             return False
         tail = "_" + pb.n
@@ -116,9 +114,11 @@ class ColumnWriter:
         self._open_cache: dict[tuple[str, str | None], str] = {}  # (type, subtype) → ``<mark class=… ``
         self._last_piece: dict[str, _PieceOut] = {}
         self._units: list[tuple[Unit, Div | None, list[_PieceOut]]] = []
-        # per layer, the offsets where something may happen to the text (a mark opens, ends or is about to end,
-        # an insertion sign stands): :meth:`_chars` copies the characters between two of them in one slice
+        # per layer, the offsets where something may happen to the text (a mark opens or ends, an insertion sign
+        # stands; where a mark is about to end only when its footnote number follows it, :meth:`_maybe_ref`):
+        # :meth:`_chars` copies the characters between two of them in one slice
         self._stops: dict[str, list[int]] = {}
+        refs = footnotes is not None
         for layer, ms in self.marks.items():  # one pass over the marks (a writer per column of every row)
             cover: dict[int, Mark] = {}
             zero: dict[int, list[Mark]] = {}
@@ -130,7 +130,7 @@ class ColumnWriter:
                 else:
                     for i in range(start, end):
                         cover.setdefault(i, m)
-                stops.update((start, end - 1, end))
+                stops.update((start, end - 1, end) if refs else (start, end))
             self._cover[layer] = cover
             self._zero[layer] = zero
             self._stops[layer] = sorted(stops)
@@ -148,6 +148,8 @@ class ColumnWriter:
 
         ``slots``: the grid row of each block (:meth:`slot_keys`, numbered across the row's columns)."""
         for layer, zero in self._zero.items():
+            if not zero:  # (most layers: every insertion sign drawn, or none)
+                continue
             rest = sorted(o for o in zero if o >= self.pos.get(layer, 0))
             last = self._last_piece.get(layer)
             for o in rest:
@@ -213,17 +215,12 @@ class ColumnWriter:
             self._em_open = None
         self._ems = []
         self._em_stops = []
-        # no tooltip per piece (聘禮 has thousands: a tenth of the page): the place of any character is the cite
-        # dialog's (葉 and the line on the leaf), the layer is the piece's look; only a doubt is said
-        cls = f"piece l-{p.layer}"
-        if p.subtype:
-            cls += f" st-{p.subtype}"
-        title = None
-        if p.cert == "low":
-            cls += " cert-low"
-            title = "层次存疑"
-        resp = p.resp if p.resp != DEFAULT_RESP.get(p.layer) else None
-        a = attrs(cls=cls, title=title, data_resp=resp) if title is not None or resp is not None else f' class="{esc(cls)}"'
+        key = (p.layer, p.subtype, p.cert, p.resp)
+        a = _PIECE_ATTRS.get(key)
+        if a is None:
+            if len(_PIECE_ATTRS) >= 4096:  # (a handful in a book)
+                _PIECE_ATTRS.clear()
+            a = _PIECE_ATTRS[key] = _piece_attrs(*key)
         out = _PieceOut(p.layer, parts, a)
         self._last_piece[p.layer] = out
         return out
@@ -247,17 +244,35 @@ class ColumnWriter:
     def _content(self, content: list[Inline], layer: str, parts: list[str], take: bool) -> None:
         """The piece's own nodes go to ``parts`` (marked when ``take``); a note's nodes are gathered and rendered
         as the note.  A loop over the nodes, not :func:`jiaokan.model.walk`: the walk's step per node carries a
-        place nobody here reads, and was a fifth of the columns' time; the nodes are met in the walk's order."""
+        place nobody here reads, and was a fifth of the columns' time; the nodes are met in the walk's order.
+
+        The text runs between two line breaks are drawn as one run (a break is not shown, and the marks, the
+        insertion signs and the changes act where their offsets say, whatever node holds the character): a
+        reader cuts the text at every source line, and :meth:`_chars` was asked once per line."""
+        run: list[str] = []  # the text since the last node that draws something
         for node in content:
             if type(node) is Text:  # most nodes
-                if take:
-                    self._chars(node.text, layer, parts)
-                else:
-                    parts.append(esc(node.text))
-            elif isinstance(node, Note):
-                self._note(node, parts)
+                run.append(node.text)
+            elif type(node) is LineBreak:  # the next most: not shown (:meth:`_node` draws nothing of it)
+                continue
             else:
-                self._node(node, layer, parts, take)
+                if run:
+                    self._run(run, layer, parts, take)
+                    run = []
+                if isinstance(node, Note):
+                    self._note(node, parts)
+                else:
+                    self._node(node, layer, parts, take)
+        if run:
+            self._run(run, layer, parts, take)
+
+    def _run(self, texts: list[str], layer: str, parts: list[str], take: bool) -> None:
+        """Consecutive text runs of a piece (:meth:`_content`) as one."""
+        s = texts[0] if len(texts) == 1 else "".join(texts)
+        if take:
+            self._chars(s, layer, parts)
+        else:
+            parts.append(esc(s))
 
     def _note(self, note: Note, parts: list[str]) -> None:
         """A note of the piece: its nodes rendered apart (the open mark closed before it, reopened after), then
@@ -289,7 +304,7 @@ class ColumnWriter:
                 parts.append(_gaiji(node))
         elif isinstance(node, Label):
             self._close(parts)
-            parts.append(f'<span class="label">{escape(node.text)}</span>')
+            parts.append(f'<span class="label">{esc(node.text)}</span>')
         elif isinstance(node, PageBreak):
             self._close(parts)
             parts.append(self._pb(node))
@@ -300,6 +315,11 @@ class ColumnWriter:
             parts.append(f'<span{attrs(cls="gap", title=title, role="note")}>〔缺〕</span>')
 
     def _chars(self, s: str, layer: str, parts: list[str], gaiji: Gaiji | None = None) -> None:
+        if (gaiji is None and layer not in self._stops and not self._em_stops and self._em_open is None
+                and self._open is None):  # a layer no mark of the row touches (and no change): the text as it is
+            parts.append(esc(s))
+            self.pos[layer] = self.pos.get(layer, 0) + len(s)
+            return
         cover = self._cover.get(layer, {})
         zero = self._zero.get(layer, {})
         m: Mark | None  # an insertion mark, then the mark covering each character
@@ -454,7 +474,26 @@ class ColumnWriter:
         self.page = pb.n
         title = None if self.pages.bare_title(self.siglum, pid, pb) else page_title(self.siglum, pb)
         return (f'<a{attrs(cls="pb", id=pid, title=title)}>'
-                f'<span>{escape(pb.n)}</span></a>')  # its sign | is edition.css's .pb::before, its label the span
+                f'<span>{esc(pb.n)}</span></a>')  # its sign | is edition.css's .pb::before, its label the span
+
+
+def _piece_attrs(layer: str, subtype: str | None, cert: str | None, resp: str | None) -> str:
+    """A piece's ``div`` attributes but its grid row: its layer's and subtype's classes, and only a doubt said.
+    No tooltip per piece (聘禮 has thousands: a tenth of the page): the place of any character is the cite
+    dialog's (葉 and the line on the leaf), the layer is the piece's look."""
+    cls = f"piece l-{layer}"
+    if subtype:
+        cls += f" st-{subtype}"
+    title = None
+    if cert == "low":
+        cls += " cert-low"
+        title = "层次存疑"
+    resp = resp if resp != DEFAULT_RESP.get(layer) else None
+    return attrs(cls=cls, title=title, data_resp=resp) if title is not None or resp is not None else f' class="{esc(cls)}"'
+
+
+#: (layer, subtype, cert, resp) → :func:`_piece_attrs`: the same few for every piece of the book
+_PIECE_ATTRS: dict[tuple[str, str | None, str | None, str | None], str] = {}
 
 
 #: an attribute value HTML reads without quotes (no space, quote, =, <, >, ` or &)

@@ -10,15 +10,19 @@ the witness, an addition against the base) becomes an insertion sign at its offs
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from operator import attrgetter
+from typing import NamedTuple
 
 from ..collate.model import App, Collation
 from ..collate.rows import body_units
 from ..model import Unit
 
 
-@dataclass(frozen=True)
-class Mark:
+class Mark(NamedTuple):
+    """One witness's span of an entry in a row's layer.  A named tuple, not a frozen dataclass: the book's
+    columns make a hundred thousand, and a frozen dataclass sets each field through ``object.__setattr__``
+    (its making was a tenth of :func:`mark_index`)."""
+
     start: int
     end: int
     app: str
@@ -30,6 +34,9 @@ class Mark:
     def empty(self) -> bool:
         return self.end <= self.start
 
+
+#: a mark's span, its sort key (by start, then end; the marks of a span in the order made)
+_SPAN = attrgetter("start", "end")
 
 #: (row id, siglum) → layer → marks, sorted by start
 MarkIndex = dict[tuple[str, str], dict[str, list[Mark]]]
@@ -47,7 +54,7 @@ def mark_index(col: Collation) -> MarkIndex:
             add(a.row, s, a.layer, Mark(r.start, r.end, a.id, r.type or a.type, a.subtype))
     for layers in idx.values():
         for marks in layers.values():
-            marks.sort(key=lambda m: (m.start, m.end))
+            marks.sort(key=_SPAN)
     return idx
 
 
@@ -68,6 +75,7 @@ def reading_order(col: Collation, siglum: str | None = None) -> dict[str, int]:
     (row, the piece that holds the lemma, the offset).
     """
     reader = siglum or col.base
+    is_base = reader == col.base
     units = {u.id: u for u in body_units(col.witnesses[reader])}
     by_row: dict[str, list[App]] = {}
     for a in col.apps:
@@ -88,7 +96,7 @@ def reading_order(col: Collation, siglum: str | None = None) -> dict[str, int]:
                 offs[layer] = o + n
                 seq += 1
         for a in apps:
-            rd = _reading_of(a, col, reader)
+            rd = a.lem if is_base else a.readings.get(reader)  # (:func:`_reading_of`, without a call per entry)
             if rd is None:
                 continue
             where = seq  # past the end when nothing holds it
@@ -115,8 +123,8 @@ _orders: list[tuple[Collation, dict[str, dict[str, int]]]] = []
 def jiaokanji_order(col: Collation, siglum: str | None = None) -> dict[str, int]:
     """app id → its number in the 篇's 校勘記 read from ``siglum`` (the base by default): :func:`reading_order`
     without the entries of :data:`NOT_IN_JIAOKANJI` and, for another reading text, without those where every
-    witness reads as it does; numbered 1…N again (one sequence per 篇).  Made once per collation and reading
-    text (the caller must not change it)."""
+    witness reads as it does; numbered 1…N again (one sequence per 篇), the dict in the order of the numbers.
+    Made once per collation and reading text (the caller must not change it)."""
     reader = siglum or col.base
     if not _orders or _orders[0][0] is not col:
         _orders[:] = [(col, {})]
@@ -127,17 +135,24 @@ def jiaokanji_order(col: Collation, siglum: str | None = None) -> dict[str, int]
 
 
 def _jiaokanji_order(col: Collation, reader: str) -> dict[str, int]:
-    order = reading_order(col, reader)
+    order = reading_order(col, reader)  # (in the order of its numbers)
     apps = {a.id: a for a in col.apps}
-
-    def listed_for(a: App) -> bool:
-        if a.type in NOT_IN_JIAOKANJI:
-            return False
-        if reader == col.base:
-            return True
-        own = _reading_of(a, col, reader)
-        texts = [a.lem.text] + [r.text for r in a.readings.values()]
-        return own is not None and any(t != own.text for t in texts)
-
-    listed = [aid for aid, _n in sorted(order.items(), key=lambda kv: kv[1]) if listed_for(apps[aid])]
+    if reader == col.base:
+        listed = [aid for aid in order if apps[aid].type not in NOT_IN_JIAOKANJI]
+    else:  # the reader's reading differs from another exactly where the entry's readings are not all one
+        varied = _varied(col)
+        listed = [aid for aid in order if aid in varied and apps[aid].type not in NOT_IN_JIAOKANJI
+                  and _reading_of(apps[aid], col, reader) is not None]
     return {aid: n for n, aid in enumerate(listed, 1)}
+
+
+#: the last collation's :func:`_varied` (asked once per witness as the reading text)
+_last_varied: list[tuple[Collation, frozenset[str]]] = []
+
+
+def _varied(col: Collation) -> frozenset[str]:
+    """The ids of the entries whose witnesses (the base among them) do not all read the same text."""
+    if not _last_varied or _last_varied[0][0] is not col:
+        _last_varied[:] = [(col, frozenset(a.id for a in col.apps
+                                           if any(r.text != a.lem.text for r in a.readings.values())))]
+    return _last_varied[0][1]

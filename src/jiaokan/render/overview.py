@@ -9,8 +9,6 @@ pointing into the part of the view that holds its row (the page's ``data-parts``
 
 from __future__ import annotations
 
-from collections import Counter
-
 #: How much a reading of each type weighs in the density (orthographic differences are quiet).
 WEIGHT = {"substantive": 1.0, "omission": 1.0, "addition": 1.0, "transposition": 1.0, "taboo": 0.4,
           "orthographic": 0.25, "uncertain": 0.1}
@@ -40,10 +38,11 @@ def overview_cells(ch, apps_by_row: dict[str, list]) -> list[dict]:
         for s, ids in row.units.items():
             n = sum(len(p.text) for uid in ids for p in units[s][uid].pieces if p.layer in ("jing", "zhu"))
             chars = max(chars, n)
-        counts: Counter = Counter()
-        for a in apps_by_row.get(row.id, []):
-            for r in a.differing().values():
-                counts[r.type] += 1
+        counts: dict[str, int] = {}  # (a dict, not a Counter: one per row, and a Counter's making is in Python)
+        for a in apps_by_row.get(row.id, ()):
+            for r in a.readings.values():
+                if r.type != "agree":  # (App.differing, without a dict per entry)
+                    counts[r.type] = counts.get(r.type, 0) + 1
         weight = sum(WEIGHT.get(t, 1.0) * n for t, n in counts.items())
         strong = sum(n for t, n in counts.items() if WEIGHT.get(t, 1.0) >= 1)
         density = min(1.0, weight / 3.0)

@@ -30,6 +30,7 @@ the stream and the query alike, or not at all in exact-form mode (荅 ≠ 答).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Iterator
 
@@ -40,7 +41,7 @@ from ..normalize import strip_ignorable
 from .appview import app_table, app_tables, apps_src, reader_data
 from .overview import overview_cells, overview_data, row_key
 from .chapter import Chapter
-from .cite import KANRIPO_PAGE, LEAF_PAGE, cite_head, hanzi_number, leaf_ref, work_title
+from .cite import cite_head, leaf_by_rule, leaf_ref, work_title
 from .html import LAYER_ZH, lang_of
 from .notes import Verdicts
 from .searchfold import chars_of, fold_table, remember
@@ -147,31 +148,6 @@ class _Pages:
         return {"pl": list(self.index), "pages": odd}
 
 
-def leaf_by_rule(page: str, juan: str) -> list[str] | None:
-    """[卷, 葉] of a page label as ``search.js`` (``leafRef``) makes it: a Kanripo label ``003-12b`` → [卷三, 葉十二b],
-    a leaf ``12b`` → [the witness's 卷, 葉十二b] (numbers under a hundred); None for any other label."""
-    m = KANRIPO_PAGE.match(page)
-    if m and int(m.group(1)) < 100 and int(m.group(2)) < 100:
-        return [f"卷{hanzi_number(int(m.group(1)))}", f"葉{hanzi_number(int(m.group(2)))}{m.group(3)}"]
-    m = LEAF_PAGE.match(page)
-    if m and int(m.group(1)) < 100:
-        return [juan, f"葉{hanzi_number(int(m.group(1)))}{m.group(2)}"]
-    return None
-
-
-@dataclass
-class _Lines:
-    """The line within the page (行): source lines counted from the last page break."""
-
-    n: int | None = None
-
-    def step(self, node: object) -> None:
-        if isinstance(node, PageBreak):
-            self.n = 0
-        elif isinstance(node, LineBreak) and self.n is not None:
-            self.n += 1
-
-
 def _row_of(ch: Chapter) -> dict[tuple[str, str], str]:
     """(siglum, unit id) → the id of the row (or front/back section) that shows it."""
     out: dict[tuple[str, str], str] = {}
@@ -196,7 +172,7 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
     cite: dict[str, list] = {}
     notes: dict[str, dict] = {}
     pages = _Pages()
-    lines = _Lines()
+    line: int | None = None  # the line within the page (行): source lines counted from the last page break
     page: str | None = None  # the page in force (as :class:`jiaokan.model.Where` carries it)
     after: list[tuple[dict, _Stream, int]] = []  # a note, its host stream, where it stands in it
     held: list[str] = []  # what the streams do not hold of the witness's characters
@@ -207,24 +183,35 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
         for p in u.pieces:
             if page is None:
                 page = p.loc.page
-            host = streams.setdefault(p.layer, _Stream(s, p.layer))
+            host = streams.get(p.layer)
+            if host is None:  # (not setdefault: its default, a new stream, was made for every piece of the book)
+                host = streams[p.layer] = _Stream(s, p.layer)
             host.at(u.id, row)
             own: list[list] = []  # [offset in the piece, page, line] where the place changes
             rec = [piece_key(u.id, p.id if p.layer != "jing" else u.id), own]
             records.append(rec)
             offset = 0
             note: Note | None = None
-            for node, in_note in _nodes(p.content):
+            content = p.content
+            # most pieces hold no note: their nodes as they stand (in C), with no step of the nested walk each
+            for node, in_note in (_nodes(content) if Note in map(type, content) else zip(content, _NO_NOTE)):
                 kind = type(node)
                 if kind is not Text:  # a text run turns no line nor page
-                    if kind is Gaiji or kind is Label:
-                        held += (node.source, node.reading)
-                    lines.step(node)
-                    if isinstance(node, PageBreak):
+                    if kind is LineBreak:
+                        if line is not None:
+                            line += 1
+                        if in_note is None:  # (a break reads nothing: in the piece's own text, nothing more to do)
+                            continue
+                    elif isinstance(node, PageBreak):
+                        line = 0
                         page = node.n
                         if node.n not in pages.refs:  # every page the witness turns (a 案 note names its page too)
                             pages.refs[node.n] = list(leaf_ref(node.n, node.juan, w.meta.juan))
                             pages.ix(node.n)
+                        if in_note is None:
+                            continue
+                    elif kind is Gaiji or kind is Label:
+                        held += (node.source, node.reading)
                 if in_note is not None:
                     if in_note is not note:
                         note = in_note
@@ -232,7 +219,7 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                         an.at(note.id or u.id, row)
                         rec_n = {"w": s, "u": u.id, "r": row, "text": note.text,
                                  "before": host.tail(ANCHOR_CHARS), "layer": p.layer,
-                                 "page": page, "line": lines.n,
+                                 "page": page, "line": line,
                                  "v": _verdict(verdicts, note.id, zs, names)}
                         if not note.id:  # else its key (:func:`expand_notes`)
                             rec_n["xmlid"] = note.id
@@ -242,14 +229,14 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                     continue
                 if isinstance(node, Note):
                     continue
-                r = node.reading
+                r = node.text if type(node) is Text else node.reading  # (a text run's, without its property)
                 if r:
-                    if not own or own[-1][1] != page or own[-1][2] != lines.n:
-                        own.append([offset, page, lines.n])
+                    if not own or own[-1][1] != page or own[-1][2] != line:
+                        own.append([offset, page, line])
                     host.add(r, page)
                     offset += len(r)
             if not own:
-                own.append([0, page, lines.n])
+                own.append([0, page, line])
             rec[1] = line_runs(own, pages)
     for rec_n, host, at in after:  # the text right after each note, now that the host streams are whole
         rec_n["after"] = host.text()[at:at + ANCHOR_CHARS]
@@ -258,6 +245,10 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
     remember(w, frozenset("".join(held)))
     order = {layer: i for i, layer in enumerate(LAYERS)}
     return sorted(streams.values(), key=lambda x: order.get(x.layer, len(order))), cite, notes, pages
+
+
+#: the note each node of a piece that holds none stands in (:func:`_witness_index`)
+_NO_NOTE = repeat(None)
 
 
 def _nodes(content: list[Inline], note: Note | None = None) -> Iterator[tuple[Inline, Note | None]]:

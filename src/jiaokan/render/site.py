@@ -17,7 +17,7 @@ from ..io import atomic_write_bytes, copy_file
 from ..model import Note, Witness
 from ..parallel import fork_map
 from ..readers.common.yili import PIAN, pian_index
-from .chapter import Chapter, base_context, parallel_context
+from .chapter import Chapter, base_context, parallel_context, variant_counts
 from .emended import emendations
 from .html import VARIANT_ZH, bar_tools, lang_of, variant_class
 from .rowhtml import rows_html
@@ -45,9 +45,11 @@ class SiteReport:
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     """The site's Jinja environment, one per process: it compiles each template once (a new
-    environment per chapter compiled them all again, 4% of the build); forked workers inherit it."""
+    environment per chapter compiled them all again, 4% of the build); forked workers inherit it.
+    ``auto_reload`` off: the templates are the package's, which no build changes, and it asked the file
+    system whether a template had changed each time a page was written (four hundred times a book)."""
     env = Environment(loader=PackageLoader("jiaokan", "templates"), autoescape=select_autoescape(["html"]),
-                      trim_blocks=True, lstrip_blocks=True)
+                      trim_blocks=True, lstrip_blocks=True, auto_reload=False)
     env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False, "separators": (",", ":")}
     env.globals["version"] = __version__
     env.globals["vclass"] = variant_class  # a variant type's class (the toolbar's swatches, the contents' counts)
@@ -83,7 +85,7 @@ def _toc_entry(n: int, ch: Chapter, verdicts: Verdicts | None, notes_of: dict[in
     """One line of the book's table of contents: the 篇, its witnesses, its variants and 案 notes by kind."""
     w = ch.witnesses[ch.base]
     col = ch.collation
-    counts = col.counts() if col else {}
+    counts = variant_counts(col) if col else {}
     notes = [x for wit in ch.witnesses.values() for x in notes_of[id(wit)]]
     an: dict[str, int] = {}
     if verdicts is not None:
@@ -125,7 +127,7 @@ def _toc_more(ch: Chapter) -> dict:
     識誤), its witnesses and its views."""
     col = ch.collation
     kind = "single" if col is None else ("shu" if {a.layer for a in col.apps} == {"shu"} else "collation")
-    return {"ch": ch, "kind": kind, "sigla": list(ch.witnesses), "variants": sum(col.counts().values()) if col else 0,
+    return {"ch": ch, "kind": kind, "sigla": list(ch.witnesses), "variants": sum(variant_counts(col).values()) if col else 0,
             "titles": {s: w.meta.title or w.meta.file for s, w in ch.witnesses.items()}}
 
 
