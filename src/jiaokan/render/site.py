@@ -231,11 +231,15 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
     if jobs > 1:  # the templates compiled once, before the workers fork
         for name in env.list_templates():
             env.get_template(name)
-    # the 疏 pages first: the 经注 pages link to the part and row of theirs that shows each 疏 (:mod:`.shulink`)
+    # the 疏 pages first: the 经注 pages link to the part and row of theirs that shows each 疏 (:mod:`.shulink`).  The
+    # pages that link to none are shared out between the two maps, every other one by size, so that each map ends
+    # on small pages, not with one process idle while the other finishes a large one
     pairs = shu_pairs(chapters)
     shu_first = {id(sc) for _ch, sc, _s in pairs}
-    first = [i for i in biggest_first if id(chapters[i]) in shu_first]
-    rest = [i for i in biggest_first if id(chapters[i]) not in shu_first]
+    linked = {id(ch) for ch, _sc, _s in pairs}
+    free = [i for i in biggest_first if id(chapters[i]) not in shu_first and id(chapters[i]) not in linked]
+    first = [i for i in biggest_first if id(chapters[i]) in shu_first or i in free[0::2]]
+    rest = [i for i in biggest_first if i not in first]
     job = (chapters, out, title, verdicts)
     done = dict(zip(first, fork_map(_render_chapter, job, first, jobs)))
     link_shu(pairs, {chapters[i].name: done[i][3] for i in first})
