@@ -4,6 +4,7 @@ and jobs - 1 forked); a dead worker's share is done here."""
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
@@ -100,3 +101,25 @@ def test_meanwhile_raising_is_raised_after_the_workers_finish():
 
     with pytest.raises(ValueError, match="set-up failed"):
         fork_map(_slow_pid, None, list(range(4)), 2, meanwhile=meanwhile)
+
+
+def _big(state: None, item: int) -> bytes:
+    return bytes(item)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pipe sizes are Linux's")
+def test_the_workers_results_come_back_through_a_pipe_a_megabyte_wide():
+    """A worker's result crosses in megabyte writes, not the 64 KiB a pipe holds by default (see
+    _widen_result_pipe): if the pool's pipe moved in another Python, this says so (the results would be
+    right, and a build slower)."""
+    import fcntl
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from jiaokan.parallel import RESULT_PIPE_BYTES, _widen_result_pipe
+
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+        _widen_result_pipe(pool)
+        assert fcntl.fcntl(pool._result_queue._writer.fileno(), fcntl.F_GETPIPE_SZ) >= RESULT_PIPE_BYTES
+    # and a result larger than the pipe still arrives whole
+    assert fork_map(_big, None, [3 << 20, 5], 2) == [bytes(3 << 20), bytes(5)]

@@ -18,7 +18,7 @@ import gc
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TypeVar
 
@@ -565,6 +565,9 @@ class _Todo:
     shu: bool = False  # the 注疏's 疏 against the 单疏本's
     #: (name, 注疏 stem, 单疏本 stem) of the 篇's 疏 collation, which its apparatus points to (see _collate_one)
     shu_of: tuple[str, str, str] | None = None
+    #: its alignments are asked again after the collation stage: it holds a witness whose 案 notes the 案 stage
+    #: checks (one of two collations), against this collation perhaps (see _trim)
+    aligned_later: bool = False
 
 
 def _collate_and_emend(job: tuple[BuildResult, Path, str | None], t: _Todo) -> _Collated:
@@ -579,7 +582,7 @@ def _collate_and_emend(job: tuple[BuildResult, Path, str | None], t: _Todo) -> _
         res.collations[t.name] = r.col  # (in a worker: its copy of the build) the partner is found in it
         for stem in t.emend_stems:
             r.emended[stem] = _emend_one(res, stem, res.witnesses[stem], out, tei_all)
-        _trim(r.col)
+        _trim(r.col, t.aligned_later)
         r.pairs, r.counts = count_pairs(t.name, r.col), r.col.counts()
     return r
 
@@ -638,12 +641,22 @@ def _import_for_emending() -> None:
     from .render import truth  # noqa: F401
 
 
-def _trim(col: Collation) -> None:
+def _trim(col: Collation, aligned_later: bool = False) -> None:
     """Drop what the collation made from its witnesses for the apparatus and the 案 notes (each row's
     layer texts and segments), keeping the witnesses: kept to the end of the build, it was a third of
-    the build's memory, and the site makes what it needs again (as of a collation from a worker)."""
+    the build's memory, and the site makes what it needs again (as of a collation from a worker).
+
+    And its alignments (the edit script of every row, layer and witness against the base), unless
+    ``aligned_later``: the apparatus, the JSON and the 案 notes of the 篇 have been made from them, the site
+    does not read them (it renders a collation read back from its TEI, which has none, the same), and only
+    the 案 stage asks them again, of a witness in two collations.  From a worker they were a fifth of the
+    bytes of a collation pickled and half the time of pickling it (objects by the ten thousand), and the
+    build's memory held them to its end.
+    """
     kept = dict(col.witnesses)
     col.attach_witnesses(col.drop_witnesses(), kept)
+    if not aligned_later:
+        col.alignments = []
 
 
 def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, tei_all: str | None,
@@ -670,6 +683,8 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
     noted = set(_noted(res))
     for t in todo:
         t.emend_stems.extend(s for s in t.stems if in_one[s] == 1 and s in noted)
+    later = {s for s in noted if in_one[s] > 1}  # their notes are checked by the 案 stage, against one of these
+    todo = [replace(t, aligned_later=True) if later.intersection(t.stems) else t for t in todo]
     size = {t.name: sum(_size_of(res, s) for s in t.stems) for t in todo}
     order = sorted(todo, key=lambda t: -size[t.name])
     # the 案 notes of a witness in no collation (the 識誤's) are checked against no collation, so they need not
@@ -826,13 +841,11 @@ def _songben_partners(w: Witness, col: Collation | None) -> list[Witness]:
 def _danshu_of(res: BuildResult, stem: str) -> list[Witness]:
     """The 单疏本 witnesses (role ``danshu``) of the 篇 of witness ``stem`` (``pian02-JS`` → ``pian02-DS``):
     with the 注疏's 疏 they check what the 案 notes say of the 疏 (:mod:`jiaokan.emend.shu`)."""
-    from dataclasses import replace as _replace
-
     pian = stem.rsplit("-", 1)[0]
     ds = [x for x in res.witnesses.values() if x.meta.role == "danshu"]
     here = [x for s, x in res.witnesses.items() if x.meta.role == "danshu" and s.rsplit("-", 1)[0] == pian]
     if ds and not here:  # the 单疏本 lacks this 篇 (士喪禮's 卷 are lost): an empty witness says so, never a guess
-        return [Witness(_replace(ds[0].meta, chapter=res.witnesses[stem].meta.chapter))]
+        return [Witness(replace(ds[0].meta, chapter=res.witnesses[stem].meta.chapter))]
     return here
 
 
