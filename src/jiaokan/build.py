@@ -536,9 +536,12 @@ def _unpoint(r: _Collated, t: _Todo, res: BuildResult, out: Path, tei_all: str |
 
     Why after the fact: the 篇 and its 疏 are collated in steps of their own (in parallel with ``--jobs``), and
     the 篇's apparatus is written in its step, before the 疏's result is known; a 疏 collation fails rarely, so
-    writing the 篇 twice then costs less than making every 篇 wait for its 疏."""
-    assert r.col is not None
-    r.xml = _write_collation(r.col, out, t.name, _apparatus_names(res, t.stems), None, res.apparatus_json)
+    writing the 篇 twice then costs less than making every 篇 wait for its 疏.
+
+    The 篇 is collated again for it (the same witnesses give the same collation): the one its step made has
+    given up its alignments by now (:func:`_trim`), and the apparatus is written from them."""
+    col = collate([res.witnesses[s] for s in t.stems], base=t.base)
+    r.xml = _write_collation(col, out, t.name, _apparatus_names(res, t.stems), None, res.apparatus_json)
     r.points_to = None
     errors = _checked(r.xml, tei_all)
     r.valid = not errors
