@@ -659,7 +659,7 @@ def _trim(col: Collation, aligned_later: bool = False) -> None:
     kept = dict(col.witnesses)
     col.attach_witnesses(col.drop_witnesses(), kept)
     if not aligned_later:
-        col.alignments = []
+        col.alignments, col.aligned = [], False
 
 
 def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress, tei_all: str | None,

@@ -111,6 +111,10 @@ class Collation:
     apps: list[App] = field(default_factory=list)
     gaps: list[LayerGap] = field(default_factory=list)
     alignments: list[LayerAlignment] = field(default_factory=list)
+    #: False once :attr:`alignments` were given up (a build drops them when the 篇's apparatus and 案 notes are
+    #: made): what is asked of them then (the 案 check, :class:`jiaokan.emend.check.Aligned`) is refused, never
+    #: answered from an empty list as if the witnesses did not meet
+    aligned: bool = True
     layers: tuple[str, ...] = COLLATED_LAYERS
     ignored: tuple[str, ...] = ()
     #: (row id, siglum) → that witness's text of every collated layer in the row: the collation, the

@@ -355,6 +355,9 @@ class Aligned:
             raise EmendationError(f"the collation has no witness {siglum if siglum not in col.witnesses else against}")
         if col.base not in (siglum, against):
             raise EmendationError(f"the collation's base {col.base} is neither {siglum} nor {against}")
+        if not col.aligned:
+            raise EmendationError("the collation has given up its alignments (a build drops them once the 篇's "
+                                  "apparatus and 案 notes are made): collate the witnesses again to check notes on it")
         self.col = col
         self.siglum = siglum
         self.against = against
