@@ -1188,7 +1188,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         erows = emend_stage(res, out, Progress(n_emend, "emend", quiet=quiet), tei_all) if n_emend else []
     if erows:
         print()
-        print(table(("案 notes of", "file", "against", "notes", "anchored", "confirmed", "contradicted",
+        print(table(("案 notes of", "file", "against", "notes", "claims anchored", "confirmed", "contradicted",
                      "not covered", "uncertain", "emended", "注疏 emended", "TEI", "time"), erows,
                     numeric={3, 5, 6, 7, 8, 9, 10}))
     with stage("render", res):
@@ -1203,8 +1203,10 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
     print(f"\n{what} -> {out / 'tei'}; "
           f"{len(res.collations)} collations -> {out / 'apparatus'}  ({time.perf_counter() - t0:.1f} s)")
     if erows:
-        print(f"{sum(r[3] for r in erows)} 案 notes in {len(erows)} witnesses -> {out / 'emend'}: "
-              f"confirmed {sum(r[5] for r in erows)}, contradicted {sum(r[6] for r in erows)}, "
+        # the verdicts count claims on the 注疏 (a note may make several, or none: a conjecture, a 宋本 reading), as
+        # the table's columns do; the site's index counts notes, by each note's own verdict
+        print(f"{sum(r[3] for r in erows)} 案 notes in {len(erows)} witnesses -> {out / 'emend'}; their "
+              f"claims on the 注疏: confirmed {sum(r[5] for r in erows)}, contradicted {sum(r[6] for r in erows)}, "
               f"not covered {sum(r[7] for r in erows)}, uncertain {sum(r[8] for r in erows)}")
     if checked_all:
         print(tei_all_stage(res, out, checked_all, record.written()))
