@@ -613,12 +613,17 @@ def build_parser() -> argparse.ArgumentParser:
                        "applied), OUT/site/index.html (the HTML edition); a progress display and summary tables.\n\n"
                        "A witness of many files (`files = [...]` in the manifest, as `jiaokan init` writes it) is joined\n"
                        "per 篇: OUT/tei/pianNN-SIGLUM.xml, and each 篇 is collated across every witness that holds it\n"
-                       "(OUT/apparatus/pianNN.xml).  A file that cannot be read gets its one-line error and the rest\n"
-                       "still builds; the exit status is then 2.\n\n"
+                       "(OUT/apparatus/pianNN.xml).  Where a 注疏 and a 单疏本 both hold a 篇, their 疏 are collated too\n"
+                       "(OUT/apparatus/pianNN-shu.xml; each 標起止's resolution in OUT/shu/), and the 篇's apparatus\n"
+                       "points there for the 注疏's 疏.  張淳's 識誤 is checked against every witness (OUT/shiwu/).\n"
+                       "OUT/gaiji-resolved.tsv lists the unknown gaiji read from the other witnesses, and\n"
+                       "OUT/variants-proposed.tsv the recurring variant pairs to accept or reject in the manifest.\n"
+                       "A file that cannot be read gets its one-line error and the rest still builds; the exit status\n"
+                       "is then 2.\n\n"
                        "OUT/.jiaokan-build.json records the files a build wrote: the next build into OUT removes those it\n"
                        "does not write again (and no other file), and its summary says how many (-v: which).\n\n"
                        "examples:  jiaokan build                                   # the shipped corpus/ -> build/\n"
-                       "           jiaokan init KR1d0030 KR1d0028 KR1d0026 -o book/corpus.toml\n"
+                       "           jiaokan init KR1d0030 KR1d0028 KR1d0026 KR1d0027 KR1d0029 -o book/corpus.toml\n"
                        "           jiaokan build --corpus book/corpus.toml --out book/build -j 2",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("--corpus", default="corpus", metavar="DIR", help="folder with corpus.toml, or the corpus.toml itself "
@@ -626,8 +631,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", default="build", metavar="DIR", help="output folder (default build)")
     s.add_argument("--tei-all", metavar="PATH", help="also validate every output against tei_all.rng")
     s.add_argument("-j", "--jobs", type=int, metavar="N",
-                   help="collate N 篇 at once, in N processes: this one and N - 1 forked (default: the machine's cores; "
-                        "1: one at a time)")
+                   help="work on N files or 篇 at once (reading, collating, rendering), in N processes: this one and "
+                        "N - 1 forked (default: the machine's cores; 1: one at a time)")
     s.add_argument("--site-tei", action="store_true",
                    help="copy the TEI files into OUT/site/tei/, so the site stands alone (default: it links to OUT/tei/ "
                         "and OUT/apparatus/)")
