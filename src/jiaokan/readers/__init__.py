@@ -52,7 +52,8 @@ def read_witness(path: str | Path, meta: WitnessMeta | None = None, fmt: str | N
         reader = get_reader(fmt)
         if reader.sniff(src) <= 0:
             guess = sniff(src)
-            hint = f"; it looks like '{guess.name}' (try --format {guess.name})" if guess else ""
+            hint = (f"; it looks like '{guess.name}' (try --format {guess.name}, or format = \"{guess.name}\" in a "
+                    "manifest)" if guess else "")
             raise ReaderError(src.path, f"does not look like a '{reader.name}' file: expected {reader.expected()}{hint}")
     else:
         found = sniff(src)
