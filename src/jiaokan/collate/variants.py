@@ -22,7 +22,7 @@ from operator import ne
 from typing import Callable, Sequence
 
 from ..model import UNKNOWN_MARKS
-from ..normalize import is_ignorable, relation
+from ..normalize import is_ignorable, key, relation
 from ..normalize.ignorable import kept_offsets
 from ..normalize.relation import orthographic_source
 from ..normalize.script import t2s_char
@@ -234,6 +234,12 @@ def _trimmed(text: str, lo: int, hi: int, skip: Callable[[str], bool], kept: Seq
     return text[t0:t1]
 
 
+def _reads_alike(x: str, y: str, skip: Callable[[str], bool]) -> bool:
+    """Whether two stretches read alike as the collation compares them: the same keys, what ``skip`` ignores
+    left out (a character nobody could read has a key of its own at every making: it never reads alike)."""
+    return [key(c) for c in x if not skip(c)] == [key(c) for c in y if not skip(c)]
+
+
 def merge_apps(
     row: str,
     layer: str,
@@ -288,6 +294,15 @@ def merge_apps(
                 b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip, ends[s], kept.get(s)) if g1 > g0 \
                     else (0, 0)
                 u, pg, ln, cl = lt.place(b0)
+                if g1 > g0 and not _reads_alike(a[g0:g1], b[b0:b1], skip):
+                    # no variant of its own here, yet it does not read as the base over the entry's span (it
+                    # starts or ends inside it, at a layer's edge: 集释 quotes the 鄭目錄 in the 注 where the
+                    # others have none, and the 注疏's 贄 for 摯 made the entry): "agree" would say it reads the
+                    # base's text; its reading is given, typed uncertain
+                    readings[s] = Reading(s, _trimmed(b, b0, b1, skip, lt.kept() if own else None), b0, b1, u, pg,
+                                          ln, "uncertain", cl)
+                    types.append("uncertain")
+                    continue
                 readings[s] = Reading(s, b[b0:b1] if g1 > g0 else "", b0, b1, u, pg, ln, "agree", cl)
                 continue
             if len(vs) == 1 and (vs[0].a0, vs[0].a1) == (g0, g1):
