@@ -10,9 +10,9 @@ bare "output").
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
@@ -54,6 +54,11 @@ def _reason(exc: OSError) -> str:
     return f"cannot write: {exc.strerror or exc}"
 
 
+#: the flags of a temporary output file: new (never an existing one), written, not inherited by a child
+_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+_serial = itertools.count()
+
+
 def atomic_write_bytes(path: str | Path, data: bytes, check: Check | None = None) -> None:
     """Write ``data`` to a temporary file beside ``path``, check it, then rename it into place.
 
@@ -71,10 +76,20 @@ def atomic_write_bytes(path: str | Path, data: bytes, check: Check | None = None
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         raise OutputError(str(exc.filename or path), _reason(exc)) from None
+    # the temporary file's name is known before it exists, so an interrupt at any moment (even inside the call
+    # that makes it) leaves nothing behind: ``tempfile.mkstemp`` named it only on return, and a Ctrl-C just then
+    # left a ``.NAME.….tmp`` in the output (a flaky test showed it)
+    tmp = ""
     try:
+        while True:  # a name of this process's own; O_EXCL: never another's file (a dead process's, same pid)
+            tmp = os.path.join(path.parent, f".{path.name}.{os.getpid()}.{next(_serial)}.tmp")
+            try:
+                fd = os.open(tmp, _NEW, 0o666)  # the umask applies: an ordinary file, as any other output
+                break
+            except FileExistsError:
+                continue
         with os.fdopen(fd, "wb") as fh:  # a full disk says so at the write or the close (flush)
             fh.write(data)
         if check is not None:
@@ -82,13 +97,11 @@ def atomic_write_bytes(path: str | Path, data: bytes, check: Check | None = None
             if problems:
                 more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
                 raise InvalidOutput(str(path), f"not written: the output would be invalid: {problems[0]}{more}")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs are ordinary files
         os.replace(tmp, path)
     except BaseException as exc:
         try:
-            os.unlink(tmp)
+            if tmp:
+                os.unlink(tmp)
         except FileNotFoundError:
             pass
         if isinstance(exc, IsADirectoryError):
