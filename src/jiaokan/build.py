@@ -22,21 +22,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TypeVar
 
-from .collate.apparatus import write_apparatus
-from .collate.elsewhere import LayerElsewhere
-from .collate.engine import collate
-from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
 from .collate.gaiji import Seq, resolve as resolve_gaiji_from_witnesses, sequence as gaiji_sequence
 from .collate.gaiji import write_report as write_gaiji_report
 from .collate.learned import Pairs, count_pairs, learn_forms, load_decisions, merge_pairs, write_proposals
 from .normalize.learned import set_accepted, set_rejected
-from .collate.leanjson import write_lean_json
 from .book.assemble import FilePart, assemble, qualify_pages
 from .book.pian import FRONT, canonical, slug
 from .corpus import Entry, load_collations, load_manifest, witness_defaults
 from .io import InvalidOutput, OutputError
-from .emend.verdict import NoteVerdict
 from .model import Note, Witness
 from .outputs import Recorder, recording
 from .parallel import fork_map
@@ -45,8 +39,12 @@ from .tei.validate import validate_file, validate_files
 from .tei.writer import write_tei
 from .ui import Progress, internal_error, table
 
-if TYPE_CHECKING:  # the emend modules are imported where they are used (their grammar compiles in ~1 s)
+if TYPE_CHECKING:  # the emend modules are imported where they are used (their grammar compiles in ~1 s); the
+    # collation's while the files are read (_import_for_collating)
+    from .collate.elsewhere import LayerElsewhere
+    from .collate.model import Collation
     from .emend.apply import EmendResult
+    from .emend.verdict import NoteVerdict
 
 T = TypeVar("T")
 
@@ -93,13 +91,16 @@ class BuildResult:
     pairs: dict[str, Pairs] = field(default_factory=dict)
 
 
-def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
+def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1,
+                 meanwhile: Callable[[], None] | None = None) -> list[tuple]:
     """Read every file of the manifest (a one-file witness is written as TEI at once); with ``jobs``
     > 1 several files at once in forked workers (:func:`jiaokan.parallel.fork_map`): the files are
-    independent, and a witness comes back pickled in a tenth of the time its reading took."""
+    independent, and a witness comes back pickled in a tenth of the time its reading took.
+    ``meanwhile``: work of the build's own for this process while the workers read
+    (:func:`jiaokan.parallel.fork_map`; :func:`_import_for_collating`)."""
     size = {i: _size(e.path) for i, e in enumerate(res.entries)}
     order = sorted(size, key=lambda i: -size[i])  # the largest first: no worker is left with one at the end
-    done = dict(zip(order, fork_map(_read_one, out, [res.entries[i] for i in order], jobs)))
+    done = dict(zip(order, fork_map(_read_one, out, [res.entries[i] for i in order], jobs, meanwhile=meanwhile)))
     rows = []
     for i, e in enumerate(res.entries):
         r = done[i]
@@ -482,6 +483,8 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
             col, report = collate_shu(ws[0], ws[1])
             r.shu_report = report.as_dict()
         else:
+            from .collate.engine import collate
+
             col = collate(ws, base=base)
         where = _shu_elsewhere(res, shu_of)
         r.points_to = where.name if where is not None else None
@@ -507,6 +510,9 @@ def _write_collation(col: Collation, out: Path, name: str, names: dict[str, str]
                      where: LayerElsewhere | None, json: bool) -> Path:
     """The apparatus of ``col`` → OUT/apparatus/NAME.xml (and NAME.json with ``json``, ``--apparatus-json``);
     ``where``: the 疏 collation its 注疏's 疏 points to (:mod:`jiaokan.collate.elsewhere`), None: copied whole."""
+    from .collate.apparatus import write_apparatus
+    from .collate.leanjson import write_lean_json
+
     xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names, elsewhere=where)
     if json:
         write_lean_json(col, out / "apparatus" / f"{name}.json", where)
@@ -540,6 +546,8 @@ def _unpoint(r: _Collated, t: _Todo, res: BuildResult, out: Path, tei_all: str |
 
     The 篇 is collated again for it (the same witnesses give the same collation): the one its step made has
     given up its alignments by now (:func:`_trim`), and the apparatus is written from them."""
+    from .collate.engine import collate
+
     col = collate([res.witnesses[s] for s in t.stems], base=t.base)
     r.xml = _write_collation(col, out, t.name, _apparatus_names(res, t.stems), None, res.apparatus_json)
     r.points_to = None
@@ -634,6 +642,15 @@ def _compile_templates() -> None:
     env = environment()
     for name in env.list_templates():
         env.get_template(name)
+
+
+def _import_for_collating() -> None:
+    """The modules that relayer, collate and write the apparatus, imported while the files are read
+    (``ingest_stage(meanwhile=...)``): the readers' workers do not need them, and imported with this module,
+    before the build started, they were a twentieth of a second alone in this process with the other core
+    idle (before the ingest's workers fork).  The relayering's and the collation's workers, forked later,
+    inherit them."""
+    from .collate import apparatus, engine, relayer  # noqa: F401
 
 
 def _import_for_emending() -> None:
@@ -1119,7 +1136,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
                           f"permission ({exc.strerror or exc})") from None
     progress = Progress(len(entries), "ingest", quiet=quiet)
     with stage("ingest", res):
-        rows = ingest_stage(res, out, progress, tei_all, jobs=jobs)
+        rows = ingest_stage(res, out, progress, tei_all, jobs=jobs, meanwhile=_import_for_collating)
     print(table(
         ("siglum", "file", "format", "passages", "经", "注", "疏", "other comm.", "案", "paratext", "warnings", "TEI", "time"),
         rows, numeric={3, 4, 5, 6, 7, 8, 9, 10},
