@@ -156,7 +156,7 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int 
     (:func:`jiaokan.parallel.fork_map`; :func:`_before_collating`).
     """
     groups = _relayer_groups(res, specs)
-    size = [sum(_size_of(res, s) for s in {*g.write, *(t for t, _, _ in g.todo)}) for g in groups]
+    size = [sum(_pieces_of(res.witnesses[s]) for s in {*g.write, *(t for t, _, _ in g.todo)}) for g in groups]
     order = sorted(range(len(groups)), key=lambda i: -size[i])
     done = dict(zip(order, fork_map(_relayer_group, res, [groups[i] for i in order], jobs, meanwhile=meanwhile)))
     refused: set[str] = set()
@@ -167,6 +167,7 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int 
         res.notes.extend(r.notes)
         res.errors.extend(r.errors)
         res.witnesses.update(r.witnesses)  # from a worker: the relayered witnesses, pickled back
+        res.sizes.update(r.sizes)
         refused.update(r.refused)
         for stem, path in r.written.items():
             res.errors.extend(f"{path}: {err}" for err in _checked(path, tei_all))
@@ -227,6 +228,8 @@ class _Relayered(_Outcome):
     witnesses: dict[str, Witness] = field(default_factory=dict)  # the relayered ones
     written: dict[str, Path] = field(default_factory=dict)
     refused: list[str] = field(default_factory=list)  # stems whose TEI was refused (the error is in errors)
+    #: stem → characters of each witness of the group, relayered, for the collation's weights (:func:`_size_of`)
+    sizes: dict[str, int] = field(default_factory=dict)
 
 
 def _size_of(res: BuildResult, stem: str) -> int:
@@ -235,12 +238,26 @@ def _size_of(res: BuildResult, stem: str) -> int:
     Why once: counting walks the witness's text (a twentieth of a second over the book, alone in this process
     before each stage's workers start), and relayering, which comes between the stages that ask, moves
     characters from one layer to another (over the book two witnesses gained one character), which
-    changes no weight that matters; the outputs do not depend on the order of the steps anyway.
+    changes no weight that matters; the outputs do not depend on the order of the steps anyway.  Most are
+    counted in the relayering's steps (:func:`_relayer_group`, every witness it writes or relayers), in its
+    workers with ``--jobs``: this process counts only those no group had.
     """
     n = res.sizes.get(stem)
     if n is None:
-        n = res.sizes[stem] = sum(res.witnesses[stem].layer_counts().values())
+        n = res.sizes[stem] = _characters(res.witnesses[stem])
     return n
+
+
+def _characters(w: Witness) -> int:
+    """The characters of a witness, every layer (:meth:`Witness.layer_counts`)."""
+    return sum(w.layer_counts().values())
+
+
+def _pieces_of(w: Witness) -> int:
+    """The pieces of a witness, how :func:`relayer_stage` weighs its groups: a count of lists, not a walk of the
+    text (:func:`_size_of`, a thirtieth of a second over the book, alone in this process before the workers
+    start); the characters are counted in the groups' steps instead, as relayered, for the collation."""
+    return sum(len(u.pieces) for d in w.divs for u in d.units)
 
 
 def _noted(res: BuildResult) -> list[str]:
@@ -320,6 +337,8 @@ def _relayer_group(res: BuildResult, g: _RelayerGroup) -> _Relayered:
         except OutputError as exc:
             r.output_error = exc
             break
+    for stem in {*g.write, *(t for t, _, _ in g.todo)}:
+        r.sizes[stem] = _characters(res.witnesses[stem])
     return r
 
 
