@@ -86,6 +86,8 @@ class BuildResult:
     sizes: dict[str, int] = field(default_factory=dict)
     #: stems of the witnesses with 案 notes, in the order of ``witnesses``, once they are final (:func:`_noted`)
     noted: list[str] | None = None
+    #: stem → whether the witness has 案 notes, found where it was relayered (:func:`_relayer_group`), for :func:`_noted`
+    has_notes: dict[str, bool] = field(default_factory=dict)
     #: collation name → its recurring variant pairs, counted where it was made (:func:`jiaokan.collate.learned.count_pairs`),
     #: until the build merges them
     pairs: dict[str, Pairs] = field(default_factory=dict)
@@ -168,6 +170,7 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int 
         res.errors.extend(r.errors)
         res.witnesses.update(r.witnesses)  # from a worker: the relayered witnesses, pickled back
         res.sizes.update(r.sizes)
+        res.has_notes.update(r.has_notes)
         refused.update(r.refused)
         for stem, path in r.written.items():
             res.errors.extend(f"{path}: {err}" for err in _checked(path, tei_all))
@@ -230,6 +233,8 @@ class _Relayered(_Outcome):
     refused: list[str] = field(default_factory=list)  # stems whose TEI was refused (the error is in errors)
     #: stem → characters of each witness of the group, relayered, for the collation's weights (:func:`_size_of`)
     sizes: dict[str, int] = field(default_factory=dict)
+    #: stem → whether each witness of the group has 案 notes, as relayered (:func:`_noted`)
+    has_notes: dict[str, bool] = field(default_factory=dict)
 
 
 def _size_of(res: BuildResult, stem: str) -> int:
@@ -267,11 +272,18 @@ def _noted(res: BuildResult) -> list[str]:
 
     Asked of each piece in C (``Note in map(type, ...)``: a note is a node of a piece's content, as
     :meth:`Witness.notes` finds them, and no class derives from ``Note``), and no further than the first
-    note: most of the book's text is in witnesses that have none, walked to their end.
+    note: most of the book's text is in witnesses that have none, walked to their end.  Asked where each
+    witness was relayered (:func:`_relayer_group`, in its workers with ``--jobs``: a hundredth of a second
+    alone in this process before the collation's workers start), here only of those no group had.
     """
     if res.noted is None:
-        res.noted = [s for s, w in res.witnesses.items() if any(Note in map(type, p.content) for p in w.pieces())]
+        known = res.has_notes
+        res.noted = [s for s, w in res.witnesses.items() if (known[s] if s in known else _has_notes(w))]
     return res.noted
+
+
+def _has_notes(w: Witness) -> bool:
+    return any(Note in map(type, p.content) for p in w.pieces())
 
 
 def _relayer_groups(res: BuildResult, specs: list) -> list[_RelayerGroup]:
@@ -339,6 +351,7 @@ def _relayer_group(res: BuildResult, g: _RelayerGroup) -> _Relayered:
             break
     for stem in {*g.write, *(t for t, _, _ in g.todo)}:
         r.sizes[stem] = _characters(res.witnesses[stem])
+        r.has_notes[stem] = _has_notes(res.witnesses[stem])
     return r
 
 
