@@ -22,21 +22,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TypeVar
 
-from .collate.apparatus import write_apparatus
-from .collate.elsewhere import LayerElsewhere
-from .collate.engine import collate
-from .collate.model import Collation
 from .errors import InputError, CollationError, EmendationError
 from .collate.gaiji import Seq, resolve as resolve_gaiji_from_witnesses, sequence as gaiji_sequence
 from .collate.gaiji import write_report as write_gaiji_report
 from .collate.learned import Pairs, count_pairs, learn_forms, load_decisions, merge_pairs, write_proposals
 from .normalize.learned import set_accepted, set_rejected
-from .collate.leanjson import write_lean_json
 from .book.assemble import FilePart, assemble, qualify_pages
 from .book.pian import FRONT, canonical, slug
 from .corpus import Entry, load_collations, load_manifest, witness_defaults
 from .io import InvalidOutput, OutputError
-from .emend.verdict import NoteVerdict
 from .model import Note, Witness
 from .outputs import Recorder, recording
 from .parallel import fork_map
@@ -45,8 +39,12 @@ from .tei.validate import validate_file, validate_files
 from .tei.writer import write_tei
 from .ui import Progress, internal_error, table
 
-if TYPE_CHECKING:  # the emend modules are imported where they are used (their grammar compiles in ~1 s)
+if TYPE_CHECKING:  # the emend modules are imported where they are used (their grammar compiles in ~1 s); the
+    # collation's while the files are read (_import_for_collating)
+    from .collate.elsewhere import LayerElsewhere
+    from .collate.model import Collation
     from .emend.apply import EmendResult
+    from .emend.verdict import NoteVerdict
 
 T = TypeVar("T")
 
@@ -88,18 +86,23 @@ class BuildResult:
     sizes: dict[str, int] = field(default_factory=dict)
     #: stems of the witnesses with 案 notes, in the order of ``witnesses``, once they are final (:func:`_noted`)
     noted: list[str] | None = None
+    #: stem → whether the witness has 案 notes, found where it was relayered (:func:`_relayer_group`), for :func:`_noted`
+    has_notes: dict[str, bool] = field(default_factory=dict)
     #: collation name → its recurring variant pairs, counted where it was made (:func:`jiaokan.collate.learned.count_pairs`),
     #: until the build merges them
     pairs: dict[str, Pairs] = field(default_factory=dict)
 
 
-def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1) -> list[tuple]:
+def ingest_stage(res: BuildResult, out: Path, progress: Progress, tei_all: str | None, jobs: int = 1,
+                 meanwhile: Callable[[], None] | None = None) -> list[tuple]:
     """Read every file of the manifest (a one-file witness is written as TEI at once); with ``jobs``
     > 1 several files at once in forked workers (:func:`jiaokan.parallel.fork_map`): the files are
-    independent, and a witness comes back pickled in a tenth of the time its reading took."""
+    independent, and a witness comes back pickled in a tenth of the time its reading took.
+    ``meanwhile``: work of the build's own for this process while the workers read
+    (:func:`jiaokan.parallel.fork_map`; :func:`_import_for_collating`)."""
     size = {i: _size(e.path) for i, e in enumerate(res.entries)}
     order = sorted(size, key=lambda i: -size[i])  # the largest first: no worker is left with one at the end
-    done = dict(zip(order, fork_map(_read_one, out, [res.entries[i] for i in order], jobs)))
+    done = dict(zip(order, fork_map(_read_one, out, [res.entries[i] for i in order], jobs, meanwhile=meanwhile)))
     rows = []
     for i, e in enumerate(res.entries):
         r = done[i]
@@ -155,7 +158,7 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int 
     (:func:`jiaokan.parallel.fork_map`; :func:`_before_collating`).
     """
     groups = _relayer_groups(res, specs)
-    size = [sum(_size_of(res, s) for s in {*g.write, *(t for t, _, _ in g.todo)}) for g in groups]
+    size = [sum(_pieces_of(res.witnesses[s]) for s in {*g.write, *(t for t, _, _ in g.todo)}) for g in groups]
     order = sorted(range(len(groups)), key=lambda i: -size[i])
     done = dict(zip(order, fork_map(_relayer_group, res, [groups[i] for i in order], jobs, meanwhile=meanwhile)))
     refused: set[str] = set()
@@ -166,6 +169,8 @@ def relayer_stage(res: BuildResult, specs: list, tei_all: str | None, jobs: int 
         res.notes.extend(r.notes)
         res.errors.extend(r.errors)
         res.witnesses.update(r.witnesses)  # from a worker: the relayered witnesses, pickled back
+        res.sizes.update(r.sizes)
+        res.has_notes.update(r.has_notes)
         refused.update(r.refused)
         for stem, path in r.written.items():
             res.errors.extend(f"{path}: {err}" for err in _checked(path, tei_all))
@@ -226,6 +231,10 @@ class _Relayered(_Outcome):
     witnesses: dict[str, Witness] = field(default_factory=dict)  # the relayered ones
     written: dict[str, Path] = field(default_factory=dict)
     refused: list[str] = field(default_factory=list)  # stems whose TEI was refused (the error is in errors)
+    #: stem → characters of each witness of the group, relayered, for the collation's weights (:func:`_size_of`)
+    sizes: dict[str, int] = field(default_factory=dict)
+    #: stem → whether each witness of the group has 案 notes, as relayered (:func:`_noted`)
+    has_notes: dict[str, bool] = field(default_factory=dict)
 
 
 def _size_of(res: BuildResult, stem: str) -> int:
@@ -234,12 +243,26 @@ def _size_of(res: BuildResult, stem: str) -> int:
     Why once: counting walks the witness's text (a twentieth of a second over the book, alone in this process
     before each stage's workers start), and relayering, which comes between the stages that ask, moves
     characters from one layer to another (over the book two witnesses gained one character), which
-    changes no weight that matters; the outputs do not depend on the order of the steps anyway.
+    changes no weight that matters; the outputs do not depend on the order of the steps anyway.  Most are
+    counted in the relayering's steps (:func:`_relayer_group`, every witness it writes or relayers), in its
+    workers with ``--jobs``: this process counts only those no group had.
     """
     n = res.sizes.get(stem)
     if n is None:
-        n = res.sizes[stem] = sum(res.witnesses[stem].layer_counts().values())
+        n = res.sizes[stem] = _characters(res.witnesses[stem])
     return n
+
+
+def _characters(w: Witness) -> int:
+    """The characters of a witness, every layer (:meth:`Witness.layer_counts`)."""
+    return sum(w.layer_counts().values())
+
+
+def _pieces_of(w: Witness) -> int:
+    """The pieces of a witness, how :func:`relayer_stage` weighs its groups: a count of lists, not a walk of the
+    text (:func:`_size_of`, a thirtieth of a second over the book, alone in this process before the workers
+    start); the characters are counted in the groups' steps instead, as relayered, for the collation."""
+    return sum(len(u.pieces) for d in w.divs for u in d.units)
 
 
 def _noted(res: BuildResult) -> list[str]:
@@ -249,11 +272,18 @@ def _noted(res: BuildResult) -> list[str]:
 
     Asked of each piece in C (``Note in map(type, ...)``: a note is a node of a piece's content, as
     :meth:`Witness.notes` finds them, and no class derives from ``Note``), and no further than the first
-    note: most of the book's text is in witnesses that have none, walked to their end.
+    note: most of the book's text is in witnesses that have none, walked to their end.  Asked where each
+    witness was relayered (:func:`_relayer_group`, in its workers with ``--jobs``: a hundredth of a second
+    alone in this process before the collation's workers start), here only of those no group had.
     """
     if res.noted is None:
-        res.noted = [s for s, w in res.witnesses.items() if any(Note in map(type, p.content) for p in w.pieces())]
+        known = res.has_notes
+        res.noted = [s for s, w in res.witnesses.items() if (known[s] if s in known else _has_notes(w))]
     return res.noted
+
+
+def _has_notes(w: Witness) -> bool:
+    return any(Note in map(type, p.content) for p in w.pieces())
 
 
 def _relayer_groups(res: BuildResult, specs: list) -> list[_RelayerGroup]:
@@ -319,6 +349,9 @@ def _relayer_group(res: BuildResult, g: _RelayerGroup) -> _Relayered:
         except OutputError as exc:
             r.output_error = exc
             break
+    for stem in {*g.write, *(t for t, _, _ in g.todo)}:
+        r.sizes[stem] = _characters(res.witnesses[stem])
+        r.has_notes[stem] = _has_notes(res.witnesses[stem])
     return r
 
 
@@ -482,6 +515,8 @@ def _collate_one(res: BuildResult, name: str, stems: list[str], base: str | None
             col, report = collate_shu(ws[0], ws[1])
             r.shu_report = report.as_dict()
         else:
+            from .collate.engine import collate
+
             col = collate(ws, base=base)
         where = _shu_elsewhere(res, shu_of)
         r.points_to = where.name if where is not None else None
@@ -507,6 +542,9 @@ def _write_collation(col: Collation, out: Path, name: str, names: dict[str, str]
                      where: LayerElsewhere | None, json: bool) -> Path:
     """The apparatus of ``col`` → OUT/apparatus/NAME.xml (and NAME.json with ``json``, ``--apparatus-json``);
     ``where``: the 疏 collation its 注疏's 疏 points to (:mod:`jiaokan.collate.elsewhere`), None: copied whole."""
+    from .collate.apparatus import write_apparatus
+    from .collate.leanjson import write_lean_json
+
     xml = write_apparatus(col, out / "apparatus" / f"{name}.xml", names, elsewhere=where)
     if json:
         write_lean_json(col, out / "apparatus" / f"{name}.json", where)
@@ -540,6 +578,8 @@ def _unpoint(r: _Collated, t: _Todo, res: BuildResult, out: Path, tei_all: str |
 
     The 篇 is collated again for it (the same witnesses give the same collation): the one its step made has
     given up its alignments by now (:func:`_trim`), and the apparatus is written from them."""
+    from .collate.engine import collate
+
     col = collate([res.witnesses[s] for s in t.stems], base=t.base)
     r.xml = _write_collation(col, out, t.name, _apparatus_names(res, t.stems), None, res.apparatus_json)
     r.points_to = None
@@ -634,6 +674,15 @@ def _compile_templates() -> None:
     env = environment()
     for name in env.list_templates():
         env.get_template(name)
+
+
+def _import_for_collating() -> None:
+    """The modules that relayer, collate and write the apparatus, imported while the files are read
+    (``ingest_stage(meanwhile=...)``): the readers' workers do not need them, and imported with this module,
+    before the build started, they were a twentieth of a second alone in this process with the other core
+    idle (before the ingest's workers fork).  The relayering's and the collation's workers, forked later,
+    inherit them."""
+    from .collate import apparatus, engine, relayer  # noqa: F401
 
 
 def _import_for_emending() -> None:
@@ -1119,7 +1168,7 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
                           f"permission ({exc.strerror or exc})") from None
     progress = Progress(len(entries), "ingest", quiet=quiet)
     with stage("ingest", res):
-        rows = ingest_stage(res, out, progress, tei_all, jobs=jobs)
+        rows = ingest_stage(res, out, progress, tei_all, jobs=jobs, meanwhile=_import_for_collating)
     print(table(
         ("siglum", "file", "format", "passages", "经", "注", "疏", "other comm.", "案", "paratext", "warnings", "TEI", "time"),
         rows, numeric={3, 4, 5, 6, 7, 8, 9, 10},
