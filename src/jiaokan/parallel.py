@@ -142,9 +142,9 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
     it makes; those of a later ``fork_map`` inherit it.
 
     ``after``: step ``i`` waits for the steps ``after[i]`` (each earlier in ``items``) to finish, and
-    ``bind(items[i], their results)`` (unpacked, in the order of ``after[i]``) is the item it is given
-    instead: a step that needs what an earlier step made, in the same map (the 经注 pages of the site
-    need the rows of their 疏 pages).  Until then the steps after it are taken, in order; a process
+    ``bind(items[i], their results)`` (in the order of ``after[i]``; a worker's as ``pack`` left them)
+    is the item it is given instead: a step that needs what an earlier step made, in the same map
+    (the 经注 pages of the site need the rows of their 疏 pages).  Until then the steps after it are taken, in order; a process
     with none ready waits.  Why not two maps, one after the other: each forks the whole build again
     (its pages copied anew as the parent and the workers touch them), and the processes stand idle
     while the first map's last step finishes.
@@ -156,7 +156,7 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
     global _WORK
     results: dict[int, R] = {}
     workers = min(jobs, len(items)) - 1
-    if any(j >= i for i, js in (after or {}).items() for j in js):
+    if any(not 0 <= j < i for i, js in (after or {}).items() for j in js):
         raise ValueError("fork_map: a step can only wait for a step before it")
     if workers >= 1 and "fork" in multiprocessing.get_all_start_methods():
         _WORK = (step, state, pack)

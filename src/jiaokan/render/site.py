@@ -241,7 +241,7 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
     pairs = shu_pairs(chapters)
     at = {id(ch): i for i, ch in enumerate(chapters)}
     shu = {at[id(sc)] for _ch, sc, _s in pairs}
-    linked: dict[int, list[tuple[Chapter, Chapter, str]]] = {}
+    linked: dict[int, Pairs] = {}  # a 经注 page → its (经注, 疏, siglum) pairs
     for pair in pairs:
         if at[id(pair[0])] not in shu:
             linked.setdefault(at[id(pair[0])], []).append(pair)
@@ -286,7 +286,10 @@ def _with_shu_rows(item: tuple[int, tuple[dict[str, str], ...]],
     return item[0], tuple(r[3] for r in shu)
 
 
-def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None, dict[int, list[tuple[Chapter, Chapter, str]]]],
+Pairs = list[tuple[Chapter, Chapter, str]]
+
+
+def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None, dict[int, Pairs]],
                     item: tuple[int, tuple[dict[str, str], ...]]) -> Rendered:
     """Write chapter ``i``'s parallel page, base-text page and search data; (pages, data files) → bytes, the
     characters of the witnesses its search data indexes (:func:`.search_index.write_chapter_search`), and the
