@@ -123,3 +123,49 @@ def test_the_workers_results_come_back_through_a_pipe_a_megabyte_wide():
         assert fcntl.fcntl(pool._result_queue._writer.fileno(), fcntl.F_GETPIPE_SZ) >= RESULT_PIPE_BYTES
     # and a result larger than the pipe still arrives whole
     assert fork_map(_big, None, [3 << 20, 5], 2) == [bytes(3 << 20), bytes(5)]
+
+
+def _sum_after(state: None, item: tuple[int, tuple]) -> tuple[int, float, float]:
+    """(the item's value plus those of the steps it waited for, when it started, when it ended)."""
+    import time
+
+    value, before = item
+    start = time.time()
+    time.sleep(0.3 if value == 1 else 0.02)  # the step others wait for is the slow one
+    return value + sum(r[0] for r in before), start, time.time()
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_a_step_waits_for_the_steps_it_needs_and_is_given_their_results(jobs):
+    """``after``/``bind``: step 1 and step 3 wait for step 0 (the slow one), step 4 for 1 and 3; each is given their
+    results, starts once they have ended, and the same in one process as in three."""
+    items = [(1, ()), (10, ()), (100, ()), (1000, ()), (10000, ())]
+    after = {1: [0], 3: [0], 4: [1, 3]}
+
+    def bind(item: tuple[int, tuple], before: list) -> tuple[int, tuple]:
+        return item[0], tuple(before)
+
+    got = fork_map(_sum_after, None, items, jobs, after=after, bind=bind)
+    assert [r[0] for r in got] == [1, 11, 100, 1001, 10000 + 11 + 1001]
+    for i, needs in after.items():
+        assert all(got[i][1] >= got[j][2] for j in needs)
+
+
+def test_a_step_can_only_wait_for_one_before_it():
+    with pytest.raises(ValueError, match="before it"):
+        fork_map(_sum_after, None, [(1, ()), (2, ())], 2, after={0: [1]}, bind=lambda item, before: item)
+
+
+def _die_after(parent: int, item: tuple[int, tuple]) -> int:
+    if os.getpid() != parent:  # every worker dies at its first step
+        os._exit(3)
+    return item[0] + sum(item[1])
+
+
+def test_a_dead_worker_leaves_the_waiting_steps_to_this_process():
+    """The step waiting for the dead worker's steps does not wait for ever: it is done here, after them."""
+    notes: list[str] = []
+    got = fork_map(_die_after, os.getpid(), [(1, ()), (2, ()), (3, ()), (4, ())], 2, notes=notes,
+                   after={3: [0, 1, 2]}, bind=lambda item, before: (item[0], tuple(before)))
+    assert got[:3] == [1, 2, 3] and got[3] == 4 + 1 + 2 + 3
+    assert notes

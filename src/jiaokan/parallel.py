@@ -21,7 +21,7 @@ import sys
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 __all__ = ["fork_map"]
 
@@ -121,7 +121,9 @@ def _call(item: Any) -> Any:
 
 def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: int, *,
              on_done: Callable[[int, R], None] | None = None, pack: Callable[[R], R] | None = None,
-             notes: list[str] | None = None, meanwhile: Callable[[], None] | None = None) -> list[R]:
+             notes: list[str] | None = None, meanwhile: Callable[[], None] | None = None,
+             after: Mapping[int, Sequence[int]] | None = None,
+             bind: Callable[[T, list[R]], T] | None = None) -> list[R]:
     """``[step(state, item) for item in items]``, with up to ``jobs`` of them at once: here and in
     ``jobs - 1`` forked processes.
 
@@ -139,6 +141,14 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
     (with one job, or no fork, it is simply done first).  The workers forked here do not have what
     it makes; those of a later ``fork_map`` inherit it.
 
+    ``after``: step ``i`` waits for the steps ``after[i]`` (each earlier in ``items``) to finish, and
+    ``bind(items[i], their results)`` (in the order of ``after[i]``; a worker's as ``pack`` left them)
+    is the item it is given instead: a step that needs what an earlier step made, in the same map
+    (the 经注 pages of the site need the rows of their 疏 pages).  Until then the steps after it are taken, in order; a process
+    with none ready waits.  Why not two maps, one after the other: each forks the whole build again
+    (its pages copied anew as the parent and the workers touch them), and the processes stand idle
+    while the first map's last step finishes.
+
     Why this process works too, rather than wait for ``jobs`` workers: every forked worker starts
     with the parent's pages (the whole build: witnesses, collations), so each process more counts
     the build's memory once more; the parent waiting idle was one copy for nothing.
@@ -146,6 +156,8 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
     global _WORK
     results: dict[int, R] = {}
     workers = min(jobs, len(items)) - 1
+    if any(not 0 <= j < i for i, js in (after or {}).items() for j in js):
+        raise ValueError("fork_map: a step can only wait for a step before it")
     if workers >= 1 and "fork" in multiprocessing.get_all_start_methods():
         _WORK = (step, state, pack)
         lifeline_r, lifeline_w = os.pipe()  # nothing is ever written: its end-of-file tells a worker the parent died
@@ -158,7 +170,8 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_die_with_parent,
                                      initargs=(os.getpid(), lifeline_r, lifeline_w)) as pool:
                 _widen_result_pipe(pool)  # before the first submit forks the workers
-                if not _share(pool, workers, step, state, items, results, on_done, meanwhile) and notes is not None:
+                if not _share(pool, workers, step, state, items, results, on_done, meanwhile, after or {},
+                              bind) and notes is not None:
                     notes.append("a worker process died; what was left was done in this process")
         finally:
             _WORK = None
@@ -169,41 +182,78 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
         meanwhile()
     for i, item in enumerate(items):
         if i not in results:
-            results[i] = step(state, item)
+            results[i] = step(state, _bound(i, items, results, after, bind))
             if on_done is not None:
                 on_done(i, results[i])
     return [results[i] for i in range(len(items))]
 
 
+def _bound(i: int, items: Sequence[T], done: Mapping[int, R], after: Mapping[int, Sequence[int]] | None,
+           bind: Callable[[T, list[R]], T] | None) -> T:
+    """Step ``i``'s item, given the results of the steps it waits for (``fork_map``'s ``after``)."""
+    needs = after.get(i, ()) if after else ()
+    if not needs or bind is None:
+        return items[i]
+    return bind(items[i], [done[j] for j in needs])
+
+
 def _share(pool: ProcessPoolExecutor, workers: int, step: Callable[[Any, T], R], state: Any, items: Sequence[T],
            results: dict[int, R], on_done: Callable[[int, R], None] | None,
-           meanwhile: Callable[[], None] | None = None) -> bool:
+           meanwhile: Callable[[], None] | None = None, after: Mapping[int, Sequence[int]] | None = None,
+           bind: Callable[[T, list[R]], T] | None = None) -> bool:
     """Take the steps in order, each by the first that is free: this process or one of the pool's
-    workers (a thread here hands each worker its next step and waits for it).  False if a worker
-    died (its step, and any left, are not in ``results``)."""
-    lock = threading.Lock()
-    taken = iter(range(len(items)))
-
-    def take() -> int | None:
-        with lock:
-            return next(taken, None)
-
-    finished: queue.SimpleQueue[tuple[int, R]] = queue.SimpleQueue()
+    workers (a thread here hands each worker its next step and waits for it); a step that waits for
+    others (``after``) is passed over until they are done.  False if a worker died (its step, and any
+    left, are not in ``results``)."""
+    after = after or {}
+    ready = threading.Condition()
+    left = list(range(len(items)))  # not taken yet, in order
+    done: dict[int, R] = {}  # every finished step's result, for the steps that wait for it
     failed: list[BaseException] = []
     broken = threading.Event()
+
+    def stop() -> bool:
+        return broken.is_set() or bool(failed)
+
+    def take(wait: bool = True) -> tuple[int, T] | None:
+        """The first step not taken whose steps before are done, and its item; None when none is left (or
+        none is ready and ``wait`` is false, or the map is stopping)."""
+        with ready:
+            while left and not stop():
+                k = next((k for k, i in enumerate(left) if all(j in done for j in after.get(i, ()))), None)
+                if k is not None:
+                    i = left.pop(k)
+                    return i, _bound(i, items, done, after, bind)
+                if not wait:
+                    return None
+                ready.wait()
+            return None
+
+    def finish(i: int, r: R) -> None:
+        with ready:
+            done[i] = r
+            ready.notify_all()
+
+    finished: queue.SimpleQueue[tuple[int, R]] = queue.SimpleQueue()
 
     def feed(queued: collections.deque[tuple[int, Future]]) -> None:
         try:
             while queued:
                 i, fut = queued.popleft()
-                finished.put((i, fut.result()))
-                nxt = take() if not (broken.is_set() or failed) else None
+                r = fut.result()
+                finished.put((i, r))
+                finish(i, r)
+                # with a step already queued for this worker, it need not wait here for one to be ready
+                nxt = take(wait=not queued)
                 if nxt is not None:
-                    queued.append((nxt, pool.submit(_call, items[nxt])))
+                    queued.append((nxt[0], pool.submit(_call, nxt[1])))
         except BrokenProcessPool:
             broken.set()
         except BaseException as exc:  # a step that raised: raised here too, as with one job
             failed.append(exc)
+        finally:
+            with ready:  # whoever waits for a step of this worker's must not wait for ever
+                ready.notify_all()
 
     def report() -> None:
         while not finished.empty():
@@ -217,8 +267,9 @@ def _share(pool: ProcessPoolExecutor, workers: int, step: Callable[[Any, T], R],
     # Each worker has QUEUED steps handed to it at a time: the next is waiting when it finishes one, rather
     # than after its result has reached this process (read by the pool's thread here, which waits for the
     # interpreter lock while this process works on a step of its own) and a thread here has handed it another
-    firsts = [collections.deque((i, pool.submit(_call, items[i]))
-                                for i in (take() for _ in range(QUEUED)) if i is not None) for _ in range(workers)]
+    firsts = [collections.deque((n[0], pool.submit(_call, n[1]))
+                                for n in (take(wait=False) for _ in range(QUEUED)) if n is not None)
+              for _ in range(workers)]
     feeders = [threading.Thread(target=feed, args=(first,), name="jiaokan-feed", daemon=True)
                for first in firsts if first]
     for t in feeders:
@@ -228,10 +279,19 @@ def _share(pool: ProcessPoolExecutor, workers: int, step: Callable[[Any, T], R],
             meanwhile()
         except BaseException as exc:  # raised once the workers are done with what they hold, as a step's would be
             failed.append(exc)
-    while not failed and (i := take()) is not None:
-        results[i] = step(state, items[i])
+    while (n := take()) is not None:
+        i, item = n
+        try:
+            r = step(state, item)
+        except BaseException as exc:  # raised once the workers are done, and none of them waits for it meanwhile
+            failed.append(exc)
+            with ready:
+                ready.notify_all()
+            break
+        results[i] = r
+        finish(i, r)
         if on_done is not None:
-            on_done(i, results[i])
+            on_done(i, r)
         report()
     for t in feeders:
         t.join()

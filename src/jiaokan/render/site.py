@@ -233,18 +233,22 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
     if jobs > 1:  # the templates compiled once, before the workers fork
         for name in env.list_templates():
             env.get_template(name)
-    # the 疏 pages first: the 经注 pages link to the part and row of theirs that shows each 疏 (:mod:`.shulink`).  The
-    # pages that link to none are shared out between the two maps, every other one by size, so that each map ends
-    # on small pages, not with one process idle while the other finishes a large one
+    # one map of every page, the 疏 pages first: the 经注 pages link to the part and row of theirs that shows each 疏
+    # (:mod:`.shulink`), so each waits for its 疏 pages and is given their rows (``fork_map``'s ``after``), the pages
+    # after it taken meanwhile.  (Two maps, the 疏 pages and then the rest, forked the whole build twice and left a
+    # process idle while the first map's last page was rendered.)  A 疏 page linked itself is rendered without links,
+    # as before
     pairs = shu_pairs(chapters)
-    shu_first = {id(sc) for _ch, sc, _s in pairs}
-    linked = {id(ch) for ch, _sc, _s in pairs}
-    free = [i for i in biggest_first if id(chapters[i]) not in shu_first and id(chapters[i]) not in linked]
-    first = [i for i in biggest_first if id(chapters[i]) in shu_first or i in free[0::2]]
-    rest = [i for i in biggest_first if i not in first]
-    job = (chapters, out, title, verdicts)
-    done = dict(zip(first, fork_map(_render_chapter, job, first, jobs)))
-    link_shu(pairs, {chapters[i].name: done[i][3] for i in first})
+    at = {id(ch): i for i, ch in enumerate(chapters)}
+    shu = {at[id(sc)] for _ch, sc, _s in pairs}
+    linked: dict[int, Pairs] = {}  # a 经注 page → its (经注, 疏, siglum) pairs
+    for pair in pairs:
+        if at[id(pair[0])] not in shu:
+            linked.setdefault(at[id(pair[0])], []).append(pair)
+    order = [i for i in biggest_first if i in shu] + [i for i in biggest_first if i not in shu]
+    place = {i: k for k, i in enumerate(order)}
+    after = {place[i]: [place[at[id(sc)]] for _ch, sc, _s in ps] for i, ps in linked.items()}
+    job = (chapters, out, title, verdicts, linked)
 
     def contents() -> None:
         """The book's contents page, and the half of the book's folding table that no page decides: neither
@@ -253,7 +257,10 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
         write("index.html", "index.html", index_context(chapters, title, verdicts))
         prepare_fold()
 
-    done.update(zip(rest, fork_map(_render_chapter, job, rest, jobs, meanwhile=contents)))
+    items: list[tuple[int, tuple[dict[str, str], ...]]] = [(i, ()) for i in order]
+    done = dict(zip(order, fork_map(_render_chapter, job, items, jobs, meanwhile=contents, after=after,
+                                    bind=_with_shu_rows)))
+    link_shu(pairs, {chapters[i].name: done[i][3] for i in shu})  # here too: this process's chapters have them
     for i in range(len(chapters)):  # reported in the book's order
         pages, data, held, _rows = done[i]
         rep.pages.update(pages)
@@ -270,13 +277,31 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
     return rep
 
 
-def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None],
-                    i: int) -> tuple[dict[str, int], dict[str, int], dict[str, frozenset[str]], dict[str, str]]:
+Rendered = tuple[dict[str, int], dict[str, int], dict[str, frozenset[str]], dict[str, str]]
+
+
+def _with_shu_rows(item: tuple[int, tuple[dict[str, str], ...]],
+                   shu: list[Rendered]) -> tuple[int, tuple[dict[str, str], ...]]:
+    """A 经注 page's item once its 疏 pages are rendered: with the part file that holds each of their rows."""
+    return item[0], tuple(r[3] for r in shu)
+
+
+Pairs = list[tuple[Chapter, Chapter, str]]
+
+
+def _render_chapter(job: tuple[list[Chapter], Path, str, Verdicts | None, dict[int, Pairs]],
+                    item: tuple[int, tuple[dict[str, str], ...]]) -> Rendered:
     """Write chapter ``i``'s parallel page, base-text page and search data; (pages, data files) → bytes, the
     characters of the witnesses its search data indexes (:func:`.search_index.write_chapter_search`), and the
-    part file of the parallel view that holds each row (row id → file, for :func:`.shulink.link_shu`)."""
-    chapters, out, title, verdicts = job
+    part file of the parallel view that holds each row (row id → file, for :func:`.shulink.link_shu`).
+
+    ``item``: ``i`` and, for a 经注 page, the rows of its 疏 pages (their part files) for its links, given in the
+    process that renders it (a worker forked before they were rendered)."""
+    chapters, out, title, verdicts, linked = job
+    i, shu_rows = item
     ch = chapters[i]
+    if i in linked:
+        link_shu(linked[i], {sc.name: rows for (_ch, sc, _s), rows in zip(linked[i], shu_rows)})
     env = environment()
     pages: dict[str, int] = {}
     rows_at: dict[str, str] = {}
