@@ -24,7 +24,9 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
+from typing import Callable
 from urllib.parse import quote as _quote
 
 from lxml import etree
@@ -50,7 +52,7 @@ from ..model import (
 from ..normalize.gaiji import parallel_resolution
 from . import markup as M
 from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
-from .header import AUTHORITY, app_info, availability
+from .header import AUTHORITY, app_info, availability, fixed
 
 __all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes", "unit_targets", "char_entry"]
 
@@ -227,7 +229,7 @@ def _header(w: Witness, resp: _RespTable) -> etree._Element:
                 E.respStmt(E.resp("TEI encoding"), E.name(f"jiaokan {__version__}", type="software")),
             ),
             E.publicationStmt(
-                E.authority(AUTHORITY),
+                fixed(_authority),
                 availability({m.licence: [m.siglum]}),
                 E.date(_dt.date.today().isoformat()),
             ),
@@ -252,23 +254,56 @@ def _header(w: Witness, resp: _RespTable) -> etree._Element:
         ),
         E.encodingDesc(
             app_info(),
-            E.projectDesc(E.p(
-                "Layered transcription produced by jiaokan: every character sits in exactly one element "
-                "whose nearest @type names its layer; @n groups a 经 passage with its commentary; "
-                "@corresp points from commentary to its passage; lb/@n is the line of the source file.")),
-            E.editorialDecl(
-                *(E.p(f"{layer}: {doc}") for layer, doc in LAYER_DOC.items()),
-                E.p(f"The reader reported {len(w.warnings)} warnings; passages it was unsure of carry "
-                    "cert=\"low\".") if w.warnings else None,
-            ),
+            fixed(_project_desc),
+            _editorial_decl(w),
             E.charDecl(*(char_entry(code, char) for code, char in sorted(w.char_decl.items())))
             if w.char_decl else None,
         ),
-        E.profileDesc(E.langUsage(E.language(
-            {"simplified": "Literary Chinese, simplified script",
-             "traditional": "Literary Chinese, traditional script"}.get(m.script, "Literary Chinese"),
-            ident=language_tag(m.script)))),
+        fixed(_PROFILE_DESC.get(m.script, _profile_desc_other)),
     )
+
+
+# The parts of a witness's header that are the same in every file (or every file of a script): built once,
+# copied (:func:`~jiaokan.tei.header.fixed`).
+
+def _authority() -> etree._Element:
+    return E.authority(AUTHORITY)
+
+
+def _project_desc() -> etree._Element:
+    return E.projectDesc(E.p(
+        "Layered transcription produced by jiaokan: every character sits in exactly one element "
+        "whose nearest @type names its layer; @n groups a 经 passage with its commentary; "
+        "@corresp points from commentary to its passage; lb/@n is the line of the source file."))
+
+
+def _layer_paragraphs() -> etree._Element:
+    return E.editorialDecl(*(E.p(f"{layer}: {doc}") for layer, doc in LAYER_DOC.items()))
+
+
+def _editorial_decl(w: Witness) -> etree._Element:
+    """``editorialDecl``: the layers (:data:`LAYER_DOC`), then what the reader warned of, if it did."""
+    decl = fixed(_layer_paragraphs)
+    if w.warnings:
+        decl.append(E.p(f"The reader reported {len(w.warnings)} warnings; passages it was unsure of carry "
+                        "cert=\"low\"."))
+    return decl
+
+
+def _profile_desc(script: str) -> etree._Element:
+    return E.profileDesc(E.langUsage(E.language(
+        {"simplified": "Literary Chinese, simplified script",
+         "traditional": "Literary Chinese, traditional script"}.get(script, "Literary Chinese"),
+        ident=language_tag(script))))
+
+
+def _profile_desc_other() -> etree._Element:
+    return _profile_desc("")
+
+
+#: ``profileDesc`` by script (another script's is :func:`_profile_desc_other`'s: its language tag is ``lzh``).
+_PROFILE_DESC: dict[str, Callable[[], etree._Element]] = {
+    script: partial(_profile_desc, script) for script in ("simplified", "traditional")}
 
 
 def char_entry(code: str, char: str | None) -> etree._Element:
