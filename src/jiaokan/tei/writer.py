@@ -194,21 +194,24 @@ def witness_to_tei(w: Witness) -> etree._ElementTree:
     bodies = [d for d in w.divs if d.type not in ("front", "back")]
     # the text first: writing it fills the resp table the header lists; as markup, parsed once (:mod:`.markup`)
     out = ["<text>"]
+    bare: list[tuple[int, int]] = []  # (div, piece) of each piece of breaks only (no text of its own)
+    n_div = 0
     for tag, divs in (("front", fronts), ("body", bodies), ("back", backs)):
         if divs or tag == "body":
             out.append(f"<{tag}>")
             for d in divs:
-                _div(d, resp, out)
+                bare.extend((n_div, i) for i in _div(d, resp, out))
+                n_div += 1
             if not divs:
                 out.append(M.element("div", type="chapter"))
             out.append(f"</{tag}>")
     out.append("</text>")
     # the header built, then the page images and the text as markup, parsed into the document at once
     root = M.document(E.TEI(_header(w, resp), xml_lang=language_tag(m.script)), resp.facsimile() + "".join(out))
-    for div in root.iter(_DIV):
-        for piece in div:
-            if piece.text is None and len(piece):
-                piece.text = ""  # mixed content: keeps pretty-printing from indenting a piece of breaks only
+    if bare:
+        all_divs = list(root.iter(_DIV))  # (no other div than _div's: the empty body's has no pieces)
+        for k, i in bare:
+            all_divs[k][i].text = ""  # mixed content: keeps pretty-printing from indenting a piece of breaks only
     return etree.ElementTree(root)
 
 
@@ -358,8 +361,15 @@ def _char_entry(code: str, char: str | None, learned: ParallelResolution | None)
     )
 
 
-def _div(d: Div, resp: _RespTable, out: list[str]) -> None:
-    """The ``div`` of ``d`` as markup, onto ``out``: one ``ab`` (or ``head``) per piece."""
+def _div(d: Div, resp: _RespTable, out: list[str]) -> list[int]:
+    """The ``div`` of ``d`` as markup, onto ``out``: one ``ab`` (or ``head``) per piece.  Returns the
+    indices of its pieces of elements only (:func:`_bare`), which the writer gives an empty text.
+
+    Why there, not after parsing: pretty-printing indents the children of an element with no text node
+    of its own, and an empty text is one; a piece with text (its first text, or a child's tail, as a
+    piece that opens with a line break has) is written on its lines either way, and the book has six
+    pieces of breaks only, among 26,000 (asking each parsed piece cost 10 ms a book)."""
+    bare: list[int] = []
     out.append(M.start("div", type=d.type, n=d.n, xml_id=d.id))
     value = M.value
     # M.start's attributes in M.start's order (type subtype n resp cert source xml:id corresp), without a dict
@@ -367,6 +377,7 @@ def _div(d: Div, resp: _RespTable, out: list[str]) -> None:
     opening: dict[tuple[str, str, str | None], str] = {}  # (tag, layer, subtype) → the tag up to its @n
     middle: dict[tuple[str | None, str | None, str | None], str] = {}  # (resp, cert, source) → after @n
     first = True
+    i = -1  # the piece's index in the div
     for u in d.units:
         has_jing = u.jing is not None
         n = f' n="{value(u.id)}"'  # (the unit's attributes once, not per piece)
@@ -394,7 +405,20 @@ def _div(d: Div, resp: _RespTable, out: list[str]) -> None:
                                 "" if is_jing else corresp, ">")))
             _fill(out, p.content, resp)
             out.append(f"</{tag}>")
+            i += 1
+            if _bare(p.content):
+                bare.append(i)
     out.append("</div>")
+    return bare
+
+
+def _bare(content: list[Inline]) -> bool:
+    """Does ``content``, as :func:`_fill` writes it, make elements and no text of its own (no text run of
+    it that is not empty: the text of a note, a label or a gaiji is theirs)?"""
+    for node in content:
+        if isinstance(node, Text) and node.text:
+            return False
+    return bool(content) and not all(isinstance(node, Text) for node in content)
 
 
 def _fill(out: list[str], content: list[Inline], resp: _RespTable) -> None:
