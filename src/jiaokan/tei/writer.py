@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from copy import deepcopy
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
+from typing import Callable
 from urllib.parse import quote as _quote
 
 from lxml import etree
@@ -47,10 +50,10 @@ from ..model import (
     ids_description,
     describe_codepoint,
 )
-from ..normalize.gaiji import parallel_resolution
+from ..normalize.gaiji import ParallelResolution, parallel_resolution
 from . import markup as M
 from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
-from .header import AUTHORITY, app_info, availability
+from .header import AUTHORITY, app_info, availability, fixed
 
 __all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes", "unit_targets", "char_entry"]
 
@@ -191,21 +194,24 @@ def witness_to_tei(w: Witness) -> etree._ElementTree:
     bodies = [d for d in w.divs if d.type not in ("front", "back")]
     # the text first: writing it fills the resp table the header lists; as markup, parsed once (:mod:`.markup`)
     out = ["<text>"]
+    bare: list[tuple[int, int]] = []  # (div, piece) of each piece of breaks only (no text of its own)
+    n_div = 0
     for tag, divs in (("front", fronts), ("body", bodies), ("back", backs)):
         if divs or tag == "body":
             out.append(f"<{tag}>")
             for d in divs:
-                _div(d, resp, out)
+                bare.extend((n_div, i) for i in _div(d, resp, out))
+                n_div += 1
             if not divs:
                 out.append(M.element("div", type="chapter"))
             out.append(f"</{tag}>")
     out.append("</text>")
     # the header built, then the page images and the text as markup, parsed into the document at once
     root = M.document(E.TEI(_header(w, resp), xml_lang=language_tag(m.script)), resp.facsimile() + "".join(out))
-    for div in root.iter(_DIV):
-        for piece in div:
-            if piece.text is None and len(piece):
-                piece.text = ""  # mixed content: keeps pretty-printing from indenting a piece of breaks only
+    if bare:
+        all_divs = list(root.iter(_DIV))  # (no other div than _div's: the empty body's has no pieces)
+        for k, i in bare:
+            all_divs[k][i].text = ""  # mixed content: keeps pretty-printing from indenting a piece of breaks only
     return etree.ElementTree(root)
 
 
@@ -227,7 +233,7 @@ def _header(w: Witness, resp: _RespTable) -> etree._Element:
                 E.respStmt(E.resp("TEI encoding"), E.name(f"jiaokan {__version__}", type="software")),
             ),
             E.publicationStmt(
-                E.authority(AUTHORITY),
+                fixed(_authority),
                 availability({m.licence: [m.siglum]}),
                 E.date(_dt.date.today().isoformat()),
             ),
@@ -252,27 +258,76 @@ def _header(w: Witness, resp: _RespTable) -> etree._Element:
         ),
         E.encodingDesc(
             app_info(),
-            E.projectDesc(E.p(
-                "Layered transcription produced by jiaokan: every character sits in exactly one element "
-                "whose nearest @type names its layer; @n groups a 经 passage with its commentary; "
-                "@corresp points from commentary to its passage; lb/@n is the line of the source file.")),
-            E.editorialDecl(
-                *(E.p(f"{layer}: {doc}") for layer, doc in LAYER_DOC.items()),
-                E.p(f"The reader reported {len(w.warnings)} warnings; passages it was unsure of carry "
-                    "cert=\"low\".") if w.warnings else None,
-            ),
+            fixed(_project_desc),
+            _editorial_decl(w),
             E.charDecl(*(char_entry(code, char) for code, char in sorted(w.char_decl.items())))
             if w.char_decl else None,
         ),
-        E.profileDesc(E.langUsage(E.language(
-            {"simplified": "Literary Chinese, simplified script",
-             "traditional": "Literary Chinese, traditional script"}.get(m.script, "Literary Chinese"),
-            ident=language_tag(m.script)))),
+        fixed(_PROFILE_DESC.get(m.script, _profile_desc_other)),
     )
 
 
+# The parts of a witness's header that are the same in every file (or every file of a script): built once,
+# copied (:func:`~jiaokan.tei.header.fixed`).
+
+def _authority() -> etree._Element:
+    return E.authority(AUTHORITY)
+
+
+def _project_desc() -> etree._Element:
+    return E.projectDesc(E.p(
+        "Layered transcription produced by jiaokan: every character sits in exactly one element "
+        "whose nearest @type names its layer; @n groups a 经 passage with its commentary; "
+        "@corresp points from commentary to its passage; lb/@n is the line of the source file."))
+
+
+def _layer_paragraphs() -> etree._Element:
+    return E.editorialDecl(*(E.p(f"{layer}: {doc}") for layer, doc in LAYER_DOC.items()))
+
+
+def _editorial_decl(w: Witness) -> etree._Element:
+    """``editorialDecl``: the layers (:data:`LAYER_DOC`), then what the reader warned of, if it did."""
+    decl = fixed(_layer_paragraphs)
+    if w.warnings:
+        decl.append(E.p(f"The reader reported {len(w.warnings)} warnings; passages it was unsure of carry "
+                        "cert=\"low\"."))
+    return decl
+
+
+def _profile_desc(script: str) -> etree._Element:
+    return E.profileDesc(E.langUsage(E.language(
+        {"simplified": "Literary Chinese, simplified script",
+         "traditional": "Literary Chinese, traditional script"}.get(script, "Literary Chinese"),
+        ident=language_tag(script))))
+
+
+def _profile_desc_other() -> etree._Element:
+    return _profile_desc("")
+
+
+#: ``profileDesc`` by script (another script's is :func:`_profile_desc_other`'s: its language tag is ``lzh``).
+_PROFILE_DESC: dict[str, Callable[[], etree._Element]] = {
+    script: partial(_profile_desc, script) for script in ("simplified", "traditional")}
+
+
 def char_entry(code: str, char: str | None) -> etree._Element:
-    """The ``charDecl`` entry of one gaiji code (witness files and the apparatus alike)."""
+    """The ``charDecl`` entry of one gaiji code (witness files and the apparatus alike).
+
+    A copy of the one built for the same code, character and resolution by the other witnesses (what
+    decides it): the book's witness files declare some 500 codes, a hundred and forty of them distinct."""
+    learned = parallel_resolution(code)
+    key = (code, char, learned)
+    entry = _CHAR_ENTRIES.get(key)
+    if entry is None:
+        entry = _CHAR_ENTRIES[key] = _char_entry(code, char, learned)
+    return deepcopy(entry)
+
+
+#: :func:`char_entry`'s entries, by what decides them.
+_CHAR_ENTRIES: dict[tuple[str, str | None, ParallelResolution | None], etree._Element] = {}
+
+
+def _char_entry(code: str, char: str | None, learned: ParallelResolution | None) -> etree._Element:
     held = code_codepoint(code)
     if held is not None:
         # a code point the source holds in place (a control, a private-use glyph):
@@ -291,7 +346,6 @@ def char_entry(code: str, char: str | None) -> etree._Element:
             E.note("the transcription's ideographic description (A-B+C: A less B plus C); no reading is known"),
             xml_id=code,
         )
-    learned = parallel_resolution(code)
     if learned is not None and char == learned.char:  # resolved by the build from the other witnesses
         return E.char(
             E.charName(f"Kanripo gaiji {code}"),
@@ -307,8 +361,15 @@ def char_entry(code: str, char: str | None) -> etree._Element:
     )
 
 
-def _div(d: Div, resp: _RespTable, out: list[str]) -> None:
-    """The ``div`` of ``d`` as markup, onto ``out``: one ``ab`` (or ``head``) per piece."""
+def _div(d: Div, resp: _RespTable, out: list[str]) -> list[int]:
+    """The ``div`` of ``d`` as markup, onto ``out``: one ``ab`` (or ``head``) per piece.  Returns the
+    indices of its pieces of elements only (:func:`_bare`), which the writer gives an empty text.
+
+    Why there, not after parsing: pretty-printing indents the children of an element with no text node
+    of its own, and an empty text is one; a piece with text (its first text, or a child's tail, as a
+    piece that opens with a line break has) is written on its lines either way, and the book has six
+    pieces of breaks only, among 26,000 (asking each parsed piece cost 10 ms a book)."""
+    bare: list[int] = []
     out.append(M.start("div", type=d.type, n=d.n, xml_id=d.id))
     value = M.value
     # M.start's attributes in M.start's order (type subtype n resp cert source xml:id corresp), without a dict
@@ -316,6 +377,7 @@ def _div(d: Div, resp: _RespTable, out: list[str]) -> None:
     opening: dict[tuple[str, str, str | None], str] = {}  # (tag, layer, subtype) → the tag up to its @n
     middle: dict[tuple[str | None, str | None, str | None], str] = {}  # (resp, cert, source) → after @n
     first = True
+    i = -1  # the piece's index in the div
     for u in d.units:
         has_jing = u.jing is not None
         n = f' n="{value(u.id)}"'  # (the unit's attributes once, not per piece)
@@ -343,7 +405,20 @@ def _div(d: Div, resp: _RespTable, out: list[str]) -> None:
                                 "" if is_jing else corresp, ">")))
             _fill(out, p.content, resp)
             out.append(f"</{tag}>")
+            i += 1
+            if _bare(p.content):
+                bare.append(i)
     out.append("</div>")
+    return bare
+
+
+def _bare(content: list[Inline]) -> bool:
+    """Does ``content``, as :func:`_fill` writes it, make elements and no text of its own (no text run of
+    it that is not empty: the text of a note, a label or a gaiji is theirs)?"""
+    for node in content:
+        if isinstance(node, Text) and node.text:
+            return False
+    return bool(content) and not all(isinstance(node, Text) for node in content)
 
 
 def _fill(out: list[str], content: list[Inline], resp: _RespTable) -> None:
