@@ -10,13 +10,13 @@ in a match stay out, which keeps the table to a few hundred entries.
 from __future__ import annotations
 
 import unicodedata
-import weakref
 from functools import lru_cache
 from typing import Iterable
 
 from ..model import Witness, all_source_chars
 from ..normalize import key, tables
 from ..normalize.script import t2s_changes
+from .alive import WhileAlive
 
 # the BMP blocks where traditional and variant forms a user may type live
 _TYPABLE = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
@@ -52,19 +52,17 @@ def prepare_fold() -> None:
 
 
 
-#: id(witness) → (the witness, weakly; the characters it holds): a witness in two chapters (the 注疏 in its 篇 and in
-#: the 疏 collated with the 单疏本) is read once.  Kept exactly while the witness lives (the entry leaves with it),
-#: and for every witness of the book, however many it has: a fixed count (it was 128) is a length of book, past
-#: which the book's table read every witness again (the doubled book's 142 did, ×15 the table's time)
-_held: dict[int, tuple[weakref.ref[Witness], frozenset[str]]] = {}
+#: witness → the characters it holds (:func:`remember`): a witness in two chapters (the 注疏 in its 篇 and in the 疏
+#: collated with the 单疏本) is read once, however many witnesses the book has
+_held: WhileAlive[Witness, frozenset[str]] = WhileAlive()
 
 
 def chars_of(w: Witness) -> frozenset[str]:
     """Every character the witness holds: its reading text, its notes', and its source (gaiji as written); what
     :func:`remember` was told, else read here."""
-    hit = _held.get(id(w))
-    if hit is not None and hit[0]() is w:
-        return hit[1]
+    hit = _held.get(w)
+    if hit is not None:
+        return hit
     parts: list[str] = []
     for p in w.pieces():
         parts.append(p.text)
@@ -79,15 +77,8 @@ def remember(w: Witness, chars: frozenset[str]) -> None:
     """Keep what the witness holds (:func:`chars_of`): the search index reads every character of a witness once
     anyway (:func:`.search_index.chapter_index`, in whichever process renders its chapter), and reading them
     all again for the book's table, after the workers, was a tenth of the render stage.  Kept while the witness
-    lives, weakly: a long-lived process (a server, the tests) keeps nothing of a book it has let go."""
-    k = id(w)
-
-    def gone(ref: weakref.ref[Witness]) -> None:
-        hit = _held.get(k)
-        if hit is not None and hit[0] is ref:  # (not a later witness's entry under the same id)
-            del _held[k]
-
-    _held[k] = (weakref.ref(w, gone), chars)
+    lives (:class:`.alive.WhileAlive`)."""
+    _held.put(w, chars)
 
 
 def fold_table(witnesses: Iterable[Witness]) -> dict[str, str]:
