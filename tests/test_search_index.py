@@ -203,7 +203,31 @@ def test_the_index_reads_what_each_witness_holds(dasheyi):
         fresh = searchfold.chars_of(w)
         searchfold._held.clear()
         chapter_index(dasheyi)
-        assert searchfold._held[id(w)][1] == fresh and len(fresh) > 100
+        assert searchfold._held.get(w) == fresh and len(fresh) > 100
+
+
+def test_what_the_index_read_is_kept_for_a_book_of_any_length(dasheyi, monkeypatch):
+    """The book's folding table reads no witness again that a chapter's index read, however many witnesses the
+    book has (a fixed count kept was a length of book: the doubled book's 142 witnesses were all read again), and
+    keeps none that has gone (the entry leaves with its witness)."""
+    import copy
+    import gc
+
+    from jiaokan.render import searchfold
+
+    w = dasheyi.witnesses[dasheyi.base]
+    searchfold._held.clear()
+    held = searchfold.chars_of(w)
+    book = [copy.copy(w) for _ in range(300)]  # 300 witnesses of the same text (each its own object)
+    for x in book:
+        searchfold.remember(x, held)
+    read: list[object] = []
+    monkeypatch.setattr(searchfold, "all_source_chars", lambda content: read.append(content) or "")
+    assert fold_table(book) == fold_table([w]) and not read
+    kept = len(searchfold._held)
+    del book, x
+    gc.collect()
+    assert kept == 301 and len(searchfold._held) == 1 and searchfold._held.get(w) == held
 
 
 def test_fold_is_the_collations_key(dasheyi):

@@ -21,6 +21,7 @@ from ..book.pian import FRONT
 from ..collate.model import Collation, LayerGap, Row
 from ..collate.rows import body_units
 from ..model import Div, Note, Unit, Witness
+from .alive import WhileAlive
 from .appview import app_data, apps_src, footnote_html, gap_text
 from .emended import Em, emendations
 from .html import LAYER_EN, LAYER_ZH, VARIANT_ZH, attr_json, lang_of, safe_id
@@ -423,20 +424,18 @@ def _mark_short(cols: list[dict]) -> None:
         c["short"] = 0 < c["chars"] <= SHORT_CHARS and longest >= GIANT_RATIO * max(c["chars"], SHORT_CHARS // 2)
 
 
-#: id(collation) → (the collation, its :meth:`~jiaokan.collate.model.Collation.counts`)
-_counts: dict[int, tuple[Collation, dict[str, int]]] = {}
+#: collation → its :meth:`~jiaokan.collate.model.Collation.counts` (:class:`.alive.WhileAlive`)
+_counts: WhileAlive[Collation, dict[str, int]] = WhileAlive()
 
 
 def variant_counts(col: Collation) -> dict[str, int]:
     """``col.counts()``, counted once per collation: the chapter's page and the book's table of contents each show
     them (a count goes over every reading of the collation)."""
-    hit = _counts.get(id(col))
-    if hit is not None and hit[0] is col:
-        return hit[1]
-    if len(_counts) >= 128:  # a book's collations (all alive during its build); a long-lived process keeps no more
-        _counts.clear()
+    hit = _counts.get(col)
+    if hit is not None:
+        return hit
     out = col.counts()
-    _counts[id(col)] = (col, out)
+    _counts.put(col, out)
     return out
 
 

@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..model import LineBreak, Note, PageBreak, Text, WitnessMeta
+from .alive import WhileAlive
 
 if TYPE_CHECKING:
     from ..model import Witness
@@ -162,21 +163,19 @@ def full_citation(head: dict[str, str], juan: str, leaf: str, line: int | None) 
     return out
 
 
-#: id(witness) → (the witness, its :func:`page_starts`): a witness in two collations (the 注疏 in its 篇 and in
-#: the 疏 collated with the 单疏本) is walked once
-_starts: dict[int, tuple["Witness", dict[str, tuple[int | None, str | None]]]] = {}
+#: witness → its :func:`page_starts`: a witness in two collations (the 注疏 in its 篇 and in the 疏 collated with
+#: the 单疏本) is walked once, however many witnesses the book has (:class:`.alive.WhileAlive`)
+_starts: WhileAlive["Witness", dict[str, tuple[int | None, str | None]]] = WhileAlive()
 
 
 def page_starts(w: "Witness") -> dict[str, tuple[int | None, str | None]]:
     """Page label → (the source line its page break stands on, the break's own 卷): what turns a source line
     into the line on the leaf (行 = source line − the break's line, as the citation's records count it)."""
-    hit = _starts.get(id(w))
-    if hit is not None and hit[0] is w:
-        return hit[1]
+    hit = _starts.get(w)
+    if hit is not None:
+        return hit
     out = _page_starts(w)
-    if len(_starts) >= 128:  # a book's witnesses (all alive during its build); a long-lived process keeps no more
-        _starts.clear()
-    _starts[id(w)] = (w, out)
+    _starts.put(w, out)
     return out
 
 

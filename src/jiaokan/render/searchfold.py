@@ -16,6 +16,7 @@ from typing import Iterable
 from ..model import Witness, all_source_chars
 from ..normalize import key, tables
 from ..normalize.script import t2s_changes
+from .alive import WhileAlive
 
 # the BMP blocks where traditional and variant forms a user may type live
 _TYPABLE = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
@@ -51,17 +52,17 @@ def prepare_fold() -> None:
 
 
 
-#: id(witness) → (the witness, the characters it holds): a witness in two chapters (the 注疏 in its 篇 and in
-#: the 疏 collated with the 单疏本) is read once
-_held: dict[int, tuple[Witness, frozenset[str]]] = {}
+#: witness → the characters it holds (:func:`remember`): a witness in two chapters (the 注疏 in its 篇 and in the 疏
+#: collated with the 单疏本) is read once, however many witnesses the book has
+_held: WhileAlive[Witness, frozenset[str]] = WhileAlive()
 
 
 def chars_of(w: Witness) -> frozenset[str]:
     """Every character the witness holds: its reading text, its notes', and its source (gaiji as written); what
     :func:`remember` was told, else read here."""
-    hit = _held.get(id(w))
-    if hit is not None and hit[0] is w:
-        return hit[1]
+    hit = _held.get(w)
+    if hit is not None:
+        return hit
     parts: list[str] = []
     for p in w.pieces():
         parts.append(p.text)
@@ -75,10 +76,9 @@ def chars_of(w: Witness) -> frozenset[str]:
 def remember(w: Witness, chars: frozenset[str]) -> None:
     """Keep what the witness holds (:func:`chars_of`): the search index reads every character of a witness once
     anyway (:func:`.search_index.chapter_index`, in whichever process renders its chapter), and reading them
-    all again for the book's table, after the workers, was a tenth of the render stage."""
-    if len(_held) >= 128:  # a book's witnesses (all alive during its build); a long-lived process keeps no more
-        _held.clear()
-    _held[id(w)] = (w, chars)
+    all again for the book's table, after the workers, was a tenth of the render stage.  Kept while the witness
+    lives (:class:`.alive.WhileAlive`)."""
+    _held.put(w, chars)
 
 
 def fold_table(witnesses: Iterable[Witness]) -> dict[str, str]:
