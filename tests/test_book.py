@@ -276,3 +276,19 @@ def test_a_file_whose_pages_were_qualified_where_it_was_read_is_joined_alike(tmp
         assert a == b
     labels = [n.n for w in there.values() for p in w.pieces() for n in nodes(p.content) if isinstance(n, PageBreak)]
     assert labels and all(re.fullmatch(r"\d{3}-[^-]+", n) for n in labels)
+
+
+def test_init_names_in_the_manifest_a_file_it_could_not_read(tmp_path):
+    """A 注疏 卷 cut short (a new user's trial): `init` says so and leaves it out, listing the other 卷 one by one; the
+    build that follows respects that list and asks nothing, so the manifest itself says which file is left out."""
+    _copy_kanripo(tmp_path, ["KR1d0028_002.txt", "KR1d0028_003.txt", "KR1d0028_004.txt"])
+    f = tmp_path / "KR1d0028_003.txt"
+    f.write_bytes(f.read_bytes()[:30001])  # inside a character
+    manifest = tmp_path / "m" / "corpus.toml"
+    manifest.parent.mkdir()
+    r = subprocess.run([sys.executable, "-m", "jiaokan", "init", str(tmp_path), "-o", str(manifest)], capture_output=True)
+    assert r.returncode == 1 and "KR1d0028_003.txt" in r.stderr.decode()
+    text = manifest.read_text(encoding="utf-8")
+    left = text[text.index("# LEFT OUT"):text.index("\n[corpus]\n")]
+    assert "KR1d0028_003.txt" in left and "cut off" in left
+    assert '"KR1d0028_003.txt"' not in text  # not among the files

@@ -232,6 +232,7 @@ def manifest_text(s: Survey, root: Path) -> str:
         "# `role`: jishi (its 案 notes are checked), zhushu (what they are checked against), songben, reference,",
         "#   danshu (the 单疏本 《儀禮疏》: its 疏 is collated with the 注疏's), shiwu (張淳《儀禮識誤》: its claims are checked).",
         "# `base` (under [corpus]): the witness every 篇 is collated against when it holds the 篇.",
+        *_left_out(s),
         "",
         "[corpus]",
         f"title = {_q('仪礼 ' + ' · '.join(g.siglum for g in s.groups))}",
@@ -279,6 +280,18 @@ def coverage(s: Survey) -> list[tuple]:
                 if p is not None:
                     rows.setdefault(p, {}).setdefault(g.siglum, []).append(f.path.stem.rsplit("_", 1)[-1])
     return [(p, " ".join(f"{sig}({','.join(js)})" for sig, js in by.items())) for p, by in rows.items()]
+
+
+def _left_out(s: Survey) -> list[str]:
+    """Comment lines naming the files found but left out of every witness, because they could not be read.
+
+    Why in the manifest, not only in `init`'s error lines: a witness whose files are then listed one by one
+    (not by a pattern, which would take the bad file in) builds without those 卷, and the build, which respects
+    a list the user wrote, does not ask why; the manifest is where the next reader looks."""
+    if not s.skipped:
+        return []
+    return ["#", "# LEFT OUT: these files could not be read (mend them, then run `jiaokan init` again); until then the",
+            "# 篇 they hold are built without them:"] + [f"#   {msg}" for msg in s.skipped]
 
 
 def write_manifest(s: Survey, out: Path) -> None:
