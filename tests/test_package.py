@@ -181,6 +181,20 @@ def test_unknown_manifest_keys_are_warned_with_file_line_and_suggestion(tmp_path
     assert "did you mean 'chapter'?" in msgs[1]
 
 
+def test_a_misspelt_sub_table_and_a_misspelt_override_key_are_warned_about_with_their_lines(tmp_path):
+    """``[witness.overides."x.txt"]`` and a misspelt key inside an ``overrides`` table: both ignored, so the warning
+    must say where they are (they were warned about with no line)."""
+    from jiaokan.corpus import unknown_key_warnings
+
+    text = ('[corpus]\ntitle = "t"\n\n[[witness]]\nfile = "a.txt"\nformat = "jishi-pages"\n\n'
+            '[witness.overides."a.txt"]\nchapter = "乡射礼"\n\n[[witness]]\nfile = "b.txt"\n\n'
+            '[witness.overrides."b.txt"]\nchaptr = "乡射礼"\n')
+    msgs = unknown_key_warnings(tomllib.loads(text), tmp_path / "corpus.toml", text)
+    assert len(msgs) == 2, msgs
+    assert ":8: warning: unknown key 'overides' in [[witness]] number 1" in msgs[0]
+    assert ":15: warning: unknown key 'chaptr' in the overrides of 'b.txt' in [[witness]] number 2" in msgs[1]
+
+
 def test_the_shipped_manifest_has_no_unknown_keys():
     from jiaokan.corpus import unknown_key_warnings
 

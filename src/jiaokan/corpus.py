@@ -48,7 +48,7 @@ def unknown_key_warnings(data: dict, mpath: Path, text: str = "") -> list[str]:
             if k not in known:
                 close = difflib.get_close_matches(k, known, n=1, cutoff=0.6)
                 hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(known)})"
-                line = lines.get((kind, i, k))
+                line = lines.get(("witness" if kind == "override" else kind, i, k))  # an override's keys sit in its witness
                 msgs.append(f"{mpath}{f':{line}' if line else ''}: warning: unknown key '{k}' in {where}, ignored{hint}")
 
     check(data, "", 1, "the manifest")

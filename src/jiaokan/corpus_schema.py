@@ -161,6 +161,13 @@ class Lines:
                 counts[kind] = counts.get(kind, 0) + 1
                 self.at.setdefault((kind, counts[kind], ""), n)
                 continue
+            # a sub-table of the last table of its kind (``[witness.overrides."x.txt"]``): its name is a key of that
+            # table, set on this line; without this a misspelt sub-table was warned about with no line to look at
+            m = re.match(r"\s*\[\s*([A-Za-z_-]+)\s*\.\s*[\"']?([A-Za-z0-9_-]+)", line)
+            if m:
+                kind = m.group(1)
+                self.at.setdefault((kind, counts.get(kind, 0), m.group(2)), n)
+                continue
             m = re.match(r"\s*[\"']?([A-Za-z0-9_-]+)[\"']?\s*[.=]", line)
             if m:
                 self.at.setdefault((kind, counts.get(kind, 0), m.group(1)), n)
