@@ -688,7 +688,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "its own.  A 疏 collation (NAME-shu.xml: a 注疏 and a 单疏本) is re-collated as the build\n"
                        "made it; given with its 篇's apparatus (NAME.xml), the 经注 page links each 注疏 疏 to the\n"
                        "row of the 疏 page that shows it, as the build's site does.\n"
-                       "The site needs no network: open DIR/index.html from disk.\n\n"
+                       "The TEI files the pages are made from (the inputs, and the witness files an apparatus\n"
+                       "lists) are copied into DIR/tei/, which each page links to: DIR stands alone and needs no\n"
+                       "network; open DIR/index.html from disk.\n\n"
                        "example:  jiaokan render build/apparatus/dasheyi.xml build/tei/*.xml -o build/site",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("inputs", nargs="+", metavar="INPUT", help="witness TEI and apparatus TEI files")
