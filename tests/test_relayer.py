@@ -300,3 +300,20 @@ def test_a_boundary_the_first_explicit_witness_leaves_undecided_is_asked_of_the_
     # what the 四部丛刊 decided stays its decision
     assert all(j.source == "pian05-SB.xml" for _, j in inferred_boundaries(zs) if id(j) in decided)
     assert second.checked + len(second.dissolved) <= first.uncovered + first.doubtful
+
+
+def test_the_summary_line_s_parts_add_up_to_its_total():
+    """The new-user trial of stop 34 read "46 inferred boundaries … checked …, 39 confirmed, 7 moved, 0 doubtful, 1 not
+    covered": 47 parts of 46, since a boundary the alignment does not cover is not "checked".  The total now counts
+    every inferred boundary, and the checked ones are broken down apart from the uncovered."""
+    import re
+
+    from jiaokan.collate.relayer import Relayering
+
+    rep = Relayering("ZS", "SB", checked=46, confirmed=39, moved=7, doubtful=0, uncovered=1)
+    m = re.match(r"ZS: (\d+) inferred boundaries before a 经, (\d+) checked against SB \((\d+) confirmed, (\d+) moved, "
+                 r"(\d+) doubtful\), (\d+) not covered", rep.summary())
+    assert m, rep.summary()
+    total, checked, confirmed, moved, doubtful, uncovered = map(int, m.groups())
+    assert (total, checked, uncovered) == (47, 46, 1)
+    assert confirmed + moved + doubtful == checked and checked + uncovered == total

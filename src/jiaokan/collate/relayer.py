@@ -77,8 +77,10 @@ class Relayering:
     disputed: list[str] = field(default_factory=list)  # 传 here, a marked 经 passage there: left as read
 
     def summary(self) -> str:
-        line = (f"{self.witness}: {self.checked} inferred boundaries before a 经 checked against {self.source}, "
-                f"{self.confirmed} confirmed, {self.moved} moved, {self.doubtful} doubtful, {self.uncovered} not covered; "
+        # the parts add up to the total: the boundaries the alignment does not cover are not "checked"
+        line = (f"{self.witness}: {self.checked + self.uncovered} inferred boundaries before a 经, "
+                f"{self.checked} checked against {self.source} ({self.confirmed} confirmed, {self.moved} moved, "
+                f"{self.doubtful} doubtful), {self.uncovered} not covered; "
                 f"{self.cut} 经 passages cut out of the end of a commentary")
         if self.dissolved:
             line += (f"; {len(self.dissolved)} inferred 经 dissolved into the 注 before it (the 注 after it a word, "
