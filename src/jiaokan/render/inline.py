@@ -19,7 +19,7 @@ Gaiji characters of the layer's pieces, labels and notes skipped), so the marks 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
 
@@ -107,7 +107,10 @@ class ColumnWriter:
         self._em_stops: list[int] = []  # where the piece's changes start and end (layer offsets), sorted
         self._pstart = 0
         self.pos: dict[str, int] = {}
-        self._cover: dict[str, dict[int, Mark]] = {}
+        # per layer, the mark covering the text from each stop (:attr:`_stops`) to the next: the marks change only
+        # at a stop (every start and end is one), so a stop's mark is that of every character up to the next
+        # (:meth:`_cover_at`); None where no mark covers it
+        self._cover: dict[str, list[Mark | None]] = {}
         self._zero: dict[str, dict[int, list[Mark]]] = {}
         self._open: Mark | None = None
         self._cls_cache: dict[tuple[str, str | None], str] = {}  # (type, subtype) → a mark's class
@@ -120,20 +123,25 @@ class ColumnWriter:
         self._stops: dict[str, list[int]] = {}
         refs = footnotes is not None
         for layer, ms in self.marks.items():  # one pass over the marks (a writer per column of every row)
-            cover: dict[int, Mark] = {}
             zero: dict[int, list[Mark]] = {}
-            stops: set[int] = set()
+            stopset: set[int] = set()
             for m in ms:
                 start, end = m.start, m.end
                 if end <= start:  # an insertion sign (Mark.empty)
                     zero.setdefault(start, []).append(m)
-                else:
-                    for i in range(start, end):
-                        cover.setdefault(i, m)
-                stops.update((start, end - 1, end) if refs else (start, end))
+                stopset.update((start, end - 1, end) if refs else (start, end))
+            stops = sorted(stopset)
+            # the first mark of the list (sorted by span) that covers a stop's characters, as a mark is drawn
+            # where marks overlap: a mark's stops are those from its start to before its end
+            cover: list[Mark | None] = [None] * len(stops)
+            for m in ms:
+                if m.end > m.start:
+                    for j in range(bisect_left(stops, m.start), bisect_left(stops, m.end)):
+                        if cover[j] is None:
+                            cover[j] = m
             self._cover[layer] = cover
             self._zero[layer] = zero
-            self._stops[layer] = sorted(stops)
+            self._stops[layer] = stops
 
     # ------------------------------------------------------------------ public
     def add_unit(self, u: Unit, div: Div | None = None) -> None:
@@ -314,13 +322,20 @@ class ColumnWriter:
             # its accessible name is its title (no aria-label repeating it: the name a screen reader reads is the same)
             parts.append(f'<span{attrs(cls="gap", title=title, role="note")}>〔缺〕</span>')
 
+    def _cover_at(self, layer: str, i: int) -> Mark | None:
+        """The mark covering the character at offset ``i`` of ``layer`` (:attr:`_cover`), None for none."""
+        stops = self._stops.get(layer)
+        if not stops:
+            return None
+        j = bisect_right(stops, i) - 1
+        return self._cover[layer][j] if j >= 0 else None
+
     def _chars(self, s: str, layer: str, parts: list[str], gaiji: Gaiji | None = None) -> None:
         if (gaiji is None and layer not in self._stops and not self._em_stops and self._em_open is None
                 and self._open is None):  # a layer no mark of the row touches (and no change): the text as it is
             parts.append(esc(s))
             self.pos[layer] = self.pos.get(layer, 0) + len(s)
             return
-        cover = self._cover.get(layer, {})
         zero = self._zero.get(layer, {})
         m: Mark | None  # an insertion mark, then the mark covering each character
         if gaiji is not None:
@@ -329,32 +344,76 @@ class ColumnWriter:
             for m in zero.pop(i, []):
                 self._close(parts)
                 parts.append(self._insertion(m))
-            self._switch(cover.get(i), parts)
+            self._switch(self._cover_at(layer, i), parts)
             parts.append(_gaiji(gaiji))
             self.pos[layer] = i + len(s)
             if self._open is not None and self._open.end <= i + len(s):
                 self._maybe_ref(parts)
             return
-        # Character by character only where something may happen (a stop of the layer's marks or of the piece's
-        # changes, and the first character: a label or a break before it may have closed the open mark);
-        # between two stops nothing does, and the characters are copied in one slice.
+        # Only where something may happen (a stop of the layer's marks or of the piece's changes, and the first
+        # character: a label or a break before it may have closed the open mark); between two stops nothing
+        # does, and the characters are copied in one slice.
         start = self.pos.get(layer, 0)
         stops = self._stops.get(layer, [])
         em_stops = self._em_stops
         n = len(s)
-        if (not em_stops and self._em_open is None and start not in zero and cover.get(start) is self._open
+        if (not em_stops and self._em_open is None and start not in zero
+                and self._cover_at(layer, start) is self._open
                 and (not stops or stops[-1] < start or stops[bisect_right(stops, start - 1)] >= start + n)):
             parts.append(esc(s))  # no stop in the run (most text): nothing to do but copy it
             self.pos[layer] = start + n
             return
+        self.pos[layer] = start + n
+        if not em_stops and self._em_open is None and self.footnotes is None:
+            if n:
+                self._segments(s, start, stops, self._cover.get(layer, []), zero, parts)
+            return
+        self._chars_marked(s, start, stops, em_stops, layer, zero, parts)
+
+    def _segments(self, s: str, start: int, stops: list[int], cover: list[Mark | None],
+                  zero: dict[int, list[Mark]], parts: list[str]) -> None:
+        """:meth:`_chars` where only the marks act (no change of the emended text, no footnote numbers: every
+        column of the parallel view): the run cut at the stops, each piece under its stop's mark, the insertion
+        signs where they stand; a piece per stop, not a step per character."""
+        end = start + len(s)
+        j = bisect_right(stops, start) - 1  # the stop at or before the run's first character
+        last = len(stops) - 1
+        pos = start
+        while True:
+            m = cover[j] if j >= 0 else None
+            nxt = stops[j + 1] if j < last else end
+            if nxt > end:
+                nxt = end
+            zs = zero.pop(pos, None) if zero else None
+            if zs:
+                self._close(parts)
+                for z in zs:
+                    parts.append(self._insertion(z))
+            if m is not self._open:
+                if self._open is not None:
+                    parts.append("</mark>")
+                if m is not None:
+                    parts.append(self._mark_open(m))
+                self._open = m
+            parts.append(esc(s[pos - start:nxt - start]))
+            if nxt >= end:
+                return
+            pos = nxt
+            j += 1
+
+    def _chars_marked(self, s: str, start: int, stops: list[int], em_stops: list[int], layer: str,
+                      zero: dict[int, list[Mark]], parts: list[str]) -> None:
+        """:meth:`_chars` with the changes of the emended text or the footnote numbers: character by character
+        where something may happen (a stop of the marks or of the changes), the characters between in a slice."""
         run: list[str] = []
+        n = len(s)
         k = 0
         while k < n:
             i = start + k
             if self._ems or self._em_open is not None:
                 self._em_at(i - self._pstart, run, parts)
             zs = zero.pop(i, None)
-            m = cover.get(i)
+            m = self._cover_at(layer, i)
             if zs or m is not self._open:
                 self._boundary(run, zs, m, parts)
             run.append(s[k])
@@ -376,7 +435,6 @@ class ColumnWriter:
             if nxt > k:
                 run.append(s[k:nxt])
                 k = nxt
-        self.pos[layer] = start + n
         parts.append(esc("".join(run)))
 
     def _em_at(self, local: int, run: list[str], parts: list[str]) -> None:
