@@ -165,7 +165,8 @@ def layers_present(ch: Chapter) -> list[str]:
     for w in ch.witnesses.values():
         for p in w.pieces():
             seen.add(p.layer)
-            if Note in map(type, p.content):  # (asked in C: a list of each piece's notes was made to be dropped)
+            # (asked in C: a list of each piece's notes was made to be dropped; not asked again once one is found)
+            if "an" not in seen and Note in map(type, p.content):
                 seen.add("an")
     order = ["jing", "zhuan", "zhu", "shu", "yinyi", "shi", "an", "kaozheng", "commentary", "paratext"]
     return [x for x in order if x in seen]
