@@ -113,8 +113,6 @@ class ColumnWriter:
         self._cover: dict[str, list[Mark | None]] = {}
         self._zero: dict[str, dict[int, list[Mark]]] = {}
         self._open: Mark | None = None
-        self._cls_cache: dict[tuple[str, str | None], str] = {}  # (type, subtype) → a mark's class
-        self._open_cache: dict[tuple[str, str | None], str] = {}  # (type, subtype) → ``<mark class=… ``
         self._last_piece: dict[str, _PieceOut] = {}
         self._units: list[tuple[Unit, Div | None, list[_PieceOut]]] = []
         # per layer, the offsets where something may happen to the text (a mark opens or ends, an insertion sign
@@ -502,21 +500,22 @@ class ColumnWriter:
         Its keyboard access (the first mark of an entry in a cell a tab stop and a button, the others
         ``tabindex=-1``) edition.js gives at load (``keyboardMarks``): in the page it was a third of every
         mark's bytes."""
-        cls = self._cls_cache.get((m.type, m.subtype))
+        key = (m.type, m.subtype)
+        cls = _MARK_CLS.get(key)
         if cls is None:
             cls = variant_class(m.type)
             sub = SUBTYPE_CLASS.get(m.subtype or "")
             if sub:
                 cls += " " + sub
-            self._cls_cache[(m.type, m.subtype)] = cls = esc(cls)
+            _MARK_CLS[key] = cls = esc(cls)
         return cls
 
     def _mark_open(self, m: Mark) -> str:
-        head = self._open_cache.get((m.type, m.subtype))
+        key = (m.type, m.subtype)
+        head = _MARK_HEAD.get(key)
         if head is None:  # one class (most marks: v-or) needs no quotes in HTML
             cls = self._mark_cls(m)
-            head = self._open_cache[(m.type, m.subtype)] = (
-                f"<mark class={cls} " if _BARE_VALUE.fullmatch(cls) else f'<mark class="{cls}" ')
+            head = _MARK_HEAD[key] = f"<mark class={cls} " if _BARE_VALUE.fullmatch(cls) else f'<mark class="{cls}" '
         return f"{head}{mark_app_attr(m.app)}>"
 
     def _insertion(self, m: Mark) -> str:
@@ -553,6 +552,12 @@ def _piece_attrs(layer: str, subtype: str | None, cert: str | None, resp: str | 
 
 #: (layer, subtype, cert, resp) → :func:`_piece_attrs`: the same few for every piece of the book
 _PIECE_ATTRS: dict[tuple[str, str | None, str | None, str | None], str] = {}
+
+#: (type, subtype) → a mark's class (:meth:`ColumnWriter._mark_cls`) and the head of its ``<mark`` tag
+#: (:meth:`ColumnWriter._mark_open`): a handful in a book, made once per process rather than once per column of every
+#: row (a writer per column, 14,000 in the book, each made its own and missed on its first mark of each type)
+_MARK_CLS: dict[tuple[str, str | None], str] = {}
+_MARK_HEAD: dict[tuple[str, str | None], str] = {}
 
 
 #: an attribute value HTML reads without quotes (no space, quote, =, <, >, ` or &)
