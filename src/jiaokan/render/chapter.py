@@ -165,7 +165,8 @@ def layers_present(ch: Chapter) -> list[str]:
     for w in ch.witnesses.values():
         for p in w.pieces():
             seen.add(p.layer)
-            if Note in map(type, p.content):  # (asked in C: a list of each piece's notes was made to be dropped)
+            # (asked in C: a list of each piece's notes was made to be dropped; not asked again once one is found)
+            if "an" not in seen and Note in map(type, p.content):
                 seen.add("an")
     order = ["jing", "zhuan", "zhu", "shu", "yinyi", "shi", "an", "kaozheng", "commentary", "paratext"]
     return [x for x in order if x in seen]
@@ -285,6 +286,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     pages = PageIds()
     front = _edge_rows(ch, "front", pages, verdicts)
     texts = _KeyTexts(ch.witnesses)
+    base = ch.base  # (a property: asked once, not per column of every row)
     rows_out = []
     for i, row in enumerate(ch.rows(), 1):
         cols = []
@@ -292,7 +294,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         writers = []
         for s, w in ch.witnesses.items():
             ids = row.units.get(s, [])
-            cw = ColumnWriter(s, marks.get((row.id, s)), pages, verdicts, emend=ems if s == ch.base else None,
+            cw = ColumnWriter(s, marks.get((row.id, s)), pages, verdicts, emend=ems if s == base else None,
                               shu_links=ch.shu_links.get(s))
             for uid in ids:
                 cw.add_unit(units[s][uid], openers[s].get(uid))
@@ -313,7 +315,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
             t = gap_text(g, present) if not _shown_away(ch, g) else None
             if t:
                 notes.append({"layer": g.layer, **t})
-        base_ids = row.units.get(ch.base, [])
+        base_ids = row.units.get(base, [])
         absent = [s for s in ch.witnesses if s not in present] if len(ch.witnesses) > 1 else []
         unplaced = _unplaced(absent, row, units, texts) if absent else []
         rows_out.append({

@@ -19,7 +19,7 @@ Gaiji characters of the layer's pieces, labels and notes skipped), so the marks 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
 
@@ -107,11 +107,12 @@ class ColumnWriter:
         self._em_stops: list[int] = []  # where the piece's changes start and end (layer offsets), sorted
         self._pstart = 0
         self.pos: dict[str, int] = {}
-        self._cover: dict[str, dict[int, Mark]] = {}
+        # per layer, the mark covering the text from each stop (:attr:`_stops`) to the next: the marks change only
+        # at a stop (every start and end is one), so a stop's mark is that of every character up to the next
+        # (:meth:`_cover_at`); None where no mark covers it
+        self._cover: dict[str, list[Mark | None]] = {}
         self._zero: dict[str, dict[int, list[Mark]]] = {}
         self._open: Mark | None = None
-        self._cls_cache: dict[tuple[str, str | None], str] = {}  # (type, subtype) → a mark's class
-        self._open_cache: dict[tuple[str, str | None], str] = {}  # (type, subtype) → ``<mark class=… ``
         self._last_piece: dict[str, _PieceOut] = {}
         self._units: list[tuple[Unit, Div | None, list[_PieceOut]]] = []
         # per layer, the offsets where something may happen to the text (a mark opens or ends, an insertion sign
@@ -120,20 +121,25 @@ class ColumnWriter:
         self._stops: dict[str, list[int]] = {}
         refs = footnotes is not None
         for layer, ms in self.marks.items():  # one pass over the marks (a writer per column of every row)
-            cover: dict[int, Mark] = {}
             zero: dict[int, list[Mark]] = {}
-            stops: set[int] = set()
+            stopset: set[int] = set()
             for m in ms:
                 start, end = m.start, m.end
                 if end <= start:  # an insertion sign (Mark.empty)
                     zero.setdefault(start, []).append(m)
-                else:
-                    for i in range(start, end):
-                        cover.setdefault(i, m)
-                stops.update((start, end - 1, end) if refs else (start, end))
+                stopset.update((start, end - 1, end) if refs else (start, end))
+            stops = sorted(stopset)
+            # the first mark of the list (sorted by span) that covers a stop's characters, as a mark is drawn
+            # where marks overlap: a mark's stops are those from its start to before its end
+            cover: list[Mark | None] = [None] * len(stops)
+            for m in ms:
+                if m.end > m.start:
+                    for j in range(bisect_left(stops, m.start), bisect_left(stops, m.end)):
+                        if cover[j] is None:
+                            cover[j] = m
             self._cover[layer] = cover
             self._zero[layer] = zero
-            self._stops[layer] = sorted(stops)
+            self._stops[layer] = stops
 
     # ------------------------------------------------------------------ public
     def add_unit(self, u: Unit, div: Div | None = None) -> None:
@@ -314,13 +320,20 @@ class ColumnWriter:
             # its accessible name is its title (no aria-label repeating it: the name a screen reader reads is the same)
             parts.append(f'<span{attrs(cls="gap", title=title, role="note")}>〔缺〕</span>')
 
+    def _cover_at(self, layer: str, i: int) -> Mark | None:
+        """The mark covering the character at offset ``i`` of ``layer`` (:attr:`_cover`), None for none."""
+        stops = self._stops.get(layer)
+        if not stops:
+            return None
+        j = bisect_right(stops, i) - 1
+        return self._cover[layer][j] if j >= 0 else None
+
     def _chars(self, s: str, layer: str, parts: list[str], gaiji: Gaiji | None = None) -> None:
         if (gaiji is None and layer not in self._stops and not self._em_stops and self._em_open is None
                 and self._open is None):  # a layer no mark of the row touches (and no change): the text as it is
             parts.append(esc(s))
             self.pos[layer] = self.pos.get(layer, 0) + len(s)
             return
-        cover = self._cover.get(layer, {})
         zero = self._zero.get(layer, {})
         m: Mark | None  # an insertion mark, then the mark covering each character
         if gaiji is not None:
@@ -329,32 +342,76 @@ class ColumnWriter:
             for m in zero.pop(i, []):
                 self._close(parts)
                 parts.append(self._insertion(m))
-            self._switch(cover.get(i), parts)
+            self._switch(self._cover_at(layer, i), parts)
             parts.append(_gaiji(gaiji))
             self.pos[layer] = i + len(s)
             if self._open is not None and self._open.end <= i + len(s):
                 self._maybe_ref(parts)
             return
-        # Character by character only where something may happen (a stop of the layer's marks or of the piece's
-        # changes, and the first character: a label or a break before it may have closed the open mark);
-        # between two stops nothing does, and the characters are copied in one slice.
+        # Only where something may happen (a stop of the layer's marks or of the piece's changes, and the first
+        # character: a label or a break before it may have closed the open mark); between two stops nothing
+        # does, and the characters are copied in one slice.
         start = self.pos.get(layer, 0)
         stops = self._stops.get(layer, [])
         em_stops = self._em_stops
         n = len(s)
-        if (not em_stops and self._em_open is None and start not in zero and cover.get(start) is self._open
+        if (not em_stops and self._em_open is None and start not in zero
+                and self._cover_at(layer, start) is self._open
                 and (not stops or stops[-1] < start or stops[bisect_right(stops, start - 1)] >= start + n)):
             parts.append(esc(s))  # no stop in the run (most text): nothing to do but copy it
             self.pos[layer] = start + n
             return
+        self.pos[layer] = start + n
+        if not em_stops and self._em_open is None and self.footnotes is None:
+            if n:
+                self._segments(s, start, stops, self._cover.get(layer, []), zero, parts)
+            return
+        self._chars_marked(s, start, stops, em_stops, layer, zero, parts)
+
+    def _segments(self, s: str, start: int, stops: list[int], cover: list[Mark | None],
+                  zero: dict[int, list[Mark]], parts: list[str]) -> None:
+        """:meth:`_chars` where only the marks act (no change of the emended text, no footnote numbers: every
+        column of the parallel view): the run cut at the stops, each piece under its stop's mark, the insertion
+        signs where they stand; a piece per stop, not a step per character."""
+        end = start + len(s)
+        j = bisect_right(stops, start) - 1  # the stop at or before the run's first character
+        last = len(stops) - 1
+        pos = start
+        while True:
+            m = cover[j] if j >= 0 else None
+            nxt = stops[j + 1] if j < last else end
+            if nxt > end:
+                nxt = end
+            zs = zero.pop(pos, None) if zero else None
+            if zs:
+                self._close(parts)
+                for z in zs:
+                    parts.append(self._insertion(z))
+            if m is not self._open:
+                if self._open is not None:
+                    parts.append("</mark>")
+                if m is not None:
+                    parts.append(self._mark_open(m))
+                self._open = m
+            parts.append(esc(s[pos - start:nxt - start]))
+            if nxt >= end:
+                return
+            pos = nxt
+            j += 1
+
+    def _chars_marked(self, s: str, start: int, stops: list[int], em_stops: list[int], layer: str,
+                      zero: dict[int, list[Mark]], parts: list[str]) -> None:
+        """:meth:`_chars` with the changes of the emended text or the footnote numbers: character by character
+        where something may happen (a stop of the marks or of the changes), the characters between in a slice."""
         run: list[str] = []
+        n = len(s)
         k = 0
         while k < n:
             i = start + k
             if self._ems or self._em_open is not None:
                 self._em_at(i - self._pstart, run, parts)
             zs = zero.pop(i, None)
-            m = cover.get(i)
+            m = self._cover_at(layer, i)
             if zs or m is not self._open:
                 self._boundary(run, zs, m, parts)
             run.append(s[k])
@@ -376,7 +433,6 @@ class ColumnWriter:
             if nxt > k:
                 run.append(s[k:nxt])
                 k = nxt
-        self.pos[layer] = start + n
         parts.append(esc("".join(run)))
 
     def _em_at(self, local: int, run: list[str], parts: list[str]) -> None:
@@ -444,21 +500,22 @@ class ColumnWriter:
         Its keyboard access (the first mark of an entry in a cell a tab stop and a button, the others
         ``tabindex=-1``) edition.js gives at load (``keyboardMarks``): in the page it was a third of every
         mark's bytes."""
-        cls = self._cls_cache.get((m.type, m.subtype))
+        key = (m.type, m.subtype)
+        cls = _MARK_CLS.get(key)
         if cls is None:
             cls = variant_class(m.type)
             sub = SUBTYPE_CLASS.get(m.subtype or "")
             if sub:
                 cls += " " + sub
-            self._cls_cache[(m.type, m.subtype)] = cls = esc(cls)
+            _MARK_CLS[key] = cls = esc(cls)
         return cls
 
     def _mark_open(self, m: Mark) -> str:
-        head = self._open_cache.get((m.type, m.subtype))
+        key = (m.type, m.subtype)
+        head = _MARK_HEAD.get(key)
         if head is None:  # one class (most marks: v-or) needs no quotes in HTML
             cls = self._mark_cls(m)
-            head = self._open_cache[(m.type, m.subtype)] = (
-                f"<mark class={cls} " if _BARE_VALUE.fullmatch(cls) else f'<mark class="{cls}" ')
+            head = _MARK_HEAD[key] = f"<mark class={cls} " if _BARE_VALUE.fullmatch(cls) else f'<mark class="{cls}" '
         return f"{head}{mark_app_attr(m.app)}>"
 
     def _insertion(self, m: Mark) -> str:
@@ -472,8 +529,9 @@ class ColumnWriter:
     def _pb(self, pb: PageBreak) -> str:
         pid = self.pages.take(self.siglum, pb.n)
         self.page = pb.n
-        title = None if self.pages.bare_title(self.siglum, pid, pb) else page_title(self.siglum, pb)
-        return (f'<a{attrs(cls="pb", id=pid, title=title)}>'
+        # :func:`.html.attrs`' bytes, written out: seven thousand anchors in the book
+        title = "" if self.pages.bare_title(self.siglum, pid, pb) else f' title="{esc(page_title(self.siglum, pb))}"'
+        return (f'<a class="pb" id="{esc(pid)}"{title}>'
                 f'<span>{esc(pb.n)}</span></a>')  # its sign | is edition.css's .pb::before, its label the span
 
 
@@ -494,6 +552,12 @@ def _piece_attrs(layer: str, subtype: str | None, cert: str | None, resp: str | 
 
 #: (layer, subtype, cert, resp) → :func:`_piece_attrs`: the same few for every piece of the book
 _PIECE_ATTRS: dict[tuple[str, str | None, str | None, str | None], str] = {}
+
+#: (type, subtype) → a mark's class (:meth:`ColumnWriter._mark_cls`) and the head of its ``<mark`` tag
+#: (:meth:`ColumnWriter._mark_open`): a handful in a book, made once per process rather than once per column of every
+#: row (a writer per column, 14,000 in the book, each made its own and missed on its first mark of each type)
+_MARK_CLS: dict[tuple[str, str | None], str] = {}
+_MARK_HEAD: dict[tuple[str, str | None], str] = {}
 
 
 #: an attribute value HTML reads without quotes (no space, quote, =, <, >, ` or &)
