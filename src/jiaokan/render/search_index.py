@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..emend.verdict import NoteVerdict
+from ..emend.words import claim_sentences
 from ..io import atomic_write_bytes, json_bytes
 from ..model import LAYERS, Gaiji, Inline, Label, LineBreak, Note, PageBreak, Text, Witness
 from ..normalize import strip_ignorable
@@ -45,7 +46,7 @@ from .cite import cite_head, leaf_by_rule, leaf_ref, work_title
 from .html import LAYER_ZH, lang_of
 from .notes import Verdicts
 from .searchfold import chars_of, fold_table, remember
-from .sentences import hans, reason_zh, say_en, say_hans, say_zh, target_en, target_zh
+from .sentences import hans, reason_zh, target_en, target_zh
 from .truth import shown_claim, shown_verdict
 
 #: Characters of context kept on each side of a note's place (the "anchored text").
@@ -312,10 +313,12 @@ def _verdict(verdicts: Verdicts | None, note_id: str | None, zs: str | None, nam
         cs = shown_claim(c)
         if cs.key == "uncertain" and first_problem is None:
             first_problem = c
-        zh = say_zh(c, cs, names)
+        # its sentence in the three languages, made once (:func:`.sentences.say_zh`, ``say_hans`` and ``say_en``
+        # each make all three and keep one)
+        said = claim_sentences(c, cs.key, names)
         full = {"id": c.id, "verdict": c.verdict, "kind": c.kind, "lemma": c.lemma, "reading": c.reading, "target": c.target,
                 "shown": cs.key, "witness": c.witness, "anchor": c.anchor, "readings": dict(c.readings),
-                "say_hant": zh, "say_hans": say_hans(c, cs, names), "say_en": say_en(c, cs, names)}
+                "say_hant": said["zh-Hant"], "say_hans": said["zh-Hans"], "say_en": said["en"]}
         claims.append(_said_once(full, before, note_id or ""))
         before = full
     out = {"kind": v.kind, "shown": shown.key, "reading": v.reading, "claims": claims, "zs": zs}
