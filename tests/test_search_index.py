@@ -206,6 +206,19 @@ def test_the_index_reads_what_each_witness_holds(dasheyi):
         assert searchfold._held.get(w) == fresh and len(fresh) > 100
 
 
+def test_the_index_counts_each_units_width_as_the_strip_does(dasheyi):
+    """The widths of the overview strip's rows that the search index's walk counted (each unit's 经 and 注
+    characters) are what counting every piece's text again gives, for every witness, notes and gaiji too."""
+    from jiaokan.render import overview
+
+    for w in dasheyi.witnesses.values():
+        overview._widths.clear()
+        fresh = overview.unit_widths(w)
+        overview._widths.clear()
+        chapter_index(dasheyi)
+        assert overview._widths.get(w) == fresh and sum(fresh.values()) > 1000
+
+
 def test_what_the_index_read_is_kept_for_a_book_of_any_length(dasheyi, monkeypatch):
     """The book's folding table reads no witness again that a chapter's index read, however many witnesses the
     book has (a fixed count kept was a length of book: the doubled book's 142 witnesses were all read again), and

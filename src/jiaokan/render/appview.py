@@ -63,35 +63,46 @@ def _owners(col: Collation) -> tuple[dict[tuple[str, str, str], dict[int, str]],
     second's reading running over the first's); the page marks each character once, for the entry of the
     earliest, shortest span (as :class:`.inline.ColumnWriter` does), and the popover must say the same.
     """
-    spans: dict[tuple[str, str, str], list[tuple[int, int, str]]] = {}
+    groups: dict[tuple[str, str], list[App]] = {}  # (row, layer) → its entries, in order
     for a in col.apps:
-        spans.setdefault((a.row, col.base, a.layer), []).append((a.lem.start, a.lem.end, a.id))
-        for s, r in a.readings.items():
-            spans.setdefault((a.row, s, a.layer), []).append((r.start, r.end, a.id))
+        groups.setdefault((a.row, a.layer), []).append(a)
     out: dict[tuple[str, str, str], dict[int, str]] = {}
     lost: set[tuple[str, str, str, str]] = set()
-    for k, xs in spans.items():
-        xs.sort(key=lambda x: (x[0], x[1]))
-        if not _overlap(xs):  # each character its one entry's: nothing lost, and no map to ask
+    for (row, layer), apps in groups.items():
+        if len(apps) < 2:  # one entry in its row's layer (most): every character its own, and no map to ask
             continue
-        cover: dict[int, str] = {}
-        for start, end, aid in xs:
-            for i in range(start, end):
-                if cover.setdefault(i, aid) != aid:
-                    lost.add((*k, aid))
-        out[k] = cover
+        spans: dict[str, list[tuple[int, int, str]]] = {col.base: [(a.lem.start, a.lem.end, a.id) for a in apps]}
+        for a in apps:
+            for s, r in a.readings.items():
+                spans.setdefault(s, []).append((r.start, r.end, a.id))
+        for s, xs in spans.items():
+            # each character its one entry's (most): nothing lost, and no map to ask.  Asked first of the spans as
+            # they come (in order already, as a passage's entries are, when none overlaps: then sorting them
+            # would keep them as they are), and sorted only if that finds one
+            if not _overlap(xs):
+                continue
+            xs.sort(key=lambda x: (x[0], x[1]))
+            if not _overlap(xs):
+                continue
+            cover: dict[int, str] = {}
+            for start, end, aid in xs:
+                for i in range(start, end):
+                    if cover.setdefault(i, aid) != aid:
+                        lost.add((row, s, layer, aid))
+            out[(row, s, layer)] = cover
     return out, lost
 
 
 def _overlap(spans: list[tuple[int, int, str]]) -> bool:
-    """Whether any of ``spans`` (sorted by start) starts before the ones before it end: else no character is
-    claimed twice, and the map of every character of every reading (the whole 疏 of a passage, for an
-    omission) need not be made; few rows have any."""
+    """Whether any of ``spans`` starts before the ones before it end: else no character is claimed twice (and the
+    spans are in order of their starts, as sorting them would leave them), and the map of every character of every
+    reading (the whole 疏 of a passage, for an omission) need not be made; few rows have any."""
     reach = -1
     for start, end, _aid in spans:
         if start < reach:
             return True
-        reach = max(reach, end)
+        if end > reach:
+            reach = end
     return False
 
 
@@ -266,25 +277,33 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
     contexts: list[tuple[str, str]] = []
     layers: dict[str, int] = {}
     kinds: dict[tuple[str, str | None], int] = {}  # an entry's type and subtype
+    base = col.base
+    rows: dict[str, str | int | None] = {}  # row → its :func:`.overview.row_key` (a row has entry after entry)
     for a in col.apps:
         cut = False  # a reading of which the page marks only part for this entry
-        if (a.row, col.base, a.layer, a.id) in lost:
-            lem, cut = _own_text(a.lem.text, a.lem.start, a.lem.end, a.id, owners.get((a.row, col.base, a.layer), {})), True
+        lem_r = a.lem
+        if lost and (a.row, base, a.layer, a.id) in lost:  # (few collations lose any: no key made for each)
+            lem, cut = _own_text(lem_r.text, lem_r.start, lem_r.end, a.id, owners.get((a.row, base, a.layer), {})), True
         else:
-            lem = a.lem.text
-        un = units[col.base]
-        ui = un.setdefault(a.lem.unit, len(un)) if a.lem.unit is not None else None
-        rd: list[list] = [[lem, *where(col.base, a.lem.page, a.lem.line), ui]]
+            lem = lem_r.text
+        un = units[base]
+        ui = un.setdefault(lem_r.unit, len(un)) if lem_r.unit is not None else None
+        at = lines.get((base, lem_r.page, lem_r.line)) or where(base, lem_r.page, lem_r.line)
+        rd: list[list] = [[lem, at[0], at[1], ui]]
         for s, r in a.readings.items():
-            if (a.row, s, a.layer, a.id) in lost:
+            if lost and (a.row, s, a.layer, a.id) in lost:
                 text, cut = _own_text(r.text, r.start, r.end, a.id, owners.get((a.row, s, a.layer), {})), True
             else:
                 text = r.text
             un = units[s]
             ui = un.setdefault(r.unit, len(un)) if r.unit is not None else None
-            rd.append([text, *where(s, r.page, r.line), types.setdefault(r.type, len(types)), ui])
+            at = lines.get((s, r.page, r.line)) or where(s, r.page, r.line)
+            rd.append([text, at[0], at[1], types.setdefault(r.type, len(types)), ui])
+        rk = rows.get(a.row)
+        if rk is None:
+            rk = rows[a.row] = row_key(a.row)
         contexts.append((a.context, a.lem.text))
-        entry: list = [row_key(a.row), layers.setdefault(a.layer, len(layers)),
+        entry: list = [rk, layers.setdefault(a.layer, len(layers)),
                        kinds.setdefault((a.type, a.subtype or None), len(kinds)), a.context, rd]
         rare: dict = {}
         if cut:
@@ -293,7 +312,7 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
                 rare["f"] = full
         if not a.lem.text:
             rare["an"] = _place(a)
-        order = [col.base, *a.readings]
+        order = [base, *a.readings]
         if order != sigla:
             rare["w"] = order
         if rare:

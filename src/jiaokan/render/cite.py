@@ -105,12 +105,20 @@ def leaf_ref(page: str | None, pb_juan: str | None, meta_juan: str) -> tuple[str
 def leaf_by_rule(page: str, juan: str) -> list[str] | None:
     """[卷, 葉] of a page label as ``search.js`` (``leafRef``) makes it: a Kanripo label ``003-12b`` → [卷三, 葉十二b],
     a leaf ``12b`` → [the witness's 卷, 葉十二b] (numbers under a hundred); None for any other label."""
+    ref = _leaf_by_rule(page, juan)
+    return list(ref) if ref is not None else None
+
+
+@lru_cache(maxsize=16384)
+def _leaf_by_rule(page: str, juan: str) -> tuple[str, str] | None:
+    """:func:`leaf_by_rule`, cached as :func:`leaf_ref` is (the book's few thousand labels: every page break of
+    every view, and each witness's search data, ask again), as a tuple that no caller can change."""
     m = KANRIPO_PAGE.match(page)
     if m and int(m.group(1)) < 100 and int(m.group(2)) < 100:
-        return [f"卷{hanzi_number(int(m.group(1)))}", f"葉{hanzi_number(int(m.group(2)))}{m.group(3)}"]
+        return f"卷{hanzi_number(int(m.group(1)))}", f"葉{hanzi_number(int(m.group(2)))}{m.group(3)}"
     m = LEAF_PAGE.match(page)
     if m and int(m.group(1)) < 100:
-        return [juan, f"葉{hanzi_number(int(m.group(1)))}{m.group(2)}"]
+        return juan, f"葉{hanzi_number(int(m.group(1)))}{m.group(2)}"
     return None
 
 

@@ -9,6 +9,12 @@ pointing into the part of the view that holds its row (the page's ``data-parts``
 
 from __future__ import annotations
 
+from ..model import Witness
+from .alive import WhileAlive
+
+#: The layers a row's width counts (its 经 and 注: the 疏 and notes would drown the passage's own length).
+WIDTH_LAYERS = ("jing", "zhu")
+
 #: How much a reading of each type weighs in the density (orthographic differences are quiet).
 WEIGHT = {"substantive": 1.0, "omission": 1.0, "addition": 1.0, "transposition": 1.0, "taboo": 0.4,
           "orthographic": 0.25, "uncertain": 0.1}
@@ -28,15 +34,37 @@ def row_id(key: str | int | None) -> str | None:
     return f"r{key}" if isinstance(key, int) else key
 
 
+#: witness → unit id → the characters of its :data:`WIDTH_LAYERS` (:func:`unit_widths`)
+_widths: WhileAlive[Witness, dict[str, int]] = WhileAlive()
+
+
+def unit_widths(w: Witness) -> dict[str, int]:
+    """unit id → how many characters its 经 and 注 pieces read (:data:`WIDTH_LAYERS`, ``len(piece.text)``): what
+    :func:`remember_widths` was told, else counted here.  The search index reads every piece of a witness anyway
+    (:func:`.search_index.chapter_index`, before the strip is made) and says so; the strip counting them again
+    (every piece's text joined once more, and again for each chapter the witness is in) was a fifth of it."""
+    hit = _widths.get(w)
+    if hit is None:
+        hit = {u.id: sum(len(p.text) for p in u.pieces if p.layer in WIDTH_LAYERS) for u in w.units()}
+        _widths.put(w, hit)
+    return hit
+
+
+def remember_widths(w: Witness, widths: dict[str, int]) -> None:
+    """Keep :func:`unit_widths` of ``w`` (counted by whoever read its pieces), while the witness lives."""
+    _widths.put(w, widths)
+
+
 def overview_cells(ch, apps_by_row: dict[str, list]) -> list[dict]:
     """Per row: href, width (base characters), density 0–1 (as a CSS custom property), § number and variants."""
-    units = {s: {u.id: u for u in w.units()} for s, w in ch.witnesses.items()}
+    widths = {s: unit_widths(w) for s, w in ch.witnesses.items()}
     cells = []
     nwit = len(ch.witnesses)
     for i, row in enumerate(ch.rows(), 1):
         chars = 0
         for s, ids in row.units.items():
-            n = sum(len(p.text) for uid in ids for p in units[s][uid].pieces if p.layer in ("jing", "zhu"))
+            ws = widths[s]
+            n = sum(ws[uid] for uid in ids)
             chars = max(chars, n)
         counts: dict[str, int] = {}  # (a dict, not a Counter: one per row, and a Counter's making is in Python)
         for a in apps_by_row.get(row.id, ()):

@@ -35,17 +35,18 @@ from pathlib import Path
 from typing import Iterator
 
 from ..emend.verdict import NoteVerdict
+from ..emend.words import claim_sentences
 from ..io import atomic_write_bytes, json_bytes
 from ..model import LAYERS, Gaiji, Inline, Label, LineBreak, Note, PageBreak, Text, Witness
 from ..normalize import strip_ignorable
 from .appview import app_table, app_tables, apps_src, reader_data
-from .overview import overview_cells, overview_data, row_key
+from .overview import WIDTH_LAYERS, overview_cells, overview_data, remember_widths, row_key
 from .chapter import Chapter
 from .cite import cite_head, leaf_by_rule, leaf_ref, work_title
 from .html import LAYER_ZH, lang_of
 from .notes import Verdicts
 from .searchfold import chars_of, fold_table, remember
-from .sentences import hans, reason_zh, say_en, say_hans, say_zh, target_en, target_zh
+from .sentences import hans, reason_zh, target_en, target_zh
 from .truth import shown_claim, shown_verdict
 
 #: Characters of context kept on each side of a note's place (the "anchored text").
@@ -167,7 +168,8 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                    zs: str | None, names: dict[str, str]) -> tuple[list[_Stream], dict, dict, _Pages]:
     """One walk over a witness: its streams, the citation records of its pieces, its notes, its pages; and what it
     holds, for the book's folding table (:func:`.searchfold.remember`): its streams' characters, those they drop,
-    and the labels' and gaiji's (as read and as written)."""
+    and the labels' and gaiji's (as read and as written); and each unit's 经 and 注 characters, for the overview
+    strip (:func:`.overview.remember_widths`)."""
     streams: dict[str, _Stream] = {}
     cite: dict[str, list] = {}
     notes: dict[str, dict] = {}
@@ -176,10 +178,12 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
     page: str | None = None  # the page in force (as :class:`jiaokan.model.Where` carries it)
     after: list[tuple[dict, _Stream, int]] = []  # a note, its host stream, where it stands in it
     held: list[str] = []  # what the streams do not hold of the witness's characters
+    widths: dict[str, int] = {}  # unit id → its 经 and 注 characters, for the overview strip
     for u in w.units():
         row = rows.get((s, u.id))
         records: list = []
         cite[u.id] = records
+        width = 0
         for p in u.pieces:
             if page is None:
                 page = p.loc.page
@@ -238,11 +242,15 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
             if not own:
                 own.append([0, page, line])
             rec[1] = line_runs(own, pages)
+            if p.layer in WIDTH_LAYERS:  # (its reading's length: the piece's text, as :func:`.overview.unit_widths`)
+                width += offset
+        widths[u.id] = width
     for rec_n, host, at in after:  # the text right after each note, now that the host streams are whole
         rec_n["after"] = host.text()[at:at + ANCHOR_CHARS]
     held += [x.text() for x in streams.values()]
     held += [t for x in streams.values() for t in x.dropped]
     remember(w, frozenset("".join(held)))
+    remember_widths(w, widths)
     order = {layer: i for i, layer in enumerate(LAYERS)}
     return sorted(streams.values(), key=lambda x: order.get(x.layer, len(order))), cite, notes, pages
 
@@ -305,10 +313,12 @@ def _verdict(verdicts: Verdicts | None, note_id: str | None, zs: str | None, nam
         cs = shown_claim(c)
         if cs.key == "uncertain" and first_problem is None:
             first_problem = c
-        zh = say_zh(c, cs, names)
+        # its sentence in the three languages, made once (:func:`.sentences.say_zh`, ``say_hans`` and ``say_en``
+        # each make all three and keep one)
+        said = claim_sentences(c, cs.key, names)
         full = {"id": c.id, "verdict": c.verdict, "kind": c.kind, "lemma": c.lemma, "reading": c.reading, "target": c.target,
                 "shown": cs.key, "witness": c.witness, "anchor": c.anchor, "readings": dict(c.readings),
-                "say_hant": zh, "say_hans": say_hans(c, cs, names), "say_en": say_en(c, cs, names)}
+                "say_hant": said["zh-Hant"], "say_hans": said["zh-Hans"], "say_en": said["en"]}
         claims.append(_said_once(full, before, note_id or ""))
         before = full
     out = {"kind": v.kind, "shown": shown.key, "reading": v.reading, "claims": claims, "zs": zs}
