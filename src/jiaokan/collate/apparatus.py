@@ -500,9 +500,13 @@ def _absence(seg: Segment, missing: list[str]) -> str:
 def _reading_type(seg: Segment, s: str, reading: int, lem: int, own: App | None) -> str:
     """The variant type of witness ``s``'s reading (``reading``, ``lem``: the characters it and the base's
     keep, i.e. not punctuation): the entry's own where it has one, else by its shape."""
-    types = [t for x in seg.apps if s in x.readings for t in [x.readings[s].type] if t is not None and t != "agree"]
-    if own is not None and types:
-        return types[0]
+    if own is not None:  # (most readings: the one entry of the segment, which types the reading)
+        r = own.readings.get(s)
+        if r is not None and r.type is not None and r.type != "agree":
+            return r.type
+        types: list[str] = []  # (seg.apps is [own]: no other entry types it)
+    else:
+        types = [t for x in seg.apps if s in x.readings for t in [x.readings[s].type] if t is not None and t != "agree"]
     if seg.type is not None and seg.type in ("lacuna", "edge", "layer") and not types:
         return seg.type
     if types and len(seg.apps) == 1:
