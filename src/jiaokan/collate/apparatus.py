@@ -339,6 +339,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
 
     extra = itertools.count(1)
     used = shared.glyphs
+    escape = M.text
     add = out.append
 
     pointed, ptr = ptr_of if ptr_of is not None else (None, "")
@@ -347,7 +348,9 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         """``text`` (witness ``s``'s characters from ``start``) with each unreadable glyph as ``g``."""
         if s == pointed and text:
             return ptr
-        return with_glyphs(texts[s], start, text, used)
+        lt = texts[s]
+        # (most layer texts hold no glyph: their text is escaped at once, without with_glyphs' call)
+        return with_glyphs(lt, start, text, used) if lt.glyphs else escape(text)
 
     def trimmed(s: str, x0: int, x1: int) -> tuple[int, str, int]:
         """Where witness ``s``'s reading in [x0, x1) starts, the reading, and how many characters it
@@ -382,6 +385,12 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         start = a0
         k0, k1 = bisect_right(turns, a0), bisect_left(turns, a1)
         at_a0 = run_where[bisect_right(run_starts, a0) - 1][1]
+        if k0 == k1:  # (most stretches: on one page, the page of their first character)
+            if at_a0 != page and at_a0 is not None:
+                add(M.element("pb", n=at_a0, ed=base))
+                page = at_a0
+            emit_text(a0, a1)
+            return
         for i, pg in ((a0, at_a0), *zip(turns[k0:k1], turn_pages[k0:k1])):
             if pg != page and pg is not None:
                 emit_text(start, i)
@@ -491,9 +500,13 @@ def _absence(seg: Segment, missing: list[str]) -> str:
 def _reading_type(seg: Segment, s: str, reading: int, lem: int, own: App | None) -> str:
     """The variant type of witness ``s``'s reading (``reading``, ``lem``: the characters it and the base's
     keep, i.e. not punctuation): the entry's own where it has one, else by its shape."""
-    types = [t for x in seg.apps if s in x.readings for t in [x.readings[s].type] if t is not None and t != "agree"]
-    if own is not None and types:
-        return types[0]
+    if own is not None:  # (most readings: the one entry of the segment, which types the reading)
+        r = own.readings.get(s)
+        if r is not None and r.type is not None and r.type != "agree":
+            return r.type
+        types: list[str] = []  # (seg.apps is [own]: no other entry types it)
+    else:
+        types = [t for x in seg.apps if s in x.readings for t in [x.readings[s].type] if t is not None and t != "agree"]
     if seg.type is not None and seg.type in ("lacuna", "edge", "layer") and not types:
         return seg.type
     if types and len(seg.apps) == 1:
