@@ -36,10 +36,11 @@ from operator import attrgetter
 from typing import Iterator
 
 from ..model import UNKNOWN_MARKS, Unit, Witness
-from ..normalize import is_ignorable, key, strip_ignorable
+from ..normalize import is_ignorable, key
 from ..normalize.fold import key_string
 from .elsewhere import LayerElsewhere
 from .engine import collate
+from .layertext import has_kept
 from .model import Collation, Row
 from .rows import _keep_document_order, body_units
 
@@ -287,7 +288,7 @@ def shu_rows(zs: Witness, ds: Witness, resolutions: list[Resolution]) -> list[Ro
 
 def _shu_units(units: list[Unit]) -> list[bool]:
     """For each unit: does it hold 疏 text (a character that is not ignorable)?"""
-    return [any(strip_ignorable(p.text) for p in u.pieces if p.layer == "shu") for u in units]
+    return [any(has_kept(p.text) for p in u.pieces if p.layer == "shu") for u in units]
 
 
 def _has_shu(shu: list[bool], idx: list[int]) -> bool:
