@@ -117,3 +117,14 @@ def test_shu_placed_once_for_both_askers_and_anew_when_a_witness_changes(monkeyp
     u.pieces[u.pieces.index(zhu)] = type(zhu)("jing", zhu.content, zhu.loc)
     collate_shu(zs, ds)
     assert len(made) == 3
+
+
+@pytest.mark.parametrize("text", ["", "。", "，　「」", "士冠禮", "。疏曰", "abc", " \u3000", "\ufffd", "□", "𠀀。",
+                                  "\ufe0f", "A。"])
+def test_has_kept_is_whether_stripping_leaves_a_character(text):
+    """The 疏 rows and their pointers ask whether a passage keeps a character by its first ideograph: the
+    answer is the one stripping its ignorable characters gives, ideographs or not."""
+    from jiaokan.collate.layertext import has_kept
+    from jiaokan.normalize import strip_ignorable
+
+    assert has_kept(text) is bool(strip_ignorable(text))

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..model import Unit
-from ..normalize import strip_ignorable
+from .layertext import has_kept
 from .model import Collation, Row
 from .rows import body_units
 from .segments import Segment, row_layer_segments
@@ -64,7 +64,7 @@ def pointed_rows(col: Collation, where: LayerElsewhere) -> dict[str, list[str]]:
 
 def _has_text(u: Unit, layer: str) -> bool:
     """Does passage ``u`` hold text of ``layer`` (a character that is not ignorable, as a layer text keeps)?"""
-    return any(p.layer == layer and strip_ignorable(p.text) for p in u.pieces)
+    return any(p.layer == layer and has_kept(p.text) for p in u.pieces)
 
 
 def _pointed_rows(col: Collation, where: LayerElsewhere,

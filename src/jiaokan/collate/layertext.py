@@ -8,13 +8,14 @@ keeps page and line state right when a page turns inside another layer.
 
 from __future__ import annotations
 
+import re
 from array import array
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..normalize.fold import exact_keys
-from ..normalize.ignorable import kept_offsets
+from ..normalize.ignorable import NEVER_IGNORABLE, kept_offsets, strip_ignorable
 from ..model import UNKNOWN_CHAR, Gaiji, Gap, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Where, advance, walk
 
 
@@ -222,3 +223,16 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
 #: the layer text of a layer the units do not have (shared, as :data:`_NO_OFFSETS` is: never changed by its
 #: readers; a row's texts are made for every collated layer of every witness, and most are empty)
 _EMPTY = LayerText()
+
+
+#: a character that is never ignorable (an ideograph): a text holding one keeps a character
+_IDEOGRAPH = re.compile(f"[{NEVER_IGNORABLE}]")
+
+
+def has_kept(text: str) -> bool:
+    """Does ``text`` hold a character that is not ignorable (``bool(strip_ignorable(text))``)?
+
+    Why: the 疏 collation and the pointers to it ask it of every passage, whose text is long and mostly
+    ideographs: the first ideograph answers (a regex search in C), where stripping the punctuation copied
+    the whole text to test it for emptiness."""
+    return _IDEOGRAPH.search(text) is not None or bool(strip_ignorable(text))

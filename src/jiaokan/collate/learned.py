@@ -36,6 +36,7 @@ import functools
 import re
 import tomllib
 import unicodedata
+import weakref
 from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
@@ -146,6 +147,27 @@ def _isolated(apps: list[App], margin: int) -> set[str]:
 
 _LEM_START = attrgetter("lem.start")
 
+#: (the collation, weakly; what its isolated entries were found in; their ids): the last asked (:func:`_isolated_of`)
+_LAST_ISOLATED: tuple[weakref.ref[Collation], tuple[int, int, int], set[str]] | None = None
+
+
+def _isolated_of(col: Collation, margin: int) -> set[str]:
+    """:func:`_isolated` of ``col``'s entries, made once for the two counts of a collation.
+
+    Why: :func:`type_recurring_forms` counts the pairs of a collation's entries as it is made, and the build
+    counts them all again right after (:func:`count_pairs`); the entries and their places are the same
+    (the typing changes types, never places), and finding the isolated ones was a third of each count.
+    Kept for the last collation only, while it lives and holds the same list of entries (a filtered
+    apparatus, ``collate --only``, is a new list)."""
+    global _LAST_ISOLATED
+    stamp = (id(col.apps), len(col.apps), margin)
+    last = _LAST_ISOLATED
+    if last is not None and last[0]() is col and last[1] == stamp:
+        return last[2]
+    iso = _isolated(col.apps, margin)
+    _LAST_ISOLATED = (weakref.ref(col), stamp, iso)
+    return iso
+
 #: one collation's pairs (:func:`count_pairs`): pair keys → (character in the base, character read) → its count
 Pairs = dict[frozenset[str], dict[tuple[str, str], Proposal]]
 
@@ -172,7 +194,7 @@ def count_pairs(name: str, col: Collation, margin: int = MARGIN, keys: frozenset
     """
     blocked = {frozenset((key(a), key(b))) for a, b, _ in tables.blocked_pairs()}
     found: Pairs = collections.defaultdict(dict)
-    iso = _isolated(col.apps, margin)
+    iso = _isolated_of(col, margin)
     for app in col.apps:
         if app.id not in iso:
             continue

@@ -36,10 +36,11 @@ from operator import attrgetter
 from typing import Iterator
 
 from ..model import UNKNOWN_MARKS, Unit, Witness
-from ..normalize import is_ignorable, key, strip_ignorable
+from ..normalize import is_ignorable, key
 from ..normalize.fold import key_string
 from .elsewhere import LayerElsewhere
 from .engine import collate
+from .layertext import has_kept
 from .model import Collation, Row
 from .rows import _keep_document_order, body_units
 
@@ -58,7 +59,7 @@ class Part:
 def lemma_parts(lemma: str) -> list[Part]:
     """The parts of a 標起止 (see the module): ``注筮者至廟神`` → [Part(zhu, 筮者, 廟神)]."""
     out: list[Part] = []
-    for tok in (t for t in re.split(r"[\u3000\s]+", lemma) if t):
+    for tok in (t for t in _TOKENS_RE.split(lemma) if t):
         if tok.startswith("注"):
             out.append(_part("zhu", tok[1:]))
             continue
@@ -71,6 +72,8 @@ def lemma_parts(lemma: str) -> list[Part]:
     return [p for p in out if p.first]
 
 
+#: the spaces between the tokens of a lemma
+_TOKENS_RE = re.compile(r"[\u3000\s]+")
 #: 鄭目録 quoted whole as the lemma of the 疏 on it (``鄭目録云童子任職…此皆第一``).
 MULU_RE = re.compile(r"^案?鄭目[録錄]云")
 #: A part quoted whole longer than this is matched by its first and last :data:`ENDS` characters.
@@ -89,9 +92,13 @@ def _part(layer: str, s: str) -> Part:
     else:
         first, last = s, ""
     # a character nobody could read matches nothing: keep what is on the outer side of it
-    first = re.split(f"[{''.join(UNKNOWN_MARKS)}]", first)[0]
-    last = re.split(f"[{''.join(UNKNOWN_MARKS)}]", last)[-1]
+    first = _UNKNOWN_RE.split(first)[0]
+    last = _UNKNOWN_RE.split(last)[-1]
     return Part(layer, first, last)
+
+
+#: a character nobody could read (compiled once: a 篇's every lemma part asked it twice, the pattern made each time)
+_UNKNOWN_RE = re.compile(f"[{''.join(UNKNOWN_MARKS)}]")
 
 
 def _fold(s: str) -> str:
@@ -281,7 +288,7 @@ def shu_rows(zs: Witness, ds: Witness, resolutions: list[Resolution]) -> list[Ro
 
 def _shu_units(units: list[Unit]) -> list[bool]:
     """For each unit: does it hold 疏 text (a character that is not ignorable)?"""
-    return [any(strip_ignorable(p.text) for p in u.pieces if p.layer == "shu") for u in units]
+    return [any(has_kept(p.text) for p in u.pieces if p.layer == "shu") for u in units]
 
 
 def _has_shu(shu: list[bool], idx: list[int]) -> bool:
