@@ -33,8 +33,9 @@ Everything printed is measured, nothing extrapolated:
 * output: the bytes the build wrote;
 * megabytes are decimal (10⁶ bytes), as the targets are written: the kernel's and ``du``'s "MB"
   are mebibytes (2²⁰), 4.9% larger, which would flatter the figures against the targets;
-* repeats (``--repeat N``): the configurations run N times, interleaved (-j 1, -j N, doubled, and
-  again), so the machine's load drifts over all of them alike; each time printed is the **median**
+* repeats (``--repeat N``): the configurations run N times, interleaved (-j 1, -j N, doubled, then
+  -j N, doubled, -j 1, ...: each round begun one further on), so the machine's load drifts over all of
+  them alike and none is always the one run after the others; each time printed is the **median**
   of the N runs (one run's noise on a shared machine was ±0.3 in a growth ratio), each memory
   figure the **largest** of them;
 * against (``--against SRC``): another source tree (a folder holding ``jiaokan/``: an older
@@ -476,16 +477,28 @@ def _measure(args: argparse.Namespace, tmp: Path, compiled: bool, against: Path 
     big = None if args.no_doubled else doubled(book / "corpus.toml")
     runs: dict[str, list[dict]] = {"one": [], "par": [], "two": []}
     old: dict[str, list[dict]] = {"one": [], "par": []}
-    for _ in range(args.repeat):  # interleaved: the load's drift falls on every configuration alike
+    def one_j1() -> None:
         if against is not None:
             old["one"].append(run(book, tmp / "old-j1", 1, against))
         runs["one"].append(run(book, tmp / "out-j1", 1))
-        if j > 1:
-            if against is not None:
-                old["par"].append(run(book, tmp / f"old-j{j}", j, against))
-            runs["par"].append(run(book, tmp / f"out-j{j}", j))
-        if big is not None:
-            runs["two"].append(run(big, tmp / "out-doubled", j))
+
+    def book_jn() -> None:
+        if against is not None:
+            old["par"].append(run(book, tmp / f"old-j{j}", j, against))
+        runs["par"].append(run(book, tmp / f"out-j{j}", j))
+
+    def doubled_jn() -> None:
+        assert big is not None
+        runs["two"].append(run(big, tmp / "out-doubled", j))
+
+    configurations = [one_j1, *([book_jn] if j > 1 else []), *([doubled_jn] if big is not None else [])]
+    for i in range(args.repeat):
+        # interleaved, so the load's drift falls on every configuration alike, and each round begun one further
+        # on: this host slows under sustained load (the same build 7.9, 8.6, 9.1, 9.4 s of CPU back to back), and
+        # the doubled book, always run third after two builds, met it at its slowest (one stage's growth read
+        # x1.88 in one bench and x2.50 in the next, 10 minutes apart)
+        for configuration in configurations[i % len(configurations):] + configurations[:i % len(configurations)]:
+            configuration()
     one = combine(runs["one"])
     par = combine(runs["par"]) if j > 1 else one
     two = combine(runs["two"]) if big is not None else None
