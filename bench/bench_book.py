@@ -27,13 +27,15 @@ Everything printed is measured, nothing extrapolated:
 * wall: per stage, and of the whole process (with interpreter start-up and imports);
 * memory: the peak of the resident memory of the build and its workers *summed*, sampled from
   ``/proc`` every 20 ms (RSS counts pages a forked worker still shares with its parent once
-  per process, so it is an upper bound; PSS, where the kernel gives it, shares them out);
+  per process, so it is an upper bound; PSS, where the kernel gives it, shares them out, read
+  less often: :class:`MemorySampler` says why and what the sampling costs);
   and the largest single process (``ru_maxrss``);
 * output: the bytes the build wrote;
 * megabytes are decimal (10⁶ bytes), as the targets are written: the kernel's and ``du``'s "MB"
   are mebibytes (2²⁰), 4.9% larger, which would flatter the figures against the targets;
-* repeats (``--repeat N``): the configurations run N times, interleaved (-j 1, -j N, doubled, and
-  again), so the machine's load drifts over all of them alike; each time printed is the **median**
+* repeats (``--repeat N``): the configurations run N times, interleaved (-j 1, -j N, doubled, then
+  -j N, doubled, -j 1, ...: each round begun one further on), so the machine's load drifts over all of
+  them alike and none is always the one run after the others; each time printed is the **median**
   of the N runs (one run's noise on a shared machine was ±0.3 in a growth ratio), each memory
   figure the **largest** of them;
 * against (``--against SRC``): another source tree (a folder holding ``jiaokan/``: an older
@@ -117,9 +119,14 @@ def child(corpus: Path, out: Path, jobs: int) -> dict:
     import gc
 
     gc.freeze()
+    # the build's own PSS as it ends, where its memory is largest (-j 1: the peak, which the sampler's sparse PSS
+    # readings may fall short of by the last stage's growth); one reading, 7 ms, after the build is timed
+    end_pss = MemorySampler._kb("/proc/self/smaps_rollup", b"Pss:") * KIB / MB
     r = last[0]
+    # counted here, after the build and inside the whole process's figures: 0.035 s of CPU over the book (1.1 M
+    # characters in 70 witness texts), 0.3-0.4% of it, measured with time.process_time() around it
     chars = sum(sum(w.layer_counts().values()) for w in r.witnesses.values())
-    return {"wall": wall, "cpu": cpu, "largest_mb": _largest_mb(),
+    return {"wall": wall, "cpu": cpu, "largest_mb": _largest_mb(), "end_pss_mb": end_pss,
             "witnesses": len(r.witnesses), "collations": len(r.collations), "chars": chars,
             "errors": r.errors}
 
@@ -235,36 +242,84 @@ def _toml(value: object) -> str:
 
 
 class MemorySampler(threading.Thread):
-    """The peak of the summed resident memory (RSS, and PSS where readable) of a process and its descendants."""
+    """The peak of the summed resident memory (RSS, and PSS where readable) of a process and its descendants.
 
-    def __init__(self, pid: int, every: float = 0.02, stage_file: Path | None = None) -> None:
+    What the sampling costs the build it measures, and why it is read as it is: it runs in the bench's process,
+    beside the build on the same cores.  It read each process's ``/proc/PID/smaps_rollup`` every 20 ms, and the
+    kernel walks a process's page tables for it, under its memory lock: 7 ms for a 290 MB process, so 10-15 ms a
+    tick at -j2 (the build and a worker), besides a read of ``/proc/N/stat`` for every process of the machine to
+    find the build's workers (2 ms with 100 processes).  The sampler then took 4-5 s of CPU beside a build of
+    11 s, on a 2-core machine (and the memory lock from the build's own page faults).  Now, a tick:
+
+    * RSS from ``/proc/PID/statm`` (the same count as ``VmRSS``, 0.01 ms), every :attr:`every` seconds;
+    * the process tree from a listing of ``/proc``, reading the ``stat`` (the parent) of a process only the first
+      time it is listed (a process's parent does not become the build after it has started);
+    * PSS only where it can make a new peak, and no more often than keeps its reading within
+      :attr:`pss_share` of a core (the CPU the last reading took, times 50, and never within :attr:`pss_every`
+      seconds): a process's PSS is at most its RSS, so a tick whose RSS sum is below the PSS peak so far cannot
+      raise it, and the PSS peak is a plateau of a stage, not a spike of 20 ms.
+
+    Measured at -j 2 on this project's shared host (load 9-13; a build then took 20-60 s of wall), the same child
+    with the old sampler, this one and none, three rounds interleaved: the old took 4.9-5.4 s of CPU a build and
+    the build's wall grew by 19-24 s over no sampler's; this one takes 1.3-1.6 s and adds 2-14 s (median 8-11),
+    and finds the same peaks (RSS 370-381 MB against 374-377, PSS 272-280 against 276: what one run differs
+    from the next).  Without its PSS readings it takes 0.6-0.7 s and adds nothing (median +0.02 s): what remains
+    is the page-table walk of ``smaps_rollup`` (the build's memory lock held by a reader the scheduler may
+    preempt), the price of the PSS row; the RSS row, the target's, costs the build nothing measurable.  At -j 1
+    (load 5-6, two rounds): the old sampler added 11-24 s of wall and 0.8-0.9 s of CPU *to the build itself*
+    (the whole-process CPU the -j 1 target is held against); this one -1.3 and +0.2 s of wall, no CPU, and the
+    same peaks (RSS 188-190 against 188-189 MB, PSS 175-176 against 173-176).  The build's own PSS as it ends
+    (:func:`child`) is taken too, where the sparse readings could fall short of a peak that the last stage makes.
+    """
+
+    def __init__(self, pid: int, every: float = 0.02, stage_file: Path | None = None, pss_every: float = 0.1,
+                 pss_share: float = 0.02) -> None:
         super().__init__(daemon=True)
         self.pid, self.every, self.stage_file = pid, every, stage_file
+        self.pss_every, self.pss_share = pss_every, pss_share
         self.peak_rss = self.peak_pss = 0.0
         #: the peak RSS sum while each stage ran (the child writes the stage's name to ``stage_file``)
         self.by_stage: dict[str, float] = {}
         self.peak_procs = 0
         self.done = threading.Event()
+        self._parent: dict[int, int] = {}  # every process listed so far (and still there) → its parent
+        self._page = os.sysconf("SC_PAGE_SIZE")
 
     def _tree(self) -> list[int]:
-        parent: dict[int, list[int]] = {}
+        """The process and its descendants now (the ``stat`` of a process read once, when first listed)."""
+        known, listed = self._parent, set()
         for d in os.listdir("/proc"):
             if d.isdigit():
-                try:
-                    with open(f"/proc/{d}/stat", "rb") as f:
-                        ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
-                except (OSError, IndexError, ValueError):
-                    continue
-                parent.setdefault(ppid, []).append(int(d))
+                pid = int(d)
+                listed.add(pid)
+                if pid not in known:
+                    try:
+                        with open(f"/proc/{d}/stat", "rb") as f:
+                            known[pid] = int(f.read().rsplit(b")", 1)[1].split()[1])
+                    except (OSError, IndexError, ValueError):
+                        continue
+        for pid in known.keys() - listed:  # gone: its number may come back as another process
+            del known[pid]
+        children: dict[int, list[int]] = {}
+        for pid, ppid in known.items():
+            children.setdefault(ppid, []).append(pid)
         out, todo = [], [self.pid]
         while todo:
             p = todo.pop()
             out.append(p)
-            todo.extend(parent.get(p, ()))
+            todo.extend(children.get(p, ()))
         return out
 
+    def _rss(self, pid: int) -> int:
+        """Resident bytes of a process (``statm``'s second field, in pages), 0 once it is gone."""
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as f:
+                return int(f.read().split()[1]) * self._page
+        except (OSError, ValueError, IndexError):
+            return 0
+
     @staticmethod
-    def _kb(path: str, field: str) -> int:
+    def _kb(path: str, field: bytes) -> int:
         try:
             with open(path, "rb") as f:
                 for line in f:
@@ -275,11 +330,17 @@ class MemorySampler(threading.Thread):
         return 0
 
     def run(self) -> None:
+        next_pss = 0.0  # when PSS may be read again
         while not self.done.is_set():
             pids = self._tree()
-            rss = sum(self._kb(f"/proc/{p}/status", b"VmRSS:") for p in pids) * KIB / MB
-            pss = sum(self._kb(f"/proc/{p}/smaps_rollup", b"Pss:") for p in pids) * KIB / MB
-            self.peak_rss, self.peak_pss = max(self.peak_rss, rss), max(self.peak_pss, pss)
+            rss = sum(self._rss(p) for p in pids) / MB
+            self.peak_rss = max(self.peak_rss, rss)
+            now = time.perf_counter()
+            if rss > self.peak_pss and now >= next_pss:  # (a lower RSS sum cannot raise the PSS peak)
+                c = time.thread_time()
+                pss = sum(self._kb(f"/proc/{p}/smaps_rollup", b"Pss:") for p in pids) * KIB / MB
+                self.peak_pss = max(self.peak_pss, pss)
+                next_pss = now + max(self.pss_every, (time.thread_time() - c) / self.pss_share)
             if self.stage_file is not None:
                 try:
                     name = self.stage_file.read_text() or "start-up"
@@ -311,7 +372,8 @@ def run(corpus: Path, out: Path, jobs: int, src: Path | None = None) -> dict:
         sys.exit(f"bench_book: the build failed:\n{stderr[-3000:]}")
     data = json.loads(stdout.strip().splitlines()[-1])
     data.update(process_wall=wall, process_cpu=(after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
-                peak_rss_mb=mem.peak_rss, peak_pss_mb=mem.peak_pss, processes=mem.peak_procs,
+                peak_rss_mb=mem.peak_rss, peak_pss_mb=max(mem.peak_pss, data.get("end_pss_mb", 0.0)),
+                processes=mem.peak_procs,
                 stage_mb=mem.by_stage,
                 out_mb=sum(f.stat().st_size for f in out.rglob("*") if f.is_file()) / MB)
     return data
@@ -415,16 +477,28 @@ def _measure(args: argparse.Namespace, tmp: Path, compiled: bool, against: Path 
     big = None if args.no_doubled else doubled(book / "corpus.toml")
     runs: dict[str, list[dict]] = {"one": [], "par": [], "two": []}
     old: dict[str, list[dict]] = {"one": [], "par": []}
-    for _ in range(args.repeat):  # interleaved: the load's drift falls on every configuration alike
+    def one_j1() -> None:
         if against is not None:
             old["one"].append(run(book, tmp / "old-j1", 1, against))
         runs["one"].append(run(book, tmp / "out-j1", 1))
-        if j > 1:
-            if against is not None:
-                old["par"].append(run(book, tmp / f"old-j{j}", j, against))
-            runs["par"].append(run(book, tmp / f"out-j{j}", j))
-        if big is not None:
-            runs["two"].append(run(big, tmp / "out-doubled", j))
+
+    def book_jn() -> None:
+        if against is not None:
+            old["par"].append(run(book, tmp / f"old-j{j}", j, against))
+        runs["par"].append(run(book, tmp / f"out-j{j}", j))
+
+    def doubled_jn() -> None:
+        assert big is not None
+        runs["two"].append(run(big, tmp / "out-doubled", j))
+
+    configurations = [one_j1, *([book_jn] if j > 1 else []), *([doubled_jn] if big is not None else [])]
+    for i in range(args.repeat):
+        # interleaved, so the load's drift falls on every configuration alike, and each round begun one further
+        # on: this host slows under sustained load (the same build 7.9, 8.6, 9.1, 9.4 s of CPU back to back), and
+        # the doubled book, always run third after two builds, met it at its slowest (one stage's growth read
+        # x1.88 in one bench and x2.50 in the next, 10 minutes apart)
+        for configuration in configurations[i % len(configurations):] + configurations[:i % len(configurations)]:
+            configuration()
     one = combine(runs["one"])
     par = combine(runs["par"]) if j > 1 else one
     two = combine(runs["two"]) if big is not None else None

@@ -95,3 +95,28 @@ def test_the_bench_leaves_no_build_behind(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     assert "output written (MB)" in r.stdout
     assert list(scratch.iterdir()) == []
+
+
+def test_the_memory_sampler_sums_a_process_and_the_worker_it_forks():
+    """The sampler's peaks (RSS from ``statm`` each tick, PSS only where it can make a new peak) count a process
+    and its forked worker, each holding memory of its own: a worker started after the sampler is found too."""
+    code = ("import os, time\n"
+            "a = bytearray(60_000_000)\n"  # touched: resident
+            "time.sleep(0.3)\n"
+            "pid = os.fork()\n"
+            "if pid == 0:\n"
+            "    b = bytearray(40_000_000)\n"
+            "    time.sleep(0.8)\n"
+            "    os._exit(0)\n"
+            "os.waitpid(pid, 0)\n")
+    p = subprocess.Popen([sys.executable, "-c", code])
+    mem = _bench().MemorySampler(p.pid)
+    mem.start()
+    p.wait()
+    mem.done.set()
+    mem.join()
+    assert p.returncode == 0
+    assert mem.peak_procs == 2
+    # both processes' own memory (60 + 40 MB), the copy-on-write pages they share counted once by PSS
+    assert mem.peak_rss >= 100
+    assert 100 <= mem.peak_pss <= mem.peak_rss

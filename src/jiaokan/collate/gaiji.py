@@ -379,20 +379,24 @@ def parallels(seqs: list[Seq], occurrences: list[tuple[Seq, int]]) -> list[list[
         usable = len(left) == CONTEXT and len(right) == CONTEXT and not _IS_MARK.search(left + right)
         contexts.append(left + right if usable else None)
     found_at = _places(text, (c for c in contexts if c is not None))
+    # each context's places as (witness, offset), located once for all the occurrences that share it: a passage
+    # read alike in n witnesses is n occurrences of one context, and each of its n places was located (a bisect
+    # and a regex) at every one of them, n² steps where n suffice; only the siglum is compared per occurrence
+    placed: dict[str, list[tuple[Seq, int]]] = {}
     out: list[list[tuple[Seq, int]] | None] = []
     for (s, _), context in zip(occurrences, contexts):
         if context is None:
             out.append(None)
             continue
-        hits: list[tuple[Seq, int]] = []
-        for st in found_at[context]:
-            if _IS_MARK.match(text[st + CONTEXT]):
-                continue
-            i = bisect.bisect_right(starts, st) - 1
-            o = seqs[i]
-            if o.siglum != s.siglum:
-                hits.append((o, st - starts[i] + CONTEXT))
-        out.append(hits)
+        where = placed.get(context)
+        if where is None:
+            where = placed[context] = []
+            for st in found_at[context]:
+                if not _IS_MARK.match(text[st + CONTEXT]):
+                    i = bisect.bisect_right(starts, st) - 1
+                    where.append((seqs[i], st - starts[i] + CONTEXT))
+        siglum = s.siglum
+        out.append([(o, i) for o, i in where if o.siglum != siglum])
     return out
 
 
