@@ -46,6 +46,7 @@ from typing import Sequence
 
 import regex
 
+from ..alive import WhileAlive
 from ..errors import EmendationError
 from ..collate.align import Op
 from ..collate.layertext import LayerText, layer_text
@@ -327,19 +328,20 @@ def _keyed(col: Collation) -> _Keyed:
 
 
 #: (the front matter, its keys): the 注疏's front matter is the same for the 案 notes of every 篇
-_FRONT: tuple[Witness, str] | None = None
+#: each front matter witness's keys, while it lives (every 篇's 案 check asks; a book may have several 注疏)
+_FRONT: WhileAlive[Witness, str] = WhileAlive()
 
 
 def _front_keys(front: Witness) -> str:
-    """The keys of a front matter witness, all layers in order (made once while the same one is asked for;
-    made anew each time where it holds a character nobody could read: its keys are fresh at every making)."""
-    global _FRONT
-    if _FRONT is not None and _FRONT[0] is front:
-        return _FRONT[1]
+    """The keys of a front matter witness, all layers in order (made once per witness; made anew each time
+    where it holds a character nobody could read: its keys are fresh at every making)."""
+    made = _FRONT.get(front)
+    if made is not None:
+        return made
     texts = [coded_text(p) for u in front.units() for p in u.pieces]
     made = "".join(_k(t) for t in texts)
     if all(UNKNOWN_CHARS.isdisjoint(t) for t in texts):
-        _FRONT = (front, made)
+        _FRONT.put(front, made)
     return made
 
 

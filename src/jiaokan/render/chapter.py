@@ -21,7 +21,7 @@ from ..book.pian import FRONT
 from ..collate.model import Collation, LayerGap, Row
 from ..collate.rows import body_units
 from ..model import Div, Note, Unit, Witness
-from .alive import WhileAlive
+from ..alive import WhileAlive
 from .appview import app_data, apps_src, footnote_html, gap_text
 from .emended import Em, emendations
 from .html import LAYER_EN, LAYER_ZH, VARIANT_ZH, attr_json, lang_of, safe_id

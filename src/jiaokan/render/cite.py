@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..model import LineBreak, Note, PageBreak, Text, WitnessMeta
-from .alive import WhileAlive
+from ..alive import WhileAlive
 
 if TYPE_CHECKING:
     from ..model import Witness

@@ -10,7 +10,7 @@ pointing into the part of the view that holds its row (the page's ``data-parts``
 from __future__ import annotations
 
 from ..model import Witness
-from .alive import WhileAlive
+from ..alive import WhileAlive
 
 #: The layers a row's width counts (its 经 and 注: the 疏 and notes would drown the passage's own length).
 WIDTH_LAYERS = ("jing", "zhu")

@@ -16,7 +16,7 @@ from typing import Iterable
 from ..model import Witness, all_source_chars
 from ..normalize import key, tables
 from ..normalize.script import t2s_changes
-from .alive import WhileAlive
+from ..alive import WhileAlive
 
 # the BMP blocks where traditional and variant forms a user may type live
 _TYPABLE = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))

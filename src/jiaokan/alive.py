@@ -1,10 +1,12 @@
-"""A memo per object, kept exactly while the object lives: what render works out once of a witness or a
-collation that two of its askers need (a witness in two chapters, a collation counted by its page and by the
-contents).
+"""A memo per object, kept exactly while the object lives: what is worked out once of a witness or a
+collation that several askers need (render: a witness in two chapters, a collation counted by its page and by
+the contents; the 案 check: the 注疏's front matter, asked by every 篇).
 
 Why not a fixed count of entries: a count is a length of book.  The memos held the last 128 and were emptied
 past it, which a book of more witnesses than that (the doubled book has 142) crossed, so that each asker worked
 it out again: the search's folding table read every witness of the doubled book again, a tenth of its render.
+The 案 check kept the last front matter only, and a book with two 注疏 editions swapped between them at every
+篇, keying each again (×26 in the doubled book).
 Held weakly, an entry leaves with its object: a long-lived process (a server, the tests) keeps nothing of a book
 it has let go, whatever the book's length.
 """
