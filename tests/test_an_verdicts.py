@@ -164,3 +164,25 @@ def test_the_sentences_say_what_the_zhushu_reads():
     assert ev.sentence("zh") == "今注疏本此处作「俱」，与此本同；案语谓其作「居」，不合。"
     assert ev.sentence("zh-Hant") == "今注疏本此處作「俱」，與此本同；案語謂其作「居」，不合。"
     assert ev.sentence("en").startswith("Contradicted: the 注疏 reads 俱 here, as this text does")
+
+
+def test_each_front_matter_is_keyed_once_while_it_lives(monkeypatch):
+    """Two 注疏 editions' front matter asked in turn, as every 篇's 案 check of a book with both asks: each is keyed
+    once.  The memo held the last one only, and the two swapped and were keyed again at every 篇 (×26 calls in
+    the doubled book).  An entry leaves with its witness."""
+    import gc
+
+    from jiaokan.emend import check
+
+    made: list[str] = []
+    real = check.coded_text
+    monkeypatch.setattr(check, "coded_text", lambda p: made.append(p.id) or real(p))
+    a = _w("ZS", "traditional", [Text("鄭目錄云")], "A.1")
+    b = _w("ZS2", "traditional", [Text("鄭目錄曰")], "B.1")
+    for _ in range(3):
+        ka, kb = check._front_keys(a), check._front_keys(b)
+    assert made == ["A.1.jing1", "B.1.jing1"] and ka != kb
+    before = len(check._FRONT)
+    del a
+    gc.collect()
+    assert len(check._FRONT) == before - 1
