@@ -89,7 +89,7 @@ class PrintedLine:
     @property
     def after_lacuna(self) -> bool:
         """A lost page comes just before this line: nothing joins across it."""
-        return any(isinstance(x, Gap) for x in self.breaks)
+        return bool(self.breaks) and any(isinstance(x, Gap) for x in self.breaks)  # (most lines have no break)
 
 
 @dataclass
