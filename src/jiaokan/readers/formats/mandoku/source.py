@@ -617,33 +617,40 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
     opens, so the piece's location is the line it starts on.
     """
     line_i = 0
-    nlines = len(flat.lines)
+    starts, lines, text, markup = flat.starts, flat.lines, flat.text, flat.markup
+    nlines = len(lines)
+    #: where line ``line_i`` starts (the text's end past the last line): a break is due at ``pos`` when ``nxt <= pos``,
+    #: asked before calling :func:`breaks_upto` (most chunks end inside a line, and most segments start inside one)
+    nxt = starts[0] if nlines else len(text)
     # where a gaiji placeholder may stand, found once in the whole text: a chunk with none is one run of text,
     # where searching each chunk (tens of thousands of lines a book) cost more than the search itself
-    marks = [m.start() for m in _PLACEHOLDER_RE.finditer(flat.text)]
+    marks = [m.start() for m in _PLACEHOLDER_RE.finditer(text)]
 
-    def breaks_upto(pos: int, inclusive: bool) -> None:
-        nonlocal line_i
-        while line_i < nlines and (flat.starts[line_i] < pos or (inclusive and flat.starts[line_i] == pos)):
-            pl = flat.lines[line_i]
+    def breaks_upto(pos: int) -> None:
+        """Give the page marks and line breaks of every line starting at or before ``pos``."""
+        nonlocal line_i, nxt
+        while line_i < nlines and starts[line_i] <= pos:
+            pl = lines[line_i]
             for mark in pl.breaks:
                 b.page_mark(mark)
             if not pl.cont:
                 b.line(pl.n)
             line_i += 1
+        nxt = starts[line_i] if line_i < nlines else len(text)
 
     for seg in segs:
-        breaks_upto(seg.start, inclusive=True)
+        if nxt <= seg.start:
+            breaks_upto(seg.start)
         if seg.div is not None:
             b.div(*seg.div)
         if seg.layer is not None:
             b.piece(seg.layer, resp=seg.resp or DEFAULT_RESP.get(seg.layer), subtype=seg.subtype,
                     cert=seg.cert, new_unit=seg.new_unit)
-        pos = seg.start
-        while pos < seg.end:
-            nxt = flat.starts[line_i] if line_i < nlines else len(flat.text)
-            stop = min(seg.end, nxt) if nxt > pos else seg.end
-            chunk = flat.reading(pos, stop)
+        pos, end = seg.start, seg.end
+        while pos < end:
+            stop = min(end, nxt) if nxt > pos else end
+            # (most chunks hold no bracket markup: sliced here, without the call :meth:`Flat.reading` makes)
+            chunk = text[pos:stop] if markup.find(1, pos, stop) < 0 else flat.reading(pos, stop)
             if seg.label:
                 if chunk:
                     b.label(chunk)
@@ -652,8 +659,8 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
             elif b.current is not None or chunk.strip():  # (as _emit_text does with a chunk that holds none)
                 b.text(chunk)
             pos = stop
-            if pos < seg.end:
-                breaks_upto(pos, inclusive=True)
+            if pos < end and nxt <= pos:
+                breaks_upto(pos)
 
 
 _PLACEHOLDER_RE = re.compile("[\U000F0000-\U000FFFFD]")
