@@ -41,6 +41,8 @@ MANDOKU_PB_RE = re.compile(r"^(?P<ed>[A-Za-z0-9]+)_(?P<text>[A-Za-z0-9]+)_(?P<pa
 KANRIPO_ID_RE = re.compile(r"^KR\d[a-z]\d{4}")
 
 INDENT = "\u3000"
+#: What a printed line may open with before its text: the indentation, and stray ASCII spaces.
+_LEADING = INDENT + " "
 NUM = "〇一二三四五六七八九十百"
 #: ``儀禮卷第五`` ``儀禮注疏卷五`` ``儀禮注疏卷五考證`` ``儀禮集釋卷五　　宋　李如圭　撰``
 JUAN_TITLE_RE = re.compile(rf"^(?P<title>\S{{1,12}}?)[卷巻](?:第)?(?P<n>[{NUM}]+)(?P<kz>考證|考证)?(?:[\s\u3000]+(?P<rest>.*))?$")
@@ -222,22 +224,20 @@ class _Scanner:
 
     def _text_line(self, n: int, raw: str, heading: int) -> None:
         """Split one source line at its tags and ``¶`` marks into printed lines."""
-        parts = self._split_tags(n, raw)
+        parts = self._split_tags(n, raw) if "<" in raw else (raw,)  # (most lines: no tag, and no call)
         first = True
+        out = self.doc.lines
         for part in parts:
             if isinstance(part, PageBreak):
                 self.breaks.append(part)
                 continue
             for k, seg in enumerate(part.split("¶")):
                 body = seg.rstrip()
-                stripped = body.lstrip(INDENT + " ")
+                stripped = body.lstrip(_LEADING)
                 if not stripped:
                     continue
-                indent = len(body) - len(stripped)
-                self.doc.lines.append(PrintedLine(
-                    n=n, body=stripped, indent=indent, breaks=self.breaks,
-                    heading=heading, cont=not first and k == 0,
-                ))
+                # (given by position: the fields n, body, indent, breaks, heading, cont)
+                out.append(PrintedLine(n, stripped, len(body) - len(stripped), self.breaks, heading, not first and k == 0))
                 self.breaks = []
                 first = False
 
