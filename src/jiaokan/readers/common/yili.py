@@ -81,7 +81,8 @@ def pian_heading(line: str) -> str | None:
     # with?  (the title is the first characters after the white space, ``\s`` being ``str.isspace``); every
     # line of a file is asked, and the pattern's attempts at each length of title cost several times more
     stripped = line.lstrip()
-    if not stripped or _folded(stripped[0])[0] not in _first_chars():
+    # (its key taken from the table, without a translate; :func:`_fold_char` never gives an empty one)
+    if not stripped or (_FOLD[ord(stripped[0])] or "")[:1] not in _first_chars():
         return None
     m = PIAN_LINE_RE.match(line)
     if m is None or _folded(m.group("title")) not in _titles():

@@ -43,10 +43,15 @@ END = "\x03"
 
 def bigram_counts(texts: Iterable[str]) -> "Counter[tuple[str, str]]":
     """The bigrams of ``texts``, each framed by START and END."""
-    out: Counter[tuple[str, str]] = Counter()
-    for t in texts:
-        seq = START + t + END
-        out.update(zip(seq, seq[1:]))
+    # counted on one string in C, not one update per text (a file's certain stretches are thousands of
+    # short texts): the join adds an END→START bigram between each two texts, taken out again
+    texts = list(texts)
+    seq = "".join([START + t + END for t in texts])
+    out: Counter[tuple[str, str]] = Counter(zip(seq, seq[1:]))
+    if len(texts) > 1:
+        out[END, START] -= len(texts) - 1  # exactly the joins: what is left is the texts' own, if any
+        if not out[END, START]:
+            del out[END, START]
     return out
 
 
@@ -71,9 +76,10 @@ class CharModel:
             self.contexts: Counter[str] = Counter(base.contexts)
             self.unigrams: Counter[str] = Counter(base.unigrams)
             self.types = dict(base.types)
-            # each of the file's bigrams asked of the prior: a difference of the key views (``own.keys() -
-            # prior.keys()``) walks the prior's bigrams instead, many times more
-            new: Iterable[tuple[str, str]] = [k for k in own if k not in prior]
+            # each of the file's bigrams asked of the prior's key set, in C: a difference of the key views
+            # (``own.keys() - prior.keys()``) walks the prior's bigrams instead, and a comprehension is a
+            # Python step per bigram
+            new: Iterable[tuple[str, str]] = set(own).difference(base.keys)  # (in C: the file's bigrams, asked of a set)
         else:
             self.contexts, self.unigrams, self.types = Counter(), Counter(), {}
             new = own.keys()
@@ -125,6 +131,8 @@ class _Tally:
     contexts: "Counter[str]"
     unigrams: "Counter[str]"
     types: dict[str, int]
+    #: the bigrams of the table, as a set: what a file's own bigrams are asked of (:class:`CharModel`)
+    keys: frozenset[tuple[str, str]]
 
 
 #: id(prior) → (the prior, its tallies): the prior is kept so that its id is not reused
@@ -143,7 +151,7 @@ def _tallies(prior: "Counter[tuple[str, str]]") -> _Tally:
         contexts[a] += k
         unigrams[b] += k
         types[a] = types.get(a, 0) + 1
-    tally = _Tally(contexts, unigrams, types)
+    tally = _Tally(contexts, unigrams, types, frozenset(prior))
     _TALLIES[id(prior)] = (prior, tally)
     return tally
 

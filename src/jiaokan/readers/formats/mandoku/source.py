@@ -41,6 +41,8 @@ MANDOKU_PB_RE = re.compile(r"^(?P<ed>[A-Za-z0-9]+)_(?P<text>[A-Za-z0-9]+)_(?P<pa
 KANRIPO_ID_RE = re.compile(r"^KR\d[a-z]\d{4}")
 
 INDENT = "\u3000"
+#: What a printed line may open with before its text: the indentation, and stray ASCII spaces.
+_LEADING = INDENT + " "
 NUM = "〇一二三四五六七八九十百"
 #: ``儀禮卷第五`` ``儀禮注疏卷五`` ``儀禮注疏卷五考證`` ``儀禮集釋卷五　　宋　李如圭　撰``
 JUAN_TITLE_RE = re.compile(rf"^(?P<title>\S{{1,12}}?)[卷巻](?:第)?(?P<n>[{NUM}]+)(?P<kz>考證|考证)?(?:[\s\u3000]+(?P<rest>.*))?$")
@@ -89,7 +91,7 @@ class PrintedLine:
     @property
     def after_lacuna(self) -> bool:
         """A lost page comes just before this line: nothing joins across it."""
-        return any(isinstance(x, Gap) for x in self.breaks)
+        return bool(self.breaks) and any(isinstance(x, Gap) for x in self.breaks)  # (most lines have no break)
 
 
 @dataclass
@@ -222,22 +224,20 @@ class _Scanner:
 
     def _text_line(self, n: int, raw: str, heading: int) -> None:
         """Split one source line at its tags and ``¶`` marks into printed lines."""
-        parts = self._split_tags(n, raw)
+        parts = self._split_tags(n, raw) if "<" in raw else (raw,)  # (most lines: no tag, and no call)
         first = True
+        out = self.doc.lines
         for part in parts:
             if isinstance(part, PageBreak):
                 self.breaks.append(part)
                 continue
             for k, seg in enumerate(part.split("¶")):
                 body = seg.rstrip()
-                stripped = body.lstrip(INDENT + " ")
+                stripped = body.lstrip(_LEADING)
                 if not stripped:
                     continue
-                indent = len(body) - len(stripped)
-                self.doc.lines.append(PrintedLine(
-                    n=n, body=stripped, indent=indent, breaks=self.breaks,
-                    heading=heading, cont=not first and k == 0,
-                ))
+                # (given by position: the fields n, body, indent, breaks, heading, cont)
+                out.append(PrintedLine(n, stripped, len(body) - len(stripped), self.breaks, heading, not first and k == 0))
                 self.breaks = []
                 first = False
 
@@ -617,33 +617,40 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
     opens, so the piece's location is the line it starts on.
     """
     line_i = 0
-    nlines = len(flat.lines)
+    starts, lines, text, markup = flat.starts, flat.lines, flat.text, flat.markup
+    nlines = len(lines)
+    #: where line ``line_i`` starts (the text's end past the last line): a break is due at ``pos`` when ``nxt <= pos``,
+    #: asked before calling :func:`breaks_upto` (most chunks end inside a line, and most segments start inside one)
+    nxt = starts[0] if nlines else len(text)
     # where a gaiji placeholder may stand, found once in the whole text: a chunk with none is one run of text,
     # where searching each chunk (tens of thousands of lines a book) cost more than the search itself
-    marks = [m.start() for m in _PLACEHOLDER_RE.finditer(flat.text)]
+    marks = [m.start() for m in _PLACEHOLDER_RE.finditer(text)]
 
-    def breaks_upto(pos: int, inclusive: bool) -> None:
-        nonlocal line_i
-        while line_i < nlines and (flat.starts[line_i] < pos or (inclusive and flat.starts[line_i] == pos)):
-            pl = flat.lines[line_i]
+    def breaks_upto(pos: int) -> None:
+        """Give the page marks and line breaks of every line starting at or before ``pos``."""
+        nonlocal line_i, nxt
+        while line_i < nlines and starts[line_i] <= pos:
+            pl = lines[line_i]
             for mark in pl.breaks:
                 b.page_mark(mark)
             if not pl.cont:
                 b.line(pl.n)
             line_i += 1
+        nxt = starts[line_i] if line_i < nlines else len(text)
 
     for seg in segs:
-        breaks_upto(seg.start, inclusive=True)
+        if nxt <= seg.start:
+            breaks_upto(seg.start)
         if seg.div is not None:
             b.div(*seg.div)
         if seg.layer is not None:
             b.piece(seg.layer, resp=seg.resp or DEFAULT_RESP.get(seg.layer), subtype=seg.subtype,
                     cert=seg.cert, new_unit=seg.new_unit)
-        pos = seg.start
-        while pos < seg.end:
-            nxt = flat.starts[line_i] if line_i < nlines else len(flat.text)
-            stop = min(seg.end, nxt) if nxt > pos else seg.end
-            chunk = flat.reading(pos, stop)
+        pos, end = seg.start, seg.end
+        while pos < end:
+            stop = min(end, nxt) if nxt > pos else end
+            # (most chunks hold no bracket markup: sliced here, without the call :meth:`Flat.reading` makes)
+            chunk = text[pos:stop] if markup.find(1, pos, stop) < 0 else flat.reading(pos, stop)
             if seg.label:
                 if chunk:
                     b.label(chunk)
@@ -652,8 +659,8 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
             elif b.current is not None or chunk.strip():  # (as _emit_text does with a chunk that holds none)
                 b.text(chunk)
             pos = stop
-            if pos < seg.end:
-                breaks_upto(pos, inclusive=True)
+            if pos < end and nxt <= pos:
+                breaks_upto(pos)
 
 
 _PLACEHOLDER_RE = re.compile("[\U000F0000-\U000FFFFD]")
