@@ -871,15 +871,22 @@ def shiwu_stage(res: BuildResult, out: Path) -> list[tuple]:
     return rows
 
 
-def _zhushu_partner(res: BuildResult, w: Witness):
-    """(stem, witness, collation) of a 注疏 witness collated with ``w``, or Nones."""
-    stem_of = {id(x): s for s, x in res.witnesses.items()}
+def _zhushu_partner(res: BuildResult, stem: str, w: Witness):
+    """(stem, witness, collation) of a 注疏 witness collated with ``w`` (of file stem ``stem``), or Nones.
+
+    The collation first, then the stem of its 注疏 only: the stem of the same 篇 and its siglum
+    (``pian02-JS`` → ``pian02-ZS``) where that is the witness, else a look through the witnesses.
+    (A map of every witness, made for each witness checked, grew with the square of the book.)"""
     for col in res.collations.values():
         if not any(x is w for x in col.witnesses.values()):
             continue
         for x in col.witnesses.values():
-            if x is not w and x.meta.role == "zhushu" and id(x) in stem_of:
-                return stem_of[id(x)], x, col
+            if x is not w and x.meta.role == "zhushu":
+                guess = f"{stem.rsplit('-', 1)[0]}-{x.meta.siglum}"
+                found = guess if res.witnesses.get(guess) is x else next(
+                    (s for s, y in res.witnesses.items() if y is x), None)
+                if found is not None:
+                    return found, x, col
     return None, None, None
 
 
@@ -934,7 +941,7 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
 
     result = _Emended(stem=stem)
     t0 = time.perf_counter()
-    zs_stem, zs, col = _zhushu_partner(res, w)
+    zs_stem, zs, col = _zhushu_partner(res, stem, w)
     d = out / "emend"
     names = {w.meta.siglum: f"../tei/{stem}.xml"}  # pointers relative to emend/
     if zs is not None:
