@@ -31,7 +31,7 @@ from dataclasses import replace
 from typing import Iterable, Mapping
 
 from ..model import Inline, LineBreak, Note, PageBreak, Text, Where, Witness
-from ..normalize.script import s2t_char
+from ..normalize.script import s2t_text
 from .anchor import Anchor, Claim
 from .apply import EmendResult
 from .folded import FoldedTexts
@@ -243,7 +243,7 @@ _UNCHECKABLE_ZH: dict[str, str] = {
 
 def _uncheckable_sentences(rule: str, target: str, why: str) -> dict[str, str]:
     zh = _UNCHECKABLE_ZH.get(rule) or f"此条言{TARGET_ZH.get(target, '他本')}之读，此处未有其本参校，无从核对。"
-    return {"zh-Hans": zh, "zh-Hant": "".join(s2t_char(ch) for ch in zh), "en": why}
+    return {"zh-Hans": zh, "zh-Hant": s2t_text(zh), "en": why}
 
 
 def _unheld_zh(c: Claim) -> str:
@@ -311,7 +311,7 @@ def _claim_evidence(res: EmendResult) -> list[ClaimEvidence]:
             said = _uncheckable_sentences(rule, r.target, why)
         unheld = _unheld(c, res)
         zh = _unheld_zh(c)
-        also = {"zh-Hans": zh, "zh-Hant": "".join(s2t_char(x) for x in zh), "en": unheld}
+        also = {"zh-Hans": zh, "zh-Hant": s2t_text(zh), "en": unheld}
         said = {k: v + also.get(k, unheld) for k, v in said.items()}
         said_reading = claimed_place(c) if places is not None else r.reading  # a place claim: the place
         if cites_zhushu(c) and witness is not None:

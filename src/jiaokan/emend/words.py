@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..normalize.script import convert_text, s2t_char
+from ..normalize.script import convert_text, s2t_text
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from .check import Check
@@ -209,7 +209,7 @@ def sentences(r: Reason) -> dict[str, str]:
 
 
 def _langs(zh: str, en: str) -> dict[str, str]:
-    return {"zh-Hans": zh, "zh-Hant": "".join(s2t_char(ch) for ch in zh), "en": en}
+    return {"zh-Hans": zh, "zh-Hant": s2t_text(zh), "en": en}
 
 
 def in_lang(texts: dict[str, str], lang: str) -> str:
