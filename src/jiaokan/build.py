@@ -947,7 +947,7 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
     if zs is not None:
         names[zs.meta.siglum] = f"../tei/{zs_stem}.xml"
 
-    def step() -> tuple[EmendResult, list[Path]]:
+    def step() -> tuple[EmendResult, list[Path], dict[str, NoteVerdict]]:
         # the 注疏's front matter gives the 鄭目録 of every 篇: claims on that passage are checked there
         # (the joined front matter, else the witness of that siglum that holds no 篇, as
         # `jiaokan emend` and jiaokan.emend() find it: jiaokan.emend.inputs)
@@ -955,7 +955,8 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
                  or front_matter_among(res.witnesses.values(), zs.meta.siglum)) if zs is not None else None
         r = emend(w, zs, collation=col, others=_songben_partners(w, col), front=front,
                   danshu=_danshu_of(res, stem))
-        write_json(r, d / f"{stem}.json")
+        verdicts = verdicts_by_note(r)  # the report's by_note, and the HTML's
+        write_json(r, d / f"{stem}.json", verdicts)
         write_csv(r, d / f"{stem}.csv")
         teis = [write_emendations(r, d / f"{stem}.apparatus.xml", names)]
         if res.emended_tei:
@@ -965,19 +966,18 @@ def _emend_one(res: BuildResult, stem: str, w: Witness, out: Path, tei_all: str 
             teis.insert(0, write_emended(w, r, d / f"{stem}.emended.xml", names))
             if zs is not None and r.on(zs.meta.siglum):
                 teis.append(write_emended(zs, r, d / f"{zs_stem}.emended.xml", names))
-        return r, teis
+        return r, teis, verdicts
 
     done = result.guard(f"emend {stem}", (EmendationError, InvalidOutput), step)
     if done is None:
         return result
-    r, teis = done
+    r, teis, result.verdicts = done
     ok = True
     for path in teis:
         errors = _checked(path, tei_all)
         if errors:
             ok = False
             result.errors.extend(f"{path}: {err}" for err in errors)
-    result.verdicts = verdicts_by_note(r)
     v = r.verdict_counts()
     anchored = sum(1 for c in r.claims if c.status != "failed")
     result.row = (w.meta.siglum, stem, zs.meta.siglum if zs is not None else "-", len(w.notes()),

@@ -63,7 +63,8 @@ def _claim_json(c: Claim, res: EmendResult) -> dict:
     }
 
 
-def to_json(res: EmendResult) -> dict:
+def to_json(res: EmendResult, verdicts: dict[str, NoteVerdict] | None = None) -> dict:
+    """The whole report; ``verdicts``: :func:`verdicts_by_note` of ``res`` where the caller has made it already."""
     w = res.witness
     return {
         "generator": f"jiaokan {__version__}",
@@ -80,14 +81,14 @@ def to_json(res: EmendResult) -> dict:
             "none": sum(1 for c in res.claims if c.status == "none"),
         },
         "emendations": {s: len(res.on(s)) for s in [w.meta.siglum] + ([res.against.meta.siglum] if res.against else [])},
-        "by_note": verdicts_json(res),
+        "by_note": verdicts_json(res, verdicts),
         "items": [_claim_json(c, res) for c in res.claims],
     }
 
 
-def write_json(res: EmendResult, path: str | Path) -> Path:
+def write_json(res: EmendResult, path: str | Path, verdicts: dict[str, NoteVerdict] | None = None) -> Path:
     path = Path(path)
-    atomic_write_bytes(path, json_bytes(to_json(res)) + b"\n")
+    atomic_write_bytes(path, json_bytes(to_json(res, verdicts)) + b"\n")
     return path
 
 
@@ -259,6 +260,7 @@ def verdicts_by_note(res: EmendResult) -> dict[str, NoteVerdict]:
     return out
 
 
-def verdicts_json(res: EmendResult) -> dict[str, dict]:
-    """:func:`verdicts_by_note` as JSON-ready dicts (``by_note`` of the report, and ``jiaokan emend``'s stdout)."""
-    return {nid: v.to_dict() for nid, v in verdicts_by_note(res).items()}
+def verdicts_json(res: EmendResult, verdicts: dict[str, NoteVerdict] | None = None) -> dict[str, dict]:
+    """:func:`verdicts_by_note` as JSON-ready dicts (``by_note`` of the report, and ``jiaokan emend``'s stdout);
+    ``verdicts`` where the caller has them already (a build keeps them for the HTML: made once, not twice)."""
+    return {nid: v.to_dict() for nid, v in (verdicts if verdicts is not None else verdicts_by_note(res)).items()}
