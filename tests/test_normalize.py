@@ -379,6 +379,11 @@ def test_script_conversion() -> None:
     assert s2t_char("众") == "衆" and s2t_char("衆") == "衆" and s2t_char("a") == "a"
     assert convert_text("宾礼辞", "traditional") == "賓禮辭" and convert_text("", "traditional") == ""
     assert convert_text("賓禮辭", "simplified") == "宾礼辞"
+    # the whole-string form is the per-character one (a character OpenCC would write with two is kept)
+    from jiaokan.normalize.script import s2t_text
+
+    zh = "此条言今注疏本之读，此处未有其本参校，无从核对。众a"
+    assert s2t_text(zh) == "".join(s2t_char(c) for c in zh) and s2t_text(zh) != zh and s2t_text("") == ""
 
 
 # ----------------------------------------------------------------------------- kDefinition glosses and one-dictionary heads
