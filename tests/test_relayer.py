@@ -317,3 +317,18 @@ def test_the_summary_line_s_parts_add_up_to_its_total():
     total, checked, confirmed, moved, doubtful, uncovered = map(int, m.groups())
     assert (total, checked, uncovered) == (47, 46, 1)
     assert confirmed + moved + doubtful == checked and checked + uncovered == total
+
+
+def test_a_witness_s_size_and_notes_are_its_layer_counts_and_notes_in_one_walk(read_kanripo):
+    """The relayer stage's weights (:func:`jiaokan.build._size_and_notes`) are what the layer counts and the
+    notes say, on a witness with 案 notes (the 集释), one without (the 注疏), and one with gaiji (the 识误)."""
+    from jiaokan.build import _has_notes, _size_and_notes
+
+    seen = set()
+    for stem in ("KR1d0030_001", "KR1d0028_009", "KR1d0029_001"):
+        w = read_kanripo(stem)
+        size, noted = _size_and_notes(w)
+        assert size == sum(w.layer_counts().values()) > 0
+        assert noted == _has_notes(w) == bool(w.notes())
+        seen.add(noted)
+    assert seen == {True, False}

@@ -375,7 +375,9 @@ def _div(d: Div, resp: _RespTable, out: list[str]) -> list[int]:
     # M.start's attributes in M.start's order (type subtype n resp cert source xml:id corresp), without a dict
     # of them per piece; the parts a few values make (a layer, a responsible person) made once per div
     opening: dict[tuple[str, str, str | None], str] = {}  # (tag, layer, subtype) → the tag up to its @n
-    middle: dict[tuple[str | None, str | None, str | None], str] = {}  # (resp, cert, source) → after @n
+    # (person, layer, cert, source) → after @n: the person's reference asked of the resp table the first time
+    # (which numbers the person and records the role then, in document order), not again for each piece
+    middle: dict[tuple[str | None, str, str | None, str | None], str] = {}
     first = True
     i = -1  # the piece's index in the div
     for u in d.units:
@@ -388,25 +390,25 @@ def _div(d: Div, resp: _RespTable, out: list[str]) -> list[int]:
             if not as_head:
                 first = False
             is_jing = layer == "jing"
-            who = resp.ref(p.resp, layer)  # before the content's notes: resp ids number in document order
             tag = "head" if as_head else "ab"
             xml_id = u.id if is_jing else p.id
             head = opening.get(key := (tag, layer, p.subtype))
             if head is None:
                 head = opening[key] = (f'<{tag} type="{value(layer)}"'
                                        + ("" if p.subtype is None else f' subtype="{value(p.subtype)}"'))
-            mid = middle.get(about := (who, p.cert, p.source))
+            mid = middle.get(about := (p.resp, layer, p.cert, p.source))
             if mid is None:
+                who = resp.ref(p.resp, layer)  # before the content's notes: resp ids number in document order
                 mid = middle[about] = "".join((
                     "" if who is None else f' resp="{value(who)}"',
                     "" if p.cert is None else f' cert="{value(p.cert)}"',
                     "" if p.source is None else f' source="{value(p.source)}"'))
             out.append("".join((head, n, mid, "" if xml_id is None else f' xml:id="{value(xml_id)}"',
                                 "" if is_jing else corresp, ">")))
-            _fill(out, p.content, resp)
+            own = _fill(out, p.content, resp)
             out.append(f"</{tag}>")
             i += 1
-            if _bare(p.content):
+            if not own and _bare(p.content):  # (asked only of a piece with no text of its own: a few)
                 bare.append(i)
     out.append("</div>")
     return bare
@@ -421,17 +423,25 @@ def _bare(content: list[Inline]) -> bool:
     return bool(content) and not all(isinstance(node, Text) for node in content)
 
 
-def _fill(out: list[str], content: list[Inline], resp: _RespTable) -> None:
+def _fill(out: list[str], content: list[Inline], resp: _RespTable) -> bool:
     """``content`` as markup, onto ``out``: its text runs as text, one element per other node (in the
-    order, and with the responsible people numbered in the order, the document reads)."""
+    order, and with the responsible people numbered in the order, the document reads).
+
+    Returns whether a text run of ``content`` itself is not empty (the text of a note, a label or a
+    gaiji is theirs): found on the way, where :func:`_bare` would walk each piece again."""
     add = out.append
+    own = False
     for node in content:
         if type(node) is Text:  # the two kinds of most nodes first, by their exact type
-            add(M.text(node.text))
+            if node.text:
+                own = True
+                add(M.text(node.text))
         elif type(node) is LineBreak and type(node.n) is int:
             add(f'<lb n="{node.n}"/>')  # (M.element's, with nothing to escape)
         elif isinstance(node, Text):
-            add(M.text(node.text))
+            if node.text:
+                own = True
+                add(M.text(node.text))
         elif isinstance(node, Label):
             add(f"<label>{M.text(node.text)}</label>" if node.text else "<label/>")  # (M.element's, no attributes)
         elif isinstance(node, Gaiji):
@@ -460,6 +470,7 @@ def _fill(out: list[str], content: list[Inline], resp: _RespTable) -> None:
             add("</note>")
         else:  # pragma: no cover - the model has no other inline kinds
             raise TypeError(f"unknown inline node {node!r}")
+    return own
 
 
 def split_inline(content: list[Inline], cut: int) -> tuple[list[Inline], list[Inline]]:
