@@ -227,8 +227,14 @@ def render_site(chapters: list[Chapter], out: str | Path, *, verdicts: Verdicts 
         rep.pages[name] = len(data)
 
     # how much work a chapter is: the nodes of its witnesses' pieces (a line break every source line, so in
-    # proportion to the characters, without joining every text as Witness.layer_counts does, serial here)
-    size = [sum(len(p.content) for w in ch.witnesses.values() for p in w.pieces()) for ch in chapters]
+    # proportion to the characters, without joining every text as Witness.layer_counts does, serial here), each
+    # witness counted once (the 注疏 is in two chapters)
+    nodes: dict[int, int] = {}
+    for ch in chapters:
+        for w in ch.witnesses.values():
+            if id(w) not in nodes:
+                nodes[id(w)] = sum(len(p.content) for d in w.divs for u in d.units for p in u.pieces)
+    size = [sum(nodes[id(w)] for w in ch.witnesses.values()) for ch in chapters]
     biggest_first = sorted(range(len(chapters)), key=lambda i: -size[i])
     if jobs > 1:  # the templates compiled once, before the workers fork
         for name in env.list_templates():
