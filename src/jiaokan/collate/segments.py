@@ -108,7 +108,7 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
     wit = [s for s in others if s in present]
     absent = {s: _absence_kind(gaps, s) for s in others if s not in present}
     match: dict[str, _Partners] = {}
-    bad_char: set[int] = set()
+    bad_runs: list[tuple[int, int]] = []  # [k0, k1): base keys without a partner in some witness
     bad_place: set[int] = set()  # t: the place before base key t (t == n: after the last)
     for s in wit:
         pt = match[s] = _Partners(ops[s], akeys, texts[s].kept())
@@ -118,19 +118,19 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
         cur_c, cur_p = 0, 1
         for c0, c1, _ in pt.chains:
             if c0 > cur_c:
-                bad_char.update(range(cur_c, c0))
+                bad_runs.append((cur_c, c0))
             if c0 + 1 > cur_p:
                 bad_place.update(range(cur_p, min(c0 + 1, n)))
             cur_c, cur_p = c1, max(cur_p, c1)
         if cur_c < n:
-            bad_char.update(range(cur_c, n))
+            bad_runs.append((cur_c, n))
         if cur_p < n:
             bad_place.update(range(cur_p, n))
         if not pt.chains or pt.chains[0][0] != 0 or pt.chains[0][2] != 0:
             bad_place.add(0)
         if n and (not pt.chains or pt.chains[-1][1] != n or pt.end_partner != len(pt.bkeys)):
             bad_place.add(n)
-    if not apps and not bad_char and not bad_place:
+    if not apps and not bad_runs and not bad_place:
         # every present witness pairs every character with the base's, in one chain from end to end (most
         # rows and layers): one plain segment, or an entry for those that lack the layer, as below
         spans = {base: (0, len(a)), **{s: (0, len(texts[s].text)) for s in wit}, **{s: (0, 0) for s in absent}}
@@ -141,7 +141,9 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
         k0 = bisect_left(akeys, ap.lem.start)  # base keys before the entry (akeys ascend)
         k1 = bisect_left(akeys, ap.lem.end)
         items.append((k0, k1, [ap]))
-    items += [(k, k + 1, []) for k in bad_char] + [(t, t, []) for t in bad_place]
+    # each run of bad characters is one interval: the places before and after every bad character are bad
+    # (it lies between two chains of its witness), so its characters one by one would merge into just this
+    items += [(k0, k1, []) for k0, k1 in _union(bad_runs)] + [(t, t, []) for t in bad_place]
     items.sort(key=lambda x: (x[0], x[1]))
     merged: list[list] = []
     for k0, k1, carried in items:
@@ -193,6 +195,19 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
     # cannot happen if the edit scripts keep their contract; never write a file that loses text if it does
     spans = {s: (0, len(texts[s].text)) if s in present else (0, 0) for s in texts}
     return [Segment(spans, strongest([x.type for x in apps]) if apps else "substantive", list(apps), dict(absent))]
+
+
+def _union(runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The runs ``[k0, k1)`` of several witnesses as the fewest runs covering the same keys (touching runs joined)."""
+    runs.sort()
+    out: list[tuple[int, int]] = []
+    for k0, k1 in runs:
+        if out and k0 <= out[-1][1]:
+            if k1 > out[-1][1]:
+                out[-1] = (out[-1][0], k1)
+        else:
+            out.append((k0, k1))
+    return out
 
 
 def _kind_of_absence(absent: dict[str, str]) -> str:
