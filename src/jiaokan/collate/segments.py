@@ -110,6 +110,10 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
     match: dict[str, _Partners] = {}
     bad_runs: list[tuple[int, int]] = []  # [k0, k1): base keys without a partner in some witness
     bad_place: set[int] = set()  # t: the place before base key t (t == n: after the last)
+    # the bad places that are not in (or at an end of) a run of bad characters: only these are intervals of
+    # their own below, the others merge into their run's anyway (a place is a bad place between a witness's
+    # chains, and those are the ends and the inside of the run between them, where the base has keys there)
+    lone: set[int] = set()
     for s in wit:
         pt = match[s] = _Partners(ops[s], akeys, texts[s].kept())
         # a base key without a partner is a bad character; a place is clean only inside a chain
@@ -120,16 +124,23 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
             if c0 > cur_c:
                 bad_runs.append((cur_c, c0))
             if c0 + 1 > cur_p:
-                bad_place.update(range(cur_p, min(c0 + 1, n)))
+                places = range(cur_p, min(c0 + 1, n))
+                bad_place.update(places)
+                if c0 <= cur_c:  # (places from cur_p >= cur_c to c0: in the run [cur_c, c0) if there is one)
+                    lone.update(places)
             cur_c, cur_p = c1, max(cur_p, c1)
         if cur_c < n:
             bad_runs.append((cur_c, n))
-        if cur_p < n:
+        if cur_p < n:  # (then cur_c < n too: these are in the run [cur_c, n))
             bad_place.update(range(cur_p, n))
         if not pt.chains or pt.chains[0][0] != 0 or pt.chains[0][2] != 0:
             bad_place.add(0)
+            if pt.chains and pt.chains[0][0] == 0:  # (else in the run from 0)
+                lone.add(0)
         if n and (not pt.chains or pt.chains[-1][1] != n or pt.end_partner != len(pt.bkeys)):
             bad_place.add(n)
+            if pt.chains and pt.chains[-1][1] == n:  # (else in the run to n)
+                lone.add(n)
     if not apps and not bad_runs and not bad_place:
         # every present witness pairs every character with the base's, in one chain from end to end (most
         # rows and layers): one plain segment, or an entry for those that lack the layer, as below
@@ -143,7 +154,7 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
         items.append((k0, k1, [ap]))
     # each run of bad characters is one interval: the places before and after every bad character are bad
     # (it lies between two chains of its witness), so its characters one by one would merge into just this
-    items += [(k0, k1, []) for k0, k1 in _union(bad_runs)] + [(t, t, []) for t in bad_place]
+    items += [(k0, k1, []) for k0, k1 in _union(bad_runs)] + [(t, t, []) for t in lone]
     items.sort(key=lambda x: (x[0], x[1]))
     merged: list[list] = []
     for k0, k1, carried in items:
