@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jiaokan.collate.align import Op
-from jiaokan.collate.segments import _bad_keys, _intervals, _Partners
+from jiaokan.collate.segments import _bad_keys, _intervals, _merge, _Partners
 
 
 @st.composite
@@ -50,18 +50,10 @@ def _per_key(n: int, partners: list[_Partners]) -> tuple[set[int], set[int]]:
 
 
 def _merged_per_key(entries: list, bad_char: set[int], bad_place: set[int]) -> list[list]:
+    """The merge of every bad character and every bad place as an interval of its own (by the one rule)."""
     items = [(k0, k1, [e]) for k0, k1, e in entries]
     items += [(k, k + 1, []) for k in bad_char] + [(t, t, []) for t in bad_place]
-    items.sort(key=lambda x: (x[0], x[1]))
-    merged: list[list] = []
-    for k0, k1, carried in items:
-        if merged:
-            m0, m1, mc = merged[-1]
-            if k0 < m1 or (k0 == m1 and (k0 in bad_place or k0 == k1 == m0 == m1)):
-                merged[-1] = [m0, max(m1, k1), mc + carried]
-                continue
-        merged.append([k0, k1, carried])
-    return merged
+    return _merge(items, bad_place)
 
 
 @st.composite

@@ -209,6 +209,12 @@ def _intervals(entries: list[tuple[int, int, App]], runs: list[tuple[int, int]],
     merged with the one before where they overlap, or touch at a bad place, or are one empty place."""
     items: list[tuple[int, int, list[App]]] = [(k0, k1, [ap]) for k0, k1, ap in entries]
     items += [(k0, k1, []) for k0, k1 in runs] + [(t, t, []) for t in lone]
+    return _merge(items, bad_place)
+
+
+def _merge(items: list[tuple[int, int, list[App]]], bad_place: set[int]) -> list[list]:
+    """``items`` (``[k0, k1)`` and the entries each carries) in order, each merged with the one before where
+    they overlap, or touch at a bad place, or are one empty place (two entries adding text there)."""
     items.sort(key=lambda x: (x[0], x[1]))
     merged: list[list] = []
     for k0, k1, carried in items:
