@@ -107,50 +107,16 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
     n = len(akeys)
     wit = [s for s in others if s in present]
     absent = {s: _absence_kind(gaps, s) for s in others if s not in present}
-    match: dict[str, _Partners] = {}
-    bad_char: set[int] = set()
-    bad_place: set[int] = set()  # t: the place before base key t (t == n: after the last)
-    for s in wit:
-        pt = match[s] = _Partners(ops[s], akeys, texts[s].kept())
-        # a base key without a partner is a bad character; a place is clean only inside a chain
-        # (its two neighbours are partnered with neighbours), at 0 and n only where the witness
-        # starts and ends with the base: ranges, from the chains alone (not a loop over the keys)
-        cur_c, cur_p = 0, 1
-        for c0, c1, _ in pt.chains:
-            if c0 > cur_c:
-                bad_char.update(range(cur_c, c0))
-            if c0 + 1 > cur_p:
-                bad_place.update(range(cur_p, min(c0 + 1, n)))
-            cur_c, cur_p = c1, max(cur_p, c1)
-        if cur_c < n:
-            bad_char.update(range(cur_c, n))
-        if cur_p < n:
-            bad_place.update(range(cur_p, n))
-        if not pt.chains or pt.chains[0][0] != 0 or pt.chains[0][2] != 0:
-            bad_place.add(0)
-        if n and (not pt.chains or pt.chains[-1][1] != n or pt.end_partner != len(pt.bkeys)):
-            bad_place.add(n)
-    if not apps and not bad_char and not bad_place:
+    match = {s: _Partners(ops[s], akeys, texts[s].kept()) for s in wit}
+    runs, bad_place, lone = _bad_keys(n, list(match.values()))
+    if not apps and not runs and not bad_place:
         # every present witness pairs every character with the base's, in one chain from end to end (most
         # rows and layers): one plain segment, or an entry for those that lack the layer, as below
         spans = {base: (0, len(a)), **{s: (0, len(texts[s].text)) for s in wit}, **{s: (0, 0) for s in absent}}
         return [Segment(spans, _kind_of_absence(absent), [], dict(absent)) if absent else Segment(spans)]
     # intervals in base key indices: [k0, k1), with the entries they carry
-    items: list[tuple[int, int, list[App]]] = []
-    for ap in apps:
-        k0 = bisect_left(akeys, ap.lem.start)  # base keys before the entry (akeys ascend)
-        k1 = bisect_left(akeys, ap.lem.end)
-        items.append((k0, k1, [ap]))
-    items += [(k, k + 1, []) for k in bad_char] + [(t, t, []) for t in bad_place]
-    items.sort(key=lambda x: (x[0], x[1]))
-    merged: list[list] = []
-    for k0, k1, carried in items:
-        if merged:
-            m0, m1, mc = merged[-1]
-            if k0 < m1 or (k0 == m1 and (k0 in bad_place or k0 == k1 == m0 == m1)):
-                merged[-1] = [m0, max(m1, k1), mc + carried]
-                continue
-        merged.append([k0, k1, carried])
+    entries = [(bisect_left(akeys, ap.lem.start), bisect_left(akeys, ap.lem.end), ap) for ap in apps]
+    merged = _intervals(entries, runs, bad_place, lone)
 
     def base_span(k0: int, k1: int) -> tuple[int, int]:
         if k1 > k0:
@@ -193,6 +159,85 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
     # cannot happen if the edit scripts keep their contract; never write a file that loses text if it does
     spans = {s: (0, len(texts[s].text)) if s in present else (0, 0) for s in texts}
     return [Segment(spans, strongest([x.type for x in apps]) if apps else "substantive", list(apps), dict(absent))]
+
+
+def _bad_keys(n: int, partners: list[_Partners]) -> tuple[list[tuple[int, int]], set[int], set[int]]:
+    """The base keys (``n`` of them) that some witness (its ``partners``) does not read as the base does.
+
+    Returns the runs ``[k0, k1)`` of bad characters (a base key without a partner in some witness), fewest
+    (:func:`_union`); the bad places (place ``t``: before base key ``t``, ``n``: after the last), clean only
+    inside a chain of every witness (its two neighbours partnered with neighbours), at 0 and ``n`` only where
+    every witness starts and ends with the base; and of those the lone ones, not in or at an end of a run of
+    bad characters.  Why the lone apart: every bad character lies between two chains of its witness, so the
+    places around it are bad and it merges with its neighbours in the run: the run is one interval, and a
+    place in it or at its ends adds nothing (:func:`_intervals`); the places alone are intervals of their own.
+    All from the chains' ranges, not a loop over the keys.
+    """
+    runs: list[tuple[int, int]] = []
+    bad_place: set[int] = set()
+    lone: set[int] = set()
+    for pt in partners:
+        cur_c, cur_p = 0, 1
+        for c0, c1, _ in pt.chains:
+            if c0 > cur_c:
+                runs.append((cur_c, c0))
+            if c0 + 1 > cur_p:
+                places = range(cur_p, min(c0 + 1, n))
+                bad_place.update(places)
+                if c0 <= cur_c:  # (places from cur_p >= cur_c to c0: in the run [cur_c, c0) if there is one)
+                    lone.update(places)
+            cur_c, cur_p = c1, max(cur_p, c1)
+        if cur_c < n:
+            runs.append((cur_c, n))
+        if cur_p < n:  # (then cur_c < n too: these are in the run [cur_c, n))
+            bad_place.update(range(cur_p, n))
+        if not pt.chains or pt.chains[0][0] != 0 or pt.chains[0][2] != 0:
+            bad_place.add(0)
+            if pt.chains and pt.chains[0][0] == 0:  # (else in the run from 0)
+                lone.add(0)
+        if n and (not pt.chains or pt.chains[-1][1] != n or pt.end_partner != len(pt.bkeys)):
+            bad_place.add(n)
+            if pt.chains and pt.chains[-1][1] == n:  # (else in the run to n)
+                lone.add(n)
+    return _union(runs), bad_place, lone
+
+
+def _intervals(entries: list[tuple[int, int, App]], runs: list[tuple[int, int]], bad_place: set[int],
+               lone: set[int]) -> list[list]:
+    """The app segments ``[k0, k1, entries carried]`` in base key indexes, in order: the collation's entries
+    (``(k0, k1, entry)``), the runs of bad characters and the lone bad places (:func:`_bad_keys`), each
+    merged with the one before where they overlap, or touch at a bad place, or are one empty place."""
+    items: list[tuple[int, int, list[App]]] = [(k0, k1, [ap]) for k0, k1, ap in entries]
+    items += [(k0, k1, []) for k0, k1 in runs] + [(t, t, []) for t in lone]
+    return _merge(items, bad_place)
+
+
+def _merge(items: list[tuple[int, int, list[App]]], bad_place: set[int]) -> list[list]:
+    """``items`` (``[k0, k1)`` and the entries each carries) in order, each merged with the one before where
+    they overlap, or touch at a bad place, or are one empty place (two entries adding text there)."""
+    items.sort(key=lambda x: (x[0], x[1]))
+    merged: list[list] = []
+    for k0, k1, carried in items:
+        if merged:
+            m0, m1, mc = merged[-1]
+            if k0 < m1 or (k0 == m1 and (k0 in bad_place or k0 == k1 == m0 == m1)):
+                merged[-1] = [m0, max(m1, k1), mc + carried]
+                continue
+        merged.append([k0, k1, carried])
+    return merged
+
+
+def _union(runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The runs ``[k0, k1)`` of several witnesses as the fewest runs covering the same keys (touching runs joined)."""
+    runs.sort()
+    out: list[tuple[int, int]] = []
+    for k0, k1 in runs:
+        if out and k0 <= out[-1][1]:
+            if k1 > out[-1][1]:
+                out[-1] = (out[-1][0], k1)
+        else:
+            out.append((k0, k1))
+    return out
 
 
 def _kind_of_absence(absent: dict[str, str]) -> str:
