@@ -24,7 +24,9 @@ from lxml import etree
 from ..errors import InputError
 from ..tei.writer import TEI_NS, XML_NS
 from ..model import UNKNOWN_CHAR, Witness
+from ..normalize import strip_ignorable
 from ..normalize.learned import set_form_pairs
+from ..normalize.script import t2s_text
 from .model import Collation
 
 NS = {"t": TEI_NS}
@@ -173,9 +175,6 @@ _SKIP = {f"{{{TEI_NS}}}{n}" for n in ("note", "witDetail", "gap", "desc", "pb", 
 
 def fold_script(text: str) -> str:
     """``text`` as the apparatus promises to keep it: punctuation and whitespace dropped, script folded (t2s)."""
-    from ..normalize import strip_ignorable
-    from ..normalize.script import t2s_text
-
     return t2s_text(strip_ignorable(text))
 
 
