@@ -11,7 +11,8 @@ Why: on a shared 2-core host the same build's CPU time moved from 7.1 to 10.6 s 
 `bench_book.py`'s interleaved medians could not tell a 5% change from noise: two runs twenty minutes apart gave
 the same pair of trees −7% and +7%.  ``valgrind --tool=callgrind`` counts the instructions the build executes,
 which is the same for the same code and input whatever else the machine does (the environment's documented
-finding, and here: the e3325d2 tree gave the same count in runs under load 1 and load 8).  It is a proxy, not a
+finding; here e3325d2's build counted 59.779 and 59.780 G in a run beside CI's tests, load ~8, and in one beside
+another callgrind only, and the next tree's 57.04 and 57.00 G: within 0.1%, where its CPU time moved by a third).  It is a proxy, not a
 time: it does not see cache misses or the kernel, and Python's work is nearly all instructions, so it tracks
 the CPU time of a quiet machine.  Both trees run at once, one per core (valgrind runs a program on one core
 ~50 times slower: a whole book takes about ten minutes).
