@@ -19,7 +19,6 @@ from lxml import etree, html
 
 from jiaokan.collate.layertext import layer_text
 from jiaokan.emend.anchor import _Doc
-from jiaokan.emend.evidence import page_first_lines
 from jiaokan.errors import JiaokanError
 from jiaokan.model import (
     LAYERS,
@@ -136,18 +135,6 @@ def walked_page_starts(w: Witness) -> dict[str, tuple[int | None, str | None]]:
     return out
 
 
-def walked_first_lines(w: Witness) -> dict[str, int]:
-    """The first source line of every page that holds a character of the text (not of a note), as the walk places it."""
-    out: dict[str, int] = {}
-    where = Where()
-    for p in w.pieces():
-        where.enter(p)
-        for step in walk(p.content, where):
-            if step.note is None and step.node.reading and step.page is not None and step.line is not None:
-                out[step.page] = min(out.get(step.page, step.line), step.line)
-    return out
-
-
 def check_stages(w: Witness) -> None:
     want = model_places(w)
     pieces = list(w.pieces())
@@ -160,7 +147,6 @@ def check_stages(w: Witness) -> None:
         assert by_layer[layer] == expect, f"collation places {layer} characters elsewhere than the model"
     assert html_pages(w) == [[pl.page for pl in pls] for pls in want], "the HTML shows another page"
     assert _page_starts(w) == walked_page_starts(w), "the citations count a leaf's lines from another break"
-    assert page_first_lines(w) == walked_first_lines(w), "the 案 evidence counts a page's lines from another line"
     assert cursor_shortcuts_agree(w)
 
 
