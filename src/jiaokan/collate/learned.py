@@ -36,12 +36,12 @@ import functools
 import re
 import tomllib
 import unicodedata
-import weakref
 from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
 from typing import Iterable
 
+from ..alive import WhileAlive
 from ..errors import InputError
 from ..io import atomic_write_text
 from ..normalize import key, relation, tables
@@ -147,8 +147,8 @@ def _isolated(apps: list[App], margin: int) -> set[str]:
 
 _LEM_START = attrgetter("lem.start")
 
-#: (the collation, weakly; what its isolated entries were found in; their ids): the last asked (:func:`_isolated_of`)
-_LAST_ISOLATED: tuple[weakref.ref[Collation], tuple[int, int, int], set[str]] | None = None
+#: each collation's isolated entries (:func:`_isolated_of`), while it lives: (what they were found in, their ids)
+_ISOLATED: WhileAlive[Collation, tuple[tuple[int, int, int], set[str]]] = WhileAlive()
 
 
 def _isolated_of(col: Collation, margin: int) -> set[str]:
@@ -157,15 +157,14 @@ def _isolated_of(col: Collation, margin: int) -> set[str]:
     Why: :func:`type_recurring_forms` counts the pairs of a collation's entries as it is made, and the build
     counts them all again right after (:func:`count_pairs`); the entries and their places are the same
     (the typing changes types, never places), and finding the isolated ones was a third of each count.
-    Kept for the last collation only, while it lives and holds the same list of entries (a filtered
-    apparatus, ``collate --only``, is a new list)."""
-    global _LAST_ISOLATED
+    Kept while the collation lives and holds the same list of entries (a filtered apparatus, ``collate
+    --only``, is a new list)."""
     stamp = (id(col.apps), len(col.apps), margin)
-    last = _LAST_ISOLATED
-    if last is not None and last[0]() is col and last[1] == stamp:
-        return last[2]
+    hit = _ISOLATED.get(col)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
     iso = _isolated(col.apps, margin)
-    _LAST_ISOLATED = (weakref.ref(col), stamp, iso)
+    _ISOLATED.put(col, (stamp, iso))
     return iso
 
 #: one collation's pairs (:func:`count_pairs`): pair keys → (character in the base, character read) → its count
