@@ -9,6 +9,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from . import corpus_schema as schema
 from .errors import InputError
@@ -99,6 +100,29 @@ class _Document:
 
     data: dict
     lines: schema.Lines
+    #: [[witness]] number → the files `jiaokan init` listed above it (name, 卷 and 篇 as it wrote them, line)
+    seen: dict[int, list[tuple[str, str, int]]]
+
+
+#: a file as ``jiaokan init`` lists it above its witness (:mod:`jiaokan.book.init`): ``#   NAME  卷 N: 篇 (how)``
+_SEEN_LINE = re.compile(r"#   (\S+)  (卷 \S+: .+)$")
+
+
+def _seen_by_init(text: str) -> dict[int, list[tuple[str, str, int]]]:
+    """The files listed in the comment block just above each ``[[witness]]`` (what ``jiaokan init`` found)."""
+    out: dict[int, list[tuple[str, str, int]]] = {}
+    pending: list[tuple[str, str, int]] = []
+    count = 0
+    for n, line in enumerate(text.splitlines(), 1):
+        m = _SEEN_LINE.match(line)
+        if m:
+            pending.append((m.group(1), m.group(2), n))
+        elif re.match(r"\s*\[\[\s*witness\s*\]\]", line):
+            count += 1
+            out[count], pending = pending, []
+        elif line.strip() and not line.lstrip().startswith("#"):
+            pending = []
+    return out
 
 
 #: manifest path → (its text, the checked document): a build reads the manifest several times
@@ -129,7 +153,7 @@ def _document(corpus_dir: str | Path) -> _Document:
     schema.check_types(data, _KNOWN_KEYS, lines, mpath)
     _warn_once(unknown_key_warnings(data, mpath, text))
     schema.check_references(data, lines, mpath, canonical, PIAN)
-    doc = _Document(data, lines)
+    doc = _Document(data, lines, _seen_by_init(text))
     _documents[str(mpath)] = (text, doc)
     return doc
 
@@ -143,7 +167,7 @@ def load_manifest(corpus_dir: str | Path) -> list[Entry]:
     witnesses = doc.data.get("witness", [])
     for i, w in enumerate(witnesses, 1):
         if "files" in w and "file" not in w and "siglum" in w:
-            entries.extend(_files_entries(corpus_dir, mpath, i, w, doc.lines))
+            entries.extend(_files_entries(corpus_dir, mpath, i, w, doc.lines, doc.seen.get(i, [])))
             continue
         if "file" not in w or "siglum" not in w:
             raise InputError(str(mpath), f"[[witness]] number {i} needs at least 'siglum' and 'file' (or 'files')",
@@ -171,14 +195,17 @@ def _meta(mpath: Path, i: int, w: dict, file: str, lines: schema.Lines) -> Witne
     return meta
 
 
-def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict, lines: schema.Lines) -> list[Entry]:
+def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict, lines: schema.Lines,
+                   seen: Sequence[tuple[str, str, int]] = ()) -> list[Entry]:
     """The files of a ``files = ["KR1d0030_0*.txt", …]`` witness, one Entry each, in 卷 order.
 
     Globs are relative to the manifest; a pattern that matches nothing is an error (a
     typo would otherwise drop a whole 卷 silently).  A file named outright that is missing
     is the ingest's error of that one file, as for a one-file witness: the rest still builds.  ``overrides`` (file name → table)
     sets a file's own ``chapter`` (its 篇, where the text does not say), ``format`` or ``juan``.
-    The witness's ``chapter``, if any, is the 篇 of text that nothing else places.
+    The witness's ``chapter``, if any, is the 篇 of text that nothing else places.  ``seen``: the files
+    ``jiaokan init`` listed above the witness; one that the patterns no longer find (deleted or renamed since)
+    is warned about, with the 篇 it held, which are otherwise built without this witness in silence.
     """
     patterns = w["files"]  # checked by the schema: a string or a non-empty list of strings
     if isinstance(patterns, str):
@@ -210,6 +237,11 @@ def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict, lines: schema
                          lines.of("witness", i, "overrides"))
     out.sort(key=lambda e: (_juan_key(e.meta.juan or _juan_of_name(e.path.name)), e.path.name))
     _warn_once(_juan_gaps(mpath, i, w, [e for e in out if e.path in globbed], lines))
+    names = {p.name for p in found}
+    _warn_once([f"{mpath}:{n}: warning: [[witness]] number {i} ({w.get('siglum')}): {name} ({what}), which "
+                "`jiaokan init` found for it, is no longer among its files: what it held is built without this "
+                "witness (run `jiaokan init` again, or delete this line if that is meant)"
+                for name, what, n in seen if name not in names])
     return out
 
 
