@@ -31,7 +31,7 @@ from functools import lru_cache
 from itertools import compress
 from operator import ne
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from lxml import etree
 
@@ -329,14 +329,6 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
     langs = shared.langs
     fold = shared.fold
 
-    def same(x: str, nx: int, y: str, ny: int) -> bool:
-        """Two readings (``nx``, ``ny``: the characters each keeps) the apparatus does not tell apart:
-        equal after dropping punctuation and folding script (folding keeps as many characters as it
-        is given, so readings that keep other counts differ without folding: a whole layer against
-        nothing is not folded); in the witness's own characters (``own_script``), only the very same
-        characters agree."""
-        return x == y or (not own_script and nx == ny and fold(x) == fold(y))
-
     extra = itertools.count(1)
     used = shared.glyphs
     escape = M.text
@@ -363,7 +355,8 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             return x0, text[x0:x1], j - i
         return (kept[i], text[kept[i]:kept[j - 1] + 1], j - i) if i < j else (x0, "", 0)
 
-    kept_of = {s: (lt.text, lt.kept()) for s, lt in texts.items()}  # (asked once per ab, not per reading)
+    #: siglum → its text and kept offsets (asked once per ab, not per reading)
+    kept_of: dict[str, tuple[str, Sequence[int]]] = {}
 
     def emit_text(a0: int, a1: int) -> None:
         if a1 > a0:  # no empty text: an ab whose first segment is an app stays without one
@@ -443,15 +436,26 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             if not (own_script and script_app(seg, a0, a1)):
                 emit_plain(a0, a1)
             continue
-        own = seg.apps[0] if len(seg.apps) == 1 and (seg.apps[0].lem.start, seg.apps[0].lem.end) == (a0, a1) else None
-        if len(seg.apps) == 1:  # (most entries: the subtype its own)
-            subtype = seg.apps[0].subtype
+        apps = seg.apps
+        if len(apps) == 1:  # (most entries: the subtype its own; the segment's reading its own where it spans it)
+            one = apps[0]
+            subtype = one.subtype
+            own = one if one.lem.start == a0 and one.lem.end == a1 else None
         else:
-            subtypes = {x.subtype for x in seg.apps}
+            own = None
+            subtypes = {x.subtype for x in apps}
             subtype = subtypes.pop() if len(subtypes) == 1 else None
+        if not kept_of:  # (made at the first entry: an ab of plain text only asks none)
+            kept_of.update((s, (lt.text, lt.kept())) for s, lt in texts.items())
         lem_at, lem_text, lem_n = trimmed(base, a0, a1)
         read_at = {s: trimmed(s, b0, b1) for s, (b0, b1) in seg.spans.items() if s != base and s not in seg.absent}
-        agree = [s for s, (_, r, rn) in read_at.items() if r == lem_text or same(r, rn, lem_text, lem_n)]
+        # the readings the apparatus does not tell from the lemma (``rn``, ``lem_n``: the characters each
+        # keeps): equal after dropping punctuation and folding script (folding keeps as many characters as
+        # it is given, so readings that keep other counts differ without folding: a whole layer against
+        # nothing is not folded); in the witness's own characters (``own_script``), only the very same
+        # characters agree
+        agree = [s for s, (_, r, rn) in read_at.items()
+                 if r == lem_text or (not own_script and rn == lem_n and fold(r) == fold(lem_text))]
         base_absent = base in seg.absent
         lem_wits = (base, *agree, *([s for s in seg.absent if s != base] if base_absent else ()))
         lost = base_absent and seg.absent[base] == "lacuna"
