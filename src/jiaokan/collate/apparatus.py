@@ -31,7 +31,7 @@ from functools import lru_cache
 from itertools import compress
 from operator import ne
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence, TypeVar
 
 from lxml import etree
 
@@ -97,6 +97,9 @@ def _witness_file(w: Witness, tei_names: dict[str, str]) -> str:
     name = tei_names.get(w.meta.siglum)  # (not .get(k, default): the default would be built on every call)
     return name if name is not None else Path(w.meta.file).stem + ".xml"
 
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 #: ``--witness-script``: how the apparatus gives each witness's characters.
 WITNESS_SCRIPTS = {
@@ -239,12 +242,31 @@ def _script_langs(col: Collation) -> dict[str, str | None]:
             for s, w in col.witnesses.items()}
 
 
+class _Made(dict[_K, _V]):
+    """Key → what ``make`` makes of it, made at the first look-up and kept (``made[key]``: a look-up that
+    finds it is a dict's, in C, with no Python call; the writer asks a hundred thousand of them)."""
+
+    def __init__(self, make: Callable[[_K], _V]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: _K) -> _V:
+        got = self[key] = self.make(key)
+        return got
+
+
+def _attr(name: str) -> _Made[str | None, str]:
+    """value → `` name="value"`` ("" for None), each made once."""
+    return _Made(lambda value: M.attrs(**{name: value}))
+
+
 class _Shared:
     """What every ``ab`` of one apparatus writes with, made once per collation (not once per ``ab``):
     each witness's file as ``@corresp`` gives it, its ``xml:lang``, the glyphs used, a memo of the
     folded readings (the same few characters, 庿 and 廟, are compared thousands of times), and the
     attributes of the readings as markup, each made once per value (a hundred thousand readings
-    share a few hundred pages, passages and witness lists: escaping each again cost more than the rest)."""
+    share a few hundred pages, passages and witness lists: escaping each again cost more than the rest).
+    The memos are :class:`_Made` tables, looked up (``shared.wit[sigla]``), not called."""
 
     def __init__(self, col: Collation, tei_names: dict[str, str], targets: dict[str, dict[str, str]],
                  own_script: bool, glyphs: set[str]) -> None:
@@ -255,55 +277,23 @@ class _Shared:
         self.langs = _script_langs(col) if own_script else {}
         self.lang_attrs = {s: M.attrs(xml_lang=lang) for s, lang in self.langs.items()}
         self.glyphs = glyphs
-        self.folded: dict[str, str] = {}
-        self._corresp: dict[tuple[str, str | None], str] = {}
-        self._attrs: dict[str, dict[str | None, str]] = {}
-        self._types: dict[str | None, str] = {}
-        self.n_at, self.rdg_type, self.subtyped = (self.attr(name) for name in ("n", "type", "subtype"))
-        self._wits: dict[tuple[str, ...], str] = {}
+        #: reading → :func:`fold_script` of it
+        self.fold: _Made[str, str] = _Made(fold_script)
+        #: (siglum, unit) → `` corresp="file#id"``: the passage ``unit`` of the witness in its TEI file ("" if none)
+        self.corresp: _Made[tuple[str, str | None], str] = _Made(self._corresp)
+        #: a page (``n``), a reading's ``type``, an app's ``subtype`` → the attribute
+        self.n_at, self.rdg_type, self.subtyped = _attr("n"), _attr("type"), _attr("subtype")
+        #: `` type="t" ana="#vt-t"`` of an app (``ana`` for the types of the taxonomy only; a reading has its
+        #: ``@type`` alone, whose category is named as the header says: an ``@ana`` on each of a hundred
+        #: thousand readings said it again)
+        self.typed: _Made[str | None, str] = _Made(lambda vtype: M.attrs(type=vtype, ana=_ana(vtype)))
+        #: sigla → `` wit="#A #B"``
+        self.wit: _Made[tuple[str, ...], str] = _Made(lambda sigla: M.attrs(wit=" ".join("#" + s for s in sigla)))
 
-    def fold(self, x: str) -> str:
-        f = self.folded.get(x)
-        if f is None:
-            f = self.folded[x] = fold_script(x)
-        return f
-
-    def corresp(self, s: str, unit: str | None) -> str:
-        """`` corresp="file#id"``: the passage ``unit`` of witness ``s`` in its TEI file ("" if none)."""
-        got = self._corresp.get((s, unit))
-        if got is None:
-            target = self.targets[s].get(unit) if unit else None
-            got = self._corresp[s, unit] = M.attrs(corresp=f"{self.files[s]}#{target}" if target else None)
-        return got
-
-    def attr(self, name: str) -> Callable[[str | None], str]:
-        """value → `` name="value"`` ("" for None): a page (``n``), a reading's ``type``, an app's
-        ``subtype``; each made once (a look-up in its own table: asked of a hundred thousand readings)."""
-        made = self._attrs.setdefault(name, {})
-
-        def attr(value: str | None) -> str:
-            got = made.get(value)
-            if got is None:
-                got = made[value] = M.attrs(**{name: value})
-            return got
-
-        return attr
-
-    def typed(self, vtype: str | None) -> str:
-        """`` type="t" ana="#vt-t"`` of an app (``ana`` for the types of the taxonomy only; a reading has
-        its ``@type`` alone, whose category is named as the header says: an ``@ana`` on each of a hundred
-        thousand readings said it again)."""
-        got = self._types.get(vtype)
-        if got is None:
-            got = self._types[vtype] = M.attrs(type=vtype, ana=_ana(vtype))
-        return got
-
-    def wit(self, sigla: tuple[str, ...]) -> str:
-        """`` wit="#A #B"``."""
-        got = self._wits.get(sigla)
-        if got is None:
-            got = self._wits[sigla] = M.attrs(wit=" ".join("#" + s for s in sigla))
-        return got
+    def _corresp(self, key: tuple[str, str | None]) -> str:
+        s, unit = key
+        target = self.targets[s].get(unit) if unit else None
+        return M.attrs(corresp=f"{self.files[s]}#{target}" if target else None)
 
 
 def _page_turns(lt: LayerText) -> tuple[list[int], list[str | None]]:
@@ -328,14 +318,6 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
     page = blt.run_where[0][1] if blt.text and blt.run_where else None
     langs = shared.langs
     fold = shared.fold
-
-    def same(x: str, nx: int, y: str, ny: int) -> bool:
-        """Two readings (``nx``, ``ny``: the characters each keeps) the apparatus does not tell apart:
-        equal after dropping punctuation and folding script (folding keeps as many characters as it
-        is given, so readings that keep other counts differ without folding: a whole layer against
-        nothing is not folded); in the witness's own characters (``own_script``), only the very same
-        characters agree."""
-        return x == y or (not own_script and nx == ny and fold(x) == fold(y))
 
     extra = itertools.count(1)
     used = shared.glyphs
@@ -363,7 +345,8 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             return x0, text[x0:x1], j - i
         return (kept[i], text[kept[i]:kept[j - 1] + 1], j - i) if i < j else (x0, "", 0)
 
-    kept_of = {s: (lt.text, lt.kept()) for s, lt in texts.items()}  # (asked once per ab, not per reading)
+    #: siglum → its text and kept offsets (asked once per ab, not per reading)
+    kept_of: dict[str, tuple[str, Sequence[int]]] = {}
 
     def emit_text(a0: int, a1: int) -> None:
         if a1 > a0:  # no empty text: an ab whose first segment is an app stays without one
@@ -434,7 +417,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
 
     def corresp_at(s: str, unit: str | None) -> str:
         """`` corresp="…"`` for a reading of ``s`` in ``unit``: "" where the ab points there already."""
-        return "" if unit is not None and unit == first.get(s) else pointer(s, unit)
+        return "" if unit is not None and unit == first.get(s) else pointer[s, unit]
 
     lang_attrs = shared.lang_attrs
     for seg in segs:
@@ -443,27 +426,38 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             if not (own_script and script_app(seg, a0, a1)):
                 emit_plain(a0, a1)
             continue
-        own = seg.apps[0] if len(seg.apps) == 1 and (seg.apps[0].lem.start, seg.apps[0].lem.end) == (a0, a1) else None
-        if len(seg.apps) == 1:  # (most entries: the subtype its own)
-            subtype = seg.apps[0].subtype
+        apps = seg.apps
+        if len(apps) == 1:  # (most entries: the subtype its own; the segment's reading its own where it spans it)
+            one = apps[0]
+            subtype = one.subtype
+            own = one if one.lem.start == a0 and one.lem.end == a1 else None
         else:
-            subtypes = {x.subtype for x in seg.apps}
+            own = None
+            subtypes = {x.subtype for x in apps}
             subtype = subtypes.pop() if len(subtypes) == 1 else None
+        if not kept_of:  # (made at the first entry: an ab of plain text only asks none)
+            kept_of.update((s, (lt.text, lt.kept())) for s, lt in texts.items())
         lem_at, lem_text, lem_n = trimmed(base, a0, a1)
         read_at = {s: trimmed(s, b0, b1) for s, (b0, b1) in seg.spans.items() if s != base and s not in seg.absent}
-        agree = [s for s, (_, r, rn) in read_at.items() if r == lem_text or same(r, rn, lem_text, lem_n)]
+        # the readings the apparatus does not tell from the lemma (``rn``, ``lem_n``: the characters each
+        # keeps): equal after dropping punctuation and folding script (folding keeps as many characters as
+        # it is given, so readings that keep other counts differ without folding: a whole layer against
+        # nothing is not folded); in the witness's own characters (``own_script``), only the very same
+        # characters agree
+        agree = [s for s, (_, r, rn) in read_at.items()
+                 if r == lem_text or (not own_script and rn == lem_n and fold[r] == fold[lem_text])]
         base_absent = base in seg.absent
         lem_wits = (base, *agree, *([s for s in seg.absent if s != base] if base_absent else ()))
         lost = base_absent and seg.absent[base] == "lacuna"
         # every app has an id: an entry of the collation has its own; text a witness lacks
         # (layer, edge, lacuna) is numbered within its ab
         # (an xml:id is an NCName, nothing in it to escape; a wrong one fails the profile check)
-        add(f"<app{typed(seg.type)}{subtyped(subtype)}"
+        add(f"<app{typed[seg.type]}{subtyped[subtype]}"
             f' xml:id="{seg.apps[0].id if seg.apps else f"{ab_id}.x{next(extra)}"}">')
-        attrs = wit(lem_wits)
+        attrs = wit[lem_wits]
         if lem_text:
             unit, pg, _ = blt.where(a0 if a1 > a0 else max(a0 - 1, 0))
-            attrs += n_at(pg) + corresp_at(base, unit)
+            attrs += n_at[pg] + corresp_at(base, unit)
         body = content(base, lem_at, lem_text) + (_LOST if lost else "")
         add(f"<lem{attrs}>{body}</lem>" if body else f"<lem{attrs}/>")
         for s, (r_at, r, rn) in read_at.items():
@@ -471,19 +465,19 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
                 continue
             rtype = _reading_type(seg, s, rn, lem_n, own)
             lost = rtype == "lacuna" and not r
-            if own_script and rn and fold(r) == fold(lem_text):
+            if own_script and rn and fold[r] == fold[lem_text]:
                 rtype = "script"  # the same reading in other characters: no variant, the witness's own
-            attrs = wit((s,)) + rdg_type(rtype if rtype != seg.type else None)  # (none: its app's)
+            attrs = wit[s,] + rdg_type[rtype if rtype != seg.type else None]  # (none: its app's)
             if r:
                 b0, b1 = seg.spans[s]
                 u, pg, _ = texts[s].where(b0 if b1 > b0 else max(b0 - 1, 0))
-                attrs += n_at(pg) + corresp_at(s, u) + lang_attrs.get(s, "")
+                attrs += n_at[pg] + corresp_at(s, u) + lang_attrs.get(s, "")
             body = content(s, r_at, r) + (_LOST if lost else "")
             add(f"<rdg{attrs}>{body}</rdg>" if body else f"<rdg{attrs}/>")
         missing = [s for s in seg.absent if s != base] if not base_absent else []
         if missing:
             kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
-            attrs = wit(tuple(missing)) + rdg_type(kind if kind != seg.type else None)
+            attrs = wit[tuple(missing)] + rdg_type[kind if kind != seg.type else None]
             add(f"<rdg{attrs}>{_LOST}</rdg>" if kind == "lacuna" else f"<rdg{attrs}/>")
         add("</app>")
 

@@ -54,10 +54,12 @@ class LayerText:
     def kept(self) -> "array[int]":
         """The offsets of the characters of :attr:`text` that are not ignorable (made once per text;
         an array of C ints, 4 bytes an offset where a list held an int object of 36 for each)."""
+        memo = self._kept
+        if memo is not None and memo[0] is self.text:
+            return memo[1]  # (most calls: the memo, two attribute look-ups; asked per witness, row and layer)
         if not self.text:
             return _NO_OFFSETS  # most layers of a row are empty: one array for them all, none kept per text
-        if self._kept is None or self._kept[0] is not self.text:
-            self._kept = (self.text, kept_offsets(self.text))
+        self._kept = (self.text, kept_offsets(self.text))
         return self._kept[1]
 
     def keyed(self) -> "tuple[str, Sequence[int]] | None":
@@ -78,11 +80,12 @@ class LayerText:
         return i - self.run_starts[r], self.run_where[r]
 
     def where(self, offset: int) -> tuple[str | None, str | None, int | None]:
-        """(unit, page, line) of the character at ``offset`` (or the last one before it)."""
-        got = self._run(offset)
-        if got is None:
+        """(unit, page, line) of the character at ``offset`` (or the last one before it).  :meth:`_run`'s
+        search without its column (the apparatus asks it of every reading: one call, not two)."""
+        starts, n = self.run_starts, len(self.text)
+        if not n or not starts:
             return None, None, None
-        unit, page, line, _ = got[1]
+        unit, page, line, _ = self.run_where[bisect_right(starts, offset if 0 <= offset < n else min(max(offset, 0), n - 1)) - 1]
         return unit, page, line
 
     def place(self, offset: int) -> tuple[str | None, str | None, int | None, int | None]:

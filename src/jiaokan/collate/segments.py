@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import attrgetter
 from typing import Iterator, Sequence
 
 from ..normalize import strip_ignorable
@@ -90,12 +92,12 @@ def _absence_kind(gaps: list[LayerGap], siglum: str) -> str:
     return "layer"
 
 
-def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerText],
+def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerText], present: list[str],
                    apps: list[App], gaps: list[LayerGap], ops: dict[str, list]) -> list[Segment]:
-    """The segments of ``row``/``layer``; ``texts``: every witness's layer text; ``ops``: base→witness edit scripts."""
+    """The segments of ``row``/``layer``; ``texts``: every witness's layer text; ``present``: the witnesses
+    whose text keeps a character, in order; ``ops``: base→witness edit scripts."""
     base = col.base
     a = texts[base].text
-    present = [s for s, lt in texts.items() if lt.kept()]
     others = [s for s in texts if s != base]
     if base not in present:
         # a layer the base lacks here: one entry, each witness reading its whole text
@@ -128,12 +130,14 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
     partners = [(s, match[s], len(texts[s].text)) for s in wit]
 
     out: list[Segment] = []
+    nowhere = {s: (0, 0) for s in absent}  # the spans of the witnesses without the layer: the same in every segment
     prev_k, prev_a = 0, 0
-    prev_b = {s: 0 for s in wit}
+    prev_b = {s: (0, 0) for s in wit}  # each witness's span in the interval before (the next starts at its end)
 
-    def plain_upto(k: int, a_to: int, b_to: dict[str, int]) -> None:
+    def plain_upto(k: int, a_to: int, b_to: dict[str, tuple[int, int]]) -> None:
+        """The plain text up to ``a_to`` in the base and to the start of ``b_to[s]`` in each witness."""
         if a_to > prev_a:
-            spans = {base: (prev_a, a_to), **{s: (prev_b[s], b_to[s]) for s in wit}, **{s: (0, 0) for s in absent}}
+            spans = {base: (prev_a, a_to), **{s: (prev_b[s][1], b_to[s][0]) for s in wit}, **nowhere}
             # text some witness lacks (a whole layer of this row) is an entry with an empty reading for it;
             # punctuation between two entries is nobody's text and stays plain
             typed = absent and k > prev_k
@@ -144,16 +148,15 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
         # each witness's span: from after the partner of the last base key before it to the partner of the first after
         spans_b = {s: (pt.offset(k0 - 1) + 1 if k0 > 0 else 0, pt.offset(k1) if k1 < n else blen)
                    for s, pt, blen in partners}
-        plain_upto(k0, a0, {s: sp[0] for s, sp in spans_b.items()})
+        plain_upto(k0, a0, spans_b)
         if carried:
             types = [x.type for x in carried]
             kind = strongest(types)
         else:
             kind = _untyped(a[a0:a1], {s: texts[s].text[sp[0]:sp[1]] for s, sp in spans_b.items()}, gaps, base)
-        out.append(Segment({base: (a0, a1), **spans_b, **{s: (0, 0) for s in absent}}, kind, carried, dict(absent)))
-        prev_k, prev_a = k1, a1
-        prev_b = {s: sp[1] for s, sp in spans_b.items()}
-    plain_upto(n, len(a), {s: len(texts[s].text) for s in wit})
+        out.append(Segment({base: (a0, a1), **spans_b, **nowhere}, kind, carried, dict(absent)))
+        prev_k, prev_a, prev_b = k1, a1, spans_b
+    plain_upto(n, len(a), {s: (blen, blen) for s, _, blen in partners})
     if _tiles(out, texts):
         return out
     # cannot happen if the edit scripts keep their contract; never write a file that loses text if it does
@@ -284,8 +287,14 @@ def _tiles(segs: list[Segment], texts: dict[str, LayerText]) -> bool:
     return True
 
 
-def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, LayerText], list[App], list[LayerGap], dict[str, list]]]:
-    """For every row and layer that some witness has: (row, layer, texts, entries, gaps, edit scripts)."""
+_TEXT = attrgetter("text")
+
+
+def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, LayerText], list[str], list[App],
+                                                      list[LayerGap], dict[str, list]]]:
+    """For every row and layer that some witness has: (row, layer, texts, the witnesses present (whose text
+    keeps a character: asked here to skip the others, so once, not again by :func:`layer_segments`), entries,
+    gaps, edit scripts)."""
     apps_by: dict[tuple[str, str], list[App]] = {}
     for ap in col.apps:
         apps_by.setdefault((ap.row, ap.layer), []).append(ap)
@@ -297,14 +306,17 @@ def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, Layer
         ops_by.setdefault((al.row, al.layer), {})[al.siglum] = al.ops
     for row in col.rows:
         by_witness = [(s, col.row_texts(row, s)) for s in col.witnesses]
-        had = {layer for _, texts in by_witness for layer, lt in texts.items() if lt.text}
+        had: set[str] = set()  # the layers some witness has text of (a look at each in C: 8 layers a witness)
+        for _, texts in by_witness:
+            had.update(compress(texts, map(_TEXT, texts.values())))
         for layer in col.layers:
             if layer not in had:
                 continue  # (most layers of a row: no witness has them)
             texts = {s: their[layer] for s, their in by_witness}
-            if not any(lt.kept() for lt in texts.values()):
+            present = [s for s, lt in texts.items() if lt.kept()]
+            if not present:
                 continue
-            yield (row.id, layer, texts, apps_by.get((row.id, layer), []), gaps_by.get((row.id, layer), []),
+            yield (row.id, layer, texts, present, apps_by.get((row.id, layer), []), gaps_by.get((row.id, layer), []),
                    ops_by.get((row.id, layer), {}))
 
 
@@ -319,7 +331,7 @@ def row_layer_segments(col: Collation) -> list[tuple[str, str, dict[str, LayerTe
     stamp = (id(col.apps), len(col.apps), id(col.gaps), len(col.gaps), len(col.alignments), len(col.rows))
     memo = col._segments
     if memo is None or memo[0] != stamp:
-        made = [(row, layer, texts, layer_segments(col, row, layer, texts, apps, gaps, ops))
-                for row, layer, texts, apps, gaps, ops in row_layer_inputs(col)]
+        made = [(row, layer, texts, layer_segments(col, row, layer, texts, present, apps, gaps, ops))
+                for row, layer, texts, present, apps, gaps, ops in row_layer_inputs(col)]
         memo = col._segments = (stamp, made)
     return memo[1]
