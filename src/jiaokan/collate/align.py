@@ -233,9 +233,16 @@ SWAP_MAX_JUMP = 2
 SLIDE_CAP = 8
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Op:
-    """One step of an alignment; see the module docstring for the contract."""
+    """One step of an alignment; see the module docstring for the contract.
+
+    A value: never change one (a collation hands one list of ops to every witness that reads a text alike).
+    Why not ``frozen=True``, which would say so: a frozen dataclass sets each field through
+    ``object.__setattr__``, and made an op four times as slow to make (1.1 µs, against 0.3), for the 73,000
+    ops of a whole-book build (``unsafe_hash``: hashed by its fields, as the frozen op was).
+    """
+
 
     kind: OpKind
     a0: int
