@@ -169,6 +169,7 @@ adversarial input (random binary strings, a text against its reverse).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from itertools import compress, tee
@@ -242,7 +243,6 @@ class Op:
     ``object.__setattr__``, and made an op four times as slow to make (1.1 µs, against 0.3), for the 73,000
     ops of a whole-book build (``unsafe_hash``: hashed by its fields, as the frozen op was).
     """
-
 
     kind: OpKind
     a0: int
@@ -743,12 +743,19 @@ def _anchor_blocks(
     return []
 
 
-def _grams(s: str, k: int) -> Iterable[str]:
-    """All k-grams of ``s`` in order, as a C-level iterator (nothing materialized)."""
+def _grams(s: str, k: int) -> list[str]:
+    """All k-grams of ``s`` in order, made in C: a regex's lookahead captures the k characters at every
+    place (where a slice object and a call of ``__getitem__`` were made for each)."""
     if k == 1:
-        return iter(s)
-    n = len(s) - k + 1
-    return map(s.__getitem__, map(slice, range(n), range(k, n + k)))
+        return list(s)
+    rx = _GRAM_RX.get(k)
+    if rx is None:
+        rx = _GRAM_RX[k] = re.compile(f"(?=(.{{{k}}}))", re.S)
+    return rx.findall(s)
+
+
+#: k → the pattern of :func:`_grams`
+_GRAM_RX: dict[int, re.Pattern[str]] = {}
 
 
 def _points_by_hash(short: str, long_: str, k: int, rare: bool = True) -> tuple[list[int], list[int]]:
@@ -764,26 +771,30 @@ def _points_by_hash(short: str, long_: str, k: int, rare: bool = True) -> tuple[
     are kept.
     """
     ns = len(short) - k + 1
-    # every k-gram of each side sliced once (C iterators into a list), then counted, matched and located by
+    # every k-gram of each side made once (in C, :func:`_grams`), then counted, matched and located by
     # C-level map/compress over those lists: where each step sliced the grams again and a Python loop
     # (comprehension) per gram chose the unique ones and paired them
-    gs = list(_grams(short, k))
+    gs = _grams(short, k)
     if ns > SAMPLE_TARGET:
         sampled = set(gs[:: -(-ns // SAMPLE_TARGET)])
         cs = Counter(filter(sampled.__contains__, gs))
     else:
         cs = Counter(gs)
-    gl = list(_grams(long_, k))
+    gl = _grams(long_, k)
     on_short = list(map(cs.__contains__, gl))
     hits = list(compress(range(len(gl)), on_short))
     hg = list(compress(gl, on_short))
     del gl, on_short
     cl = Counter(hg)
-    once = list(compress(cl, map((1).__eq__, cl.values())))  # once on the long side (every one is on the short)
-    chosen = set(compress(once, map((1).__eq__, map(cs.__getitem__, once))))  # ... and once on the short
+    # once on the long side (every one is on the short) ... and once on the short; each asked only when some
+    # k-gram is not (two texts that read alike repeat few of their 8-grams, often none)
+    once = cl if len(cl) == len(hg) else list(compress(cl, map((1).__eq__, cl.values())))
+    if ns <= SAMPLE_TARGET and len(cs) == ns:
+        chosen = set(once)
+    else:
+        chosen = set(compress(once, map((1).__eq__, map(cs.__getitem__, once))))
     if chosen:
-        in_s = list(map(chosen.__contains__, gs))
-        pos_s = dict(zip(compress(gs, in_s), compress(range(ns), in_s)))
+        pos_s = dict(zip(gs, range(ns)))  # a chosen k-gram's one place (the place of any other is not asked)
         in_l = list(map(chosen.__contains__, hg))
         return list(compress(hits, in_l)), list(map(pos_s.__getitem__, compress(hg, in_l)))
     if not rare:
