@@ -358,6 +358,9 @@ def align_texts(
         ka = list(map(key, map(a.__getitem__, pa)))
         kb = list(map(key, map(b.__getitem__, pb)))
         ops = align(ka, kb, **options)
+    if len(ops) == 1:  # one op (most alignments: the same keys): the whole of each string, or its point 0
+        op = ops[0]
+        return [Op(op.kind, 0, len(a) if op.a0 < op.a1 else 0, 0, len(b) if op.b0 < op.b1 else 0)]
     ra = _map_side(ops, pa, len(a), "a")
     rb = _map_side(ops, pb, len(b), "b")
     return [Op(op.kind, ra[t][0], ra[t][1], rb[t][0], rb[t][1]) for t, op in enumerate(ops)]
@@ -1181,8 +1184,6 @@ def _split_rotation(op: Op, A: str, B: str) -> list[Op]:
 def _map_side(ops: list[Op], pos: Sequence[int], length: int, side: str) -> list[tuple[int, int]]:
     """String ranges of every op on one side (see :func:`align_texts`)."""
     spans = [(op.a0, op.a1) for op in ops] if side == "a" else [(op.b0, op.b1) for op in ops]
-    if len(spans) == 1:  # one op (most alignments: the same keys): the whole string, or the point 0
-        return [(0, length)] if spans[0][0] < spans[0][1] else [(0, 0)]
     nonempty = [t for t, (k0, k1) in enumerate(spans) if k0 < k1]
     nonempty.sort(key=lambda t: spans[t][0])
     ranges: dict[int, list[int]] = {}
