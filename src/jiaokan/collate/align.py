@@ -169,6 +169,7 @@ adversarial input (random binary strings, a text against its reverse).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from itertools import compress, tee
@@ -233,9 +234,15 @@ SWAP_MAX_JUMP = 2
 SLIDE_CAP = 8
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Op:
-    """One step of an alignment; see the module docstring for the contract."""
+    """One step of an alignment; see the module docstring for the contract.
+
+    A value: never change one (a collation hands one list of ops to every witness that reads a text alike).
+    Why not ``frozen=True``, which would say so: a frozen dataclass sets each field through
+    ``object.__setattr__``, and made an op four times as slow to make (1.1 µs, against 0.3), for the 73,000
+    ops of a whole-book build (``unsafe_hash``: hashed by its fields, as the frozen op was).
+    """
 
     kind: OpKind
     a0: int
@@ -351,6 +358,9 @@ def align_texts(
         ka = list(map(key, map(a.__getitem__, pa)))
         kb = list(map(key, map(b.__getitem__, pb)))
         ops = align(ka, kb, **options)
+    if len(ops) == 1:  # one op (most alignments: the same keys): the whole of each string, or its point 0
+        op = ops[0]
+        return [Op(op.kind, 0, len(a) if op.a0 < op.a1 else 0, 0, len(b) if op.b0 < op.b1 else 0)]
     ra = _map_side(ops, pa, len(a), "a")
     rb = _map_side(ops, pb, len(b), "b")
     return [Op(op.kind, ra[t][0], ra[t][1], rb[t][0], rb[t][1]) for t, op in enumerate(ops)]
@@ -736,12 +746,19 @@ def _anchor_blocks(
     return []
 
 
-def _grams(s: str, k: int) -> Iterable[str]:
-    """All k-grams of ``s`` in order, as a C-level iterator (nothing materialized)."""
+def _grams(s: str, k: int) -> list[str]:
+    """All k-grams of ``s`` in order, made in C: a regex's lookahead captures the k characters at every
+    place (where a slice object and a call of ``__getitem__`` were made for each)."""
     if k == 1:
-        return iter(s)
-    n = len(s) - k + 1
-    return map(s.__getitem__, map(slice, range(n), range(k, n + k)))
+        return list(s)
+    rx = _GRAM_RX.get(k)
+    if rx is None:
+        rx = _GRAM_RX[k] = re.compile(f"(?=(.{{{k}}}))", re.S)
+    return rx.findall(s)
+
+
+#: k → the pattern of :func:`_grams`
+_GRAM_RX: dict[int, re.Pattern[str]] = {}
 
 
 def _points_by_hash(short: str, long_: str, k: int, rare: bool = True) -> tuple[list[int], list[int]]:
@@ -757,26 +774,30 @@ def _points_by_hash(short: str, long_: str, k: int, rare: bool = True) -> tuple[
     are kept.
     """
     ns = len(short) - k + 1
-    # every k-gram of each side sliced once (C iterators into a list), then counted, matched and located by
+    # every k-gram of each side made once (in C, :func:`_grams`), then counted, matched and located by
     # C-level map/compress over those lists: where each step sliced the grams again and a Python loop
     # (comprehension) per gram chose the unique ones and paired them
-    gs = list(_grams(short, k))
+    gs = _grams(short, k)
     if ns > SAMPLE_TARGET:
         sampled = set(gs[:: -(-ns // SAMPLE_TARGET)])
         cs = Counter(filter(sampled.__contains__, gs))
     else:
         cs = Counter(gs)
-    gl = list(_grams(long_, k))
+    gl = _grams(long_, k)
     on_short = list(map(cs.__contains__, gl))
     hits = list(compress(range(len(gl)), on_short))
     hg = list(compress(gl, on_short))
     del gl, on_short
     cl = Counter(hg)
-    once = list(compress(cl, map((1).__eq__, cl.values())))  # once on the long side (every one is on the short)
-    chosen = set(compress(once, map((1).__eq__, map(cs.__getitem__, once))))  # ... and once on the short
+    # once on the long side (every one is on the short) ... and once on the short; each asked only when some
+    # k-gram is not (two texts that read alike repeat few of their 8-grams, often none)
+    once = cl if len(cl) == len(hg) else list(compress(cl, map((1).__eq__, cl.values())))
+    if ns <= SAMPLE_TARGET and len(cs) == ns:
+        chosen = set(once)
+    else:
+        chosen = set(compress(once, map((1).__eq__, map(cs.__getitem__, once))))
     if chosen:
-        in_s = list(map(chosen.__contains__, gs))
-        pos_s = dict(zip(compress(gs, in_s), compress(range(ns), in_s)))
+        pos_s = dict(zip(gs, range(ns)))  # a chosen k-gram's one place (the place of any other is not asked)
         in_l = list(map(chosen.__contains__, hg))
         return list(compress(hits, in_l)), list(map(pos_s.__getitem__, compress(hg, in_l)))
     if not rare:
@@ -1163,8 +1184,6 @@ def _split_rotation(op: Op, A: str, B: str) -> list[Op]:
 def _map_side(ops: list[Op], pos: Sequence[int], length: int, side: str) -> list[tuple[int, int]]:
     """String ranges of every op on one side (see :func:`align_texts`)."""
     spans = [(op.a0, op.a1) for op in ops] if side == "a" else [(op.b0, op.b1) for op in ops]
-    if len(spans) == 1:  # one op (most alignments: the same keys): the whole string, or the point 0
-        return [(0, length)] if spans[0][0] < spans[0][1] else [(0, 0)]
     nonempty = [t for t, (k0, k1) in enumerate(spans) if k0 < k1]
     nonempty.sort(key=lambda t: spans[t][0])
     ranges: dict[int, list[int]] = {}

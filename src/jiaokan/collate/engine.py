@@ -118,13 +118,14 @@ def collate(
                                                   kept) if v.type not in ignore])
                 ops, vs = got
                 col.alignments.append(LayerAlignment(row.id, layer, s, ops))
-                vs = _drop_edges(col, row.id, layer, s, vs, len(texts[base].text), len(texts[s].text),
-                                 (row.id == first_row.get(s), row.id == last_row.get(s)),
-                                 (row.id == first_row.get(base), row.id == last_row.get(base)))
-                vs = _drop_lacunae(col, row.id, layer, s, vs, texts[base].gaps,
-                                   _lacuna_offsets(texts[s], borders[s].get(row.id)))
+                if vs:  # (most row layers read alike: nothing to drop, and nothing to ask the edges and gaps)
+                    vs = _drop_edges(col, row.id, layer, s, vs, len(texts[base].text), len(texts[s].text),
+                                     (row.id == first_row.get(s), row.id == last_row.get(s)),
+                                     (row.id == first_row.get(base), row.id == last_row.get(base)))
+                    vs = _drop_lacunae(col, row.id, layer, s, vs, texts[base].gaps,
+                                       _lacuna_offsets(texts[s], borders[s].get(row.id)))
                 wit_ops[s], wit_vars[s], wit_texts[s] = ops, vs, texts[s]
-            if wit_texts:
+            if any(wit_vars.values()):  # (an entry is made where a witness differs: most row layers, none)
                 col.apps.extend(merge_apps(row.id, layer, base, texts[base], wit_texts, wit_ops, wit_vars,
                                            is_ignorable, next_id))
     if "orthographic" not in ignore:  # forms no registry knows, read alike over the book (.learned)
