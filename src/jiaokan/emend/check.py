@@ -795,8 +795,9 @@ def _near_candidates(a: Anchor, note_offset: int, reading: str, al: Aligned) -> 
     n = len(region)
     scored = []
     for si in range(n):
-        for ei in range(si + 1, min(n, si + 2 * len(want)) + 1):
-            scored.append((_edits(keys[si:ei], want), n - ei, abs(ei - si - len(want)), si, ei))
+        last = min(n, si + 2 * len(want))
+        for ei, d in zip(range(si + 1, last + 1), _edits_each(keys[si:last], want)):
+            scored.append((d, n - ei, abs(ei - si - len(want)), si, ei))
     scored.sort()
     out: list[Anchor] = []
     for _d, _far, _len, si, ei in scored:
@@ -809,15 +810,20 @@ def _near_candidates(a: Anchor, note_offset: int, reading: str, al: Aligned) -> 
     return out
 
 
-def _edits(x: list[str], y: list[str]) -> int:
-    """Levenshtein distance of two key sequences."""
+def _edits_each(x: list[str], y: list[str]) -> list[int]:
+    """The Levenshtein distance to ``y`` of every prefix of ``x``: ``x[:1]``, ``x[:2]`` … ``x``.
+
+    One table: the row of ``x[:k]`` is the distance of that prefix (each span from one start was
+    given a table of its own, which made the rows of the shorter spans again)."""
     prev = list(range(len(y) + 1))
+    out: list[int] = []
     for i, cx in enumerate(x, 1):
         cur = [i]
         for j, cy in enumerate(y, 1):
             cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (cx != cy)))
         prev = cur
-    return prev[-1]
+        out.append(cur[-1])
+    return out
 
 
 def cites_zhushu(claim: Claim) -> bool:
