@@ -141,10 +141,28 @@ class Check:
 UNKNOWN_CHARS = frozenset("\ufffd□")
 _ENTITY = regex.compile(r"&[A-Za-z][A-Za-z0-9_]*;")
 _unknown_serial = count()
+#: :data:`UNKNOWN_CHARS` one by one, for :func:`_no_unknown`
+_UNKNOWN_EACH = tuple(sorted(UNKNOWN_CHARS))
+
+
+def _no_unknown(s: str) -> bool:
+    """``UNKNOWN_CHARS.isdisjoint(s)``: a search of ``s`` for each of them, in C at memory speed.
+
+    Why: ``isdisjoint`` makes a string of every character of ``s`` to look it up (35 ns a character,
+    100 times a search), and the 案 check asks it of every piece of the 篇 it keys, and of whole texts."""
+    for u in _UNKNOWN_EACH:
+        if u in s:
+            return False
+    return True
 #: Where the stand-ins of unresolved gaiji codes (:func:`_code_char`) and of unknown
 #: characters (:func:`_unknown_key`) live: private-use planes no text of the book uses.
 _CODE_BASE, _UNKNOWN_BASE, _PLANE = 0x100000, 0xF0000, 0xFFFD
 _FIRST_STAND_IN = chr(_UNKNOWN_BASE)
+#: a stand-in (every code point from :data:`_FIRST_STAND_IN` on), for :func:`plain`
+_STAND_IN = regex.compile(f"[{_FIRST_STAND_IN}-\U0010ffff]")
+#: Set between texts keyed together (:meth:`_Keyed.keys_of`): a noncharacter, kept and keyed as itself;
+#: a run of texts that holds it is keyed text by text instead.
+_SEP = "\uffff"
 
 
 def _unknown_key() -> str:
@@ -188,7 +206,7 @@ def _same_keys(xs: str, ys: str) -> bool:
     """``_same_key(x, y)`` for every pair of ``zip(xs, ys)`` (two texts of kept characters, of one length),
     decided on the whole strings in C where it can be: True when no character is one nobody could read
     and the texts are the same, or key alike one character each; False only where some pair may not agree."""
-    if len(xs) != len(ys) or not UNKNOWN_CHARS.isdisjoint(xs) or not UNKNOWN_CHARS.isdisjoint(ys):
+    if len(xs) != len(ys) or not _no_unknown(xs) or not _no_unknown(ys):
         return False
     return xs == ys or (one_key_each(xs) and one_key_each(ys) and keys_joined(xs) == keys_joined(ys))
 
@@ -204,7 +222,7 @@ def _k(s: str) -> str:
     if "&" in s:
         s = _ENTITY.sub(_entity_key, s)
     s = strip_ignorable(s)
-    if not UNKNOWN_CHARS.isdisjoint(s):  # each gets a key of its own, in order
+    if not _no_unknown(s):  # each gets a key of its own, in order
         return "".join(_key_of(ch) for ch in s)
     return keys_joined(s)  # the usual case: one str.translate, not a Python call per character
 
@@ -235,7 +253,7 @@ def has_unknown(s: str | None) -> bool:
     """Does ``s`` hold a character nobody could read (:data:`UNKNOWN_CHARS` or an unresolved gaiji entity)?"""
     if not s:
         return False
-    return any(ch in UNKNOWN_CHARS for ch in s) or any(resolve_gaiji(m.group(0)) is None for m in _ENTITY.finditer(s))
+    return not _no_unknown(s) or any(resolve_gaiji(m.group(0)) is None for m in _ENTITY.finditer(s))
 
 
 def _trim(s: str) -> str:
@@ -306,9 +324,30 @@ class _Keyed:
         if k is None:
             t = self.coded(p)
             k = _k(t)
-            if UNKNOWN_CHARS.isdisjoint(t):
+            if _no_unknown(t):
                 self._keys[id(p)] = k
         return k
+
+    def keys_of(self, pieces: list[Piece]) -> list[str]:
+        """:meth:`keys` of each of ``pieces``; those not yet made are keyed together, one :func:`_k` of their
+        texts joined by :data:`_SEP` then cut at it; a piece that holds a character nobody could read or
+        an entity is keyed alone, as :meth:`keys` does (its keys are fresh at every making).
+
+        Why: the running texts and the 注疏's keys ask for every piece of the 篇, a few thousand short
+        texts; keying them one call each was half the making of the running texts.  ``_k`` works
+        character by character (dropping, then keying each), so the keys of the joined texts are the
+        pieces' keys joined."""
+        made = self._keys
+        todo = [(p, self.coded(p)) for p in pieces if id(p) not in made]
+        joined = _SEP.join([t for _p, t in todo])
+        if "&" in joined or not _no_unknown(joined):  # (rare) those pieces are keyed alone, below
+            todo = [(p, t) for p, t in todo if "&" not in t and _no_unknown(t)]
+            joined = _SEP.join([t for _p, t in todo])
+        if len(todo) > 1 and joined.count(_SEP) == len(todo) - 1 and _k(_SEP) == _SEP:
+            parts = _k(joined).split(_SEP)
+            if len(parts) == len(todo):
+                made.update(zip([id(p) for p, _t in todo], parts))
+        return [made[id(p)] if id(p) in made else self.keys(p) for p in pieces]
 
 
 #: (the collation, what its keys were made from, its :class:`_Keyed`): the last collation checked
@@ -340,7 +379,7 @@ def _front_keys(front: Witness) -> str:
         return made
     texts = [coded_text(p) for u in front.units() for p in u.pieces]
     made = "".join(_k(t) for t in texts)
-    if all(UNKNOWN_CHARS.isdisjoint(t) for t in texts):
+    if all(_no_unknown(t) for t in texts):
         _FRONT.put(front, made)
     return made
 
@@ -401,16 +440,13 @@ class Aligned:
         """The keys of a witness's 经 and 注 in reading order, and where each piece starts in them."""
         done = self._keyed.running.get(siglum)
         if done is None:
-            out: list[str] = []
+            held = [(u, p) for u in self.units[siglum].values() for p in u.pieces if p.layer in ("jing", "zhu")]
+            out = self._keyed.keys_of([p for _u, p in held])
             starts: dict[str, int] = {}
             n = 0
-            for u in self.units[siglum].values():
-                for p in u.pieces:
-                    if p.layer in ("jing", "zhu"):
-                        starts[piece_key(u, p)] = n
-                        ks = self._keyed.keys(p)
-                        out.append(ks)
-                        n += len(ks)
+            for (u, p), ks in zip(held, out):
+                starts[piece_key(u, p)] = n
+                n += len(ks)
             done = self._keyed.running[siglum] = ("".join(out), starts)
         return done
 
@@ -423,8 +459,8 @@ class Aligned:
         done = self._keyed.main_keys.get((self.against, layer))
         if done is None:
             keep = {"jing", "zhu", layer}
-            done = self._keyed.main_keys[(self.against, layer)] = "".join(
-                self._keyed.keys(p) for u in self.units[self.against].values() for p in u.pieces if p.layer in keep)
+            done = self._keyed.main_keys[(self.against, layer)] = "".join(self._keyed.keys_of(
+                [p for u in self.units[self.against].values() for p in u.pieces if p.layer in keep]))
         return done
 
     def layer_of_unit(self, unit: str, layer: str) -> str:
@@ -493,7 +529,7 @@ def plain(s: str | None) -> str | None:
     """``s`` as a reader sees it: the stand-ins of unresolved gaiji codes back to U+FFFD."""
     if not s or max(s) < _FIRST_STAND_IN:  # (max in C: most texts hold no stand-in)
         return s
-    return "".join("\ufffd" if ord(ch) >= _UNKNOWN_BASE else ch for ch in s)
+    return _STAND_IN.sub("\ufffd", s)  # (a whole 篇's text may hold one: not a Python call per character)
 
 
 def _plain_check(ch: Check) -> Check:
@@ -759,8 +795,9 @@ def _near_candidates(a: Anchor, note_offset: int, reading: str, al: Aligned) -> 
     n = len(region)
     scored = []
     for si in range(n):
-        for ei in range(si + 1, min(n, si + 2 * len(want)) + 1):
-            scored.append((_edits(keys[si:ei], want), n - ei, abs(ei - si - len(want)), si, ei))
+        last = min(n, si + 2 * len(want))
+        for ei, d in zip(range(si + 1, last + 1), _edits_each(keys[si:last], want)):
+            scored.append((d, n - ei, abs(ei - si - len(want)), si, ei))
     scored.sort()
     out: list[Anchor] = []
     for _d, _far, _len, si, ei in scored:
@@ -773,15 +810,20 @@ def _near_candidates(a: Anchor, note_offset: int, reading: str, al: Aligned) -> 
     return out
 
 
-def _edits(x: list[str], y: list[str]) -> int:
-    """Levenshtein distance of two key sequences."""
+def _edits_each(x: list[str], y: list[str]) -> list[int]:
+    """The Levenshtein distance to ``y`` of every prefix of ``x``: ``x[:1]``, ``x[:2]`` … ``x``.
+
+    One table: the row of ``x[:k]`` is the distance of that prefix (each span from one start was
+    given a table of its own, which made the rows of the shorter spans again)."""
     prev = list(range(len(y) + 1))
+    out: list[int] = []
     for i, cx in enumerate(x, 1):
         cur = [i]
         for j, cy in enumerate(y, 1):
             cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (cx != cy)))
         prev = cur
-    return prev[-1]
+        out.append(cur[-1])
+    return out
 
 
 def cites_zhushu(claim: Claim) -> bool:
@@ -1430,24 +1472,26 @@ def _make_chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tu
     # the whole text at once in C (str.translate) where every character keys to one character (the
     # usual case); a character per Python call only where one keys to none or several, or nobody
     # could read it.  The characters are one string where every piece took the first way (a list of
-    # one-character strings indexes and joins alike, at a Python object per character).
+    # one-character strings indexes and joins alike, at a Python object per character).  Both ways work
+    # character by character: where the whole text takes the first, it is taken at once.
+    texts = [al._keyed.coded(p) for u in al.units.get(siglum, {}).values() for p in u.pieces if p.layer in layers]
+    whole = strip_ignorable("".join(texts))
+    if _no_unknown(whole) and one_key_each(whole):
+        return keys_joined(whole), plain(whole) or whole
     keys: list[str] = []
     chars: list[str | list[str]] = []  # per piece: its characters, as a string or as a list
-    for u in al.units.get(siglum, {}).values():
-        for p in u.pieces:
-            if p.layer not in layers:
-                continue
-            text = strip_ignorable(al._keyed.coded(p))
-            if UNKNOWN_CHARS.isdisjoint(text) and one_key_each(text):
-                keys.append(keys_joined(text))
-                chars.append(plain(text) or text)
-                continue
-            each: list[str] = []
-            for ch in text:
-                k = _key_of(ch)
-                keys.append(k)
-                each.extend([plain(ch) or ch] + [""] * (len(k) - 1))
-            chars.append(each)
+    for coded in texts:
+        text = strip_ignorable(coded)
+        if _no_unknown(text) and one_key_each(text):
+            keys.append(keys_joined(text))
+            chars.append(plain(text) or text)
+            continue
+        each: list[str] = []
+        for ch in text:
+            k = _key_of(ch)
+            keys.append(k)
+            each.extend([plain(ch) or ch] + [""] * (len(k) - 1))
+        chars.append(each)
     strings = [x for x in chars if isinstance(x, str)]
     if len(strings) == len(chars):
         return "".join(keys), "".join(strings)
