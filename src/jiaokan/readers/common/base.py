@@ -371,7 +371,9 @@ class WitnessBuilder:
         if resp is None:
             resp = DEFAULT_RESP.get(layer)
         assert self._unit is not None
-        p = Piece(layer=layer, content=[], loc=self.loc(), resp=resp, subtype=subtype, cert=cert)
+        # (the fields by position, and the location as :meth:`loc` gives it, without the call: a piece is opened
+        # for every passage and every note of the book)
+        p = Piece(layer, [], self.source.loc(self.line_no, self.page), resp, subtype, cert)
         # counted as they open, not by scanning the unit: a unit of 10^5 pieces (one line of
         # a file repeated into a single line) would make reading quadratic
         k = self._unit_layers[layer] = self._unit_layers.get(layer, 0) + 1
@@ -418,9 +420,11 @@ class WitnessBuilder:
         """Source characters; a held code point among them (:data:`~jiaokan.model.HELD_RE`) becomes a marker."""
         if not s:
             return
-        self._flush()
+        if self._pending:  # (asked here: most runs have no break before them, and the call cost more than the test)
+            self._flush()
         if not has_held(s):  # the usual case: one run of text, no splitting
-            target = self._target()
+            piece = self._piece  # (the open piece's content, as _target gives it, without the call)
+            target = piece.content if piece is not None and self._note is None else self._target()
             if target and isinstance(target[-1], Text):
                 target[-1].text += s
             else:
@@ -437,7 +441,8 @@ class WitnessBuilder:
                 target.append(Text(run))
 
     def label(self, s: str) -> None:
-        self._flush()
+        if self._pending:
+            self._flush()
         if not has_held(s):  # the usual case, as in :meth:`text`: one label, without splitting (a generator and a regex)
             if s:
                 self._target().append(Label(s))
