@@ -470,10 +470,12 @@ class Flat:
     lines: list[PrintedLine]
     gaiji: dict[str, str]
     markup: bytearray
+    #: where each line ends (the next one's start; the text's end for the last): the layerers walk the lines
+    #: with ``zip(starts, ends)``, not a :meth:`line_range` call a line
+    ends: list[int]
 
     def line_range(self, i: int) -> tuple[int, int]:
-        end = self.starts[i + 1] if i + 1 < len(self.starts) else len(self.text)
-        return self.starts[i], end
+        return self.starts[i], self.ends[i]
 
     def reading(self, start: int, end: int, text: str | None = None) -> str:
         """Text in ``[start, end)`` without bracket markup, placeholders kept.
@@ -535,7 +537,7 @@ def flatten(lines: list[PrintedLine]) -> Flat:
         parts.append(body)
         pos += len(body)
     text = "".join(parts)
-    return Flat(text, starts, lines, gaiji, bytearray(len(text)))
+    return Flat(text, starts, lines, gaiji, bytearray(len(text)), starts[1:] + [len(text)])
 
 
 @dataclass(slots=True)
@@ -565,8 +567,7 @@ def find_groups(flat: Flat, b: WitnessBuilder, path: str) -> list[Group]:
     groups: list[Group] = []
     text = flat.text
     last = len(flat.lines) - 1
-    ends = flat.starts[1:] + [len(text)]  # each line's end, as :meth:`Flat.line_range` gives it (not a call a line)
-    for i, (pl, start, end) in enumerate(zip(flat.lines, flat.starts, ends)):
+    for i, (pl, start, end) in enumerate(zip(flat.lines, flat.starts, flat.ends)):
         opened: int | None = None
         for m in _BRACKET_RE.finditer(text, start, end):  # only the bracket characters, found in C
             k = m.start()
