@@ -155,8 +155,14 @@ class _Scanner:
         self.tab_warned = False
 
     def run(self) -> MandokuDoc:
+        text_line = self._text_line
         for n, raw in enumerate(self.src.lines, 1):
-            self._line(n, raw)
+            # most lines are text (no drawer open, no '#', ':', TAB or heading star): split at once, as
+            # :meth:`_line` would after asking the same, without its call
+            if self.drawer is None and ":" not in raw and "\t" not in raw and not raw.startswith(("#", "*")):
+                text_line(n, raw, 0)
+            else:
+                self._line(n, raw)
         self._cut_mid_line()
         if self.drawer is not None:
             name, opened = self.drawer
