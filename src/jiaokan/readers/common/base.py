@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from itertools import accumulate
+from operator import attrgetter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
@@ -48,6 +49,8 @@ from ...model import (
 
 
 GaijiResolver = Callable[[str], "str | None"]
+
+_CONTENT = attrgetter("content")
 
 
 class ReaderError(InputError):
@@ -274,6 +277,8 @@ class WitnessBuilder:
         self._unit_layers: dict[str, int] = {}  # pieces per layer in the open unit (for their ids, in O(1))
         self._piece: Piece | None = None
         self._note: Note | None = None
+        #: the pieces a note was opened in, in order (:meth:`finish` numbers their notes; most pieces hold none)
+        self._noted: list[Piece] = []
         self._unit_count = 0
         prefix = re.sub(r"[^A-Za-z0-9_.-]", "", f"{meta.siglum}{meta.juan}") or "W"
         if not re.match(r"[A-Za-z_]", prefix):
@@ -517,6 +522,8 @@ class WitnessBuilder:
         self._flush()
         n = Note(content=[], loc=self.loc(), layer=layer, resp=resp)
         self._piece.content.append(n)
+        if not self._noted or self._noted[-1] is not self._piece:
+            self._noted.append(self._piece)
         self._note = n
         return n
 
@@ -540,20 +547,21 @@ class WitnessBuilder:
             self._pending = []
         self.close_unit()
         assign_columns(self.witness)
-        # drop empty pieces/units a reader may have opened defensively
+        # drop empty pieces/units a reader may have opened defensively (a unit's list made anew only when it
+        # holds one: asked in C)
         for d in self.witness.divs:
             for u in d.units:
-                u.pieces = [p for p in u.pieces if p.content]
+                if not all(map(_CONTENT, u.pieces)):
+                    u.pieces = [p for p in u.pieces if p.content]
             d.units = [u for u in d.units if u.pieces]
-            for u in d.units:
-                for p in u.pieces:
-                    if Note not in map(type, p.content):  # (asked in C: most pieces hold no note)
-                        continue
-                    k = 0
-                    for node in p.content:
-                        if isinstance(node, Note):
-                            k += 1
-                            node.id = f"{p.id}.an{k}"
+        # the notes numbered in each piece that holds any: only the pieces a note was opened in are asked, not
+        # every piece of the witness (a note is only ever made there, and a piece with one is not empty)
+        for p in self._noted:
+            k = 0
+            for node in p.content:
+                if isinstance(node, Note):
+                    k += 1
+                    node.id = f"{p.id}.an{k}"
         return self.witness
 
 
