@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from itertools import accumulate
+from operator import attrgetter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
@@ -48,6 +49,8 @@ from ...model import (
 
 
 GaijiResolver = Callable[[str], "str | None"]
+
+_CONTENT = attrgetter("content")
 
 
 class ReaderError(InputError):
@@ -274,6 +277,8 @@ class WitnessBuilder:
         self._unit_layers: dict[str, int] = {}  # pieces per layer in the open unit (for their ids, in O(1))
         self._piece: Piece | None = None
         self._note: Note | None = None
+        #: the pieces a note was opened in, in order (:meth:`finish` numbers their notes; most pieces hold none)
+        self._noted: list[Piece] = []
         self._unit_count = 0
         prefix = re.sub(r"[^A-Za-z0-9_.-]", "", f"{meta.siglum}{meta.juan}") or "W"
         if not re.match(r"[A-Za-z_]", prefix):
@@ -371,7 +376,9 @@ class WitnessBuilder:
         if resp is None:
             resp = DEFAULT_RESP.get(layer)
         assert self._unit is not None
-        p = Piece(layer=layer, content=[], loc=self.loc(), resp=resp, subtype=subtype, cert=cert)
+        # (the fields by position, and the location as :meth:`loc` gives it, without the call: a piece is opened
+        # for every passage and every note of the book)
+        p = Piece(layer, [], self.source.loc(self.line_no, self.page), resp, subtype, cert)
         # counted as they open, not by scanning the unit: a unit of 10^5 pieces (one line of
         # a file repeated into a single line) would make reading quadratic
         k = self._unit_layers[layer] = self._unit_layers.get(layer, 0) + 1
@@ -418,9 +425,11 @@ class WitnessBuilder:
         """Source characters; a held code point among them (:data:`~jiaokan.model.HELD_RE`) becomes a marker."""
         if not s:
             return
-        self._flush()
+        if self._pending:  # (asked here: most runs have no break before them, and the call cost more than the test)
+            self._flush()
         if not has_held(s):  # the usual case: one run of text, no splitting
-            target = self._target()
+            piece = self._piece  # (the open piece's content, as _target gives it, without the call)
+            target = piece.content if piece is not None and self._note is None else self._target()
             if target and isinstance(target[-1], Text):
                 target[-1].text += s
             else:
@@ -437,7 +446,8 @@ class WitnessBuilder:
                 target.append(Text(run))
 
     def label(self, s: str) -> None:
-        self._flush()
+        if self._pending:
+            self._flush()
         if not has_held(s):  # the usual case, as in :meth:`text`: one label, without splitting (a generator and a regex)
             if s:
                 self._target().append(Label(s))
@@ -512,6 +522,8 @@ class WitnessBuilder:
         self._flush()
         n = Note(content=[], loc=self.loc(), layer=layer, resp=resp)
         self._piece.content.append(n)
+        if not self._noted or self._noted[-1] is not self._piece:
+            self._noted.append(self._piece)
         self._note = n
         return n
 
@@ -535,20 +547,21 @@ class WitnessBuilder:
             self._pending = []
         self.close_unit()
         assign_columns(self.witness)
-        # drop empty pieces/units a reader may have opened defensively
+        # drop empty pieces/units a reader may have opened defensively (a unit's list made anew only when it
+        # holds one: asked in C)
         for d in self.witness.divs:
             for u in d.units:
-                u.pieces = [p for p in u.pieces if p.content]
+                if not all(map(_CONTENT, u.pieces)):
+                    u.pieces = [p for p in u.pieces if p.content]
             d.units = [u for u in d.units if u.pieces]
-            for u in d.units:
-                for p in u.pieces:
-                    if Note not in map(type, p.content):  # (asked in C: most pieces hold no note)
-                        continue
-                    k = 0
-                    for node in p.content:
-                        if isinstance(node, Note):
-                            k += 1
-                            node.id = f"{p.id}.an{k}"
+        # the notes numbered in each piece that holds any: only the pieces a note was opened in are asked, not
+        # every piece of the witness (a note is only ever made there, and a piece with one is not empty)
+        for p in self._noted:
+            k = 0
+            for node in p.content:
+                if isinstance(node, Note):
+                    k += 1
+                    node.id = f"{p.id}.an{k}"
         return self.witness
 
 

@@ -340,8 +340,7 @@ class ZhushuLayerer:
         runs: list[Run] = []
         groups = self.groups
         gi = 0
-        for i in range(stop):
-            start, end = self.flat.line_range(i)
+        for i, start, end in zip(range(stop), self.flat.starts, self.flat.ends):
             if i in kinds:
                 runs.append(Run("para", start, end, i))
                 while gi < len(groups) and groups[gi].line <= i:

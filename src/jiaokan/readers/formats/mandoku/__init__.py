@@ -199,8 +199,7 @@ class SbckLayerer:
         self.folded = fold(flat.text)
 
     def run(self) -> list[Seg]:
-        for i, pl in enumerate(self.flat.lines):
-            start, end = self.flat.line_range(i)
+        for i, (pl, start, end) in enumerate(zip(self.flat.lines, self.flat.starts, self.flat.ends)):
             if pl.after_lacuna:
                 self.layer = None  # nothing joins across a lost page
             continues_note = self.layer == "zhu" and pl.body.startswith("(")

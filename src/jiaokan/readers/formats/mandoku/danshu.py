@@ -114,14 +114,15 @@ def stretches(flat: Flat, body_lines: list[int]) -> list[Stretch]:
     """The stretches of the body lines (indexes into ``flat.lines``, runs of consecutive lines)."""
     text = flat.text
     runs: list[tuple[int, int]] = []
+    first, past = flat.starts, flat.ends  # each line's start and end
     for i in body_lines:
-        s, e = flat.line_range(i)
+        s, e = first[i], past[i]
         if runs and runs[-1][1] == s:
             runs[-1] = (runs[-1][0], e)
         else:
             runs.append((s, e))
     out: list[Stretch] = []
-    line_starts = sorted({flat.line_range(i)[0] for i in body_lines})
+    line_starts = sorted({first[i] for i in body_lines})
     at_line_starts = set(line_starts)
     for r0, r1 in runs:
         starts: list[Stretch] = []
@@ -305,8 +306,7 @@ class MandokuDanshuReader(MandokuReader):
         chapter_div = ("chapter", b.meta.juan or None, b.meta.chapter or None)
         segs.append(Seg(0, 0, None, div=("front", None, None) if preface else chapter_div))
         in_front = preface
-        for i, pl in enumerate(flat.lines):
-            s, e = flat.line_range(i)
+        for i, (pl, s, e) in enumerate(zip(flat.lines, flat.starts, flat.ends)):
             if in_front and heading_in(flat, i) is not None:
                 in_front = False
                 segs.append(Seg(s, s, None, div=chapter_div))

@@ -155,8 +155,14 @@ class _Scanner:
         self.tab_warned = False
 
     def run(self) -> MandokuDoc:
+        text_line = self._text_line
         for n, raw in enumerate(self.src.lines, 1):
-            self._line(n, raw)
+            # most lines are text (no drawer open, no '#', ':', TAB or heading star): split at once, as
+            # :meth:`_line` would after asking the same, without its call
+            if self.drawer is None and ":" not in raw and "\t" not in raw and not raw.startswith(("#", "*")):
+                text_line(n, raw, 0)
+            else:
+                self._line(n, raw)
         self._cut_mid_line()
         if self.drawer is not None:
             name, opened = self.drawer
@@ -302,12 +308,16 @@ def strip_markup(src: SourceText) -> str:
 # Title lines and metadata
 
 
+def _juan_near_start(body: str) -> bool:
+    """Could ``body`` be a 卷 title?  The 卷 comes after a title of at most 12 characters: a text line has
+    none there, asked in C."""
+    head = body[:13]
+    return "卷" in head or "巻" in head
+
+
 def juan_title(body: str) -> re.Match[str] | None:
     """A 卷 title line (``儀禮卷第五``, ``儀禮注疏卷五考證``), or None."""
-    head = body[:13]  # the 卷 comes after a title of at most 12 characters: a text line has none there, asked in C
-    if "卷" not in head and "巻" not in head:
-        return None
-    return JUAN_TITLE_RE.match(body)
+    return JUAN_TITLE_RE.match(body) if _juan_near_start(body) else None
 
 
 def pian_of(body: str) -> str | None:
@@ -324,11 +334,12 @@ def paratext_kind(body: str) -> str | None:
     """
     if SIKU_RE.match(body):
         return "collection"
-    head, bracket, rest = body.partition("(")
-    if bracket and juan_title(head) and COUNT_RE.match(rest.rstrip(")").replace("/", "").replace(" ", "")):
-        return "title"  # the closing title with the 卷's count: ``儀禮卷第一(經一千八百九十八字/注三千六百二字)``
-    if m := juan_title(body):
-        return "kaozheng" if m.group("kz") else "title"
+    if _juan_near_start(body):  # (asked once: every line of a file comes here, and most are text with no 卷 there)
+        head, bracket, rest = body.partition("(")
+        if bracket and juan_title(head) and COUNT_RE.match(rest.rstrip(")").replace("/", "").replace(" ", "")):
+            return "title"  # the closing title with the 卷's count: ``儀禮卷第一(經一千八百九十八字/注三千六百二字)``
+        if m := juan_title(body):
+            return "kaozheng" if m.group("kz") else "title"
     if pian_of(body):
         return "pian"
     if RESP_LINE_RE.match(body):
@@ -465,10 +476,12 @@ class Flat:
     lines: list[PrintedLine]
     gaiji: dict[str, str]
     markup: bytearray
+    #: where each line ends (the next one's start; the text's end for the last): the layerers walk the lines
+    #: with ``zip(starts, ends)``, not a :meth:`line_range` call a line
+    ends: list[int]
 
     def line_range(self, i: int) -> tuple[int, int]:
-        end = self.starts[i + 1] if i + 1 < len(self.starts) else len(self.text)
-        return self.starts[i], end
+        return self.starts[i], self.ends[i]
 
     def reading(self, start: int, end: int, text: str | None = None) -> str:
         """Text in ``[start, end)`` without bracket markup, placeholders kept.
@@ -530,7 +543,7 @@ def flatten(lines: list[PrintedLine]) -> Flat:
         parts.append(body)
         pos += len(body)
     text = "".join(parts)
-    return Flat(text, starts, lines, gaiji, bytearray(len(text)))
+    return Flat(text, starts, lines, gaiji, bytearray(len(text)), starts[1:] + [len(text)])
 
 
 @dataclass(slots=True)
@@ -560,8 +573,7 @@ def find_groups(flat: Flat, b: WitnessBuilder, path: str) -> list[Group]:
     groups: list[Group] = []
     text = flat.text
     last = len(flat.lines) - 1
-    for i, pl in enumerate(flat.lines):
-        start, end = flat.line_range(i)
+    for i, (pl, start, end) in enumerate(zip(flat.lines, flat.starts, flat.ends)):
         opened: int | None = None
         for m in _BRACKET_RE.finditer(text, start, end):  # only the bracket characters, found in C
             k = m.start()
@@ -646,9 +658,10 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
         if seg.layer is not None:
             b.piece(seg.layer, resp=seg.resp or DEFAULT_RESP.get(seg.layer), subtype=seg.subtype,
                     cert=seg.cert, new_unit=seg.new_unit)
+        in_piece = b.current is not None  # (no piece opens before the next segment: asked once, not a chunk)
         pos, end = seg.start, seg.end
         while pos < end:
-            stop = min(end, nxt) if nxt > pos else end
+            stop = end if end < nxt or nxt <= pos else nxt  # (min(end, nxt) past pos, without the call)
             # (most chunks hold no bracket markup: sliced here, without the call :meth:`Flat.reading` makes)
             chunk = text[pos:stop] if markup.find(1, pos, stop) < 0 else flat.reading(pos, stop)
             if seg.label:
@@ -656,7 +669,7 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
                     b.label(chunk)
             elif marks and (k := bisect_left(marks, pos)) < len(marks) and marks[k] < stop:
                 _emit_text(b, chunk, flat.gaiji)
-            elif b.current is not None or chunk.strip():  # (as _emit_text does with a chunk that holds none)
+            elif in_piece or chunk.strip():  # (as _emit_text does with a chunk that holds none)
                 b.text(chunk)
             pos = stop
             if pos < end and nxt <= pos:
