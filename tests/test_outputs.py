@@ -55,6 +55,36 @@ def test_a_failing_check_leaves_the_old_file_and_no_temporary(tmp_path):
     assert target.read_bytes() == b"old" and not _leftovers(tmp_path)
 
 
+def test_a_file_that_already_holds_the_bytes_is_left_as_it_is(tmp_path):
+    """A rebuild into the same folder does not replace what it would write again (the same file, its
+    time of modification kept), but the check is still asked, and a different file, a shorter or longer
+    one, or a symbolic link in the target's place are replaced as ever."""
+    target = tmp_path / "x.xml"
+    atomic_write_bytes(target, b"same")
+    os.utime(target, ns=(1, 1))
+    before = target.stat()
+    heard: list[tuple[Path, int]] = []
+    was = jio.listen(lambda path, size: heard.append((path, size)))
+    try:
+        atomic_write_bytes(target, b"same")
+    finally:
+        jio.listen(was)
+    after = target.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, 1) and heard == [(target, 4)]
+    with pytest.raises(InvalidOutput):  # the same bytes, invalid: refused all the same
+        atomic_write_bytes(target, b"same", check=lambda data: ["bad"])
+    for data in (b"sama", b"sam", b"same!"):
+        os.utime(target, ns=(1, 1))
+        atomic_write_bytes(target, data)
+        assert target.read_bytes() == data and target.stat().st_mtime_ns != 1
+    other = tmp_path / "other.xml"
+    other.write_bytes(b"linked")
+    link = tmp_path / "link.xml"
+    link.symlink_to(other)
+    atomic_write_bytes(link, b"linked")
+    assert not link.is_symlink() and link.read_bytes() == b"linked" and not _leftovers(tmp_path)
+
+
 _REAL_FDOPEN = os.fdopen
 
 
