@@ -430,22 +430,34 @@ def _fill(out: list[str], content: list[Inline], resp: _RespTable) -> bool:
     Returns whether a text run of ``content`` itself is not empty (the text of a note, a label or a
     gaiji is theirs): found on the way, where :func:`_bare` would walk each piece again."""
     add = out.append
+    text, value = M.text, M.value
     own = False
     for node in content:
-        if type(node) is Text:  # the two kinds of most nodes first, by their exact type
+        kind = type(node)  # the kinds of most nodes first, by their exact type; M.element's markup, written out
+        if kind is Text:
             if node.text:
                 own = True
-                add(M.text(node.text))
-        elif type(node) is LineBreak and type(node.n) is int:
-            add(f'<lb n="{node.n}"/>')  # (M.element's, with nothing to escape)
+                add(text(node.text))
+        elif kind is LineBreak and type(node.n) is int:
+            add(f'<lb n="{node.n}"/>')  # (nothing to escape)
+        elif kind is Label:
+            add(f"<label>{text(node.text)}</label>" if node.text else "<label/>")
+        elif kind is PageBreak:
+            facs = resp.surface(node.facs)
+            add("".join(("<pb", "" if node.n is None else f' n="{value(node.n)}"',
+                         "" if facs is None else f' facs="{value(facs)}"',
+                         "" if node.edition is None else f' ed="{value(node.edition)}"', "/>")))
+        elif kind is Gaiji:
+            ref = value("#" + node.code)
+            add(f'<g ref="{ref}">{text(node.char)}</g>' if node.char else f'<g ref="{ref}"/>')
         elif isinstance(node, Text):
             if node.text:
                 own = True
-                add(M.text(node.text))
+                add(text(node.text))
         elif isinstance(node, Label):
-            add(f"<label>{M.text(node.text)}</label>" if node.text else "<label/>")  # (M.element's, no attributes)
+            add(f"<label>{text(node.text)}</label>" if node.text else "<label/>")
         elif isinstance(node, Gaiji):
-            add(M.element("g", M.text(node.char) if node.char else "", ref="#" + node.code))
+            add(M.element("g", text(node.char) if node.char else "", ref="#" + node.code))
         elif isinstance(node, PageBreak):
             add(M.element("pb", n=node.n, facs=resp.surface(node.facs), ed=node.edition))
         elif isinstance(node, LineBreak):
