@@ -433,21 +433,19 @@ def _fill(out: list[str], content: list[Inline], resp: _RespTable) -> bool:
     text, value = M.text, M.value
     own = False
     for node in content:
-        kind = type(node)  # the kinds of most nodes first, by their exact type; M.element's markup, written out
-        if kind is Text:
+        if type(node) is Text:  # the kinds of most nodes first, by their exact type; M.element's markup, written out
             if node.text:
                 own = True
                 add(text(node.text))
-        elif kind is LineBreak and type(node.n) is int:
+        elif type(node) is LineBreak and type(node.n) is int:
             add(f'<lb n="{node.n}"/>')  # (nothing to escape)
-        elif kind is Label:
+        elif type(node) is Label:
             add(f"<label>{text(node.text)}</label>" if node.text else "<label/>")
-        elif kind is PageBreak:
+        elif type(node) is PageBreak:
             facs = resp.surface(node.facs)
-            add("".join(("<pb", "" if node.n is None else f' n="{value(node.n)}"',
-                         "" if facs is None else f' facs="{value(facs)}"',
+            add("".join((f'<pb n="{value(node.n)}"', "" if facs is None else f' facs="{value(facs)}"',
                          "" if node.edition is None else f' ed="{value(node.edition)}"', "/>")))
-        elif kind is Gaiji:
+        elif type(node) is Gaiji:
             ref = value("#" + node.code)
             add(f'<g ref="{ref}">{text(node.char)}</g>' if node.char else f'<g ref="{ref}"/>')
         elif isinstance(node, Text):
