@@ -83,14 +83,11 @@ def atomic_write_bytes(path: str | Path, data: bytes, check: Check | None = None
         if _written is not None:
             _written(path, len(data))
         return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(str(exc.filename or path), _reason(exc)) from None
     # the temporary file's name is known before it exists, so an interrupt at any moment (even inside the call
     # that makes it) leaves nothing behind: ``tempfile.mkstemp`` named it only on return, and a Ctrl-C just then
     # left a ``.NAME.….tmp`` in the output (a flaky test showed it)
     tmp = ""
+    made = False
     try:
         while True:  # a name of this process's own; O_EXCL: never another's file (a dead process's, same pid)
             tmp = os.path.join(path.parent, f".{path.name}.{os.getpid()}.{next(_serial)}.tmp")
@@ -99,6 +96,14 @@ def atomic_write_bytes(path: str | Path, data: bytes, check: Check | None = None
                 break
             except FileExistsError:
                 continue
+            except (FileNotFoundError, NotADirectoryError):
+                # the folder made only when it is not there: asked before every file, it cost as much again as
+                # the file (a build writes 643 into a dozen folders)
+                if made:
+                    raise
+                tmp = ""
+                _make_folder(path)
+                made = True
         with os.fdopen(fd, "wb") as fh:  # a full disk says so at the write or the close (flush)
             fh.write(data)
         _refuse_invalid(path, data, check)
@@ -116,6 +121,14 @@ def atomic_write_bytes(path: str | Path, data: bytes, check: Check | None = None
         raise
     if _written is not None:
         _written(path, len(data))
+
+
+def _make_folder(path: Path) -> None:
+    """Make the folder of ``path`` and those above it; an :class:`OutputError` naming what is in the way."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(str(exc.filename or path), _reason(exc)) from None
 
 
 def _refuse_invalid(path: Path, data: bytes, check: Check | None) -> None:
