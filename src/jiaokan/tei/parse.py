@@ -29,7 +29,8 @@ def xml_parser(collect_ids: bool = True) -> etree.XMLParser:
     meets them, and a repeated one is no syntax error; for markup jiaokan made and checks against its
     profile before anything else reads it (:func:`jiaokan.tei.markup.fragment`), where the profile's
     ``xml:id`` (of type ``ID``) makes the check refuse a repeated one instead, and the table is made
-    once by the check.  Why: the parser's table took a fifth of the time of parsing a witness.
+    once by the check.  Why: the parser's table took a fifth of the time of parsing a witness; the
+    check's, made instead, takes less (0.01 s a book in all).
     """
     return etree.XMLParser(
         resolve_entities=False,

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from copy import deepcopy
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -53,7 +52,7 @@ from ..model import (
 from ..normalize.gaiji import ParallelResolution, parallel_resolution
 from . import markup as M
 from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
-from .header import AUTHORITY, app_info, availability, fixed
+from .header import AUTHORITY, app_info, availability, copy_element, fixed
 
 __all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes", "unit_targets", "char_entry"]
 
@@ -320,7 +319,7 @@ def char_entry(code: str, char: str | None) -> etree._Element:
     entry = _CHAR_ENTRIES.get(key)
     if entry is None:
         entry = _CHAR_ENTRIES[key] = _char_entry(code, char, learned)
-    return deepcopy(entry)
+    return copy_element(entry)
 
 
 #: :func:`char_entry`'s entries, by what decides them.
