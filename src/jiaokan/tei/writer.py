@@ -380,17 +380,16 @@ def _div(d: Div, resp: _RespTable, out: list[str]) -> list[int]:
     first = True
     i = -1  # the piece's index in the div
     for u in d.units:
-        has_jing = u.jing is not None
-        n = f' n="{value(u.id)}"'  # (the unit's attributes once, not per piece)
-        corresp = f' corresp="{value("#" + u.id)}"' if has_jing else ""
+        uid = value(u.id)  # (the unit's attributes once, not per piece)
+        n = f' n="{uid}"'
+        jing_id = f' xml:id="{uid}"'
+        corresp = f' corresp="#{uid}"' if u.jing is not None else ""
         for p in u.pieces:
             layer = p.layer
             as_head = first and layer == "paratext" and p.subtype == "head"
             if not as_head:
                 first = False
-            is_jing = layer == "jing"
             tag = "head" if as_head else "ab"
-            xml_id = u.id if is_jing else p.id
             head = opening.get(key := (tag, layer, p.subtype))
             if head is None:
                 head = opening[key] = (f'<{tag} type="{value(layer)}"'
@@ -402,8 +401,9 @@ def _div(d: Div, resp: _RespTable, out: list[str]) -> list[int]:
                     "" if who is None else f' resp="{value(who)}"',
                     "" if p.cert is None else f' cert="{value(p.cert)}"',
                     "" if p.source is None else f' source="{value(p.source)}"'))
-            out.append("".join((head, n, mid, "" if xml_id is None else f' xml:id="{value(xml_id)}"',
-                                "" if is_jing else corresp, ">")))
+            # a 经 passage has the unit's id; any other piece its own, and points to the unit's 经 passage
+            ids = jing_id if layer == "jing" else corresp if p.id is None else f' xml:id="{value(p.id)}"{corresp}'
+            out.append(f"{head}{n}{mid}{ids}>")
             own = _fill(out, p.content, resp)
             out.append(f"</{tag}>")
             i += 1
