@@ -74,15 +74,17 @@ def atomic_write_bytes(path: str | Path, data: bytes, check: Check | None = None
     300 files.  A full disk is still reported: local file systems refuse the ``write`` (the
     blocks are reserved then), network ones the ``close``.
 
-    A regular file at ``path`` that already holds ``data`` is left as it is (:func:`_holds`); ``check``
-    is asked all the same.
+    A regular file at ``path`` that already holds ``data`` is not replaced (:func:`_holds`): it is only
+    given the time of modification a new one would have, which tools that compare times (and the build's
+    stale-file sweep, :mod:`jiaokan.outputs`) read; ``check`` is asked all the same.
     """
     path = Path(path)
-    if _holds(path, data):  # (checked all the same: an invalid file is refused, whatever is there)
-        _refuse_invalid(path, data, check)
-        if _written is not None:
-            _written(path, len(data))
-        return
+    if _holds(path, data):
+        _refuse_invalid(path, data, check)  # (checked all the same: an invalid file is refused, whatever is there)
+        if _touched(path):
+            if _written is not None:
+                _written(path, len(data))
+            return
     # the temporary file's name is known before it exists, so an interrupt at any moment (even inside the call
     # that makes it) leaves nothing behind: ``tempfile.mkstemp`` named it only on return, and a Ctrl-C just then
     # left a ``.NAME.….tmp`` in the output (a flaky test showed it)
@@ -147,8 +149,7 @@ def _holds(path: Path, data: bytes) -> bool:
     replacing a file costs the file system far more than reading it (a new inode, the old one's
     blocks freed, and ext4 starts writing the new one out at a rename over an existing file): the
     book's 643 files took 0.08–0.13 s of CPU (0.16–0.98 s of wall) to replace, 0.015 s to read and
-    compare.  Left as it is, such a file keeps its time of modification (the stale-file sweep,
-    :mod:`jiaokan.outputs`, still learns it was written: :func:`listen`'s hook is told).
+    compare.
     """
     try:
         fd = os.open(path, _READ)
@@ -160,6 +161,16 @@ def _holds(path: Path, data: bytes) -> bool:
             return stat.S_ISREG(st.st_mode) and st.st_size == len(data) and fh.readall() == data
         except OSError:
             return False
+
+
+def _touched(path: Path) -> bool:
+    """Give the file at ``path`` (not a link's target) the current time of modification; False where it cannot
+    be (then it is written anew, as ever)."""
+    try:
+        os.utime(path, follow_symlinks=False)
+    except (OSError, NotImplementedError):
+        return False
+    return True
 
 
 #: the flags of an earlier output read to compare: never through a symbolic link (which a write replaces),
