@@ -93,6 +93,25 @@ def test_a_recorded_file_changed_since_is_kept(tmp_path):
     assert "kept 2 files" in done.lines()[0] and done.lines(verbose=True)[1:] == ["  site/c.html", "  tei/b.xml"]
 
 
+def test_a_file_rewritten_under_a_record_the_same_as_the_last_is_still_the_builds(tmp_path):
+    """A build whose files have the sizes of the last one's writes the same record (:func:`jiaokan.io.atomic_write_bytes`
+    does not replace a file that holds the bytes already): a file it changed is newer than the last record, and
+    must not look changed by hand to the build after it, which no longer writes it."""
+    out = tmp_path / "build"
+    for data in (b"built", b"BUILT"):  # the same size: the same record
+        with recording(out) as rec:
+            atomic_write_bytes(out / "tei" / "a.xml", data)
+            atomic_write_bytes(out / "tei" / "b.xml", b"b")
+            rec.finish()
+        if data == b"built":  # the first build long ago (the clock's tick is coarser than two builds here)
+            for rel in (RECORD, "tei/a.xml", "tei/b.xml"):
+                os.utime(out / rel, ns=(10**18, 10**18))
+    with recording(out) as rec:
+        atomic_write_bytes(out / "tei" / "b.xml", b"b")
+        done = rec.finish()
+    assert done.removed == ["tei/a.xml"] and done.changed == [] and _files(out) == {RECORD, "tei/b.xml"}
+
+
 def test_a_folder_with_no_record_has_nothing_removed_and_its_look_alikes_listed(tmp_path):
     """A build before builds kept a record: its files may be stale, but nothing says they are the build's."""
     out = tmp_path / "build"

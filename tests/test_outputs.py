@@ -55,6 +55,37 @@ def test_a_failing_check_leaves_the_old_file_and_no_temporary(tmp_path):
     assert target.read_bytes() == b"old" and not _leftovers(tmp_path)
 
 
+def test_a_file_that_already_holds_the_bytes_is_not_replaced_but_touched(tmp_path):
+    """A rebuild into the same folder does not replace what it would write again (the same file: a hard
+    link to it still is), but gives it the time of modification of a new file; the check is still asked,
+    and a different file, a shorter or longer one, or a symbolic link in the target's place are replaced."""
+    target = tmp_path / "x.xml"
+    atomic_write_bytes(target, b"same")
+    twin = tmp_path / "twin.xml"
+    os.link(target, twin)
+    os.utime(target, ns=(1, 1))
+    heard: list[tuple[Path, int]] = []
+    was = jio.listen(lambda path, size: heard.append((path, size)))
+    try:
+        atomic_write_bytes(target, b"same")
+    finally:
+        jio.listen(was)
+    assert os.path.samefile(target, twin) and target.stat().st_mtime_ns > 1 and heard == [(target, 4)]
+    os.utime(target, ns=(1, 1))
+    with pytest.raises(InvalidOutput):  # the same bytes, invalid: refused all the same, and left as it was
+        atomic_write_bytes(target, b"same", check=lambda data: ["bad"])
+    assert target.stat().st_mtime_ns == 1
+    for data in (b"sama", b"sam", b"same!"):
+        atomic_write_bytes(target, data)
+        assert target.read_bytes() == data and not os.path.samefile(target, twin) and twin.read_bytes() == b"same"
+    other = tmp_path / "other.xml"
+    other.write_bytes(b"linked")
+    link = tmp_path / "link.xml"
+    link.symlink_to(other)
+    atomic_write_bytes(link, b"linked")
+    assert not link.is_symlink() and link.read_bytes() == b"linked" and not _leftovers(tmp_path)
+
+
 _REAL_FDOPEN = os.fdopen
 
 

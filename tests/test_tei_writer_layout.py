@@ -69,3 +69,22 @@ def test_header_parts_built_once_are_copies():
     one, two = witness_to_tei(_witness()).getroot(), witness_to_tei(_witness()).getroot()
     one.find(f".//{{{TEI_NS}}}editorialDecl")[0].text = "changed"
     assert two.find(f".//{{{TEI_NS}}}editorialDecl")[0].text != "changed"
+
+
+def test_a_repeated_id_in_the_text_is_refused_by_the_check(tmp_path):
+    """The text's markup is parsed without gathering its ids (:func:`jiaokan.tei.markup.fragment`): a repeated
+    one is no syntax error there, and the profile's check refuses the file instead (named, nothing written)."""
+    from jiaokan.io import InvalidOutput
+    from jiaokan.tei.writer import write_tei
+
+    w = _witness()
+    w.divs[0].units[0].pieces[-1].id = "W5.1.zhu4"  # a second piece with the id of another
+    assert tree_errors(witness_to_tei(w)) == ["jiaokan profile: Invalid attribute id for element ab"]
+    target = tmp_path / "w.xml"
+    try:
+        write_tei(w, target)
+    except InvalidOutput as exc:
+        assert str(exc).startswith(f"{target}: not written") and "W5.1.zhu4" in str(exc)  # (the parsed bytes' error)
+    else:
+        raise AssertionError("a repeated xml:id was written")
+    assert list(tmp_path.iterdir()) == []

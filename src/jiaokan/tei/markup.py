@@ -82,13 +82,21 @@ def fragment(markup: str) -> etree._Element:
     markup = xml_safe(markup)
     name = _TAG.match(markup)
     assert name is not None, "markup must begin with a start tag"
-    # as UTF-8: libxml2 reads it as it is, where a str is first converted (a tenth more time)
-    return etree.fromstring(f'{name.group()} xmlns="{TEI_NS}"{markup[name.end():]}'.encode("utf-8"), _PARSER)
+    return _parsed(name.group(), markup[name.end():])
+
+
+def _parsed(start: str, *rest: str) -> etree._Element:
+    """The element that ``start`` (its start tag up to the end of its name) and ``rest`` (markup already
+    :func:`~jiaokan.tei.build.xml_safe`) make, in the TEI namespace.  Parsed as UTF-8: libxml2 reads it as
+    it is, where a str is first converted (a tenth more time); the parts encoded one by one, not joined as
+    text first (a witness's text is millions of characters: each copy of it cost a millisecond)."""
+    return etree.fromstring(b"".join([f'{start} xmlns="{TEI_NS}"'.encode("utf-8"), *(r.encode("utf-8") for r in rest)]),
+                            _PARSER)
 
 
 _TAG = re.compile(r"<[^\s/>]+")
 
-_PARSER = xml_parser()
+_PARSER = xml_parser(collect_ids=False)  # (a repeated xml:id: the profile refuses the document, see there)
 
 
 def document(root: etree._Element, markup: str) -> etree._Element:
@@ -99,7 +107,7 @@ def document(root: etree._Element, markup: str) -> etree._Element:
     ``root``'s document instead would walk each of its tens of thousands of nodes again.
     """
     tag = etree.QName(root).localname
-    new = fragment(f"<{tag}>{markup}</{tag}>")
+    new = _parsed(f"<{tag}", ">", xml_safe(markup), f"</{tag}>")
     for k, v in root.attrib.items():
         new.set(k, v)
     for i, child in enumerate(list(root)):

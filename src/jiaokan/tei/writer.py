@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from copy import deepcopy
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -53,7 +52,7 @@ from ..model import (
 from ..normalize.gaiji import ParallelResolution, parallel_resolution
 from . import markup as M
 from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
-from .header import AUTHORITY, app_info, availability, fixed
+from .header import AUTHORITY, app_info, availability, copy_element, fixed
 
 __all__ = ["TEI_NS", "XML_NS", "KNOWN_RESP", "LAYER_DOC", "witness_to_tei", "write_tei", "tei_bytes", "unit_targets", "char_entry"]
 
@@ -320,7 +319,7 @@ def char_entry(code: str, char: str | None) -> etree._Element:
     entry = _CHAR_ENTRIES.get(key)
     if entry is None:
         entry = _CHAR_ENTRIES[key] = _char_entry(code, char, learned)
-    return deepcopy(entry)
+    return copy_element(entry)
 
 
 #: :func:`char_entry`'s entries, by what decides them.
@@ -381,17 +380,16 @@ def _div(d: Div, resp: _RespTable, out: list[str]) -> list[int]:
     first = True
     i = -1  # the piece's index in the div
     for u in d.units:
-        has_jing = u.jing is not None
-        n = f' n="{value(u.id)}"'  # (the unit's attributes once, not per piece)
-        corresp = f' corresp="{value("#" + u.id)}"' if has_jing else ""
+        uid = value(u.id)  # (the unit's attributes once, not per piece)
+        n = f' n="{uid}"'
+        jing_id = f' xml:id="{uid}"'
+        corresp = f' corresp="#{uid}"' if u.jing is not None else ""
         for p in u.pieces:
             layer = p.layer
             as_head = first and layer == "paratext" and p.subtype == "head"
             if not as_head:
                 first = False
-            is_jing = layer == "jing"
             tag = "head" if as_head else "ab"
-            xml_id = u.id if is_jing else p.id
             head = opening.get(key := (tag, layer, p.subtype))
             if head is None:
                 head = opening[key] = (f'<{tag} type="{value(layer)}"'
@@ -403,8 +401,9 @@ def _div(d: Div, resp: _RespTable, out: list[str]) -> list[int]:
                     "" if who is None else f' resp="{value(who)}"',
                     "" if p.cert is None else f' cert="{value(p.cert)}"',
                     "" if p.source is None else f' source="{value(p.source)}"'))
-            out.append("".join((head, n, mid, "" if xml_id is None else f' xml:id="{value(xml_id)}"',
-                                "" if is_jing else corresp, ">")))
+            # a 经 passage has the unit's id; any other piece its own, and points to the unit's 经 passage
+            ids = jing_id if layer == "jing" else corresp if p.id is None else f' xml:id="{value(p.id)}"{corresp}'
+            out.append(f"{head}{n}{mid}{ids}>")
             own = _fill(out, p.content, resp)
             out.append(f"</{tag}>")
             i += 1
@@ -430,22 +429,32 @@ def _fill(out: list[str], content: list[Inline], resp: _RespTable) -> bool:
     Returns whether a text run of ``content`` itself is not empty (the text of a note, a label or a
     gaiji is theirs): found on the way, where :func:`_bare` would walk each piece again."""
     add = out.append
+    text, value = M.text, M.value
     own = False
     for node in content:
-        if type(node) is Text:  # the two kinds of most nodes first, by their exact type
+        if type(node) is Text:  # the kinds of most nodes first, by their exact type; M.element's markup, written out
             if node.text:
                 own = True
-                add(M.text(node.text))
+                add(text(node.text))
         elif type(node) is LineBreak and type(node.n) is int:
-            add(f'<lb n="{node.n}"/>')  # (M.element's, with nothing to escape)
+            add(f'<lb n="{node.n}"/>')  # (nothing to escape)
+        elif type(node) is Label:
+            add(f"<label>{text(node.text)}</label>" if node.text else "<label/>")
+        elif type(node) is PageBreak:
+            facs = resp.surface(node.facs)
+            add("".join((f'<pb n="{value(node.n)}"', "" if facs is None else f' facs="{value(facs)}"',
+                         "" if node.edition is None else f' ed="{value(node.edition)}"', "/>")))
+        elif type(node) is Gaiji:
+            ref = value("#" + node.code)
+            add(f'<g ref="{ref}">{text(node.char)}</g>' if node.char else f'<g ref="{ref}"/>')
         elif isinstance(node, Text):
             if node.text:
                 own = True
-                add(M.text(node.text))
+                add(text(node.text))
         elif isinstance(node, Label):
-            add(f"<label>{M.text(node.text)}</label>" if node.text else "<label/>")  # (M.element's, no attributes)
+            add(f"<label>{text(node.text)}</label>" if node.text else "<label/>")
         elif isinstance(node, Gaiji):
-            add(M.element("g", M.text(node.char) if node.char else "", ref="#" + node.code))
+            add(M.element("g", text(node.char) if node.char else "", ref="#" + node.code))
         elif isinstance(node, PageBreak):
             add(M.element("pb", n=node.n, facs=resp.surface(node.facs), ed=node.edition))
         elif isinstance(node, LineBreak):
