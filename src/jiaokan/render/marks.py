@@ -77,7 +77,7 @@ def _in_order(col: Collation, reader: str) -> list[App]:
     is_base = reader == col.base
     units = {u.id: u for u in body_units(col.witnesses[reader])}
     by_row = _apps_by_row(col)
-    keys: list[tuple[tuple, str, App]] = []
+    keys: list[tuple[tuple, str, int, App]] = []
     for ri, row in enumerate(col.rows):
         apps = by_row.get(row.id)
         if not apps:
@@ -106,9 +106,11 @@ def _in_order(col: Collation, reader: str) -> list[App]:
                     where = sq
                     if start < hi:
                         break
-            keys.append(((ri, where, start, rd.end), a.id, a))  # (the ids unique: no entry is compared)
+            # (then the entry's place among them: two entries are never compared, even if an apparatus read back
+            # repeats an id)
+            keys.append(((ri, where, start, rd.end), a.id, len(keys), a))
     keys.sort()
-    return [k[2] for k in keys]
+    return [k[3] for k in keys]
 
 
 #: the last collation's entries by row (:func:`_apps_by_row`): asked once per witness as the reading text
