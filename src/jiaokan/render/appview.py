@@ -217,7 +217,9 @@ def context_code(contexts: list[tuple[str, str]]) -> tuple[list[int | list[int] 
             text += plain[len(text) - j:]
         off = j + len(left)
         code: int | list[int] = off if len(left) == len(right) == CONTEXT else [off, len(left), len(right)]
-        codes.append(code if context_text(code, lemma, text) == ctx else ctx)
+        # the context cut from the string again is the entry's (the string holds ``plain`` at ``j``: asked in C
+        # first, a call of :func:`context_text` per entry only where it does not)
+        codes.append(code if text.startswith(plain, j) or context_text(code, lemma, text) == ctx else ctx)
     return codes, text
 
 

@@ -15,7 +15,6 @@ from typing import NamedTuple
 
 from ..collate.model import App, Collation
 from ..collate.rows import body_units
-from ..model import Unit
 
 
 class Mark(NamedTuple):
@@ -62,15 +61,6 @@ def mark_index(col: Collation) -> MarkIndex:
     return idx
 
 
-def _layer_chars(u: Unit) -> list[tuple[str, int]]:
-    """(layer, characters) per piece of a unit, counted as layer_text counts them."""
-    return [(p.layer, len(p.text)) for p in u.pieces]
-
-
-def _reading_of(a: App, col: Collation, siglum: str):
-    return a.lem if siglum == col.base else a.readings.get(siglum)
-
-
 def reading_order(col: Collation, siglum: str | None = None) -> dict[str, int]:
     """app id → footnote number, 1…N in the order the base text shows them.
 
@@ -78,40 +68,63 @@ def reading_order(col: Collation, siglum: str | None = None) -> dict[str, int]:
     while an app's offsets run over one layer of the whole row; so the order is
     (row, the piece that holds the lemma, the offset).
     """
-    reader = siglum or col.base
+    return {a.id: n for n, a in enumerate(_in_order(col, siglum or col.base), 1)}
+
+
+def _in_order(col: Collation, reader: str) -> list[App]:
+    """The entries that ``reader`` has a reading of, in :func:`reading_order`'s order (the entries themselves: the
+    校勘記's order filters them by their type, without a map from id back to entry made per reader)."""
     is_base = reader == col.base
     units = {u.id: u for u in body_units(col.witnesses[reader])}
-    by_row: dict[str, list[App]] = {}
-    for a in col.apps:
-        by_row.setdefault(a.row, []).append(a)
-    keys: list[tuple[tuple, str]] = []
+    by_row = _apps_by_row(col)
+    keys: list[tuple[tuple, str, int, App]] = []
     for ri, row in enumerate(col.rows):
         apps = by_row.get(row.id)
         if not apps:
             continue
-        # per layer: (offset where a piece starts, piece sequence number)
+        # per layer: (offset where a piece starts, piece sequence number); each piece's characters counted as
+        # layer_text counts them
         spans: dict[str, list[tuple[int, int, int]]] = {}
         offs: dict[str, int] = {}
         seq = 0
         for uid in row.units.get(reader, []):
-            for layer, n in _layer_chars(units[uid]):
+            for p in units[uid].pieces:
+                layer = p.layer
                 o = offs.get(layer, 0)
-                spans.setdefault(layer, []).append((o, o + n, seq))
-                offs[layer] = o + n
+                n = o + len(p.text)
+                spans.setdefault(layer, []).append((o, n, seq))
+                offs[layer] = n
                 seq += 1
         for a in apps:
-            rd = a.lem if is_base else a.readings.get(reader)  # (:func:`_reading_of`, without a call per entry)
+            rd = a.lem if is_base else a.readings.get(reader)
             if rd is None:
                 continue
             where = seq  # past the end when nothing holds it
-            for lo, hi, sq in spans.get(a.layer, []):
-                if lo <= rd.start < hi or (rd.start == hi and hi > lo):
+            start = rd.start
+            for lo, hi, sq in spans.get(a.layer, ()):
+                if lo <= start < hi or (start == hi and hi > lo):
                     where = sq
-                    if rd.start < hi:
+                    if start < hi:
                         break
-            keys.append(((ri, where, rd.start, rd.end), a.id))
+            # (then the entry's place among them: two entries are never compared, even if an apparatus read back
+            # repeats an id)
+            keys.append(((ri, where, start, rd.end), a.id, len(keys), a))
     keys.sort()
-    return {aid: n for n, (_k, aid) in enumerate(keys, 1)}
+    return [k[3] for k in keys]
+
+
+#: the last collation's entries by row (:func:`_apps_by_row`): asked once per witness as the reading text
+_last_by_row: list[tuple[Collation, dict[str, list[App]]]] = []
+
+
+def _apps_by_row(col: Collation) -> dict[str, list[App]]:
+    """row id → its entries, in the collation's order; grouped once per collation, not once per reading text."""
+    if not _last_by_row or _last_by_row[0][0] is not col:
+        by_row: dict[str, list[App]] = {}
+        for a in col.apps:
+            by_row.setdefault(a.row, []).append(a)
+        _last_by_row[:] = [(col, by_row)]
+    return _last_by_row[0][1]
 
 
 #: Entries a 校勘記 leaves out: differences of form only (异体), which the collation keeps and the page marks
@@ -139,15 +152,13 @@ def jiaokanji_order(col: Collation, siglum: str | None = None) -> dict[str, int]
 
 
 def _jiaokanji_order(col: Collation, reader: str) -> dict[str, int]:
-    order = reading_order(col, reader)  # (in the order of its numbers)
-    apps = {a.id: a for a in col.apps}
+    listed = _in_order(col, reader)  # (each has a reading of ``reader``'s)
     if reader == col.base:
-        listed = [aid for aid in order if apps[aid].type not in NOT_IN_JIAOKANJI]
+        ids = [a.id for a in listed if a.type not in NOT_IN_JIAOKANJI]
     else:  # the reader's reading differs from another exactly where the entry's readings are not all one
         varied = _varied(col)
-        listed = [aid for aid in order if aid in varied and apps[aid].type not in NOT_IN_JIAOKANJI
-                  and _reading_of(apps[aid], col, reader) is not None]
-    return {aid: n for n, aid in enumerate(listed, 1)}
+        ids = [a.id for a in listed if a.id in varied and a.type not in NOT_IN_JIAOKANJI]
+    return {aid: n for n, aid in enumerate(ids, 1)}
 
 
 #: the last collation's :func:`_varied` (asked once per witness as the reading text)

@@ -369,8 +369,8 @@ def _row_weight(r: dict) -> tuple[int, int]:
     parts = [c["html"] for c in r.get("cols", [])] + [r.get("html", "")] + list(r.get("foot", []))
     parts += [o["html"] for o in r.get("others", [])]
     b, t = ROW_BYTES, ROW_TAGS
-    for h in parts:
-        x, y = weigh(str(h))
+    for h in parts:  # (a Markup as it is: ``str()`` copied every column of the book to weigh it)
+        x, y = weigh(h)
         b, t = b + x, t + y
     return b, t
 
