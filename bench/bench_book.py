@@ -114,12 +114,17 @@ def child(corpus: Path, out: Path, jobs: int) -> dict:
 
     if "stage_hook" not in inspect.signature(run_build).parameters:  # an older tree (a "before" of a change)
         return old_child(corpus, out, jobs)
+    import gc
+
+    # the collector as `jiaokan build` has it (jiaokan.cli.cmd_build): off before run_build and not turned back on,
+    # so run_build's own pause (collector_paused) does not end by turning it on.  Turned on there, it collected at
+    # once, the build's every object still held (by ``last``): a collection of 0.19 s of CPU (and of wall, at the
+    # end of a -j2 build) that the command never makes
+    gc.disable()
     with redirect_stdout(io.StringIO()):  # the build's tables: the JSON line below is the child's answer
         run_build(corpus, out, quiet=True, jobs=jobs, stage_hook=stage)
     # and the process ends as `jiaokan build` ends (jiaokan.launch.main): its objects frozen, so the exit does not
     # walk them with the collector; without this the child's exit cost 0.7-0.8 s of CPU that the command does not
-    import gc
-
     gc.freeze()
     # the build's own PSS as it ends, where its memory is largest (-j 1: the peak, which the sampler's sparse PSS
     # readings may fall short of by the last stage's growth); one reading, 7 ms, after the build is timed
