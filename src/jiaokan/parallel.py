@@ -34,8 +34,8 @@ R = TypeVar("R")
 #: workers inherit it instead of receiving it pickled.
 _WORK: tuple[Callable[[Any, Any], Any], Any, Callable[[Any], Any] | None] | None = None
 
-#: The last map's pool, told to shut down but not waited for, with its workers' lifeline (see :func:`_retire`).
-_RETIRING: tuple[ProcessPoolExecutor, int, int] | None = None
+#: The last map's pool shutting down in a thread of its own, with its workers' lifeline (see :func:`_retire`).
+_RETIRING: tuple[threading.Thread, int, int] | None = None
 
 
 def _die_with_parent(parent: int, lifeline: int, lifeline_w: int) -> None:
@@ -200,17 +200,19 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
 
 
 def _retire(pool: ProcessPoolExecutor, lifeline_r: int, lifeline_w: int) -> None:
-    """Tell a finished map's pool to shut down, and return without waiting for its workers to end.
+    """Shut a finished map's pool down in a thread, and return without waiting for its workers to end.
 
     Why: a worker's end (the kernel taking back the pages it wrote: its share of a stage's memory)
     took 10-60 ms per stage, this process idle meanwhile with the other core busy, four times a
     build; what this process does next (the gaiji, the summary, the next stage's set-up) now runs
-    meanwhile.  :func:`settle` waits for them before the next map forks, so no process is forked
-    while the pool's thread is still running; at exit ``concurrent.futures`` waits for them itself.
+    meanwhile.  :func:`settle` waits for that thread before the next map forks, so no process is
+    forked while the pool's threads still run; the thread is not a daemon, so the exit waits for it.
+    (Not ``shutdown(wait=False)``: it lets go of the pool's thread, and nothing could wait for it later.)
     """
     global _RETIRING
-    pool.shutdown(wait=False)
-    _RETIRING = (pool, lifeline_r, lifeline_w)
+    closing = threading.Thread(target=pool.shutdown, name="jiaokan-retire")
+    closing.start()
+    _RETIRING = (closing, lifeline_r, lifeline_w)
 
 
 def settle() -> None:
@@ -218,10 +220,10 @@ def settle() -> None:
     global _RETIRING
     if _RETIRING is None:
         return
-    pool, lifeline_r, lifeline_w = _RETIRING
+    closing, lifeline_r, lifeline_w = _RETIRING
     _RETIRING = None
     try:
-        pool.shutdown(wait=True)
+        closing.join()
     finally:  # closed only now: its end-of-file would end a worker before it had ended of itself
         os.close(lifeline_r)
         os.close(lifeline_w)
