@@ -128,10 +128,6 @@ def child(corpus: Path, out: Path, jobs: int) -> dict:
     # and the process ends as `jiaokan build` ends (jiaokan.launch.main): its objects frozen, so the exit does not
     # walk them with the collector; without this the child's exit cost 0.7-0.8 s of CPU that the command does not
     gc.freeze()
-    from jiaokan import parallel
-
-    if hasattr(parallel, "settle"):  # the last stage's workers, which the command's exit waits for, waited for here
-        parallel.settle()
     # what follows is the bench's, not the build's: its CPU and wall are taken off the whole process's (:func:`run`)
     cpu0, wall0 = _cpu(), time.perf_counter()
     # the build's own PSS as it ends, where its memory is largest (-j 1: the peak, which the sampler's sparse PSS

@@ -169,30 +169,3 @@ def test_a_dead_worker_leaves_the_waiting_steps_to_this_process():
                    after={3: [0, 1, 2]}, bind=lambda item, before: (item[0], tuple(before)))
     assert got[:3] == [1, 2, 3] and got[3] == 4 + 1 + 2 + 3
     assert notes
-
-
-def _gone(state: list[int], item: int) -> list[bool]:
-    """Whether each of ``state``'s processes has ended and been reaped (no /proc entry left, not even a zombie's)."""
-    return [not os.path.exists(f"/proc/{pid}") for pid in state]
-
-
-@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
-def test_a_map_s_workers_have_ended_before_the_next_map_forks():
-    """A map returns without waiting for its workers to end (their end overlaps what comes next); the next map
-    waits for them before it forks, so no fork meets the old pool's thread still running."""
-    if "fork" not in __import__("multiprocessing").get_all_start_methods():
-        pytest.skip("no fork")
-    first = {p for p in fork_map(_slow_pid, None, list(range(4)), 2) if p != os.getpid()}
-    assert first  # a worker took a step
-    assert all(all(gone) for gone in fork_map(_gone, sorted(first), [0, 1, 2], 2))
-
-
-def test_settle_leaves_no_worker_behind():
-    from jiaokan.parallel import settle
-
-    if "fork" not in __import__("multiprocessing").get_all_start_methods():
-        pytest.skip("no fork")
-    fork_map(_slow_pid, None, list(range(4)), 2)
-    settle()
-    assert __import__("multiprocessing").active_children() == []
-    settle()  # nothing left to wait for: a second call is harmless

@@ -34,9 +34,6 @@ R = TypeVar("R")
 #: workers inherit it instead of receiving it pickled.
 _WORK: tuple[Callable[[Any, Any], Any], Any, Callable[[Any], Any] | None] | None = None
 
-#: The last map's pool shutting down in a thread of its own, with its workers' lifeline (see :func:`_retire`).
-_RETIRING: tuple[threading.Thread, int, int] | None = None
-
 
 def _die_with_parent(parent: int, lifeline: int, lifeline_w: int) -> None:
     """A worker's initializer: end this process when the parent ends, however it ends.
@@ -164,31 +161,24 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
     if ctx is not None:
         from concurrent.futures import ProcessPoolExecutor
 
-        settle()  # the last map's workers ended, and its pool's thread with them, before this one forks
         _WORK = (step, state, pack)
         lifeline_r, lifeline_w = os.pipe()  # nothing is ever written: its end-of-file tells a worker the parent died
         # what the workers inherit, out of the collector's sight: a collection in a worker would
         # otherwise walk (and so copy, page by page) everything the parent holds
         gc.freeze()
         _release_freed_memory()
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_die_with_parent,
-                                   initargs=(os.getpid(), lifeline_r, lifeline_w))
-        finished = False
         try:
-            _widen_result_pipe(pool)  # before the first submit forks the workers
-            if not _share(pool, workers, step, state, items, results, on_done, meanwhile, after or {},
-                          bind) and notes is not None:
-                notes.append("a worker process died; what was left was done in this process")
-            finished = True
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_die_with_parent,
+                                     initargs=(os.getpid(), lifeline_r, lifeline_w)) as pool:
+                _widen_result_pipe(pool)  # before the first submit forks the workers
+                if not _share(pool, workers, step, state, items, results, on_done, meanwhile, after or {},
+                              bind) and notes is not None:
+                    notes.append("a worker process died; what was left was done in this process")
         finally:
             _WORK = None
+            os.close(lifeline_r)
+            os.close(lifeline_w)
             gc.unfreeze()
-            if finished:
-                _retire(pool, lifeline_r, lifeline_w)
-            else:  # a step raised (or an interrupt): the workers are ended and waited for, as before
-                pool.shutdown(wait=True)
-                os.close(lifeline_r)
-                os.close(lifeline_w)
     elif meanwhile is not None:
         meanwhile()
     for i, item in enumerate(items):
@@ -197,36 +187,6 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
             if on_done is not None:
                 on_done(i, results[i])
     return [results[i] for i in range(len(items))]
-
-
-def _retire(pool: ProcessPoolExecutor, lifeline_r: int, lifeline_w: int) -> None:
-    """Shut a finished map's pool down in a thread, and return without waiting for its workers to end.
-
-    Why: a worker's end (the kernel taking back the pages it wrote: its share of a stage's memory)
-    took 10-60 ms per stage, this process idle meanwhile with the other core busy, four times a
-    build; what this process does next (the gaiji, the summary, the next stage's set-up) now runs
-    meanwhile.  :func:`settle` waits for that thread before the next map forks, so no process is
-    forked while the pool's threads still run; the thread is not a daemon, so the exit waits for it.
-    (Not ``shutdown(wait=False)``: it lets go of the pool's thread, and nothing could wait for it later.)
-    """
-    global _RETIRING
-    closing = threading.Thread(target=pool.shutdown, name="jiaokan-retire")
-    closing.start()
-    _RETIRING = (closing, lifeline_r, lifeline_w)
-
-
-def settle() -> None:
-    """Wait for the workers of the last :func:`fork_map` to end (nothing to wait for when they have)."""
-    global _RETIRING
-    if _RETIRING is None:
-        return
-    closing, lifeline_r, lifeline_w = _RETIRING
-    _RETIRING = None
-    try:
-        closing.join()
-    finally:  # closed only now: its end-of-file would end a worker before it had ended of itself
-        os.close(lifeline_r)
-        os.close(lifeline_w)
 
 
 def _fork_context() -> Any:
