@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import collections
 import gc
-import multiprocessing
 import os
-import queue
 import signal
 import sys
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
+
+if TYPE_CHECKING:  # imported where a pool is started (fork_map, _fork_context): a build with one job never needs them
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 __all__ = ["fork_map"]
 
@@ -158,7 +157,10 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
     workers = min(jobs, len(items)) - 1
     if any(not 0 <= j < i for i, js in (after or {}).items() for j in js):
         raise ValueError("fork_map: a step can only wait for a step before it")
-    if workers >= 1 and "fork" in multiprocessing.get_all_start_methods():
+    ctx = _fork_context() if workers >= 1 else None
+    if ctx is not None:
+        from concurrent.futures import ProcessPoolExecutor
+
         _WORK = (step, state, pack)
         lifeline_r, lifeline_w = os.pipe()  # nothing is ever written: its end-of-file tells a worker the parent died
         # what the workers inherit, out of the collector's sight: a collection in a worker would
@@ -166,7 +168,6 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
         gc.freeze()
         _release_freed_memory()
         try:
-            ctx = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_die_with_parent,
                                      initargs=(os.getpid(), lifeline_r, lifeline_w)) as pool:
                 _widen_result_pipe(pool)  # before the first submit forks the workers
@@ -186,6 +187,19 @@ def fork_map(step: Callable[[Any, T], R], state: Any, items: Sequence[T], jobs: 
             if on_done is not None:
                 on_done(i, results[i])
     return [results[i] for i in range(len(items))]
+
+
+def _fork_context() -> Any:
+    """The ``fork`` start method's context, or None where there is none (Windows, and macOS' default).
+
+    Why imported here, not at the top: ``multiprocessing`` and ``concurrent.futures`` (with the
+    ``logging``, ``pickle`` and ``queue`` they import) are ~10 ms of start-up that a build with
+    one job (every step done here) never uses."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    return multiprocessing.get_context("fork")
 
 
 def _bound(i: int, items: Sequence[T], done: Mapping[int, R], after: Mapping[int, Sequence[int]] | None,
@@ -233,6 +247,9 @@ def _share(pool: ProcessPoolExecutor, workers: int, step: Callable[[Any, T], R],
         with ready:
             done[i] = r
             ready.notify_all()
+
+    import queue
+    from concurrent.futures.process import BrokenProcessPool
 
     finished: queue.SimpleQueue[tuple[int, R]] = queue.SimpleQueue()
 

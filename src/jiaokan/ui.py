@@ -13,11 +13,14 @@ from .errors import printable
 
 def display_width(s: str) -> int:
     """Columns a string takes in a terminal (CJK characters take two)."""
+    if s.isascii():  # most of a table's cells (numbers, sigla, times): one column a character
+        return len(s)
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 
 
-def pad(s: str, width: int, right: bool = False) -> str:
-    gap = max(0, width - display_width(s))
+def pad(s: str, width: int, right: bool = False, own: int | None = None) -> str:
+    """``s`` padded to ``width`` columns; ``own``: its own width, when the caller has it already."""
+    gap = max(0, width - (display_width(s) if own is None else own))
     return (" " * gap + s) if right else (s + " " * gap)
 
 
@@ -25,10 +28,11 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], numeric: set
     """A plain-text table, CJK-aware; columns in ``numeric`` are right-aligned."""
     numeric = numeric or set()
     cells = [[str(c) for c in headers]] + [[str(c) for c in r] for r in rows]
-    widths = [max(display_width(r[i]) for r in cells) for i in range(len(headers))]
+    own = [[display_width(c) for c in r] for r in cells]  # once a cell: for the column widths and the padding
+    widths = [max(w[i] for w in own) for i in range(len(headers))]
     lines = []
-    for k, r in enumerate(cells):
-        lines.append("  ".join(pad(c, widths[i], i in numeric) for i, c in enumerate(r)).rstrip())
+    for k, (r, w) in enumerate(zip(cells, own)):
+        lines.append("  ".join(pad(c, widths[i], i in numeric, w[i]) for i, c in enumerate(r)).rstrip())
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
