@@ -21,6 +21,7 @@ from ..book.pian import FRONT
 from ..collate.model import Collation, LayerGap, Row
 from ..collate.rows import body_units
 from ..model import Div, Note, Unit, Witness
+from ..normalize.translate import LazyTable
 from ..alive import WhileAlive
 from .appview import app_data, apps_src, footnote_html, gap_text
 from .emended import Em, emendations
@@ -362,18 +363,9 @@ def witness_key_text(w: Witness) -> str:
     return "|".join(_fold_all("".join(x)) for x in by_layer.values())
 
 
-class _Folds(dict):
-    """code point → its :func:`.truth.fold` (None: dropped), each folded when first met (the book has a few
-    thousand distinct characters, each folded once per process: per chapter and layer, it was 9% of the render),
-    as ``str.translate`` asks: a miss is :meth:`__missing__`'s, so one pass in C folds a whole layer (a set of its
-    characters, to find those not yet met, cost as much as the translation)."""
-
-    def __missing__(self, cp: int) -> str | None:
-        f = self[cp] = fold(chr(cp)) or None
-        return f
-
-
-_FOLDS = _Folds()
+#: code point → its :func:`.truth.fold` (None: dropped), each folded when first met (the book has a few thousand
+#: distinct characters, each folded once per process: per chapter and layer, it was 9% of the render)
+_FOLDS = LazyTable(lambda ch: fold(ch) or None)
 
 
 def _fold_all(text: str) -> str:
