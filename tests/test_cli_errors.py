@@ -149,3 +149,17 @@ def test_jiaokan_traceback_shows_the_bug_when_asked(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="boom"):
         main(["ingest", "-q", str(JS5), "-o", str(tmp_path)])
     assert os.environ["JIAOKAN_TRACEBACK"] == "1"
+
+
+def test_a_reader_of_the_report_that_goes_away_does_not_end_the_build(tmp_path):
+    """``jiaokan build | head -1``: the tables are a report; the build still writes everything (it read the
+    witnesses, then stopped at the first table with status 0 and nothing else written)."""
+    out = tmp_path / "build"
+    p = subprocess.Popen([sys.executable, "-m", "jiaokan", "build", "--corpus", str(CORPUS), "--out", str(out)],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.readline()
+    p.stdout.close()  # the reader goes away after one line
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=300) == 0, err
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+    assert (out / "site" / "index.html").is_file() and list((out / "apparatus").glob("*.xml"))

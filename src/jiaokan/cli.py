@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import NoReturn, Sequence
+from typing import NoReturn, Sequence, TextIO
 
 from . import __version__
 from .errors import InputError, JiaokanError, printable
@@ -384,13 +384,54 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     was = gc.isenabled()
     gc.disable()  # run_build pauses the collector (see collector_paused); here also while its summary prints
+    shown, sys.stdout = sys.stdout, _Report(sys.stdout)
     try:
         return run_build(corpus, Path(args.out), quiet=args.quiet, verbose=args.verbose > 0, tei_all=args.tei_all,
                          jobs=args.jobs, site_tei=args.site_tei, emended_tei=args.emended_tei,
                          apparatus_json=args.apparatus_json)
     finally:
+        sys.stdout = shown
         if was:  # main() may run in a caller's process (tests, notebooks): give the collector back
             gc.enable()
+
+
+class _Report:
+    """``build``'s standard output, its tables: a reader that goes away (``jiaokan build | head``) ends the
+    report, not the build.
+
+    Why: the tables are a summary of what the build writes, not its output; a closed pipe raised
+    ``BrokenPipeError`` at the first table, which ends a command whose output *is* standard output (``diff``,
+    ``ingest -o -``) with status 0 as it should, but left a build with its witnesses read and nothing else
+    written, status 0, no word.  Once the reader is gone, the rest of the report goes to the null device.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._gone()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def _gone(self) -> None:
+        """Point the stream's file at the null device (what is still buffered is dropped there at the next flush,
+        and so at exit)."""
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, self._stream.fileno())
+        finally:
+            os.close(null)
+
+    def __getattr__(self, name: str) -> object:  # isatty, fileno, encoding …: the stream's
+        return getattr(self._stream, name)
 
 
 # ---------------------------------------------------------------- init
