@@ -160,7 +160,9 @@ def _stream(pieces: Sequence[Piece], layers: Collection[str]) -> _Stream:
     at: Sequence[int]
     if got is not None:
         ks, at = got
-        bounds = [bisect_left(at, t) for t in starts]  # each piece's first key (and the end, last)
+        # each piece's first key (and the end, last); where no character is ignorable (most streams) the
+        # keys' offsets are 0, 1, 2 …, and a piece's first key is where its text starts: no bisecting
+        bounds = starts if len(at) == len(whole) else [bisect_left(at, t) for t in starts]
     else:
         runs: list[Sequence[str]] = []
         shifted: list[int] = []
