@@ -303,8 +303,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         slots = _slots([cw for _s, _w, ids, cw in writers if ids]) if len(present) > 1 else None
         for s, w, ids, cw in writers:
             html = column_html(cw, w, slots.get(id(cw)) if slots else None)
-            cols.append({"siglum": s, "lang": lang_of(w.meta.script), "html": html, "empty": not ids,
-                         "chars": _text_len(html) if ids else 0})
+            cols.append({"siglum": s, "lang": lang_of(w.meta.script), "html": html, "empty": not ids})
         _mark_short(cols)
         aligned = bool(slots) and not any(c["short"] for c in cols)
         if slots and not aligned:  # a giant column beside a short one: the short one stays in view instead
@@ -411,11 +410,25 @@ def _slots(writers: list[ColumnWriter]) -> dict[int, list[int]]:
     return {w: [order[k] for k in ks] for w, ks in keys.items()}
 
 
+#: a row none of whose columns' HTML is this long has no short column (:func:`_mark_short`)
+_NONE_SHORT_BELOW = GIANT_RATIO * (SHORT_CHARS // 2)
+
+
 def _mark_short(cols: list[dict]) -> None:
-    """``short``: a column that fits on a screen beside one :data:`GIANT_RATIO` times longer (it stays in view)."""
-    longest = max((c["chars"] for c in cols), default=0)
-    for c in cols:
-        c["short"] = 0 < c["chars"] <= SHORT_CHARS and longest >= GIANT_RATIO * max(c["chars"], SHORT_CHARS // 2)
+    """``short``: a column that fits on a screen beside one :data:`GIANT_RATIO` times longer (it stays in view),
+    its length the characters of its text (its HTML but the tags, an entity as written).
+
+    A column is short only beside one of at least :data:`GIANT_RATIO` × ``SHORT_CHARS // 2`` characters, and a
+    column's text is no longer than its HTML: a row whose every column's HTML is shorter (most rows) has none,
+    and its columns' text is not measured (a regex pass over every column of the book)."""
+    if all(len(c["html"]) < _NONE_SHORT_BELOW for c in cols):
+        for c in cols:
+            c["short"] = False
+        return
+    chars = [0 if c["empty"] else _text_len(c["html"]) for c in cols]
+    longest = max(chars, default=0)
+    for c, n in zip(cols, chars):
+        c["short"] = 0 < n <= SHORT_CHARS and longest >= GIANT_RATIO * max(n, SHORT_CHARS // 2)
 
 
 #: collation → its :meth:`~jiaokan.collate.model.Collation.counts` (:class:`.alive.WhileAlive`)
