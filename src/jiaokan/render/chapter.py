@@ -300,11 +300,10 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
             for uid in ids:
                 cw.add_unit(units[s][uid], openers[s].get(uid))
             writers.append((s, w, ids, cw))
-        slots = _slots([cw for _s, _w, ids, cw in writers if ids]) if len(present) > 1 else None
+        slots, nslots = _slots([cw for _s, _w, ids, cw in writers if ids]) if len(present) > 1 else (None, 0)
         for s, w, ids, cw in writers:
             html = column_html(cw, w, slots.get(id(cw)) if slots else None)
-            cols.append({"siglum": s, "lang": lang_of(w.meta.script), "html": html, "empty": not ids,
-                         "chars": _text_len(html) if ids else 0})
+            cols.append({"siglum": s, "lang": lang_of(w.meta.script), "html": html, "empty": not ids})
         _mark_short(cols)
         aligned = bool(slots) and not any(c["short"] for c in cols)
         if slots and not aligned:  # a giant column beside a short one: the short one stays in view instead
@@ -323,7 +322,7 @@ def parallel_context(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
             "id": row.id, "n": i, "passage": row.base_passage or (base_ids[0] if base_ids else None),
             "cols": cols, "gaps": notes, "apps": len(apps_by_row.get(row.id, [])),
             "solo": len(present) < len(ch.witnesses),
-            "slots": max((max(v) for v in slots.values() if v), default=0) if aligned and slots else 0,
+            "slots": nslots if aligned and slots else 0,
             "absent": [s for s in absent if s not in unplaced], "unplaced": unplaced,
         })
     back = _edge_rows(ch, "back", pages, verdicts)
@@ -397,25 +396,42 @@ def _unplaced(absent: list[str], row: Row, units: dict[str, dict[str, Unit]], te
     return [s for s in absent if any(p in texts[s] for p in probes)] if probes else []
 
 
-def _slots(writers: list[ColumnWriter]) -> dict[int, list[int]]:
+def _slots(writers: list[ColumnWriter]) -> tuple[dict[int, list[int]], int]:
     """id(writer) → the grid row of each of its blocks: the blocks' keys (:meth:`ColumnWriter.slot_keys`) of all
-    the row's columns, in order, numbered from 1."""
+    the row's columns, in order, numbered from 1; and how many rows the grid has (the last number).  A column's
+    keys never go back to an earlier 经 passage (their first field counts the passages met), so its last key
+    says whether it meets a 经 at all."""
     keys = {id(cw): cw.slot_keys() for cw in writers}
-    if any(k[0] > 0 for ks in keys.values() for k in ks):
+    if any(ks and ks[-1][0] > 0 for ks in keys.values()):
         # a column with no 经 in a row whose other columns have one (the 单疏本: its 疏 alone, cut from the 經) comments
         # on that 经: its blocks follow the first 经 passage, 疏 beside 疏, not above every 经 of the row
         for w, ks in keys.items():
-            if ks and all(k[0] == 0 for k in ks):
+            if ks and ks[-1][0] == 0:
                 keys[w] = [(1, r, n) for _k, r, n in ks]
-    order = {k: i for i, k in enumerate(sorted({k for ks in keys.values() for k in ks}), 1)}
-    return {w: [order[k] for k in ks] for w, ks in keys.items()}
+    order = {k: i for i, k in enumerate(sorted(set().union(*keys.values())), 1)}
+    number = order.__getitem__
+    return {w: list(map(number, ks)) for w, ks in keys.items()}, len(order)
+
+
+#: a row none of whose columns' HTML is this long has no short column (:func:`_mark_short`)
+_NONE_SHORT_BELOW = GIANT_RATIO * (SHORT_CHARS // 2)
 
 
 def _mark_short(cols: list[dict]) -> None:
-    """``short``: a column that fits on a screen beside one :data:`GIANT_RATIO` times longer (it stays in view)."""
-    longest = max((c["chars"] for c in cols), default=0)
-    for c in cols:
-        c["short"] = 0 < c["chars"] <= SHORT_CHARS and longest >= GIANT_RATIO * max(c["chars"], SHORT_CHARS // 2)
+    """``short``: a column that fits on a screen beside one :data:`GIANT_RATIO` times longer (it stays in view),
+    its length the characters of its text (its HTML but the tags, an entity as written).
+
+    A column is short only beside one of at least :data:`GIANT_RATIO` × ``SHORT_CHARS // 2`` characters, and a
+    column's text is no longer than its HTML: a row whose every column's HTML is shorter (most rows) has none,
+    and its columns' text is not measured (a regex pass over every column of the book)."""
+    if all(len(c["html"]) < _NONE_SHORT_BELOW for c in cols):
+        for c in cols:
+            c["short"] = False
+        return
+    chars = [0 if c["empty"] else _text_len(c["html"]) for c in cols]
+    longest = max(chars, default=0)
+    for c, n in zip(cols, chars):
+        c["short"] = 0 < n <= SHORT_CHARS and longest >= GIANT_RATIO * max(n, SHORT_CHARS // 2)
 
 
 #: collation → its :meth:`~jiaokan.collate.model.Collation.counts` (:class:`.alive.WhileAlive`)

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from ..collate.model import App, Collation
 from ..collate.rows import body_units
+from ..model import inline_text
 
 
 class Mark(NamedTuple):
@@ -77,23 +78,25 @@ def _in_order(col: Collation, reader: str) -> list[App]:
     is_base = reader == col.base
     units = {u.id: u for u in body_units(col.witnesses[reader])}
     by_row = _apps_by_row(col)
-    keys: list[tuple[tuple, str, int, App]] = []
+    keys: list[tuple[int, int, int, int, str, int, App]] = []
     for ri, row in enumerate(col.rows):
         apps = by_row.get(row.id)
         if not apps:
             continue
-        # per layer: (offset where a piece starts, piece sequence number); each piece's characters counted as
-        # layer_text counts them
+        # per layer: (offset where a piece starts, offset where it ends, piece sequence number); each piece's
+        # characters counted as layer_text counts them (``inline_text``: ``Piece.text`` without its call)
         spans: dict[str, list[tuple[int, int, int]]] = {}
         offs: dict[str, int] = {}
         seq = 0
-        for uid in row.units.get(reader, []):
+        for uid in row.units.get(reader, ()):
             for p in units[uid].pieces:
                 layer = p.layer
                 o = offs.get(layer, 0)
-                n = o + len(p.text)
-                spans.setdefault(layer, []).append((o, n, seq))
-                offs[layer] = n
+                n = offs[layer] = o + len(inline_text(p.content))
+                if o:
+                    spans[layer].append((o, n, seq))
+                else:
+                    spans.setdefault(layer, []).append((o, n, seq))
                 seq += 1
         for a in apps:
             rd = a.lem if is_base else a.readings.get(reader)
@@ -107,10 +110,10 @@ def _in_order(col: Collation, reader: str) -> list[App]:
                     if start < hi:
                         break
             # (then the entry's place among them: two entries are never compared, even if an apparatus read back
-            # repeats an id)
-            keys.append(((ri, where, start, rd.end), a.id, len(keys), a))
+            # repeats an id; one flat tuple, which sorts as the place's tuple nested in it did, compared faster)
+            keys.append((ri, where, start, rd.end, a.id, len(keys), a))
     keys.sort()
-    return [k[3] for k in keys]
+    return [k[6] for k in keys]
 
 
 #: the last collation's entries by row (:func:`_apps_by_row`): asked once per witness as the reading text

@@ -26,6 +26,7 @@ from .notes import VERDICT_ZH, Verdicts, badge_legend, note_summary, verdict_key
 from .search_index import search_src, share_search_data, write_book_search, write_chapter_search
 from .searchfold import prepare_fold, remember
 from .shulink import link_shu, shu_pairs
+from .templatecache import template_cache
 
 STATIC = ("edition.css", "edition.js", "search.js", "cite.js", "verdict.js", "search.css")
 
@@ -47,9 +48,11 @@ def environment() -> Environment:
     """The site's Jinja environment, one per process: it compiles each template once (a new
     environment per chapter compiled them all again, 4% of the build); forked workers inherit it.
     ``auto_reload`` off: the templates are the package's, which no build changes, and it asked the file
-    system whether a template had changed each time a page was written (four hundred times a book)."""
+    system whether a template had changed each time a page was written (four hundred times a book).  The compiled
+    templates are kept on disk between builds (:mod:`.templatecache`)."""
     env = Environment(loader=PackageLoader("jiaokan", "templates"), autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+    env.bytecode_cache = template_cache(env)
     env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False, "separators": (",", ":")}
     env.globals["version"] = __version__
     env.globals["vclass"] = variant_class  # a variant type's class (the toolbar's swatches, the contents' counts)
