@@ -13,7 +13,7 @@ from itertools import count
 from ..errors import CollationError
 from ..model import Gap, Unit, Witness
 from ..normalize import is_ignorable, key
-from .align import align_texts
+from .align import Op, align_texts
 from .layertext import LayerText
 from .model import COLLATED_LAYERS, VARIANT_TYPES, Collation, LayerAlignment, LayerGap, Row
 from .limits import oversized_passage, repeated_text
@@ -109,6 +109,12 @@ def collate(
                     continue
                 simplified = "simplified" in (ordered[base].meta.script, ordered[s].meta.script)
                 got = done.get((texts[s].text, simplified))
+                if got is None and texts[s].text == texts[base].text:
+                    # the base's very text (a third of the alignments, short ones mostly): one equal op over
+                    # both, nothing to type, as aligning and typing them would find, without keying the
+                    # witness's text, aligning the keys and walking the op (the base has a key: it is present)
+                    got = done[(texts[s].text, simplified)] = (
+                        [Op("equal", 0, len(texts[base].text), 0, len(texts[s].text))], [])
                 if got is None:
                     kept = (texts[base].kept(), texts[s].kept())
                     ops = align_texts(texts[base].text, texts[s].text, key=key, ignorable=is_ignorable,
