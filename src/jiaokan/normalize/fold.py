@@ -76,12 +76,18 @@ def _fold_entity(ent: str) -> Folded:
     return Folded(ent, fold_token(char).key, "gaiji")
 
 
+#: what else remembers answers made of keys (:func:`jiaokan.normalize.relation.relation`'s): cleared with them
+_DEPENDENT_CACHES: list[dict] = []
+
+
 def clear_caches() -> None:
     """Forget every computed key (after the build registers gaiji resolved from the witnesses)."""
     _cache.clear()
     _key_cache.clear()
     _KEYS.clear()
     _ODD.clear()
+    for memo in _DEPENDENT_CACHES:
+        memo.clear()
 
 
 def fold_token(ch: str) -> Folded:
