@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 from ..model import UNKNOWN_MARKS
 from ..normalize import is_ignorable, key, relation
-from ..normalize.ignorable import kept_offsets, strip_ignorable
+from ..normalize.ignorable import kept_offsets
 from ..normalize.relation import orthographic_source
 from ..normalize.script import t2s_char
 from .align import Op
@@ -95,20 +95,15 @@ def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
             if op.a1 - op.a0 == op.b1 - op.b0 and a[op.a0:op.a1] == b[op.b0:op.b1]:
                 continue  # the same characters, punctuation and all: nothing to type (most of a text; the
                 # lengths first: stretches whose punctuation differs are not copied to be compared)
-            # the characters without punctuation, compared whole (one memcmp): where only the punctuation differs
-            # (most such stretches) nothing is typed, where a step per character of them looked for a pair that
-            # differs; with the collation's own ``skip``, stripped by a regex scan in C, not joined a character
-            # at a time from their offsets
-            own = skip is is_ignorable
-            sa = strip_ignorable(a[op.a0:op.a1]) if own else "".join(
-                [a[i] for i in _key_positions(a, op.a0, op.a1, skip)])
-            sb = strip_ignorable(b[op.b0:op.b1]) if own else "".join(
-                [b[j] for j in _key_positions(b, op.b0, op.b1, skip)])
-            if sa == sb:
-                continue
             pa = _key_positions(a, op.a0, op.a1, skip, ka_)
             pb = _key_positions(b, op.b0, op.b1, skip, kb_)
-            # the pairs whose characters differ, found in C
+            sa = a[op.a0:op.a1] if len(pa) == op.a1 - op.a0 else "".join(map(a.__getitem__, pa))
+            sb = b[op.b0:op.b1] if len(pb) == op.b1 - op.b0 else "".join(map(b.__getitem__, pb))  # (no punctuation)
+            if sa == sb:
+                continue  # the same characters, the punctuation aside (most such stretches): compared whole, in
+                # one memcmp, where the step below made and compared a pair of characters for each of them
+            # the pairs whose characters differ, found in C (the punctuation differs, the characters mostly
+            # do not: a Python step per character of every such stretch was most of the typing)
             for t in compress(range(min(len(pa), len(pb))), map(ne, sa, sb)):
                 i, j = pa[t], pb[t]
                 ca, cb = a[i], b[j]
