@@ -1182,40 +1182,40 @@ def _split_rotation(op: Op, A: str, B: str) -> list[Op]:
 
 
 def _map_side(ops: list[Op], pos: Sequence[int], length: int, side: str) -> list[tuple[int, int]]:
-    """String ranges of every op on one side (see :func:`align_texts`)."""
+    """String ranges of every op on one side (see :func:`align_texts`).  (Each op's range in two flat lists,
+    indexed by the op: a dict of two-item lists before, made and looked up per op of every alignment.)"""
     spans = [(op.a0, op.a1) for op in ops] if side == "a" else [(op.b0, op.b1) for op in ops]
     nonempty = [t for t, (k0, k1) in enumerate(spans) if k0 < k1]
     nonempty.sort(key=lambda t: spans[t][0])
-    ranges: dict[int, list[int]] = {}
+    starts = [0] * len(ops)
+    ends = [0] * len(ops)
     for t in nonempty:
         k0, k1 = spans[t]
-        ranges[t] = [pos[k0], pos[k1 - 1] + 1]
+        starts[t] = pos[k0]
+        ends[t] = pos[k1 - 1] + 1
     # distribute the ignorables between consecutive ops
-    for x in range(len(nonempty)):
-        t = nonempty[x]
+    last = len(nonempty) - 1
+    for x, t in enumerate(nonempty):
         if x == 0:
-            ranges[t][0] = 0
-        if x == len(nonempty) - 1:
-            ranges[t][1] = length
+            starts[t] = 0
+        if x == last:
+            ends[t] = length
             continue
         u = nonempty[x + 1]
-        gap0, gap1 = ranges[t][1], ranges[u][0]
+        gap0, gap1 = ends[t], starts[u]
         if gap1 == gap0:
             continue
         if ops[t].kind != "equal" and ops[u].kind == "equal":
-            ranges[u][0] = gap0
+            starts[u] = gap0
         else:
-            ranges[t][1] = gap1
+            ends[t] = gap1
     # points: end of the range of the op holding the preceding key
-    end_of_key: dict[int, int] = {}  # key index k -> string end of the op whose range ends at key k
-    for t in nonempty:
-        end_of_key[spans[t][1]] = ranges[t][1]
+    end_of_key = {spans[t][1]: ends[t] for t in nonempty}  # key index k -> string end of the op ending at k
     out: list[tuple[int, int]] = []
-    for t in range(len(ops)):
-        if t in ranges:
-            out.append((ranges[t][0], ranges[t][1]))
+    for t, (k0, k1) in enumerate(spans):
+        if k0 < k1:
+            out.append((starts[t], ends[t]))
         else:
-            k0 = spans[t][0]
             p = end_of_key.get(k0, 0) if k0 > 0 else 0
             out.append((p, p))
     return out

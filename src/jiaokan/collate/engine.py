@@ -13,7 +13,7 @@ from itertools import count
 from ..errors import CollationError
 from ..model import Gap, Unit, Witness
 from ..normalize import is_ignorable, key
-from .align import align_texts
+from .align import Op, align_texts
 from .layertext import LayerText
 from .model import COLLATED_LAYERS, VARIANT_TYPES, Collation, LayerAlignment, LayerGap, Row
 from .limits import oversized_passage, repeated_text
@@ -81,15 +81,20 @@ def collate(
     first_row, last_row = _witness_edges(col)
     lost, borders = _lost_rows(col, unit_by_id)
 
+    # whether each witness and the base are in two scripts' company (a simplified one): asked of every alignment
+    script_pair = {s: "simplified" in (ordered[base].meta.script, w.meta.script) for s, w in ordered.items()}
+
     def next_id() -> str:
         return f"app{next(ids)}"
 
     for row in col.rows:
         # each witness's texts of the row, fetched once for all its layers (col.layers is ``layers``)
         by_witness = [(s, col.row_texts(row, s)) for s in ordered]
+        # the layers some witness has text of here, gathered once for the row (most layers of a row: none has)
+        held = {lay for _, their in by_witness for lay, lt in their.items() if lt.text}
         for layer in layers:
-            if not any(their[layer].text for _, their in by_witness):
-                continue  # (most layers of a row: no witness has them)
+            if layer not in held:
+                continue
             texts: dict[str, LayerText] = {s: their[layer] for s, their in by_witness}
             present = {s: n for s, t in texts.items() if (n := len(t.kept()))}
             if not present:
@@ -107,8 +112,14 @@ def collate(
             for s in ordered:
                 if s == base or s not in present:
                     continue
-                simplified = "simplified" in (ordered[base].meta.script, ordered[s].meta.script)
+                simplified = script_pair[s]
                 got = done.get((texts[s].text, simplified))
+                if got is None and texts[s].text == texts[base].text:
+                    # the base's very text (a third of the alignments, short ones mostly): one equal op over
+                    # both, nothing to type, as aligning and typing them would find, without keying the
+                    # witness's text, aligning the keys and walking the op (the base has a key: it is present)
+                    got = done[(texts[s].text, simplified)] = (
+                        [Op("equal", 0, len(texts[base].text), 0, len(texts[s].text))], [])
                 if got is None:
                     kept = (texts[base].kept(), texts[s].kept())
                     ops = align_texts(texts[base].text, texts[s].text, key=key, ignorable=is_ignorable,

@@ -23,6 +23,7 @@ from typing import Callable, Sequence
 
 from ..model import UNKNOWN_MARKS
 from ..normalize import is_ignorable, key, relation
+from ..normalize.fold import key_string
 from ..normalize.ignorable import kept_offsets
 from ..normalize.relation import orthographic_source
 from ..normalize.script import t2s_char
@@ -69,7 +70,13 @@ def _key_positions(text: str, lo: int, hi: int, skip: Callable[[str], bool],
 
 def _tight(text: str, lo: int, hi: int, skip: Callable[[str], bool],
            kept: Sequence[int] | None = None) -> tuple[int, int]:
-    """Shrink [lo, hi) to its first and last key character (punctuation stays outside)."""
+    """Shrink [lo, hi) to its first and last key character (punctuation stays outside).
+
+    With ``kept`` (as for :func:`_key_positions`) the two are found by bisection alone: the offsets between
+    them were copied out (a slice of the array) for the two ends, and a reading is often a whole passage."""
+    if kept is not None and skip is is_ignorable:
+        i, j = bisect_left(kept, lo), bisect_left(kept, hi)
+        return (kept[i], kept[j - 1] + 1) if i < j else (lo, lo)
     pos = _key_positions(text, lo, hi, skip, kept)
     return (pos[0], pos[-1] + 1) if pos else (lo, lo)
 
@@ -97,10 +104,13 @@ def classify(ops: list[Op], a: str, b: str, skip: Callable[[str], bool],
                 # lengths first: stretches whose punctuation differs are not copied to be compared)
             pa = _key_positions(a, op.a0, op.a1, skip, ka_)
             pb = _key_positions(b, op.b0, op.b1, skip, kb_)
-            # the pairs whose characters differ, found in C (the punctuation differs, the characters mostly
-            # do not: a Python step per character of every such stretch was most of the typing)
             sa = a[op.a0:op.a1] if len(pa) == op.a1 - op.a0 else "".join(map(a.__getitem__, pa))
             sb = b[op.b0:op.b1] if len(pb) == op.b1 - op.b0 else "".join(map(b.__getitem__, pb))  # (no punctuation)
+            if sa == sb:
+                continue  # the same characters, the punctuation aside (most such stretches): compared whole, in
+                # one memcmp, where the step below made and compared a pair of characters for each of them
+            # the pairs whose characters differ, found in C (the punctuation differs, the characters mostly
+            # do not: a Python step per character of every such stretch was most of the typing)
             for t in compress(range(min(len(pa), len(pb))), map(ne, sa, sb)):
                 i, j = pa[t], pb[t]
                 ca, cb = a[i], b[j]
@@ -211,6 +221,17 @@ def _witness_span(ops: list[Op], a: str, b: str, s: int, e: int, skip: Callable[
         if op.a0 >= e and not (s == e == op.a0):
             break
         if op.kind == "equal":
+            if ka is not None and kb is not None and skip is is_ignorable:
+                # the op's key offsets are a stretch of each side's ``kept``: bisected in place, not copied out
+                ia0, ia1 = bisect_left(ka, op.a0), bisect_left(ka, op.a1)
+                ib0 = bisect_left(kb, op.b0)
+                t0 = bisect_left(ka, s, ia0, ia1) - ia0
+                t1 = min(bisect_left(ka, e, ia0, ia1) - ia0, bisect_left(kb, op.b1) - ib0)
+                if t0 < t1:
+                    f0, f1 = kb[ib0 + t0], kb[ib0 + t1 - 1] + 1
+                    lo = f0 if lo is None else min(lo, f0)
+                    hi = f1 if hi is None else max(hi, f1)
+                continue
             pa = _key_positions(a, op.a0, op.a1, skip, ka)
             pb = _key_positions(b, op.b0, op.b1, skip, kb)
             # the pairs (pa[t], pb[t]) ascend on both sides: those with s <= pa[t] < e are a run of t
@@ -236,7 +257,13 @@ def _trimmed(text: str, lo: int, hi: int, skip: Callable[[str], bool], kept: Seq
 
 def _reads_alike(x: str, y: str, skip: Callable[[str], bool]) -> bool:
     """Whether two stretches read alike as the collation compares them: the same keys, what ``skip`` ignores
-    left out (a character nobody could read has a key of its own at every making: it never reads alike)."""
+    left out (a character nobody could read has a key of its own at every making: it never reads alike).
+    With the collation's own ``skip``, the two key strings made in C (:func:`key_string`), where each is one
+    code point a key; else a key per character."""
+    if skip is is_ignorable:
+        kx, ky = key_string(x), key_string(y)
+        if kx is not None and ky is not None:
+            return kx == ky
     return [key(c) for c in x if not skip(c)] == [key(c) for c in y if not skip(c)]
 
 

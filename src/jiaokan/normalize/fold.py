@@ -76,12 +76,30 @@ def _fold_entity(ent: str) -> Folded:
     return Folded(ent, fold_token(char).key, "gaiji")
 
 
+#: what else remembers answers made of keys (:func:`jiaokan.normalize.relation.relation`'s): cleared with them
+_DEPENDENT_CACHES: list[dict] = []
+
+
 def clear_caches() -> None:
     """Forget every computed key (after the build registers gaiji resolved from the witnesses)."""
     _cache.clear()
     _key_cache.clear()
     _KEYS.clear()
     _ODD.clear()
+    for memo in _DEPENDENT_CACHES:
+        memo.clear()
+
+
+def forget_entities() -> None:
+    """Forget the keys of the gaiji entities (``&KR0925;``), and what was made of keys, keeping every
+    character's: after the build registers the gaiji it resolved from the witnesses, which change what an
+    entity stands for and nothing else (a character's key is its NFC, taboo, t2s and variant-table fold).
+    Why not :func:`clear_caches`: the characters folded while the witnesses were read (every one of the
+    book's, in a build with one job) were folded all over again, each lookup table filled anew."""
+    for tok in [t for t in _cache if len(t) != 1]:
+        del _cache[tok]
+    for memo in _DEPENDENT_CACHES:
+        memo.clear()
 
 
 def fold_token(ch: str) -> Folded:

@@ -45,9 +45,9 @@ def set_parallel_resolutions(resolved: dict[str, ParallelResolution]) -> None:
     """Replace the resolutions learned from the witnesses (the build sets them once, before collating)."""
     _parallel.clear()
     _parallel.update(resolved)
-    from .fold import clear_caches
+    from .fold import forget_entities
 
-    clear_caches()
+    forget_entities()  # (an entity's key is what it stands for: the characters' keys stay)
 
 
 def parallel_resolution(code: str) -> ParallelResolution | None:

@@ -22,7 +22,7 @@ import unicodedata
 from functools import lru_cache
 
 from . import tables
-from .fold import fold_token, key, tokens
+from .fold import _DEPENDENT_CACHES, Folded, fold_token, key, tokens
 from .learned import is_accepted
 from .script import t2s_char
 
@@ -62,6 +62,15 @@ def _nfc(ch: str) -> str:
     return unicodedata.normalize("NFC", ch) if len(ch) == 1 else ch
 
 
+#: (a, b, simplified) → :func:`relation` as the keys and tables make it, None where it is the scholar's accepted
+#: pairs that decide (asked anew each time: they may be set again); cleared with the keys (fold.clear_caches)
+_memo: dict[tuple[str, str, bool], str | None] = {}
+_DEPENDENT_CACHES.append(_memo)
+#: (a, b) → :func:`orthographic_source` of two characters whose keys agree; cleared with the keys
+_source_memo: dict[tuple[str, str], str | None] = {}
+_DEPENDENT_CACHES.append(_source_memo)
+
+
 def relation(a: str, b: str, *, simplified: bool = False) -> str:
     """Relation of two single characters (or gaiji entities) read at the same position.
 
@@ -70,7 +79,20 @@ def relation(a: str, b: str, *, simplified: bool = False) -> str:
     Symmetric.  Set ``simplified=True`` when either reading comes from a simplified-script
     witness: pairs that simplification itself merges (於/于, 後/后) are then only
     orthographic, since the simplified witness cannot tell them apart.
+
+    Why a memo: a collation asks it of the same few thousand pairs twenty thousand times.
     """
+    k = (a, b, simplified)
+    r = _memo.get(k, "")
+    if r == "":
+        r = _memo[k] = _relation(a, b, simplified)
+    if r is None:
+        return "orthographic" if is_accepted(a, b) else "different"
+    return r
+
+
+def _relation(a: str, b: str, simplified: bool) -> str | None:
+    """:func:`relation` before the accepted pairs are asked (None: theirs to say)."""
     if a == b or _nfc(a) == _nfc(b):
         return "identical"
     fa, fb = fold_token(a), fold_token(b)
@@ -84,10 +106,7 @@ def relation(a: str, b: str, *, simplified: bool = False) -> str:
             if r is not None:
                 return r
         return "orthographic"
-    typed = _key_pairs().get(frozenset((fa.key, fb.key)))
-    if typed is not None:
-        return typed
-    return "orthographic" if is_accepted(a, b) else "different"
+    return _key_pairs().get(frozenset((fa.key, fb.key)))
 
 
 def orthographic_source(a: str, b: str) -> str | None:
@@ -102,6 +121,15 @@ def orthographic_source(a: str, b: str) -> str | None:
     fa, fb = fold_token(a), fold_token(b)
     if fa.key != fb.key:
         return "learned" if is_accepted(a, b) and _key_pairs().get(frozenset((fa.key, fb.key))) is None else None
+    k = (a, b)
+    r = _source_memo.get(k, "")
+    if r == "":
+        r = _source_memo[k] = _variant_source(fa, fb)
+    return r
+
+
+def _variant_source(fa: Folded, fb: Folded) -> str | None:
+    """:func:`orthographic_source` of two characters whose keys agree (folded ``fa``, ``fb``)."""
     for f in (fa, fb):
         if f.cls == "gaiji":
             return "gaiji"
