@@ -29,6 +29,7 @@ the stream and the query alike, or not at all in exact-form mode (荅 ≠ 答).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
@@ -39,6 +40,7 @@ from ..emend.words import claim_sentences
 from ..io import atomic_write_bytes, json_bytes
 from ..model import LAYERS, Gaiji, Inline, Label, LineBreak, Note, PageBreak, Text, Witness
 from ..normalize import strip_ignorable
+from ..normalize.ignorable import NEVER_IGNORABLE
 from .appview import app_table, app_tables, apps_src, reader_data
 from .overview import WIDTH_LAYERS, overview_cells, overview_data, remember_widths, row_key
 from .chapter import Chapter
@@ -51,6 +53,10 @@ from .truth import shown_claim, shown_verdict
 
 #: Characters of context kept on each side of a note's place (the "anchored text").
 ANCHOR_CHARS = 12
+
+#: A character outside the ideograph blocks (:data:`jiaokan.normalize.ignorable.NEVER_IGNORABLE`): every one a
+#: stream drops is one of them.
+_NOT_IDEOGRAPH = re.compile(f"[^{NEVER_IGNORABLE}]")
 
 
 @dataclass
@@ -66,7 +72,9 @@ class _Stream:
     n: int = 0  # characters so far
     anchors: list[list] = field(default_factory=list)  # [offset, element id, row id]
     pages: list[list] = field(default_factory=list)  # [offset, page label]
-    dropped: list[str] = field(default_factory=list)  # the runs added that held characters the stream drops
+    #: of what was added that held characters the stream drops, its characters outside the ideograph blocks (those
+    #: it dropped among them), for the book's folding table; not the whole of it, whose ideographs the stream holds
+    dropped: list[str] = field(default_factory=list)
     _page: str | None = None
 
     def at(self, target: str, row: str | None) -> None:
@@ -81,7 +89,7 @@ class _Stream:
             self._page = page
         t = strip_ignorable(s)
         if len(t) != len(s):
-            self.dropped.append(s)
+            self.dropped += _NOT_IDEOGRAPH.findall(s)
         if t:
             self.parts.append(t)
             self.n += len(t)
@@ -197,6 +205,11 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
             offset = 0
             note: Note | None = None
             content = p.content
+            # the piece's reading since the host stream last took it: given to it in one piece (one
+            # :func:`strip_ignorable` and one :meth:`_Stream.add`, not one per text run) where the page turns, a note
+            # starts (which quotes the host's text before it) and at the piece's end
+            run: list[str] = []
+            moved = True  # a line or page break since the last place of the piece's own ``own``
             # most pieces hold no note: their nodes as they stand (in C), with no step of the nested walk each
             for node, in_note in (_nodes(content) if Note in map(type, content) else zip(content, _NO_NOTE)):
                 kind = type(node)
@@ -204,10 +217,15 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                     if kind is LineBreak:
                         if line is not None:
                             line += 1
+                            moved = True
                         if in_note is None:  # (a break reads nothing: in the piece's own text, nothing more to do)
                             continue
                     elif isinstance(node, PageBreak):
+                        if run:
+                            host.add("".join(run), page)
+                            run = []
                         line = 0
+                        moved = True
                         page = node.n
                         if node.n not in pages.refs:  # every page the witness turns (a 案 note names its page too)
                             pages.refs[node.n] = list(leaf_ref(node.n, node.juan, w.meta.juan))
@@ -218,6 +236,9 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                         held += (node.source, node.reading)
                 if in_note is not None:
                     if in_note is not note:
+                        if run:
+                            host.add("".join(run), page)
+                            run = []
                         note = in_note
                         an = streams.setdefault(note.layer, _Stream(s, note.layer))
                         an.at(note.id or u.id, row)
@@ -235,10 +256,14 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                     continue
                 r = node.text if type(node) is Text else node.reading  # (a text run's, without its property)
                 if r:
-                    if not own or own[-1][1] != page or own[-1][2] != line:
-                        own.append([offset, page, line])
-                    host.add(r, page)
+                    if moved:
+                        moved = False
+                        if not own or own[-1][1] != page or own[-1][2] != line:
+                            own.append([offset, page, line])
+                    run.append(r)
                     offset += len(r)
+            if run:
+                host.add(run[0] if len(run) == 1 else "".join(run), page)
             if not own:
                 own.append([0, page, line])
             rec[1] = line_runs(own, pages)
