@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
+from operator import sub
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from ..emend.verdict import NoteVerdict
 from ..emend.words import claim_sentences
@@ -116,17 +117,16 @@ class _Stream:
         where each page starts, flat, [offset, page, …], the page as its place in ``pl`` (:class:`_Pages`).
         Each offset is counted from the one before (a few digits, not five).  ``search.js`` (``expand``) makes
         the [offset, id, row] and [offset, label] pairs again."""
-        a: list = []
-        at = 0
-        for off, target, _row in self.anchors:
-            a += (off - at, units.get(target, target))
-            at = off
-        pg: list = []
-        at = 0
-        for off, page in self.pages:
-            pg += (off - at, pages.ix(page))
-            at = off
+        targets = [x[1] for x in self.anchors]
+        a = _flat([x[0] for x in self.anchors], map(units.get, targets, targets))
+        pg = _flat([x[0] for x in self.pages], map(pages.ix, [x[1] for x in self.pages]))
         return {"w": self.siglum, "l": self.layer, "t": self.text(), "a": a, "pg": pg}
+
+
+def _flat(offsets: list[int], ids: Iterable[object]) -> list:
+    """[offset − the offset before (the first's from 0), id, …] of offsets and their ids (:meth:`_Stream.to_json`),
+    made in C (a Python step per anchor was most of it: a stream has one for every piece)."""
+    return list(chain.from_iterable(zip(map(sub, offsets, [0, *offsets]), ids)))
 
 
 class _Pages:
@@ -187,6 +187,7 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
     after: list[tuple[dict, _Stream, int]] = []  # a note, its host stream, where it stands in it
     held: list[str] = []  # what the streams do not hold of the witness's characters
     widths: dict[str, int] = {}  # unit id → its 经 and 注 characters, for the overview strip
+    gaiji: set[tuple[str, str | None]] = set()  # (code, character) of the gaiji whose source ``held`` holds
     for u in w.units():
         row = rows.get((s, u.id))
         records: list = []
@@ -232,8 +233,12 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                             pages.ix(node.n)
                         if in_note is None:
                             continue
-                    elif kind is Gaiji or kind is Label:
-                        held += (node.source, node.reading)
+                    elif isinstance(node, Gaiji):  # (its source made once for each code: a property that parses it)
+                        if (node.code, node.char) not in gaiji:
+                            gaiji.add((node.code, node.char))
+                            held += (node.source, node.reading)
+                    elif isinstance(node, Label):
+                        held.append(node.text)  # (it reads nothing)
                 if in_note is not None:
                     if in_note is not note:
                         if run:
@@ -440,6 +445,8 @@ def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     notes: dict[str, dict] = {}
     names = {s: work_title(w.meta) for s, w in ch.witnesses.items()}
     own = {s: w for s, w in ch.witnesses.items() if s not in ch.search_from}
+    # each row's key once (a row shows a unit of every witness)
+    keys: dict[str | None, str | int | None] = {row: row_key(row) for row in set(rows.values())}
     for s, w in own.items():
         ss, c, n, pages = _witness_index(s, w, rows, verdicts, zs, names)
         units = {uid: i for i, uid in enumerate(c)}
@@ -450,7 +457,7 @@ def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         juan = leaf_ref(None, None, m.juan)[0]
         wits[s] = {"title": m.title or m.file, "work": work_title(m), "script": m.script, "lang": lang_of(m.script),
                    "tei": ch.tei_files.get(s), **pages.to_json(juan), "role": m.role, "head": cite_head(m, ch.label),
-                   "juan": juan, "rows": [row_key(rows.get((s, uid))) for uid in c]}
+                   "juan": juan, "rows": [keys.get(rows.get((s, uid))) for uid in c]}
     shared = {"sigla": ch.sigla, "from": {s: [name, data_src(name)] for s, name in ch.search_from.items()}} \
         if ch.search_from else {}
     # a witness's 疏 that the 疏 page shows (:mod:`.shulink`): a hit in it is shown there (``search.js`` hrefOf)
