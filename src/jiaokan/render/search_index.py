@@ -279,10 +279,17 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
         rec_n["after"] = host.text()[at:at + ANCHOR_CHARS]
     held += [x.text() for x in streams.values()]
     held += [t for x in streams.values() for t in x.dropped]
-    remember(w, frozenset("".join(held)))
+    remember(w, _characters("".join(held)))
     remember_widths(w, widths)
     order = {layer: i for i, layer in enumerate(LAYERS)}
     return sorted(streams.values(), key=lambda x: order.get(x.layer, len(order))), cite, notes, pages
+
+
+def _characters(text: str) -> frozenset[str]:
+    """``frozenset(text)``, made from its code points: a set of ints (the whole witness's text, each character
+    an int object whose hash is its value) costs a quarter less than one of one-character strings (each made,
+    then hashed), which was a sixth of the index."""
+    return frozenset(map(chr, set(memoryview(text.encode("utf-32-le", "surrogatepass")).cast("I"))))
 
 
 #: the note each node of a piece that holds none stands in (:func:`_witness_index`)
