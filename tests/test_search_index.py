@@ -19,8 +19,8 @@ from jiaokan.normalize import is_ignorable, key
 from jiaokan.normalize.numerals import chinese_numeral
 from jiaokan.render.chapter import Chapter
 from jiaokan.render.cite import citation, hanzi_number, juan_and_leaf, page_ref, work_title
-from jiaokan.render.search_index import (_Pages, book_fold, chapter_index, expand_notes, js_data, leaf_by_rule, line_runs,
-                                         piece_key, row_key, share_search_data)
+from jiaokan.render.search_index import (_characters, _Pages, book_fold, chapter_index, expand_notes, js_data, leaf_by_rule,
+                                         line_runs, piece_key, row_key, share_search_data)
 from jiaokan.render.searchfold import fold_table
 from jiaokan.render.sentences import target_en, target_zh
 
@@ -204,6 +204,15 @@ def test_the_index_reads_what_each_witness_holds(dasheyi):
         searchfold._held.clear()
         chapter_index(dasheyi)
         assert searchfold._held.get(w) == fresh and len(fresh) > 100
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.characters(blacklist_categories=())))
+def test_a_witness_characters_are_its_texts_set(s):
+    """The characters the index keeps for the folding table (made from code points) are the text's set, whatever it
+    holds: planes beyond the first, lone surrogates, controls."""
+    assert _characters(s) == frozenset(s)
+    assert _characters(s + "\U00020000鄉\ud800a") == frozenset(s + "\U00020000鄉\ud800a")
 
 
 def test_the_index_counts_each_units_width_as_the_strip_does(dasheyi):

@@ -257,21 +257,20 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
     units: dict[str, dict[str, int]] = {s: {} for s in col.witnesses}
     lines: dict[tuple[str, str | None, int | None], tuple[int | None, int | None]] = {}
 
-    def where(s: str, page: str | None, line: int | None) -> tuple[int | None, int | None]:
-        """(the page's place in the table, the line on the leaf): once per place, as the entries of a line share
-        it, and the witnesses' readings of an entry often do."""
-        k = (s, page, line)
-        hit = lines.get(k)
-        if hit is None:
-            if not page:
-                hit = (None, None)
-            else:
-                i = pages[s].get(page)
-                if i is None:  # the page's reference once per page (:func:`.cite.place_parts` in two)
-                    i = pages[s][page] = len(page_names[s])
-                    page_names[s].append([page, page_reference(col.witnesses[s], starts[s], page)])
-                hit = (i, leaf_line(starts[s], page, line))
-            lines[k] = hit
+    def where(k: tuple[str, str | None, int | None]) -> tuple[int | None, int | None]:
+        """(the page's place in the table, the line on the leaf) of a place (siglum, page, line) that ``lines``
+        lacks, kept there: once per place, as the entries of a line share it, and the witnesses' readings of an
+        entry often do.  (Its caller asked ``lines`` first, inline: a reading's place is made and looked up once.)"""
+        s, page, line = k
+        if not page:
+            hit: tuple[int | None, int | None] = (None, None)
+        else:
+            i = pages[s].get(page)
+            if i is None:  # the page's reference once per page (:func:`.cite.place_parts` in two)
+                i = pages[s][page] = len(page_names[s])
+                page_names[s].append([page, page_reference(col.witnesses[s], starts[s], page)])
+            hit = (i, leaf_line(starts[s], page, line))
+        lines[k] = hit
         return hit
 
     # the layer's name is the file's table (``D.lz``, :func:`.search_index.write_chapter_apps`)
@@ -290,7 +289,7 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
             lem = lem_r.text
         un = units[base]
         ui = un.setdefault(lem_r.unit, len(un)) if lem_r.unit is not None else None
-        at = lines.get((base, lem_r.page, lem_r.line)) or where(base, lem_r.page, lem_r.line)
+        at = lines.get(k := (base, lem_r.page, lem_r.line)) or where(k)
         rd: list[list] = [[lem, at[0], at[1], ui]]
         for s, r in a.readings.items():
             if lost and (a.row, s, a.layer, a.id) in lost:
@@ -299,7 +298,7 @@ def _app_table(col: Collation) -> tuple[dict[str, list], dict]:
                 text = r.text
             un = units[s]
             ui = un.setdefault(r.unit, len(un)) if r.unit is not None else None
-            at = lines.get((s, r.page, r.line)) or where(s, r.page, r.line)
+            at = lines.get(k := (s, r.page, r.line)) or where(k)
             rd.append([text, at[0], at[1], types.setdefault(r.type, len(types)), ui])
         rk = rows.get(a.row)
         if rk is None:

@@ -29,16 +29,19 @@ the stream and the query alike, or not at all in exact-form mode (荅 ≠ 答).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
+from operator import sub
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from ..emend.verdict import NoteVerdict
 from ..emend.words import claim_sentences
 from ..io import atomic_write_bytes, json_bytes
 from ..model import LAYERS, Gaiji, Inline, Label, LineBreak, Note, PageBreak, Text, Witness
 from ..normalize import strip_ignorable
+from ..normalize.ignorable import NEVER_IGNORABLE
 from .appview import app_table, app_tables, apps_src, reader_data
 from .overview import WIDTH_LAYERS, overview_cells, overview_data, remember_widths, row_key
 from .chapter import Chapter
@@ -51,6 +54,10 @@ from .truth import shown_claim, shown_verdict
 
 #: Characters of context kept on each side of a note's place (the "anchored text").
 ANCHOR_CHARS = 12
+
+#: A character outside the ideograph blocks (:data:`jiaokan.normalize.ignorable.NEVER_IGNORABLE`): every one a
+#: stream drops is one of them.
+_NOT_IDEOGRAPH = re.compile(f"[^{NEVER_IGNORABLE}]")
 
 
 @dataclass
@@ -66,7 +73,9 @@ class _Stream:
     n: int = 0  # characters so far
     anchors: list[list] = field(default_factory=list)  # [offset, element id, row id]
     pages: list[list] = field(default_factory=list)  # [offset, page label]
-    dropped: list[str] = field(default_factory=list)  # the runs added that held characters the stream drops
+    #: of what was added that held characters the stream drops, its characters outside the ideograph blocks (those
+    #: it dropped among them), for the book's folding table; not the whole of it, whose ideographs the stream holds
+    dropped: list[str] = field(default_factory=list)
     _page: str | None = None
 
     def at(self, target: str, row: str | None) -> None:
@@ -81,7 +90,7 @@ class _Stream:
             self._page = page
         t = strip_ignorable(s)
         if len(t) != len(s):
-            self.dropped.append(s)
+            self.dropped += _NOT_IDEOGRAPH.findall(s)
         if t:
             self.parts.append(t)
             self.n += len(t)
@@ -108,17 +117,16 @@ class _Stream:
         where each page starts, flat, [offset, page, …], the page as its place in ``pl`` (:class:`_Pages`).
         Each offset is counted from the one before (a few digits, not five).  ``search.js`` (``expand``) makes
         the [offset, id, row] and [offset, label] pairs again."""
-        a: list = []
-        at = 0
-        for off, target, _row in self.anchors:
-            a += (off - at, units.get(target, target))
-            at = off
-        pg: list = []
-        at = 0
-        for off, page in self.pages:
-            pg += (off - at, pages.ix(page))
-            at = off
+        targets = [x[1] for x in self.anchors]
+        a = _flat([x[0] for x in self.anchors], map(units.get, targets, targets))
+        pg = _flat([x[0] for x in self.pages], map(pages.ix, [x[1] for x in self.pages]))
         return {"w": self.siglum, "l": self.layer, "t": self.text(), "a": a, "pg": pg}
+
+
+def _flat(offsets: list[int], ids: Iterable[object]) -> list:
+    """[offset − the offset before (the first's from 0), id, …] of offsets and their ids (:meth:`_Stream.to_json`),
+    made in C (a Python step per anchor was most of it: a stream has one for every piece)."""
+    return list(chain.from_iterable(zip(map(sub, offsets, [0, *offsets]), ids)))
 
 
 class _Pages:
@@ -179,6 +187,7 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
     after: list[tuple[dict, _Stream, int]] = []  # a note, its host stream, where it stands in it
     held: list[str] = []  # what the streams do not hold of the witness's characters
     widths: dict[str, int] = {}  # unit id → its 经 and 注 characters, for the overview strip
+    gaiji: set[tuple[str, str | None]] = set()  # (code, character) of the gaiji whose source ``held`` holds
     for u in w.units():
         row = rows.get((s, u.id))
         records: list = []
@@ -197,6 +206,11 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
             offset = 0
             note: Note | None = None
             content = p.content
+            # the piece's reading since the host stream last took it: given to it in one piece (one
+            # :func:`strip_ignorable` and one :meth:`_Stream.add`, not one per text run) where the page turns, a note
+            # starts (which quotes the host's text before it) and at the piece's end
+            run: list[str] = []
+            moved = True  # a line or page break since the last place of the piece's own ``own``
             # most pieces hold no note: their nodes as they stand (in C), with no step of the nested walk each
             for node, in_note in (_nodes(content) if Note in map(type, content) else zip(content, _NO_NOTE)):
                 kind = type(node)
@@ -204,20 +218,32 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                     if kind is LineBreak:
                         if line is not None:
                             line += 1
+                            moved = True
                         if in_note is None:  # (a break reads nothing: in the piece's own text, nothing more to do)
                             continue
                     elif isinstance(node, PageBreak):
+                        if run:
+                            host.add("".join(run), page)
+                            run = []
                         line = 0
+                        moved = True
                         page = node.n
                         if node.n not in pages.refs:  # every page the witness turns (a 案 note names its page too)
                             pages.refs[node.n] = list(leaf_ref(node.n, node.juan, w.meta.juan))
                             pages.ix(node.n)
                         if in_note is None:
                             continue
-                    elif kind is Gaiji or kind is Label:
-                        held += (node.source, node.reading)
+                    elif isinstance(node, Gaiji):  # (its source made once for each code: a property that parses it)
+                        if (node.code, node.char) not in gaiji:
+                            gaiji.add((node.code, node.char))
+                            held += (node.source, node.reading)
+                    elif isinstance(node, Label):
+                        held.append(node.text)  # (it reads nothing)
                 if in_note is not None:
                     if in_note is not note:
+                        if run:
+                            host.add("".join(run), page)
+                            run = []
                         note = in_note
                         an = streams.setdefault(note.layer, _Stream(s, note.layer))
                         an.at(note.id or u.id, row)
@@ -235,10 +261,14 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                     continue
                 r = node.text if type(node) is Text else node.reading  # (a text run's, without its property)
                 if r:
-                    if not own or own[-1][1] != page or own[-1][2] != line:
-                        own.append([offset, page, line])
-                    host.add(r, page)
+                    if moved:
+                        moved = False
+                        if not own or own[-1][1] != page or own[-1][2] != line:
+                            own.append([offset, page, line])
+                    run.append(r)
                     offset += len(r)
+            if run:
+                host.add(run[0] if len(run) == 1 else "".join(run), page)
             if not own:
                 own.append([0, page, line])
             rec[1] = line_runs(own, pages)
@@ -249,10 +279,17 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
         rec_n["after"] = host.text()[at:at + ANCHOR_CHARS]
     held += [x.text() for x in streams.values()]
     held += [t for x in streams.values() for t in x.dropped]
-    remember(w, frozenset("".join(held)))
+    remember(w, _characters("".join(held)))
     remember_widths(w, widths)
     order = {layer: i for i, layer in enumerate(LAYERS)}
     return sorted(streams.values(), key=lambda x: order.get(x.layer, len(order))), cite, notes, pages
+
+
+def _characters(text: str) -> frozenset[str]:
+    """``frozenset(text)``, made from its code points: a set of ints (the whole witness's text, each character
+    an int object whose hash is its value) costs a quarter less than one of one-character strings (each made,
+    then hashed), which was a sixth of the index."""
+    return frozenset(map(chr, set(memoryview(text.encode("utf-32-le", "surrogatepass")).cast("I"))))
 
 
 #: the note each node of a piece that holds none stands in (:func:`_witness_index`)
@@ -415,6 +452,8 @@ def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
     notes: dict[str, dict] = {}
     names = {s: work_title(w.meta) for s, w in ch.witnesses.items()}
     own = {s: w for s, w in ch.witnesses.items() if s not in ch.search_from}
+    # each row's key once (a row shows a unit of every witness)
+    keys: dict[str | None, str | int | None] = {row: row_key(row) for row in set(rows.values())}
     for s, w in own.items():
         ss, c, n, pages = _witness_index(s, w, rows, verdicts, zs, names)
         units = {uid: i for i, uid in enumerate(c)}
@@ -425,7 +464,7 @@ def chapter_index(ch: Chapter, verdicts: Verdicts | None = None) -> dict:
         juan = leaf_ref(None, None, m.juan)[0]
         wits[s] = {"title": m.title or m.file, "work": work_title(m), "script": m.script, "lang": lang_of(m.script),
                    "tei": ch.tei_files.get(s), **pages.to_json(juan), "role": m.role, "head": cite_head(m, ch.label),
-                   "juan": juan, "rows": [row_key(rows.get((s, uid))) for uid in c]}
+                   "juan": juan, "rows": [keys.get(rows.get((s, uid))) for uid in c]}
     shared = {"sigla": ch.sigla, "from": {s: [name, data_src(name)] for s, name in ch.search_from.items()}} \
         if ch.search_from else {}
     # a witness's 疏 that the 疏 page shows (:mod:`.shulink`): a hit in it is shown there (``search.js`` hrefOf)
