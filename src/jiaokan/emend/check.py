@@ -1474,10 +1474,16 @@ def _make_chars_and_keys(al: Aligned, siglum: str, layers: frozenset[str]) -> tu
     # could read it.  The characters are one string where every piece took the first way (a list of
     # one-character strings indexes and joins alike, at a Python object per character).  Both ways work
     # character by character: where the whole text takes the first, it is taken at once.
-    texts = [al._keyed.coded(p) for u in al.units.get(siglum, {}).values() for p in u.pieces if p.layer in layers]
-    whole = strip_ignorable("".join(texts))
+    # The keys are the pieces' own (:meth:`_Keyed.keys_of`, made once: the running text of the witness asked
+    # for most of them before) where no piece holds an entity, which they key otherwise
+    kd = al._keyed
+    pieces = [p for u in al.units.get(siglum, {}).values() for p in u.pieces if p.layer in layers]
+    texts = [kd.coded(p) for p in pieces]
+    joined = "".join(texts)
+    whole = strip_ignorable(joined)
     if _no_unknown(whole) and one_key_each(whole):
-        return keys_joined(whole), plain(whole) or whole
+        made = "".join(kd.keys_of(pieces)) if "&" not in joined else keys_joined(whole)
+        return made, plain(whole) or whole
     keys: list[str] = []
     chars: list[str | list[str]] = []  # per piece: its characters, as a string or as a list
     for coded in texts:
