@@ -113,18 +113,21 @@ def page_first_lines(w: Witness) -> dict[str, int]:
     for p in w.pieces():
         where.enter(p)
         for node in p.content:
-            kind = type(node)
-            if kind is PageBreak:
+            if isinstance(node, Text):  # most nodes
+                held = node.text
+            elif isinstance(node, PageBreak):
                 where.page = node.n
-            elif kind is LineBreak:
+                continue
+            elif isinstance(node, LineBreak):
                 where.line = node.n
+                continue
             else:
-                page, line = where.page, where.line
-                if (page is not None and line is not None and line < out.get(page, line + 1)
-                        and (node.text if kind is Text else node.reading)):
-                    out[page] = line
-                if kind is Note:
-                    advance(node.content, where)
+                held = node.reading
+            page, line = where.page, where.line
+            if held and page is not None and line is not None and line < out.get(page, line + 1):
+                out[page] = line
+            if isinstance(node, Note):
+                advance(node.content, where)
     return out
 
 
