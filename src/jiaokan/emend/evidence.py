@@ -36,7 +36,8 @@ from .anchor import Anchor, Claim
 from .apply import EmendResult
 from .folded import FoldedTexts
 from .shu import check_shu
-from .check import Aligned, Check, check_at, cites_zhushu, claimed_place, is_zhushu_claim, place_reading
+from .check import (Aligned, Check, check_at, cites_zhushu, claimed_place, is_zhushu_claim, place_reading,
+                    read_at_anchor)
 from .verdict import UNCOVERED, ClaimEvidence, Kind, Verdict
 from .witnesses import NAMES, WitnessCheck
 from .words import TARGET_ZH, claim_sentences, reason_of, sentences
@@ -160,6 +161,8 @@ class _Readings:
                 got = ch.reading
             elif al is None:
                 got = None
+            elif s == zs and ch is not None and a is c.anchor and read_at_anchor(c):
+                got = ch.reading  # (what check_at would read again: the 注疏 was asked it by check_claims)
             else:
                 got = check_at(c, al, anchor=a).reading
             out[s] = got if got is not None else UNCOVERED
