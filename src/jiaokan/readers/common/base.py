@@ -586,10 +586,12 @@ class NoteLineEmitter:
         return self._open_line is not None
 
     def feed(self, body: str, line_no: int) -> None:
+        # (whether a note is open asked of its line, not through :attr:`open`: a property call a token, and
+        # :meth:`end_line` is called for every line of a file)
         toks = tokenize(body)
         for i, tok in enumerate(toks):
             if tok.kind == "open":
-                if self.open:
+                if self._open_line is not None:
                     self.b.warn("nested-bracket", "a '(' inside a double-column note; kept as text", line_no)
                     self.b.text("(")
                     continue
@@ -603,7 +605,7 @@ class NoteLineEmitter:
                 self._open_line = line_no
                 self._joinable = None
             elif tok.kind == "close":
-                if not self.open:
+                if self._open_line is None:
                     self.b.warn("stray-bracket", "a ')' with no '(' before it; kept as text", line_no)
                     self.b.text(")")
                     self._joinable = None
@@ -612,14 +614,14 @@ class NoteLineEmitter:
                 self.b.close_note()
                 self._open_line = None
             elif tok.kind == "slash":
-                if not self.open:
+                if self._open_line is None:
                     self.b.text("/")
                     self._joinable = None
             elif tok.kind == "gaiji":
                 self.b.gaiji(tok.value)
                 self._joinable = None
             else:
-                if self.open:
+                if self._open_line is not None:
                     self.b.text(tok.value)
                 elif tok.value.strip():
                     self.b.text(tok.value)
@@ -629,7 +631,7 @@ class NoteLineEmitter:
 
     def end_line(self, line_no: int, last_line: bool) -> None:
         """A line ended: an unclosed note is either a cut-off file or a stray bracket."""
-        if not self.open:
+        if self._open_line is None:
             return
         note = self.b.current_note
         assert note is not None
