@@ -156,11 +156,21 @@ class _Scanner:
 
     def run(self) -> MandokuDoc:
         text_line = self._text_line
+        out = self.doc.lines
         for n, raw in enumerate(self.src.lines, 1):
             # most lines are text (no drawer open, no '#', ':', TAB or heading star): split at once, as
             # :meth:`_line` would after asking the same, without its call
             if self.drawer is None and ":" not in raw and "\t" not in raw and not raw.startswith(("#", "*")):
-                text_line(n, raw, 0)
+                if "<" in raw or not raw.endswith("¶") or raw.count("¶") != 1:
+                    text_line(n, raw, 0)
+                    continue
+                # and most of those are one printed line, its ¶ at the end, no tag: taken as :meth:`_text_line`
+                # takes it, without its call, its split and its loop
+                body = raw[:-1].rstrip()
+                stripped = body.lstrip(_LEADING)
+                if stripped:
+                    out.append(PrintedLine(n, stripped, len(body) - len(stripped), self.breaks, 0, False))
+                    self.breaks = []
             else:
                 self._line(n, raw)
         self._cut_mid_line()
