@@ -551,9 +551,12 @@ class Witness:
 
     def passages(self) -> Iterator[Unit]:
         """Units that carry a 经 passage."""
-        for u in self.units():
-            if u.jing is not None:
-                yield u
+        for d in self.divs:  # (as :meth:`pieces`: no generator of units, and a unit's pieces asked here, not
+            for u in d.units:  # through :attr:`Unit.jing`, a call a unit)
+                for p in u.pieces:
+                    if p.layer == "jing":
+                        yield u
+                        break
 
     def layer_counts(self) -> dict[str, int]:
         """Characters per layer (notes counted under ``an``, labels not counted).
