@@ -416,7 +416,7 @@ class WitnessBuilder:
         if self._pending:
             target = self._target()
             target.extend(self._pending)
-            self._pending = []
+            self._pending.clear()  # (the list kept: its nodes were copied into the target)
 
     def _loc_for_pending(self) -> Loc:
         return self.loc()
@@ -425,16 +425,20 @@ class WitnessBuilder:
         """Source characters; a held code point among them (:data:`~jiaokan.model.HELD_RE`) becomes a marker."""
         if not s:
             return
-        if self._pending:  # (asked here: most runs have no break before them, and the call cost more than the test)
-            self._flush()
         if not has_held(s):  # the usual case: one run of text, no splitting
             piece = self._piece  # (the open piece's content, as _target gives it, without the call)
             target = piece.content if piece is not None and self._note is None else self._target()
+            pending = self._pending
+            if pending:  # the breaks before the text (as _flush gives them, without its calls)
+                target.extend(pending)
+                pending.clear()
             if target and isinstance(target[-1], Text):
                 target[-1].text += s
             else:
                 target.append(Text(s))
             return
+        if self._pending:
+            self._flush()
         for kind, run in split_held(s):
             if kind == "held":
                 self._target().append(self._held(run))
