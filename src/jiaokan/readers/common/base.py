@@ -368,22 +368,24 @@ class WitnessBuilder:
         new_unit: bool | None = None,
     ) -> Piece:
         """Open a piece; a 经 or paratext piece starts a new unit unless told otherwise."""
-        self.close_piece()
+        # (what :meth:`close_piece` does, without its call: a piece is opened for every passage and every
+        # note of the book)
+        self._note = None
+        self._piece = None
+        unit = self._unit
         if new_unit is None:
-            new_unit = layer in ("jing", "paratext") or self._unit is None
-        if new_unit or self._unit is None:
-            self.new_unit()
+            new_unit = layer in ("jing", "paratext") or unit is None
+        if new_unit or unit is None:
+            unit = self.new_unit()
         if resp is None:
             resp = DEFAULT_RESP.get(layer)
-        assert self._unit is not None
-        # (the fields by position, and the location as :meth:`loc` gives it, without the call: a piece is opened
-        # for every passage and every note of the book)
-        p = Piece(layer, [], self.source.loc(self.line_no, self.page), resp, subtype, cert)
         # counted as they open, not by scanning the unit: a unit of 10^5 pieces (one line of
         # a file repeated into a single line) would make reading quadratic
-        k = self._unit_layers[layer] = self._unit_layers.get(layer, 0) + 1
-        p.id = f"{self._unit.id}.{layer}{k}"
-        self._unit.pieces.append(p)
+        k = self._unit_layers.get(layer, 0) + 1
+        # (the fields by position, its id among them, and the location as :meth:`loc` gives it, without the call)
+        p = Piece(layer, [], self.source.loc(self.line_no, self.page), resp, subtype, cert, f"{unit.id}.{layer}{k}")
+        self._unit_layers[layer] = k
+        unit.pieces.append(p)
         self._piece = p
         return p
 
