@@ -668,7 +668,9 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
         if seg.layer is not None:
             b.piece(seg.layer, resp=seg.resp or DEFAULT_RESP.get(seg.layer), subtype=seg.subtype,
                     cert=seg.cert, new_unit=seg.new_unit)
-        in_piece = b.current is not None  # (no piece opens before the next segment: asked once, not a chunk)
+            in_piece = True  # (the piece just opened: the property not asked)
+        else:
+            in_piece = b.current is not None  # (no piece opens before the next segment: asked once, not a chunk)
         pos, end = seg.start, seg.end
         while pos < end:
             stop = end if end < nxt or nxt <= pos else nxt  # (min(end, nxt) past pos, without the call)
