@@ -133,7 +133,8 @@ def parse_page_id(page_id: str) -> PageBreak | None:
     """``KR1d0028_WYG_005-1a`` → PageBreak(n='1a', edition='WYG', juan='5', facs=id); None if unknown."""
     m = KANRIPO_PB_RE.match(page_id)
     if m:
-        return PageBreak(n=m.group("page"), facs=page_id, edition=m.group("ed"), juan=str(int(m.group("juan"))))
+        page, ed, juan = m.group("page", "ed", "juan")  # (one call; the fields by position: a page tag a page)
+        return PageBreak(page, page_id, ed, str(int(juan)))
     m = MANDOKU_PB_RE.match(page_id)
     if m:
         return PageBreak(n=m.group("page"), facs=page_id, edition=m.group("ed"))
