@@ -551,9 +551,12 @@ class Witness:
 
     def passages(self) -> Iterator[Unit]:
         """Units that carry a 经 passage."""
-        for u in self.units():
-            if u.jing is not None:
-                yield u
+        for d in self.divs:  # (as :meth:`pieces`: no generator of units, and a unit's pieces asked here, not
+            for u in d.units:  # through :attr:`Unit.jing`, a call a unit)
+                for p in u.pieces:
+                    if p.layer == "jing":
+                        yield u
+                        break
 
     def layer_counts(self) -> dict[str, int]:
         """Characters per layer (notes counted under ``an``, labels not counted).
@@ -594,12 +597,29 @@ def assign_columns(w: Witness) -> None:
     (text, labels, gaiji, notes), from 1: the markup a reader consumes (indentation,
     the 【】 of a ctext export, page markers) is not counted.  Why: an export that puts a
     whole 卷 on one line locates every reading at "line 2"; the column says where on it.
+
+    The column is carried as :func:`advance` carries it; a piece with no note and no gaiji (most) moves it
+    by whole strings in C: its text after its last line break, or all of it when it has none.
     """
     where = Where(col=0)
+    col = 0
     for p in w.pieces():
-        first = next((n for n in p.content if not isinstance(n, (PageBreak, Gap))), None)
-        p.col = 1 if isinstance(first, LineBreak) else (where.col or 0) + 1
-        advance(p.content, where)
+        content = p.content
+        types = list(map(type, content))
+        first = None
+        for t in types:
+            if t is not PageBreak and t is not Gap:
+                first = t
+                break
+        p.col = 1 if first is LineBreak else col + 1
+        if Note in types or Gaiji in types:  # a note's own breaks, a gaiji's one column: the walk
+            where.col = col
+            advance(content, where)
+            col = where.col or 0
+        elif LineBreak in types:  # (a break, a text run and a label take what their source holds: "" for a break)
+            col = len("".join(map(_SOURCE, content[len(types) - types[::-1].index(LineBreak):])))
+        else:
+            col += len("".join(map(_SOURCE, content)))
 
 
 def iter_notes(content: list[Inline]) -> Iterator[Note]:

@@ -54,12 +54,15 @@ def qualify_pages(w: Witness) -> None:
     labels: dict[tuple[str | None, str], str] = {}  # a page's label is asked for by each of its pieces and notes
     for p in w.pieces():
         _requalify_loc(p, juan, labels)
-        for node in nodes(p.content):
-            if isinstance(node, PageBreak):
-                juan = node.juan or juan
-                node.n = juan_label(node.juan or juan, node.n)
-            elif isinstance(node, Note):
-                _requalify_loc(node, juan, labels)
+        content = p.content
+        # only a piece that holds a page break or a note has more to qualify, asked in C: most hold neither
+        if PageBreak in map(type, content) or Note in map(type, content):
+            for node in nodes(content):
+                if isinstance(node, PageBreak):
+                    juan = node.juan or juan
+                    node.n = juan_label(node.juan or juan, node.n)
+                elif isinstance(node, Note):
+                    _requalify_loc(node, juan, labels)
 
 
 def _requalify_loc(obj: Piece | Note, juan: str | None, labels: dict[tuple[str | None, str], str]) -> None:

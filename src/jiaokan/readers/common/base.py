@@ -368,22 +368,24 @@ class WitnessBuilder:
         new_unit: bool | None = None,
     ) -> Piece:
         """Open a piece; a 经 or paratext piece starts a new unit unless told otherwise."""
-        self.close_piece()
+        # (what :meth:`close_piece` does, without its call: a piece is opened for every passage and every
+        # note of the book)
+        self._note = None
+        self._piece = None
+        unit = self._unit
         if new_unit is None:
-            new_unit = layer in ("jing", "paratext") or self._unit is None
-        if new_unit or self._unit is None:
-            self.new_unit()
+            new_unit = layer in ("jing", "paratext") or unit is None
+        if new_unit or unit is None:
+            unit = self.new_unit()
         if resp is None:
             resp = DEFAULT_RESP.get(layer)
-        assert self._unit is not None
-        # (the fields by position, and the location as :meth:`loc` gives it, without the call: a piece is opened
-        # for every passage and every note of the book)
-        p = Piece(layer, [], self.source.loc(self.line_no, self.page), resp, subtype, cert)
         # counted as they open, not by scanning the unit: a unit of 10^5 pieces (one line of
         # a file repeated into a single line) would make reading quadratic
-        k = self._unit_layers[layer] = self._unit_layers.get(layer, 0) + 1
-        p.id = f"{self._unit.id}.{layer}{k}"
-        self._unit.pieces.append(p)
+        k = self._unit_layers.get(layer, 0) + 1
+        # (the fields by position, its id among them, and the location as :meth:`loc` gives it, without the call)
+        p = Piece(layer, [], self.source.loc(self.line_no, self.page), resp, subtype, cert, f"{unit.id}.{layer}{k}")
+        self._unit_layers[layer] = k
+        unit.pieces.append(p)
         self._piece = p
         return p
 
@@ -416,7 +418,7 @@ class WitnessBuilder:
         if self._pending:
             target = self._target()
             target.extend(self._pending)
-            self._pending = []
+            self._pending.clear()  # (the list kept: its nodes were copied into the target)
 
     def _loc_for_pending(self) -> Loc:
         return self.loc()
@@ -425,16 +427,20 @@ class WitnessBuilder:
         """Source characters; a held code point among them (:data:`~jiaokan.model.HELD_RE`) becomes a marker."""
         if not s:
             return
-        if self._pending:  # (asked here: most runs have no break before them, and the call cost more than the test)
-            self._flush()
         if not has_held(s):  # the usual case: one run of text, no splitting
             piece = self._piece  # (the open piece's content, as _target gives it, without the call)
             target = piece.content if piece is not None and self._note is None else self._target()
+            pending = self._pending
+            if pending:  # the breaks before the text (as _flush gives them, without its calls)
+                target.extend(pending)
+                pending.clear()
             if target and isinstance(target[-1], Text):
                 target[-1].text += s
             else:
                 target.append(Text(s))
             return
+        if self._pending:
+            self._flush()
         for kind, run in split_held(s):
             if kind == "held":
                 self._target().append(self._held(run))
@@ -586,10 +592,12 @@ class NoteLineEmitter:
         return self._open_line is not None
 
     def feed(self, body: str, line_no: int) -> None:
+        # (whether a note is open asked of its line, not through :attr:`open`: a property call a token, and
+        # :meth:`end_line` is called for every line of a file)
         toks = tokenize(body)
         for i, tok in enumerate(toks):
             if tok.kind == "open":
-                if self.open:
+                if self._open_line is not None:
                     self.b.warn("nested-bracket", "a '(' inside a double-column note; kept as text", line_no)
                     self.b.text("(")
                     continue
@@ -603,7 +611,7 @@ class NoteLineEmitter:
                 self._open_line = line_no
                 self._joinable = None
             elif tok.kind == "close":
-                if not self.open:
+                if self._open_line is None:
                     self.b.warn("stray-bracket", "a ')' with no '(' before it; kept as text", line_no)
                     self.b.text(")")
                     self._joinable = None
@@ -612,14 +620,14 @@ class NoteLineEmitter:
                 self.b.close_note()
                 self._open_line = None
             elif tok.kind == "slash":
-                if not self.open:
+                if self._open_line is None:
                     self.b.text("/")
                     self._joinable = None
             elif tok.kind == "gaiji":
                 self.b.gaiji(tok.value)
                 self._joinable = None
             else:
-                if self.open:
+                if self._open_line is not None:
                     self.b.text(tok.value)
                 elif tok.value.strip():
                     self.b.text(tok.value)
@@ -629,7 +637,7 @@ class NoteLineEmitter:
 
     def end_line(self, line_no: int, last_line: bool) -> None:
         """A line ended: an unclosed note is either a cut-off file or a stray bracket."""
-        if not self.open:
+        if self._open_line is None:
             return
         note = self.b.current_note
         assert note is not None

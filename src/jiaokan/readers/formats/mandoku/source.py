@@ -133,7 +133,8 @@ def parse_page_id(page_id: str) -> PageBreak | None:
     """``KR1d0028_WYG_005-1a`` → PageBreak(n='1a', edition='WYG', juan='5', facs=id); None if unknown."""
     m = KANRIPO_PB_RE.match(page_id)
     if m:
-        return PageBreak(n=m.group("page"), facs=page_id, edition=m.group("ed"), juan=str(int(m.group("juan"))))
+        page, ed, juan = m.group("page", "ed", "juan")  # (one call; the fields by position: a page tag a page)
+        return PageBreak(page, page_id, ed, str(int(juan)))
     m = MANDOKU_PB_RE.match(page_id)
     if m:
         return PageBreak(n=m.group("page"), facs=page_id, edition=m.group("ed"))
@@ -156,11 +157,21 @@ class _Scanner:
 
     def run(self) -> MandokuDoc:
         text_line = self._text_line
+        out = self.doc.lines
         for n, raw in enumerate(self.src.lines, 1):
             # most lines are text (no drawer open, no '#', ':', TAB or heading star): split at once, as
             # :meth:`_line` would after asking the same, without its call
             if self.drawer is None and ":" not in raw and "\t" not in raw and not raw.startswith(("#", "*")):
-                text_line(n, raw, 0)
+                if "<" in raw or not raw.endswith("¶") or raw.count("¶") != 1:
+                    text_line(n, raw, 0)
+                    continue
+                # and most of those are one printed line, its ¶ at the end, no tag: taken as :meth:`_text_line`
+                # takes it, without its call, its split and its loop
+                body = raw[:-1].rstrip()
+                stripped = body.lstrip(_LEADING)
+                if stripped:
+                    out.append(PrintedLine(n, stripped, len(body) - len(stripped), self.breaks, 0, False))
+                    self.breaks = []
             else:
                 self._line(n, raw)
         self._cut_mid_line()
@@ -658,7 +669,9 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
         if seg.layer is not None:
             b.piece(seg.layer, resp=seg.resp or DEFAULT_RESP.get(seg.layer), subtype=seg.subtype,
                     cert=seg.cert, new_unit=seg.new_unit)
-        in_piece = b.current is not None  # (no piece opens before the next segment: asked once, not a chunk)
+            in_piece = True  # (the piece just opened: the property not asked)
+        else:
+            in_piece = b.current is not None  # (no piece opens before the next segment: asked once, not a chunk)
         pos, end = seg.start, seg.end
         while pos < end:
             stop = end if end < nxt or nxt <= pos else nxt  # (min(end, nxt) past pos, without the call)
