@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import pickle
 import sys
 from pathlib import Path
 from typing import Any, Mapping
 
 import regex
+
+from ..cache import cache_dir
 
 __all__ = ["cache_dir", "compile_patterns"]
 
@@ -37,15 +38,6 @@ KEEP = 8
 
 #: the one global a cache file may name: regex's C compiler (what a pickled pattern is made by)
 _ALLOWED = ("regex._regex", "compile")
-
-
-def cache_dir() -> Path | None:
-    """Where compiled patterns are kept (None: ``$JIAOKAN_CACHE`` is set empty, no cache)."""
-    env = os.environ.get("JIAOKAN_CACHE")
-    if env is not None:
-        return Path(env) if env else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "jiaokan"
 
 
 class _PatternsOnly(pickle.Unpickler):

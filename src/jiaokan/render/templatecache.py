@@ -15,7 +15,7 @@ The cache is only ever a copy:
   that cannot be made or written only costs the compile; a folder that is not this user's is not used (its files
   are code that is run).
 
-The folder is ``templates-KEY`` in the project's cache directory (:func:`jiaokan.emend.pattern_cache.cache_dir`:
+The folder is ``templates-KEY`` in the project's cache directory (:func:`jiaokan.cache.cache_dir`:
 ``$JIAOKAN_CACHE``, set empty for no cache, else ``$XDG_CACHE_HOME/jiaokan``, else ``~/.cache/jiaokan``).
 """
 
@@ -28,7 +28,7 @@ import jinja2
 from jinja2 import Environment
 from jinja2.bccache import Bucket, BytecodeCache, FileSystemBytecodeCache
 
-from ..emend.pattern_cache import cache_dir
+from ..cache import cache_dir
 
 __all__ = ["template_cache"]
 
