@@ -36,9 +36,12 @@ from .layertext import LayerText
 from .model import App, Collation, LayerGap, strongest
 
 
-@dataclass
+@dataclass(slots=True)
 class Segment:
-    """A stretch of the base and what each witness reads there (spans into each witness's layer text)."""
+    """A stretch of the base and what each witness reads there (spans into each witness's layer text).
+
+    (Slotted: a book's apparatus is cut into some fifty thousand, each made once and read by the writers,
+    attribute by attribute.)"""
 
     spans: dict[str, tuple[int, int]]  # siglum → (start, end) in that witness's layer text; the base too
     type: str | None = None  # None: plain (every witness reads the base); else the app's type
