@@ -436,7 +436,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             subtypes = {x.subtype for x in apps}
             subtype = subtypes.pop() if len(subtypes) == 1 else None
         if not kept_of:  # (made at the first entry: an ab of plain text only asks none)
-            kept_of.update((s, (lt.text, lt.kept())) for s, lt in texts.items())
+            kept_of.update({s: (lt.text, lt.kept()) for s, lt in texts.items()})
         lem_at, lem_text, lem_n = trimmed(base, a0, a1)
         # each present witness's reading (:func:`trimmed`'s, its calls written out: a reading of every
         # witness of every entry), and the readings the apparatus does not tell from the lemma (``rn``,
@@ -494,7 +494,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
                 attrs += n_at[pg] + corresp_at(s, u) + lang_attrs.get(s, "")
             body = content(s, r_at, r) + (_LOST if lost else "")
             add(f"<rdg{attrs}>{body}</rdg>" if body else f"<rdg{attrs}/>")
-        missing = [s for s in seg.absent if s != base] if not base_absent else []
+        missing = [s for s in absent if s != base] if absent and not base_absent else []  # (most: none absent)
         if missing:
             kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
             attrs = wit[tuple(missing)] + rdg_type[kind if kind != seg.type else None]
