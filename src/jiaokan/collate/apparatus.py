@@ -348,9 +348,13 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
     #: siglum → its text and kept offsets (asked once per ab, not per reading)
     kept_of: dict[str, tuple[str, Sequence[int]]] = {}
 
+    #: the base's text here is escaped as it stands (most abs: not a pointer, no glyph), without content()'s call
+    base_plain = base != pointed and not blt.glyphs
+
     def emit_text(a0: int, a1: int) -> None:
         if a1 > a0:  # no empty text: an ab whose first segment is an app stays without one
-            add(content(base, a0, blt.text[a0:a1]))
+            text = blt.text[a0:a1]
+            add(escape(text) if base_plain else content(base, a0, text))
 
     # where the base's page changes (the page is the same from one such offset to the next):
     # emit_plain looks at those offsets only, not at each of its characters

@@ -316,7 +316,7 @@ def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, Layer
             if layer not in had:
                 continue  # (most layers of a row: no witness has them)
             texts = {s: their[layer] for s, their in by_witness}
-            present = [s for s, lt in texts.items() if lt.kept()]
+            present = [s for s, lt in texts.items() if lt.text and lt.kept()]  # (an empty text: no call)
             if not present:
                 continue
             yield (row.id, layer, texts, present, apps_by.get((row.id, layer), []), gaps_by.get((row.id, layer), []),
