@@ -348,9 +348,13 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
     #: siglum → its text and kept offsets (asked once per ab, not per reading)
     kept_of: dict[str, tuple[str, Sequence[int]]] = {}
 
+    #: the base's text here is escaped as it stands (most abs: not a pointer, no glyph), without content()'s call
+    base_plain = base != pointed and not blt.glyphs
+
     def emit_text(a0: int, a1: int) -> None:
         if a1 > a0:  # no empty text: an ab whose first segment is an app stays without one
-            add(content(base, a0, blt.text[a0:a1]))
+            text = blt.text[a0:a1]
+            add(escape(text) if base_plain else content(base, a0, text))
 
     # where the base's page changes (the page is the same from one such offset to the next):
     # emit_plain looks at those offsets only, not at each of its characters
@@ -436,17 +440,34 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             subtypes = {x.subtype for x in apps}
             subtype = subtypes.pop() if len(subtypes) == 1 else None
         if not kept_of:  # (made at the first entry: an ab of plain text only asks none)
-            kept_of.update((s, (lt.text, lt.kept())) for s, lt in texts.items())
+            kept_of.update({s: (lt.text, lt.kept()) for s, lt in texts.items()})
         lem_at, lem_text, lem_n = trimmed(base, a0, a1)
-        read_at = {s: trimmed(s, b0, b1) for s, (b0, b1) in seg.spans.items() if s != base and s not in seg.absent}
-        # the readings the apparatus does not tell from the lemma (``rn``, ``lem_n``: the characters each
-        # keeps): equal after dropping punctuation and folding script (folding keeps as many characters as
-        # it is given, so readings that keep other counts differ without folding: a whole layer against
-        # nothing is not folded); in the witness's own characters (``own_script``), only the very same
-        # characters agree
-        agree = [s for s, (_, r, rn) in read_at.items()
-                 if r == lem_text or (not own_script and rn == lem_n and fold[r] == fold[lem_text])]
-        base_absent = base in seg.absent
+        # each present witness's reading (:func:`trimmed`'s, its calls written out: a reading of every
+        # witness of every entry), and the readings the apparatus does not tell from the lemma (``rn``,
+        # ``lem_n``: the characters each keeps): equal after dropping punctuation and folding script
+        # (folding keeps as many characters as it is given, so readings that keep other counts differ
+        # without folding: a whole layer against nothing is not folded); in the witness's own characters
+        # (``own_script``), only the very same characters agree
+        absent = seg.absent
+        read_at: dict[str, tuple[int, str, int]] = {}
+        agree: list[str] = []
+        for s, (b0, b1) in seg.spans.items():
+            if s == base or s in absent:
+                continue
+            text, kept = kept_of[s]
+            i, j = bisect_left(kept, b0), bisect_left(kept, b1)
+            rn = j - i
+            if own_script:
+                r_at, r = b0, text[b0:b1]
+            elif rn > 0:
+                r_at = kept[i]
+                r = text[r_at:kept[j - 1] + 1]
+            else:
+                r_at, r, rn = b0, "", 0
+            read_at[s] = r_at, r, rn
+            if r == lem_text or (not own_script and rn == lem_n and fold[r] == fold[lem_text]):
+                agree.append(s)
+        base_absent = base in absent
         lem_wits = (base, *agree, *([s for s in seg.absent if s != base] if base_absent else ()))
         lost = base_absent and seg.absent[base] == "lacuna"
         # every app has an id: an entry of the collation has its own; text a witness lacks
@@ -463,7 +484,10 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
         for s, (r_at, r, rn) in read_at.items():
             if s in agree:
                 continue
-            rtype = _reading_type(seg, s, rn, lem_n, own)
+            # (most readings: the type the segment's one entry gives it, without _reading_type's call)
+            given = own.readings.get(s) if own is not None else None
+            rtype = given.type if given is not None and given.type is not None and given.type != "agree" \
+                else _reading_type(seg, s, rn, lem_n, own)
             lost = rtype == "lacuna" and not r
             if own_script and rn and fold[r] == fold[lem_text]:
                 rtype = "script"  # the same reading in other characters: no variant, the witness's own
@@ -474,7 +498,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
                 attrs += n_at[pg] + corresp_at(s, u) + lang_attrs.get(s, "")
             body = content(s, r_at, r) + (_LOST if lost else "")
             add(f"<rdg{attrs}>{body}</rdg>" if body else f"<rdg{attrs}/>")
-        missing = [s for s in seg.absent if s != base] if not base_absent else []
+        missing = [s for s in absent if s != base] if absent and not base_absent else []  # (most: none absent)
         if missing:
             kind = seg.type if seg.type in ("layer", "lacuna", "edge") else _absence(seg, missing)
             attrs = wit[tuple(missing)] + rdg_type[kind if kind != seg.type else None]

@@ -16,7 +16,8 @@ from typing import Sequence
 
 from ..normalize.fold import exact_keys
 from ..normalize.ignorable import NEVER_IGNORABLE, kept_offsets, strip_ignorable
-from ..model import UNKNOWN_CHAR, Gaiji, Gap, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Where, advance, walk
+from ..model import (UNKNOWN_CHAR, Gaiji, Gap, Inline, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Where,
+                     advance, walk)
 
 
 #: the offsets of an empty text (shared: never changed by its readers)
@@ -24,12 +25,15 @@ _NO_OFFSETS: "array[int]" = array("i")
 _NO_KEYS: "tuple[str, Sequence[int]]" = ("", _NO_OFFSETS)
 
 
-@dataclass
+@dataclass(slots=True)
 class LayerText:
     """The reading text of one layer over some units, with where each character stands.
 
     ``pieces`` gives the offset at which each of the layer's pieces starts, so a
     stage holding an offset can find the piece (and the offset inside it).
+
+    (Slotted: a book's collations make some thirty thousand, one per row, witness and layer met, and drop
+    them all when the apparatus is written: a dict each was one more object to make and free.)
     """
 
     text: str = ""
@@ -160,67 +164,112 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
     with one cursor; why all layers at once: the walk through a 注疏's 疏 to keep
     the page right costs as much as the 疏 itself, so doing it once per layer
     made the collation walk the 疏 five times.
+
+    The cursor is three local variables, :class:`~jiaokan.model.Where`'s page, line and column, moved as
+    :meth:`Where.enter <jiaokan.model.Where.enter>` and :func:`~jiaokan.model.walk` move them (a
+    ``Where`` is filled from them only for the rare node handed to :func:`~jiaokan.model.advance`): the
+    walk is a loop over every node of every row of every witness, and reading and writing the cursor's
+    attributes at each was a third of it.
     """
     wanted = layers if isinstance(layers, frozenset) else frozenset(layers)
     # made for the layers met: most of a row's layers are empty in most witnesses (they get _EMPTY)
     outs: dict[str, LayerText] = {}
     runs: dict[str, list[str]] = {}
     size: dict[str, int] = {}  # each text's length so far
-    where = Where()
+    where = Where()  # for advance() only: the cursor itself is page, line, col
+    page: str | None = None
+    line: int | None = None
+    col: int | None = None
     for u in units:
+        uid = u.id
         for p in u.pieces:
-            where.enter(p)
-            out = outs.get(p.layer)
+            # Where.enter: a piece's own place only where nothing has been seen yet
+            if page is None:
+                page = p.loc.page
+            if line is None:
+                line = p.loc.line or None
+            if col is None:
+                col = (p.col or 1) - 1
+            layer = p.layer
+            out = outs.get(layer)
             if out is None:
-                if p.layer not in wanted:  # a piece of another layer: only the cursor moves
+                if layer not in wanted:  # a piece of another layer: only the cursor moves
+                    where.page, where.line, where.col = page, line, col
                     advance(p.content, where)
+                    page, line, col = where.page, where.line, where.col
                     continue
-                out = outs[p.layer] = LayerText()
-                runs[p.layer] = []
-                size[p.layer] = 0
-            got = runs[p.layer]
-            at = size[p.layer]
+                out = outs[layer] = LayerText()
+                runs[layer] = []
+                size[layer] = 0
+            got = runs[layer]
+            starts, wheres = out.run_starts, out.run_where
+            at = size[layer]
             out.pieces.append((at, u, p))
             for node in p.content:
                 if type(node) is Text:  # most nodes: what walk() would step through, without its steps
                     r = node.text
                     n = len(r)
-                    col = where.col or 0
+                    c = col or 0
                     if n:
                         got.append(r)
-                        out.run_starts.append(at)
-                        out.run_where.append((u.id, where.page, where.line, col))
+                        starts.append(at)
+                        wheres.append((uid, page, line, c))
                         at += n
-                    where.col = col + n
-                    continue
-                # nodes without a reading move the cursor only, as walk() would (model.advance)
-                if type(node) is LineBreak:
-                    where.line, where.col = node.n, 0
-                    continue
-                if type(node) is PageBreak:
-                    where.page, where.col = node.n, where.col or 0
-                    continue
-                if type(node) is Label or type(node) is Note:
-                    advance([node], where)
-                    continue
-                for step in walk([node], where):  # a gaiji, a gap: the one walk's rules
-                    if step.note is not None:
-                        continue
-                    if isinstance(step.node, Gap):
-                        out.gaps.append(at)
-                        continue
-                    r = step.node.reading
-                    if isinstance(step.node, Gaiji) and r == UNKNOWN_CHAR:
-                        out.glyphs[at] = step.node.code
+                    col = c + n
+                elif type(node) is LineBreak:  # nodes without a reading move the cursor only, as walk() would
+                    line, col = node.n, 0
+                elif type(node) is Label:
+                    col = (col or 0) + len(node.text)
+                elif type(node) is PageBreak:
+                    page, col = node.n, col or 0
+                elif type(node) is Gaiji:  # its reading (an unknown one: a glyph the apparatus writes as g)
+                    r = node.reading
+                    c = col or 0
+                    if r == UNKNOWN_CHAR:
+                        out.glyphs[at] = node.code
                     if r:
                         got.append(r)
-                        out.run_starts.append(at)
-                        out.run_where.append((u.id, step.page, step.line, step.col))
+                        starts.append(at)
+                        wheres.append((uid, page, line, c))
                         at += len(r)
-            size[p.layer] = at
+                    col = c + 1
+                elif type(node) is Gap:
+                    out.gaps.append(at)
+                    col = (col or 0) + len(node.source)
+                else:  # a note (its content can turn a page: advance()'s rules), anything else: walk()'s
+                    where.page, where.line, where.col = page, line, col
+                    if type(node) is Note:
+                        advance([node], where)
+                    else:
+                        at = _walk_other(node, where, uid, out, got, at)
+                    page, line, col = where.page, where.line, where.col
+            size[layer] = at
     for layer, out in outs.items():
         out.text = "".join(runs[layer])
-    return {layer: outs.get(layer, _EMPTY) for layer in layers}
+    texts = dict.fromkeys(layers, _EMPTY)  # (every layer asked, in its order; the empty ones share _EMPTY)
+    texts.update(outs)
+    return texts
+
+
+def _walk_other(node: Inline, where: Where, uid: str, out: LayerText, got: list[str], at: int) -> int:
+    """A node :func:`layer_texts` has no case of its own for, read as :func:`~jiaokan.model.walk` meets it
+    (its reading onto ``out`` and ``got`` from offset ``at``, a gap noted, ``where`` moved); returns the
+    offset after it."""
+    for step in walk([node], where):
+        if step.note is not None:
+            continue
+        if isinstance(step.node, Gap):
+            out.gaps.append(at)
+            continue
+        r = step.node.reading
+        if isinstance(step.node, Gaiji) and r == UNKNOWN_CHAR:
+            out.glyphs[at] = step.node.code
+        if r:
+            got.append(r)
+            out.run_starts.append(at)
+            out.run_where.append((uid, step.page, step.line, step.col))
+            at += len(r)
+    return at
 
 
 #: the layer text of a layer the units do not have (shared, as :data:`_NO_OFFSETS` is: never changed by its

@@ -36,9 +36,12 @@ from .layertext import LayerText
 from .model import App, Collation, LayerGap, strongest
 
 
-@dataclass
+@dataclass(slots=True)
 class Segment:
-    """A stretch of the base and what each witness reads there (spans into each witness's layer text)."""
+    """A stretch of the base and what each witness reads there (spans into each witness's layer text).
+
+    (Slotted: a book's apparatus is cut into some fifty thousand, each made once and read by the writers,
+    attribute by attribute.)"""
 
     spans: dict[str, tuple[int, int]]  # siglum → (start, end) in that witness's layer text; the base too
     type: str | None = None  # None: plain (every witness reads the base); else the app's type
@@ -313,7 +316,7 @@ def row_layer_inputs(col: Collation) -> Iterator[tuple[str, str, dict[str, Layer
             if layer not in had:
                 continue  # (most layers of a row: no witness has them)
             texts = {s: their[layer] for s, their in by_witness}
-            present = [s for s, lt in texts.items() if lt.kept()]
+            present = [s for s, lt in texts.items() if lt.text and lt.kept()]  # (an empty text: no call)
             if not present:
                 continue
             yield (row.id, layer, texts, present, apps_by.get((row.id, layer), []), gaps_by.get((row.id, layer), []),
