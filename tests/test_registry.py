@@ -58,29 +58,3 @@ def test_a_broken_plugin_is_reported_and_skipped(clean_registry, capsys, value: 
     assert READERS == before
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("jiaokan: warning: reader plugin 'bad'") and why in err[0]
-
-
-def test_a_plugin_declared_by_an_installed_distribution_is_loaded(clean_registry, tmp_path: Path, monkeypatch) -> None:
-    """Through the look at sys.path that spares a build importlib.metadata when no distribution declares a
-    reader (registry._may_declare): a distribution's folder that does is seen, and its reader registered."""
-    info = tmp_path / "x_lines_plugin-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: x-lines-plugin\nVersion: 1.0\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text(
-        f"[{registry.ENTRY_POINT_GROUP}]\nx-lines = tests.plugin_reader:LinesReader\n", encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    READERS.pop("x-lines", None)
-    assert registry._may_declare(registry.ENTRY_POINT_GROUP)
-    registry.load_plugins()
-    assert "x-lines" in READERS
-
-
-def test_no_distribution_declaring_readers_is_seen_as_none(tmp_path: Path, monkeypatch) -> None:
-    (tmp_path / "other-1.0.dist-info").mkdir()
-    (tmp_path / "other-1.0.dist-info" / "entry_points.txt").write_text("[console_scripts]\nx = y:z\n", encoding="utf-8")
-    monkeypatch.setattr("sys.path", [str(tmp_path), str(tmp_path / "missing")])
-    assert not registry._may_declare(registry.ENTRY_POINT_GROUP)
-    zipped = tmp_path / "lib.zip"  # a zip on the path: not looked into here, so importlib.metadata is asked
-    zipped.write_bytes(b"PK\x05\x06" + b"\0" * 18)
-    monkeypatch.setattr("sys.path", [str(zipped)])
-    assert registry._may_declare(registry.ENTRY_POINT_GROUP)

@@ -17,14 +17,11 @@ must not stop the toolkit.
 
 from __future__ import annotations
 
-import os
 import sys
-from typing import TYPE_CHECKING, TypeVar
+from importlib.metadata import EntryPoint, entry_points
+from typing import TypeVar
 
 from .common.base import Reader
-
-if TYPE_CHECKING:  # imported where a plugin may be declared (load_plugins): see _may_declare
-    from importlib.metadata import EntryPoint
 
 #: name → reader instance, for every registered format
 READERS: dict[str, Reader] = {}
@@ -69,45 +66,5 @@ def load_plugin(ep: EntryPoint) -> None:
 
 
 def load_plugins() -> None:
-    """Register every reader declared in the ``jiaokan.readers`` entry-point group."""
-    if not _may_declare(ENTRY_POINT_GROUP):
-        return
-    from importlib.metadata import entry_points
-
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         load_plugin(ep)
-
-
-def _may_declare(group: str) -> bool:
-    """Whether an installed distribution may declare entry points in ``group``: False only when every
-    folder on ``sys.path`` was looked in and no distribution's ``entry_points.txt`` there names it.
-
-    Why: :mod:`importlib.metadata` (with the ``email``, ``zipfile`` and ``csv`` it imports) was a tenth
-    of the command's start-up, 25 ms, paid by every command and by each build before its first step,
-    to learn what is nearly always nothing.  The folders are what its finder searches (``*.dist-info``
-    and ``*.egg-info``); a path entry that is no folder (a zip) or a finder of distributions other than
-    the standard one is something this look cannot see into, and then importlib.metadata is asked.
-    """
-    import importlib.machinery
-
-    if any(f is not importlib.machinery.PathFinder and hasattr(f, "find_distributions") for f in sys.meta_path):
-        return True
-    for entry in sys.path:
-        root = entry or "."
-        try:
-            with os.scandir(root) as found:
-                infos = [d.path for d in found if d.name.lower().endswith((".dist-info", ".egg-info"))]
-        except (FileNotFoundError, PermissionError):
-            continue  # nothing there for importlib.metadata either
-        except OSError:
-            return True  # a zip, or something else this look cannot read: importlib.metadata can
-        for info in infos:
-            try:
-                with open(os.path.join(info, "entry_points.txt"), encoding="utf-8", errors="replace") as f:
-                    if group in f.read():
-                        return True
-            except (FileNotFoundError, NotADirectoryError):
-                continue  # no entry points, or a one-file egg-info (which holds none)
-            except OSError:
-                return True
-    return False
