@@ -24,6 +24,7 @@ from jiaokan.model import (
     LAYERS,
     Div,
     Gaiji,
+    Gap,
     Label,
     LineBreak,
     Loc,
@@ -173,7 +174,8 @@ _han = st.text(alphabet=st.sampled_from("經注疏之以而其也禮射賓主人
 def _inline(draw, depth: int = 0) -> list:
     out: list = []
     for _ in range(draw(st.integers(0, 6))):
-        kind = draw(st.sampled_from(["t", "t", "t", "pb", "lb", "label", "gaiji"] + (["note"] if depth == 0 else [])))
+        kind = draw(st.sampled_from(["t", "t", "t", "pb", "lb", "label", "gaiji", "gap"]
+                                    + (["note"] if depth == 0 else [])))
         if kind == "t":
             out.append(Text(draw(_han)))
         elif kind == "pb":
@@ -182,6 +184,8 @@ def _inline(draw, depth: int = 0) -> list:
             out.append(LineBreak(draw(st.integers(1, 500))))
         elif kind == "label":
             out.append(Label("疏"))
+        elif kind == "gap":  # a lost page: no reading (the collation's layer texts place it by hand, not by walk)
+            out.append(Gap(desc=draw(st.sampled_from([None, "缺"]))))
         elif kind == "gaiji":
             out.append(Gaiji(f"KR{draw(st.integers(1, 9999)):04d}", draw(st.sampled_from([None, "楣"]))))
         else:
