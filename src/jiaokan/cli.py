@@ -663,6 +663,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "is then 2.\n\n"
                        "OUT/.jiaokan-build.json records the files a build wrote: the next build into OUT removes those it\n"
                        "does not write again (and no other file), and its summary says how many (-v: which).\n\n"
+                       "What it compiled once (the 案 grammar's patterns, the site's templates) is kept for the next\n"
+                       "build in $JIAOKAN_CACHE, else $XDG_CACHE_HOME/jiaokan, else ~/.cache/jiaokan; set it empty for\n"
+                       "none.  JIAOKAN_TRACEBACK=1 shows a Python traceback instead of a one-line error (bug reports).\n\n"
                        "examples:  jiaokan build                                   # the shipped corpus/ -> build/\n"
                        "           jiaokan init KR1d0030 KR1d0028 KR1d0026 KR1d0027 KR1d0029 -o book/corpus.toml\n"
                        "           jiaokan build --corpus book/corpus.toml --out book/build -j 2",

@@ -140,7 +140,9 @@ def _document(corpus_dir: str | Path) -> _Document:
 
     mpath = Path(corpus_dir) / MANIFEST
     if not mpath.is_file():
-        raise InputError(str(mpath), "no corpus manifest here (expected corpus.toml listing the witnesses)")
+        raise InputError(str(mpath), "no corpus manifest here (expected corpus.toml listing the witnesses: "
+                         "`jiaokan init FOLDER -o DIR/corpus.toml` writes one for a folder of Kanripo files; "
+                         "`--corpus DIR` names another folder)")
     try:
         text = mpath.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
