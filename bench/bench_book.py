@@ -36,8 +36,8 @@ Everything printed is measured, nothing extrapolated:
 * megabytes are decimal (10⁶ bytes), as the targets are written: the kernel's and ``du``'s "MB"
   are mebibytes (2²⁰), 4.9% larger, which would flatter the figures against the targets;
 * repeats (``--repeat N``): the configurations run N times, interleaved (-j 1, -j N, doubled, then
-  -j N, doubled, -j 1, ...: each round begun one further on), so the machine's load drifts over all of
-  them alike and none is always the one run after the others; each time printed is the **median**
+  doubled, -j N, -j 1, ...: every other round backwards), so the machine's load drifts over all of
+  them alike and none is always the one run first or last; each time printed is the **median**
   of the N runs (one run's noise on a shared machine was ±0.3 in a growth ratio), each memory
   figure the **largest** of them;
 * against (``--against SRC``): another source tree (a folder holding ``jiaokan/``: an older
@@ -45,10 +45,13 @@ Everything printed is measured, nothing extrapolated:
   tree's, so both meet the same load; a second table puts the two side by side, stage by stage.
   On a shared machine this is the comparison to quote: the same tree measured minutes apart
   moved by 10-15% here, the two trees interleaved by a few per cent.
-* growth: doubled / book, per stage (CPU time, which the machine's other load inflates
+* growth: doubled / book at -j N, per stage (CPU time, which the machine's other load inflates
   less than wall time), per doubling of the characters read (the doubled book is a little under
   twice the book: :func:`doubled` does not copy the files that hold several 篇; the row
-  "characters read" gives the ratio), held against the target ×2.0 per doubling.
+  "characters read" gives the ratio), held against the target ×2.0 per doubling.  With repeats,
+  the median of the rounds' ratios, each round's two builds run one after the other, and their
+  range in brackets (:func:`paired_growth`).  The same growth in instructions, which the machine's
+  load does not move: ``bench_instructions.py --doubled``.
 
 The targets (issue #24) are for the whole book on a quiet 2-core machine; on a shared machine
 the wall times (and, less, the CPU times) are inflated: the load average is printed with them.
@@ -283,6 +286,34 @@ def per_doubling(ratio: float, size_ratio: float) -> float:
     if size_ratio <= 1.0 or ratio <= 0.0:
         return ratio
     return ratio ** (math.log(2.0) / math.log(size_ratio))
+
+
+def paired_growth(book: list[dict], twice: list[dict], stage: str | None, size_ratio: float
+                  ) -> tuple[float, float, float]:
+    """The growth per doubling of one stage's CPU (``stage`` None: all stages'), from runs taken in pairs:
+    (the median, the lowest, the highest) over the rounds of ``twice[i] / book[i]``.
+
+    Why pairs, not the ratio of the two medians: the host's speed drifts by 10-15% over minutes, and a round's
+    two runs, made one right after the other, meet the same drift; the medians of two series taken minutes
+    apart do not (one bench read a stage x2.36 where the pairs of the same minutes read x1.86-2.00).  The
+    lowest and highest say how far the rounds disagree.  Instructions, which no drift moves, are
+    ``bench_instructions.py --doubled``'s."""
+    from statistics import median
+
+    def cpu(r: dict) -> float:
+        return float(r["cpu"][stage] if stage is not None else sum(r["cpu"].values()))
+
+    gs = [per_doubling(cpu(b) / cpu(a), size_ratio) for a, b in zip(book, twice) if cpu(a) > 0]
+    if not gs:
+        return (0.0, 0.0, 0.0)
+    return median(gs), min(gs), max(gs)
+
+
+def _growth_cell(g: tuple[float, float, float] | None) -> str:
+    """``×1.95`` (one round), or ``×1.95 (1.90-2.01)`` (the median of several, and their range)."""
+    if not g:
+        return "-"
+    return f"×{g[0]:.2f}" if g[1] == g[2] else f"×{g[0]:.2f} ({g[1]:.2f}-{g[2]:.2f})"
 
 
 def _toml(value: object) -> str:
@@ -546,11 +577,13 @@ def _measure(args: argparse.Namespace, tmp: Path, compiled: bool, against: Path 
 
     configurations = [one_j1, *([book_jn] if j > 1 else []), *([doubled_jn] if big is not None else [])]
     for i in range(args.repeat):
-        # interleaved, so the load's drift falls on every configuration alike, and each round begun one further
-        # on: this host slows under sustained load (the same build 7.9, 8.6, 9.1, 9.4 s of CPU back to back), and
-        # the doubled book, always run third after two builds, met it at its slowest (one stage's growth read
-        # x1.88 in one bench and x2.50 in the next, 10 minutes apart)
-        for configuration in configurations[i % len(configurations):] + configurations[:i % len(configurations)]:
+        # interleaved, so the load's drift falls on every configuration alike: this host slows under sustained load
+        # (the same build 7.9, 8.6, 9.1, 9.4 s of CPU back to back), and the doubled book, always run third after
+        # two builds, met it at its slowest (one stage's growth read x1.88 in one bench and x2.50 in the next, 10
+        # minutes apart).  Every other round runs backwards, so no configuration is always first or last, and the
+        # book at -jN and the doubled book always run next to each other: the growth is their ratio in each round
+        # (:func:`paired_growth`), which the drift from one round to the next does not move
+        for configuration in (configurations if i % 2 == 0 else configurations[::-1]):
             configuration()
     one = combine(runs["one"])
     par = combine(runs["par"]) if j > 1 else one
@@ -570,18 +603,19 @@ def _measure(args: argparse.Namespace, tmp: Path, compiled: bool, against: Path 
         mb = par["stage_mb"].get(s)
         row = [s, f"{one['cpu'][s]:.2f}", f"{par['cpu'][s]:.2f}", f"{par['wall'][s]:.2f}", f"{mb:.0f}" if mb else ""]
         if two is not None:
-            a, b = par["cpu"][s], two["cpu"][s]
-            g = per_doubling(b / a, size) if a >= 0.05 else None  # a stage of a few ms has no growth worth the name
-            worst = max(worst, g or 0.0)
-            row += [f"{b:.2f}", f"×{g:.2f}" if g else "-", ("yes" if g <= TARGET_GROWTH else "NO") if g else ""]
+            b = two["cpu"][s]
+            # a stage of a few ms has no growth worth the name
+            g = paired_growth(runs["par"], runs["two"], s, size) if par["cpu"][s] >= 0.05 else None
+            worst = max(worst, g[0] if g else 0.0)
+            row += [f"{b:.2f}", _growth_cell(g), ("yes" if g[0] <= TARGET_GROWTH else "NO") if g else ""]
         rows.append(tuple(row))
     sa, sp = sum(one["cpu"].values()), sum(par["cpu"].values())
     row = ["all stages", f"{sa:.2f}", f"{sp:.2f}", f"{sum(par['wall'].values()):.2f}", ""]
     if two is not None:
         sb = sum(two["cpu"].values())
-        g_all = per_doubling(sb / sp, size)
-        row += [f"{sb:.2f}", f"×{g_all:.2f}", "yes" if g_all <= TARGET_GROWTH else "NO"]
-        worst = max(worst, g_all)
+        g_all = paired_growth(runs["par"], runs["two"], None, size)
+        row += [f"{sb:.2f}", _growth_cell(g_all), "yes" if g_all[0] <= TARGET_GROWTH else "NO"]
+        worst = max(worst, g_all[0])
     rows.append(tuple(row))
     ext = ["", ""] if two is not None else []
     rows.append(("whole process (start-up, imports)", f"{one['process_cpu']:.2f}", f"{par['process_cpu']:.2f}",

@@ -6,6 +6,8 @@ Usage::
     python bench/bench_instructions.py                                  # this tree, ../shared/kanripo, -j 1
     python bench/bench_instructions.py --against ../old/src             # and another tree, side by side
     python bench/bench_instructions.py --kanripo DIR --against ../old/src
+    python bench/bench_instructions.py --stages                         # and each stage's share
+    python bench/bench_instructions.py --doubled                        # each stage's growth: the book, then twice it
 
 Why: on a shared 2-core host the same build's CPU time moved from 7.1 to 10.6 s within minutes (stop 35), and
 `bench_book.py`'s interleaved medians could not tell a 5% change from noise: two runs twenty minutes apart gave
@@ -21,12 +23,21 @@ What it runs is ``jiaokan init`` over the folder, then ``jiaokan build -j 1 -q``
 ``PYTHONHASHSEED=0`` (dict and set orders, and so the instructions, the same from run to run), and the
 package's bytecode compiled first, as an install has it.  It prints the instructions of each tree and the
 change; the targets of issue #24 are in seconds and stay `bench_book.py`'s.
+
+``--stages`` counts each stage of the build apart (manifest, ingest, ..., render; ``jiaokan.build.STAGES``): the
+build runs as ``jiaokan build`` does, with a stage hook that calls ``sched_yield()`` as each stage begins and ends,
+and callgrind writes its counts out just before each such call (``--dump-before=sched_yield``; the build itself
+never calls it: the run fails if the number of counts is not two a stage).  ``--doubled`` (implies ``--stages``)
+builds the book and the book twice over (``bench_book.py``'s :func:`doubled`: the copies in 篇 of their own) and
+prints each stage's growth per doubling of the characters: the growth ``bench_book.py`` holds against ×2.0 in CPU
+seconds, here free of the machine's drift (what is left between the two is the memory's: caches, page faults).
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import math
 import os
 import re
 import shutil
@@ -40,12 +51,61 @@ KANRIPO = ROOT.parent / "shared" / "kanripo"
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
-def _start(src: Path, manifest: Path, out: Path, log: Path) -> subprocess.Popen:
+#: ``python -c`` for ``--stages``: ``jiaokan build`` itself (``jiaokan.launch.main``), its ``run_build`` given a stage
+#: hook that marks each stage's start and end with ``sched_yield()`` for callgrind, and names it on stderr
+_STAGED = """
+import inspect, os, sys
+from contextlib import contextmanager
+import jiaokan.build as build
+run_build = build.run_build
+@contextmanager
+def hook(name, res):
+    sys.stderr.write("JIAOKAN-STAGE " + name + "\\n"); sys.stderr.flush(); os.sched_yield()
+    try:
+        yield
+    finally:
+        os.sched_yield()
+def staged(*args, **kw):
+    if "stage_hook" in inspect.signature(run_build).parameters:
+        kw["stage_hook"] = hook
+    return run_build(*args, **kw)
+build.run_build = staged
+from jiaokan.launch import main
+sys.exit(main(sys.argv[1:]))
+"""
+_STAGE_LINE = re.compile(r"^JIAOKAN-STAGE (\S+)$", re.M)
+_TOTALS = re.compile(r"^totals:\s*(\d+)", re.M)
+
+
+def _start(src: Path, manifest: Path, out: Path, log: Path, staged: bool = False) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}.callgrind", sys.executable, "-m", "jiaokan",
-           "build", "-q", "--corpus", str(manifest), "--out", str(out), "-j", "1"]
+    build = ["build", "-q", "--corpus", str(manifest), "--out", str(out), "-j", "1"]
+    grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}.callgrind"]
+    if staged:
+        cmd = [*grind, "--dump-before=sched_yield", sys.executable, "-c", _STAGED, *build]
+    else:
+        cmd = [*grind, sys.executable, "-m", "jiaokan", *build]
     return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"))
+
+
+def _stage_counts(out: Path, log: Path, what: str) -> dict[str, int]:
+    """Each stage's instructions from the dumps of a ``--stages`` run: ``start-up`` (before the first stage),
+    each stage's, and ``between and after`` (what runs between the stages and after the last one)."""
+    names = _STAGE_LINE.findall(log.read_text(encoding="utf-8", errors="replace"))
+    parts = sorted(out.parent.glob(f"{out.name}.callgrind.*"), key=lambda f: int(f.name.rsplit(".", 1)[1]))
+    last = out.parent / f"{out.name}.callgrind"
+    if not names or len(parts) != 2 * len(names):  # a stage hook not taken (an older tree), or another sched_yield
+        sys.exit(f"bench_instructions: {what}: {len(parts)} partial counts for {len(names)} stages "
+                 f"(two a stage expected); see {log}")
+    totals = []
+    for f in [*parts, last]:
+        m = _TOTALS.search(f.read_text(encoding="utf-8", errors="replace"))
+        totals.append(int(m.group(1)) if m else 0)
+    counts = {"start-up": totals[0]}
+    counts.update((name, totals[1 + 2 * i]) for i, name in enumerate(names))
+    counts["between and after"] = sum(totals[2 + 2 * i] for i in range(len(names)))
+    return counts
 
 
 def _count(proc: subprocess.Popen, log: Path, what: str) -> int:
@@ -61,9 +121,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kanripo", type=Path, default=KANRIPO, help="folder of Kanripo files (default ../shared/kanripo)")
     ap.add_argument("--against", type=Path, metavar="SRC", help="another source tree (a folder holding jiaokan/)")
+    ap.add_argument("--stages", action="store_true", help="count each stage of the build apart")
+    ap.add_argument("--doubled", action="store_true",
+                    help="this tree on the book and on the book twice over: each stage's growth per doubling")
     args = ap.parse_args(argv)
+    if args.doubled and args.against is not None:
+        sys.exit("bench_instructions: --doubled measures this tree alone (give --against without it)")
     if shutil.which("valgrind") is None:
         sys.exit("bench_instructions: valgrind is not installed (Debian: apt-get install valgrind)")
+    staged = args.stages or args.doubled
     trees = {"this tree": ROOT / "src"}
     if args.against is not None:
         against = args.against.resolve()
@@ -74,14 +140,26 @@ def main(argv: list[str] | None = None) -> int:
         compileall.compile_dir(src / "jiaokan", quiet=1)
     with tempfile.TemporaryDirectory(prefix="jiaokan-bench-instr-") as scratch:
         tmp = Path(scratch)
-        manifest = tmp / "corpus.toml"
+        (tmp / "book").mkdir()
+        manifest = tmp / "book" / "corpus.toml"
         r = subprocess.run([sys.executable, "-m", "jiaokan", "init", str(args.kanripo.resolve()), "-o", str(manifest)],
                            capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
-        if r.returncode != 0:
+        if r.returncode != 0 and not manifest.is_file():
             sys.exit(f"bench_instructions: jiaokan init failed:\n{r.stderr[-2000:]}")
-        runs = {name: (_start(src, manifest, tmp / f"out{i}", tmp / f"log{i}.txt"), tmp / f"log{i}.txt")
-                for i, (name, src) in enumerate(trees.items())}
-        counts = {name: _count(p, log, name) for name, (p, log) in runs.items()}
+        # what is run, each on a core of its own: every tree on the book, or this tree on the book and twice it
+        jobs = {name: (src, manifest) for name, src in trees.items()}
+        if args.doubled:
+            sys.path.insert(0, str(Path(__file__).resolve().parent))
+            from bench_book import doubled
+
+            jobs = {"book": (ROOT / "src", manifest), "doubled": (ROOT / "src", doubled(manifest) / "corpus.toml")}
+        runs = {}
+        for i, (name, (src, man)) in enumerate(jobs.items()):
+            out, log = tmp / f"out{i}", tmp / f"log{i}.txt"
+            runs[name] = (_start(src, man, out, log, staged), out, log)
+        counts = {name: _count(p, log, name) for name, (p, _out, log) in runs.items()}
+        stages = {name: _stage_counts(out, log, name) for name, (_p, out, log) in runs.items()} if staged else {}
+        chars = _characters(jobs) if args.doubled else {}
     print(f"jiaokan build -j 1 of {args.kanripo}: instructions executed (callgrind, PYTHONHASHSEED=0)\n")
     width = max(map(len, counts))
     for name, n in counts.items():
@@ -89,7 +167,46 @@ def main(argv: list[str] | None = None) -> int:
     if args.against is not None:
         this, other = counts["this tree"], counts[str(args.against)]
         print(f"\n  change: {100 * (this - other) / other:+.1f}% (this tree against {args.against})")
+    if stages:
+        print()
+        _print_stages(stages, chars)
     return 0
+
+
+def _characters(jobs: dict[str, tuple[Path, Path]]) -> dict[str, int]:
+    """The characters each book's witnesses read (as ``bench_book.py`` counts them: the layers of every witness
+    text), for the growth per doubling; read outside callgrind, in a process of its own."""
+    out = {}
+    for name, (src, manifest) in jobs.items():
+        code = ("import sys; from pathlib import Path; from jiaokan.build import BuildResult, ingest_stage; "
+                "from jiaokan.corpus import load_manifest; from jiaokan.ui import Progress; import tempfile\n"
+                "r = BuildResult(load_manifest(Path(sys.argv[1])))\n"
+                "with tempfile.TemporaryDirectory() as t:\n"
+                "    ingest_stage(r, Path(t), Progress(len(r.entries), 'ingest', quiet=True), None)\n"
+                "print(sum(sum(w.layer_counts().values()) for w in r.witnesses.values()))")
+        r = subprocess.run([sys.executable, "-c", code, str(manifest.parent)], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONPATH": str(src)})
+        if r.returncode != 0:
+            sys.exit(f"bench_instructions: counting the characters of {name} failed:\n{r.stderr[-2000:]}")
+        out[name] = int(r.stdout.strip().splitlines()[-1])
+    return out
+
+
+def _print_stages(stages: dict[str, dict[str, int]], chars: dict[str, int]) -> None:
+    """The per-stage table: each run's instructions (G) and, with ``chars`` (``--doubled``), the growth per doubling."""
+    names = list(stages)
+    rows = list(dict.fromkeys(s for counts in stages.values() for s in counts))
+    head = f"  {'stage':<18}" + "".join(f"{n[:14]:>16}" for n in names)
+    size = chars["doubled"] / chars["book"] if len(chars) == 2 and chars.get("book") else None
+    if size:
+        head += f"{'growth':>10}  (×{size:.3f} the characters; per doubling of them)"
+    print(head)
+    for s in [*rows, "all"]:
+        vals = [sum(c.values()) if s == "all" else c.get(s, 0) for c in stages.values()]
+        line = f"  {s:<18}" + "".join(f"{v / 1e9:>14.3f} G" for v in vals)
+        if size and vals[0] >= 0.05e9:  # a stage of a few million instructions has no growth worth the name
+            line += f"{'×%.2f' % (vals[1] / vals[0]) ** (math.log(2) / math.log(size)):>10}"
+        print(line)
 
 
 if __name__ == "__main__":
