@@ -84,7 +84,9 @@ def test_manifest_files_globs_and_overrides(tmp_path):
     r = subprocess.run([sys.executable, "-m", "jiaokan", "build", "-q", "--corpus", str(tmp_path),
                         "--out", str(tmp_path / "build")], capture_output=True)
     err = r.stderr.decode().strip().splitlines()
-    assert r.returncode == 2 and err == [f"jiaokan: error: {tmp_path / 'KR1d0030_099.txt'}: no such file"], err
+    # (with the line of the manifest that names it: where a scholar mends it)
+    assert r.returncode == 2 and err == [f"jiaokan: error: {tmp_path / 'KR1d0030_099.txt'}: no such file (named at "
+                                         f"{tmp_path / 'corpus.toml'}:3, [[witness]] JS)"], err
     assert (tmp_path / "build" / "tei" / "pian05-JS.xml").is_file()
     (tmp_path / "corpus.toml").write_text('[[witness]]\nsiglum = "JS"\nfiles = ["KR1d0030_00*.txt"]\n'
                                           '[witness.overrides."KR1d0030_016.txt"]\nchapter = "覲禮"\n', encoding="utf-8")
@@ -192,7 +194,7 @@ def test_one_bad_file_gets_its_line_and_the_rest_of_the_book_builds(tmp_path):
     assert (tmp_path / "build" / "apparatus" / "pian03.xml").is_file()  # 士相見禮: both witnesses, collated
     assert (tmp_path / "build" / "tei" / "pian04-ZS.xml").is_file()  # the good 卷 of 鄉飲酒禮 is still written
     assert re.search(r"^鄉飲酒禮\s+1\s+ZS\s+-", r.stdout.decode(), re.M)  # and the summary says what it holds
-    assert re.search(r"^1 file\(s\) could not be read.*KR1d0026_004\.txt$", r.stdout.decode(), re.M)  # and names it
+    assert re.search(r"^1 file could not be read.*KR1d0026_004\.txt$", r.stdout.decode(), re.M)  # and names it
 
 
 def test_the_pian_table_marks_the_pian_a_file_not_read_may_hold(tmp_path):
@@ -206,7 +208,38 @@ def test_the_pian_table_marks_the_pian_a_file_not_read_may_hold(tmp_path):
     assert re.search(r"^士昏禮\s+2\s+SB ZS\s+pian02\s+[\d\s]+$", out, re.M)  # (no mark)
     assert re.search(r"^士相見禮\s+2\s+SB ZS\s+pian03\s+[\d\s]+SB$", out, re.M)
     assert re.search(r"^鄉飲酒禮\s+1\s+ZS\s+-\s+[\d\s]+SB$", out, re.M)
-    assert re.search(r"^1 file\(s\) could not be read.*'not read' in the 篇 table", out, re.M)
+    assert re.search(r"^1 file could not be read.*'not read' in the 篇 table", out, re.M)
+
+
+def test_a_corpus_of_single_files_names_no_pian_table_it_does_not_print(tmp_path):
+    """A new user's trial (stop 37): with a file of a corpus of single files refused, the summary sent the reader
+    to "'not read' in the 篇 table", which only a book (files placed in 篇) prints."""
+    _copy_kanripo(tmp_path, ["KR1d0026_005.txt", "KR1d0028_005.txt"])
+    bad = tmp_path / "KR1d0026_005.txt"
+    bad.write_text(bad.read_text(encoding="utf-8") + "<pb:KR1d0026_SBCK_005-99a\n", encoding="utf-8")
+    (tmp_path / "corpus.toml").write_text(
+        '[[witness]]\nsiglum = "SB"\nfile = "KR1d0026_005.txt"\nchapter = "鄉射禮"\n'
+        '[[witness]]\nsiglum = "ZS"\nfile = "KR1d0028_005.txt"\nchapter = "鄉射禮"\n', encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "jiaokan", "build", "-q", "--corpus", str(tmp_path),
+                        "--out", str(tmp_path / "build")], capture_output=True)
+    out = r.stdout.decode()
+    assert r.returncode == 2 and "Traceback" not in r.stderr.decode()
+    assert re.search(r"^1 file could not be read.*KR1d0026_005\.txt$", out, re.M)
+    assert "篇 table" not in out and not re.search(r"^篇\s+files", out, re.M)
+
+
+def test_a_missing_file_named_by_file_gets_the_manifest_line_that_names_it(tmp_path):
+    """A new user's trial (stop 37): the error named the missing file, not the manifest line to mend."""
+    _copy_kanripo(tmp_path, ["KR1d0028_005.txt"])
+    (tmp_path / "corpus.toml").write_text(
+        '[[witness]]\nsiglum = "ZS"\nfile = "KR1d0028_005.txt"\nchapter = "鄉射禮"\n\n'
+        '[[witness]]\nsiglum = "SB"\nfile = "KR1d0026_005.txt"\nchapter = "鄉射禮"\n', encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "jiaokan", "build", "-q", "--corpus", str(tmp_path),
+                        "--out", str(tmp_path / "build")], capture_output=True)
+    err = r.stderr.decode().strip().splitlines()
+    assert r.returncode == 2 and err == [f"jiaokan: error: {tmp_path / 'KR1d0026_005.txt'}: no such file (named at "
+                                         f"{tmp_path / 'corpus.toml'}:8, [[witness]] SB)"], err
+    assert (tmp_path / "build" / "tei" / "KR1d0028_005.xml").is_file()  # the other witness is still read
 
 
 def test_a_manifest_mixes_a_kanripo_clone_with_a_one_file_witness(tmp_path):

@@ -39,7 +39,7 @@ from .parallel import fork_map
 from .readers import read_witness
 from .tei.validate import validate_file, validate_files
 from .tei.writer import write_tei
-from .ui import Progress, internal_error, table
+from .ui import Progress, counted, internal_error, table
 
 if TYPE_CHECKING:  # the emend modules are imported where they are used (their grammar compiles in ~1 s); the
     # collation's while the files are read (_import_for_collating)
@@ -394,6 +394,9 @@ def _read_one(out: Path, e: Entry) -> _Read:
     """Read one file of the manifest; a one-file witness's TEI is written too.  Errors are returned."""
     t0 = time.perf_counter()
     r = _Read()
+    if e.listed and not e.path.exists():  # the manifest line that names it: where a scholar mends the mistake
+        r.errors.append(f"{e.path}: no such file (named at {e.listed})")
+        return r
     try:
         r.witness = read_witness(e.path, e.meta, e.meta.format or None)
         if e.group is None:
@@ -1276,21 +1279,26 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         print(pian_table(res, specs, erows))
     _print_notes(res)
     read = len(res.units) + sum(len(v) for v in res.parts.values()) - sum(1 for e in res.units if e.name)
-    what = (f"{len(res.witnesses)} witness texts (one per 篇) from {read}/{len(entries)} files" if res.parts
-            else f"{len(res.witnesses)}/{len(entries)} witnesses")
+    what = (f"{counted(len(res.witnesses), 'witness text')} (one per 篇) from {read}/{len(entries)} files" if res.parts
+            else f"{len(res.witnesses)}/{counted(len(entries), 'witness', 'witnesses')}")
     print(f"\n{what} -> {out / 'tei'}; "
-          f"{len(res.collations)} collations -> {out / 'apparatus'}  ({time.perf_counter() - t0:.1f} s)")
+          f"{counted(len(res.collations), 'collation')} -> {out / 'apparatus'}  ({time.perf_counter() - t0:.1f} s)")
     if erows:
         # the verdicts count claims on the 注疏 (a note may make several, or none: a conjecture, a 宋本 reading), as
-        # the table's columns do; the site's index counts notes, by each note's own verdict
-        print(f"{sum(r[3] for r in erows)} 案 notes in {len(erows)} witnesses -> {out / 'emend'}; their "
+        # the table's columns do; the site's index counts notes, by each note's own verdict.  A row of ``erows`` is
+        # a witness's text of one 篇 (a book's 集释 is 13 of them): the witnesses are counted by siglum
+        sigla = len({r[0] for r in erows})
+        texts = f" ({counted(len(erows), 'text')}, one per 篇)" if len(erows) != sigla else ""
+        print(f"{sum(r[3] for r in erows)} 案 notes in {counted(sigla, 'witness', 'witnesses')}{texts} -> "
+              f"{out / 'emend'}; their "
               f"claims on the 注疏: confirmed {sum(r[5] for r in erows)}, contradicted {sum(r[6] for r in erows)}, "
               f"not covered {sum(r[7] for r in erows)}, uncertain {sum(r[8] for r in erows)}")
     if checked_all:
         print(tei_all_stage(res, out, checked_all, record.written()))
-    if res.failed:
-        print(f"{len(res.failed)} file(s) could not be read, and the 篇 they hold are built without them "
-              f"('not read' in the 篇 table; the errors follow): {', '.join(res.failed)}")
+    if res.failed:  # (the 篇 table is printed for a book, a corpus whose files are placed in 篇)
+        where = "'not read' in the 篇 table; " if res.parts else ""
+        print(f"{counted(len(res.failed), 'file')} could not be read, and what they hold is built without them "
+              f"({where}the errors follow): {', '.join(res.failed)}")
     for line in record.finish().lines(verbose):  # what an earlier build wrote and this one did not
         print(line)
     if res.errors:

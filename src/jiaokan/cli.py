@@ -41,6 +41,12 @@ The pipeline:  witness files --ingest--> layered TEI --collate--> apparatus --> 
                                        the parallel-text HTML edition
   jiaokan build                        all of it for every witness in corpus/corpus.toml -> build/
 
+The whole book from Kanripo clones (one file per 卷; see the README):
+  jiaokan init KR1d0030 KR1d0028 KR1d0026 -o book/corpus.toml
+                                       find the files, group them into witnesses, place each 卷 in its 篇
+  jiaokan build --corpus book --out book/build
+                                       the edition of every 篇 (a process per core; -j 1: one)
+
 Run `jiaokan COMMAND --help` for the options of each command.
 """
 

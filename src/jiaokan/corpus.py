@@ -88,6 +88,9 @@ class Entry:
     group: int | None = None
     override: str = ""
     name: str | None = None
+    #: where the manifest names the file (``corpus.toml:12``), for a file named outright (``file = …``): what a
+    #: message about a file that is not there points to (a pattern's files exist: the pattern found them)
+    listed: str = ""
 
     @property
     def stem(self) -> str:
@@ -174,7 +177,9 @@ def load_manifest(corpus_dir: str | Path) -> list[Entry]:
         if "file" not in w or "siglum" not in w:
             raise InputError(str(mpath), f"[[witness]] number {i} needs at least 'siglum' and 'file' (or 'files')",
                              doc.lines.of("witness", i))
-        entries.append(Entry(corpus_dir / w["file"], _meta(mpath, i, w, w["file"], doc.lines)))
+        line = doc.lines.of("witness", i, "file")
+        entries.append(Entry(corpus_dir / w["file"], _meta(mpath, i, w, w["file"], doc.lines),
+                             listed=f"{mpath}{f':{line}' if line else ''}, [[witness]] {w['siglum']}"))
     if not entries:
         raise InputError(str(mpath), "the manifest lists no [[witness]]")
     _check_stems(mpath, entries)
@@ -232,7 +237,9 @@ def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict, lines: schema
         o = overrides.get(key) or {}
         meta = _meta(mpath, i, {**w, **{k: v for k, v in o.items() if k in ("format", "juan")}}, rel, lines)
         meta.chapter = ""  # found from the text; the witness's chapter only fills what nothing places
-        out.append(Entry(path, meta, group=i, override=str(o.get("chapter", ""))))
+        line = lines.of("witness", i, "files")
+        listed = "" if path in globbed else f"{mpath}{f':{line}' if line else ''}, [[witness]] {w['siglum']}"
+        out.append(Entry(path, meta, group=i, override=str(o.get("chapter", "")), listed=listed))
     for name in overrides.keys() - used:  # a misspelt file name would otherwise change nothing, silently
         raise InputError(str(mpath), f"[[witness]] number {i}: overrides for {name!r}, which none of its 'files' "
                           "matches (a misspelt name, or a file deleted or moved)",

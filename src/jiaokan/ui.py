@@ -69,6 +69,12 @@ class Progress:
         return time.perf_counter() - self.start
 
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """``1 collation``, ``2 collations``: a count and its noun, singular for one (``many``: the plural where it is
+    not ``one`` + "s"; a noun that does not change, such as 案 notes, needs no call)."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def internal_error(where: str, exc: Exception) -> str:
     """One line for an unexpected exception while handling one file, so the others still get done.
 
