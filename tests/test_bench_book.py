@@ -55,6 +55,23 @@ def test_growth_is_given_per_doubling_of_the_characters():
     assert b.per_doubling(2.1, 2.0) == 2.1
 
 
+def test_growth_is_the_median_of_the_rounds_each_a_pair_run_together():
+    """The host's speed drifts between rounds; a round's two runs meet the same drift, so the growth is taken in
+    each round (the doubled book over the book of the same round) and the rounds' median given, with their range.
+    Here the second round ran 30% slower throughout, and its ratio is still the first's; the third's doubled
+    book met a slower minute than its book: that round alone reads ×2.2, and the range shows it.  (The ratio of
+    the medians, 2.42 over 1.1, would read ×2.2.)"""
+    b = _bench()
+    book = [{"cpu": {"collate": 1.0, "render": 0.5}}, {"cpu": {"collate": 1.3, "render": 0.65}},
+            {"cpu": {"collate": 1.1, "render": 0.5}}]
+    twice = [{"cpu": {"collate": 2.0, "render": 1.0}}, {"cpu": {"collate": 2.6, "render": 1.3}},
+             {"cpu": {"collate": 2.42, "render": 1.1}}]
+    g, lo, hi = b.paired_growth(book, twice, "collate", 2.0)
+    assert (round(g, 6), round(lo, 6), round(hi, 6)) == (2.0, 2.0, 2.2)
+    assert [round(x, 6) for x in b.paired_growth(book, twice, None, 2.0)] == [2.0, 2.0, 2.2]  # None: all stages
+    assert b._growth_cell((2.0, 2.0, 2.2)) == "×2.00 (2.00-2.20)" and b._growth_cell((1.95, 1.95, 1.95)) == "×1.95"
+
+
 def test_a_manifest_without_init_s_comments_is_refused_not_doubled_the_old_way(tmp_path):
     book = tmp_path / "book"
     book.mkdir()
