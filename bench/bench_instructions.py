@@ -174,8 +174,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _characters(jobs: dict[str, tuple[Path, Path]]) -> dict[str, int]:
-    """The characters each book's witnesses read (as ``bench_book.py`` counts them: the layers of every witness
-    text), for the growth per doubling; read outside callgrind, in a process of its own."""
+    """The characters each book's witnesses read (the layers of every file's text, as read: ``bench_book.py``
+    counts the same characters once joined per 篇), for the growth per doubling; read outside callgrind, in a
+    process of its own."""
     out = {}
     for name, (src, manifest) in jobs.items():
         code = ("import sys; from pathlib import Path; from jiaokan.build import BuildResult, ingest_stage; "
@@ -183,7 +184,8 @@ def _characters(jobs: dict[str, tuple[Path, Path]]) -> dict[str, int]:
                 "r = BuildResult(load_manifest(Path(sys.argv[1])))\n"
                 "with tempfile.TemporaryDirectory() as t:\n"
                 "    ingest_stage(r, Path(t), Progress(len(r.entries), 'ingest', quiet=True), None)\n"
-                "print(sum(sum(w.layer_counts().values()) for w in r.witnesses.values()))")
+                "ws = [*r.witnesses.values(), *(w for part in r.parts.values() for _e, w in part)]\n"
+                "print(sum(sum(w.layer_counts().values()) for w in ws))")
         r = subprocess.run([sys.executable, "-c", code, str(manifest.parent)], capture_output=True, text=True,
                            env={**os.environ, "PYTHONPATH": str(src)})
         if r.returncode != 0:
