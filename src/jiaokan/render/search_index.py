@@ -259,7 +259,8 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                     continue
                 if kind is Note:
                     continue
-                r = node.text if kind is Text else node.reading  # (a text run's, without its property)
+                r = node.text if type(node) is Text else node.reading  # (a text run's, without its property; type()
+                # again, not ``kind``: the type checker narrows ``node`` only so)
                 if r:
                     if moved:
                         moved = False
