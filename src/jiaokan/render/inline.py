@@ -206,12 +206,12 @@ class ColumnWriter:
         parts: list[str] = []
         self._open = None
         self._pstart = self.pos.get(p.layer, 0)
-        ems = self.emend.get(p.id or "") if self.emend else None  # changes only in the emended view's base
+        # changes only in the emended view's base; with none (most pieces) ``_ems`` and ``_em_stops`` stay empty, as
+        # every piece leaves them
+        ems = self.emend.get(p.id or "") if self.emend else None
         if ems:
             self._ems = list(ems)
             self._em_stops = sorted({self._pstart + x for e in ems for x in (e.start, e.end - 1, e.end)})
-        else:
-            self._ems, self._em_stops = [], []
         self._content(p.content, p.layer, parts, take=True)
         self._close(parts)
         if self._ems:  # a change at the very end of the piece (an extra reading of the 注疏 after its last character)
@@ -219,8 +219,9 @@ class ColumnWriter:
         if self._em_open is not None:
             parts.append(_em_close(self._em_open))
             self._em_open = None
-        self._ems = []
-        self._em_stops = []
+        if ems:
+            self._ems = []
+            self._em_stops = []
         key = (p.layer, p.subtype, p.cert, p.resp)
         a = _PIECE_ATTRS.get(key)
         if a is None:

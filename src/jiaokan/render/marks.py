@@ -84,19 +84,23 @@ def _in_order(col: Collation, reader: str) -> list[App]:
         if not apps:
             continue
         # per layer: (offset where a piece starts, offset where it ends, piece sequence number); each piece's
-        # characters counted as layer_text counts them (``inline_text``: ``Piece.text`` without its call)
+        # characters counted as layer_text counts them (``inline_text``: ``Piece.text`` without its call).  Only
+        # the layers the row's entries are in: a piece of another (the 注疏's 疏 in a 篇 whose other witnesses
+        # have none, most of its text) is only numbered
+        layers = {a.layer for a in apps}
         spans: dict[str, list[tuple[int, int, int]]] = {}
         offs: dict[str, int] = {}
         seq = 0
         for uid in row.units.get(reader, ()):
             for p in units[uid].pieces:
                 layer = p.layer
-                o = offs.get(layer, 0)
-                n = offs[layer] = o + len(inline_text(p.content))
-                if o:
-                    spans[layer].append((o, n, seq))
-                else:
-                    spans.setdefault(layer, []).append((o, n, seq))
+                if layer in layers:
+                    o = offs.get(layer, 0)
+                    n = offs[layer] = o + len(inline_text(p.content))
+                    if o:
+                        spans[layer].append((o, n, seq))
+                    else:
+                        spans.setdefault(layer, []).append((o, n, seq))
                 seq += 1
         for a in apps:
             rd = a.lem if is_base else a.readings.get(reader)

@@ -257,9 +257,10 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                         after.append((rec_n, host, host.n))
                     streams[note.layer].add(node.reading, page)
                     continue
-                if isinstance(node, Note):
+                if kind is Note:
                     continue
-                r = node.text if type(node) is Text else node.reading  # (a text run's, without its property)
+                r = node.text if type(node) is Text else node.reading  # (a text run's, without its property; type()
+                # again, not ``kind``: the type checker narrows ``node`` only so)
                 if r:
                     if moved:
                         moved = False
