@@ -156,10 +156,14 @@ def han_chars(text: str) -> str:
     return "".join(HAN_RE.findall(text))
 
 
-#: Runs of what :func:`counted_chars` surely does not count: the complement of Han, of the held code
-#: points but the noncharacters of planes 1–14, and of every character of those planes — one class the
-#: regex engine tests in a step or two, so that a whole text is filtered in one ``sub`` in C ...
-_UNCOUNTED_RE = re.compile(f"[^{HAN_RE.pattern[1:-1]}{HELD_COMMON}\U00010000-\U000effff]+")
+#: What :func:`counted_chars` surely does not count: the complement of Han, of the held code points but the
+#: noncharacters of planes 1–14, and of every character of those planes — one class the regex engine tests
+#: in a step or two, so that a whole text is filtered in one ``sub`` in C ...
+_UNCOUNTED = f"[^{HAN_RE.pattern[1:-1]}{HELD_COMMON}\U00010000-\U000effff]"
+#: ... in runs, written ``XX*`` and not ``X+``: a pattern that opens with a class lets ``re`` skip from one
+#: character of the class to the next in a tight loop, where one that opens with a repeat is tried at every
+#: character of the text (the same matches; the book's lossless checks took 1.8 times as long) ...
+_UNCOUNTED_RE = re.compile(f"{_UNCOUNTED}{_UNCOUNTED}*")
 #: ... and then the characters of planes 1–14 that are neither Han nor noncharacters (rare).
 _ASTRAL_NOT_HAN_RE = re.compile("[\U00010000-\U0001ffff\U00031350-\U000effff]")
 

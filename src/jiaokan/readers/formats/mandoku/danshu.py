@@ -55,7 +55,9 @@ from .source import Flat, MandokuDoc, Seg, emit, flatten, is_mandoku, paratext_k
 #: (a long 經 sentence quoted whole); ordinary 疏 text between two blanks is longer.
 LEMMA_MAX = 30
 BLANK = "\u3000"
-OPEN_RE = re.compile(r"○?釋曰")
+#: How a 疏 opens: ``釋曰``, after a ``○`` or not (``○?釋曰`` in two branches, each opening with its character:
+#: ``re`` then skips to the next ○ or 釋 in a tight loop, where an optional first character is tried at every place).
+OPEN_RE = re.compile(r"○釋曰|釋曰")
 NUM = "一二三四五六七八九十"
 #: A 篇 heading at the start of a token: title, 第N, then a blank, 鄭目録 or the end.
 HEADING_RE = re.compile(rf"^(?P<title>[^\u3000{NUM}第]{{2,6}}?)第(?P<n>[{NUM}]{{1,3}})(?=\u3000|案?鄭目[録錄]|$)")

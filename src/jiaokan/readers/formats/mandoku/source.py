@@ -526,7 +526,8 @@ def flatten(lines: list[PrintedLine]) -> Flat:
     pos = 0
     # a placeholder must not be a character the source holds itself (a stray private-use
     # glyph U+F0000 was taken for the first gaiji, and lost)
-    taken = {c for pl in lines for c in _PLACEHOLDER_RE.findall(pl.body)}
+    # (the lines searched joined, in one call: a call per line cost more than the search)
+    taken = set(_PLACEHOLDER_RE.findall("".join([pl.body for pl in lines])))
     free = (chr(c) for c in range(_PUA0, 0xFFFFE) if chr(c) not in taken)
 
     def placeholder(m: re.Match[str]) -> str:
@@ -549,7 +550,8 @@ def flatten(lines: list[PrintedLine]) -> Flat:
         body = pl.body
         if "[" in body:
             body = IDS_RE.sub(ids_placeholder, body)
-        body = GAIJI_RE.sub(placeholder, body)
+        if "&" in body:  # (asked in C first: most lines hold no entity, and a ``sub`` is a costly call)
+            body = GAIJI_RE.sub(placeholder, body)
         starts.append(pos)
         parts.append(body)
         pos += len(body)
