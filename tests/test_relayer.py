@@ -317,6 +317,8 @@ def test_the_summary_line_s_parts_add_up_to_its_total():
     total, checked, confirmed, moved, doubtful, uncovered = map(int, m.groups())
     assert (total, checked, uncovered) == (47, 46, 1)
     assert confirmed + moved + doubtful == checked and checked + uncovered == total
+    one = Relayering("ZS", "SB", checked=1, confirmed=1, cut=1).summary()  # (a new user's trial: "1 boundaries")
+    assert one.startswith("ZS: 1 inferred boundary before a 经,") and "1 经 passage cut" in one, one
 
 
 def test_a_witness_s_size_and_notes_are_its_layer_counts_and_notes_in_one_walk(read_kanripo):

@@ -38,6 +38,7 @@ from typing import Collection, Sequence
 from ..model import Inline, Label, LineBreak, Loc, PageBreak, Piece, Text, Unit, Witness
 from ..normalize import keys
 from ..normalize.fold import exact_keys
+from ..ui import counted
 from .align import align
 
 __all__ = ["Relayering", "inferred_boundaries", "relayer", "split_content"]
@@ -78,10 +79,10 @@ class Relayering:
 
     def summary(self) -> str:
         # the parts add up to the total: the boundaries the alignment does not cover are not "checked"
-        line = (f"{self.witness}: {self.checked + self.uncovered} inferred boundaries before a 经, "
-                f"{self.checked} checked against {self.source} ({self.confirmed} confirmed, {self.moved} moved, "
-                f"{self.doubtful} doubtful), {self.uncovered} not covered; "
-                f"{self.cut} 经 passages cut out of the end of a commentary")
+        line = (f"{self.witness}: {counted(self.checked + self.uncovered, 'inferred boundary', 'inferred boundaries')}"
+                f" before a 经, {self.checked} checked against {self.source} ({self.confirmed} confirmed, "
+                f"{self.moved} moved, {self.doubtful} doubtful), {self.uncovered} not covered; "
+                f"{counted(self.cut, '经 passage')} cut out of the end of a commentary")
         if self.dissolved:
             line += (f"; {len(self.dissolved)} inferred 经 dissolved into the 注 before it (the 注 after it a word, "
                      f"not a marker, in {self.source}): " + ", ".join(self.dissolved))
