@@ -201,14 +201,17 @@ def count_pairs(name: str, col: Collation, margin: int = MARGIN, keys: frozenset
         if a is None or (keys is not None and key(a) not in keys):
             continue
         for s, r in app.readings.items():
-            if r.type == "agree":
-                continue  # (what App.differing leaves out, without a dict of the rest made per entry)
+            # the reading's type first, its text only where the type counts (most readings: agree, an omission,
+            # an orthographic form; :func:`_one_char` of each was asked before its type)
+            rtype = r.type
+            is_learned = rtype == "orthographic" and app.subtype == "learned"
+            if not (rtype == "substantive" or is_learned):
+                continue
             b = _one_char(r.text)
-            is_learned = r.type == "orthographic" and app.subtype == "learned"
-            if b is None or not (r.type == "substantive" or is_learned):
+            if b is None:
                 continue
             pk = pair_keys(a, b)
-            if len(pk) != 2 or pk in blocked or (r.type == "substantive" and relation(a, b) != "different"):
+            if len(pk) != 2 or pk in blocked or (rtype == "substantive" and relation(a, b) != "different"):
                 continue
             p = found[pk].setdefault((a, b), Proposal(a, b))
             p.auto |= is_learned
