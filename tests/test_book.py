@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from lxml import etree
@@ -173,17 +174,24 @@ def _copy_kanripo(dest, names):
         (dest / n).write_bytes((KANRIPO / n).read_bytes())
 
 
+def _cut_off(path: Path, page: str) -> None:
+    """A Kanripo file that ends inside a page tag (``<pb:…`` with no ``>``): what its reader refuses."""
+    path.write_text(path.read_text(encoding="utf-8") + f"<pb:{page}\n", encoding="utf-8")
+
+
+def _build_manifest(tmp_path, manifest: str) -> subprocess.CompletedProcess:
+    """``jiaokan build -q`` of ``tmp_path`` with ``manifest`` as its corpus.toml, into ``tmp_path/build``."""
+    (tmp_path / "corpus.toml").write_text(manifest, encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "jiaokan", "build", "-q", "--corpus", str(tmp_path),
+                           "--out", str(tmp_path / "build")], capture_output=True)
+
+
 def _build_with_sb4_cut(tmp_path, juans: tuple[int, ...]) -> subprocess.CompletedProcess:
     """``jiaokan build`` of the SB and ZS 卷 ``juans`` (with 4), SB's 卷 4 cut off in a page tag (refused)."""
     _copy_kanripo(tmp_path, [f"KR1d00{t}_00{j}.txt" for t in ("26", "28") for j in juans])
-    bad = tmp_path / "KR1d0026_004.txt"
-    bad.write_text(bad.read_text(encoding="utf-8") + "<pb:KR1d0026_SBCK_004-99a\n", encoding="utf-8")
-    (tmp_path / "corpus.toml").write_text(
-        '[[witness]]\nsiglum = "SB"\nfiles = ["KR1d0026_*.txt"]\n'
-        '[[witness]]\nsiglum = "ZS"\nfiles = ["KR1d0028_*.txt"]\n', encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "jiaokan", "build", "-q", "--corpus", str(tmp_path),
-                        "--out", str(tmp_path / "build")], capture_output=True)
-    return r
+    _cut_off(tmp_path / "KR1d0026_004.txt", "KR1d0026_SBCK_004-99a")
+    return _build_manifest(tmp_path, '[[witness]]\nsiglum = "SB"\nfiles = ["KR1d0026_*.txt"]\n'
+                                     '[[witness]]\nsiglum = "ZS"\nfiles = ["KR1d0028_*.txt"]\n')
 
 
 def test_one_bad_file_gets_its_line_and_the_rest_of_the_book_builds(tmp_path):
@@ -215,13 +223,9 @@ def test_a_corpus_of_single_files_names_no_pian_table_it_does_not_print(tmp_path
     """A new user's trial (stop 37): with a file of a corpus of single files refused, the summary sent the reader
     to "'not read' in the 篇 table", which only a book (files placed in 篇) prints."""
     _copy_kanripo(tmp_path, ["KR1d0026_005.txt", "KR1d0028_005.txt"])
-    bad = tmp_path / "KR1d0026_005.txt"
-    bad.write_text(bad.read_text(encoding="utf-8") + "<pb:KR1d0026_SBCK_005-99a\n", encoding="utf-8")
-    (tmp_path / "corpus.toml").write_text(
-        '[[witness]]\nsiglum = "SB"\nfile = "KR1d0026_005.txt"\nchapter = "鄉射禮"\n'
-        '[[witness]]\nsiglum = "ZS"\nfile = "KR1d0028_005.txt"\nchapter = "鄉射禮"\n', encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "jiaokan", "build", "-q", "--corpus", str(tmp_path),
-                        "--out", str(tmp_path / "build")], capture_output=True)
+    _cut_off(tmp_path / "KR1d0026_005.txt", "KR1d0026_SBCK_005-99a")
+    r = _build_manifest(tmp_path, '[[witness]]\nsiglum = "SB"\nfile = "KR1d0026_005.txt"\nchapter = "鄉射禮"\n'
+                                  '[[witness]]\nsiglum = "ZS"\nfile = "KR1d0028_005.txt"\nchapter = "鄉射禮"\n')
     out = r.stdout.decode()
     assert r.returncode == 2 and "Traceback" not in r.stderr.decode()
     assert re.search(r"^1 file could not be read.*KR1d0026_005\.txt$", out, re.M)
@@ -231,11 +235,8 @@ def test_a_corpus_of_single_files_names_no_pian_table_it_does_not_print(tmp_path
 def test_a_missing_file_named_by_file_gets_the_manifest_line_that_names_it(tmp_path):
     """A new user's trial (stop 37): the error named the missing file, not the manifest line to mend."""
     _copy_kanripo(tmp_path, ["KR1d0028_005.txt"])
-    (tmp_path / "corpus.toml").write_text(
-        '[[witness]]\nsiglum = "ZS"\nfile = "KR1d0028_005.txt"\nchapter = "鄉射禮"\n\n'
-        '[[witness]]\nsiglum = "SB"\nfile = "KR1d0026_005.txt"\nchapter = "鄉射禮"\n', encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "jiaokan", "build", "-q", "--corpus", str(tmp_path),
-                        "--out", str(tmp_path / "build")], capture_output=True)
+    r = _build_manifest(tmp_path, '[[witness]]\nsiglum = "ZS"\nfile = "KR1d0028_005.txt"\nchapter = "鄉射禮"\n\n'
+                                  '[[witness]]\nsiglum = "SB"\nfile = "KR1d0026_005.txt"\nchapter = "鄉射禮"\n')
     err = r.stderr.decode().strip().splitlines()
     assert r.returncode == 2 and err == [f"jiaokan: error: {tmp_path / 'KR1d0026_005.txt'}: no such file (named at "
                                          f"{tmp_path / 'corpus.toml'}:8, [[witness]] SB)"], err

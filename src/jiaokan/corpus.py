@@ -88,8 +88,9 @@ class Entry:
     group: int | None = None
     override: str = ""
     name: str | None = None
-    #: where the manifest names the file (``corpus.toml:12``), for a file named outright (``file = …``): what a
-    #: message about a file that is not there points to (a pattern's files exist: the pattern found them)
+    #: where the manifest names the file (``corpus.toml:12, [[witness]] SB``), for a file named outright (``file =``,
+    #: or a name in ``files = […]`` that is no pattern): what a message about a file that is not there points to
+    #: (a pattern's files exist: the pattern found them)
     listed: str = ""
 
     @property
@@ -177,13 +178,19 @@ def load_manifest(corpus_dir: str | Path) -> list[Entry]:
         if "file" not in w or "siglum" not in w:
             raise InputError(str(mpath), f"[[witness]] number {i} needs at least 'siglum' and 'file' (or 'files')",
                              doc.lines.of("witness", i))
-        line = doc.lines.of("witness", i, "file")
         entries.append(Entry(corpus_dir / w["file"], _meta(mpath, i, w, w["file"], doc.lines),
-                             listed=f"{mpath}{f':{line}' if line else ''}, [[witness]] {w['siglum']}"))
+                             listed=_named_at(mpath, doc.lines, i, "file", w)))
     if not entries:
         raise InputError(str(mpath), "the manifest lists no [[witness]]")
     _check_stems(mpath, entries)
     return entries
+
+
+def _named_at(mpath: Path, lines: schema.Lines, i: int, key: str, w: dict) -> str:
+    """``corpus.toml:12, [[witness]] SB``: the line of [[witness]] number ``i`` that names its file(s) (``key``), for
+    :attr:`Entry.listed`."""
+    line = lines.of("witness", i, key)
+    return f"{mpath}{f':{line}' if line else ''}, [[witness]] {w['siglum']}"
 
 
 def _meta(mpath: Path, i: int, w: dict, file: str, lines: schema.Lines) -> WitnessMeta:
@@ -237,8 +244,7 @@ def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict, lines: schema
         o = overrides.get(key) or {}
         meta = _meta(mpath, i, {**w, **{k: v for k, v in o.items() if k in ("format", "juan")}}, rel, lines)
         meta.chapter = ""  # found from the text; the witness's chapter only fills what nothing places
-        line = lines.of("witness", i, "files")
-        listed = "" if path in globbed else f"{mpath}{f':{line}' if line else ''}, [[witness]] {w['siglum']}"
+        listed = "" if path in globbed else _named_at(mpath, lines, i, "files", w)
         out.append(Entry(path, meta, group=i, override=str(o.get("chapter", "")), listed=listed))
     for name in overrides.keys() - used:  # a misspelt file name would otherwise change nothing, silently
         raise InputError(str(mpath), f"[[witness]] number {i}: overrides for {name!r}, which none of its 'files' "
