@@ -116,6 +116,21 @@ def test_private_use_glyphs_are_unknown_characters(tmp_path):
     assert [p.text for p in back.pieces()] == [p.text for p in w.pieces()]
 
 
+def test_a_page_id_with_a_letter_libxml2_does_not_name_still_makes_a_valid_file(tmp_path):
+    """A fuzzed page id held Ƕ (U+01F6): the page image's ``xml:id`` kept it (``\\w``), libxml2 refused the name
+    (its XML names are those before XML 1.0's fifth edition), and the witness's TEI was refused whole.  The id is
+    ASCII now, as the project's other ids."""
+    src = Path(__file__).resolve().parents[1] / "corpus" / "zhushu-juan05-xiangsheli-KR1d0028_005.txt"
+    text = src.read_text(encoding="utf-8").replace("<pb:KR1d0028_WYG_005-1a>", "<pb:KR1d0028_WYG_005-1\u01f6a>", 1)
+    assert "\u01f6" in text
+    (tmp_path / "zs.txt").write_text(text, encoding="utf-8")
+    w = read_witness(tmp_path / "zs.txt")
+    w.meta.siglum = "ZS"
+    write_tei(w, tmp_path / "zs.xml")
+    assert validate_file(tmp_path / "zs.xml").ok
+    assert 'xml:id="facs-KR1d0028_WYG_005-1_a"' in (tmp_path / "zs.xml").read_text(encoding="utf-8")
+
+
 # --------------------------------------------------------------------------- every real file
 
 

@@ -138,7 +138,9 @@ class _RespTable:
             return None
         pointer = self._pointers.get(facs)
         if pointer is None:
-            sid = "facs-" + re.sub(r"[^\w.-]", "_", facs)
+            # ASCII, as the project's other ids: ``\w`` let letters such as Ƕ (U+01F6) through, which libxml2's
+            # names (XML 1.0 before its fifth edition) refuse, and the file was then refused whole
+            sid = "facs-" + re.sub(r"[^A-Za-z0-9_.-]", "_", facs)
             while sid in self._taken:
                 sid += "x"
             self.surfaces[facs] = sid
