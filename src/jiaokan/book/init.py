@@ -27,6 +27,7 @@ from ..model import Witness, WitnessMeta
 from ..readers import default_role, read_witness, sniff
 from ..readers.common.base import load_source
 from ..readers.formats.mandoku.source import KANRIPO_PB_RE, text_id_of
+from ..ui import counted
 from .assemble import FilePart, place_files
 from .pian import FRONT
 
@@ -242,7 +243,7 @@ def manifest_text(s: Survey, root: Path) -> str:
         lines.append(f"base = {_q(s.base)}")
     for g in s.groups:
         f0 = g.files[0]
-        lines += ["", f"# {g.key}: {len(g.files)} file(s), format {g.format}"]
+        lines += ["", f"# {g.key}: {counted(len(g.files), 'file')}, format {g.format}"]
         for f in g.files:
             where = ", ".join(f"{p or '??? (not placed)'} ({how})" for p, how in f.pians) or "no text"
             lines.append(f"#   {f.path.name}  卷 {f.juan or '?'}: {where}")
