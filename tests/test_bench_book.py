@@ -149,3 +149,24 @@ def test_the_memory_sampler_sums_a_process_and_the_worker_it_forks():
     # both processes' own memory (60 + 40 MB), the copy-on-write pages they share counted once by PSS
     assert mem.peak_rss >= 100
     assert 100 <= mem.peak_pss <= mem.peak_rss
+
+
+def test_a_growth_the_rounds_put_on_both_sides_of_the_target_is_unclear_not_yes_or_no():
+    """A host whose speed moves reads the same stage's growth anywhere in x1.88-2.53 from one round to the next:
+    the verdict is taken on the rounds' middle (all of up to three; the middle half from four), and where that
+    straddles x2.0 the bench says it cannot tell rather than yes or NO; the target's line says which stages."""
+    b = _bench()
+    assert b.growth_verdict([1.90, 1.95, 1.99]) == "yes"
+    assert b.growth_verdict([2.05, 2.10, 2.30]) == "NO"
+    assert b.growth_verdict([1.90, 1.97, 2.10]) == "unclear"
+    # from four rounds, one stray round on the far side does not make it unclear: the quartiles are used
+    assert b.growth_verdict([1.80, 1.85, 1.90, 1.92, 1.95, 2.40]) == "yes"
+    assert b.growth_verdict([1.95, 2.10, 2.12, 2.15, 2.20, 2.25]) == "NO"
+    assert b.growth_verdict([2.30]) == "NO" and b.growth_verdict([1.99]) == "yes"  # one round: its figure
+    assert b.growth_verdict([]) == ""
+    assert b.growth_summary({"ingest": "yes", "render": "yes"}, 1.97) == "worst median ×1.97, met"
+    assert "NOT met (render)" in b.growth_summary({"ingest": "unclear", "render": "NO"}, 2.2)
+    line = b.growth_summary({"ingest": "unclear", "collate": "yes", "render": "unclear"}, 2.03)
+    assert "not decided by this run" in line and "ingest, render" in line and "met" not in line.replace("NOT met", "")
+    assert b.steadiness([{"cpu": {"a": 4.0, "b": 4.0}}, {"cpu": {"a": 5.0, "b": 5.0}}]) == (8.0, 10.0, 0.25)
+    assert b.steadiness([{"cpu": {"a": 1.0}}]) is None
