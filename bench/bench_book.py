@@ -730,7 +730,7 @@ def _measure(args: argparse.Namespace, tmp: Path, compiled: bool, against: Path 
         print(f"  growth ≤ ×{TARGET_GROWTH:.1f} per doubling, every stage: {growth_summary(verdicts, worst)}")
         steady = steadiness(paired)
         if steady is not None:
-            print(f"    (this host: the same build at -j{j if j > 1 else 1} took {steady[0]:.2f}-{steady[1]:.2f} s of CPU "
+            print(f"    (this host: the same build at -j{j} took {steady[0]:.2f}-{steady[1]:.2f} s of CPU "
                   f"over the {len(paired)} rounds, {steady[2]:.0%} apart)")
     errors = one["errors"] + par["errors"] + (two["errors"] if two else [])
     if errors:
