@@ -3,10 +3,10 @@
 
 Usage::
 
-    python bench/bench_book.py                        # ../shared/kanripo, -j 1 and -j (cores), and doubled
+    python bench/bench_book.py                        # ../shared/kanripo, -j 1 and -j (cores), and doubled: 3 rounds
     python bench/bench_book.py --kanripo DIR -j 2     # another folder of Kanripo clones (e.g. all 17 篇)
     python bench/bench_book.py --no-doubled           # skip the doubled book (no growth rows)
-    python bench/bench_book.py --repeat 3             # each configuration 3 times: medians
+    python bench/bench_book.py --repeat 5             # each configuration 5 times: medians (default 3; 1 with --no-doubled)
     python bench/bench_book.py --against ../old/src --repeat 3   # side by side with another tree, interleaved
 
 What it runs is what a scholar runs: ``jiaokan init`` over the folder, then ``jiaokan build``
@@ -50,8 +50,11 @@ Everything printed is measured, nothing extrapolated:
   twice the book: :func:`doubled` does not copy the files that hold several 篇; the row
   "characters read" gives the ratio), held against the target ×2.0 per doubling.  With repeats,
   the median of the rounds' ratios, each round's two builds run one after the other, and their
-  range in brackets (:func:`paired_growth`).  The same growth in instructions, which the machine's
-  load does not move: ``bench_instructions.py --doubled``.
+  range in brackets (:func:`paired_growth`), and a verdict that says ``unclear`` where the rounds fall
+  on both sides of the target (:func:`growth_verdict`).  Three rounds unless ``--repeat`` says
+  otherwise: one round's growth moved by ±10% here from one run to the next, so a single round could
+  not tell x1.95 from x2.05.  The same growth in instructions, which the machine's load does not
+  move: ``bench_instructions.py --doubled``.
 
 The targets (issue #24) are for the whole book on a quiet 2-core machine; on a shared machine
 the wall times (and, less, the CPU times) are inflated: the load average is printed with them.
@@ -80,6 +83,9 @@ except ModuleNotFoundError:  # pragma: no cover - depends on the environment
 KANRIPO = ROOT.parent / "shared" / "kanripo"
 #: issue #24's targets for the whole build of the book on a quiet 2-core machine
 TARGET_WALL_S, TARGET_CPU_J1_S, TARGET_MB, TARGET_GROWTH, TARGET_OUT_MB = 5.0, 8.0, 400, 2.0, 40
+#: rounds of a bench with the doubled book unless ``--repeat`` says otherwise: one round's growth moves by ±10% on a
+#: shared 2-core host, three give a median and a range to judge it by (:func:`growth_verdict`)
+DEFAULT_ROUNDS = 3
 #: a megabyte as the targets count it (decimal), and the kibibyte the kernel's "kB" (and ``ru_maxrss``) counts in
 MB, KIB = 10**6, 1024
 #: the stages of ``jiaokan build`` (jiaokan.build.STAGES), as the table lists them
@@ -574,8 +580,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                     help="processes, as `jiaokan build --jobs` (default: the machine's cores); -j 1 is measured too")
     ap.add_argument("--no-doubled", action="store_true", help="skip the doubled book (no growth rows)")
-    ap.add_argument("--repeat", type=int, default=1, metavar="N",
-                    help="run each configuration N times, interleaved, and print the medians (default 1)")
+    ap.add_argument("--repeat", type=int, default=None, metavar="N",
+                    help="run each configuration N times, interleaved, and print the medians (default 3, for the "
+                         "growth's rounds; 1 with --no-doubled)")
     ap.add_argument("--against", type=Path, metavar="SRC",
                     help="another source tree (a folder holding jiaokan/, e.g. an older checkout's src) run "
                          "interleaved with this one and printed beside it")
@@ -611,6 +618,8 @@ def _measure(args: argparse.Namespace, tmp: Path, compiled: bool, against: Path 
     if not (book / "corpus.toml").is_file():
         sys.exit(f"bench_book: init failed:\n{r.stderr}")
     j = args.jobs
+    if args.repeat is None:  # the growth needs rounds to tell the build from the host's noise (growth_verdict)
+        args.repeat = 1 if args.no_doubled else DEFAULT_ROUNDS
     if args.repeat < 1:
         sys.exit("bench_book: --repeat takes a count of 1 or more")
     big = None if args.no_doubled else doubled(book / "corpus.toml")
