@@ -8,6 +8,7 @@ Usage::
     python bench/bench_instructions.py --kanripo DIR --against ../old/src
     python bench/bench_instructions.py --stages                         # and each stage's share
     python bench/bench_instructions.py --doubled                        # each stage's growth: the book, then twice it
+    python bench/bench_instructions.py --doubled -j 2                   # the same, -j 2: the forked workers counted too
 
 Why: on a shared 2-core host the same build's CPU time moved from 7.1 to 10.6 s within minutes (stop 35), and
 `bench_book.py`'s interleaved medians could not tell a 5% change from noise: two runs twenty minutes apart gave
@@ -31,6 +32,13 @@ never calls it: the run fails if the number of counts is not two a stage).  ``--
 builds the book and the book twice over (``bench_book.py``'s :func:`doubled`: the copies in 篇 of their own) and
 prints each stage's growth per doubling of the characters: the growth ``bench_book.py`` holds against ×2.0 in CPU
 seconds, here free of the machine's drift (what is left between the two is the memory's: caches, page faults).
+
+``-j N`` builds with ``-j N`` (default 1).  Callgrind follows the workers a build forks (a forked process stays
+under valgrind) and writes each process's counts to a file of its own (``%p``); each worker says, as it is forked,
+the stage it was forked in, and its count is added to that stage's: a stage's figure is then the work of all its
+processes, the workers' results pickled and read back included.  Each process counts its own work only: the build
+writes its counts out before each fork as well (``--dump-before=fork``), since a forked worker inherits the
+counters, and callgrind's closing "Collected" line of a worker includes its parent's counts up to the fork.
 """
 
 from __future__ import annotations
@@ -58,13 +66,19 @@ import inspect, os, sys
 from contextlib import contextmanager
 import jiaokan.build as build
 run_build = build.run_build
+stage = ["start-up"]
+def forked():
+    sys.stderr.write("JIAOKAN-WORKER " + str(os.getpid()) + " " + stage[0] + "\\n"); sys.stderr.flush()
+os.register_at_fork(after_in_child=forked)
 @contextmanager
 def hook(name, res):
+    stage[0] = name
     sys.stderr.write("JIAOKAN-STAGE " + name + "\\n"); sys.stderr.flush(); os.sched_yield()
     try:
         yield
     finally:
         os.sched_yield()
+        stage[0] = "between and after"
 def staged(*args, **kw):
     if "stage_hook" in inspect.signature(run_build).parameters:
         kw["stage_hook"] = hook
@@ -74,14 +88,22 @@ from jiaokan.launch import main
 sys.exit(main(sys.argv[1:]))
 """
 _STAGE_LINE = re.compile(r"^JIAOKAN-STAGE (\S+)$", re.M)
+_WORKER_LINE = re.compile(r"^JIAOKAN-WORKER (\d+) (.+)$", re.M)
 _TOTALS = re.compile(r"^totals:\s*(\d+)", re.M)
+_TRIGGER = re.compile(r"^desc: Trigger: (.*)$", re.M)
+#: a process's count file: ``OUT.callgrind.PID`` (its last count) or ``OUT.callgrind.PID.N`` (its N-th dump)
+_COUNT_FILE = re.compile(r"\.callgrind\.(\d+)(?:\.(\d+))?$")
 
 
-def _start(src: Path, manifest: Path, out: Path, log: Path, staged: bool = False) -> subprocess.Popen:
+def _start(src: Path, manifest: Path, out: Path, log: Path, staged: bool = False, jobs: int = 1) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    build = ["build", "-q", "--corpus", str(manifest), "--out", str(out), "-j", "1"]
-    grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}.callgrind"]
+    build = ["build", "-q", "--corpus", str(manifest), "--out", str(out), "-j", str(jobs)]
+    # each process's counts in a file of its own; with workers, a count written out before each fork, so that a
+    # worker's counts start at its fork (it inherits the counters: without it a worker's file held the stage's work
+    # of its parent up to the fork as well, counted twice)
+    grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}.callgrind.%p",
+             *(["--dump-before=fork"] if jobs > 1 else [])]
     if staged:
         cmd = [*grind, "--dump-before=sched_yield", sys.executable, "-c", _STAGED, *build]
     else:
@@ -89,32 +111,63 @@ def _start(src: Path, manifest: Path, out: Path, log: Path, staged: bool = False
     return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"))
 
 
+def _total(f: Path) -> int:
+    m = _TOTALS.search(f.read_text(encoding="utf-8", errors="replace"))
+    return int(m.group(1)) if m else 0
+
+
+def _count_files(out: Path) -> dict[int, dict[int | None, Path]]:
+    """pid → its count files: N → the N-th dump (``OUT.callgrind.PID.N``), None → the last (``OUT.callgrind.PID``)."""
+    files: dict[int, dict[int | None, Path]] = {}
+    for f in out.parent.glob(f"{out.name}.callgrind.*"):
+        if m := _COUNT_FILE.search(f.name):
+            files.setdefault(int(m.group(1)), {})[int(m.group(2)) if m.group(2) else None] = f
+    return files
+
+
 def _stage_counts(out: Path, log: Path, what: str) -> dict[str, int]:
     """Each stage's instructions from the dumps of a ``--stages`` run: ``start-up`` (before the first stage),
-    each stage's, and ``between and after`` (what runs between the stages and after the last one)."""
-    names = _STAGE_LINE.findall(log.read_text(encoding="utf-8", errors="replace"))
-    parts = sorted(out.parent.glob(f"{out.name}.callgrind.*"), key=lambda f: int(f.name.rsplit(".", 1)[1]))
-    last = out.parent / f"{out.name}.callgrind"
-    if not names or len(parts) != 2 * len(names):  # a stage hook not taken (an older tree), or another sched_yield
-        sys.exit(f"bench_instructions: {what}: {len(parts)} partial counts for {len(names)} stages "
-                 f"(two a stage expected); see {log}")
-    totals = []
-    for f in [*parts, last]:
-        m = _TOTALS.search(f.read_text(encoding="utf-8", errors="replace"))
-        totals.append(int(m.group(1)) if m else 0)
-    counts = {"start-up": totals[0]}
-    counts.update((name, totals[1 + 2 * i]) for i, name in enumerate(names))
-    counts["between and after"] = sum(totals[2 + 2 * i] for i in range(len(names)))
+    each stage's, and ``between and after`` (what runs between the stages and after the last one).  The build's
+    own process is the one that dumped at each stage's start and end (``OUT.callgrind.PID.N``); every other
+    process is a worker it forked, whose whole count goes to the stage it was forked in (``JIAOKAN-WORKER``)."""
+    text = log.read_text(encoding="utf-8", errors="replace")
+    names = _STAGE_LINE.findall(text)
+    files = _count_files(out)
+    dumped = [pid for pid, fs in files.items() if any(n is not None for n in fs)]
+    if not names or len(dumped) != 1 or None not in files[dumped[0]]:
+        sys.exit(f"bench_instructions: {what}: no stage's counts (a tree without the stage hook?); see {log}")
+    build = files[dumped[0]]
+    counts = {"start-up": 0, **{name: 0 for name in names}, "between and after": 0}
+    marks = 0  # the stages' starts and ends passed: each a dump before sched_yield
+    for n in [*sorted(n for n in build if n is not None), None]:  # each part ends where its dump was triggered
+        body = build[n].read_text(encoding="utf-8", errors="replace")
+        m, trigger = _TOTALS.search(body), _TRIGGER.search(body)
+        part = "start-up" if marks == 0 else names[(marks - 1) // 2] if marks % 2 else "between and after"
+        counts[part] += int(m.group(1)) if m else 0
+        marks += trigger is not None and "sched_yield" in trigger.group(1)
+    if marks != 2 * len(names):  # another sched_yield in the build, or a stage hook not taken
+        sys.exit(f"bench_instructions: {what}: {marks} stage marks for {len(names)} stages (two a stage expected); "
+                 f"see {log}")
+    forked_in = {int(pid): stage for pid, stage in _WORKER_LINE.findall(text)}
+    for pid, fs in files.items():
+        if pid == dumped[0]:
+            continue
+        if forked_in.get(pid) not in counts:
+            sys.exit(f"bench_instructions: {what}: process {pid}'s counts name no stage it was forked in; see {log}")
+        counts[forked_in[pid]] += sum(map(_total, fs.values()))
     return counts
 
 
-def _count(proc: subprocess.Popen, log: Path, what: str) -> int:
+def _count(proc: subprocess.Popen, out: Path, log: Path, what: str) -> int:
+    """The instructions of the build and of every worker it forked: the sum of every count file written.  (Not
+    callgrind's closing "Collected" line of each process: a forked worker's includes its parent's counts up to the
+    fork.)"""
     if proc.wait() != 0:
         sys.exit(f"bench_instructions: the build of {what} failed (exit {proc.returncode}); see {log}")
-    m = _COLLECTED.search(log.read_text(encoding="utf-8", errors="replace"))
-    if m is None:
+    files = [f for fs in _count_files(out).values() for f in fs.values()]
+    if not files or not _COLLECTED.search(log.read_text(encoding="utf-8", errors="replace")):
         sys.exit(f"bench_instructions: callgrind printed no count for {what}; see {log}")
-    return int(m.group(1))
+    return sum(map(_total, files))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,7 +177,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--stages", action="store_true", help="count each stage of the build apart")
     ap.add_argument("--doubled", action="store_true",
                     help="this tree on the book and on the book twice over: each stage's growth per doubling")
+    ap.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                    help="build with -j N (default 1); the forked workers' instructions are counted too")
     args = ap.parse_args(argv)
+    if args.jobs < 1:
+        sys.exit("bench_instructions: -j takes a count of 1 or more")
     if args.doubled and args.against is not None:
         sys.exit("bench_instructions: --doubled measures this tree alone (give --against without it)")
     if shutil.which("valgrind") is None:
@@ -156,11 +213,12 @@ def main(argv: list[str] | None = None) -> int:
         runs = {}
         for i, (name, (src, man)) in enumerate(jobs.items()):
             out, log = tmp / f"out{i}", tmp / f"log{i}.txt"
-            runs[name] = (_start(src, man, out, log, staged), out, log)
-        counts = {name: _count(p, log, name) for name, (p, _out, log) in runs.items()}
+            runs[name] = (_start(src, man, out, log, staged, args.jobs), out, log)
+        counts = {name: _count(p, out, log, name) for name, (p, out, log) in runs.items()}
         stages = {name: _stage_counts(out, log, name) for name, (_p, out, log) in runs.items()} if staged else {}
         chars = _characters(jobs) if args.doubled else {}
-    print(f"jiaokan build -j 1 of {args.kanripo}: instructions executed (callgrind, PYTHONHASHSEED=0)\n")
+    print(f"jiaokan build -j {args.jobs} of {args.kanripo}: instructions executed (callgrind, PYTHONHASHSEED=0"
+          f"{'; the forked workers included' if args.jobs > 1 else ''})\n")
     width = max(map(len, counts))
     for name, n in counts.items():
         print(f"  {name:<{width}}  {n / 1e9:8.3f} G")
