@@ -323,6 +323,21 @@ def paired_growth(book: list[dict], twice: list[dict], stage: str | None, size_r
     return median(gs), min(gs), max(gs)
 
 
+def median_interval(gs: list[float]) -> tuple[float, float]:
+    """The rounds' interval for their median: the ``k``-th lowest and highest rounds, ``k`` as large as keeps the
+    chance that the true median lies outside at 25% or less (order statistics: each round falls below the median
+    with even odds, so fewer than ``k`` of ``n`` do so with the binomial chance ``P(B(n, 1/2) < k)``, kept at 12.5%
+    or less on each side).  Up to five rounds that is all of them; six and seven drop the highest and lowest; ten
+    keep the third to the eighth."""
+    from math import comb
+
+    xs, n = sorted(gs), len(gs)
+    k = 1
+    while k < n // 2 and sum(comb(n, i) for i in range(k + 1)) / 2**n <= 0.125:
+        k += 1
+    return xs[k - 1], xs[n - k]
+
+
 def growth_verdict(gs: list[float], target: float = TARGET_GROWTH) -> str:
     """``yes``, ``NO``, or ``unclear``: whether the rounds' growths (:func:`round_growths`) put a stage within the
     target, above it, or cannot tell.
@@ -330,15 +345,13 @@ def growth_verdict(gs: list[float], target: float = TARGET_GROWTH) -> str:
     Why three answers: on a host whose speed moves between runs, the same pair of builds reads a stage's growth
     anywhere in x1.88-2.53 from one round to the next (render, ten rounds of stop 39, the median x2.03), so the
     median of a few rounds falls on either side of x2.0 by chance; a bench that answered yes or NO from it told
-    the reader more than it measured.  The rounds' middle -- all of them up to three rounds, the middle half
-    (first to third quartile) from four -- is what the verdict is taken on: yes if it lies at or under the
-    target, NO if above, ``unclear`` if it straddles it (the median is still printed; more ``--repeat``, or a
-    quieter machine, decides).  One round has no spread to go by: its verdict is its figure's."""
-    from statistics import quantiles
-
+    the reader more than it measured.  The verdict is taken on the interval the median lies in with 75% odds
+    (:func:`median_interval`; with three rounds, all three): yes if it lies at or under the target, NO if above,
+    ``unclear`` if it straddles it (the median is still printed; more ``--repeat``, or a quieter machine, decides).
+    One round has no spread to go by: its verdict is its figure's."""
     if not gs:
         return ""
-    lo, hi = (min(gs), max(gs)) if len(gs) < 4 else (lambda q: (q[0], q[2]))(quantiles(gs, n=4, method="inclusive"))
+    lo, hi = median_interval(gs)
     if hi <= target:
         return "yes"
     if lo > target:

@@ -153,13 +153,15 @@ def test_the_memory_sampler_sums_a_process_and_the_worker_it_forks():
 
 def test_a_growth_the_rounds_put_on_both_sides_of_the_target_is_unclear_not_yes_or_no():
     """A host whose speed moves reads the same stage's growth anywhere in x1.88-2.53 from one round to the next:
-    the verdict is taken on the rounds' middle (all of up to three; the middle half from four), and where that
-    straddles x2.0 the bench says it cannot tell rather than yes or NO; the target's line says which stages."""
+    the verdict is taken on the interval the median lies in with 75% odds (all rounds up to five; from six, the
+    k-th lowest to the k-th highest), and where that straddles x2.0 the bench says it cannot tell rather than yes
+    or NO; the target's line says which stages."""
     b = _bench()
     assert b.growth_verdict([1.90, 1.95, 1.99]) == "yes"
     assert b.growth_verdict([2.05, 2.10, 2.30]) == "NO"
     assert b.growth_verdict([1.90, 1.97, 2.10]) == "unclear"
-    # from four rounds, one stray round on the far side does not make it unclear: the quartiles are used
+    assert b.growth_verdict([1.78, 1.82, 2.03]) == "unclear"  # three rounds: one over the target is enough to doubt
+    # from six rounds, one stray round on the far side does not make it unclear: the second lowest to second highest
     assert b.growth_verdict([1.80, 1.85, 1.90, 1.92, 1.95, 2.40]) == "yes"
     assert b.growth_verdict([1.95, 2.10, 2.12, 2.15, 2.20, 2.25]) == "NO"
     assert b.growth_verdict([2.30]) == "NO" and b.growth_verdict([1.99]) == "yes"  # one round: its figure
@@ -170,3 +172,20 @@ def test_a_growth_the_rounds_put_on_both_sides_of_the_target_is_unclear_not_yes_
     assert "not decided by this run" in line and "ingest, render" in line and "met" not in line.replace("NOT met", "")
     assert b.steadiness([{"cpu": {"a": 4.0, "b": 4.0}}, {"cpu": {"a": 5.0, "b": 5.0}}]) == (8.0, 10.0, 0.25)
     assert b.steadiness([{"cpu": {"a": 1.0}}]) is None
+
+
+def test_the_median_s_interval_widens_with_fewer_rounds_and_keeps_75_percent_odds():
+    """Order statistics: with n rounds the median lies between the k-th lowest and the k-th highest with odds
+    1 - 2 P(B(n, 1/2) < k); k is the largest that keeps them at 75% or more."""
+    from math import comb
+
+    b = _bench()
+    for n in range(1, 16):
+        lo, hi = b.median_interval([float(i) for i in range(1, n + 1)])
+        k = int(lo)
+        assert hi == n + 1 - k
+        outside = 2 * sum(comb(n, i) for i in range(k)) / 2**n
+        assert outside <= 0.25 or k == 1
+        if k + 1 <= n // 2:  # a narrower interval would lose the odds
+            assert 2 * sum(comb(n, i) for i in range(k + 1)) / 2**n > 0.25
+    assert b.median_interval([2.0, 1.0, 3.0]) == (1.0, 3.0)  # sorted first
