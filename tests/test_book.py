@@ -326,3 +326,14 @@ def test_init_names_in_the_manifest_a_file_it_could_not_read(tmp_path):
     left = text[text.index("# LEFT OUT"):text.index("\n[corpus]\n")]
     assert "KR1d0028_003.txt" in left and "cut off" in left
     assert '"KR1d0028_003.txt"' not in text  # not among the files
+
+
+def test_init_counts_one_file_and_one_witness_in_the_singular(tmp_path):
+    """`init`'s last line counts as the build's summary does (ui.counted): "1 file in 1 witness", not "1 files in 1
+    witnesses"."""
+    _copy_kanripo(tmp_path, ["KR1d0029_001.txt"])
+    manifest = tmp_path / "m" / "corpus.toml"
+    manifest.parent.mkdir()
+    r = subprocess.run([sys.executable, "-m", "jiaokan", "init", str(tmp_path), "-o", str(manifest)], capture_output=True)
+    assert r.returncode == 0, r.stderr.decode()
+    assert re.search(r"^1 file in 1 witness, base SW -> ", r.stdout.decode(), re.M)

@@ -444,7 +444,7 @@ class _Report:
 def cmd_init(args: argparse.Namespace) -> int:
     """Find witness files under PATH..., group them into witnesses, propose a manifest (see :mod:`jiaokan.book.init`)."""
     from .book.init import coverage, survey, write_manifest
-    from .ui import table
+    from .ui import counted, table
 
     s = survey(args.paths)
     out = Path(args.output)
@@ -458,7 +458,7 @@ def cmd_init(args: argparse.Namespace) -> int:
         print()
         print(table(("篇", "witnesses (卷)"), coverage(s)))
         n = sum(len(g.files) for g in s.groups)
-        print(f"\n{n} files in {len(s.groups)} witnesses, base {s.base} -> {out}")
+        print(f"\n{counted(n, 'file')} in {counted(len(s.groups), 'witness', 'witnesses')}, base {s.base} -> {out}")
     for msg in s.skipped + s.unplaced():
         _err(f"not placed: {msg}")
     return EXIT_FAIL if s.skipped or s.unplaced() else EXIT_OK
