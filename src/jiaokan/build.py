@@ -472,7 +472,8 @@ def join_stage(res: BuildResult, corpus: Path, out: Path, tei_all: str | None, j
         for pl in placed:
             for st in pl.stretches:
                 if st.pian is None:
-                    res.errors.append(f"{pl.name}: {len(st.units)} passages of witness {siglum} are in no 篇: no 篇 "
+                    res.errors.append(f"{pl.name}: {counted(len(st.units), 'passage')} of witness {siglum} "
+                                      f"{'is' if len(st.units) == 1 else 'are'} in no 篇: no 篇 "
                                       "heading before them and none open from an earlier 卷; set its chapter under "
                                       "'overrides' in the manifest")
                 else:

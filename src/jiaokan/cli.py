@@ -19,7 +19,7 @@ from .model import LAYERS, ROLES, Witness, WitnessMeta
 from .names import STDIN_STEM, derive_siglum, output_stem, siglum_problem
 from .readers import READERS, read_witness
 from .readers.common.base import load_source
-from .ui import colour_wanted, internal_error, table
+from .ui import colour_wanted, counted, internal_error, table
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -107,8 +107,8 @@ def summarize(w: Witness) -> str:
     counts = w.layer_counts()
     layers = ", ".join(f"{k} {v}" for k, v in counts.items() if v)
     low = sum(1 for p in w.pieces() if p.cert == "low")
-    s = (f"{sum(1 for _ in w.passages())} passages; characters: {layers}; "
-         f"{len(w.notes())} 案 notes; {len(w.warnings)} warnings")
+    s = (f"{counted(sum(1 for _ in w.passages()), 'passage')}; characters: {layers}; "
+         f"{len(w.notes())} 案 notes; {counted(len(w.warnings), 'warning')}")
     if low:
         s += f"; {low} pieces of uncertain layer"
     return s
@@ -444,7 +444,7 @@ class _Report:
 def cmd_init(args: argparse.Namespace) -> int:
     """Find witness files under PATH..., group them into witnesses, propose a manifest (see :mod:`jiaokan.book.init`)."""
     from .book.init import coverage, survey, write_manifest
-    from .ui import counted, table
+    from .ui import table
 
     s = survey(args.paths)
     out = Path(args.output)

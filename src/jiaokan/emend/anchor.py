@@ -55,6 +55,7 @@ from typing import Iterator
 
 from ..model import UNKNOWN_CHAR, Note, Piece, Place, Unit, Where, Witness, advance, reading_places, walk
 from ..normalize import is_ignorable, kept_positions, key, resolve_gaiji, strip_ignorable
+from ..ui import counted
 from .folded import keys_joined, one_key_each
 from .notes import NoteRecord, parse_note
 
@@ -495,7 +496,7 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
         kd = slot.k()
         before = [p for p in kd.pos if p < off]
         if k <= 0 or len(before) < k:
-            _fail(c, f"the note speaks of {k} characters, but only {len(before)} precede it in {c.piece}")
+            _fail(c, f"the note speaks of {counted(k, 'character')}, but only {len(before)} precede it in {c.piece}")
             return
         c.anchors.append(_make(doc, slot, before[-k], before[-1] + 1, pos))
         return
@@ -588,12 +589,12 @@ def _check_count(c: Claim) -> None:
     if r.count and a is not None and not a.is_point:
         n = sum(1 for ch in a.text if not is_ignorable(ch))
         if n != r.count:
-            c.warnings.append(f"the note says {r.count} characters, the anchor has {n}")
+            c.warnings.append(f"the note says {counted(r.count, 'character')}, the anchor has {n}")
 
 
 def _far(c: Claim, dist: int) -> None:
     if dist > FAR:
-        c.warnings.append(f"the lemma stands {dist} characters before the note")
+        c.warnings.append(f"the lemma stands {counted(dist, 'character')} before the note")
 
 
 def _search_back(home: list[tuple[_Slot, int]], keys: list[str]) -> tuple[_Slot, tuple[int, int], int] | None:

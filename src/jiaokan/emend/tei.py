@@ -35,6 +35,7 @@ from ..tei.header import comparison_document
 from ..tei.build import TEI_NS, XML_ID, E, append_text
 from ..tei.validate import write_checked
 from ..tei.writer import unit_targets, witness_to_tei
+from ..ui import counted
 from .anchor import Claim
 from .apply import SIKU, EmendResult, Emendation, non_overlapping, proposer
 from .check import is_zhushu_claim
@@ -327,7 +328,7 @@ def emended_witness_tei(w: Witness, res: EmendResult, tei_names: dict[str, str] 
     header = root.find(_T + "teiHeader")
     assert header is not None  # witness_to_tei always writes one
     alias = _add_header_parts(header, res,
-                              title_note=f"emended: {len(ems)} readings changed on the authority of the 案 notes "
+                              title_note=f"emended: {counted(len(ems), 'reading')} changed on the authority of the 案 notes "
                                          f"of {res.witness.meta.title or res.witness.meta.file}")
     encd = root.find(f"{_T}teiHeader/{_T}encodingDesc")
     if encd is not None and ems and encd.find(_T + "variantEncoding") is None:

@@ -50,6 +50,7 @@ from ..model import (
     describe_codepoint,
 )
 from ..normalize.gaiji import ParallelResolution, parallel_resolution
+from ..ui import counted
 from . import markup as M
 from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
 from .header import AUTHORITY, app_info, availability, copy_element, fixed
@@ -292,7 +293,7 @@ def _editorial_decl(w: Witness) -> etree._Element:
     """``editorialDecl``: the layers (:data:`LAYER_DOC`), then what the reader warned of, if it did."""
     decl = fixed(_layer_paragraphs)
     if w.warnings:
-        decl.append(E.p(f"The reader reported {len(w.warnings)} warnings; passages it was unsure of carry "
+        decl.append(E.p(f"The reader reported {counted(len(w.warnings), 'warning')}; passages it was unsure of carry "
                         "cert=\"low\"."))
     return decl
 
