@@ -11,6 +11,7 @@ from jiaokan.tei.header import licence_status, licence_url
 from jiaokan.tei.reader import witness_from_tei
 from jiaokan.tei.validate import profile_schema
 from jiaokan.tei.writer import witness_to_tei
+from jiaokan.model import ReaderWarning
 
 from .conftest import kanripo_file
 
@@ -96,3 +97,13 @@ def test_an_apparatus_names_each_licence_once_with_its_witnesses(read_corpus):
     lics = root.findall(".//t:availability/t:licence", NS)
     assert [x.get("corresp") for x in lics] == ["#JS", "#TS"] and len({x.text for x in lics}) == 2
     assert etree.QName(root.find(".//t:publicationStmt/*", NS)).localname == "authority"
+
+
+@pytest.mark.parametrize("n, said", [(1, "The reader reported 1 warning;"), (2, "The reader reported 2 warnings;")])
+def test_the_header_counts_the_reader_s_warnings_in_the_right_number(read_corpus, n, said):
+    """Five of the book's witness texts had one warning, and their headers said "1 warnings"."""
+    w = read_corpus("jishi-juan05-xiangsheli-traditional")
+    w.warnings[:] = [ReaderWarning("t.txt", k + 1, "lacuna", "page missing") for k in range(n)]
+    root = witness_to_tei(w).getroot()
+    decl = "".join(root.find(".//t:editorialDecl", NS).itertext())
+    assert said in decl
