@@ -115,3 +115,10 @@ def test_the_quotation_reads_as_he_chose_and_an_edition_errs():
     check_entry(e, {"ZS": zs})
     c = next(c for c in e.claims if c.witness == "ZS")
     assert (c.verdict, c.readings["ZS"]) == ("confirmed", "曰")  # the 注疏: 事同曰讓事異曰辭
+
+
+def test_the_view_counts_a_single_entry_in_the_singular():
+    from jiaokan.emend.shiwu_view import page
+
+    assert "(1 entry)" in page([{"pian": "士昏禮", "entries": 1, "by_entry": []}])
+    assert "(2 entries)" in page([{"pian": "士昏禮", "entries": 2, "by_entry": []}])

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from html import escape
 
+from ..ui import counted
+
 VERDICT_MARK = {"confirmed": "✓ as chosen", "contradicted": "✗ not", "not covered": "? uncertain"}
 STYLE = """
 body{font-family:"Noto Serif CJK TC","Noto Serif CJK SC",serif;margin:1.5em;max-width:80em}
@@ -26,7 +28,7 @@ def page(reports: list[dict]) -> str:
            "reading (a transposition, a note on usage) are listed unchecked.</p>"]
     for rep in reports:
         sigla = sorted({c["witness"] for e in rep["by_entry"] for c in e["claims"] if c["witness"]})
-        out.append(f"<h2>{escape(rep['pian'])} <small>({rep['entries']} entries)</small></h2><table><tr>"
+        out.append(f"<h2>{escape(rep['pian'])} <small>({counted(rep['entries'], 'entry', 'entries')})</small></h2><table><tr>"
                    "<th>entry</th><th>place</th>" + "".join(f"<th>{escape(s)}</th>" for s in sigla) + "</tr>")
         for e in rep["by_entry"]:
             by = {c["witness"]: c for c in e["claims"] if c["witness"]}
