@@ -134,24 +134,28 @@ def test_the_anchored_search_finds_what_a_regex_per_context_finds():
     rnd = random.Random(7)
     text = "".join(rnd.choice("一二三之也\n") for _ in range(20000)) + "一" * 30 + "\ufffd" * 9 + "二二"
     contexts = ["一" * 8] + [text[i:i + 4] + text[i + 5:i + 9] for i in rnd.sample(range(19000), 60)]
-    got = G._places(text, contexts)
+    got = G._places([text], contexts)
     for c in set(contexts):
         want = [m.start() for m in re.finditer(re.escape(c[:4]) + "(.)" + re.escape(c[4:]), text)]
-        assert got[c] == want
+        assert got[c] == [(0, st) for st in want]
 
 
 @given(st.text(st.sampled_from(list("一二之也]^-\\[.\n𤣥\U000F0000")), min_size=9, max_size=300), st.data())
 @settings(max_examples=200, deadline=None)
 def test_the_class_scan_finds_what_a_regex_per_context_finds(text, data):
-    """The same on any text, the regex's own metacharacters and astral characters among its characters."""
+    """The same on any texts, the regex's own metacharacters and astral characters among their characters: in
+    each text apart, in the order of the texts (no match runs from one witness's keys into the next)."""
     import re
 
     starts = data.draw(st.lists(st.integers(0, len(text) - 9), min_size=1, max_size=12))
     contexts = [text[i:i + 4] + text[i + 5:i + 9] for i in starts] + data.draw(st.lists(st.text("一二]", min_size=8,
                                                                                                max_size=8), max_size=3))
-    got = G._places(text, contexts)
+    cut = data.draw(st.integers(0, len(text)))  # the text as two witnesses' keys: each searched apart
+    texts = [text[:cut], text[cut:]]
+    got = G._places(texts, contexts)
     for c in set(contexts):
-        assert got[c] == [m.start() for m in re.finditer(re.escape(c[:4]) + "(.)" + re.escape(c[4:]), text)]
+        assert got[c] == [(i, m.start()) for i, t in enumerate(texts)
+                          for m in re.finditer(re.escape(c[:4]) + "(.)" + re.escape(c[4:]), t)]
 
 
 def test_the_sequences_resolve_keeps_are_those_of_the_witnesses_as_resolved():

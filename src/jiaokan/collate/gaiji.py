@@ -18,7 +18,6 @@ build lists it with its candidates in ``OUT/gaiji-resolved.tsv`` for a person to
 
 from __future__ import annotations
 
-import bisect
 import collections
 import re
 from dataclasses import dataclass, field
@@ -208,22 +207,26 @@ def _key(s: Seq, table: LazyTable) -> None:
     s.keys = k
 
 
-#: between two witnesses' key strings in the one string searched: longer than a context with its character,
-#: and made of a mark, so that no match runs from one witness into the next
-_SEPARATOR = "\ufffd" * (2 * CONTEXT + 1)
 _WIDTH = 2 * CONTEXT + 1
 _IS_MARK = re.compile("[\U000F0000-\U000FFFFD\ufffd]")
 
 
-def _places(text: str, contexts: Iterable[str]) -> dict[str, list[int]]:
-    """Where each context (``left + right``, a character between them) stands in ``text``: match starts.
+def _places(texts: list[str], contexts: Iterable[str]) -> dict[str, list[tuple[int, int]]]:
+    """Where each context (``left + right``, a character between them) stands in ``texts``: (which text, match
+    start), in the order of the texts, then of the starts.
 
-    The same matches as ``re.finditer(left + "(.)" + right, text)`` (left to right, never overlapping,
-    the middle character not a newline), found without scanning ``text`` once per context: one regex
-    scans it for the places where each of the eight characters around the middle is one that some
-    context has at that offset (a character class per offset, tested in C at every place), and only
-    those places -- one in fifteen of the book -- are looked up in the set of contexts.  (It anchored
-    each context at its rarest character before, and took a Python step for each of 390,000 of them.)
+    The same matches as ``re.finditer(left + "(.)" + right, text)`` in each text (left to right, never
+    overlapping, the middle character not a newline), found without scanning the texts once per context: one
+    regex scans each text for the places where each of the eight characters around the middle is one that some
+    context has at that offset (a character class per offset, tested in C at every place), and only those
+    places -- one in fifteen of the book -- are looked up in the set of contexts.  (It anchored each context at
+    its rarest character before, and took a Python step for each of 390,000 of them.)
+
+    Why text by text, not one string of the whole book: the whole book's keys joined were 8.7 MB (a private-use
+    mark makes a string four bytes a character), twice that for a book twice as long, made and then scanned
+    again: past the size of a processor's cache, each pass read the book from memory, and the stage's cache
+    misses grew x3.2 per doubling of the book (callgrind's cache simulation, 16 MB): its time faster than the
+    book.  One witness's keys stay in the cache while the regex and the slices read them.
     """
     contexts = list(dict.fromkeys(contexts))
     if not contexts:
@@ -236,14 +239,15 @@ def _places(text: str, contexts: Iterable[str]) -> dict[str, list[int]]:
     # the first character consumed (a class the regex engine skips to), the rest a lookahead: every place is tried
     rx = re.compile(one_of(0) + "(?=" + "".join(map(one_of, range(1, CONTEXT))) + "[^\n]"
                     + "".join(map(one_of, range(CONTEXT, 2 * CONTEXT))) + ")")
-    out: dict[str, list[int]] = {c: [] for c in contexts}
-    ends: dict[str, int] = {}  # context → end of its last match (matches never overlap)
-    for m in rx.finditer(text):
-        st = m.start()
-        c = text[st:st + CONTEXT] + text[st + CONTEXT + 1:st + _WIDTH]
-        if c in wanted and st >= ends.get(c, -1):
-            out[c].append(st)
-            ends[c] = st + _WIDTH
+    out: dict[str, list[tuple[int, int]]] = {c: [] for c in contexts}
+    for i, text in enumerate(texts):
+        ends: dict[str, int] = {}  # context → end of its last match in this text (matches never overlap)
+        for m in rx.finditer(text):
+            st = m.start()
+            c = text[st:st + CONTEXT] + text[st + CONTEXT + 1:st + _WIDTH]
+            if c in wanted and st >= ends.get(c, -1):
+                out[c].append((i, st))
+                ends[c] = st + _WIDTH
     return out
 
 
@@ -363,22 +367,15 @@ def parallels(seqs: list[Seq], occurrences: list[tuple[Seq, int]]) -> list[list[
     ``None`` where its context is not usable (fewer than :data:`CONTEXT` characters on a side, or a mark
     among them); else every place where its four characters on each side stand, unchanged on keys, in a
     witness of another siglum with one character between that is not a mark: (that witness, the offset of
-    the character between).  Every witness's keys are searched at once (one string, witnesses apart by
-    :data:`_SEPARATOR`), and each context's places are found once however many occurrences share it
-    (:func:`_places`).
+    the character between).  Every witness's keys are searched by one regex for all the contexts, witness by
+    witness, and each context's places are found once however many occurrences share it (:func:`_places`).
     """
-    starts: list[int] = []
-    offset = 0
-    for s in seqs:
-        starts.append(offset)
-        offset += len(s.keys) + len(_SEPARATOR)
-    text = _SEPARATOR.join(s.keys for s in seqs)
     contexts: list[str | None] = []
     for s, at in occurrences:
         left, right = s.keys[max(0, at - CONTEXT):at], s.keys[at + 1:at + 1 + CONTEXT]
         usable = len(left) == CONTEXT and len(right) == CONTEXT and not _IS_MARK.search(left + right)
         contexts.append(left + right if usable else None)
-    found_at = _places(text, (c for c in contexts if c is not None))
+    found_at = _places([s.keys for s in seqs], (c for c in contexts if c is not None))
     # each context's places as (witness, offset), located once for all the occurrences that share it: a passage
     # read alike in n witnesses is n occurrences of one context, and each of its n places was located (a bisect
     # and a regex) at every one of them, n² steps where n suffice; only the siglum is compared per occurrence
@@ -391,10 +388,9 @@ def parallels(seqs: list[Seq], occurrences: list[tuple[Seq, int]]) -> list[list[
         where = placed.get(context)
         if where is None:
             where = placed[context] = []
-            for st in found_at[context]:
-                if not _IS_MARK.match(text[st + CONTEXT]):
-                    i = bisect.bisect_right(starts, st) - 1
-                    where.append((seqs[i], st - starts[i] + CONTEXT))
+            for i, st in found_at[context]:
+                if not _IS_MARK.match(seqs[i].keys[st + CONTEXT]):
+                    where.append((seqs[i], st + CONTEXT))
         siglum = s.siglum
         out.append([(o, i) for o, i in where if o.siglum != siglum])
     return out
