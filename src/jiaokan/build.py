@@ -1298,7 +1298,8 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         print(tei_all_stage(res, out, checked_all, record.written()))
     if res.failed:  # (the 篇 table is printed for a book, a corpus whose files are placed in 篇)
         where = "'not read' in the 篇 table; " if res.parts else ""
-        print(f"{counted(len(res.failed), 'file')} could not be read, and what they hold is built without them "
+        they = ("it", "it holds") if len(res.failed) == 1 else ("them", "they hold")
+        print(f"{counted(len(res.failed), 'file')} could not be read, and what {they[1]} is built without {they[0]} "
               f"({where}the errors follow): {', '.join(res.failed)}")
     for line in record.finish().lines(verbose):  # what an earlier build wrote and this one did not
         print(line)
