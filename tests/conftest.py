@@ -60,6 +60,17 @@ def read_corpus(corpus_entries):
     return _read
 
 
+def load_bench(name: str):
+    """The module ``bench/NAME.py`` (the benches are scripts, not a package): for the tests of their arithmetic."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def kanripo_file(name: str) -> Path:
     p = KANRIPO / name
     if not p.is_file():

@@ -3,24 +3,19 @@ twice in the same 篇 — what the growth rows of issue #24 are measured on."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import ROOT, kanripo_file
+from tests.conftest import ROOT, kanripo_file, load_bench
 from jiaokan.corpus import load_collations, load_manifest
 
 FILES = ("KR1d0030_003.txt", "KR1d0028_003.txt", "KR1d0026_003.txt", "KR1d0029_001.txt")  # 士相見禮; 識誤 卷一
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("bench_book", ROOT / "bench" / "bench_book.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_bench("bench_book")
 
 
 def test_the_copies_are_a_second_book_not_more_witnesses_of_the_same(tmp_path):

@@ -3,21 +3,16 @@ workers' counted in the stage they were forked in, none counted twice."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import load_bench
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("bench_instructions", ROOT / "bench" / "bench_instructions.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_bench("bench_instructions")
 
 
 def _dump(path, total: int, trigger: str) -> None:
