@@ -338,3 +338,32 @@ def test_init_counts_one_file_and_one_witness_in_the_singular(tmp_path):
     r = subprocess.run([sys.executable, "-m", "jiaokan", "init", str(tmp_path), "-o", str(manifest)], capture_output=True)
     assert r.returncode == 0, r.stderr.decode()
     assert re.search(r"^1 file in 1 witness, base SW -> ", r.stdout.decode(), re.M)
+
+
+def test_init_leaves_out_a_file_that_is_no_witness_with_a_warning_not_an_error(tmp_path):
+    """`jiaokan init kanripo/*` takes in the folder's README (a new user's trial): no reader recognises it and it
+    claims to be no witness, so it is left out with a warning, listed apart in the manifest, and is not said to hold
+    篇 the build lacks; the exit is 0.  A file that looks like a Kanripo text (its mode line) and that no reader
+    takes is a damaged witness: an error, exit 1, under LEFT OUT."""
+    _copy_kanripo(tmp_path, ["KR1d0029_001.txt"])
+    (tmp_path / "README.md").write_text("# 仪礼\n\nKR1d0026 is the 四部丛刊 edition; 卷 map to 篇 as follows.\n",
+                                        encoding="utf-8")
+    manifest = tmp_path / "m" / "corpus.toml"
+    manifest.parent.mkdir()
+    jk = [sys.executable, "-m", "jiaokan", "init"]
+    r = subprocess.run(jk + [str(tmp_path / "KR1d0029_001.txt"), str(tmp_path / "README.md"), "-o", str(manifest)],
+                       capture_output=True)
+    err = r.stderr.decode()
+    assert r.returncode == 0, err
+    assert "warning: left out" in err and "README.md" in err and "error" not in err
+    text = manifest.read_text(encoding="utf-8")
+    assert "# LEFT OUT" not in text and "built without them" not in text
+    assert "README.md" in text[text.index("# NOT WITNESSES"):text.index("\n[corpus]\n")]
+    assert '"README.md"' not in text  # in no witness's files
+    damaged = tmp_path / "KR1d0029_002.txt"
+    damaged.write_text((KANRIPO / "KR1d0029_001.txt").read_text(encoding="utf-8")[:40], encoding="utf-8")  # its header
+    r = subprocess.run(jk + [str(tmp_path), str(tmp_path / "README.md"), "-o", str(manifest)], capture_output=True)
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "KR1d0029_002.txt" in err and "damaged" in err
+    text = manifest.read_text(encoding="utf-8")
+    assert "KR1d0029_002.txt" in text[text.index("# LEFT OUT"):text.index("# NOT WITNESSES")]

@@ -84,6 +84,10 @@ def _err(msg: str) -> None:
     sys.stderr.write(f"jiaokan: error: {printable(msg)}\n")
 
 
+def _warn(msg: str) -> None:
+    sys.stderr.write(f"jiaokan: warning: {printable(msg)}\n")
+
+
 def _meta_for(path: str, args: argparse.Namespace) -> WitnessMeta | None:
     from .corpus import find_entry
 
@@ -459,6 +463,8 @@ def cmd_init(args: argparse.Namespace) -> int:
         print(table(("篇", "witnesses (卷)"), coverage(s)))
         n = sum(len(g.files) for g in s.groups)
         print(f"\n{counted(n, 'file')} in {counted(len(s.groups), 'witness', 'witnesses')}, base {s.base} -> {out}")
+    for path in s.unrecognised:  # a README the shell's * took in: not a witness, and not an error of one
+        _warn(f"left out: {path}: no reader recognises this file (not a witness; `jiaokan formats` lists the formats)")
     for msg in s.skipped + s.unplaced():
         _err(f"not placed: {msg}")
     return EXIT_FAIL if s.skipped or s.unplaced() else EXIT_OK

@@ -26,7 +26,7 @@ from ..io import atomic_write_bytes
 from ..model import Witness, WitnessMeta
 from ..readers import default_role, read_witness, sniff
 from ..readers.common.base import load_source
-from ..readers.formats.mandoku.source import KANRIPO_PB_RE, text_id_of
+from ..readers.formats.mandoku.source import KANRIPO_PB_RE, MODE_RE, text_id_of
 from ..ui import counted
 from .assemble import FilePart, place_files
 from .pian import FRONT
@@ -67,8 +67,11 @@ class Group:
 @dataclass
 class Survey:
     groups: list[Group]
-    skipped: list[str]  # "path: why" for files no reader recognises or that fail to read
+    skipped: list[str]  # "path: why" for witness files that fail to read
     base: str | None = None
+    #: files no reader recognises (a README beside the witnesses, a format jiaokan has no reader for): not witnesses
+    #: here, so left out with a warning, not as damaged witness files whose 篇 the build would lack
+    unrecognised: list[str] = field(default_factory=list)
 
     def unplaced(self) -> list[str]:
         return [f"{f.path}: no 篇 found (no heading and none open from an earlier 卷)"
@@ -90,15 +93,18 @@ def candidates(paths: list[str]) -> list[Path]:
     return list(out)
 
 
-def _found(path: Path) -> Found | str:
-    """What sniffing says about ``path``, or why it is no witness file."""
+def _found(path: Path) -> Found | str | None:
+    """What sniffing says about ``path``; why it could not be read; or None where no reader recognises it."""
     try:
         src = load_source(path)
     except InputError as exc:
         return str(exc)
     reader = sniff(src)
-    if reader is None:
-        return f"{path}: no reader recognises this file"
+    if reader is None:  # a file that names a Kanripo text, or has its mode line or page tags, claims to be a witness
+        head = src.lines[:400]
+        claims = text_id_of(src) is not None or any("<pb:" in ln or MODE_RE.match(ln) for ln in head)
+        return (f"{path}: no reader recognises this file, though it looks like a Kanripo text (its mode line, text id "
+                "or page tags): is it cut off or damaged?") if claims else None
     f = Found(path, reader.name, text_id_of(src))
     for ln in src.lines[:400]:
         if m := PB_ID_RE.search(ln):
@@ -112,8 +118,12 @@ def survey(paths: list[str]) -> Survey:
     """Find, sniff, group and read every witness file under ``paths``."""
     groups: dict[str, list[Found]] = {}
     skipped: list[str] = []
+    unrecognised: list[str] = []
     for path in candidates(paths):
         f = _found(path)
+        if f is None:
+            unrecognised.append(str(path))
+            continue
         if isinstance(f, str):
             skipped.append(f)
             continue
@@ -130,7 +140,7 @@ def survey(paths: list[str]) -> Survey:
     out.sort(key=lambda g: (order.get(g.role, len(order)), g.key))  # the witness with 案 notes first
     _sigla(out)
     base = next((g.siglum for role in ("jishi", "zhushu") for g in out if g.role == role), None)
-    return Survey(out, skipped, base or (out[0].siglum if out else None))
+    return Survey(out, skipped, base or (out[0].siglum if out else None), unrecognised)
 
 
 def _place(g: Group, skipped: list[str]) -> None:
@@ -289,10 +299,15 @@ def _left_out(s: Survey) -> list[str]:
     Why in the manifest, not only in `init`'s error lines: a witness whose files are then listed one by one
     (not by a pattern, which would take the bad file in) builds without those 卷, and the build, which respects
     a list the user wrote, does not ask why; the manifest is where the next reader looks."""
-    if not s.skipped:
-        return []
-    return ["#", "# LEFT OUT: these files could not be read (mend them, then run `jiaokan init` again); until then the",
-            "# 篇 they hold are built without them:"] + [f"#   {msg}" for msg in s.skipped]
+    out: list[str] = []
+    if s.skipped:
+        out += ["#", "# LEFT OUT: these files could not be read (mend them, then run `jiaokan init` again); until then the",
+                "# 篇 they hold are built without them:"] + [f"#   {msg}" for msg in s.skipped]
+    if s.unrecognised:
+        out += ["#", "# NOT WITNESSES: no reader recognises these files, so they are not in any witness (a witness in a",
+                "# format jiaokan has no reader for needs one: `jiaokan formats` lists them):"]
+        out += [f"#   {path}" for path in s.unrecognised]
+    return out
 
 
 def write_manifest(s: Survey, out: Path) -> None:
