@@ -162,6 +162,16 @@ def test_diff_exit_status_is_that_of_diff1(tei_pair, tmp_path):
     assert run("diff", str(js), str(tmp_path / "missing.xml")).returncode == 2
 
 
+def test_diff_refuses_a_misspelt_variant_type_rather_than_answer_no_differences(tei_pair):
+    """``--only substantve`` matched no variant: "0 differences", exit 0, of two witnesses that differ (a new user's
+    trial); with -q a script was told they agree.  It is a usage error now, as ``collate --ignore`` has it."""
+    js, zs = tei_pair
+    for typo in ("substantve", "Substantive", "substantive,omision"):
+        r = run("diff", str(js), str(zs), "--only", typo, "-q")
+        assert r.returncode == 2 and b"unknown variant type" in r.stderr and b"choose from" in r.stderr, typo
+    assert run("diff", str(js), str(zs), "--only", "substantive", "-q").returncode == 1
+
+
 # ---------------------------------------------------------------- corpus.toml typos
 def test_unknown_manifest_keys_are_warned_with_file_line_and_suggestion(tmp_path):
     shutil.copy(corpus_file("jishi-juan05-xiangsheli-traditional"), tmp_path)

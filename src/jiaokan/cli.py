@@ -278,6 +278,20 @@ def _split(value: str | None) -> list[str]:
     return [x.strip() for x in value.split(",") if x.strip()] if value else []
 
 
+def _variant_types(types: list[str]) -> list[str]:
+    """``types`` (of --ignore, --only), each a variant type, or an error naming the ones that are not.
+
+    Why an error: a misspelled type matches no variant, so ``diff --only substantve`` said "0 differences"
+    (exit 0) of two witnesses that differ; a question asked wrongly must not be answered."""
+    from .collate.engine import CollationError
+    from .collate.model import VARIANT_TYPES
+
+    bad = [t for t in types if t not in VARIANT_TYPES]
+    if bad:
+        raise CollationError(f"unknown variant type(s) {', '.join(bad)}: choose from {', '.join(VARIANT_TYPES)}")
+    return types
+
+
 def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore: list[str],
                    out: str | None = None):
     """Load the witnesses and collate them; returns the collation and siglum → TEI file pointer.
@@ -286,12 +300,8 @@ def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore
     working folder for standard output), so ``@corresp`` resolves from where the file is.
     """
     from .api import collate
-    from .collate.engine import CollationError
-    from .collate.model import VARIANT_TYPES
 
-    bad = [t for t in ignore if t not in VARIANT_TYPES]
-    if bad:
-        raise CollationError(f"unknown variant type(s) {', '.join(bad)}: choose from {', '.join(VARIANT_TYPES)}")
+    _variant_types(ignore)
     loaded = [(p, w) for p in paths for w in _load_witnesses(p)]
     witnesses = [w for _, w in loaded]
     start = os.path.dirname(os.path.abspath(out)) if out and out != "-" else os.getcwd()
@@ -348,8 +358,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
     from .collate.export import collation_to_json, format_diff
 
+    only = set(_variant_types(_split(args.only)))  # before the witnesses are read: a usage error is found at once
     col, _names = _run_collation([args.a, args.b], None, _split(args.layer), [])
-    only = set(_split(args.only))
     if only:
         col.apps = [a for a in col.apps if any(r.type in only for r in a.differing().values())]
     # as diff(1): 1 when the witnesses differ.  A layer one witness lacks is a difference too,
