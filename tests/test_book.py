@@ -362,8 +362,25 @@ def test_init_leaves_out_a_file_that_is_no_witness_with_a_warning_not_an_error(t
     assert '"README.md"' not in text  # in no witness's files
     damaged = tmp_path / "KR1d0029_002.txt"
     damaged.write_text((KANRIPO / "KR1d0029_001.txt").read_text(encoding="utf-8")[:40], encoding="utf-8")  # its header
-    r = subprocess.run(jk + [str(tmp_path), str(tmp_path / "README.md"), "-o", str(manifest)], capture_output=True)
+    r = subprocess.run(jk + [str(tmp_path), str(tmp_path / "README.md"), "-o", str(manifest), "--force"],
+                       capture_output=True)
     err = r.stderr.decode()
     assert r.returncode == 1 and "KR1d0029_002.txt" in err and "damaged" in err
     text = manifest.read_text(encoding="utf-8")
     assert "KR1d0029_002.txt" in text[text.index("# LEFT OUT"):text.index("# NOT WITNESSES")]
+
+
+def test_init_does_not_replace_a_manifest_unless_forced(tmp_path):
+    """`init -o FILE` over a manifest a scholar had edited replaced it whole, edits gone, exit 0 (a new user's trial):
+    it refuses now (exit 2, nothing written), and --force replaces it."""
+    _copy_kanripo(tmp_path, ["KR1d0029_001.txt"])
+    manifest = tmp_path / "corpus.toml"
+    edited = "# my notes\n[corpus]\ntitle = \"mine\"\n"
+    manifest.write_text(edited, encoding="utf-8")
+    jk = [sys.executable, "-m", "jiaokan", "init", str(tmp_path / "KR1d0029_001.txt"), "-o", str(manifest)]
+    r = subprocess.run(jk, capture_output=True)
+    assert r.returncode == 2 and "--force" in r.stderr.decode() and str(manifest) in r.stderr.decode()
+    assert manifest.read_text(encoding="utf-8") == edited
+    r = subprocess.run(jk + ["--force"], capture_output=True)
+    assert r.returncode == 0, r.stderr.decode()
+    assert "[[witness]]" in manifest.read_text(encoding="utf-8")

@@ -460,8 +460,11 @@ def cmd_init(args: argparse.Namespace) -> int:
     from .book.init import coverage, survey, write_manifest
     from .ui import table
 
-    s = survey(args.paths)
     out = Path(args.output)
+    if out.exists() and not args.force:  # a manifest is edited by hand: replacing it unasked lost the edits
+        _err(f"{out}: exists (a manifest you may have edited): give --force to replace it, or -o another file")
+        return EXIT_USAGE
+    s = survey(args.paths)
     if not s.groups:
         _err(f"{', '.join(args.paths)}: no witness file found (no *.txt that a reader recognises)")
         return EXIT_USAGE
@@ -713,10 +716,12 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("init", help="find witness files, group them into witnesses and write a corpus.toml",
                        description="Look through PATH... (folders such as Kanripo clones, or files) for witness files,\n"
                        "group them into witnesses (one per text and edition), find the 篇 of every file, propose\n"
-                       "sigla and a base, and write a manifest to edit and build.  Exit 1 if a file could not be placed.",
+                       "sigla and a base, and write a manifest to edit and build.  Exit 1 if a file could not be placed;\n"
+                       "an existing FILE is not replaced (exit 2) unless --force is given.",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("paths", nargs="+", metavar="PATH", help="folders or files")
     s.add_argument("-o", "--output", default="corpus.toml", metavar="FILE", help="the manifest to write (default corpus.toml)")
+    s.add_argument("--force", action="store_true", help="replace FILE if it exists (its edits are lost)")
     s.set_defaults(func=cmd_init)
     s = sub.add_parser("emend", help="anchor, apply and check the 案 notes of a witness (against the 注疏)",
                        description="Parse every 四库 案 note of WITNESS (the 集释), find the characters it bears on,\n"

@@ -301,8 +301,8 @@ def _left_out(s: Survey) -> list[str]:
     a list the user wrote, does not ask why; the manifest is where the next reader looks."""
     out: list[str] = []
     if s.skipped:
-        out += ["#", "# LEFT OUT: these files could not be read (mend them, then run `jiaokan init` again); until then the",
-                "# 篇 they hold are built without them:"] + [f"#   {msg}" for msg in s.skipped]
+        out += ["#", "# LEFT OUT: these files could not be read (mend them, then run `jiaokan init --force` again, which",
+                "# replaces this file); until then the 篇 they hold are built without them:"] + [f"#   {msg}" for msg in s.skipped]
     if s.unrecognised:
         out += ["#", "# NOT WITNESSES: no reader recognises these files, so they are not in any witness (a witness in a",
                 "# format jiaokan has no reader for needs one: `jiaokan formats` lists them):"]
