@@ -64,6 +64,52 @@ def test_a_file_that_ends_one_pian_and_begins_the_next_is_split_at_the_heading()
     assert file_stretches(w, None)[0].pian == FRONT
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["heading", "title", "jing", "jing", "front"]), st.integers(0, 16)),
+                max_size=30), st.sampled_from([None, "聘禮"]))
+def test_front_matter_inside_a_file_does_not_take_the_text_after_it(spec, open_pian):
+    """Front matter (an export's site header, a preface inside a 卷) is FRONT, and the text after it is in the 篇
+    that was open before it: a file with a header and no heading was all FRONT, never collated, never reported."""
+    divs, units = [], []
+    for i, (kind, p) in enumerate(spec):
+        u = _unit(i, "jing" if kind == "front" else kind, p)
+        units.append(u)
+        dtype = "front" if kind == "front" else "chapter"
+        if not divs or divs[-1].type != dtype:
+            divs.append(Div(dtype, str(len(divs)), None, []))
+        divs[-1].units.append(u)
+    w = Witness(WitnessMeta("W", "f.txt", "x", juan="5"), divs)
+    out = file_stretches(w, open_pian)
+    assert [u.id for s in out for u in s.units] == [u.id for u in units]
+    current = open_pian
+    for i, (kind, p) in enumerate(spec):
+        holder = next(s for s in out if any(u.id == f"W1.{i}" for u in s.units))
+        if kind == "heading":
+            current = PIAN[p]
+        if kind == "front":
+            assert holder.pian == FRONT
+        elif kind == "jing":
+            assert holder.pian == current
+
+
+def test_init_places_a_wikisource_pian_by_its_bracketed_heading_and_reports_a_file_with_none(tmp_path):
+    """The seed corpus's files without its manifest (a new user's trial): the 图书集成 export heads its 篇 《乡射礼》
+    after a site header, and is placed there; the ctext 注疏 excerpt names no 篇 anywhere, and is reported as not
+    placed (exit 1), not filed as front matter."""
+    from .conftest import corpus_file
+
+    for stem in ("tushu-juan276-xiangsheli", "zhushu-dasheyi-excerpt", "jishi-juan05-xiangsheli-traditional"):
+        (tmp_path / f"{stem}.txt").write_bytes(corpus_file(stem).read_bytes())
+    manifest = tmp_path / "m" / "corpus.toml"
+    manifest.parent.mkdir()
+    r = subprocess.run([sys.executable, "-m", "jiaokan", "init", str(tmp_path), "-o", str(manifest)], capture_output=True)
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "not placed" in err and "zhushu-dasheyi-excerpt.txt" in err
+    assert "tushu-juan276" not in err
+    text = manifest.read_text(encoding="utf-8")
+    assert re.search(r"tushu-juan276-xiangsheli\.txt  卷 \?: front \(front\), 鄉射禮 \(heading\)", text), text[:3000]
+
+
 def test_manifest_files_globs_and_overrides(tmp_path):
     for n in ("KR1d0030_005.txt", "KR1d0030_006.txt"):
         if not (KANRIPO / n).is_file():

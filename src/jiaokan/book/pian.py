@@ -53,7 +53,7 @@ def heading_pian(unit: Unit) -> str | None:
         if p.layer != "paratext":
             return None
         first = re.split(r"[\u3000\s]+", p.text.strip(), maxsplit=1)[0]
-        i = pian_index(first)
+        i = pian_index(first.strip("《》〈〉"))  # (the 图书集成's wikisource export heads a 篇 《乡射礼》)
         if i is not None:
             return PIAN[i]
     return None
@@ -87,14 +87,23 @@ def file_stretches(w: Witness, open_pian: str | None, override: str = "", defaul
     else:
         cur = Stretch(None, [], "")
     front = {id(u) for d in w.divs if d.type == "front" for u in d.units}
+    before_front: Stretch | None = None  # what was open when front matter interrupted it
     for u in units:
         if id(u) in front:  # a preface inside a 卷 (the 单疏本's 儀禮䟽序): front matter, as 卷0 is
             if cur.pian != FRONT:
                 if cur.units:
                     out.append(cur)
+                before_front = cur
                 cur = Stretch(FRONT, [], "front")
             cur.units.append(u)
             continue
+        if cur.pian == FRONT and cur.how == "front" and before_front is not None:
+            # the front matter is over (an export's site header, a preface): what follows is the text again, in
+            # the 篇 that was open before it, or none; not front matter because nothing named a 篇 (a file with a
+            # header and no heading was all "front", so never collated, and init did not say it was unplaced)
+            out.append(cur)
+            cur = Stretch(before_front.pian, [], before_front.how)
+            before_front = None
         found = heading_pian(u)
         if found is not None and found != cur.pian:
             # the title lines just before a 篇 heading (欽定四庫全書, 儀禮集釋卷五) open it too
