@@ -191,6 +191,33 @@ def test_unknown_manifest_keys_are_warned_with_file_line_and_suggestion(tmp_path
     assert "did you mean 'chapter'?" in msgs[1]
 
 
+def test_a_misspelt_table_is_an_error_at_its_line_and_a_misspelt_format_value_names_the_manifest(tmp_path):
+    """A new user's trial: ``[[witnes]]`` left a whole witness out with a warning that named no line ("7/7 witnesses",
+    exit 0), and ``format = "tushu-wikisorce"`` was refused by the reader, naming neither the manifest nor the line.
+    Both are the manifest's errors now, at their lines, with a did-you-mean; a table near no name of the manifest
+    (a scholar's own notes) is still only warned about, at its header's line."""
+    shutil.copy(corpus_file("jishi-juan05-xiangsheli-traditional"), tmp_path)
+    head = '[corpus]\ntitle = "t"\n\n'
+    wit = '[[witness]]\nfile = "jishi-juan05-xiangsheli-traditional.txt"\nformat = "jishi-flat"\nsiglum = "JS"\n'
+    manifest = tmp_path / "corpus.toml"
+    out = str(tmp_path / "out")
+
+    def build(text: str) -> subprocess.CompletedProcess:
+        manifest.write_text(text, encoding="utf-8")
+        return run("build", "-q", "--corpus", str(tmp_path), "--out", out)
+
+    r = build(head + wit + "\n" + wit.replace("[[witness]]", "[[witnes]]").replace("JS", "J2"))
+    err = r.stderr.decode()
+    assert r.returncode == 2 and f"{manifest}:9: unknown table [[witnes]]: did you mean [[witness]]?" in err, err
+    r = build(head + wit.replace('"jishi-flat"', '"jishi-flta"'))
+    err = r.stderr.decode()
+    assert r.returncode == 2 and f"{manifest}:6:" in err and "unknown format 'jishi-flta'" in err, err
+    assert "did you mean 'jishi-flat'?" in err
+    r = build(head + wit + '\n[my_notes]\ntodo = "check 卷5"\n')
+    err = r.stderr.decode()
+    assert r.returncode == 0 and f"{manifest}:9: warning: unknown key 'my_notes'" in err, err
+
+
 def test_a_misspelt_sub_table_and_a_misspelt_override_key_are_warned_about_with_their_lines(tmp_path):
     """``[witness.overides."x.txt"]`` and a misspelt key inside an ``overrides`` table: both ignored, so the warning
     must say where they are (they were warned about with no line)."""

@@ -50,6 +50,8 @@ def unknown_key_warnings(data: dict, mpath: Path, text: str = "") -> list[str]:
                 close = difflib.get_close_matches(k, known, n=1, cutoff=0.6)
                 hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(known)})"
                 line = lines.get(("witness" if kind == "override" else kind, i, k))  # an override's keys sit in its witness
+                if line is None and kind == "":  # a table of its own ([[witnes]]): the line of its header
+                    line = lines.get((k, 1, ""))
                 msgs.append(f"{mpath}{f':{line}' if line else ''}: warning: unknown key '{k}' in {where}, ignored{hint}")
 
     check(data, "", 1, "the manifest")
@@ -63,6 +65,25 @@ def unknown_key_warnings(data: dict, mpath: Path, text: str = "") -> list[str]:
             for name, o in overrides.items() if isinstance(overrides, dict) else ():
                 check(o, "override", i, f"the overrides of {name!r} in [[witness]] number {i}")
     return msgs
+
+
+def _check_tables(data: dict, mpath: Path, lines: schema.Lines) -> None:
+    """A table of the manifest misspelt (``[[witnes]]``, ``[[colation]]``) is an error, at its header's line.
+
+    Why not a warning, as a misspelt key is: the table is a whole witness (or collation) that the build would
+    leave out, and it said "7/7 witnesses" and exit 0 with the warning scrolled away.  A table whose name is near
+    no table of the manifest stays a warning (a scholar's own notes in a table of their own)."""
+    tables = _KNOWN_KEYS[""]
+    for k, v in data.items():
+        if k in tables or not (isinstance(v, dict) or (isinstance(v, list) and v and all(isinstance(t, dict) for t in v))):
+            continue
+        close = difflib.get_close_matches(k, tables, n=1, cutoff=0.6)
+        if close:
+            brackets = ("[[", "]]") if isinstance(v, list) else ("[", "]")
+            what = {"witness": "a witness", "collation": "a collation"}.get(close[0], "its settings")
+            raise InputError(str(mpath), f"unknown table {brackets[0]}{k}{brackets[1]}: did you mean "
+                             f"{brackets[0]}{close[0]}{brackets[1]}? (as written, {what} would be left out)",
+                             lines.of(k, 1))
 
 
 def _warn_once(msgs: list[str]) -> None:
@@ -157,6 +178,7 @@ def _document(corpus_dir: str | Path) -> _Document:
     data = schema.parse(text, mpath)
     lines = schema.Lines(text)
     schema.check_types(data, _KNOWN_KEYS, lines, mpath)
+    _check_tables(data, mpath, lines)
     _warn_once(unknown_key_warnings(data, mpath, text))
     schema.check_references(data, lines, mpath, canonical, PIAN)
     doc = _Document(data, lines, _seen_by_init(text))
@@ -206,7 +228,24 @@ def _meta(mpath: Path, i: int, w: dict, file: str, lines: schema.Lines) -> Witne
     if meta.role and meta.role not in ROLES:
         raise InputError(str(mpath), f"[[witness]] number {i} ({file}): unknown role {meta.role!r}; "
                           f"known roles: {', '.join(ROLES)}", lines.of("witness", i, "role"))
+    if meta.format:
+        _check_format(mpath, i, file, meta.format, lines)
     return meta
+
+
+def _check_format(mpath: Path, i: int, file: str, fmt: str, lines: schema.Lines) -> None:
+    """A ``format`` that names no reader is the manifest's error, at its line, with a did-you-mean.
+
+    Why here: the reader that refused it named neither the manifest nor the line ("tushu-wikisorce: unknown
+    format"), and only once the file was read."""
+    from .readers import READERS
+
+    if fmt in READERS:
+        return
+    close = difflib.get_close_matches(fmt, list(READERS), n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}?" if close else f"known formats: {', '.join(sorted(READERS))}"
+    raise InputError(str(mpath), f"[[witness]] number {i} ({file}): unknown format {fmt!r} ({hint})",
+                     lines.of("witness", i, "format"))
 
 
 def _files_entries(corpus_dir: Path, mpath: Path, i: int, w: dict, lines: schema.Lines,
