@@ -670,7 +670,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="auto: colour on a terminal unless NO_COLOR is set (default); always overrides NO_COLOR")
     s.set_defaults(func=cmd_diff)
 
-    s = sub.add_parser("formats", help="list the witness formats jiaokan reads")
+    s = sub.add_parser("formats", help="list the witness formats jiaokan reads",
+                       description="List every witness format jiaokan reads, built in or from an installed plugin: its\n"
+                       "name (for --format, and format = \"…\" in a corpus.toml), the role a file of it has when nothing\n"
+                       "says otherwise, and what it reads.  A file's format is sniffed when none is given.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     s.set_defaults(func=cmd_formats)
 
     s = sub.add_parser("build", help="ingest, collate, emend and render the whole corpus",
@@ -727,7 +731,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Parse every 四库 案 note of WITNESS (the 集释), find the characters it bears on,\n"
                        "apply it (conjectures emend WITNESS; claims about 今注疏本 emend the 注疏 where confirmed),\n"
                        "and check every claim about the 注疏 against ZHUSHU after aligning the two witnesses:\n"
-                       "confirmed, contradicted (with what the 注疏 reads) or not covered.  A summary of counts\n"
+                       "confirmed, contradicted (with what the 注疏 reads), uncertain (the 注疏 reaches the place but\n"
+                       "does not prove the claim either way; the reason is given) or not covered (it does not reach\n"
+                       "the place).  A summary of counts\n"
                        "per kind and per verdict goes to stderr; without any output option the verdicts per note\n"
                        "are printed as JSON on stdout.  Files may be TEI (from `jiaokan ingest`) or raw witnesses.\n"
                        "Claims about a 宋本 are checked against a --with witness of role songben, claims about the\n"
@@ -752,8 +758,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_emend)
     s = sub.add_parser("render", help="write the parallel-text HTML edition of witness and apparatus TEI files",
                        description="Write a static HTML edition into DIR: index.html, and per chapter a parallel page\n"
-                       "(NAME.html: a column per witness, aligned passage by passage, variants highlighted) and a\n"
-                       "base-text page with a footnoted apparatus (NAME-base.html).  An apparatus TEI file\n"
+                       "(NAME.html: a column per witness, aligned passage by passage, variants highlighted) that is\n"
+                       "also its reading views: the base text with its 校勘記 (NAME.html?read=BASE), any witness as the\n"
+                       "reading text (?read=SIGLUM), and the base emended by its 案 notes (?read=BASE&v=emended); a\n"
+                       "witness in no apparatus has a reading page of its own (NAME-base.html).  An apparatus TEI file\n"
                        "(from `jiaokan collate`) is re-collated from the witness TEI files it lists, found among\n"
                        "the inputs, beside it or in ../tei/; a witness TEI file no apparatus uses gets a page of\n"
                        "its own.  A 疏 collation (NAME-shu.xml: a 注疏 and a 单疏本) is re-collated as the build\n"
