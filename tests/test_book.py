@@ -430,3 +430,18 @@ def test_init_does_not_replace_a_manifest_unless_forced(tmp_path):
     r = subprocess.run(jk + ["--force"], capture_output=True)
     assert r.returncode == 0, r.stderr.decode()
     assert "[[witness]]" in manifest.read_text(encoding="utf-8")
+
+
+def test_the_build_says_what_a_notes_row_against_no_zhushu_means(tmp_path):
+    """The 識誤's rows in the 案 table read "against -" and zeros, which a new user took for a failed check: the build
+    says under the table that it is in no collation, so its notes' claims about the 注疏 are not covered."""
+    _copy_kanripo(tmp_path, ["KR1d0029_001.txt"])
+    manifest = tmp_path / "m" / "corpus.toml"
+    manifest.parent.mkdir()
+    jk = [sys.executable, "-m", "jiaokan"]
+    assert subprocess.run(jk + ["init", str(tmp_path), "-o", str(manifest)], capture_output=True).returncode == 0
+    r = subprocess.run(jk + ["build", "--corpus", str(manifest), "--out", str(tmp_path / "b")], capture_output=True)
+    out = r.stdout.decode()
+    assert r.returncode == 0, r.stderr.decode()
+    assert re.search(r"^SW +\S+ +- ", out, re.M), out
+    assert "(against -: SW is in no collation, so its notes are parsed, anchored and applied to its own text" in out
