@@ -445,3 +445,18 @@ def test_the_build_says_what_a_notes_row_against_no_zhushu_means(tmp_path):
     assert r.returncode == 0, r.stderr.decode()
     assert re.search(r"^SW +\S+ +- ", out, re.M), out
     assert "(against -: SW is in no collation, so its notes are parsed, anchored and applied to its own text" in out
+
+
+def test_the_build_says_which_witness_text_it_compared_with_none(tmp_path, capsys):
+    """The seed corpus's 射部汇考一 (TS, 卷275) is read, written and given a page, but no collation takes its chapter:
+    the build says so (a new user's trial found the summary silent), and says nothing of the witnesses it collated,
+    nor of the 單疏本 and 識誤, whose texts are not collated by 经 by design."""
+    from jiaokan.build import run_build
+
+    from .conftest import CORPUS
+
+    run_build(CORPUS, tmp_path / "b")
+    out = capsys.readouterr().out
+    lines = [ln for ln in out.splitlines() if "compared with no other witness" in ln]
+    assert lines == ["TS tushu-juan275-shebu-huikao: compared with no other witness (its chapter 射部汇考一, which no "
+                     "collation takes); its TEI and its reading page are written"]

@@ -757,6 +757,7 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
             todo.append(_Todo(spec.name, spec.chapter, [e.stem for e in members], spec.base, [], shu_of=shu_of))
         todo.extend(shu)
     progress.total += sum(1 for t in todo if t.shu)  # the 疏 collations are steps of their own
+    _note_uncollated(res, {s for t in todo for s in t.stems})
     in_one = Counter(s for t in todo for s in t.stems)  # a witness in two collations: its notes are checked later
     noted = set(_noted(res))
     for t in todo:
@@ -810,6 +811,23 @@ def collate_stage(res: BuildResult, corpus: Path, out: Path, progress: Progress,
 #: Roles whose witnesses are not collated with the others by their 经: the 单疏本 (its 疏 has a
 #: collation of its own, ``NAME-shu``) and the 識誤 (its claims are checked, :mod:`jiaokan.emend.shiwu`).
 UNCOLLATED_ROLES = ("danshu", "shiwu")
+
+
+def _note_uncollated(res: BuildResult, collated: set[str]) -> None:
+    """A line for each witness text read and compared with none: in no collation, though its role is collated
+    (not the 单疏本, whose 疏 has its own, nor the 識誤) and it is no front matter.
+
+    Why: a text whose chapter no [[collation]] names and no other witness holds (the 图书集成's 射部汇考一 in the
+    seed corpus) got its TEI and a reading page, and the summary did not say that nothing was compared with it."""
+    from .book.pian import FRONT, canonical
+
+    for stem, w in res.witnesses.items():
+        chapter = canonical(w.meta.chapter) if w.meta.chapter else ""
+        if stem in collated or w.meta.role in UNCOLLATED_ROLES or chapter == FRONT:
+            continue
+        where = f"its chapter {w.meta.chapter}" if chapter else "it names no chapter"
+        res.notes.append(f"{w.meta.siglum} {stem}: compared with no other witness ({where}, which no collation "
+                         "takes); its TEI and its reading page are written")
 
 
 def _shu_todo(res: BuildResult, spec, members: list[Entry]) -> list[_Todo]:
