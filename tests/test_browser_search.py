@@ -372,6 +372,24 @@ def test_strings_go_through_the_i18n_interface(browser, site):  # noqa: F811
         ctx.close()
 
 
+def test_a_reader_s_names_for_the_parts_of_a_file_are_in_the_interface_s_language(browser, site):  # noqa: F811
+    """A new user's trial found "site header", "export header" and "front matter" as headings of the Chinese page
+    (the readers' names for a file's header, not the witness's words): they are interface strings now, 网页页眉 …
+    by default and in English when the interface is."""
+    html = (site / "dasheyi.html").read_text(encoding="utf-8")
+    assert not re.search(r">(site header|export header|front matter|back matter|licence)<", html)
+    ctx, pg = _open(browser, site / "dasheyi.html")
+    try:
+        heads = pg.locator("#front h3.div-title")
+        assert heads.first.inner_text() == "网页页眉" and pg.inner_text("#front .row-head") == "卷首"
+        pg.evaluate("window.jiaokan.i18n.set('en')")
+        assert heads.first.inner_text() == "site header" and pg.inner_text("#front .row-head") == "front matter"
+        assert pg.get_attribute("#front", "aria-label") == "front matter"
+        assert pg.errors == []
+    finally:
+        ctx.close()
+
+
 # ---------------------------------------------------------------------------------------- the whole book
 def test_whole_book_search_cite_and_an(book, pages):
     pg = pages(book / "index.html")

@@ -196,7 +196,8 @@ def _edge_rows(ch: Chapter, kind: str, pages: PageIds, verdicts: Verdicts | None
         cols.append({"siglum": s, "lang": lang_of(w.meta.script), "html": column_html(cw, w), "empty": not units})
     if not any_units:
         return None
-    return {"id": kind, "label": "front matter" if kind == "front" else "back matter", "cols": cols}
+    # (in the interface's language: 卷首 / 卷末 by default, the page's script; edition.js switches it)
+    return {"id": kind, "label": "卷首" if kind == "front" else "卷末", "key": f"edge.{kind}", "cols": cols}
 
 
 #: A column this many times longer than the shortest one beside it stays in view (sticky) while the long

@@ -30,6 +30,16 @@ from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, LineB
 from ..normalize import strip_ignorable
 from .cite import leaf_by_rule, leaf_ref
 from .html import LAYER_ZH, SUBTYPE_CLASS, attrs, esc, mark_app_attr, page_id, variant_class
+
+#: the titles readers give the parts of a file that are not the witness's text (``Builder.div("front", None,
+#: "site header")``) → (the interface string's key in edition.js, ``div.KEY``; its simplified Chinese, the default):
+#: a reader's English name shown as a heading in a Chinese page read as the text's (a new user's trial)
+READER_LABELS: dict[str, tuple[str, str]] = {
+    "site header": ("site-header", "网页页眉"),
+    "export header": ("export-header", "导出说明"),
+    "front matter": ("front-matter", "卷首"),
+    "licence": ("licence", "版权声明"),
+}
 from .marks import Mark
 from .notes import Verdicts, note_html
 
@@ -167,7 +177,11 @@ class ColumnWriter:
         for u, div, pieces in self._units:
             if div is not None and div.title:
                 style = next(slot) if slot is not None else None
-                out.append(f'<h3{attrs(cls="div-title", style=style)}>{escape(div.title)}</h3>')
+                label = READER_LABELS.get(div.title) if div.type in ("front", "back") else None
+                if label is not None:  # the reader's name for a part (not the witness's words): in the interface's language
+                    out.append(f'<h3{attrs(cls="div-title", style=style)} data-i18n="div.{label[0]}">{label[1]}</h3>')
+                else:
+                    out.append(f'<h3{attrs(cls="div-title", style=style)}>{escape(div.title)}</h3>')
             # a unit per passage of every view: its id names it; a unit that is not its passage's permalink (another
             # reading of the base-text view) has no id and says its passage in data-unit (cite.js reads either)
             uid = esc(u.id)

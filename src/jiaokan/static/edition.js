@@ -349,7 +349,13 @@
     "parts": { hans: "本篇分页", hant: "本篇分頁", en: "parts of this chapter" },
     "part-prev": { hans: "‹ 上一页", hant: "‹ 上一頁", en: "‹ previous part" },
     "part-next": { hans: "下一页 ›", hant: "下一頁 ›", en: "next part ›" },
-    "fn-back": { hans: "回到正文", hant: "回到正文", en: "back to the text" }
+    "fn-back": { hans: "回到正文", hant: "回到正文", en: "back to the text" },
+    "edge.front": { hans: "卷首", hant: "卷首", en: "front matter" },
+    "edge.back": { hans: "卷末", hant: "卷末", en: "back matter" },
+    "div.site-header": { hans: "网页页眉", hant: "網頁頁眉", en: "site header" },
+    "div.export-header": { hans: "导出说明", hant: "導出說明", en: "export header" },
+    "div.front-matter": { hans: "卷首", hant: "卷首", en: "front matter" },
+    "div.licence": { hans: "版权声明", hant: "版權聲明", en: "licence" }
   });
 
   /* ---------------------------------------------------------------- a witness as the reading text
