@@ -544,3 +544,19 @@ def test_context_code_cuts_every_context_again():
     assert [context_text(c, lemma, text) for c, (_, lemma) in zip(codes, ctxs)] == [x for x, _ in ctxs]
     assert len(text) < sum(len(x) for x, _ in ctxs) / 3  # the overlaps said once
     assert codes[3] == 9 and codes[0] == [3, 3, 8] and codes[-2:] == ["no lemma here", "ab【cd】ef"]
+
+
+def test_the_interface_s_chinese_strings_use_chinese_punctuation():
+    """The index page's lede read "对照本:各本并列,逐段对齐;…" (a new user's trial): every 简/繁 string of the interface
+    (edition.js's table, and the page's default text) punctuates Chinese with full-width marks."""
+    import re as _re
+    from importlib.resources import files
+
+    js = files("jiaokan").joinpath("static", "edition.js").read_text(encoding="utf-8")
+    strings = _re.findall(r'\bhan[st]: "((?:[^"\\]|\\.)*)"', js)
+    assert len(strings) > 100
+    index = files("jiaokan").joinpath("templates", "index.html").read_text(encoding="utf-8")
+    strings += _re.findall(r"data-i18n=\"[^\"]+\">([^<]*)<", index)
+    cjk = r"[\u3400-\u4dbf\u4e00-\u9fff]"
+    bad = [s for s in strings if _re.search(rf"{cjk}[,:;]|[,:;]{cjk}", s)]
+    assert bad == []
