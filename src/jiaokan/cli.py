@@ -390,6 +390,7 @@ def cmd_formats(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- build
 def cmd_build(args: argparse.Namespace) -> int:
     from .build import run_build
+    from .outputs import JOURNAL
 
     corpus = Path(args.corpus)
     if corpus.is_file():  # --corpus DIR/corpus.toml names the same corpus as --corpus DIR
@@ -409,6 +410,12 @@ def cmd_build(args: argparse.Namespace) -> int:
         return run_build(corpus, Path(args.out), quiet=args.quiet, verbose=args.verbose > 0, tei_all=args.tei_all,
                          jobs=args.jobs, site_tei=args.site_tei, emended_tei=args.emended_tei,
                          apparatus_json=args.apparatus_json)
+    except KeyboardInterrupt:  # what a scholar finds in OUT then, and what to do (a bare "interrupted" said neither)
+        sys.stdout = shown
+        journal = Path(args.out) / JOURNAL
+        _err(f"interrupted: the files written into {args.out} so far are whole, and {journal} lists them; build "
+             "again to finish" if journal.is_file() else f"interrupted before anything was written into {args.out}")
+        return 130
     finally:
         sys.stdout = shown
         if was:  # main() may run in a caller's process (tests, notebooks): give the collector back
