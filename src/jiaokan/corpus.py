@@ -67,25 +67,6 @@ def unknown_key_warnings(data: dict, mpath: Path, text: str = "") -> list[str]:
     return msgs
 
 
-def _check_tables(data: dict, mpath: Path, lines: schema.Lines) -> None:
-    """A table of the manifest misspelt (``[[witnes]]``, ``[[colation]]``) is an error, at its header's line.
-
-    Why not a warning, as a misspelt key is: the table is a whole witness (or collation) that the build would
-    leave out, and it said "7/7 witnesses" and exit 0 with the warning scrolled away.  A table whose name is near
-    no table of the manifest stays a warning (a scholar's own notes in a table of their own)."""
-    tables = _KNOWN_KEYS[""]
-    for k, v in data.items():
-        if k in tables or not (isinstance(v, dict) or (isinstance(v, list) and v and all(isinstance(t, dict) for t in v))):
-            continue
-        close = difflib.get_close_matches(k, tables, n=1, cutoff=0.6)
-        if close:
-            brackets = ("[[", "]]") if isinstance(v, list) else ("[", "]")
-            what = {"witness": "a witness", "collation": "a collation"}.get(close[0], "its settings")
-            raise InputError(str(mpath), f"unknown table {brackets[0]}{k}{brackets[1]}: did you mean "
-                             f"{brackets[0]}{close[0]}{brackets[1]}? (as written, {what} would be left out)",
-                             lines.of(k, 1))
-
-
 def _warn_once(msgs: list[str]) -> None:
     """To stderr, once per process (the manifest is read again for every file `ingest` looks up)."""
     for m in msgs:
@@ -178,7 +159,7 @@ def _document(corpus_dir: str | Path) -> _Document:
     data = schema.parse(text, mpath)
     lines = schema.Lines(text)
     schema.check_types(data, _KNOWN_KEYS, lines, mpath)
-    _check_tables(data, mpath, lines)
+    schema.check_tables(data, _KNOWN_KEYS[""], lines, mpath)
     _warn_once(unknown_key_warnings(data, mpath, text))
     schema.check_references(data, lines, mpath, canonical, PIAN)
     doc = _Document(data, lines, _seen_by_init(text))

@@ -22,7 +22,7 @@ import difflib
 import re
 import tomllib
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
 from .errors import InputError
 from .names import siglum_problem
@@ -203,6 +203,24 @@ def check_types(data: dict, known: Mapping[str, tuple[str, ...]], lines: Lines, 
             check(t, kind, i, f"[[{kind}]] number {i}")
             for name, o in (t.get("overrides") or {}).items() if kind == "witness" else ():
                 check(o, "override", i, f"[[witness]] number {i}, overrides of {name!r}")
+
+
+def check_tables(data: dict, tables: Sequence[str], lines: Lines, mpath: Path) -> None:
+    """A table of the manifest misspelt (``[[witnes]]``, ``[[colation]]``) is an error, at its header's line.
+
+    Why not a warning, as a misspelt key is: the table is a whole witness (or collation) that the build would
+    leave out, and it said "7/7 witnesses" and exit 0 with the warning scrolled away.  A table whose name is near
+    no table of the manifest stays a warning (a scholar's own notes in a table of their own)."""
+    for k, v in data.items():
+        if k in tables or not (isinstance(v, dict) or (isinstance(v, list) and v and all(isinstance(t, dict) for t in v))):
+            continue
+        close = difflib.get_close_matches(k, tables, n=1, cutoff=0.6)
+        if close:
+            brackets = ("[[", "]]") if isinstance(v, list) else ("[", "]")
+            what = {"witness": "a witness", "collation": "a collation"}.get(close[0], "its settings")
+            raise InputError(str(mpath), f"unknown table {brackets[0]}{k}{brackets[1]}: did you mean "
+                             f"{brackets[0]}{close[0]}{brackets[1]}? (as written, {what} would be left out)",
+                             lines.of(k, 1))
 
 
 def check_references(data: dict, lines: Lines, mpath: Path,
