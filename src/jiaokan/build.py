@@ -1294,9 +1294,9 @@ def _run_build(corpus: Path, out: Path, *, quiet: bool, tei_all: str | None, job
         alone = sorted({r[0] for r in erows if r[2] == "-"})
         if alone:  # rows of zeros under "against -" read as a failed check (a new user's trial): say what they are
             one = len(alone) == 1
-            print(f"(against -: {', '.join(alone)} {'is' if one else 'are'} in no collation, so {'its' if one else 'their'} "
-                  "notes are parsed, anchored and applied to its own text, and a claim they make about the 注疏 is "
-                  "not covered)")
+            its = "its" if one else "their"
+            print(f"(against -: {', '.join(alone)} {'is' if one else 'are'} in no collation, so {its} notes are "
+                  f"parsed, anchored and applied to {its} own text, and a claim they make about the 注疏 is not covered)")
     with stage("render", res):
         render_stage(res, corpus, out, Progress(1, "render", quiet=quiet), jobs=jobs, site_tei=site_tei)
     if res.parts:
