@@ -184,3 +184,17 @@ def test_the_median_s_interval_widens_with_fewer_rounds_and_keeps_75_percent_odd
         if k + 1 <= n // 2:  # a narrower interval would lose the odds
             assert 2 * sum(comb(n, i) for i in range(k + 1)) / 2**n > 0.25
     assert b.median_interval([2.0, 1.0, 3.0]) == (1.0, 3.0)  # sorted first
+
+
+def test_every_run_builds_into_an_empty_folder(tmp_path):
+    """The rounds after the first built into the folder the first had filled: a rebuild (each file read back,
+    compared and touched), so one bench mixed two workloads.  ``run`` moves the previous round's folder aside."""
+    bench = _bench()
+    out = tmp_path / "out-j2"
+    bench._set_aside(out)  # nothing there yet: nothing to do
+    assert not out.exists()
+    for k in (1, 2):
+        out.mkdir()
+        (out / "index.html").write_text(str(k))
+        bench._set_aside(out)
+        assert not out.exists() and (tmp_path / f"out-j2.done{k}" / "index.html").read_text() == str(k)
