@@ -31,6 +31,25 @@ def test_help_teaches_the_pipeline():
     assert jiaokan("ingest", "--help").returncode == 0
 
 
+def test_every_command_s_help_says_what_it_does_and_matches_what_it_does():
+    """A new user's trial: `formats --help` said nothing, `emend --help` named three of its four verdicts, and
+    `render --help` described a footnoted NAME-base.html that is now a page leading to the base view."""
+    import argparse
+
+    from jiaokan.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert len(sub.choices) >= 10
+    for cmd in sub.choices:
+        out = jiaokan(cmd, "--help").stdout.decode()
+        description = out.split("\n\n", 2)[1]  # after the usage lines
+        assert not description.startswith(("options:", "positional arguments:")), f"{cmd} --help has no description"
+    emend = " ".join(jiaokan("emend", "--help").stdout.decode().split())
+    assert all(v in emend for v in ("confirmed", "contradicted", "uncertain", "not covered"))
+    render = " ".join(jiaokan("render", "--help").stdout.decode().split())
+    assert "footnoted" not in render and "?read=" in render
+
+
 def test_formats_lists_readers():
     r = jiaokan("formats")
     assert r.returncode == 0
