@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 
 from jiaokan.collate.relayer import inferred_boundaries, relayer, split_content
 from jiaokan.model import Gaiji, Label, LineBreak, Text
@@ -334,3 +335,47 @@ def test_a_witness_s_size_and_notes_are_its_layer_counts_and_notes_in_one_walk(r
         assert noted == _has_notes(w) == bool(w.notes())
         seen.add(noted)
     assert seen == {True, False}
+
+
+def test_collate_outside_a_build_checks_the_inferred_boundaries_too():
+    """A second user's trial: `jiaokan collate` of the 集释 and the 注疏 (卷5) reported ``自`` added at the end of a 注
+    and ``自`` omitted from the 经 after it, where the 注疏 reads ``…注酒巳物自席前…``: its reader had put the
+    boundary one character late, and only the build checked it against a witness that marks it.  jiaokan.collate
+    (and so `collate` and `diff`) now does too: no such pair is left, and the collation has ten entries fewer."""
+    import jiaokan
+
+    from .conftest import corpus_file
+
+    def boundary_pairs(col) -> list[str]:
+        out = []
+        for a, b in zip(col.apps, col.apps[1:]):
+            ra, rb = next(iter(a.differing().values()), None), next(iter(b.differing().values()), None)
+            if (ra is not None and rb is not None and a.layer != "jing" and ra.type == "addition"
+                    and b.layer == "jing" and rb.type == "omission" and ra.text == b.lem.text):
+                out.append(ra.text)
+        return out
+
+    col = jiaokan.collate([corpus_file("jishi-juan05-xiangsheli-traditional"),
+                           corpus_file("zhushu-juan05-xiangsheli-KR1d0028_005")])
+    assert boundary_pairs(col) == []
+    assert not any(r.text == "自" and r.type == "addition" for a in col.apps for r in a.differing().values())
+    zs = next(w for w in col.witnesses.values() if w.meta.role == "zhushu")
+    decided = [p for p in zs.pieces() if p.layer == "jing" and p.cert == "high"]
+    assert len(decided) > 20  # its boundaries were checked (cert="high", as the build records them)
+
+
+def test_collate_says_what_the_boundaries_check_did(tmp_path):
+    """`jiaokan collate` reports the check as the build does (one line per witness whose boundaries were inferred),
+    and its apparatus is the API's."""
+    import subprocess
+    import sys
+
+    from .conftest import corpus_file
+
+    js, zs = corpus_file("jishi-juan05-xiangsheli-traditional"), corpus_file("zhushu-juan05-xiangsheli-KR1d0028_005")
+    r = subprocess.run([sys.executable, "-m", "jiaokan", "collate", str(js), str(zs), "-o", str(tmp_path / "a.xml")],
+                       capture_output=True)
+    err = r.stderr.decode()
+    assert r.returncode == 0, err
+    assert re.search(r"^ZS: \d+ inferred boundaries before a 经, \d+ checked against JS \(\d+ confirmed, [1-9]\d* moved",
+                     err, re.M), err

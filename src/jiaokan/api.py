@@ -134,18 +134,27 @@ def _witnesses(items: Iterable[Witness | PathLike]) -> list[Witness]:
 
 
 def collate(witnesses: Iterable[Witness | PathLike], *, base: str | None = None,
-            layers: Iterable[str] | None = None, ignore: Iterable[str] = ()) -> Collation:
+            layers: Iterable[str] | None = None, ignore: Iterable[str] = (),
+            check_boundaries: bool = True) -> Collation:
     """Collate two or more witnesses layer by layer (经 with 经, 注 with 注) against ``base``.
 
     ``witnesses`` may mix :class:`Witness` objects and paths (read with :func:`read`; a
     ``.json`` path is CollateX input).  ``base`` is a siglum (default: the first witness);
     ``layers`` limits the layers (default all); ``ignore`` drops variant types, e.g.
-    ``["orthographic"]``.  Raises :class:`CollationError` for a request that cannot be met.
+    ``["orthographic"]``.  Raises :class:`CollationError` for a request that cannot be met.  A witness whose
+    reader infers its 注/经 boundaries (the 四库 注疏) has them checked, and corrected in place, against a
+    witness that marks them (:func:`jiaokan.collate.relayer.relayer_witnesses`), as ``jiaokan build`` does;
+    ``check_boundaries=False`` leaves them as given (a caller that has checked them, and reports what it found).
     """
     from .collate.engine import collate as _collate
     from .collate.learned import learn_forms
+    from .collate.relayer import relayer_witnesses
 
     ws = _witnesses(witnesses)
+    # a reader's inferred 注/经 boundaries checked against a witness that marks them, as the build does (else a
+    # boundary one character off was an addition and an omission that neither witness has)
+    if check_boundaries:
+        relayer_witnesses(ws)
     # the forms no registry knows, read from these witnesses as the build reads them from the whole book
     # (else a collation outside a build would type them by whatever a previous build left registered)
     learn_forms(ws)

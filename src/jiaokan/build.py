@@ -311,7 +311,7 @@ def _has_notes(w: Witness) -> bool:
 
 def _relayer_groups(res: BuildResult, specs: list) -> list[_RelayerGroup]:
     """What :func:`relayer_stage` does, one group per 篇 (or one group, if 篇 share witnesses)."""
-    from .collate.relayer import inferred_boundaries
+    from .collate.relayer import REFERENCE_ROLES, inferred_boundaries
     from .readers import READERS
 
     done: set[str] = set()
@@ -326,7 +326,7 @@ def _relayer_groups(res: BuildResult, specs: list) -> list[_RelayerGroup]:
             w = res.witnesses[stem]
             reader = READERS.get(w.meta.format)
             layers = reader.infers_boundaries if reader is not None else frozenset()
-            refs = tuple(by_role[r] for r in ("songben", "zhushu", "jishi") if by_role.get(r, stem) != stem)
+            refs = tuple(by_role[r] for r in REFERENCE_ROLES if by_role.get(r, stem) != stem)
             if not refs or stem in done or not layers or not inferred_boundaries(w, layers):
                 continue
             done.add(stem)

@@ -294,21 +294,24 @@ def _variant_types(types: list[str]) -> list[str]:
 
 def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore: list[str],
                    out: str | None = None):
-    """Load the witnesses and collate them; returns the collation and siglum → TEI file pointer.
+    """Load the witnesses, check their inferred 注/经 boundaries and collate them; returns the collation, siglum →
+    TEI file pointer, and what the boundaries' check did (:func:`jiaokan.collate.relayer.relayer_witnesses`).
 
     A TEI input is pointed at relative to the folder of ``out`` (the apparatus file; the
     working folder for standard output), so ``@corresp`` resolves from where the file is.
     """
     from .api import collate
+    from .collate.relayer import relayer_witnesses
 
     _variant_types(ignore)
     loaded = [(p, w) for p in paths for w in _load_witnesses(p)]
     witnesses = [w for _, w in loaded]
+    relayered = relayer_witnesses(witnesses)  # here, to report them (collate() is told not to ask again)
     start = os.path.dirname(os.path.abspath(out)) if out and out != "-" else os.getcwd()
     names = {w.meta.siglum: (Path(os.path.relpath(os.path.abspath(p), start)).as_posix() if p.endswith(".xml")
                              else Path(p).name if p.endswith(".json") else Path(p).stem + ".xml")
              for p, w in loaded}
-    return collate(witnesses, base=base, layers=layers or None, ignore=ignore), names
+    return collate(witnesses, base=base, layers=layers or None, ignore=ignore, check_boundaries=False), names, relayered
 
 
 def cmd_collate(args: argparse.Namespace) -> int:
@@ -317,7 +320,7 @@ def cmd_collate(args: argparse.Namespace) -> int:
     from .collate.viewers import viewer_tree, write_viewer
     from .tei.writer import tei_bytes
 
-    col, names = _run_collation(args.files, args.base, _split(args.layers), _split(args.ignore), args.output)
+    col, names, relayered = _run_collation(args.files, args.base, _split(args.layers), _split(args.ignore), args.output)
     if args.output and args.viewer:
         write_viewer(col, args.output, args.viewer, names)
     elif args.output:
@@ -329,6 +332,8 @@ def cmd_collate(args: argparse.Namespace) -> int:
             sys.stdout.buffer.write(tei_bytes(collation_to_tei(col, names, witness_script=args.witness_script)))
         return EXIT_OK
     counts = col.counts()
+    for rep in relayered:  # what the build says too: the reader's inferred boundaries, checked
+        print(rep.summary(), file=sys.stderr)
     print(f"collated {', '.join(col.sigla)} (base {col.base}): {len(col.rows)} aligned passage rows, "
           f"{len(col.apps)} apparatus entries", file=sys.stderr)
     print("  " + ", ".join(f"{t} {n}" for t, n in counts.items()), file=sys.stderr)
@@ -359,7 +364,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from .collate.export import collation_to_json, format_diff
 
     only = set(_variant_types(_split(args.only)))  # before the witnesses are read: a usage error is found at once
-    col, _names = _run_collation([args.a, args.b], None, _split(args.layer), [])
+    col, _names, _relayered = _run_collation([args.a, args.b], None, _split(args.layer), [])
     if only:
         col.apps = [a for a in col.apps if any(r.type in only for r in a.differing().values())]
     # as diff(1): 1 when the witnesses differ.  A layer one witness lacks is a difference too,

@@ -25,7 +25,10 @@ dissolved: it and the marker's character rejoin the 注 before as its text (:fun
 and that 注 records the decision (``cert="high"``, ``source``).
 
 ``jiaokan ingest`` reads one file and never gets here: the reader's model stays what a single
-witness can know.  The build calls :func:`relayer` before collating a 篇 (``build.relayer_stage``).
+witness can know.  The build calls :func:`relayer` before collating a 篇 (``build.relayer_stage``), and
+so do ``jiaokan collate``, ``diff`` and :func:`jiaokan.collate` (:func:`relayer_witnesses`): without it a
+boundary the reader put one character off was a pair of variants that no witness has (an addition at the end
+of the 注, the same character "omitted" from the 经 after it).
 """
 
 from __future__ import annotations
@@ -41,7 +44,11 @@ from ..normalize.fold import exact_keys
 from ..ui import counted
 from .align import align
 
-__all__ = ["Relayering", "inferred_boundaries", "relayer", "split_content"]
+__all__ = ["REFERENCE_ROLES", "Relayering", "inferred_boundaries", "relayer", "relayer_witnesses", "split_content"]
+
+#: The roles whose witnesses mark the layers another's reader infers, in the order they are asked: the 四部丛刊
+#: (注 in double columns), the 注疏 (○ before every 经 passage), the 集释 (经 flush left, commentary indented).
+REFERENCE_ROLES = ("songben", "zhushu", "jishi")
 
 #: A boundary moves only when the explicit witness's layers agree with the new split on at
 #: least this many more aligned characters than with the reader's (one character could be a
@@ -242,6 +249,32 @@ def relayer(target: Witness, explicit: Sequence[Witness], source: str = "",
     for zhu, jing, nxt in dissolve:  # last: the streams' piece indexes hold until here
         _dissolve(rep, target, zhu, jing, nxt)
     return rep
+
+
+def relayer_witnesses(witnesses: Sequence[Witness]) -> list[Relayering]:
+    """Check (and correct, in place) the inferred boundaries of every witness of one 篇 against the others, as
+    the build does: each against the first witness of each of :data:`REFERENCE_ROLES` but itself, in that order,
+    the next asked only what the one before left undecided.  What each did, for a report."""
+    from ..readers import READERS
+
+    first: dict[str, Witness] = {}
+    for w in witnesses:
+        first.setdefault(w.meta.role or "", w)
+    reports: list[Relayering] = []
+    for w in witnesses:
+        reader = READERS.get(w.meta.format)
+        layers = reader.infers_boundaries if reader is not None else frozenset()
+        bounds = inferred_boundaries(w, layers) if layers else []
+        if not bounds or all(jing.cert == "high" for _zhu, jing in bounds):
+            continue  # nothing inferred, or every boundary decided already (a build's TEI read back; a second call)
+        refs = [first[r] for r in REFERENCE_ROLES if r in first and first[r] is not w]
+        for n, ref in enumerate(refs):
+            rep = relayer(w, [ref], layers=layers, undecided_only=n > 0)
+            if n == 0 or rep.checked or rep.dissolved:
+                reports.append(rep)
+            if not (rep.uncovered or rep.doubtful):
+                break
+    return reports
 
 
 def _dissolvable(ws: _Stream, rs: _Stream, partner: list[int | None], first_key: dict[int, int],
