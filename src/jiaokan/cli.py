@@ -293,7 +293,7 @@ def _variant_types(types: list[str]) -> list[str]:
 
 
 def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore: list[str],
-                   out: str | None = None):
+                   out: str | None = None, distinct: bool = False, quiet: bool = False):
     """Load the witnesses, check their inferred 注/经 boundaries and collate them; returns the collation, siglum →
     TEI file pointer, and what the boundaries' check did (:func:`jiaokan.collate.relayer.relayer_witnesses`).
 
@@ -306,12 +306,36 @@ def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore
     _variant_types(ignore)
     loaded = [(p, w) for p in paths for w in _load_witnesses(p)]
     witnesses = [w for _, w in loaded]
+    if distinct:
+        _distinct_sigla(witnesses, quiet)
     relayered = relayer_witnesses(witnesses)  # here, to report them (collate() is told not to ask again)
     start = os.path.dirname(os.path.abspath(out)) if out and out != "-" else os.getcwd()
     names = {w.meta.siglum: (Path(os.path.relpath(os.path.abspath(p), start)).as_posix() if p.endswith(".xml")
                              else Path(p).name if p.endswith(".json") else Path(p).stem + ".xml")
              for p, w in loaded}
     return collate(witnesses, base=base, layers=layers or None, ignore=ignore, check_boundaries=False), names, relayered
+
+
+def _distinct_sigla(witnesses: list, quiet: bool = False) -> None:
+    """A witness whose siglum an earlier one has is called ``SIGLUM2`` (``3`` …) here, with a line saying so.
+
+    Why (``diff`` only): two builds of one witness, or a file and its copy, have one siglum, and comparing them is
+    what ``diff`` is for; it refused ("two witnesses have the siglum ZS") where diff(1) says 0.  ``collate`` keeps
+    refusing: an apparatus names its witnesses, and a made-up siglum there would outlive the command."""
+    taken = {w.meta.siglum for w in witnesses}
+    seen: set[str] = set()
+    for w in witnesses:
+        s = w.meta.siglum
+        if s in seen:
+            k = 2
+            while f"{s}{k}" in taken:
+                k += 1
+            w.meta.siglum = f"{s}{k}"
+            taken.add(w.meta.siglum)
+            if not quiet:
+                print(f"jiaokan: both witnesses are {s}: the second ({w.meta.file}) is called {w.meta.siglum} here",
+                      file=sys.stderr)
+        seen.add(w.meta.siglum)
 
 
 def cmd_collate(args: argparse.Namespace) -> int:
@@ -364,7 +388,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from .collate.export import collation_to_json, format_diff
 
     only = set(_variant_types(_split(args.only)))  # before the witnesses are read: a usage error is found at once
-    col, _names, _relayered = _run_collation([args.a, args.b], None, _split(args.layer), [])
+    col, _names, _relayered = _run_collation([args.a, args.b], None, _split(args.layer), [], distinct=True,
+                                             quiet=args.quiet)
     if only:
         col.apps = [a for a in col.apps if any(r.type in only for r in a.differing().values())]
     # as diff(1): 1 when the witnesses differ.  A layer one witness lacks is a difference too,
