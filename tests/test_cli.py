@@ -177,3 +177,16 @@ def test_build_in_parallel_writes_what_one_process_writes(tmp_path):
     _, mismatch, errors = filecmp.cmpfiles(one, two, [str(f) for f in files], shallow=False)
     assert not mismatch and not errors
     assert jiaokan("build", "--out", str(tmp_path / "x"), "--jobs", "0").returncode == 2
+
+
+def test_text_reads_a_raw_witness_file_as_collate_and_diff_do(tmp_path):
+    """A second user's trial: `jiaokan text KR1d0030_005.txt` said "not well-formed XML" where collate, diff and
+    emend take the same file.  It prints the same lines as for the file's TEI; -q leaves out the reader's warnings."""
+    raw = corpus_file("zhushu-dasheyi-excerpt")
+    assert jiaokan("ingest", str(raw), "-o", str(tmp_path), "-q").returncode == 0
+    tei = tmp_path / "zhushu-dasheyi-excerpt.xml"
+    for layer in ("jing", "all"):
+        a = jiaokan("text", str(raw), "--layer", layer, "--ids", "-q")
+        b = jiaokan("text", str(tei), "--layer", layer, "--ids", "-q")
+        assert a.returncode == 0 and a.stderr == b"", a.stderr
+        assert a.stdout == b.stdout and a.stdout.count(b"\n") > 20

@@ -229,13 +229,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- text
 def cmd_text(args: argparse.Namespace) -> int:
-    from .tei.reader import read_tei
-
-    w = read_tei(args.file)
-    # TEI from elsewhere: say what could not be placed in a layer (it is kept, not dropped)
-    for warning in w.warnings[:5]:
+    # a witness TEI file or a raw witness file, as collate, diff and emend take them (a raw Kanripo file was "not
+    # well-formed XML"); TEI from elsewhere: say what could not be placed in a layer (it is kept, not dropped)
+    w = _load_any(args.file)
+    for warning in [] if args.quiet else w.warnings[:5]:
         print(f"jiaokan: {warning}", file=sys.stderr)
-    if len(w.warnings) > 5:
+    if len(w.warnings) > 5 and not args.quiet:
         print(f"jiaokan: … {len(w.warnings) - 5} more warnings", file=sys.stderr)
     out = sys.stdout
     for u in w.units():
@@ -641,10 +640,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_validate)
 
     s = sub.add_parser("text", help="print the plain text of one layer, one passage per line",
-                       description="Print the text of one layer of a witness TEI file, one passage per line.\n"
+                       description="Print the text of one layer of a witness, one passage per line: a TEI file\n"
+                       "(FILE.xml, as ingest writes it) or a witness file in any format `jiaokan formats` lists.\n"
                        "Layers: " + ", ".join(LAYERS) + ", or all.",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    s.add_argument("file", metavar="FILE.xml")
+    s.add_argument("file", metavar="FILE")
     s.add_argument("--layer", default="jing", choices=list(LAYERS) + ["all"], help="the layer (default jing)")
     s.add_argument("--ids", action="store_true", help="prefix each line with the passage id and a tab")
     s.set_defaults(func=cmd_text)
