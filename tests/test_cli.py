@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -190,3 +191,16 @@ def test_text_reads_a_raw_witness_file_as_collate_and_diff_do(tmp_path):
         b = jiaokan("text", str(tei), "--layer", layer, "--ids", "-q")
         assert a.returncode == 0 and a.stderr == b"", a.stderr
         assert a.stdout == b.stdout and a.stdout.count(b"\n") > 20
+
+
+def test_collate_tells_a_layer_one_witness_lacks_from_text_past_another_s_edge(tmp_path):
+    """A second user's trial: the 集释's 卷 that ends mid-篇 beside the 注疏's whole 篇 read "jing only in ZS (3392
+    characters)", as if the 集释 had no 经.  The summary now says which text is a layer one witness lacks where both
+    have the passage (the excerpt's 疏) and which lies where the other has no passage (past the excerpt's end)."""
+    r = jiaokan("collate", str(JS10), str(corpus_file("zhushu-dasheyi-excerpt")), "-o", str(tmp_path / "a.xml"))
+    err = r.stderr.decode()
+    assert r.returncode == 0, err
+    assert "layers present in one witness only: shu only in ZS (" in err
+    assert re.search(r"text where another witness has no passage \(past its start or end, or missing\): JS jing \d+, "
+                     r"zhu \d+ characters", err), err
+    assert "jing only in" not in err
