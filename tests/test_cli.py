@@ -204,3 +204,14 @@ def test_collate_tells_a_layer_one_witness_lacks_from_text_past_another_s_edge(t
     assert re.search(r"text where another witness has no passage \(past its start or end, or missing\): JS jing \d+, "
                      r"zhu \d+ characters", err), err
     assert "jing only in" not in err
+
+
+def test_diff_takes_layer_all_as_text_does_and_says_why_it_does_not_collate_notes():
+    """A second user's trial: `diff --layer all` failed though `text` takes all and all is diff's default, and
+    `--layer an` said only that it cannot be collated."""
+    zs = str(corpus_file("zhushu-dasheyi-excerpt"))
+    every = jiaokan("diff", str(JS10), zs, "-q")
+    named = jiaokan("diff", str(JS10), zs, "--layer", "all", "-q")
+    assert named.returncode == every.returncode == 1, named.stderr
+    notes = jiaokan("diff", str(JS10), zs, "--layer", "an")
+    assert notes.returncode == 2 and "案 notes are not collated: `jiaokan emend`" in notes.stderr.decode()

@@ -54,10 +54,13 @@ def collate(
     base = base or next(iter(wits))
     if base not in wits:
         raise CollationError(f"no witness has the siglum {base}; the witnesses are {', '.join(wits)}")
-    layers = tuple(layers or COLLATED_LAYERS)
+    layers = tuple(COLLATED_LAYERS if not layers or "all" in layers else layers)  # ("all", as `text --layer` has it)
     unknown = [x for x in layers if x not in COLLATED_LAYERS]
     if unknown:
-        raise CollationError(f"cannot collate layer(s) {', '.join(unknown)}: choose from {', '.join(COLLATED_LAYERS)}")
+        why = "".join(f" ({w})" for x, w in (("an", "案 notes are not collated: `jiaokan emend` anchors and checks them"),
+                                              ("paratext", "paratext is the page's, not the text's")) if x in unknown)
+        raise CollationError(f"cannot collate layer(s) {', '.join(unknown)}: choose from {', '.join(COLLATED_LAYERS)}, "
+                             f"or all{why}")
     # each witness's 经 keys, made once for the repeated-text check and the passage rows (after the size
     # check: a passage of millions of characters is refused before anything is made of it)
     jing: dict[str, list[tuple[int, str]] | None] = {}
