@@ -215,3 +215,16 @@ def test_diff_takes_layer_all_as_text_does_and_says_why_it_does_not_collate_note
     assert named.returncode == every.returncode == 1, named.stderr
     notes = jiaokan("diff", str(JS10), zs, "--layer", "an")
     assert notes.returncode == 2 and "案 notes are not collated: `jiaokan emend`" in notes.stderr.decode()
+
+
+def test_collate_of_raw_files_says_the_tei_its_apparatus_points_to_is_not_written(tmp_path):
+    """A second user's trial: the apparatus of raw inputs pointed to KR1d0030_005.xml, which nothing had written, and
+    `render` then failed on it.  collate says so, and how to write them; once ingested, it says nothing."""
+    zs = corpus_file("zhushu-dasheyi-excerpt")
+    r = jiaokan("collate", str(JS10), str(zs), "-o", str(tmp_path / "app.xml"))
+    err = r.stderr.decode()
+    assert r.returncode == 0 and "zhushu-dasheyi-excerpt.xml, not written yet: `jiaokan ingest FILE -o" in err, err
+    assert jiaokan("ingest", str(JS10), str(zs), "-o", str(tmp_path), "-q").returncode == 0
+    r = jiaokan("collate", str(JS10), str(zs), "-o", str(tmp_path / "app.xml"))
+    assert "not written yet" not in r.stderr.decode()
+    assert jiaokan("render", str(tmp_path / "app.xml"), "-o", str(tmp_path / "site"), "-q").returncode == 0

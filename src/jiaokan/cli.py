@@ -365,6 +365,12 @@ def cmd_collate(args: argparse.Namespace) -> int:
     for target in (args.output, args.json):
         if target:
             print(f"  -> {target}", file=sys.stderr)
+    if args.output and args.output != "-":  # a raw input's pointer names the TEI file ingest would write: is it there?
+        folder = Path(args.output).parent
+        missing = sorted({n for n in names.values() if n.endswith(".xml") and not (folder / n).is_file()})
+        if missing:
+            print(f"  the apparatus points to {', '.join(missing)}, not written yet: `jiaokan ingest FILE -o "
+                  f"{folder.as_posix() or '.'}` writes each (render needs them)", file=sys.stderr)
     if not args.output and not args.json:
         tree = collation_to_tei(col, names, witness_script="own" if args.viewer else args.witness_script)
         _write_stdout(tei_bytes(viewer_tree(tree, args.viewer) if args.viewer else tree))
