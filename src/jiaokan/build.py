@@ -345,20 +345,16 @@ def _relayer_groups(res: BuildResult, specs: list) -> list[_RelayerGroup]:
 
 def _relayer_group(res: BuildResult, g: _RelayerGroup) -> _Relayered:
     """Relayer one group's witnesses in order, then write their TEI (errors returned, never raised)."""
-    from .collate.relayer import relayer
+    from .collate.relayer import relayer_in_turn
 
     r = _Relayered()
     for stem, refs, layers in g.todo:
         w = res.witnesses[stem]
 
         def step(w: Witness = w, refs: tuple[str, ...] = refs, layers: frozenset[str] = layers) -> None:
-            for n, ref in enumerate(refs):
-                rep = relayer(w, [res.witnesses[ref]], source=res.tei_paths[ref].name, layers=layers,
-                              undecided_only=n > 0)
-                if n == 0 or rep.checked or rep.dissolved:
-                    r.notes.append(rep.summary() + (" (what the witness before it left undecided)" if n else ""))
-                if not (rep.uncovered or rep.doubtful):
-                    break
+            for rep in relayer_in_turn(w, [res.witnesses[ref] for ref in refs], layers,
+                                       sources=[res.tei_paths[ref].name for ref in refs]):
+                r.notes.append(rep.summary())
 
         r.guard(f"relayering {stem}", (), step)
         r.witnesses[stem] = w

@@ -315,7 +315,7 @@ def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore
     return collate(witnesses, base=base, layers=layers or None, ignore=ignore, check_boundaries=False), names, relayered
 
 
-def _distinct_sigla(witnesses: list, quiet: bool = False) -> None:
+def _distinct_sigla(witnesses: list[Witness], quiet: bool = False) -> None:
     """A witness whose siglum an earlier one has is called ``SIGLUM2`` (``3`` …) here, with a line saying so.
 
     Why (``diff`` only): two builds of one witness, or a file and its copy, have one siglum, and comparing them is

@@ -44,7 +44,8 @@ from ..normalize.fold import exact_keys
 from ..ui import counted
 from .align import align
 
-__all__ = ["REFERENCE_ROLES", "Relayering", "inferred_boundaries", "relayer", "relayer_witnesses", "split_content"]
+__all__ = ["REFERENCE_ROLES", "Relayering", "inferred_boundaries", "relayer", "relayer_in_turn", "relayer_witnesses",
+           "split_content"]
 
 #: The roles whose witnesses mark the layers another's reader infers, in the order they are asked: the 四部丛刊
 #: (注 in double columns), the 注疏 (○ before every 经 passage), the 集释 (经 flush left, commentary indented).
@@ -83,6 +84,8 @@ class Relayering:
     uncovered: int = 0
     moves: list[str] = field(default_factory=list)  # ``…注|经…`` before → after, for the report
     disputed: list[str] = field(default_factory=list)  # 传 here, a marked 经 passage there: left as read
+    #: asked only what the witness before it left undecided (:func:`relayer`'s ``undecided_only``)
+    second: bool = False
 
     def summary(self) -> str:
         # the parts add up to the total: the boundaries the alignment does not cover are not "checked"
@@ -96,7 +99,7 @@ class Relayering:
         if self.disputed:
             line += (f"; {len(self.disputed)} disagreement(s) left as read (传 here, a marked 经 passage in "
                      f"{self.source}): " + ", ".join(self.disputed))
-        return line
+        return line + (" (what the witness before it left undecided)" if self.second else "")
 
 
 def inferred_boundaries(w: Witness, layers: Collection[str] = ("zhu",)) -> list[tuple[Piece, Piece]]:
@@ -211,7 +214,7 @@ def relayer(target: Witness, explicit: Sequence[Witness], source: str = "",
     commentary stay the first witness's to find.
     """
     source = source or (explicit[0].meta.siglum if explicit else "")
-    rep = Relayering(target.meta.siglum or target.meta.file, source)
+    rep = Relayering(target.meta.siglum or target.meta.file, source, second=undecided_only)
     bounds = inferred_boundaries(target, layers)
     if undecided_only:
         bounds = [(zhu, jing) for zhu, jing in bounds if jing.cert != "high"]
@@ -267,13 +270,23 @@ def relayer_witnesses(witnesses: Sequence[Witness]) -> list[Relayering]:
         bounds = inferred_boundaries(w, layers) if layers else []
         if not bounds or all(jing.cert == "high" for _zhu, jing in bounds):
             continue  # nothing inferred, or every boundary decided already (a build's TEI read back; a second call)
-        refs = [first[r] for r in REFERENCE_ROLES if r in first and first[r] is not w]
-        for n, ref in enumerate(refs):
-            rep = relayer(w, [ref], layers=layers, undecided_only=n > 0)
-            if n == 0 or rep.checked or rep.dissolved:
-                reports.append(rep)
-            if not (rep.uncovered or rep.doubtful):
-                break
+        reports += relayer_in_turn(w, [first[r] for r in REFERENCE_ROLES if r in first and first[r] is not w], layers)
+    return reports
+
+
+def relayer_in_turn(target: Witness, refs: Sequence[Witness], layers: Collection[str],
+                    sources: Sequence[str] = ()) -> list[Relayering]:
+    """``target`` against each of ``refs`` in turn (``sources``: what each decision records, default the siglum):
+    the first decides what it covers, each next only what the ones before left undecided or in doubt; done once
+    nothing is left.  The reports of those that did something (the first's always).  The build's rule
+    (``build._relayer_group``) and :func:`relayer_witnesses`'."""
+    reports: list[Relayering] = []
+    for n, ref in enumerate(refs):
+        rep = relayer(target, [ref], source=sources[n] if sources else "", layers=layers, undecided_only=n > 0)
+        if n == 0 or rep.checked or rep.dissolved:
+            reports.append(rep)
+        if not (rep.uncovered or rep.doubtful):
+            break
     return reports
 
 

@@ -30,6 +30,8 @@ from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, LineB
 from ..normalize import strip_ignorable
 from .cite import leaf_by_rule, leaf_ref
 from .html import LAYER_ZH, SUBTYPE_CLASS, attrs, esc, mark_app_attr, page_id, variant_class
+from .marks import Mark
+from .notes import Verdicts, note_html
 
 #: the titles readers give the parts of a file that are not the witness's text (``Builder.div("front", None,
 #: "site header")``) → (the interface string's key in edition.js, ``div.KEY``; its simplified Chinese, the default):
@@ -40,8 +42,6 @@ READER_LABELS: dict[str, tuple[str, str]] = {
     "front matter": ("front-matter", "卷首"),
     "licence": ("licence", "版权声明"),
 }
-from .marks import Mark
-from .notes import Verdicts, note_html
 
 if TYPE_CHECKING:
     from .emended import Em
