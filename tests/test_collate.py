@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+
+from lxml import etree
 
 import pytest
 from hypothesis import given, settings
@@ -286,3 +289,26 @@ def test_writers_share_the_segments_and_see_filtered_entries(read_corpus):
     after = len(collation_to_tei(col).getroot().findall(".//{http://www.tei-c.org/ns/1.0}app"))
     assert after < before
     assert json.dumps(collation_to_json(col), ensure_ascii=False) != full_json
+
+
+# --- subtypes ---------------------------------------------------------------------------------
+
+def test_an_entry_keeps_the_subtype_of_its_own_type_when_witnesses_merge_it():
+    """注疏 賓已 / 单疏本 賔巳 (士冠禮 疏): a graphic 賓/賔 beside a 古今字 已/巳 is a minor substantive entry, as
+    已/巳 alone is; the graphic variant's subtype (unihan) must not erase the substantive one's (minor)."""
+    base = [("主人戒賓賓已許乃筮", "")]
+    merged = collate([_witness("A", base), _witness("B", [("主人戒賔賔巳許乃筮", "")]),
+                      _witness("C", [("主人戒賓許乃筮", "")])])
+    (entry,) = [a for a in merged.apps if "已" in a.lem.text]
+    assert entry.lem.text == "賓已" and entry.readings["B"].text == "賔巳" and entry.readings["C"].text == ""
+    assert entry.type == "substantive" and entry.subtype == "minor"
+    alone = collate([_witness("A", base), _witness("B", [("主人戒賔賔巳許乃筮", "")])])
+    (same,) = [a for a in alone.apps if a.lem.text == "已"]
+    assert (same.type, same.subtype) == ("substantive", "minor")
+    tei = etree.tostring(collation_to_tei(merged), encoding="unicode")
+    assert re.search(r'<app type="substantive" ana="#vt-substantive" subtype="minor"[^>]*><lem[^>]*>賓賓已<', tei)
+    # a real difference beside the graphic one: no subtype to share
+    real = collate([_witness("A", base), _witness("B", [("主人戒賔賔亦許乃筮", "")]),
+                    _witness("C", [("主人戒賓許乃筮", "")])])
+    (entry,) = [a for a in real.apps if "已" in a.lem.text]
+    assert entry.type == "substantive" and entry.subtype is None

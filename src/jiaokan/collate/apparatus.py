@@ -45,6 +45,7 @@ from .apparatus_reader import fold_script
 from .elsewhere import LayerElsewhere, pointed_rows
 from .layertext import LayerText
 from .model import App, Collation, strongest
+from .variants import entry_subtype
 from .segments import Segment, row_layer_segments
 
 TYPE_DOC = {
@@ -437,8 +438,7 @@ def _write_segments(out: list[str], ab_id: str, segs: list[Segment], texts: dict
             own = one if one.lem.start == a0 and one.lem.end == a1 else None
         else:
             own = None
-            subtypes = {x.subtype for x in apps}
-            subtype = subtypes.pop() if len(subtypes) == 1 else None
+            subtype = entry_subtype(seg.type, ((x.type, x.subtype) for x in apps))
         if not kept_of:  # (made at the first entry: an ab of plain text only asks none)
             kept_of.update({s: (lt.text, lt.kept()) for s, lt in texts.items()})
         lem_at, lem_text, lem_n = trimmed(base, a0, a1)

@@ -19,7 +19,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from itertools import compress, islice
 from operator import ne
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ..model import UNKNOWN_MARKS
 from ..normalize import is_ignorable, key, relation
@@ -267,6 +267,18 @@ def _reads_alike(x: str, y: str, skip: Callable[[str], bool]) -> bool:
     return [key(c) for c in x if not skip(c)] == [key(c) for c in y if not skip(c)]
 
 
+def entry_subtype(vtype: str, typed: Iterable[tuple[str, str | None]]) -> str | None:
+    """The subtype of an entry of type ``vtype`` that holds variants of these (type, subtype): the one subtype
+    every variant *of the entry's type* shares ("minor", or the source of an orthographic decision), else None.
+
+    Why only those of its type: the subtype qualifies the type.  An entry 賓已 / 賔巳 holds an orthographic 賓/賔
+    (subtype unihan) and a minor substantive 已/巳; it is substantive, and its substantive difference is minor,
+    as the same 已/巳 alone is.  Asking every variant for one subtype made it a plain substantive: a 古今字 the
+    apparatus then counted among the readings."""
+    subs = {sub for t, sub in typed if t == vtype}
+    return subs.pop() if len(subs) == 1 else None
+
+
 def merge_apps(
     row: str,
     layer: str,
@@ -310,7 +322,7 @@ def merge_apps(
         lem = Reading(base, a[g0:g1], g0, g1, unit, page, line, None, col)
         readings: dict[str, Reading] = {}
         types: list[str] = []
-        subtypes: set[str | None] = set()
+        typed: list[tuple[str, str | None]] = []  # (type, subtype) of every variant the entry holds
         by_wit: dict[str, list[WitVariant]] = {}
         for s, v in members:
             by_wit.setdefault(s, []).append(v)
@@ -335,11 +347,11 @@ def merge_apps(
             if len(vs) == 1 and (vs[0].a0, vs[0].a1) == (g0, g1):
                 b0, b1 = vs[0].b0, vs[0].b1
                 vtype = vs[0].type
-                subtypes.add(vs[0].subtype)
+                typed.append((vtype, vs[0].subtype))
             else:
                 b0, b1 = _witness_span(wit_ops[s], a, b, g0, g1, skip, ends[s], kept.get(s))
                 vtype = strongest([v.type for v in vs])
-                subtypes.update(v.subtype for v in vs)
+                typed.extend((v.type, v.subtype) for v in vs)
             at = b0 if b1 > b0 else max(b0 - 1, 0)
             u, pg, ln, cl = lt.place(at)
             text = _trimmed(b, b0, b1, skip, lt.kept() if own else None)
@@ -348,7 +360,6 @@ def merge_apps(
         if not types:
             continue
         context = cut_context(a, g0, g1)
-        # one subtype shared by every reading: "minor", or the source of an orthographic decision
-        sub = next(iter(subtypes)) if len(subtypes) == 1 else None
-        apps.append(App(next_id(), row, layer, strongest(types), lem, readings, context, sub))
+        vtype = strongest(types)
+        apps.append(App(next_id(), row, layer, vtype, lem, readings, context, entry_subtype(vtype, typed)))
     return apps
