@@ -130,6 +130,50 @@ def test_rebuildable_apparatus_validates(witnesses, profile):
     _assert_rebuilds(collate(witnesses), profile)
 
 
+@st.composite
+def losing_pages(draw):
+    """:func:`witness_set`, where a witness after the base may also have lost text with a page: a stretch of a
+    passage's 经 cut out where a :class:`Gap` stands, and maybe the passages after it, to the next page."""
+    witnesses = draw(witness_set())
+    for w in witnesses[1:]:
+        units = w.divs[0].units
+        k = draw(st.integers(0, len(units) - 1))
+        jing = next((p for p in units[k].pieces if p.layer == "jing" and type(p.content[-1]) is Text), None)
+        if jing is None or not draw(st.booleans()):
+            continue
+        text = jing.content[-1].text
+        i = draw(st.integers(0, len(text)))
+        j = draw(st.integers(i, len(text)))
+        jing.content[-1:] = [Text(text[:i]), Gap(desc="page missing"), Text(text[j:])]
+        gone = draw(st.integers(0, len(units) - k - 1))  # whole passages lost with it
+        if gone and j == len(text):
+            del units[k + 1:k + 1 + gone]
+    return witnesses
+
+
+@settings(max_examples=150, deadline=None)
+@given(witnesses=losing_pages(), layout=st.sampled_from(["python", "java"]))
+def test_the_json_table_collated_again_is_the_same_apparatus(witnesses, layout):
+    """Its alignment table is a collation's witnesses: read back (jiaokan.collate.alignment_table) and collated
+    again, the same entries and gaps, lost pages (lacunae) and excerpts' edges included."""
+    from jiaokan.collate.collatex import witnesses_from_collatex
+    from jiaokan.collate.export import collation_to_json
+
+    col = collate(witnesses)
+    data = json.loads(json.dumps(collation_to_json(col, layout), ensure_ascii=False))  # as a file gives it back
+    again = collate(witnesses_from_collatex(data), base=col.base)
+
+    def entries(c):
+        return [(a.row and a.layer, a.type, a.subtype, a.lem.text,
+                 sorted((s, r.text, r.type) for s, r in a.readings.items())) for a in c.apps]
+
+    def gaps(c):
+        return sorted((g.layer, g.kind, tuple(g.absent), tuple(sorted(g.present.items()))) for g in c.gaps)
+
+    assert entries(again) == entries(col)
+    assert gaps(again) == gaps(col)
+
+
 def test_a_layer_one_witness_lacks_is_an_empty_reading_not_shared_text():
     a = _witness("A", [("司射遂袒執弓", "遂袒執弓"), ("三耦之西", "命賓主人")])
     b = _witness("B", [("司射遂袒執弓", ""), ("三耦之西", "")])

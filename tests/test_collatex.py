@@ -263,3 +263,88 @@ def test_a_bad_collatex_input_is_a_reader_error_as_the_api_says():
 
     with pytest.raises(ReaderError):
         read_collatex(FIX / "no-such-file.json")
+
+
+# --- an alignment table read back: the witnesses it aligned, collated again ---------------------------------
+
+def _entries(col) -> list[tuple]:
+    return [(a.layer, a.type, a.subtype, a.lem.text, sorted((s, r.text, r.type) for s, r in a.readings.items()))
+            for a in col.apps]
+
+
+def _gaps(col) -> list[tuple]:
+    return sorted((g.layer, g.kind, tuple(g.absent), tuple(sorted(g.present.items()))) for g in col.gaps)
+
+
+@pytest.mark.parametrize("layout", ["python", "java"])
+def test_an_alignment_table_collates_again_into_the_same_apparatus(layout, read_corpus, tmp_path):
+    """to_json's table, given back to collate(), is the witnesses it aligned: the same entries, gaps and lacunae
+    (鄉射禮: the 四部丛刊 lost a page; the table says where, and the text lost with it is no omission)."""
+    from jiaokan.api import collate, to_json
+
+    ws = [read_corpus(s) for s in ("jishi-juan05-xiangsheli-traditional", "zhushu-juan05-xiangsheli-KR1d0028_005",
+                                   "sbck-juan05-xiangsheli-KR1d0026_005")]
+    col = collate(ws)
+    data = to_json(col, tmp_path / "t.json", layout=layout)
+    again = collate([tmp_path / "t.json"], base=col.base)
+    assert sorted(again.witnesses) == sorted(col.witnesses)  # (java: the sigla sorted)
+    assert _entries(again) == _entries(col) and _gaps(again) == _gaps(col)
+    assert {g.kind for g in again.gaps} >= {"lacuna"}
+    # what the lacunae say: without them the lost page's text reads as the 四部丛刊's omission
+    del data["lacunae"]
+    (tmp_path / "t.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    blind = collate([tmp_path / "t.json"], base=col.base)
+    assert len([a for a in blind.apps if a.type == "omission"]) > len([a for a in col.apps if a.type == "omission"])
+
+
+def test_collatex_own_table_is_its_witnesses_text(tmp_path):
+    """A table CollateX-Python wrote (no rows, no layers, null cells): each witness is its cells' text, as 经."""
+    from jiaokan.api import collate, read_collatex
+
+    ws = read_collatex(FIX / "pythonport-output-empty-cell.json")
+    assert [(w.meta.siglum, [p.layer for p in w.pieces()], "".join(p.text for p in w.pieces())) for w in ws] == [
+        ("A", ["jing"], "賓再拜"), ("B", ["jing"], "賓拜。")]
+    (entry,) = collate(ws).apps
+    assert entry.type == "omission" and entry.lem.text == "再"
+    java = read_collatex(FIX / "java-output.json")
+    assert ["".join(p.text for p in w.pieces()) for w in java] == ["賓再拜", "賓拜。"]
+
+
+@pytest.mark.parametrize("table, message", [
+    ({"format": "jiaokan-lean-table/3", "witnesses": ["A"], "table": [["x"]]}, "lean apparatus table"),
+    ({"witnesses": ["A", "B"], "table": [[None], [None]], "layout": "diagonal"}, '"layout": \'diagonal\''),
+    ({"witnesses": ["A", "B"], "table": [[[{"t": "x"}]], [[{"t": "y"}]]], "layout": "java"}, "1 cells for 2 witnesses"),
+    ({"witnesses": ["A"], "table": [[[{"t": "x", "row": "r1", "layer": "jing"}]]], "pieces": {"A": [["r1", "jing", 0]]}},
+     "pieces of witness 'A', entry 0: expected [row, layer, unit, tokens before it]"),
+    ({"witnesses": ["A"], "table": [[[{"t": "x", "row": "r1"}]]]}, "needs both"),
+    ({"witnesses": ["A"], "table": [[[{"t": "x", "row": "r1", "layer": "jing"}]]], "lacunae": {"A": [["r1", 0]]}},
+     "lacunae of witness 'A', entry 0"),
+])
+def test_a_malformed_alignment_table_is_one_line(table, message, tmp_path, capsys):
+    from jiaokan.cli import main
+    from jiaokan.collate.collatex import read_collatex_json
+
+    f = tmp_path / "t.json"
+    f.write_text(json.dumps(table), encoding="utf-8")
+    with pytest.raises(InputError) as exc:
+        read_collatex_json(f)
+    assert message in str(exc.value) and str(f) in str(exc.value)
+    assert main(["collate", str(f), str(corpus_file("zhushu-dasheyi-excerpt")), "-o", str(tmp_path / "o.xml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and not (tmp_path / "o.xml").exists()
+
+
+def test_cli_collates_its_own_json_again(read_corpus, tmp_path, capsys):
+    from jiaokan.api import to_tei
+    from jiaokan.cli import main
+
+    a, b = tmp_path / "zs.xml", tmp_path / "js.xml"
+    to_tei(read_corpus("zhushu-dasheyi-excerpt"), a)
+    to_tei(read_corpus("jishi-juan10-dasheyi-simplified"), b)
+    assert main(["collate", str(a), str(b), "--json", str(tmp_path / "1.json"), "-o", str(tmp_path / "1.xml"),
+                 "-q"]) == 0
+    assert main(["collate", str(tmp_path / "1.json"), "--json", str(tmp_path / "2.json"), "-o",
+                 str(tmp_path / "2.xml"), "-q"]) == 0
+    one, two = (json.loads((tmp_path / f"{n}.json").read_text(encoding="utf-8")) for n in (1, 2))
+    assert one["variants"] and [(v["type"], v["readings"]) for v in one["variants"]] == \
+        [(v["type"], v["readings"]) for v in two["variants"]]

@@ -688,7 +688,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "CollateX output: --json writes CollateX's alignment table, {\"witnesses\": [sigla], \"table\": …}\n"
                        "in CollateX-Python's layout (a row per witness, null for an empty cell) or, with --json-layout\n"
                        "java, CollateX Java's (a column per segment, [] for an empty cell, sigla sorted), plus jiaokan's\n"
-                       "own keys (layout, base, variants, layer_gaps, rows, counts) that such readers ignore.\n\n"
+                       "own keys (layout, base, variants, layer_gaps, rows, counts, pieces, lacunae) that such readers\n"
+                       "ignore.  Such a table given back as a WITNESS is the witnesses it aligned: one jiaokan wrote\n"
+                       "collates again into the same apparatus (its passages and lost pages are in it); one CollateX\n"
+                       "wrote gives each witness's text as one passage of 经.\n\n"
                        "example:  jiaokan collate build/tei/jishi-juan10-dasheyi-simplified.xml \\\n"
                        "              build/tei/zhushu-dasheyi-excerpt.xml --base JS -o app.xml --json app.json",
                        formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -1,5 +1,8 @@
 """CollateX's JSON input (``{"witnesses": [{"id", "content" | "tokens"}]}``) → witnesses jiaokan collates.
 
+(Its JSON output, an alignment table, is read back by :mod:`.alignment_table`: the same door, the
+``.json`` a command or :func:`jiaokan.collate` is given, tells the two apart by their shape.)
+
 The format is CollateX's documented input (https://collatex.net/doc/, "JSON input";
 the REST service and the Python port read the same shape): a ``witnesses`` list whose
 objects have a unique ``id`` and either ``content`` (the plain text) or ``tokens``
@@ -39,6 +42,7 @@ from pathlib import Path
 from ..model import Div, Gaiji, Loc, Piece, ReaderWarning, Unit, Witness, WitnessMeta, text_nodes
 from ..names import siglum_problem
 from ..readers.common.base import ReaderError
+from .alignment_table import looks_like_alignment_table, witnesses_from_table
 
 FORMAT = "collatex-json"
 MAX_BYTES = 256 * 1024 * 1024  # a whole book is some 10 MB of text; more than this is not a witness list
@@ -111,6 +115,8 @@ def _witness_text(w: dict, where: str, name: str) -> tuple[str, list[tuple[str, 
 
 def witnesses_from_collatex(data: object, name: str = "<json>") -> list[Witness]:
     """The witnesses of a parsed CollateX JSON input; a one-line :class:`ReaderError` for a malformed one."""
+    if looks_like_alignment_table(data):  # CollateX's output (jiaokan's --json): its witnesses read back
+        return witnesses_from_table(data, name)  # type: ignore[arg-type]
     if not isinstance(data, dict) or not isinstance(data.get("witnesses"), list):
         raise ReaderError(name, 'not CollateX JSON input: expected an object {"witnesses": [{"id": …, "content": …}, …]}')
     out: list[Witness] = []

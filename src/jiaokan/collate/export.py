@@ -26,6 +26,11 @@ def _tokens(text: str, row: str, layer: str) -> list[dict]:
     return [{"t": ch, "n": key(ch), "row": row, "layer": layer} for ch in text if not ch.isspace()]
 
 
+def _token_count(text: str) -> int:
+    """How many tokens :func:`_tokens` makes of ``text`` (a token per character that is not a space)."""
+    return sum(1 for ch in text if not ch.isspace())
+
+
 #: The two shapes of CollateX's JSON output (``--json-layout``).
 LAYOUTS = {
     "python": "CollateX-Python's export_alignment_table_as_json: table[i] is the row of witnesses[i] "
@@ -56,13 +61,47 @@ def collation_to_json(col: Collation, layout: str = "python") -> dict:
                 for i, cell in enumerate(cells):
                     table[i].append(cell or None)
     ids = {s: w.meta.extra.get("collatex-id", s) for s, w in col.witnesses.items()}
+    pieces, lacunae = _places(col)
     return {
         "witnesses": sigla,
         "table": table,
         "layout": layout,
         **({"witness_ids": ids} if any(k != v for k, v in ids.items()) else {}),  # siglum → the CollateX input id
+        # where each witness's passages begin, and where its source lost a page (_places): read back
+        # (alignment_table), the witnesses collate again into these rows, a lost page's text a lacuna again
+        "pieces": pieces,
+        **({"lacunae": lacunae} if lacunae else {}),
         **apparatus_fields(col),
     }
+
+
+def _places(col: Collation) -> tuple[dict[str, list[list]], dict[str, list[list]]]:
+    """Where each witness's passages begin and where its source lost a page, as an alignment table cannot say:
+    siglum → ``[row, layer, unit, tokens before it]`` for each piece of a collated layer (the token count within
+    the row's cells of that layer), and siglum → ``[row, layer, tokens before it]`` for each lost page, in every
+    row and layer (also where no witness has text: a passage whose 经 went with a page stands in a row of its own).
+
+    Why: read back (:mod:`.alignment_table`), a table's cells alone make one passage of each row, where the
+    witness may have had two (the 注疏 splits a passage the 集释 keeps whole), and a lost page's text the
+    witness's omission; collated again, such witnesses gave other rows and entries than the ones the table
+    was made from."""
+    pieces: dict[str, list[list]] = {}
+    lacunae: dict[str, list[list]] = {}
+    for row in col.rows:
+        for s in col.sigla:
+            for layer, lt in col.row_texts(row, s).items():
+                if not lt.pieces and not lt.gaps:
+                    continue
+                # the tokens before each offset asked, counted once over the text (a stretch between two offsets)
+                offsets = sorted({off for off, _, _ in lt.pieces} | set(lt.gaps))
+                before = {offsets[0]: _token_count(lt.text[:offsets[0]])}
+                for a, b in zip(offsets, offsets[1:]):
+                    before[b] = before[a] + _token_count(lt.text[a:b])
+                for off, unit, _ in lt.pieces:
+                    pieces.setdefault(s, []).append([row.id, layer, unit.id, before[off]])
+                for g in lt.gaps:
+                    lacunae.setdefault(s, []).append([row.id, layer, before[g]])
+    return pieces, lacunae
 
 
 def apparatus_fields(col: Collation, variants: list | None = None) -> dict:

@@ -1,0 +1,200 @@
+"""CollateX's JSON *output* (an alignment table) read back into the witnesses it aligned.
+
+Why: ``jiaokan collate --json`` and :func:`jiaokan.to_json` write CollateX's alignment table, and a
+user who kept only that file (or who has a table CollateX itself wrote) wants to collate its witnesses
+again, with another base or other witnesses beside them; ``collate(["app.json", ...])`` refused it as
+malformed CollateX *input*.  Each witness's cells, read in order, are its whole text: that is what an
+alignment table is (every token of every witness stands in one column).
+
+The two layouts (:data:`jiaokan.collate.export.LAYOUTS`): CollateX-Python's ``table[i]`` is witness
+``i``'s row, ``null`` for an empty cell; CollateX Java's ``table[k]`` is column ``k``, one cell per
+witness, ``[]`` for an empty cell.  A table jiaokan wrote says which (``"layout"``); for one CollateX
+wrote, the shape tells, by the rule the apparatus checks read tables with
+(:func:`jiaokan.collate.apparatus_reader.json_layout`).
+
+What comes back: a token's ``t`` is its text (jiaokan's tokens, one per character, carry the passage
+``row`` and ``layer`` they came from: the witness is rebuilt a passage per row, a piece per run of one
+layer, so 经 collates with 经 again; a token without them, as CollateX writes, is 经 in one passage, as
+for CollateX input).  Where a witness's source lost a page, jiaokan writes the places (``"lacunae"``,
+a table has no cell for what is not there): each comes back as a :class:`~jiaokan.model.Gap`, so the text
+lost with it is a lacuna again, not an omission.  The witness ids of ``"witness_ids"`` (jiaokan's, where
+the input's ids were not sigla) become the labels again.  Page and line places are not in the table, and are not invented.
+"""
+
+from __future__ import annotations
+
+from ..model import LAYERS, Div, Gaiji, Gap, Loc, Piece, Text, Unit, Witness, WitnessMeta, text_nodes
+from ..readers.common.base import ReaderError
+
+FORMAT = "collatex-table"
+
+
+def looks_like_alignment_table(data: object) -> bool:
+    """CollateX's output shape: ``{"witnesses": [names], "table": [...]}`` (input's witnesses are objects)."""
+    return (isinstance(data, dict) and isinstance(data.get("table"), list) and isinstance(data.get("witnesses"), list)
+            and all(isinstance(w, str) for w in data["witnesses"]))
+
+
+def _cells(data: dict, name: str) -> list[list[object]]:
+    """Each witness's cells, in column order (``None`` or a list of tokens each), the layout told as
+    :func:`jiaokan.collate.apparatus_reader.json_layout` tells it (the one rule for both readers)."""
+    from .apparatus_reader import json_layout
+
+    if str(data.get("format", "")).startswith("jiaokan-lean-table"):
+        raise ReaderError(name, "a lean apparatus table (jiaokan build --apparatus-json) holds each passage's text, "
+                                "not its witnesses' pages and lost pages: collate the witnesses' TEI files "
+                                "(OUT/tei/) instead")
+    table, sigla = data["table"], data["witnesses"]
+    if data.get("layout") not in (None, "python", "java"):
+        raise ReaderError(name, f'"layout": {data["layout"]!r} is neither "python" (a row per witness) nor "java" '
+                                "(a column per segment)")
+    if not all(isinstance(e, list) for e in table):
+        raise ReaderError(name, "table: expected a list of lists (rows of cells, or columns of cells)")
+    if json_layout(data) == "python":
+        if len(table) != len(sigla):
+            raise ReaderError(name, f"table: {len(table)} rows for {len(sigla)} witnesses (layout python: a row each)")
+        return [list(row) for row in table]
+    bad = next((k for k, col in enumerate(table) if len(col) != len(sigla)), None)
+    if bad is not None:
+        raise ReaderError(name, f"table[{bad}]: {len(table[bad])} cells for {len(sigla)} witnesses "
+                                "(layout java: a cell per witness in each column)")
+    return [[col[i] for col in table] for i in range(len(sigla))]
+
+
+def _tokens(cells: list[object], where: str, name: str) -> list[dict]:
+    out: list[dict] = []
+    for k, cell in enumerate(cells):
+        if cell is None:
+            continue
+        if not isinstance(cell, list):
+            raise ReaderError(name, f"{where}, cell {k}: expected a list of tokens or null")
+        for tok in cell:
+            if not isinstance(tok, dict) or not isinstance(tok.get("t"), str):
+                raise ReaderError(name, f"{where}, cell {k}: expected tokens {{\"t\": …}}")
+            out.append(tok)
+    return out
+
+
+def _entries(given: object, size: int, where: str, what: str, name: str) -> list[list]:
+    """A witness's ``pieces`` (``size`` 4: row, layer, unit, tokens before it) or ``lacunae`` (3: no unit)."""
+    if not isinstance(given, list):
+        raise ReaderError(name, f"{what} of {where}: expected a list")
+    for k, e in enumerate(given):
+        if not (isinstance(e, list) and len(e) == size and all(isinstance(x, str) for x in e[:size - 2])
+                and e[1] in LAYERS and isinstance(e[-1], int) and not isinstance(e[-1], bool) and e[-1] >= 0
+                and (size == 3 or isinstance(e[2], str))):
+            shape = "[row, layer, unit, tokens before it]" if size == 4 else "[row, layer, tokens before it]"
+            raise ReaderError(name, f"{what} of {where}, entry {k}: expected {shape}")
+    return given
+
+
+def _units(sig: str, tokens: list[dict], order: dict[str, int], row_units: dict[str, list[str]],
+           starts: list[list], lost: list[list], where: str, name: str) -> list[Unit]:
+    """The witness's passages: a unit per passage it had in each row, a piece per piece of a collated layer.
+
+    ``order``: the rows in the collation's order; ``row_units``: the units the witness had in each row
+    (jiaokan's ``rows``); ``starts``: where each piece began (``pieces``); ``lost``: where a page was lost
+    (``lacunae``), put back as a :class:`~jiaokan.model.Gap`.  Without ``pieces`` (a table CollateX wrote, or
+    an older jiaokan's), a unit per row; tokens that name no row (CollateX's) are 经 in one passage."""
+    if not tokens and not lost:
+        return []  # a witness the collation had, with no text in it (all of it lost, or none of its layers asked)
+    if not lost and not any("row" in t or "layer" in t for t in tokens):
+        return [Unit(f"{sig}.1", [Piece("jing", text_nodes("".join(t["t"] for t in tokens)), Loc(line=1))])]
+    runs: dict[tuple[str, str], list[str]] = {}  # (row, layer) -> its tokens' texts, in the order met
+    for tok in tokens:
+        row, layer = tok.get("row"), tok.get("layer")
+        if not isinstance(row, str) or layer not in LAYERS:
+            raise ReaderError(name, f"{where}: a token with 'row' or 'layer' needs both, the layer one of "
+                                    f"{', '.join(LAYERS)} (found row {row!r}, layer {layer!r})")
+        runs.setdefault((row, layer), []).append(tok["t"])
+    cuts: dict[tuple[str, str], list[tuple[int, str | None]]] = {}  # where a piece begins (its unit), a page is lost
+    for row, layer, unit, at in starts:
+        cuts.setdefault((row, layer), []).append((at, unit))
+    for row, layer, at in lost:
+        cuts.setdefault((row, layer), []).append((at, None))
+    for key in cuts:
+        runs.setdefault(key, [])
+    rows: dict[str, list[str]] = {}  # row -> its layers, in the order met
+    for row, layer in runs:
+        rows.setdefault(row, []).append(layer)
+    units: dict[str, Unit] = {}
+    for row in sorted(rows, key=lambda r: order.get(r, len(order))):
+        ids = row_units.get(row) or [f"{sig}.r{len(units) + 1}"]
+        for uid in ids:
+            units.setdefault(uid, Unit(uid))
+        for layer in rows[row]:
+            texts = runs[(row, layer)]
+            pieces: list[tuple[Unit, list]] = []  # (unit, content), in the order the pieces began
+            before: list = []  # what comes before the first piece begins (a table without ``pieces``: all)
+            at = 0
+            # at one place, a piece begins before a page is lost: the lost page is that piece's
+            for cut, owner in sorted(cuts.get((row, layer), []), key=lambda c: (c[0], c[1] is None)):
+                into = pieces[-1][1] if pieces else before
+                into += text_nodes("".join(texts[at:cut]))
+                at = max(at, cut)
+                if owner is None:
+                    into.append(Gap(desc="lost: a lacuna of the collated source"))
+                else:
+                    pieces.append((units.setdefault(owner, Unit(owner)), []))
+            (pieces[-1][1] if pieces else before).extend(text_nodes("".join(texts[at:])))
+            if before or not pieces:
+                pieces.insert(0, (units[ids[0]], before))
+            for u, content in pieces:
+                n = sum(1 for p in u.pieces if p.layer == layer) + 1
+                kept = [x for x in content if not (isinstance(x, Text) and not x.text)]
+                # the passage's number stands for its line: no page or line is in the table
+                u.pieces.append(Piece(layer, kept, Loc(line=order.get(row, 0) + 1), id=f"{u.id}.{layer}{n}"))
+    return list(units.values())
+
+
+def _mapping(data: dict, key: str) -> dict:
+    """``data[key]`` where it is an object, else an empty one (jiaokan's keys a CollateX table does not have)."""
+    got = data.get(key)
+    return got if isinstance(got, dict) else {}
+
+
+def witnesses_from_table(data: dict, name: str = "<json>") -> list[Witness]:
+    """The witnesses of a CollateX alignment table (see the module's docstring); one-line errors."""
+    from .collatex import _id_problem, siglum_for_id
+
+    sigla: list[str] = data["witnesses"]
+    if not sigla:
+        raise ReaderError(name, "the alignment table lists no witnesses")
+    ids, lacunae, starts = (_mapping(data, k) for k in ("witness_ids", "lacunae", "pieces"))
+    cells_of = _cells(data, name)
+    order: dict[str, int] = {}  # the rows in the collation's order (jiaokan's "rows"), else as the columns run
+    row_units: dict[str, dict[str, list[str]]] = {}  # siglum -> row -> its units there (jiaokan's "rows")
+    listed = data.get("rows")
+    for r in listed if isinstance(listed, list) else []:
+        if isinstance(r, dict) and isinstance(r.get("id"), str):
+            order.setdefault(r["id"], len(order))
+            for s, uids in _mapping(r, "units").items():
+                if isinstance(uids, list) and all(isinstance(u, str) for u in uids):
+                    row_units.setdefault(s, {})[r["id"]] = uids
+    for k in range(max((len(c) for c in cells_of), default=0)):
+        for cells in cells_of:
+            cell = cells[k] if k < len(cells) else None
+            for tok in cell if isinstance(cell, list) else ():
+                if isinstance(tok, dict) and isinstance(tok.get("row"), str):
+                    order.setdefault(tok["row"], len(order))
+    out: list[Witness] = []
+    seen: set[str] = set()
+    for i, (cells, wid) in enumerate(zip(cells_of, sigla)):
+        where = f"witness {wid!r}"
+        problem = _id_problem(wid)
+        if problem:
+            raise ReaderError(name, f"witnesses[{i}]: {problem}")
+        sig = siglum_for_id(wid)
+        if sig in seen:
+            raise ReaderError(name, f"witnesses[{i}]: {wid!r} is named twice: witness names must be unique")
+        seen.add(sig)
+        tokens = _tokens(cells, where, name)
+        lost = _entries(lacunae.get(wid, []), 3, where, "lacunae", name)
+        began = _entries(starts.get(wid, []), 4, where, "pieces", name)
+        label = ids.get(wid, wid) if isinstance(ids.get(wid, wid), str) else wid
+        meta = WitnessMeta(siglum=sig, file=name, format=FORMAT, title=label, work="",
+                           extra={"collatex-id": label} if label != sig else {})
+        units = _units(sig, tokens, order, row_units.get(wid, {}), began, lost, where, name)
+        chars = {n.code: None for u in units for p in u.pieces for n in p.content if isinstance(n, Gaiji)}
+        out.append(Witness(meta=meta, divs=[Div("chapter", "1", None, units, id=f"{sig}.d1")], char_decl=dict(chars)))
+    return out
