@@ -168,7 +168,7 @@ def test_the_json_table_collated_again_is_the_same_apparatus(witnesses, layout):
                  sorted((s, r.text, r.type) for s, r in a.readings.items())) for a in c.apps]
 
     def gaps(c):
-        return sorted((g.layer, g.kind, tuple(g.absent), tuple(sorted(g.present.items()))) for g in c.gaps)
+        return sorted((g.layer, g.kind, tuple(sorted(g.absent)), tuple(sorted(g.present.items()))) for g in c.gaps)
 
     assert entries(again) == entries(col)
     assert gaps(again) == gaps(col)

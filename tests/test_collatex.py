@@ -273,7 +273,7 @@ def _entries(col) -> list[tuple]:
 
 
 def _gaps(col) -> list[tuple]:
-    return sorted((g.layer, g.kind, tuple(g.absent), tuple(sorted(g.present.items()))) for g in col.gaps)
+    return sorted((g.layer, g.kind, tuple(sorted(g.absent)), tuple(sorted(g.present.items()))) for g in col.gaps)
 
 
 @pytest.mark.parametrize("layout", ["python", "java"])
