@@ -655,6 +655,35 @@ def test_layers_stand_side_by_side_across_the_columns_of_a_row(opener, book):
     assert jing_off <= jing_rows // 10, (jing_off, jing_rows)  # a 经 after another's 经 in the same row may stand lower
 
 
+@pytest.mark.parametrize("page", ["pian05.html", "pian11-p3.html", "pian01-p3.html"])
+def test_commentary_stands_beside_commentary_where_columns_divide_the_text_differently(opener, book, page):
+    """Where one column has one 经 passage and another two (鄉射禮 §1: the 注疏's 鄉射之禮, then 主人戒賓…), the 注
+    that follows each column's last 经 starts at the same height in every column: no blank as long as a 注 beside
+    the second 经 (render/chapter.py _slots)."""
+    pg = opener(book, page)
+    rows, off, worst = pg.evaluate("""() => {
+        let rows = 0, off = 0, worst = 0;
+        for (const r of document.querySelectorAll('.cols.aligned')) {
+            const cols = [...r.querySelectorAll(':scope > .col')].filter(c => c.checkVisibility());
+            const counts = cols.map(c => c.querySelectorAll('.piece.l-jing').length);
+            if (cols.length < 2 || Math.min(...counts) === 0 || Math.min(...counts) === Math.max(...counts)) continue;
+            const tops = [];
+            for (const c of cols) {
+                const pieces = [...c.querySelectorAll('.piece')];
+                const last = pieces.map(p => p.classList.contains('l-jing')).lastIndexOf(true);
+                const zhu = pieces.slice(last + 1).find(p => p.classList.contains('l-zhu'));
+                if (zhu) tops.push(zhu.getBoundingClientRect().top);
+            }
+            if (tops.length < 2) continue;
+            rows++;
+            const d = Math.max(...tops) - Math.min(...tops);
+            worst = Math.max(worst, d);
+            if (d > 2) off++;
+        }
+        return [rows, off, worst]; }""")
+    assert rows >= 1 and off == 0, (page, rows, off, worst)
+
+
 def test_j_and_k_open_the_entry_and_write_its_address(opener, site):
     pg = opener(site, "dasheyi.html")
     pg.select_option("#step-type", "substantive")

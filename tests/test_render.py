@@ -560,3 +560,41 @@ def test_the_interface_s_chinese_strings_use_chinese_punctuation():
     cjk = r"[\u3400-\u4dbf\u4e00-\u9fff]"
     bad = [s for s in strings if _re.search(rf"{cjk}[,:;]|[,:;]{cjk}", s)]
     assert bad == []
+
+
+# --- a row whose columns divide it into different numbers of 经 passages --------------------------------------
+
+class _Keys:
+    """A column writer as :func:`jiaokan.render.chapter._slots` asks it: its blocks' slot keys."""
+
+    def __init__(self, *blocks: tuple[int, str, int]) -> None:
+        from jiaokan.render.inline import _RANK
+
+        self.keys = [(k, -1 if layer == "title" else _RANK[layer], n) for k, layer, n in blocks]
+
+    def slot_keys(self) -> list[tuple[int, int, int]]:
+        return self.keys
+
+
+def test_commentary_stands_beside_commentary_when_a_column_has_fewer_passages():
+    """鄉射禮 §1: the 集释 has one 经 (鄉射之禮主人戒賓…) and its 注; the 注疏 two, 鄉射之禮 with no 注, then 主人戒賓… and
+    its 注 and 疏.  The 集释's 注 goes beside the 注疏's 注 (after all the 经 it covers), not beside the second 经."""
+    from jiaokan.render.chapter import _slots
+
+    js = _Keys((1, "jing", 0), (1, "zhu", 0))
+    zs = _Keys((1, "jing", 0), (2, "jing", 0), (2, "zhu", 0), (2, "shu", 0))
+    sb = _Keys((1, "jing", 0), (1, "zhu", 0))
+    slots, n = _slots([js, zs, sb])  # type: ignore[list-item]
+    assert slots[id(js)][0] == slots[id(zs)][0] == slots[id(sb)][0]  # 经 beside 经, at the top
+    assert slots[id(js)][1] == slots[id(zs)][2] == slots[id(sb)][1]  # 注 beside 注
+    assert n == 4
+    # only what follows the last passage's 经 moves, and the blocks keep their order
+    from jiaokan.render.chapter import _after_the_text
+
+    keys = _Keys((0, "paratext", 0), (1, "title", 0), (1, "jing", 0), (1, "zhu", 0), (1, "shu", 0)).keys
+    moved = _after_the_text(keys, 3)
+    assert moved[:3] == keys[:3] and [k for k, _r, _n in moved[3:]] == [3, 3] and moved == sorted(moved)
+    # a column with no 经 (the 单疏本's 疏 alone) comments on the row: its 疏 beside the 注疏's
+    ds = _Keys((0, "shu", 0))
+    slots, _ = _slots([zs, ds])  # type: ignore[list-item]
+    assert slots[id(ds)][0] == slots[id(zs)][3]

@@ -26,7 +26,7 @@ from ..alive import WhileAlive
 from .appview import app_data, apps_src, footnote_html, gap_text
 from .emended import Em, emendations
 from .html import LAYER_EN, LAYER_ZH, VARIANT_ZH, attr_json, lang_of, safe_id
-from .inline import ColumnWriter, PageIds
+from .inline import JING_RANK, ColumnWriter, PageIds
 from .marks import jiaokanji_order, mark_index
 from .notes import Verdicts
 from .truth import elsewhere_probe, fold
@@ -409,9 +409,24 @@ def _slots(writers: list[ColumnWriter]) -> tuple[dict[int, list[int]], int]:
         for w, ks in keys.items():
             if ks and ks[-1][0] == 0:
                 keys[w] = [(1, r, n) for _k, r, n in ks]
+    # a column that divides the row into fewer 经 passages than another (the 集释's one 经 where the 注疏 has 鄉射之禮,
+    # then 主人戒賓…): the commentary of its last passage stands beside that of the other's last passage, after
+    # all the 经 it covers, not beside the other's first passage, where it left a blank as long as itself
+    last = max((ks[-1][0] for ks in keys.values() if ks), default=0)
+    for w, ks in keys.items():
+        if ks and 0 < ks[-1][0] < last:
+            keys[w] = _after_the_text(ks, last)
     order = {k: i for i, k in enumerate(sorted(set().union(*keys.values())), 1)}
     number = order.__getitem__
     return {w: list(map(number, ks)) for w, ks in keys.items()}, len(order)
+
+
+def _after_the_text(keys: list[tuple[int, int, int]], passage: int) -> list[tuple[int, int, int]]:
+    """``keys`` with the blocks of their last 经 passage that follow its last 经 (or title, or paratext) moved to
+    ``passage``: the order of the blocks is kept (a column's keys never go back)."""
+    k = keys[-1][0]
+    text = max((i for i, (kk, r, _n) in enumerate(keys) if kk == k and r <= JING_RANK), default=-1)
+    return keys[:text + 1] + [(passage, r, n) if kk == k else (kk, r, n) for kk, r, n in keys[text + 1:]]
 
 
 #: a row none of whose columns' HTML is this long has no short column (:func:`_mark_short`)

@@ -94,6 +94,8 @@ class PageIds:
 
 #: a layer's place in the book's order, paratext first (:meth:`ColumnWriter.slot_keys`)
 _RANK = {layer: i for i, layer in enumerate(("paratext",) + LAYERS)}
+#: the rank of 经: a slot key's layer above it is commentary (:func:`jiaokan.render.chapter._slots`)
+JING_RANK = _RANK["jing"]
 
 
 class ColumnWriter:
