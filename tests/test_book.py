@@ -460,3 +460,17 @@ def test_the_build_says_which_witness_text_it_compared_with_none(tmp_path, capsy
     lines = [ln for ln in out.splitlines() if "compared with no other witness" in ln]
     assert lines == ["TS tushu-juan275-shebu-huikao: compared with no other witness (its chapter 射部汇考一, which no "
                      "collation takes); its TEI and its reading page are written"]
+
+
+def test_init_proposes_a_title_that_names_the_texts(tmp_path):
+    """The index page is headed by the manifest's title: `init` proposes the texts' titles (the 四部丛刊's 儀禮 with its
+    edition, which alone would be the work's name), not their sigla, which say nothing before the manifest is read."""
+    import tomllib
+
+    _copy_kanripo(tmp_path, ["KR1d0030_005.txt", "KR1d0028_005.txt", "KR1d0026_005.txt"])
+    manifest = tmp_path / "m" / "corpus.toml"
+    manifest.parent.mkdir()
+    r = subprocess.run([sys.executable, "-m", "jiaokan", "init", str(tmp_path), "-o", str(manifest)], capture_output=True)
+    assert r.returncode == 0, r.stderr.decode()
+    title = tomllib.loads(manifest.read_text(encoding="utf-8"))["corpus"]["title"]
+    assert title == "仪礼 合校：儀禮集釋 · 儀禮注疏 · 儀禮 (SBCK)"

@@ -246,7 +246,7 @@ def manifest_text(s: Survey, root: Path) -> str:
         *_left_out(s),
         "",
         "[corpus]",
-        f"title = {_q('仪礼 ' + ' · '.join(g.siglum for g in s.groups))}",
+        f"title = {_q(proposed_title(s))}",
         'work = "仪礼"',
     ]
     if s.base:
@@ -308,6 +308,20 @@ def _left_out(s: Survey) -> list[str]:
                 "# format jiaokan has no reader for needs one: `jiaokan formats` lists them):"]
         out += [f"#   {path}" for path in s.unrecognised]
     return out
+
+
+def proposed_title(s: Survey) -> str:
+    """The edition's title ``init`` proposes: the work and the texts it collates, by their titles, as the index page
+    heads them (仪礼 合校：儀禮集釋 · 儀禮注疏 · 儀禮 (SBCK) · …).  Why: the sigla it was (仪礼 JS · ZS · SB) say
+    nothing to a reader who has not opened the manifest.  A text is named by its title, with its edition where
+    the title alone is the work's or another text's (the 四部丛刊's 儀禮); by its siglum where it has no title."""
+    titles = [g.files[0].title.strip() for g in s.groups]
+    names = []
+    for g, t in zip(s.groups, titles):
+        f0 = g.files[0]
+        plain = t and t not in ("仪礼", "儀禮") and titles.count(t) == 1
+        names.append(t if plain else f"{t} ({f0.edition})" if t and f0.edition else t or g.siglum)
+    return "仪礼 合校：" + " · ".join(names) if names else "仪礼"
 
 
 def write_manifest(s: Survey, out: Path) -> None:
