@@ -313,7 +313,15 @@ def test_collatex_own_table_is_its_witnesses_text(tmp_path):
 @pytest.mark.parametrize("table, message", [
     ({"format": "jiaokan-lean-table/3", "witnesses": ["A"], "table": [["x"]]}, "lean apparatus table"),
     ({"witnesses": ["A", "B"], "table": [[None], [None]], "layout": "diagonal"}, '"layout": \'diagonal\''),
-    ({"witnesses": ["A", "B"], "table": [[[{"t": "x"}]], [[{"t": "y"}]]], "layout": "java"}, "1 cells for 2 witnesses"),
+    ({"witnesses": ["A", "B"], "table": [[[{"t": "x"}]], [[{"t": "y"}]]], "layout": "java"}, "not one per witness (2)"),
+    # a trial's: as many segments as witnesses, no empty cell, nothing naming a witness: either layout fits
+    ({"witnesses": ["A", "B"], "table": [[[{"t": "主"}], [{"t": "人"}]], [[{"t": "主"}], [{"t": "入"}]]]},
+     'add "layout": "python" or "java"'),
+    ({"witnesses": ["A", "B"], "table": [[[{"t": "主"}], [{"t": "人"}]], [[{"t": "主"}]]]}, "neither a row per witness"),
+    ({"witnesses": ["A", "B"], "table": []}, "holds no text"),
+    ({"witnesses": ["A", "B"], "table": None}, "table: expected a list of lists"),
+    ({"witnesses": ["A", "B"], "table": [[None], [None]]}, "holds no text"),
+    ({"witnesses": ["A", "A"], "table": [[[{"t": "x"}]], [[{"t": "y"}]]]}, "'A' is named twice"),
     ({"witnesses": ["A"], "table": [[[{"t": "x", "row": "r1", "layer": "jing"}]]], "pieces": {"A": [["r1", "jing", 0]]}},
      "pieces of witness 'A', entry 0: expected [row, layer, unit, tokens before it]"),
     ({"witnesses": ["A"], "table": [[[{"t": "x", "row": "r1"}]]]}, "needs both"),
@@ -348,3 +356,37 @@ def test_cli_collates_its_own_json_again(read_corpus, tmp_path, capsys):
     one, two = (json.loads((tmp_path / f"{n}.json").read_text(encoding="utf-8")) for n in (1, 2))
     assert one["variants"] and [(v["type"], v["readings"]) for v in one["variants"]] == \
         [(v["type"], v["readings"]) for v in two["variants"]]
+
+
+def test_a_table_whose_tokens_name_their_witness_is_read_by_them(tmp_path):
+    """CollateX writes each token's witness (``_sigil``): a square table (as many segments as witnesses), which
+    either layout fits, is read the way that puts every token under its witness, whichever layout it is in."""
+    from jiaokan.api import read_collatex
+
+    def tok(t: str, s: str) -> dict:
+        return {"t": t, "_sigil": s}
+
+    python = {"witnesses": ["A", "B"], "table": [[[tok("主", "A")], [tok("人", "A")]], [[tok("主", "B")], [tok("入", "B")]]]}
+    java = {"witnesses": ["A", "B"], "table": [[[tok("主", "A")], [tok("主", "B")]], [[tok("人", "A")], [tok("入", "B")]]]}
+    for name, table in (("p", python), ("j", java)):
+        f = tmp_path / f"{name}.json"
+        f.write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+        assert ["".join(p.text for p in w.pieces()) for w in read_collatex(f)] == ["主人", "主入"]
+
+
+def test_a_java_table_comes_back_over_its_base_and_chinese_names_are_numbered(read_corpus, tmp_path):
+    """A Java-layout table lists the sigla sorted: read back, its base (``"base"``) comes first again, so the
+    witnesses collate over the same base into the same apparatus.  Names that make one siglum (甲本, 乙本: W) are
+    numbered, as for CollateX input."""
+    from jiaokan.api import collate, read_collatex, to_json
+
+    col = collate([read_corpus("zhushu-dasheyi-excerpt"), read_corpus("jishi-juan10-dasheyi-simplified")],
+                  base="ZS", layers=["jing", "zhu"])
+    to_json(col, tmp_path / "j.json", layout="java")
+    again = collate([tmp_path / "j.json"])
+    assert again.base == "ZS" and _entries(again) == _entries(col)
+    f = tmp_path / "cn.json"
+    f.write_text(json.dumps({"witnesses": ["甲本", "乙本"], "table": [[[{"t": "賓"}], None], [[{"t": "賓"}], [{"t": "拜"}]]]},
+                            ensure_ascii=False), encoding="utf-8")
+    ws = read_collatex(f)
+    assert [(w.meta.siglum, w.meta.title) for w in ws] == [("W", "甲本"), ("W_2", "乙本")]

@@ -24,6 +24,7 @@ the input's ids were not sigla) become the labels again.  Page and line places a
 from __future__ import annotations
 
 from ..model import LAYERS, Div, Gaiji, Gap, Loc, Piece, Text, Unit, Witness, WitnessMeta, text_nodes
+from ..errors import InputError
 from ..readers.common.base import ReaderError
 
 FORMAT = "collatex-table"
@@ -31,34 +32,29 @@ FORMAT = "collatex-table"
 
 def looks_like_alignment_table(data: object) -> bool:
     """CollateX's output shape: ``{"witnesses": [names], "table": [...]}`` (input's witnesses are objects)."""
-    return (isinstance(data, dict) and isinstance(data.get("table"), list) and isinstance(data.get("witnesses"), list)
+    return (isinstance(data, dict) and "table" in data and isinstance(data.get("witnesses"), list)
             and all(isinstance(w, str) for w in data["witnesses"]))
 
 
 def _cells(data: dict, name: str) -> list[list[object]]:
     """Each witness's cells, in column order (``None`` or a list of tokens each), the layout told as
     :func:`jiaokan.collate.apparatus_reader.json_layout` tells it (the one rule for both readers)."""
-    from .apparatus_reader import json_layout
+    from .apparatus_reader import json_layout, json_rows
 
     if str(data.get("format", "")).startswith("jiaokan-lean-table"):
         raise ReaderError(name, "a lean apparatus table (jiaokan build --apparatus-json) holds each passage's text, "
                                 "not its witnesses' pages and lost pages: collate the witnesses' TEI files "
                                 "(OUT/tei/) instead")
-    table, sigla = data["table"], data["witnesses"]
-    if data.get("layout") not in (None, "python", "java"):
-        raise ReaderError(name, f'"layout": {data["layout"]!r} is neither "python" (a row per witness) nor "java" '
-                                "(a column per segment)")
-    if not all(isinstance(e, list) for e in table):
-        raise ReaderError(name, "table: expected a list of lists (rows of cells, or columns of cells)")
-    if json_layout(data) == "python":
-        if len(table) != len(sigla):
-            raise ReaderError(name, f"table: {len(table)} rows for {len(sigla)} witnesses (layout python: a row each)")
-        return [list(row) for row in table]
-    bad = next((k for k, col in enumerate(table) if len(col) != len(sigla)), None)
-    if bad is not None:
-        raise ReaderError(name, f"table[{bad}]: {len(table[bad])} cells for {len(sigla)} witnesses "
-                                "(layout java: a cell per witness in each column)")
-    return [[col[i] for col in table] for i in range(len(sigla))]
+    try:
+        json_layout(data)
+    except InputError as exc:
+        raise ReaderError(name, exc.message) from None
+    dup = next((s for k, s in enumerate(data["witnesses"]) if s in data["witnesses"][:k]), None)
+    if dup is not None:
+        raise ReaderError(name, f"witnesses: {dup!r} is named twice: witness names must be unique")
+    if not any(c for e in data["table"] for c in e):
+        raise ReaderError(name, "the alignment table holds no text: no witness has a token in it")
+    return [list(cells) for cells in json_rows(data).values()]
 
 
 def _tokens(cells: list[object], where: str, name: str) -> list[dict]:
@@ -184,9 +180,11 @@ def witnesses_from_table(data: dict, name: str = "<json>") -> list[Witness]:
         problem = _id_problem(wid)
         if problem:
             raise ReaderError(name, f"witnesses[{i}]: {problem}")
-        sig = siglum_for_id(wid)
-        if sig in seen:
-            raise ReaderError(name, f"witnesses[{i}]: {wid!r} is named twice: witness names must be unique")
+        sig = made = siglum_for_id(wid)
+        k = 2
+        while sig in seen:  # two names that make the same siglum ("甲本", "乙本": W): the later numbered, as for input
+            sig = f"{made}_{k}"
+            k += 1
         seen.add(sig)
         tokens = _tokens(cells, where, name)
         lost = _entries(lacunae.get(wid, []), 3, where, "lacunae", name)
@@ -197,4 +195,9 @@ def witnesses_from_table(data: dict, name: str = "<json>") -> list[Witness]:
         units = _units(sig, tokens, order, row_units.get(wid, {}), began, lost, where, name)
         chars = {n.code: None for u in units for p in u.pieces for n in p.content if isinstance(n, Gaiji)}
         out.append(Witness(meta=meta, divs=[Div("chapter", "1", None, units, id=f"{sig}.d1")], char_decl=dict(chars)))
+    base = data.get("base")
+    if isinstance(base, str) and base in sigla:
+        # the table's base first: collate() takes the first witness as its base, and a Java-layout table lists the
+        # sigla sorted, so its witnesses collated again over another base (other rows, other entries)
+        out.insert(0, out.pop(sigla.index(base)))
     return out

@@ -287,21 +287,70 @@ class _Siblings:
 def json_layout(data: dict) -> str:
     """``python`` or ``java``: which of CollateX's two table layouts ``data`` is in (see :mod:`.export`).
 
-    jiaokan's own files say so (``layout``); otherwise a ``null`` cell or a token's
-    ``_sigil`` means CollateX-Python, a table with as many rows as columns cannot tell, and
-    a table whose length is not the number of witnesses is Java's (one entry per column).
-    """
-    if data.get("layout") in ("python", "java"):
-        return str(data["layout"])
+    jiaokan's own files say so (``layout``).  Otherwise the shape tells where only one layout fits it (a row of
+    cells per witness, every row as long; or columns of one cell per witness), then the tokens' ``_sigil`` where
+    CollateX wrote them (each token names its witness: the layout that puts every token under the witness it
+    names), then a ``null`` cell (CollateX Java writes ``[]``).  A table both layouts fit and nothing tells apart
+    (as many segments as witnesses, no empty cell, no ``_sigil``) is refused, asking for ``"layout"``: read the
+    other way, each witness's text was a column of all of them (A's 主 and B's 主 as A's 主主), with exit 0.
+    An :class:`InputError` (its file unnamed: the caller's) for a table neither fits, or that one cannot tell."""
+    given = data.get("layout")
+    if given is not None and given not in ("python", "java"):
+        raise InputError(None, f'"layout": {given!r} is neither "python" (a row per witness) nor "java" '
+                               "(a column per segment)")
     table, n = data["table"], len(data["witnesses"])
-    if any(cell is None for row in table for cell in row):
-        return "python"
-    if len(table) != n:
-        return "java"
-    first = next((tok for row in table for cell in row for tok in cell or []), None)
-    if isinstance(first, dict) and "_sigil" in first:
-        return "python"
-    return "python" if any(len(row) != n for row in table) else "java"
+    if not isinstance(table, list) or not all(isinstance(e, list) for e in table):
+        raise InputError(None, "table: expected a list of lists (a row of cells per witness, or columns of a "
+                               "cell per witness)")
+    if given is not None:
+        if not _fits(table, n, given):
+            raise InputError(None, f"table: {len(table)} rows for {n} witnesses, or rows of different lengths "
+                                   "(layout python: a row of cells per witness, all as long)" if given == "python"
+                             else f"table: a column whose cells are not one per witness ({n}), or a null cell "
+                                  "(layout java: a cell per witness in each column, [] for an empty one)")
+        return str(given)
+    fits = [lay for lay in ("python", "java") if _fits(table, n, lay)]
+    if len(fits) > 1 and all(table[i][j] == table[j][i] for i in range(n) for j in range(i)):
+        fits = ["python"]  # (a table its transpose: both readings give each witness the same cells)
+    if len(fits) > 1:
+        named = [lay for lay in fits if _sigils_agree(table, data["witnesses"], lay)]
+        if len(named) == 1:
+            fits = named
+        elif any(c is None for e in table for c in e):
+            fits = ["python"]
+    if len(fits) == 1:
+        if not _sigils_agree(table, data["witnesses"], fits[0]):
+            raise InputError(None, f"table: laid out as {fits[0]!r} by its shape, yet its tokens' _sigil name other "
+                                   "witnesses than the ones their cells are of")
+        return fits[0]
+    if not fits:
+        rows = sorted({len(e) for e in table})
+        raise InputError(None, f"table: {len(table)} entries of {', '.join(map(str, rows)) or 'no'} cells for {n} "
+                               "witnesses: neither a row per witness, all as long (CollateX-Python), nor columns "
+                               "of a cell per witness (CollateX Java)")
+    raise InputError(None, f"table: {n} entries of {n} cells, none empty and no token naming its witness "
+                           '(_sigil): a row per witness (CollateX-Python) and a column per segment (CollateX Java) '
+                           'both fit; add "layout": "python" or "java"')
+
+
+def _fits(table: list, n: int, layout: str) -> bool:
+    """Whether the table's shape is one of ``layout`` for ``n`` witnesses (its cells null or lists of tokens)."""
+    cells_ok = all(c is None or isinstance(c, list) for e in table for c in e)
+    if layout == "python":
+        return cells_ok and len(table) == n and len({len(row) for row in table}) <= 1
+    return cells_ok and all(len(col) == n for col in table) and not any(c is None for col in table for c in col)
+
+
+def _sigils_agree(table: list, sigla: list, layout: str) -> bool:
+    """Whether every token that names its witness (``_sigil``, as CollateX writes it) stands in that witness's
+    cells when the table is read in ``layout`` (True where no token names one)."""
+    for k, entry in enumerate(table):
+        for j, cell in enumerate(entry):
+            owner = sigla[k] if layout == "python" else sigla[j] if j < len(sigla) else None
+            for tok in cell or ():
+                if isinstance(tok, dict) and "_sigil" in tok and tok["_sigil"] != owner:
+                    return False
+    return True
 
 
 def json_rows(data: dict) -> dict[str, list[list[dict] | None]]:
