@@ -320,6 +320,9 @@ def test_collatex_own_table_is_its_witnesses_text(tmp_path):
     ({"witnesses": ["A", "B"], "table": [[[{"t": "主"}], [{"t": "人"}]], [[{"t": "主"}]]]}, "neither a row per witness"),
     ({"witnesses": ["A", "B"], "table": []}, "holds no text"),
     ({"witnesses": ["A", "B"], "table": None}, "table: expected a list of lists"),
+    ({"witnesses": ["", "B"], "table": [[[{"t": "主"}]], [[{"t": "王"}]]]}, "witnesses[0]: expected a witness's name"),
+    ({"witnesses": [1, 2], "table": [[[{"t": "主"}]], [[{"t": "王"}]]]}, "witnesses[0]: expected a witness's name"),
+    ({"witnesses": ["A", "B"], "table": [["主", "人"], ["主", "入"]]}, 'a cell is "主": expected null or a list of tokens'),
     ({"witnesses": ["A", "B"], "table": [[None], [None]]}, "holds no text"),
     ({"witnesses": ["A", "A"], "table": [[[{"t": "x"}]], [[{"t": "y"}]]]}, "'A' is named twice"),
     ({"witnesses": ["A"], "table": [[[{"t": "x", "row": "r1", "layer": "jing"}]]], "pieces": {"A": [["r1", "jing", 0]]}},
@@ -390,3 +393,22 @@ def test_a_java_table_comes_back_over_its_base_and_chinese_names_are_numbered(re
                             ensure_ascii=False), encoding="utf-8")
     ws = read_collatex(f)
     assert [(w.meta.siglum, w.meta.title) for w in ws] == [("W", "甲本"), ("W_2", "乙本")]
+
+
+def test_a_collatex_witness_is_a_whole_text_so_its_ends_are_read_not_cut(tmp_path):
+    """CollateX's witnesses are whole texts: what one reads after the other ends is its addition (an omission of the
+    other), as CollateX shows it, not an excerpt's edge, which the apparatus does not list (a user's trial: 主人戒賓
+    against 主人戒宾再拜 was "0 apparatus entries").  A table CollateX wrote is read the same way."""
+    from jiaokan.api import collate, read_collatex
+
+    f = tmp_path / "in.json"
+    f.write_text(json.dumps({"witnesses": [{"id": "A", "content": "主人戒賓"}, {"id": "B", "content": "再拜主人戒宾再拜"}]},
+                            ensure_ascii=False), encoding="utf-8")
+    col = collate(read_collatex(f))
+    assert [(a.type, a.lem.text, a.readings["B"].text) for a in col.apps] == [("addition", "", "再拜")] * 2
+    assert not [g for g in col.gaps if g.kind == "edge"]
+    t = tmp_path / "t.json"
+    t.write_text(json.dumps({"witnesses": ["A", "B"], "table": [[[{"t": "主"}], None], [[{"t": "主"}], [{"t": "拜"}]]]},
+                            ensure_ascii=False), encoding="utf-8")
+    (entry,) = collate(read_collatex(t)).apps
+    assert (entry.type, entry.readings["B"].text) == ("addition", "拜")

@@ -495,6 +495,13 @@ ROLES: dict[str, str] = {
 }
 
 
+#: ``WitnessMeta.extra[EXTENT] == WHOLE``: the witness is a whole text, its first and last passage the text's own
+#: beginning and end (CollateX input, a table CollateX wrote), so text before or after it where another witness has
+#: some is its omission or addition; a witness without it may be an excerpt, whose ends are edges
+#: (:func:`jiaokan.collate.engine._witness_edges`).  Written into its TEI as ``idno type="x-extent"``.
+EXTENT, WHOLE = "extent", "whole"
+
+
 @dataclass
 class WitnessMeta:
     """What the manifest (or the command line) says about a witness file.

@@ -23,7 +23,7 @@ the input's ids were not sigla) become the labels again.  Page and line places a
 
 from __future__ import annotations
 
-from ..model import LAYERS, Div, Gaiji, Gap, Loc, Piece, Text, Unit, Witness, WitnessMeta, text_nodes
+from ..model import EXTENT, LAYERS, WHOLE, Div, Gaiji, Gap, Loc, Piece, Text, Unit, Witness, WitnessMeta, text_nodes
 from ..errors import InputError
 from ..readers.common.base import ReaderError
 
@@ -33,7 +33,7 @@ FORMAT = "collatex-table"
 def looks_like_alignment_table(data: object) -> bool:
     """CollateX's output shape: ``{"witnesses": [names], "table": [...]}`` (input's witnesses are objects)."""
     return (isinstance(data, dict) and "table" in data and isinstance(data.get("witnesses"), list)
-            and all(isinstance(w, str) for w in data["witnesses"]))
+            and not any(isinstance(w, dict) for w in data["witnesses"]))
 
 
 def _cells(data: dict, name: str) -> list[list[object]]:
@@ -153,15 +153,20 @@ def witnesses_from_table(data: dict, name: str = "<json>") -> list[Witness]:
     """The witnesses of a CollateX alignment table (see the module's docstring); one-line errors."""
     from .collatex import _id_problem, siglum_for_id
 
-    sigla: list[str] = data["witnesses"]
-    if not sigla:
+    listed: list[object] = data["witnesses"]
+    if not listed:
         raise ReaderError(name, "the alignment table lists no witnesses")
+    bad = next((i for i, w in enumerate(listed) if not isinstance(w, str) or not w.strip()), None)
+    if bad is not None:
+        raise ReaderError(name, f"witnesses[{bad}]: expected a witness's name (a string, not empty), found "
+                                f"{listed[bad]!r}")
+    sigla = [str(w) for w in listed]
     ids, lacunae, starts = (_mapping(data, k) for k in ("witness_ids", "lacunae", "pieces"))
     cells_of = _cells(data, name)
     order: dict[str, int] = {}  # the rows in the collation's order (jiaokan's "rows"), else as the columns run
     row_units: dict[str, dict[str, list[str]]] = {}  # siglum -> row -> its units there (jiaokan's "rows")
-    listed = data.get("rows")
-    for r in listed if isinstance(listed, list) else []:
+    rows_given = data.get("rows")
+    for r in rows_given if isinstance(rows_given, list) else []:
         if isinstance(r, dict) and isinstance(r.get("id"), str):
             order.setdefault(r["id"], len(order))
             for s, uids in _mapping(r, "units").items():
@@ -190,8 +195,11 @@ def witnesses_from_table(data: dict, name: str = "<json>") -> list[Witness]:
         lost = _entries(lacunae.get(wid, []), 3, where, "lacunae", name)
         began = _entries(starts.get(wid, []), 4, where, "pieces", name)
         label = ids.get(wid, wid) if isinstance(ids.get(wid, wid), str) else wid
+        # a table jiaokan wrote says where its passages were (``pieces``), excerpts' included; one CollateX wrote
+        # holds whole texts, as its input did
+        extent = {} if starts else {EXTENT: WHOLE}
         meta = WitnessMeta(siglum=sig, file=name, format=FORMAT, title=label, work="",
-                           extra={"collatex-id": label} if label != sig else {})
+                           extra={**extent, **({"collatex-id": label} if label != sig else {})})
         units = _units(sig, tokens, order, row_units.get(wid, {}), began, lost, where, name)
         chars = {n.code: None for u in units for p in u.pieces for n in p.content if isinstance(n, Gaiji)}
         out.append(Witness(meta=meta, divs=[Div("chapter", "1", None, units, id=f"{sig}.d1")], char_decl=dict(chars)))

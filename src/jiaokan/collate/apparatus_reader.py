@@ -302,6 +302,11 @@ def json_layout(data: dict) -> str:
     if not isinstance(table, list) or not all(isinstance(e, list) for e in table):
         raise InputError(None, "table: expected a list of lists (a row of cells per witness, or columns of a "
                                "cell per witness)")
+    bad = next((c for e in table for c in e if not (c is None or isinstance(c, list) and all(
+        isinstance(t, dict) and isinstance(t.get("t"), str) for t in c))), None)
+    if bad is not None:
+        raise InputError(None, f"table: a cell is {json_short(bad)}: expected null or a list of tokens "
+                               '[{"t": …}, …]')
     if given is not None:
         if not _fits(table, n, given):
             raise InputError(None, f"table: {len(table)} rows for {n} witnesses, or rows of different lengths "
@@ -331,6 +336,14 @@ def json_layout(data: dict) -> str:
     raise InputError(None, f"table: {n} entries of {n} cells, none empty and no token naming its witness "
                            '(_sigil): a row per witness (CollateX-Python) and a column per segment (CollateX Java) '
                            'both fit; add "layout": "python" or "java"')
+
+
+def json_short(value: object, most: int = 40) -> str:
+    """A JSON value as an error message shows it: its text, cut at ``most`` characters."""
+    import json
+
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= most else text[:most] + "…"
 
 
 def _fits(table: list, n: int, layout: str) -> bool:

@@ -39,7 +39,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from ..model import Div, Gaiji, Loc, Piece, ReaderWarning, Unit, Witness, WitnessMeta, text_nodes
+from ..model import EXTENT, WHOLE, Div, Gaiji, Loc, Piece, ReaderWarning, Unit, Witness, WitnessMeta, text_nodes
 from ..names import siglum_problem
 from ..readers.common.base import ReaderError
 from .alignment_table import looks_like_alignment_table, witnesses_from_table
@@ -141,7 +141,7 @@ def witnesses_from_collatex(data: object, name: str = "<json>") -> list[Witness]
         if not text.strip():
             raise ReaderError(name, f"{where}: witness {wid!r} has no text")
         meta = WitnessMeta(siglum=sig, file=name, format=FORMAT, title=wid, work="",
-                           extra={"collatex-id": wid} if sig != wid else {})
+                           extra={EXTENT: WHOLE, **({"collatex-id": wid} if sig != wid else {})})
         content = text_nodes(text)  # a control character XML cannot hold becomes its marker
         piece = Piece(layer="jing", content=content, loc=Loc(line=1))
         div = Div(type="chapter", n="1", title=None, units=[Unit(id=f"{sig}.1", pieces=[piece])], id=f"{sig}.d1")

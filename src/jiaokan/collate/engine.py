@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import count
 
 from ..errors import CollationError
-from ..model import Gap, Unit, Witness
+from ..model import EXTENT, WHOLE, Gap, Unit, Witness
 from ..normalize import is_ignorable, key
 from .align import Op, align_texts
 from .layertext import LayerText
@@ -148,12 +148,15 @@ def collate(
 
 
 def _witness_edges(col: Collation) -> tuple[dict[str, str], dict[str, str]]:
-    """The first and last row in which each witness has 经: where an excerpt begins and ends."""
+    """The first and last row in which each witness has 经: where an excerpt begins and ends.  A whole text
+    (``extra[EXTENT] == WHOLE``: CollateX's witnesses) has no such edges: what another witness reads before or
+    after it is its omission or addition, as CollateX shows it."""
     first: dict[str, str] = {}
     last: dict[str, str] = {}
+    whole = {s for s, w in col.witnesses.items() if w.meta.extra.get(EXTENT) == WHOLE}
     for row in col.rows:
         for s, uids in row.units.items():
-            if uids:
+            if uids and s not in whole:
                 first.setdefault(s, row.id)
                 last[s] = row.id
     return first, last
