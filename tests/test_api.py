@@ -110,3 +110,41 @@ def test_a_bad_tei_file_is_a_reader_error_as_documented(tmp_path):
     assert str(bad) in str(exc.value) and "\n" not in str(exc.value)
     with pytest.raises(jiaokan.ReaderError):
         jiaokan.collate([bad, ZS])
+
+
+# --- a user's trial: arguments the API was given as a user would give them ------------------------------
+
+def test_a_siglum_xml_cannot_hold_is_refused_before_any_tei_is_written(tmp_path):
+    """read(siglum=...) took 'S<B&"', and to_tei wrote a file lxml cannot parse; collate and to_tei refuse one set
+    on the witness by hand, as the command line refuses it."""
+    import jiaokan
+
+    with pytest.raises(jiaokan.ReaderError, match="siglum 'S<B&\"' is not allowed"):
+        jiaokan.read(ZS, siglum='S<B&"')
+    w, js = jiaokan.read(ZS), jiaokan.read(corpus_file("jishi-juan10-dasheyi-simplified"))
+    w.meta.siglum = "1 2"
+    with pytest.raises(jiaokan.CollationError, match="siglum '1 2' is not allowed"):
+        jiaokan.collate([w, js])
+    with pytest.raises(jiaokan.InputError, match="its TEI would not be XML"):
+        jiaokan.to_tei(w, tmp_path / "w.xml")
+    assert not list(tmp_path.iterdir())
+
+
+def test_collate_takes_a_list_and_layers_or_types_as_one_string():
+    """collate("a.xml") read the path as its letters ("/: is a directory"); layers="jing" as j, i, n, g."""
+    import jiaokan
+
+    with pytest.raises(TypeError, match=r"a list of witnesses or paths, not one str"):
+        jiaokan.collate(str(ZS))  # type: ignore[arg-type]
+    col = jiaokan.collate([ZS, corpus_file("jishi-juan10-dasheyi-simplified")], layers="jing,zhu",
+                          ignore="orthographic")
+    assert col.layers == ("jing", "zhu") and col.ignored == ("orthographic",)
+    assert col.apps and not [a for a in col.apps if a.type == "orthographic"]
+
+
+def test_read_text_of_a_tei_document_says_to_read_its_file(tmp_path):
+    import jiaokan
+
+    jiaokan.to_tei(jiaokan.read(ZS), tmp_path / "zs.xml")
+    with pytest.raises(jiaokan.ReaderError, match=r"a TEI document: read it from its file"):
+        jiaokan.read(text=(tmp_path / "zs.xml").read_bytes())

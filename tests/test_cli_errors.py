@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -167,3 +168,23 @@ def test_a_reader_of_the_report_that_goes_away_does_not_end_the_build(tmp_path):
     assert p.wait(timeout=300) == 0, err
     assert "Traceback" not in err and "BrokenPipe" not in err, err
     assert (out / "site" / "index.html").is_file() and list((out / "apparatus").glob("*.xml"))
+
+
+def test_collate_to_standard_output_and_to_a_folder(tmp_path):
+    """-o - and --json - are standard output (a file named "-" was written); a folder given as the file is one line
+    naming it ("3: Is a directory" named a file descriptor); emend, which has no such output, says where its
+    verdicts go."""
+    zs = CORPUS / "zhushu-dasheyi-excerpt.txt"
+    r = jiaokan("collate", str(JS10), str(zs), "-o", "-", cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.startswith(b"<?xml") and b"<app " in r.stdout
+    r = jiaokan("collate", str(JS10), str(zs), "--json", "-", "-q", cwd=tmp_path)
+    assert r.returncode == 0 and json.loads(r.stdout)["variants"]
+    r = jiaokan("collate", str(JS10), str(zs), "--json", "-", "-o", "-", cwd=tmp_path)
+    assert r.returncode == 2 and b"standard output takes one of them" in r.stderr
+    (tmp_path / "d").mkdir()
+    for opt in ("-o", "--json"):
+        r = jiaokan("collate", str(JS10), str(zs), opt, "d", "-q", cwd=tmp_path)
+        assert r.returncode == 1 and r.stderr.decode().strip() == "jiaokan: error: d: is a directory (choose a file name)"
+    r = jiaokan("emend", str(JS10), "--against", str(zs), "--json", "-", cwd=tmp_path)
+    assert r.returncode == 2 and b"the per-note verdicts go to standard output" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]

@@ -31,6 +31,7 @@ from typing import Any, Iterable, Sequence, Union
 from .collate.model import Collation
 from .emend.apply import EmendResult
 from .model import Witness, WitnessMeta
+from .names import siglum_problem
 from .errors import CollationError, EmendationError, InputError, JiaokanError, OutputError
 from .readers.common.base import ReaderError
 
@@ -71,6 +72,9 @@ def read(path: PathLike | None = None, *, text: str | bytes | None = None, forma
     except InputError as exc:  # a TEI file or a manifest that cannot be read: as documented, a ReaderError
         raise ReaderError(exc.file or str(path or "<text>"), exc.message, exc.line) from None
     if siglum:
+        problem = siglum_problem(siglum)
+        if problem:  # it names the witness in every xml:id and @wit of its TEI: the command line refuses it too
+            raise ReaderError(str(path or "<text>"), problem)
         w.meta.siglum = siglum
     for k, v in meta.items():
         setattr(w.meta, k, v)
@@ -103,6 +107,10 @@ def _read_text(data: bytes, fmt: str | None, siglum: str | None) -> Witness:
     from .readers.common.base import load_source
 
     name = "<text>"
+    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"<") and b"<TEI" in head:
+        raise ReaderError(name, "a TEI document: read it from its file, jiaokan.read(path); text= takes the text of "
+                                "a raw witness file (jiaokan formats)")
     src = load_source(name, data)
     reader = get_reader(fmt) if fmt else sniff(src)
     if reader is None:
@@ -126,7 +134,7 @@ def _witnesses(items: Iterable[Witness | PathLike]) -> list[Witness]:
     for it in items:
         if isinstance(it, Witness):
             out.append(it)
-        elif str(it).endswith(".json"):
+        elif str(it).lower().endswith(".json"):
             out.extend(read_collatex(it))
         else:
             out.append(read(it))
@@ -151,6 +159,11 @@ def collate(witnesses: Iterable[Witness | PathLike], *, base: str | None = None,
     from .collate.learned import learn_forms
     from .collate.relayer import relayer_witnesses
 
+    if isinstance(witnesses, (str, bytes, os.PathLike, Witness)):  # a string is iterable: it was read as its letters
+        raise TypeError(f"collate() takes a list of witnesses or paths, not one {type(witnesses).__name__}: "
+                        f"collate([a, b])")
+    layers = _names_given(layers)
+    ignore = _names_given(ignore) or ()
     ws = _witnesses(witnesses)
     # a reader's inferred 注/经 boundaries checked against a witness that marks them, as the build does (else a
     # boundary one character off was an addition and an omission that neither witness has)
@@ -160,6 +173,14 @@ def collate(witnesses: Iterable[Witness | PathLike], *, base: str | None = None,
     # (else a collation outside a build would type them by whatever a previous build left registered)
     learn_forms(ws)
     return _collate(ws, base=base, layers=list(layers) if layers else None, ignore=tuple(ignore))
+
+
+def _names_given(names: Iterable[str] | None) -> list[str] | None:
+    """Layers or variant types as given: a list, or one string (``"jing"``, ``"jing,zhu"``, as the command line
+    takes them), which was read as its characters (``cannot collate layer(s) j, i, n, g``)."""
+    if isinstance(names, str):
+        return [x.strip() for x in names.split(",") if x.strip()]
+    return list(names) if names is not None else None
 
 
 def emend(witness: Witness | PathLike, against: Witness | PathLike | None = None,
@@ -201,6 +222,10 @@ def to_tei(obj: Witness | Collation | EmendResult, path: PathLike | None = None)
 
     if isinstance(obj, Witness):
         from .tei.writer import witness_to_tei
+
+        problem = siglum_problem(obj.meta.siglum)
+        if problem:  # (a siglum set on the witness by hand: read() refuses one)
+            raise InputError(obj.meta.file, f"{problem}: its TEI would not be XML")
 
         data = tei_bytes(witness_to_tei(obj))
     elif isinstance(obj, Collation):

@@ -343,12 +343,23 @@ def cmd_collate(args: argparse.Namespace) -> int:
     from .collate.viewers import viewer_tree, write_viewer
     from .tei.writer import tei_bytes
 
+    if args.output == "-" and args.json == "-":
+        _err("-o - and --json -: standard output takes one of them (give the other a file name)")
+        return EXIT_USAGE
     col, names, relayered = _run_collation(args.files, args.base, _split(args.layers), _split(args.ignore), args.output)
-    if args.output and args.viewer:
+    if args.output == "-":  # standard output, as ingest's -o - (a file named "-" was written)
+        tree = collation_to_tei(col, names, witness_script="own" if args.viewer else args.witness_script)
+        _write_stdout(tei_bytes(viewer_tree(tree, args.viewer) if args.viewer else tree))
+    elif args.output and args.viewer:
         write_viewer(col, args.output, args.viewer, names)
     elif args.output:
         write_apparatus(col, args.output, names, witness_script=args.witness_script)
-    if args.json:
+    if args.json == "-":
+        from .collate.export import collation_to_json
+        from .io import json_bytes
+
+        sys.stdout.buffer.write(json_bytes(collation_to_json(col, args.json_layout)) + b"\n")
+    elif args.json:
         write_json(col, args.json, args.json_layout)
     if args.quiet:
         if not args.output and not args.json:
@@ -364,7 +375,7 @@ def cmd_collate(args: argparse.Namespace) -> int:
         print("  " + line, file=sys.stderr)
     for target in (args.output, args.json):
         if target:
-            print(f"  -> {target}", file=sys.stderr)
+            print(f"  -> {'standard output' if target == '-' else target}", file=sys.stderr)
     if args.output and args.output != "-":  # a raw input's pointer names the TEI file ingest would write: is it there?
         folder = Path(args.output).parent
         missing = sorted({n for n in names.values() if n.endswith(".xml") and not (folder / n).is_file()})
@@ -571,6 +582,12 @@ def cmd_emend(args: argparse.Namespace) -> int:
     bad = _bad_sigla(args, "siglum", "against_siglum")
     if bad:
         return bad
+    dash = [f"--{o.replace('_', '-')}" if len(o) > 1 else f"-{o}" for o in ("json", "csv", "output", "against_output",
+                                                                          "tei") if getattr(args, o) == "-"]
+    if dash:  # (a file named "-" was written)
+        _err(f"{dash[0]} -: emend writes its files by name; with none of them asked, the per-note verdicts go to "
+             "standard output as JSON")
+        return EXIT_USAGE
     w = _load_any(args.witness)
     if args.siglum:
         w.meta.siglum = args.siglum
@@ -699,8 +716,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--base", metavar="SIGLUM", help="the base text (default: the first witness)")
     s.add_argument("--layers", metavar="L,L", help="layers to collate (default all: jing,zhuan,zhu,shu,yinyi,shi,kaozheng,commentary)")
     s.add_argument("--ignore", metavar="T,T", help="variant types to leave out, e.g. orthographic,taboo")
-    s.add_argument("-o", "--output", metavar="FILE.xml", help="write the TEI apparatus here")
-    s.add_argument("--json", metavar="FILE.json", help="write the JSON alignment table and variants here")
+    s.add_argument("-o", "--output", metavar="FILE.xml", help="write the TEI apparatus here ('-' = stdout)")
+    s.add_argument("--json", metavar="FILE.json", help="write the JSON alignment table and variants here ('-' = "
+                                                       "stdout)")
     s.add_argument("--json-layout", choices=("python", "java"), default="python",
                    help="the table layout of --json: python = CollateX-Python's (a row per witness, null for "
                         "an empty cell; the default), java = CollateX Java's (a column per segment, [] for an empty "

@@ -153,12 +153,19 @@ def _holds(path: Path, data: bytes) -> bool:
     """
     try:
         fd = os.open(path, _READ)
-    except OSError:  # none there (a first build), a link, a folder, unreadable …: written as ever
+    except OSError:  # none there (a first build), a link, unreadable …: written as ever
+        return False
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):  # a folder (which open() refuses), another
+            os.close(fd)                                               # size: written as ever (a folder: its error)
+            return False
+    except OSError:
+        os.close(fd)
         return False
     with open(fd, "rb", buffering=0) as fh:
         try:
-            st = os.fstat(fd)
-            return stat.S_ISREG(st.st_mode) and st.st_size == len(data) and fh.readall() == data
+            return fh.readall() == data
         except OSError:
             return False
 

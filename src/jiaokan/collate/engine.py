@@ -12,6 +12,7 @@ from itertools import count
 
 from ..errors import CollationError
 from ..model import EXTENT, WHOLE, Gap, Unit, Witness
+from ..names import siglum_problem
 from ..normalize import is_ignorable, key
 from .align import Op, align_texts
 from .layertext import LayerText
@@ -50,6 +51,10 @@ def collate(
     """
     if len(witnesses) < 2:
         raise CollationError("collation needs at least two witnesses")
+    for w in witnesses:  # a siglum names the witness in every xml:id and @wit: one XML cannot hold is refused here
+        problem = siglum_problem(w.meta.siglum)
+        if problem:
+            raise CollationError(f"{problem} ({w.meta.file})")
     wits = _unique_sigla(witnesses)
     base = base or next(iter(wits))
     if base not in wits:
