@@ -412,3 +412,25 @@ def test_a_collatex_witness_is_a_whole_text_so_its_ends_are_read_not_cut(tmp_pat
                             ensure_ascii=False), encoding="utf-8")
     (entry,) = collate(read_collatex(t)).apps
     assert (entry.type, entry.readings["B"].text) == ("addition", "拜")
+
+
+def test_an_apparatus_renders_from_the_witnesses_it_names_by_siglum_or_from_its_json(read_corpus, tmp_path):
+    """A user's trial: to_tei(col) names its witnesses SIGLUM.xml, and render given the witnesses' own files
+    refused ("ZS.xml was found neither among the inputs…"): an input whose witness has the siglum is the one.  An
+    apparatus `jiaokan collate T.json` wrote names T.json as its witnesses' file: render read it as XML ("not
+    well-formed"); it reads the witnesses from the JSON."""
+    from jiaokan.api import collate, to_json, to_tei
+    from jiaokan.cli import main
+
+    zs, js = read_corpus("zhushu-dasheyi-excerpt"), read_corpus("jishi-juan10-dasheyi-simplified")
+    to_tei(zs, tmp_path / "zs-own-name.xml")
+    to_tei(js, tmp_path / "js-own-name.xml")
+    col = collate([tmp_path / "zs-own-name.xml", tmp_path / "js-own-name.xml"], layers=["jing", "zhu"])
+    to_tei(col, tmp_path / "app.xml")
+    assert main(["render", str(tmp_path / "app.xml"), str(tmp_path / "zs-own-name.xml"),
+                 str(tmp_path / "js-own-name.xml"), "-o", str(tmp_path / "site"), "-q"]) == 0
+    assert (tmp_path / "site" / "app.html").is_file()
+    to_json(col, tmp_path / "t.json")
+    assert main(["collate", str(tmp_path / "t.json"), "-o", str(tmp_path / "again.xml"), "-q"]) == 0
+    assert main(["render", str(tmp_path / "again.xml"), "-o", str(tmp_path / "site2"), "-q"]) == 0
+    assert (tmp_path / "site2" / "again.html").is_file()

@@ -83,7 +83,6 @@ def load_apparatus(path: str | Path, candidates: list[Path] | None = None) -> tu
     :class:`InputError` when the file is not an apparatus or a witness file is missing.
     """
     from ..tei.parse import parse_xml
-    from ..tei.reader import read_tei
     from .engine import CollationError
 
     path = Path(path)
@@ -92,15 +91,19 @@ def load_apparatus(path: str | Path, candidates: list[Path] | None = None) -> tu
     if len(listed) < 2:
         raise InputError(str(path), "not an apparatus file (teiHeader lists fewer than two witnesses)")
     files: dict[str, Path] = {}
+    read: dict[Path, list[Witness]] = {}  # each witness file read once (a JSON table holds several)
     for lw in listed:
         found = find_witness_file(lw.tei, path, list(candidates or []))
+        if found is None:  # (an apparatus to_tei() wrote names SIGLUM.xml): an input whose witness has the siglum
+            found = _input_of(lw.siglum, list(candidates or []), read)
         if found is None:
             raise InputError(str(path), f"witness {lw.siglum}: its TEI file {lw.tei or '(not named)'} was found "
-                              "neither among the inputs nor beside the apparatus (nor in ../tei/)")
+                              "neither among the inputs (by its name or its siglum) nor beside the apparatus (nor in "
+                              "../tei/)")
         files[lw.siglum] = found
     witnesses = []
     for lw in listed:
-        w = read_tei(files[lw.siglum])
+        w = _witness_in(files[lw.siglum], lw.siglum, read)
         w.meta.siglum = lw.siglum  # the apparatus's siglum wins (it is what its @wit values say)
         witnesses.append(w)
     # the variant pairs the build decided from more than these witnesses (a rare form read alike over the book,
@@ -111,6 +114,41 @@ def load_apparatus(path: str | Path, candidates: list[Path] | None = None) -> tu
     except CollationError as exc:
         raise InputError(str(path), str(exc)) from None
     return col, files
+
+
+def _read_witnesses(path: Path, read: dict[Path, list[Witness]]) -> list[Witness]:
+    """The witnesses of a witness file an apparatus points at: a TEI file's one, or those of the JSON (CollateX
+    input, or an alignment table) that `jiaokan collate` was given and named as their file."""
+    from ..tei.reader import read_tei
+    from .collatex import read_collatex_json
+
+    if path not in read:
+        read[path] = read_collatex_json(path) if path.suffix.lower() == ".json" else [read_tei(path)]
+    return read[path]
+
+
+def _witness_in(path: Path, siglum: str, read: dict[Path, list[Witness]]) -> Witness:
+    ws = _read_witnesses(path, read)
+    if len(ws) == 1:
+        return ws[0]
+    hit = next((w for w in ws if w.meta.siglum == siglum), None)
+    if hit is None:
+        raise InputError(str(path), f"holds no witness {siglum} (it holds {', '.join(w.meta.siglum for w in ws)})")
+    return hit
+
+
+def _input_of(siglum: str, candidates: list[Path], read: dict[Path, list[Witness]]) -> Path | None:
+    """The one input whose witness has ``siglum`` (a witness TEI file; an apparatus among them is passed over)."""
+    hits = []
+    for c in candidates:
+        if c.suffix.lower() != ".xml" or not c.is_file():
+            continue
+        try:
+            if any(w.meta.siglum == siglum for w in _read_witnesses(c, read)):
+                hits.append(c)
+        except InputError:
+            continue
+    return hits[0] if len(hits) == 1 else None
 
 
 def _collate_again(witnesses: list[Witness]) -> Collation:
