@@ -8,6 +8,7 @@ jiaokan writes is also compared with the one CollateX writes for the same input.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -434,3 +435,23 @@ def test_an_apparatus_renders_from_the_witnesses_it_names_by_siglum_or_from_its_
     assert main(["collate", str(tmp_path / "t.json"), "-o", str(tmp_path / "again.xml"), "-q"]) == 0
     assert main(["render", str(tmp_path / "again.xml"), "-o", str(tmp_path / "site2"), "-q"]) == 0
     assert (tmp_path / "site2" / "again.html").is_file()
+
+
+def test_a_table_keeps_its_witnesses_unknown_characters_and_what_they_are(read_corpus, tmp_path):
+    """A user's trial: the 注疏's &KR2687; (no known mapping) went into the table as U+FFFD, and collated again its
+    charDecl said the source had lost the character; the witnesses' titles, 篇 and licence were gone."""
+    from jiaokan.api import collate, to_json, to_tei
+
+    col = collate([read_corpus("zhushu-juan05-xiangsheli-KR1d0028_005"), read_corpus("sbck-juan05-xiangsheli-KR1d0026_005")])
+    to_json(col, tmp_path / "t.json")
+    again = collate([tmp_path / "t.json"])
+
+    def chars(tei: str) -> list[str]:
+        return sorted(re.findall(r'<char xml:id="[^"]+">.*?</char>', tei, re.S))
+
+    assert "KR2687" in to_tei(col) and chars(to_tei(again)) == chars(to_tei(col))
+    assert re.findall(r'<g ref="[^"]+"/>', to_tei(again)) == re.findall(r'<g ref="[^"]+"/>', to_tei(col))
+    for s, w in again.witnesses.items():
+        m = col.witnesses[s].meta
+        assert (w.meta.title, w.meta.chapter, w.meta.script, w.meta.licence, w.meta.role) == \
+            (m.title, m.chapter, m.script, m.licence, m.role)

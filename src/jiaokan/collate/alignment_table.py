@@ -26,6 +26,7 @@ from __future__ import annotations
 from ..model import EXTENT, LAYERS, WHOLE, Div, Gaiji, Gap, Loc, Piece, Text, Unit, Witness, WitnessMeta, text_nodes
 from ..errors import InputError
 from ..readers.common.base import ReaderError
+from .export import META_KEPT
 
 FORMAT = "collatex-table"
 
@@ -71,26 +72,30 @@ def _tokens(cells: list[object], where: str, name: str) -> list[dict]:
     return out
 
 
-def _entries(given: object, size: int, where: str, what: str, name: str) -> list[list]:
-    """A witness's ``pieces`` (``size`` 4: row, layer, unit, tokens before it) or ``lacunae`` (3: no unit)."""
+def _entries(given: object, size: int, where: str, what: str, name: str, last_is_code: bool = False) -> list[list]:
+    """A witness's ``pieces`` ([row, layer, unit, tokens before it]), ``lacunae`` ([row, layer, tokens before
+    it]) or ``glyphs`` ([row, layer, tokens before it, gaiji code]), checked."""
+    shape = ("[row, layer, tokens before it, gaiji code]" if last_is_code else
+             "[row, layer, unit, tokens before it]" if size == 4 else "[row, layer, tokens before it]")
     if not isinstance(given, list):
-        raise ReaderError(name, f"{what} of {where}: expected a list")
+        raise ReaderError(name, f"{what} of {where}: expected a list of {shape}")
+    at = 2 if last_is_code else size - 1  # where the token count stands
     for k, e in enumerate(given):
-        if not (isinstance(e, list) and len(e) == size and all(isinstance(x, str) for x in e[:size - 2])
-                and e[1] in LAYERS and isinstance(e[-1], int) and not isinstance(e[-1], bool) and e[-1] >= 0
-                and (size == 3 or isinstance(e[2], str))):
-            shape = "[row, layer, unit, tokens before it]" if size == 4 else "[row, layer, tokens before it]"
+        if not (isinstance(e, list) and len(e) == size and isinstance(e[0], str) and e[1] in LAYERS
+                and isinstance(e[at], int) and not isinstance(e[at], bool) and e[at] >= 0
+                and all(isinstance(x, str) and x for i, x in enumerate(e[2:], 2) if i != at)):
             raise ReaderError(name, f"{what} of {where}, entry {k}: expected {shape}")
     return given
 
 
 def _units(sig: str, tokens: list[dict], order: dict[str, int], row_units: dict[str, list[str]],
-           starts: list[list], lost: list[list], where: str, name: str) -> list[Unit]:
+           starts: list[list], lost: list[list], glyphs: list[list], where: str, name: str) -> list[Unit]:
     """The witness's passages: a unit per passage it had in each row, a piece per piece of a collated layer.
 
     ``order``: the rows in the collation's order; ``row_units``: the units the witness had in each row
     (jiaokan's ``rows``); ``starts``: where each piece began (``pieces``); ``lost``: where a page was lost
-    (``lacunae``), put back as a :class:`~jiaokan.model.Gap`.  Without ``pieces`` (a table CollateX wrote, or
+    (``lacunae``), put back as a :class:`~jiaokan.model.Gap`; ``glyphs``: the tokens that were a character no
+    code point gives (an unknown gaiji: ``&KR2687;``), put back as that :class:`~jiaokan.model.Gaiji`.  Without ``pieces`` (a table CollateX wrote, or
     an older jiaokan's), a unit per row; tokens that name no row (CollateX's) are 经 in one passage."""
     if not tokens and not lost:
         return []  # a witness the collation had, with no text in it (all of it lost, or none of its layers asked)
@@ -103,11 +108,15 @@ def _units(sig: str, tokens: list[dict], order: dict[str, int], row_units: dict[
             raise ReaderError(name, f"{where}: a token with 'row' or 'layer' needs both, the layer one of "
                                     f"{', '.join(LAYERS)} (found row {row!r}, layer {layer!r})")
         runs.setdefault((row, layer), []).append(tok["t"])
-    cuts: dict[tuple[str, str], list[tuple[int, str | None]]] = {}  # where a piece begins (its unit), a page is lost
+    # where a piece begins (0, its unit), a page is lost (1), a token is an unknown gaiji (2, its code), in that
+    # order at one place: a lost page at a piece's start is that piece's
+    cuts: dict[tuple[str, str], list[tuple[int, int, str]]] = {}
     for row, layer, unit, at in starts:
-        cuts.setdefault((row, layer), []).append((at, unit))
+        cuts.setdefault((row, layer), []).append((at, 0, unit))
     for row, layer, at in lost:
-        cuts.setdefault((row, layer), []).append((at, None))
+        cuts.setdefault((row, layer), []).append((at, 1, ""))
+    for row, layer, at, code in glyphs:
+        cuts.setdefault((row, layer), []).append((at, 2, code))
     for key in cuts:
         runs.setdefault(key, [])
     rows: dict[str, list[str]] = {}  # row -> its layers, in the order met
@@ -123,15 +132,17 @@ def _units(sig: str, tokens: list[dict], order: dict[str, int], row_units: dict[
             pieces: list[tuple[Unit, list]] = []  # (unit, content), in the order the pieces began
             before: list = []  # what comes before the first piece begins (a table without ``pieces``: all)
             at = 0
-            # at one place, a piece begins before a page is lost: the lost page is that piece's
-            for cut, owner in sorted(cuts.get((row, layer), []), key=lambda c: (c[0], c[1] is None)):
+            for cut, what, value in sorted(cuts.get((row, layer), [])):
                 into = pieces[-1][1] if pieces else before
                 into += text_nodes("".join(texts[at:cut]))
                 at = max(at, cut)
-                if owner is None:
+                if what == 1:
                     into.append(Gap(desc="lost: a lacuna of the collated source"))
+                elif what == 2:
+                    into.append(Gaiji(value))  # in place of its token, the unknown character's mark
+                    at = max(at, cut + 1)
                 else:
-                    pieces.append((units.setdefault(owner, Unit(owner)), []))
+                    pieces.append((units.setdefault(value, Unit(value)), []))
             (pieces[-1][1] if pieces else before).extend(text_nodes("".join(texts[at:])))
             if before or not pieces:
                 pieces.insert(0, (units[ids[0]], before))
@@ -161,7 +172,8 @@ def witnesses_from_table(data: dict, name: str = "<json>") -> list[Witness]:
         raise ReaderError(name, f"witnesses[{bad}]: expected a witness's name (a string, not empty), found "
                                 f"{listed[bad]!r}")
     sigla = [str(w) for w in listed]
-    ids, lacunae, starts = (_mapping(data, k) for k in ("witness_ids", "lacunae", "pieces"))
+    ids, lacunae, starts, glyph_codes, metas = (_mapping(data, k) for k in ("witness_ids", "lacunae", "pieces",
+                                                                             "glyphs", "witness_meta"))
     cells_of = _cells(data, name)
     order: dict[str, int] = {}  # the rows in the collation's order (jiaokan's "rows"), else as the columns run
     row_units: dict[str, dict[str, list[str]]] = {}  # siglum -> row -> its units there (jiaokan's "rows")
@@ -194,13 +206,18 @@ def witnesses_from_table(data: dict, name: str = "<json>") -> list[Witness]:
         tokens = _tokens(cells, where, name)
         lost = _entries(lacunae.get(wid, []), 3, where, "lacunae", name)
         began = _entries(starts.get(wid, []), 4, where, "pieces", name)
+        marks = _entries(glyph_codes.get(wid, []), 4, where, "glyphs", name, last_is_code=True)
         label = ids.get(wid, wid) if isinstance(ids.get(wid, wid), str) else wid
         # a table jiaokan wrote says where its passages were (``pieces``), excerpts' included; one CollateX wrote
         # holds whole texts, as its input did
         extent = {} if starts else {EXTENT: WHOLE}
         meta = WitnessMeta(siglum=sig, file=name, format=FORMAT, title=label, work="",
                            extra={**extent, **({"collatex-id": label} if label != sig else {})})
-        units = _units(sig, tokens, order, row_units.get(wid, {}), began, lost, where, name)
+        given = _mapping(metas, wid)
+        for field_name in META_KEPT:  # what jiaokan's table says the witness is (its title, 篇, script, role …)
+            if isinstance(given.get(field_name), str):
+                setattr(meta, field_name, given[field_name])
+        units = _units(sig, tokens, order, row_units.get(wid, {}), began, lost, marks, where, name)
         chars = {n.code: None for u in units for p in u.pieces for n in p.content if isinstance(n, Gaiji)}
         out.append(Witness(meta=meta, divs=[Div("chapter", "1", None, units, id=f"{sig}.d1")], char_decl=dict(chars)))
     base = data.get("base")

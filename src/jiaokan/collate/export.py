@@ -26,6 +26,10 @@ def _tokens(text: str, row: str, layer: str) -> list[dict]:
     return [{"t": ch, "n": key(ch), "row": row, "layer": layer} for ch in text if not ch.isspace()]
 
 
+#: the :class:`~jiaokan.model.WitnessMeta` fields a table keeps for each witness (``witness_meta``)
+META_KEPT = ("title", "work", "chapter", "juan", "script", "source", "licence", "edition", "author", "role")
+
+
 def _token_count(text: str) -> int:
     """How many tokens :func:`_tokens` makes of ``text`` (a token per character that is not a space)."""
     return sum(1 for ch in text if not ch.isspace())
@@ -61,7 +65,7 @@ def collation_to_json(col: Collation, layout: str = "python") -> dict:
                 for i, cell in enumerate(cells):
                     table[i].append(cell or None)
     ids = {s: w.meta.extra.get("collatex-id", s) for s, w in col.witnesses.items()}
-    pieces, lacunae = _places(col)
+    pieces, lacunae, glyphs = _places(col)
     return {
         "witnesses": sigla,
         "table": table,
@@ -71,11 +75,14 @@ def collation_to_json(col: Collation, layout: str = "python") -> dict:
         # (alignment_table), the witnesses collate again into these rows, a lost page's text a lacuna again
         "pieces": pieces,
         **({"lacunae": lacunae} if lacunae else {}),
+        **({"glyphs": glyphs} if glyphs else {}),
+        # what each witness is (title, 篇, script, role …): read back, the same witness, typed as before
+        "witness_meta": {s: {k: v for k in META_KEPT if (v := getattr(w.meta, k))} for s, w in col.witnesses.items()},
         **apparatus_fields(col),
     }
 
 
-def _places(col: Collation) -> tuple[dict[str, list[list]], dict[str, list[list]]]:
+def _places(col: Collation) -> tuple[dict[str, list[list]], dict[str, list[list]], dict[str, list[list]]]:
     """Where each witness's passages begin and where its source lost a page, as an alignment table cannot say:
     siglum → ``[row, layer, unit, tokens before it]`` for each piece of a collated layer (the token count within
     the row's cells of that layer), and siglum → ``[row, layer, tokens before it]`` for each lost page, in every
@@ -84,16 +91,18 @@ def _places(col: Collation) -> tuple[dict[str, list[list]], dict[str, list[list]
     Why: read back (:mod:`.alignment_table`), a table's cells alone make one passage of each row, where the
     witness may have had two (the 注疏 splits a passage the 集释 keeps whole), and a lost page's text the
     witness's omission; collated again, such witnesses gave other rows and entries than the ones the table
-    was made from."""
+    was made from.  And siglum → ``[row, layer, tokens before it, code]`` of each character no code point gives
+    (an unknown gaiji, ``&KR2687;``): its token is U+FFFD, which read back as is said the source had lost it."""
     pieces: dict[str, list[list]] = {}
     lacunae: dict[str, list[list]] = {}
+    glyphs: dict[str, list[list]] = {}
     for row in col.rows:
         for s in col.sigla:
             for layer, lt in col.row_texts(row, s).items():
                 if not lt.pieces and not lt.gaps:
                     continue
                 # the tokens before each offset asked, counted once over the text (a stretch between two offsets)
-                offsets = sorted({off for off, _, _ in lt.pieces} | set(lt.gaps))
+                offsets = sorted({off for off, _, _ in lt.pieces} | set(lt.gaps) | set(lt.glyphs))
                 before = {offsets[0]: _token_count(lt.text[:offsets[0]])}
                 for a, b in zip(offsets, offsets[1:]):
                     before[b] = before[a] + _token_count(lt.text[a:b])
@@ -101,7 +110,9 @@ def _places(col: Collation) -> tuple[dict[str, list[list]], dict[str, list[list]
                     pieces.setdefault(s, []).append([row.id, layer, unit.id, before[off]])
                 for g in lt.gaps:
                     lacunae.setdefault(s, []).append([row.id, layer, before[g]])
-    return pieces, lacunae
+                for off, code in sorted(lt.glyphs.items()):
+                    glyphs.setdefault(s, []).append([row.id, layer, before[off], code])
+    return pieces, lacunae, glyphs
 
 
 def apparatus_fields(col: Collation, variants: list | None = None) -> dict:
