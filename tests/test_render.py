@@ -598,3 +598,22 @@ def test_commentary_stands_beside_commentary_when_a_column_has_fewer_passages():
     ds = _Keys((0, "shu", 0))
     slots, _ = _slots([zs, ds])  # type: ignore[list-item]
     assert slots[id(ds)][0] == slots[id(zs)][3]
+
+
+def test_a_column_keeps_its_own_order_and_layers_stand_beside_each_other():
+    """喪服 §5: 經, 注, 傳, 注 in each column (the 集释 with its 释, the 注疏 with 音义 and 疏 links).  Placed by their
+    layers' rank, the 傳 stood above the 注 on the 經; now each column's grid rows only go down, 注 stands beside
+    注 and 傳 beside 傳, and the 注疏's 音义 takes the row of the 集释's 释 rather than one of its own."""
+    from jiaokan.render.chapter import _slots
+
+    js = _Keys((1, "jing", 0), (1, "zhu", 0), (1, "shi", 0), (1, "zhuan", 0), (1, "zhu", 1), (1, "shi", 1))
+    zs = _Keys((1, "jing", 0), (1, "zhu", 0), (1, "yinyi", 0), (1, "shu", 0), (1, "zhuan", 0), (1, "zhu", 1),
+               (1, "shu", 1))
+    sb = _Keys((1, "jing", 0), (1, "zhu", 0), (1, "zhuan", 0), (1, "zhu", 1))
+    slots, n = _slots([js, zs, sb])  # type: ignore[list-item]
+    a, b, c = slots[id(js)], slots[id(zs)], slots[id(sb)]
+    assert all(x == sorted(x) and len(set(x)) == len(x) for x in (a, b, c))
+    assert a[0] == b[0] == c[0] and a[1] == b[1] == c[1]  # 經, 注
+    assert a[3] == b[4] == c[2] and a[4] == b[5] == c[3]  # 傳, 注
+    assert b[2] == a[2]  # 音义 beside 释
+    assert n == 7  # the second 疏 link beside the second 释

@@ -398,10 +398,11 @@ def _unplaced(absent: list[str], row: Row, units: dict[str, dict[str, Unit]], te
 
 
 def _slots(writers: list[ColumnWriter]) -> tuple[dict[int, list[int]], int]:
-    """id(writer) → the grid row of each of its blocks: the blocks' keys (:meth:`ColumnWriter.slot_keys`) of all
-    the row's columns, in order, numbered from 1; and how many rows the grid has (the last number).  A column's
-    keys never go back to an earlier 经 passage (their first field counts the passages met), so its last key
-    says whether it meets a 经 at all."""
+    """id(writer) → the grid row of each of its blocks, numbered from 1, and how many rows the grid has (the last
+    number).  The blocks' keys (:meth:`ColumnWriter.slot_keys`) say the 经 passage each follows and its layer;
+    passage by passage, the columns' blocks take one order that keeps each column's own (:func:`_merge_slots`),
+    so a column's grid rows only go down.  A column's keys never go back to an earlier 经 passage (their first
+    field counts the passages met), so its last key says whether it meets a 经 at all."""
     keys = {id(cw): cw.slot_keys() for cw in writers}
     if any(ks and ks[-1][0] > 0 for ks in keys.values()):
         # a column with no 经 in a row whose other columns have one (the 单疏本: its 疏 alone, cut from the 經) comments
@@ -416,9 +417,66 @@ def _slots(writers: list[ColumnWriter]) -> tuple[dict[int, list[int]], int]:
     for w, ks in keys.items():
         if ks and 0 < ks[-1][0] < last:
             keys[w] = _after_the_text(ks, last)
-    order = {k: i for i, k in enumerate(sorted(set().union(*keys.values())), 1)}
-    number = order.__getitem__
-    return {w: list(map(number, ks)) for w, ks in keys.items()}, len(order)
+    # each passage's blocks in one order that keeps every column's own (喪服: 經, 注, 傳, 注 in each column; ordered
+    # by the layers' rank, the 傳 stood above the 注 on the 經 in 37 of 149 rows): the columns' layer sequences of
+    # the passage merged, blocks of one layer laid beside each other where the columns' orders allow
+    slot_of: dict[int, list[int]] = {w: [] for w in keys}
+    merged: dict[int, list[int]] = {}  # passage -> its slots in order (slot ids)
+    label: list[int] = []  # slot id -> its layer's rank
+    for w, ks in keys.items():
+        for k in dict.fromkeys(kk for kk, _r, _n in ks):
+            ranks = [r for kk, r, _n in ks if kk == k]
+            merged[k], ids = _merge_slots(merged.get(k, []), ranks, label)
+            slot_of[w].extend(ids)
+    number: dict[int, int] = {}
+    for k in sorted(merged):
+        for slot in merged[k]:
+            number[slot] = len(number) + 1
+    return {w: [number[x] for x in ids] for w, ids in slot_of.items()}, len(number)
+
+
+def _merge_slots(slots: list[int], ranks: list[int], label: list[int]) -> tuple[list[int], list[int]]:
+    """A passage's slots so far (``slots``, ids into ``label``: a slot's layer is its first block's) merged with
+    one more column's blocks (``ranks``, their layers in its order): the longest run of blocks whose layers match
+    slots, in order, takes those slots (注 beside 注); between two such, the column's other blocks take the slots
+    there that match none of its blocks, one each, in order (its 疏 beside another's 释: no blank as long as the
+    释 beside it), and new slots after them when there are more.  Returns the merged slots and the column's slot
+    per block."""
+    have = [label[x] for x in slots]
+    n, m = len(have), len(ranks)
+    # longest common subsequence of the two layer sequences (a passage has a handful of blocks: the table is small)
+    best = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            best[i][j] = best[i + 1][j + 1] + 1 if have[i] == ranks[j] else max(best[i + 1][j], best[i][j + 1])
+    pairs: list[tuple[int, int]] = []
+    i = j = 0
+    while i < n and j < m:
+        if have[i] == ranks[j] and best[i][j] == best[i + 1][j + 1] + 1:
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        elif best[i][j + 1] >= best[i + 1][j]:  # (a tie: the earliest slot is matched, the 注 a 注疏's second 經
+            j += 1                               # takes is the 集释's first)
+        else:
+            i += 1
+    out: list[int] = []
+    mine: list[int] = []
+    i0 = j0 = 0
+    for i1, j1 in pairs + [(n, m)]:
+        free = slots[i0:i1]  # the slots between two matches that none of this column's blocks matched
+        out.extend(free)
+        for t in range(j1 - j0):
+            if t < len(free):
+                mine.append(free[t])
+            else:
+                label.append(ranks[j0 + t])
+                out.append(len(label) - 1)
+                mine.append(len(label) - 1)
+        if i1 < n:
+            out.append(slots[i1])
+            mine.append(slots[i1])
+        i0, j0 = i1 + 1, j1 + 1
+    return out, mine
 
 
 def _after_the_text(keys: list[tuple[int, int, int]], passage: int) -> list[tuple[int, int, int]]:
