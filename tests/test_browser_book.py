@@ -424,6 +424,8 @@ def test_the_emended_text_marks_each_change_and_links_it_to_its_note(opener, sit
     was = first.locator(".em-was")
     assert was.is_visible() and "line-through" in was.evaluate("e => getComputedStyle(e).textDecorationLine")
     assert first.locator(".em-is").evaluate("e => getComputedStyle(e).backgroundColor") != "rgba(0, 0, 0, 0)"
+    # what a struck reading is (a reader's trial took the 注疏's, struck, for characters deleted from this text)
+    assert "今注疏本" in was.get_attribute("title") and "馆臣不取" in pg.inner_text(".emended-only")
     first.click()
     pg.wait_for_selector("#an-panel:not([hidden])")
     assert pg.get_attribute("#an-panel", "data-note") == first.get_attribute("data-note-ref")

@@ -70,6 +70,11 @@
       m.setAttribute("data-i18n-title", k);
       m.setAttribute("data-i18n-aria", k);
     });
+    /* in the emended text, what a struck reading is: the 注疏's that the editors set aside (this text never read it),
+       or this text's own that they emend (a reader's trial took the first for characters deleted from this text) */
+    document.querySelectorAll("del.em-was, del.em-old").forEach(function (d) {
+      d.setAttribute("data-i18n-title", d.classList.contains("em-was") ? "em-was" : "em-old");
+    });
     /* a 疏 shown on the 疏 page (render/shulink.py): its link's tooltip */
     document.querySelectorAll("a.shu-go").forEach(function (a) { a.setAttribute("data-i18n-title", "shu-go"); });
     /* a row's permalinks: their tooltips (chapter.html writes them bare, some 5,000 rows) */
@@ -275,9 +280,12 @@
     "tools": { hans: "显示选项", hant: "顯示選項", en: "Display" },
     "readers": { hans: "读本", hant: "讀本", en: "Reading text" },
     "emended": { hans: "校定本", hant: "校定本", en: "Emended text" },
-    "emended-intro": { hans: "校定本：{base} 之文，四库馆臣案语所校改者 {n} 处，各标于其字：删去之字加删除线，校定之字加底色；点击查看案语及核对结果。",
-                       hant: "校定本：{base} 之文，四庫館臣案語所校改者 {n} 處，各標於其字：刪去之字加刪除線，校定之字加底色；點擊查看案語及核對結果。",
-                       en: "Emended text: {base} with the {n} changes of the Siku editors' 案 notes, each marked at its characters (struck: the reading set aside; shaded: the emended reading); click one for its note and verdict." },
+    "emended-intro": { hans: "校定本：{base} 之文，四库馆臣案语所校改者 {n} 处，各标于其字：馆臣不取之读加删除线（今注疏本之字，或本书当改之字），校定之字加底色；点击查看案语及核对结果。",
+                       hant: "校定本：{base} 之文，四庫館臣案語所校改者 {n} 處，各標於其字：館臣不取之讀加刪除線（今注疏本之字，或本書當改之字），校定之字加底色；點擊查看案語及核對結果。",
+                       en: "Emended text: {base} with the {n} changes of the Siku editors' 案 notes, each marked at its characters (struck: the reading the editors set aside, the 注疏's of their day or this text's own where they emend it; shaded: the emended reading); click one for its note and verdict." },
+    "em-was": { hans: "今注疏本之读，馆臣不取（本书不作此）", hant: "今注疏本之讀，館臣不取（本書不作此）",
+                en: "What the 注疏 of the editors' day reads, which they set aside (this text does not read it)" },
+    "em-old": { hans: "本书原文，馆臣校改", hant: "本書原文，館臣校改", en: "This text as transmitted, which the editors emend" },
     "base-intro": { hans: "以 {base} 为底本，与他本对校，出校记 {n} 条（每篇自为起讫），依校勘记体例叙各本异文。",
                     hant: "以 {base} 爲底本，與他本對校，出校記 {n} 條（每篇自爲起訖），依校勘記體例敘各本異文。",
                     en: "Base text {base}, collated with the other witnesses: {n} apparatus notes (numbered per chapter), in the form of a 校勘記." },
