@@ -709,6 +709,21 @@ def test_commentary_stands_beside_commentary_where_columns_divide_the_text_diffe
     assert rows >= 1 and off == 0, (page, rows, off, worst)
 
 
+def test_the_panel_leads_to_the_entry_in_this_part_of_the_other_view(opener, book):
+    """On a later part of a 篇, the variant panel's 底本校记 link went to the 篇's old base page, which leads to part 1,
+    where the entry is not (a reader's trial): it goes to this part's base view, at the entry, and back."""
+    pg = opener(book, "pian11-p3.html")
+    m = pg.locator("mark.v-sub").first
+    m.scroll_into_view_if_needed()
+    m.click()
+    go = pg.locator("#app-panel .links a").first
+    app = pg.get_attribute("#app-panel", "data-app")
+    assert go.get_attribute("href") == f"pian11-p3.html?read=JS#fn-{app}"
+    go.click()
+    pg.wait_for_function(f"location.hash === '#fn-{app}'")
+    assert pg.locator(f"#fn-{app}").is_visible()
+
+
 def test_j_and_k_open_the_entry_and_write_its_address(opener, site):
     pg = opener(site, "dasheyi.html")
     pg.select_option("#step-type", "substantive")

@@ -932,7 +932,11 @@
       var links = el("p", "links");
       var here = body.classList.contains("view-base") || body.classList.contains("view-emended");
       var go = el("a", null, here ? t("panel-to-parallel") : t("panel-to-base") + " " + (a.n || ""));
-      go.href = here ? chapter + ".html#" + a.row : chapter + "-base.html#fn-" + id;
+      /* this part's page, in the other view (the chapter's first page, or its old -base page, which leads there, lack
+         the entries of the later parts: a reader's trial was left at the top of part 1) */
+      var page = location.pathname.split("/").pop() || chapter + ".html";
+      var base = text.getAttribute("data-base");
+      go.href = here ? page + "#" + a.row : page + (base ? "?read=" + encodeURIComponent(base) : "") + "#fn-" + id;
       links.appendChild(go);
       panelBody.appendChild(links);
     }
