@@ -724,6 +724,26 @@ def test_the_panel_leads_to_the_entry_in_this_part_of_the_other_view(opener, boo
     assert pg.locator(f"#fn-{app}").is_visible()
 
 
+#: [rows, rows whose head (§ number, passage id) overlaps a folio label of the first column]
+HEAD_OVER_LABEL = """() => { let n = 0, rows = 0;
+  const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  for (const r of document.querySelectorAll('section.row')) {
+    const head = [...r.querySelectorAll('.row-head a')].map(e => e.getBoundingClientRect());
+    const labels = [...r.querySelectorAll('.pb > span')].filter(e => e.checkVisibility()).map(e => {
+      const rg = document.createRange(); rg.selectNodeContents(e); return rg.getBoundingClientRect(); });
+    rows++;
+    if (head.some(h => labels.some(l => hit(h, l)))) n++;
+  } return [rows, n]; }"""
+
+
+@pytest.mark.parametrize("page", ["pian13-p3.html", "pian08-p6.html"])
+def test_a_row_head_and_a_folio_label_do_not_overlap(opener, book, page):
+    """§126 drew over 024-1b where a leaf began at a row's start (a reader's trial: 341 rows of 60 pages)."""
+    pg = opener(book, page)
+    rows, over = pg.evaluate(HEAD_OVER_LABEL)
+    assert rows > 10 and over == 0, (page, rows, over)
+
+
 def test_j_and_k_open_the_entry_and_write_its_address(opener, site):
     pg = opener(site, "dasheyi.html")
     pg.select_option("#step-type", "substantive")
