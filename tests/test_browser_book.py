@@ -254,6 +254,23 @@ def test_columns_can_be_hidden_and_reordered_and_are_remembered(opener, site):
     assert pg2.eval_on_selector("#r66 [data-wit='ZS']", x) < pg2.eval_on_selector("#r66 [data-wit='JS']", x)
 
 
+def test_j_with_all_types_skips_the_types_not_shown(opener, book):
+    """With 异体 unticked, as a page starts, j over "all types" landed on 喪/丧 first (a reader's trial): the types
+    the display hides are not stepped to; ticked, they are."""
+    pg = opener(book, "pian11.html")
+    assert "hide-v-orthographic" in pg.evaluate("document.body.className")
+    pg.locator("body").click(position={"x": 5, "y": 990})
+    seen = []
+    for _ in range(6):
+        pg.keyboard.press("j")
+        seen.append(pg.evaluate("document.activeElement.className"))
+    assert seen and not any("v-or" in c.split() for c in seen), seen
+    pg.evaluate("document.querySelector(\"input[data-vtype='orthographic']\").click()")  # ticked, as in the options
+    assert "hide-v-orthographic" not in pg.evaluate("document.body.className")
+    got = pg.evaluate("jiaokan.step(1, true)")
+    assert got and "v-or" in pg.evaluate("document.activeElement.className").split()
+
+
 def test_j_and_k_step_through_variants_of_a_chosen_type(opener, site, book):
     for root, name in ((site, "dasheyi.html"), (book, "pian03.html")):
         pg = opener(root, part_with(root, name, '"v v-om"'))  # the part of the 篇 with most omissions

@@ -1105,8 +1105,13 @@
     var opt = stepType && stepType.value ? stepType.options[stepType.selectedIndex] : null;
     var cls = opt ? opt.getAttribute("data-cls") : "";
     var sel = "mark.v[tabindex='0']" + (cls ? "." + cls : "");
+    // "all": the types shown (a reader's trial: with 异体 unticked, as it starts, j landed on 喪/丧 first)
+    var off = stepType && !cls ? Array.prototype.filter.call(stepType.options, function (o) {
+      return o.value && body.classList.contains("hide-v-" + o.value);
+    }).map(function (o) { return o.getAttribute("data-cls"); }) : [];
     var seen = {};
     return Array.prototype.filter.call(text ? text.querySelectorAll(sel) : [], function (m) {
+      if (off.length && off.some(function (c) { return m.classList.contains(c); })) return false;
       var a = m.getAttribute("data-app");
       if (seen[a]) return false;  // an entry marks every column: stop once, at the first visible mark
       var ok = m.checkVisibility ? m.checkVisibility() : m.offsetParent !== null;
