@@ -254,6 +254,15 @@ def test_columns_can_be_hidden_and_reordered_and_are_remembered(opener, site):
     assert pg2.eval_on_selector("#r66 [data-wit='ZS']", x) < pg2.eval_on_selector("#r66 [data-wit='JS']", x)
 
 
+@pytest.mark.parametrize("width", [800, 390])
+def test_the_longest_chapter_fits_a_narrow_screen(new_context, book, width):
+    """聘禮's overview strip (531 cells, each with a gap) made the page 1,047 px wide at 800 (a reader's trial)."""
+    pg = new_context(width, 900).new_page()
+    pg.goto((book / "pian08.html").as_uri())
+    pg.wait_for_load_state("load")
+    assert pg.evaluate("document.documentElement.scrollWidth") <= width
+
+
 def test_j_with_all_types_skips_the_types_not_shown(opener, book):
     """With 异体 unticked, as a page starts, j over "all types" landed on 喪/丧 first (a reader's trial): the types
     the display hides are not stepped to; ticked, they are."""

@@ -24,7 +24,7 @@ LAYER_ZH: dict[str, str] = {
 #: Layer → English, for titles and tooltips.
 LAYER_EN: dict[str, str] = {
     "jing": "classic",
-    "zhuan": "Zixia's tradition (传)",
+    "zhuan": "Zixia's commentary (传)",
     "zhu": "Zheng Xuan's commentary",
     "shu": "Jia Gongyan's sub-commentary",
     "yinyi": "Lu Deming's glosses",
