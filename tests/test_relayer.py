@@ -379,3 +379,21 @@ def test_collate_says_what_the_boundaries_check_did(tmp_path):
     assert r.returncode == 0, err
     assert re.search(r"^ZS: \d+ inferred boundaries before a 经, \d+ checked against JS \(\d+ confirmed, [1-9]\d* moved",
                      err, re.M), err
+
+
+def test_a_relayered_witness_reads_back_from_its_tei_as_it_is():
+    """A boundary moved inside a text run left two runs (尊於賓|席之東…) where its TEI has one: read back, the witness
+    was not the same model (the corpus round-trip test failed when a collation had relayered the cached 注疏 first)."""
+    from lxml import etree
+
+    import jiaokan
+    from jiaokan.tei.reader import witness_from_tei
+    from jiaokan.tei.writer import tei_bytes, witness_to_tei
+
+    from .conftest import corpus_file
+    from .test_tei import _comparable
+
+    zs = jiaokan.read(corpus_file("zhushu-juan05-xiangsheli-KR1d0028_005"))
+    jiaokan.collate([jiaokan.read(corpus_file("jishi-juan05-xiangsheli-traditional")), zs])
+    back = witness_from_tei(etree.fromstring(tei_bytes(witness_to_tei(zs))), "rt.xml")
+    assert _comparable(back) == _comparable(zs)

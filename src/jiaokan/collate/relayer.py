@@ -517,7 +517,7 @@ def _check(rep: Relayering, ws: _Stream, rs: _Stream, partner: list[int | None],
 def _vanish(w: Witness, zhu: Piece, jing: Piece) -> None:
     """The 经 piece ``jing`` is no item: its text goes on the commentary before it, and the rest of its
     unit (the note after it) joins the unit of that commentary."""
-    zhu.content = zhu.content + jing.content
+    zhu.content = _joined(zhu.content + jing.content)  # (one run where the two met: as the TEI reads it back)
     zhu.source = None
     for d in w.divs:
         for i, u in enumerate(d.units):
@@ -542,7 +542,9 @@ def _covered(partner: list[int | None], lo: int, hi: int, at: int) -> bool:
 def _move(zhu: Piece, jing: Piece, at: int) -> None:
     """Put the boundary between ``zhu`` and ``jing`` at reading offset ``at`` of their joined text."""
     head, tail = split_content(zhu.content + jing.content, at)
-    zhu.content, jing.content = head, tail
+    # neighbouring text runs made one, as a TEI file of the witness reads back (尊於賓|席之東… was two runs where
+    # the boundary stood, and a relayered witness's round trip through its TEI was not the same model)
+    zhu.content, jing.content = _joined(head), _joined(tail)
     _locate(jing, head, zhu)
 
 
