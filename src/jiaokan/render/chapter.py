@@ -424,8 +424,10 @@ def _slots(writers: list[ColumnWriter]) -> tuple[dict[int, list[int]], int]:
     merged: dict[int, list[int]] = {}  # passage -> its slots in order (slot ids)
     label: list[int] = []  # slot id -> its layer's rank
     for w, ks in keys.items():
-        for k in dict.fromkeys(kk for kk, _r, _n in ks):
-            ranks = [r for kk, r, _n in ks if kk == k]
+        by_passage: dict[int, list[int]] = {}  # (a column's keys are in passage order: grouped in one pass)
+        for kk, r, _n in ks:
+            by_passage.setdefault(kk, []).append(r)
+        for k, ranks in by_passage.items():
             merged[k], ids = _merge_slots(merged.get(k, []), ranks, label)
             slot_of[w].extend(ids)
     number: dict[int, int] = {}
@@ -443,6 +445,12 @@ def _merge_slots(slots: list[int], ranks: list[int], label: list[int]) -> tuple[
     释 beside it), and new slots after them when there are more.  Returns the merged slots and the column's slot
     per block."""
     have = [label[x] for x in slots]
+    if have == ranks:  # (most passages: the columns' blocks alike, layer for layer)
+        return slots, list(slots)
+    if not slots:  # (the passage's first column)
+        first = list(range(len(label), len(label) + len(ranks)))
+        label.extend(ranks)
+        return first, list(first)
     n, m = len(have), len(ranks)
     # longest common subsequence of the two layer sequences (a passage has a handful of blocks: the table is small)
     best = [[0] * (m + 1) for _ in range(n + 1)]
