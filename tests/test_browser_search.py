@@ -423,6 +423,23 @@ def test_whole_book_search_cite_and_an(book, pages):
     assert pg.errors == []
 
 
+def test_whole_book_search_groups_lead_to_their_pages(book, pages):
+    """冠 has 2,334 hits and the first 300 are listed (all of 士冠禮): the other groups were headings that could not
+    be opened, and two of a label (the 經注 and 疏 pages of a 篇, each text's 卷首) could not be told apart (a
+    reader's trial).  Each heading now names its texts where its label repeats and opens its page with the search."""
+    pg = pages(book / "index.html")
+    search(pg, "冠")
+    heads = pg.evaluate("[...document.querySelectorAll('h3.q-ch a')].map(a => [a.textContent, a.getAttribute('href')])")
+    names = [h for h, _ in heads]
+    assert len(heads) > 5 and len(set(names)) == len(names), names
+    assert all(href.split("?")[1].startswith("q=") for _, href in heads)
+    label, href = heads[-1]
+    pg.locator("h3.q-ch a").last.click()
+    pg.wait_for_load_state("load")
+    assert pg.url.split("/")[-1].startswith(href.split("#")[0]) and pg.locator(".q-item").count() >= 1
+    assert pg.errors == []
+
+
 def test_whole_book_phone_search(book, pages):
     pg = pages(book / "pian08.html", width=390, height=844)
     hits = search(pg, "聘禮")

@@ -451,13 +451,21 @@
     head.appendChild(x);
     results.appendChild(head);
     var shown = 0;
+    // two groups of one label (a 篇's 经注 page and its 疏 page, each text's 卷首) are told apart by their texts
+    var labels = {};
+    hitsByCh.forEach(function (g) { if (g.hits.length) labels[g.ch.label] = (labels[g.ch.label] || 0) + 1; });
     hitsByCh.forEach(function (group) {
       var ch = group.ch;
       if (!group.hits.length) return;
       if (onIndex) {
+        // a heading leads to its page with the search kept, where every hit of the 篇 is listed: past the first
+        // LIMIT hits a heading was all a group had, and it could not be opened (a reader's trial)
         var h3 = el("h3", "q-ch");
         h3.lang = ch.lang || "zh";
-        h3.textContent = ch.label + " · " + group.hits.length;
+        var go = el("a", "q-ch-link", ch.label + (labels[ch.label] > 1 && ch.sigla ? " (" + ch.sigla.join(" ") + ")" : "") +
+          " · " + group.hits.length);
+        go.href = ch.page + "?q=" + encodeURIComponent(query) + (exactBox && exactBox.checked ? "&exact=1" : "");
+        h3.appendChild(go);
         results.appendChild(h3);
       }
       var ol = el("ol", "q-list");
@@ -609,7 +617,11 @@
     if (onIndex) {
       return (D.book && D.book.chapters || []).map(function (c) {
         var ch = D.chapters && expand(D.chapters[c.name]);
-        if (ch) ch.lang = c.lang;
+        if (ch) {
+          ch.lang = c.lang;
+          ch.sigla = ch.sigla || c.sigla;  // (the index's groups name them)
+          ch.page = ch.page || c.page;
+        }
         return ch;
       }).filter(Boolean);
     }
