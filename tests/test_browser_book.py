@@ -263,6 +263,27 @@ def test_the_longest_chapter_fits_a_narrow_screen(new_context, book, width):
     assert pg.evaluate("document.documentElement.scrollWidth") <= width
 
 
+def test_the_table_of_contents_fits_800_px(new_context, book):
+    """At 800 px the contents table's last column (each 篇's views) was clipped, its scroll unseen (a reader's
+    trial): below 960 px the table stacks each 篇's cells."""
+    pg = new_context(800, 900).new_page()
+    pg.goto((book / "index.html").as_uri())
+    pg.wait_for_load_state("load")
+    over = pg.evaluate("[...document.querySelectorAll('.table-wrap:has(.toc-table)')].map(t => t.scrollWidth - t.clientWidth)")
+    assert over and max(over) <= 0, over
+
+
+def test_every_view_link_is_on_a_phone_screen_in_english(new_context, book):
+    """On a phone in English the row of view links ran off the screen: ZS, SB and the emended text could not be
+    reached (a reader's trial).  They wrap."""
+    pg = new_context(390, 844).new_page()
+    pg.goto((book / "pian11.html").as_uri())
+    pg.wait_for_load_state("load")
+    pg.click("button:has-text('EN')")
+    rights = pg.evaluate("[...document.querySelectorAll('.views a')].map(a => a.getBoundingClientRect().right)")
+    assert len(rights) >= 5 and max(rights) <= 390, rights
+
+
 def test_j_with_all_types_skips_the_types_not_shown(opener, book):
     """With 异体 unticked, as a page starts, j over "all types" landed on 喪/丧 first (a reader's trial): the types
     the display hides are not stepped to; ticked, they are."""
