@@ -307,12 +307,29 @@ def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore
     witnesses = [w for _, w in loaded]
     if distinct:
         _distinct_sigla(witnesses, quiet)
+    if not quiet:
+        _warn_other_pian(witnesses)
     relayered = relayer_witnesses(witnesses)  # here, to report them (collate() is told not to ask again)
     start = os.path.dirname(os.path.abspath(out)) if out and out != "-" else os.getcwd()
     names = {w.meta.siglum: (Path(os.path.relpath(os.path.abspath(p), start)).as_posix() if p.endswith(".xml")
                              else Path(p).name if p.endswith(".json") else Path(p).stem + ".xml")
              for p, w in loaded}
     return collate(witnesses, base=base, layers=layers or None, ignore=ignore, check_boundaries=False), names, relayered
+
+
+def _warn_other_pian(witnesses: list[Witness]) -> None:
+    """A line when the witnesses say they hold different 篇 (鄉射禮 beside 燕禮): they are collated all the same (an
+    excerpt may be named otherwise), but an apparatus of two 篇 is mostly additions and omissions, with exit 0 (a
+    user's trial).  Names are compared across scripts (乡射礼 is 鄉射禮); a witness that names none says nothing."""
+    from .normalize.script import t2s_char
+
+    named: dict[str, list[str]] = {}
+    for w in witnesses:
+        if w.meta.chapter:
+            named.setdefault("".join(map(t2s_char, w.meta.chapter)), []).append(f"{w.meta.chapter} ({w.meta.siglum})")
+    if len(named) > 1:
+        print(f"jiaokan: warning: the witnesses name different 篇: {'; '.join(', '.join(v) for v in named.values())}",
+              file=sys.stderr)
 
 
 def _distinct_sigla(witnesses: list[Witness], quiet: bool = False) -> None:
@@ -346,7 +363,8 @@ def cmd_collate(args: argparse.Namespace) -> int:
     if args.output == "-" and args.json == "-":
         _err("-o - and --json -: standard output takes one of them (give the other a file name)")
         return EXIT_USAGE
-    col, names, relayered = _run_collation(args.files, args.base, _split(args.layers), _split(args.ignore), args.output)
+    col, names, relayered = _run_collation(args.files, args.base, _split(args.layers), _split(args.ignore), args.output,
+                                           quiet=args.quiet)
     if args.output == "-":  # standard output, as ingest's -o - (a file named "-" was written)
         tree = collation_to_tei(col, names, witness_script="own" if args.viewer else args.witness_script)
         _write_stdout(tei_bytes(viewer_tree(tree, args.viewer) if args.viewer else tree))
