@@ -108,6 +108,20 @@ def test_cli_collates_collatex_json_with_a_tei_witness(tmp_path):
     assert [(v["readings"]["ZS"], v["readings"]["CX"]) for v in subst] == [("公", "君")]
 
 
+def _refused_in_one_line(f, message: str, tmp_path, capsys) -> None:
+    """``f`` is refused as JSON input or table: by the reader (its name and ``message``), and by `jiaokan collate`
+    with one line, status 2 and no apparatus written."""
+    from jiaokan.cli import main
+    from jiaokan.collate.collatex import read_collatex_json
+
+    with pytest.raises(InputError) as exc:
+        read_collatex_json(f)
+    assert message in str(exc.value) and str(f) in str(exc.value)
+    assert main(["collate", str(f), str(corpus_file("zhushu-dasheyi-excerpt")), "-o", str(tmp_path / "o.xml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and not (tmp_path / "o.xml").exists()
+
+
 @pytest.mark.parametrize("bad, message", [
     ("[]", "not CollateX JSON input"),
     ('{"witnesses": [{"content": "x"}]}', "witnesses[0]: expected an object with a string 'id'"),
@@ -122,17 +136,9 @@ def test_cli_collates_collatex_json_with_a_tei_witness(tmp_path):
     ('{"witnesses": [\n{"id": "A",, }]}', ":2: not valid JSON"),
 ])
 def test_malformed_collatex_input_is_one_line(bad, message, tmp_path, capsys):
-    from jiaokan.cli import main
-    from jiaokan.collate.collatex import read_collatex_json
-
     f = tmp_path / "in.json"
     f.write_text(bad, encoding="utf-8")
-    with pytest.raises(InputError) as exc:
-        read_collatex_json(f)
-    assert message in str(exc.value) and str(f) in str(exc.value)
-    assert main(["collate", str(f), str(corpus_file("zhushu-dasheyi-excerpt")), "-o", str(tmp_path / "o.xml")]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and message in err and not (tmp_path / "o.xml").exists()
+    _refused_in_one_line(f, message, tmp_path, capsys)
 
 
 def test_same_table_as_collatex_itself(tmp_path):
@@ -333,17 +339,17 @@ def test_collatex_own_table_is_its_witnesses_text(tmp_path):
      "lacunae of witness 'A', entry 0"),
 ])
 def test_a_malformed_alignment_table_is_one_line(table, message, tmp_path, capsys):
-    from jiaokan.cli import main
-    from jiaokan.collate.collatex import read_collatex_json
-
     f = tmp_path / "t.json"
     f.write_text(json.dumps(table), encoding="utf-8")
-    with pytest.raises(InputError) as exc:
-        read_collatex_json(f)
-    assert message in str(exc.value) and str(f) in str(exc.value)
-    assert main(["collate", str(f), str(corpus_file("zhushu-dasheyi-excerpt")), "-o", str(tmp_path / "o.xml")]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and message in err and not (tmp_path / "o.xml").exists()
+    _refused_in_one_line(f, message, tmp_path, capsys)
+
+
+def test_a_json_file_cut_inside_a_character_says_so(tmp_path, capsys):
+    """A table cut short inside a character said "not UTF-8 (byte 4998)": it says what the witness readers say."""
+    f = tmp_path / "cut.json"
+    f.write_bytes(json.dumps({"witnesses": ["A", "B"], "table": [[[{"t": "賓"}]], [[{"t": "賔"}]]]},
+                             ensure_ascii=False).encode("utf-8")[:-7])
+    _refused_in_one_line(f, "the file ends in the middle of a character: it looks cut off", tmp_path, capsys)
 
 
 def test_cli_collates_its_own_json_again(read_corpus, tmp_path, capsys):

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from ..model import EXTENT, WHOLE, Div, Gaiji, Loc, Piece, ReaderWarning, Unit, Witness, WitnessMeta, text_nodes
 from ..names import siglum_problem
-from ..readers.common.base import ReaderError
+from ..readers.common.base import ReaderError, decode_utf8
 from .alignment_table import looks_like_alignment_table, witnesses_from_table
 
 FORMAT = "collatex-json"
@@ -198,10 +198,7 @@ def collatex_from_bytes(raw: bytes, name: str = "<json>") -> list[Witness]:
     """The witnesses of CollateX JSON input given as bytes (see :func:`read_collatex_json`)."""
     if len(raw) > MAX_BYTES:
         raise ReaderError(name, f"{len(raw)} bytes: CollateX input is read whole, at most {MAX_BYTES}")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ReaderError(name, f"not UTF-8 (byte {exc.start}): JSON input must be UTF-8") from None
+    text = decode_utf8(name, raw)  # (a file cut inside a character says so: a truncated table or input)
     _check_shape(raw, name)
     try:
         data = json.loads(text, parse_int=_number, parse_float=_number, parse_constant=_no_constant)

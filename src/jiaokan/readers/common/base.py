@@ -79,6 +79,23 @@ class SourceText:
         return hit
 
 
+def decode_utf8(name: str, data: bytes) -> str:
+    """``data`` as UTF-8 text (a byte-order mark dropped); a one-line :class:`ReaderError` with the line where it is
+    not, saying so when the file ends inside a character (cut off: a copy that stopped) rather than "not UTF-8".
+    The one way a witness file's bytes, and a CollateX JSON file's, become text."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        if exc.reason == "unexpected end of data" and exc.end >= len(data):
+            raise ReaderError(name, "the file ends in the middle of a character: it looks cut off", line) from None
+        guess = guess_encoding(data)
+        hint = f" ({guess.hint()})" if guess is not None else ""
+        raise ReaderError(name, f"not valid UTF-8 at byte {exc.start}{hint}", line) from None
+
+
 def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
     """Read and decode a witness file, refusing what is not UTF-8 text.
 
@@ -109,18 +126,7 @@ def load_source(path: str | Path, data: bytes | None = None) -> SourceText:
             where = f" from byte {nul}" if nul >= 0 else ""
             line = data[:nul].count(b"\n") + 1 if nul >= 0 else None
             raise ReaderError(name, f"binary file (NUL bytes{where}): expected a UTF-8 text witness", line)
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        if exc.reason == "unexpected end of data" and exc.end >= len(data):
-            raise ReaderError(name, "the file ends in the middle of a character: it looks cut off", line) from None
-        guess = guess_encoding(data)
-        hint = f" ({guess.hint()})" if guess is not None else ""
-        raise ReaderError(name, f"not valid UTF-8 at byte {exc.start}{hint}", line) from None
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = decode_utf8(name, data).replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
