@@ -148,9 +148,9 @@ def collate(witnesses: Iterable[Witness | PathLike], *, base: str | None = None,
 
     ``witnesses`` may mix :class:`Witness` objects and paths (read with :func:`read`; a
     ``.json`` path is CollateX input, or an alignment table :func:`to_json` or CollateX wrote, read back
-    into the witnesses it aligned: :mod:`jiaokan.collate.alignment_table`).  ``base`` is a siglum (default: the first witness);
-    ``layers`` limits the layers (default all); ``ignore`` drops variant types, e.g.
-    ``["orthographic"]``.  Raises :class:`CollationError` for a request that cannot be met.  A witness whose
+    into the witnesses it aligned: :mod:`jiaokan.collate.alignment_table`).  ``base`` is a siglum (default:
+    the first witness); ``layers`` limits the layers (default all); ``ignore`` drops variant types, e.g.
+    ``["orthographic"]`` (either also as one string, ``"jing,zhu"``).  Raises :class:`CollationError` for a request that cannot be met.  A witness whose
     reader infers its 注/经 boundaries (the 四库 注疏) has them checked, and corrected in place, against a
     witness that marks them (:func:`jiaokan.collate.relayer.relayer_witnesses`), as ``jiaokan build`` does;
     ``check_boundaries=False`` leaves them as given (a caller that has checked them, and reports what it found).

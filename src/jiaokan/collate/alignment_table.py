@@ -12,13 +12,15 @@ witness, ``[]`` for an empty cell.  A table jiaokan wrote says which (``"layout"
 wrote, the shape tells, by the rule the apparatus checks read tables with
 (:func:`jiaokan.collate.apparatus_reader.json_layout`).
 
-What comes back: a token's ``t`` is its text (jiaokan's tokens, one per character, carry the passage
-``row`` and ``layer`` they came from: the witness is rebuilt a passage per row, a piece per run of one
-layer, so 经 collates with 经 again; a token without them, as CollateX writes, is 经 in one passage, as
-for CollateX input).  Where a witness's source lost a page, jiaokan writes the places (``"lacunae"``,
-a table has no cell for what is not there): each comes back as a :class:`~jiaokan.model.Gap`, so the text
-lost with it is a lacuna again, not an omission.  The witness ids of ``"witness_ids"`` (jiaokan's, where
-the input's ids were not sigla) become the labels again.  Page and line places are not in the table, and are not invented.
+What comes back: a token's ``t`` is its text.  jiaokan's tokens, one per character, carry the passage ``row``
+and ``layer`` they came from, and its table says what cells cannot (:func:`jiaokan.collate.export._places`):
+where each passage began (``pieces``), where a source lost a page (``lacunae``: a
+:class:`~jiaokan.model.Gap` again, so the text lost with it is a lacuna, not an omission), which tokens are
+an unknown gaiji (``glyphs``), and what each witness is (``witness_meta``); so its witnesses are rebuilt
+passage by passage, a piece per piece, and collate again into the same apparatus.  A token without them, as
+CollateX writes, is 经 in one passage of a whole text (``extent=whole``), as for CollateX input.  The ids of
+``"witness_ids"`` (where the input's ids were not sigla) become the labels again.  Pages are not in a table:
+the rebuilt witnesses have none, and a passage's number stands for its line.
 """
 
 from __future__ import annotations
@@ -95,8 +97,9 @@ def _units(sig: str, tokens: list[dict], order: dict[str, int], row_units: dict[
     ``order``: the rows in the collation's order; ``row_units``: the units the witness had in each row
     (jiaokan's ``rows``); ``starts``: where each piece began (``pieces``); ``lost``: where a page was lost
     (``lacunae``), put back as a :class:`~jiaokan.model.Gap`; ``glyphs``: the tokens that were a character no
-    code point gives (an unknown gaiji: ``&KR2687;``), put back as that :class:`~jiaokan.model.Gaiji`.  Without ``pieces`` (a table CollateX wrote, or
-    an older jiaokan's), a unit per row; tokens that name no row (CollateX's) are 经 in one passage."""
+    code point gives (an unknown gaiji: ``&KR2687;``), put back as that :class:`~jiaokan.model.Gaiji`.  Without
+    ``pieces`` (a table CollateX wrote, or an older jiaokan's), a unit per row; tokens that name no row
+    (CollateX's) are 经 in one passage."""
     if not tokens and not lost:
         return []  # a witness the collation had, with no text in it (all of it lost, or none of its layers asked)
     if not lost and not any("row" in t or "layer" in t for t in tokens):

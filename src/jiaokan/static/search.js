@@ -462,8 +462,8 @@
         // LIMIT hits a heading was all a group had, and it could not be opened (a reader's trial)
         var h3 = el("h3", "q-ch");
         h3.lang = ch.lang || "zh";
-        var go = el("a", "q-ch-link", ch.label + (labels[ch.label] > 1 && ch.sigla ? " (" + ch.sigla.join(" ") + ")" : "") +
-          " · " + group.hits.length);
+        var named = labels[ch.label] > 1 && ch.sigla ? " (" + ch.sigla.join(" ") + ")" : "";
+        var go = el("a", "q-ch-link", ch.label + named + " · " + group.hits.length);
         go.href = ch.page + "?q=" + encodeURIComponent(query) + (exactBox && exactBox.checked ? "&exact=1" : "");
         h3.appendChild(go);
         results.appendChild(h3);
