@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from jiaokan.measure.layout import HEAD_OVER_LABEL, NOT_LEVEL, OUT_OF_ORDER
+
 from .conftest import CHROMIUM, KANRIPO, open_in, remembered
 from .test_browser import part_with
 
@@ -704,17 +706,16 @@ def test_layers_stand_side_by_side_across_the_columns_of_a_row(opener, book):
     assert jing_off <= jing_rows // 10, (jing_off, jing_rows)  # a 经 after another's 经 in the same row may stand lower
 
 
-#: a row's columns whose blocks do not stand in their own order, top to bottom: [rows seen, rows out of order, an id]
-OUT_OF_ORDER = """() => {
-    let rows = 0, off = 0, first = null;
-    for (const r of document.querySelectorAll('.cols.aligned')) {
-        rows++;
-        for (const c of [...r.querySelectorAll(':scope > .col')].filter(c => c.checkVisibility())) {
-            const tops = [...c.querySelectorAll('.piece, h3')].map(p => p.getBoundingClientRect().top);
-            if (tops.some((t, i) => i && t < tops[i - 1] - 1)) { off++; first = first || r.closest('section').id; break; }
-        }
-    }
-    return [rows, off, first]; }"""
+def test_the_layout_measure_counts_the_book_s_pages(browser, book):
+    """``scripts/measure_site.py --layout`` (jiaokan.measure.layout) over the pages of two 篇 of the book: rows are
+    counted, and none has a column out of its own order or 注 out of level."""
+    from jiaokan.measure.layout import layout_table, measure_layout
+    from jiaokan.measure.site import chapter_pages
+
+    figures = measure_layout(browser, chapter_pages(book, only=["pian05*", "pian11*"]))
+    assert sum(f.rows for f in figures) > 300 and sum(f.uneven for f in figures) >= 1
+    assert sum(f.out_of_order for f in figures) == 0 and sum(f.not_level for f in figures) == 0
+    assert layout_table(figures).splitlines()[-1].startswith("all")
 
 
 @pytest.mark.parametrize("page", ["pian11.html", "pian11-p3.html", "pian05.html", "pian13.html"])
@@ -733,26 +734,7 @@ def test_commentary_stands_beside_commentary_where_columns_divide_the_text_diffe
     that follows each column's last 经 starts at the same height in every column: no blank as long as a 注 beside
     the second 经 (render/chapter.py _slots)."""
     pg = opener(book, page)
-    rows, off, worst = pg.evaluate("""() => {
-        let rows = 0, off = 0, worst = 0;
-        for (const r of document.querySelectorAll('.cols.aligned')) {
-            const cols = [...r.querySelectorAll(':scope > .col')].filter(c => c.checkVisibility());
-            const counts = cols.map(c => c.querySelectorAll('.piece.l-jing').length);
-            if (cols.length < 2 || Math.min(...counts) === 0 || Math.min(...counts) === Math.max(...counts)) continue;
-            const tops = [];
-            for (const c of cols) {
-                const pieces = [...c.querySelectorAll('.piece')];
-                const last = pieces.map(p => p.classList.contains('l-jing')).lastIndexOf(true);
-                const zhu = pieces.slice(last + 1).find(p => p.classList.contains('l-zhu'));
-                if (zhu) tops.push(zhu.getBoundingClientRect().top);
-            }
-            if (tops.length < 2) continue;
-            rows++;
-            const d = Math.max(...tops) - Math.min(...tops);
-            worst = Math.max(worst, d);
-            if (d > 2) off++;
-        }
-        return [rows, off, worst]; }""")
+    rows, off, worst = pg.evaluate(NOT_LEVEL)
     assert rows >= 1 and off == 0, (page, rows, off, worst)
 
 
@@ -769,18 +751,6 @@ def test_the_panel_leads_to_the_entry_in_this_part_of_the_other_view(opener, boo
     go.click()
     pg.wait_for_function(f"location.hash === '#fn-{app}'")
     assert pg.locator(f"#fn-{app}").is_visible()
-
-
-#: [rows, rows whose head (§ number, passage id) overlaps a folio label of the first column]
-HEAD_OVER_LABEL = """() => { let n = 0, rows = 0;
-  const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-  for (const r of document.querySelectorAll('section.row')) {
-    const head = [...r.querySelectorAll('.row-head a')].map(e => e.getBoundingClientRect());
-    const labels = [...r.querySelectorAll('.pb > span')].filter(e => e.checkVisibility()).map(e => {
-      const rg = document.createRange(); rg.selectNodeContents(e); return rg.getBoundingClientRect(); });
-    rows++;
-    if (head.some(h => labels.some(l => hit(h, l)))) n++;
-  } return [rows, n]; }"""
 
 
 @pytest.mark.parametrize("page", ["pian13-p3.html", "pian08-p6.html"])

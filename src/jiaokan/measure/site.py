@@ -179,6 +179,10 @@ def main(argv: list[str] | None = None, corpus: Path | None = None, launch: Laun
     ap.add_argument("--width", type=int, default=1400)
     ap.add_argument("--only", action="append", metavar="PATTERN",
                     help="measure only the pages whose name matches (shell pattern, e.g. 'pian08*'; repeatable)")
+    ap.add_argument("--layout", action="store_true",
+                    help="instead of timing, count per page what stands out of place (jiaokan.measure.layout): rows "
+                         "with a column out of its own order, 注 not level where columns divide the 经 otherwise, "
+                         "row heads over folio labels")
     ap.add_argument("--frames", type=int, default=SCROLL_FRAMES, metavar="N",
                     help=f"scroll each page for up to N animation frames (default {SCROLL_FRAMES}; 0: load and ready only)")
     args = ap.parse_args(argv)
@@ -205,6 +209,12 @@ def main(argv: list[str] | None = None, corpus: Path | None = None, launch: Laun
             for p in pages:
                 print(f"{p.name:32} {p.stat().st_size / 1024:>6.0f} KiB")
             print(f"measure_site: {args.chromium} not found (or no browser driver); sizes only", file=sys.stderr)
+            return 0
+        if args.layout:
+            from .layout import layout_table, measure_layout
+
+            with launch(args.chromium) as browser:
+                print(layout_table(measure_layout(browser, pages, args.width)))
             return 0
         with launch(args.chromium) as browser:  # a line per page as it is measured (a whole book takes minutes)
             print(HEADER + "\n" + "-" * 122, flush=True)
