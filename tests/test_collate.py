@@ -247,6 +247,80 @@ def test_text_lost_with_a_page_is_a_lacuna_not_an_omission(profile):
     assert {g["kind"] for g in collation_to_json(col)["layer_gaps"]} == {"lacuna"}
 
 
+def _resumed_mid_zhu(siglum: str, passages: list[tuple[str, str]], lost: int, resume: int) -> Witness:
+    """``passages`` as a source that lost the page holding passage ``lost``'s 经 and the start of its 注, and
+    resumes at character ``resume`` of that 注: the resumed 注 is a unit without 经, as the 四部丛刊's reader gives
+    it (KR1d0026_013 after 葉 5: ``也兩馬士制也…繁乎``)."""
+    w = _witness(siglum, passages)
+    units = w.divs[0].units
+    tail = Unit(f"{siglum}.{lost + 1}t", [Piece("zhu", [PageBreak("5b"), Gap(desc="page missing"), PageBreak("5b"),
+                                                        Text(passages[lost][1][resume:])], Loc(90),
+                                                  id=f"{siglum}.{lost + 1}t.zhu1")])
+    w.divs[0].units = units[:lost] + [tail] + units[lost + 1:]
+    return w
+
+
+def test_a_zhu_resumed_after_a_lost_page_stays_with_its_own_passage(profile):
+    """The tail of a 注 a witness kept after its lost page is that 注's, not text it adds to the next passage's;
+    the 经 and the start of the 注 the page took are a lacuna.  And where another witness differs inside the
+    stretch lost, the lost witness's empty reading is a lacuna, not an omission."""
+    zs = list(DASHE)
+    zs[1] = ("適左个祭如右个中亦如之", "先祭个後中者以外郎之至中若神在中")  # 即/郎, in the stretch B lost
+    a, b = _witness("A", DASHE), _resumed_mid_zhu("B", DASHE, lost=1, resume=12)
+    col = collate([a, _witness("Z", zs), b], base="A")
+    rows = [r.id for r in col.rows]
+    by_row = {r.id: r.units["B"] for r in col.rows}
+    assert by_row[rows[1]] == ["B.2t"]  # with passage 2, whose 注 it ends
+    assert not [x for x in col.apps if x.type in ("addition", "omission")]
+    lacunae = {(g.row, g.layer) for g in col.gaps if g.kind == "lacuna" and g.absent == ["B"]}
+    assert (rows[1], "jing") in lacunae  # the 经 went with the page, though B has this row's 注
+    tei = collation_to_tei(col)
+    assert profile.validate(tei), profile.error_log
+    ns = "{http://www.tei-c.org/ns/1.0}"
+    zhu = tei.find(f".//{ns}ab[@n='{rows[1]}'][@type='zhu']")
+    b_rdgs = [r for r in zhu.iter(f"{ns}rdg") if r.get("wit") == "#B"]
+    assert b_rdgs and all(r.find(f"{ns}gap") is not None for r in b_rdgs)  # what B lost, never what it omits
+    assert "".join(zhu.itertext()).endswith(DASHE[1][1][12:])  # the tail, read by all three
+    nxt = tei.find(f".//{ns}ab[@n='{rows[2]}'][@type='zhu']")
+    assert nxt.find(f".//{ns}app") is None  # passage 3's 注: nothing added
+
+
+def test_the_sbck_resuming_mid_zhu_in_shixiangjianli_reads_as_the_raw_file_says():
+    """士相見禮 in the three Kanripo witnesses: the 四部丛刊 (KR1d0026_003) lost the page holding 凡與大人言… and
+    the start of its 注, and resumes at 當正容體以待之 (its line after ``# page missing``).  That tail is read in the
+    passage of 凡與大人言, the rest of the 注 (and the 注疏's 顏/顔 … inside it) as lost, and nothing as added to
+    the next passage (若父則遊目), where it used to stand as an addition of 54 characters."""
+    from jiaokan.readers import read_witness
+
+    from .conftest import KANRIPO
+
+    paths = [KANRIPO / f"{n}.txt" for n in ("KR1d0030_003", "KR1d0028_003", "KR1d0026_003")]
+    if not all(p.exists() for p in paths):
+        pytest.skip("Kanripo files absent")
+    ws = [read_witness(p, WitnessMeta(siglum=s, file=p.name, format="")) for s, p in zip(("JS", "ZS", "SB"), paths)]
+    col = collate(ws, base="JS")
+    js = {u.id: u for u in body_units(ws[0])}
+    sb = {u.id: u for u in body_units(ws[2])}
+    k = next(i for i, r in enumerate(col.rows) if any(js[u].layer_text("jing").startswith("凡與大人言")
+                                                        for u in r.units["JS"]))
+    row, nxt = col.rows[k], col.rows[k + 1]
+    assert [sb[u].layer_text("zhu")[:7] for u in row.units["SB"]] == ["當正容體以待之"]
+    assert {(g.layer, g.kind) for g in col.gaps if g.row == row.id and g.absent == ["SB"]} >= {("jing", "lacuna")}
+    assert not [a for a in col.apps if a.row == nxt.id and "SB" in a.readings and a.type == "addition"]
+    zhu = collation_to_tei(col).find(f".//{{http://www.tei-c.org/ns/1.0}}ab[@n='{row.id}'][@type='zhu']")
+    sb_rdgs = [r for r in zhu.iter("{http://www.tei-c.org/ns/1.0}rdg") if r.get("wit") == "#SB"]
+    assert sb_rdgs and all(r.get("type") in (None, "lacuna") and not (r.text or "").strip() for r in sb_rdgs)
+
+
+def test_a_unit_without_jing_that_reads_no_row_still_rides_with_the_next_passage():
+    """A heading or a 注 no row holds (nothing to match) keeps the old place: with the next passage."""
+    b = _resumed_mid_zhu("B", DASHE, lost=1, resume=12)
+    b.divs[0].units[1].pieces[0].content[-1] = Text("天地玄黄宇宙洪荒日月盈昃")
+    col = collate([_witness("A", DASHE), b], base="A")
+    assert [r.units["B"] for r in col.rows][2] == ["B.2t", "B.3"]
+    assert {g.layer for g in col.gaps if g.row == col.rows[1].id and g.kind == "lacuna"} == {"jing", "zhu"}
+
+
 def test_without_a_gap_the_missing_text_is_still_an_omission():
     col = collate([_witness("A", DASHE), _lost_page_witness(with_gap=False)])
     assert any(a.type == "omission" and a.lem.text == "豆間爵反注為一手不能正也" for a in col.apps)

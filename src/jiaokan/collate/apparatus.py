@@ -517,7 +517,10 @@ def _absence(seg: Segment, missing: list[str]) -> str:
 
 def _reading_type(seg: Segment, s: str, reading: int, lem: int, own: App | None) -> str:
     """The variant type of witness ``s``'s reading (``reading``, ``lem``: the characters it and the base's
-    keep, i.e. not punctuation): the entry's own where it has one, else by its shape."""
+    keep, i.e. not punctuation): the entry's own where it has one, else by its shape; ``lacuna`` where it reads
+    nothing where its source lost a page (:attr:`Segment.lost`)."""
+    if not reading and s in seg.lost:
+        return "lacuna"
     if own is not None:  # (most readings: the one entry of the segment, which types the reading)
         r = own.readings.get(s)
         if r is not None and r.type is not None and r.type != "agree":

@@ -87,7 +87,8 @@ def collate(
     unit_by_id = {s: {u.id: u for u in body_units(w)} for s, w in ordered.items()}
     ids = count(1)
     first_row, last_row = _witness_edges(col)
-    lost, borders = _lost_rows(col, unit_by_id)
+    lost, borders, torn = _lost_rows(col, unit_by_id)
+    has = {s: {p.layer for u in us.values() for p in u.pieces} for s, us in unit_by_id.items()}  # layers it has
 
     # whether each witness and the base are in two scripts' company (a simplified one): asked of every alignment
     script_pair = {s: "simplified" in (ordered[base].meta.script, w.meta.script) for s, w in ordered.items()}
@@ -109,7 +110,10 @@ def collate(
                 continue
             if base not in present or len(present) < len(ordered):
                 absent = [s for s in ordered if s not in present]
-                kind = "lacuna" if all(row.id in lost[s] for s in absent) else "layer"
+                # (a layer a witness lacks in a row its lost page tore: the page took it, as the passages between)
+                # (a layer a witness never has is not lost with a page: the 四部丛刊 has no 疏 to lose)
+                kind = "lacuna" if all((row.id in lost[s] or row.id in torn[s]) and layer in has[s]
+                                       for s in absent) else "layer"
                 col.gaps.append(LayerGap(row.id, layer, present, absent, kind=kind))
             if base not in present:
                 continue
@@ -168,8 +172,10 @@ def _witness_edges(col: Collation) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def _lost_rows(col: Collation, unit_by_id: dict[str, dict[str, Unit]]
-               ) -> tuple[dict[str, set[str]], dict[str, dict[str, str]]]:
-    """For each witness, the rows it lacks because its source lost a page there, and the rows around them.
+               ) -> tuple[dict[str, set[str]], dict[str, dict[str, str]], dict[str, set[str]]]:
+    """For each witness, the rows it lacks because its source lost a page there, the rows around them, and
+    the rows whose own text holds a gap (torn: a layer the witness lacks there went with the page, as the 經 of
+    the passage whose 注 resumes after it).
 
     A witness that is absent from some rows and has a :class:`~jiaokan.model.Gap`
     in the units on either side of them lost those passages with the page: they are
@@ -182,18 +188,23 @@ def _lost_rows(col: Collation, unit_by_id: dict[str, dict[str, Unit]]
 
     lost: dict[str, set[str]] = {s: set() for s in col.witnesses}
     borders: dict[str, dict[str, str]] = {s: {} for s in col.witnesses}
+    torn: dict[str, set[str]] = {s: set() for s in col.witnesses}
     for s in col.witnesses:
         prev: int | None = None
+        prev_gap = False
         for i, row in enumerate(col.rows):
             uids = row.units.get(s, [])
             if not uids:
                 continue
-            if prev is not None and i - prev > 1 and (has_gap(s, uids) or has_gap(s, col.rows[prev].units[s])):
+            gap = has_gap(s, uids)
+            if gap:
+                torn[s].add(row.id)
+            if prev is not None and i - prev > 1 and (gap or prev_gap):
                 lost[s].update(r.id for r in col.rows[prev + 1:i])
                 borders[s][col.rows[prev].id] = "end"
                 borders[s][row.id] = "start"
-            prev = i
-    return lost, borders
+            prev, prev_gap = i, gap
+    return lost, borders, torn
 
 
 def _lacuna_offsets(lt: LayerText, border: str | None) -> list[int]:

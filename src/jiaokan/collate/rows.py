@@ -5,7 +5,8 @@ stretches than the 集释), so a row is the smallest group of consecutive
 passages of every witness whose 经 align with each other.  The 经 of a whole
 chapter is aligned once per witness against the base (near-linear, see
 :mod:`.align`), aligned characters link their passages, and connected passages
-form a row.  Units without 经 (prefaces, headings) ride with the next passage.
+form a row.  Units without 经 (prefaces, headings) ride with the next passage; one of commentary
+alone (a 注 resumed after a lost page) joins the row whose commentary it reads.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from itertools import compress
 from operator import ne
 from typing import Callable
 
-from ..model import Unit, Witness
+from ..model import COMMENTARY_LAYERS, Unit, Witness
 from ..normalize.fold import key_string
 from ..normalize.fold import key as fold_key
 from ..normalize.ignorable import is_ignorable
@@ -304,19 +305,82 @@ def _keep_document_order(rows: list[dict[str, list[int]]], s: str, units: list[U
 
 
 def _attach_unpassaged(rows: list[dict[str, list[int]]], units: dict[str, list[Unit]]) -> None:
-    """Units without 经 join the row of the next passage of their witness (the last row at the end)."""
+    """Units without 经 join the row of the next passage of their witness (the last row at the end); a unit
+    of commentary alone joins the row whose commentary it reads (:func:`_commentary_row`), which may be an
+    earlier one.
+
+    Why: a source that lost a page resumes mid-注, and the reader opens a unit there with no 经 (the 四部丛刊's
+    既夕禮 after its lost 葉 5: ``也兩馬士制也…繁乎``, the end of the 注 on 公賵𤣥纁束馬兩).  Joined to the next
+    passage, that tail read as text the witness adds to the next 注, and the 注 it ends as wholly lost."""
     for s, us in units.items():
         row_of: dict[int, int] = {}
         for k, row in enumerate(rows):
             for i in row.get(s, []):
                 row_of[i] = k
         pending: list[int] = []
+        prev = -1  # the row of the witness's previous passage
         for i, u in enumerate(us):
             if u.jing is None:
                 pending.append(i)
             elif i in row_of:
-                rows[row_of[i]][s].extend(pending)
+                _place(rows, units, s, pending, prev, row_of[i])
                 pending = []
+                prev = row_of[i]
         if pending and rows:
             last = max(row_of.values()) if row_of else 0
-            rows[last][s].extend(pending)
+            _place(rows, units, s, pending, prev, last)
+
+
+def _place(rows: list[dict[str, list[int]]], units: dict[str, list[Unit]], s: str, pending: list[int],
+           prev: int, at: int) -> None:
+    """Put witness ``s``'s units ``pending`` (no 经) in row ``at``, or a commentary unit among them in the row
+    between ``prev`` and ``at`` whose commentary it reads (the units keep their order: one that follows a
+    unit moved back goes no further forward than it)."""
+    lo = max(prev, 0)
+    for i in pending:
+        k = at
+        if at > lo:
+            found = _commentary_row(rows, units, s, units[s][i], lo, at)
+            if found is not None:
+                k = found
+                lo = found  # the next ones of the run come after it
+        rows[k][s].append(i)
+
+
+#: A unit of commentary alone is placed by its n-grams of this many keys found in a row's other witnesses ...
+PLACE_GRAM = 3
+#: ... where at least this share of them is found in that row, and in no other row of the range as many.
+PLACE_SHARE = 0.5
+
+
+def _commentary_row(rows: list[dict[str, list[int]]], units: dict[str, list[Unit]], s: str, u: Unit,
+                    lo: int, hi: int) -> int | None:
+    """The row in ``lo..hi`` whose other witnesses' commentary holds most of the commentary of ``u`` (a unit
+    of witness ``s`` without 经), layer by layer; None where ``u`` holds other text than commentary (a heading,
+    a preface: they ride with the next passage), or no row holds :data:`PLACE_SHARE` of it, or two rows tie."""
+    if not u.pieces or any(p.layer not in COMMENTARY_LAYERS for p in u.pieces):
+        return None
+    mine: dict[str, set[str]] = {}
+    for p in u.pieces:
+        mine.setdefault(p.layer, set()).update(_grams(p.text))
+    total = sum(len(g) for g in mine.values())
+    if not total:
+        return None
+    scores: list[tuple[int, int]] = []
+    for k in range(lo, hi + 1):
+        found = 0
+        for layer, grams in mine.items():
+            theirs = "".join(units[t][j].layer_text(layer) for t, idx in rows[k].items() if t != s for j in idx)
+            if theirs:
+                found += len(grams & _grams(theirs))
+        scores.append((found, k))
+    best = max(scores)
+    if best[0] < PLACE_SHARE * total or sum(1 for f, _ in scores if f == best[0]) > 1:
+        return None
+    return best[1]
+
+
+def _grams(text: str) -> set[str]:
+    """The :data:`PLACE_GRAM`-grams of ``text``'s keys (the collation's fold; characters it ignores left out)."""
+    keys = "".join(fold_key(ch) for ch in text if not is_ignorable(ch))
+    return {keys[i:i + PLACE_GRAM] for i in range(len(keys) - PLACE_GRAM + 1)}

@@ -47,6 +47,9 @@ class Segment:
     type: str | None = None  # None: plain (every witness reads the base); else the app's type
     apps: list[App] = field(default_factory=list)  # the collation's entries this segment carries
     absent: dict[str, str] = field(default_factory=dict)  # siglum → why it has nothing here (layer, edge, lacuna)
+    #: witnesses that have the layer here but read nothing in this segment where their source lost a page (its
+    #: gap, or the row's edge beside the loss): their empty reading is a lacuna, not an omission (:func:`_lost_in`)
+    lost: frozenset[str] = frozenset()
 
 
 class _Partners:
@@ -131,6 +134,8 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
 
     # (siglum, its partners, its text's length), for the witness spans of every interval below
     partners = [(s, match[s], len(texts[s].text)) for s in wit]
+    # the present witnesses that lost text here with a page (a lacuna gap of this row and layer)
+    torn = {s for g in gaps if g.kind == "lacuna" for s in g.absent if s in match}
 
     out: list[Segment] = []
     nowhere = {s: (0, 0) for s in absent}  # the spans of the witnesses without the layer: the same in every segment
@@ -157,7 +162,8 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
             kind = strongest(types)
         else:
             kind = _untyped(a[a0:a1], {s: texts[s].text[sp[0]:sp[1]] for s, sp in spans_b.items()}, gaps, base)
-        out.append(Segment({base: (a0, a1), **spans_b, **nowhere}, kind, carried, dict(absent)))
+        out.append(Segment({base: (a0, a1), **spans_b, **nowhere}, kind, carried, dict(absent),
+                           _lost_in(spans_b, texts, torn) if torn else frozenset()))
         prev_k, prev_a, prev_b = k1, a1, spans_b
     plain_upto(n, len(a), {s: (blen, blen) for s, _, blen in partners})
     if _tiles(out, texts):
@@ -165,6 +171,21 @@ def layer_segments(col: Collation, row: str, layer: str, texts: dict[str, LayerT
     # cannot happen if the edit scripts keep their contract; never write a file that loses text if it does
     spans = {s: (0, len(texts[s].text)) if s in present else (0, 0) for s in texts}
     return [Segment(spans, strongest([x.type for x in apps]) if apps else "substantive", list(apps), dict(absent))]
+
+
+def _lost_in(spans: dict[str, tuple[int, int]], texts: dict[str, LayerText], torn: set[str]) -> frozenset[str]:
+    """The witnesses of ``torn`` (present, with a lacuna in this row and layer) whose span here is empty and stands
+    at a lost page: one of their text's gaps, or its start or end (the row beside a loss, whose gap is the other
+    row's).  Why: a segment carrying other witnesses' entries can span the stretch such a witness lost (the 注 of
+    士相見禮's 凡與大人言 resumes after the 四部丛刊's lost page, where the 注疏 differs from the 集释 by 顏/顔 and
+    己/已); typed by its shape, its empty reading said the witness omits what its page took."""
+    out = []
+    for s in torn:
+        b0, b1 = spans[s]
+        lt = texts[s]
+        if b0 == b1 and (b0 in lt.gaps or b0 == 0 or b0 == len(lt.text)):
+            out.append(s)
+    return frozenset(out)
 
 
 def _bad_keys(n: int, partners: list[_Partners]) -> tuple[list[tuple[int, int]], set[int], set[int]]:
