@@ -16,7 +16,6 @@ from collections import Counter
 from itertools import chain
 from operator import attrgetter
 from contextlib import AbstractContextManager, contextmanager
-import gc
 import os
 import sys
 import time
@@ -24,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TypeVar
 
+from .collector import collector_paused
 from .errors import InputError, CollationError, EmendationError
 from .collate.gaiji import Seq, resolve as resolve_gaiji_from_witnesses, sequence as gaiji_sequence
 from .collate.gaiji import write_report as write_gaiji_report
@@ -1139,27 +1139,6 @@ def tei_all_stage(res: BuildResult, out: Path, tei_all: str, written: Iterable[s
             res.errors.extend(f"{r.file}: {e}" for e in errs)
     via = reports[0].validator if reports else "-"
     return f"tei_all: {len(reports) - bad}/{len(reports)} files valid ({via}, {time.perf_counter() - t0:.1f} s)"
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off for the duration (and back as it was afterwards).
-
-    Why: a build makes millions of small objects that live until its end (a ``Place`` per
-    character, token dicts, element wrappers), and every few thousand allocations the collector
-    walks them all again; it cost a sixth of the build's CPU and made its time grow faster than
-    the book.  What it would free here is little (the build's data are acyclic or live to the
-    end; a few MB at most), and reference counting still frees everything else at once.  A
-    program that calls the stages itself (the bench) pauses it the same way; API users who do
-    not keep it as they had it.
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 #: Called around each stage of a build with the stage's name and the build's state: how

@@ -11,6 +11,7 @@ from __future__ import annotations
 from itertools import count
 
 from ..errors import CollationError
+from ..collector import collector_paused
 from ..model import EXTENT, WHOLE, Gap, Unit, Witness
 from ..names import siglum_problem
 from ..normalize import is_ignorable, key
@@ -36,6 +37,7 @@ def _unique_sigla(witnesses: list[Witness]) -> dict[str, Witness]:
     return out
 
 
+@collector_paused()
 def collate(
     witnesses: list[Witness],
     base: str | None = None,
@@ -47,7 +49,8 @@ def collate(
 
     ``ignore`` drops variant types from the result (e.g. orthographic, taboo).  ``rows``: the
     passage rows when the caller made them otherwise than by aligning the 经 (the 单疏本 has
-    no 经: :mod:`.shu` places its 疏 by their 標起止).
+    no 经: :mod:`.shu` places its 疏 by their 標起止).  Runs with Python's cyclic collector paused
+    (:func:`jiaokan.collector.collector_paused`), as the build does.
     """
     if len(witnesses) < 2:
         raise CollationError("collation needs at least two witnesses")
