@@ -217,6 +217,20 @@ def test_diff_takes_layer_all_as_text_does_and_says_why_it_does_not_collate_note
     assert notes.returncode == 2 and "案 notes are not collated: `jiaokan emend`" in notes.stderr.decode()
 
 
+def test_diff_of_two_alignment_tables_is_refused_not_read_as_four_witnesses(tmp_path):
+    """A user's trial: `diff a.json b.json` of two tables (each of two witnesses) diffed four witnesses, as if
+    asked, with exit 1.  diff compares one witness a side: a side of several is refused in one line that says how
+    to collate them; a table of one witness a side is still taken."""
+    zs = str(corpus_file("zhushu-dasheyi-excerpt"))
+    table = tmp_path / "a.json"
+    assert jiaokan("collate", str(JS10), zs, "--json", str(table), "-q").returncode == 0
+    r = jiaokan("diff", str(table), str(table))
+    err = r.stderr.decode()
+    assert r.returncode == 2 and r.stdout == b"", err
+    assert "diff compares two witnesses, one a side, and" in err and "holds 2 (JS, ZS)" in err
+    assert f"`jiaokan collate {table}` collates them" in err and "Traceback" not in err
+
+
 def test_collate_of_raw_files_says_the_tei_its_apparatus_points_to_is_not_written(tmp_path):
     """A second user's trial: the apparatus of raw inputs pointed to KR1d0030_005.xml, which nothing had written, and
     `render` then failed on it.  collate says so, and how to write them; once ingested, it says nothing."""

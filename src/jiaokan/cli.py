@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NoReturn, Sequence, TextIO
 
 from . import __version__
-from .errors import InputError, JiaokanError, printable
+from .errors import CollationError, InputError, JiaokanError, printable
 from .io import InvalidOutput, OutputError
 from .model import LAYERS, ROLES, Witness, WitnessMeta
 from .names import STDIN_STEM, derive_siglum, output_stem, siglum_problem
@@ -297,13 +297,20 @@ def _run_collation(paths: list[str], base: str | None, layers: list[str], ignore
     TEI file pointer, and what the boundaries' check did (:func:`jiaokan.collate.relayer.relayer_witnesses`).
 
     A TEI input is pointed at relative to the folder of ``out`` (the apparatus file; the
-    working folder for standard output), so ``@corresp`` resolves from where the file is.
+    working folder for standard output), so ``@corresp`` resolves from where the file is.  ``distinct`` (diff): one
+    witness a side (an alignment table of several is refused), and a siglum taken twice renamed.
     """
     from .api import collate
     from .collate.relayer import relayer_witnesses
 
     _variant_types(ignore)
-    loaded = [(p, w) for p in paths for w in _load_witnesses(p)]
+    sides = [(p, _load_witnesses(p)) for p in paths]
+    if distinct:  # (diff): one witness a side; a table of several was diffed whole, as if asked
+        for p, ws in sides:
+            if len(ws) != 1:
+                raise CollationError(f"diff compares two witnesses, one a side, and {p} holds {len(ws)} "
+                                     f"({', '.join(w.meta.siglum for w in ws)}): `jiaokan collate {p}` collates them", p)
+    loaded = [(p, w) for p, ws in sides for w in ws]
     witnesses = [w for _, w in loaded]
     if distinct:
         _distinct_sigla(witnesses, quiet)
