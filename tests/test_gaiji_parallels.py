@@ -73,6 +73,29 @@ def test_disagreeing_witnesses_leave_it_unresolved():
     assert resolve_gaiji("KR9990") is None and parallel_resolution("KR9990") is None
 
 
+def test_what_the_witnesses_read_at_an_unresolved_code_is_shown_beside_it_never_in_its_place(tmp_path):
+    """〓 with "no mapping" said less than the witnesses do: the TEI charDecl and the page's tooltip give what
+    the other witnesses read there (觚 at two places, 爵 at one), and the character stays unknown."""
+    from jiaokan.normalize.gaiji import parallel_readings
+    from jiaokan.render.inline import _gaiji
+
+    a = _witness("A", [[Text(l), _g(), Text(r)] for l, r in PLACES])
+    b = _witness("B", [[Text(l + c + r)] for (l, r), c in zip(PLACES, "觚爵觚")])
+    G.resolve([a, b])
+    seen = parallel_readings("KR9990")
+    assert seen is not None and seen.status == "conflict" and seen.readings == (("觚", 2), ("爵", 1))
+    assert all(g.char is None for p in a.pieces() for g in p.content if isinstance(g, Gaiji))
+    root = etree.parse(str(write_tei(a, tmp_path / "a.xml"))).getroot()
+    (char,) = root.iter(f"{TEI}char")
+    assert char.find(f"{TEI}mapping") is None
+    note = char.find(f"{TEI}note[@type='evidence']").text
+    assert note.startswith("not resolved (they disagree): the other witnesses (B) read 觚 at 2 places, 爵 at 1 place")
+    html = _gaiji(Gaiji("KR9990", None))
+    assert "〓" in html and "他本（B）同处作：觚 2 处、爵 1 处（不一，未定）" in html
+    set_parallel_resolutions({})  # another build: nothing learned, nothing said
+    assert parallel_readings("KR9990") is None and "他本" not in _gaiji(Gaiji("KR9990", None))
+
+
 def _places(n: int) -> list[tuple[str, str]]:
     """``n`` contexts of four characters on each side, no two alike (common characters of U+4E00 on)."""
     cs = [chr(0x5100 + 8 * i + j) for i in range(n) for j in range(8)]

@@ -28,7 +28,7 @@ from ..io import atomic_write_text
 from ..model import Gaiji, Note, Text, Witness, code_codepoint, ids_description
 from ..normalize import key
 from ..normalize.fold import key_string
-from ..normalize.gaiji import ParallelResolution, set_parallel_resolutions
+from ..normalize.gaiji import ParallelReadings, ParallelResolution, set_parallel_resolutions
 from ..normalize.ignorable import strip_ignorable
 from ..normalize.translate import LazyTable
 
@@ -424,7 +424,10 @@ def resolve(witnesses: list[Witness], keep: list[Seq] | None = None,
     nodes: list[Gaiji] = []
     found = _find(witnesses, nodes, keep, made)
     resolved = {c: f.resolution for c, f in found.items() if f.resolution is not None}
-    set_parallel_resolutions(resolved)
+    unsettled = {c: ParallelReadings(c, f.status, tuple(f.chars.most_common()), tuple(sorted(f.witnesses)),
+                                     tuple(f.evidence))
+                 for c, f in found.items() if f.resolution is None and f.chars}
+    set_parallel_resolutions(resolved, unsettled)
     if keep:
         _resolved_in(keep, {c: r.char for c, r in resolved.items()})
     for g in nodes:  # every node of an unknown code (char None), met by _find's one walk

@@ -38,13 +38,40 @@ class ParallelResolution:
     witnesses: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class ParallelReadings:
+    """A code the build could not resolve though other witnesses have text where it stands: what they read there
+    (:mod:`jiaokan.collate.gaiji`), shown beside the unknown character and never put in its place.
+
+    Why keep it: "〓, no mapping" says less than the witnesses do.  A scholar reading 設決麗于〓 wants to know that the
+    四部丛刊 reads 掔 there, at seven of eight places (繫 at the eighth), and decide; the build must not decide for
+    them where the witnesses disagree or speak once."""
+
+    code: str
+    status: str  # "one place" | "conflict" (:attr:`jiaokan.collate.gaiji.Finding.status`)
+    readings: tuple[tuple[str, int], ...]  # character, places; most first
+    witnesses: tuple[str, ...]
+    evidence: tuple[str, ...]
+
+    def said(self) -> str:
+        """What the other witnesses read, in a line of the page's language (a tooltip)."""
+        places = "、".join(f"{c} {n} 处" for c, n in self.readings)
+        why = "不一" if self.status == "conflict" else "仅一处"
+        return f"他本（{'、'.join(self.witnesses)}）同处作：{places}（{why}，未定）"
+
+
 _parallel: dict[str, ParallelResolution] = {}
+_unsettled: dict[str, ParallelReadings] = {}
 
 
-def set_parallel_resolutions(resolved: dict[str, ParallelResolution]) -> None:
-    """Replace the resolutions learned from the witnesses (the build sets them once, before collating)."""
+def set_parallel_resolutions(resolved: dict[str, ParallelResolution],
+                             unsettled: dict[str, ParallelReadings] | None = None) -> None:
+    """Replace the resolutions learned from the witnesses, and what they read where a code stays unresolved
+    (the build sets them once, before collating)."""
     _parallel.clear()
     _parallel.update(resolved)
+    _unsettled.clear()
+    _unsettled.update(unsettled or {})
     from .fold import forget_entities
 
     forget_entities()  # (an entity's key is what it stands for: the characters' keys stay)
@@ -54,6 +81,12 @@ def parallel_resolution(code: str) -> ParallelResolution | None:
     """How the build resolved ``code`` from the other witnesses, if it did (and the table does not know it)."""
     c = normalize_code(code)
     return _parallel.get(c) if c and tables.gaiji().get(c) is None else None
+
+
+def parallel_readings(code: str) -> ParallelReadings | None:
+    """What the other witnesses read where ``code`` stands, when the build could not resolve it from them."""
+    c = normalize_code(code)
+    return _unsettled.get(c) if c and tables.gaiji().get(c) is None else None
 
 
 def resolve_gaiji(code: str) -> str | None:

@@ -28,6 +28,7 @@ from markupsafe import Markup, escape
 from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, LineBreak, Note, PageBreak, Piece, Text,
                      Unit, code_codepoint, describe_codepoint)
 from ..normalize import strip_ignorable
+from ..normalize.gaiji import parallel_readings
 from .cite import leaf_by_rule, leaf_ref
 from .html import LAYER_ZH, SUBTYPE_CLASS, attrs, esc, mark_app_attr, page_id, variant_class
 from .marks import Mark
@@ -647,6 +648,9 @@ def _gaiji(g: Gaiji) -> str:
     held = code_codepoint(g.code)
     title = (f"未识之字：原文为 {describe_codepoint(held)}" if held is not None
              else f"未识之字：外字 &{g.code}; 无对应")
+    seen = parallel_readings(g.code) if held is None else None
+    if seen is not None:  # what the other witnesses read there: beside the mark, never in its place
+        title += "。" + seen.said()
     # named by its title, as the gap above
     return (f'<span{attrs(cls="gaiji gaiji-unknown", title=title, data_code=g.code, role="img")}>'
             f'{UNKNOWN_MARK}</span>')

@@ -49,7 +49,7 @@ from ..model import (
     ids_description,
     describe_codepoint,
 )
-from ..normalize.gaiji import ParallelResolution, parallel_resolution
+from ..normalize.gaiji import ParallelReadings, ParallelResolution, parallel_readings, parallel_resolution
 from ..ui import counted
 from . import markup as M
 from .build import TEI_NS, XML_NS, E, language_tag, tei_bytes
@@ -320,18 +320,20 @@ def char_entry(code: str, char: str | None) -> etree._Element:
     A copy of the one built for the same code, character and resolution by the other witnesses (what
     decides it): the book's witness files declare some 500 codes, a hundred and forty of them distinct."""
     learned = parallel_resolution(code)
-    key = (code, char, learned)
+    seen = parallel_readings(code) if char is None else None
+    key = (code, char, learned, seen)
     entry = _CHAR_ENTRIES.get(key)
     if entry is None:
-        entry = _CHAR_ENTRIES[key] = _char_entry(code, char, learned)
+        entry = _CHAR_ENTRIES[key] = _char_entry(code, char, learned, seen)
     return copy_element(entry)
 
 
 #: :func:`char_entry`'s entries, by what decides them.
-_CHAR_ENTRIES: dict[tuple[str, str | None, ParallelResolution | None], etree._Element] = {}
+_CHAR_ENTRIES: dict[tuple[str, str | None, ParallelResolution | None, ParallelReadings | None], etree._Element] = {}
 
 
-def _char_entry(code: str, char: str | None, learned: ParallelResolution | None) -> etree._Element:
+def _char_entry(code: str, char: str | None, learned: ParallelResolution | None,
+                seen: ParallelReadings | None = None) -> etree._Element:
     held = code_codepoint(code)
     if held is not None:
         # a code point the source holds in place (a control, a private-use glyph):
@@ -356,6 +358,16 @@ def _char_entry(code: str, char: str | None, learned: ParallelResolution | None)
             E.mapping(char, type="standard", cert=learned.cert),
             E.note(f"resolved from the other witnesses ({', '.join(learned.witnesses)}), the same character at "
                    f"{learned.places} places: " + "; ".join(learned.evidence), type="evidence"),
+            xml_id=code,
+        )
+    if not char and seen is not None:  # unresolved, though the other witnesses have text where it stands
+        why = "they disagree" if seen.status == "conflict" else "one place only"
+        return E.char(
+            E.charName(f"Kanripo gaiji {code}"),
+            E.note("no known mapping"),
+            E.note(f"not resolved ({why}): the other witnesses ({', '.join(seen.witnesses)}) read "
+                   + ", ".join(f"{c} at {n} place{'s' if n > 1 else ''}" for c, n in seen.readings)
+                   + " where it stands: " + "; ".join(seen.evidence), type="evidence"),
             xml_id=code,
         )
     return E.char(
