@@ -433,6 +433,13 @@ def test_whole_book_search_groups_lead_to_their_pages(book, pages):
     names = [h for h, _ in heads]
     assert len(heads) > 5 and len(set(names)) == len(names), names
     assert all(href.split("?")[1].startswith("q=") for _, href in heads)
+    # past the first 300, a button lists the next 300 in place, the first of them focused
+    assert pg.locator(".q-item").count() == 300
+    pg.locator(".q-more-btn").click()
+    assert pg.locator(".q-item").count() == 600
+    assert pg.evaluate("document.activeElement === document.querySelectorAll('.q-link')[300]")
+    total = int(re.match(r"\d+", pg.inner_text(".q-total")).group())
+    assert str(total - 600) in pg.inner_text(".q-more")  # what is left, said in the line
     label, href = heads[-1]
     pg.locator("h3.q-ch a").last.click()
     pg.wait_for_load_state("load")

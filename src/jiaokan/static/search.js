@@ -13,6 +13,7 @@
     "search.hits": { hans: "处", hant: "處", en: "hits" },
     "search.hidden": { hans: "（所在层已隐藏）", hant: "（所在層已隱藏）", en: "(in a hidden layer)" },
     "search.more": { hans: "另有 {n} 处未列出", hant: "另有 {n} 處未列出", en: "{n} more not listed" },
+    "search.list-more": { hans: "再列 {n} 处", hant: "再列 {n} 處", en: "list {n} more" },
     "search.wholebook": { hans: "检索全书", hant: "檢索全書", en: "search the whole book" },
     "search.loading": { hans: "载入中…", hant: "載入中…", en: "loading…" },
     "search.close": { hans: "关闭", hant: "關閉", en: "close" }
@@ -397,7 +398,8 @@
   }
 
   /* ---------------------------------------------------------------- the results list */
-  var LIMIT = document.body.classList.contains("view-index") ? 300 : 2000;  // listed; the count says how many in all
+  var STEP = document.body.classList.contains("view-index") ? 300 : 2000;  // listed at a time; the count says how many in all
+  var LIMIT = STEP;
   var total = 0;
   var q = document.getElementById("q");
   var exactBox = document.getElementById("q-exact");
@@ -509,7 +511,22 @@
       });
       results.appendChild(ol);
     });
-    if (total > shown) results.appendChild(el("p", "q-more", t("search.more", { n: total - shown })));
+    if (total > shown) {
+      // past the first LIMIT hits: a button lists the next ones in place (the index's book search stopped at 300,
+      // and a reader had to open each 篇's heading for the rest)
+      var more = el("p", "q-more", t("search.more", { n: total - shown }) + " ");
+      var next = Math.min(STEP, total - shown);
+      var btn = el("button", "q-more-btn", t("search.list-more", { n: next }));
+      btn.type = "button";
+      btn.addEventListener("click", function () {
+        var from = list.length;
+        LIMIT += STEP;
+        renderResults(hitsByCh, all, query);
+        if (list[from]) list[from].a.focus();
+      });
+      more.appendChild(btn);
+      results.appendChild(more);
+    }
     results.hidden = !query;
   }
 
@@ -648,6 +665,7 @@
         n += hits.length;
         return { ch: c, hits: hits };
       });
+      LIMIT = STEP;  // a new question lists its first hits
       renderResults(groups, n, query);
       J.searchStats = { ms: performance.now() - t0, hits: n, chapters: chs.length };
       report();
