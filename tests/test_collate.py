@@ -312,6 +312,17 @@ def test_the_sbck_resuming_mid_zhu_in_shixiangjianli_reads_as_the_raw_file_says(
     assert sb_rdgs and all(r.get("type") in (None, "lacuna") and not (r.text or "").strip() for r in sb_rdgs)
 
 
+def test_the_zhu_of_a_passage_whose_page_was_lost_right_after_its_jing_is_a_lacuna():
+    """The 四部丛刊 lost a page right after a passage's 经 (燕禮: 正降自西階南面坐取觶升酌散降南面坐 | page
+    missing): that passage's 注 went with the page.  It read as a layer the witness lacks ("layer"), as if the
+    edition had no 注 there."""
+    b = _witness("B", [(DASHE[0][0], ""), DASHE[3]])
+    b.divs[0].units[1].pieces[0].content[:0] = [PageBreak("31a"), Gap(desc="page missing"), PageBreak("32a")]
+    col = collate([_witness("A", DASHE), b])
+    first = col.rows[0].id
+    assert {(g.layer, g.kind) for g in col.gaps if g.row == first and g.absent == ["B"]} == {("zhu", "lacuna")}
+
+
 def test_a_unit_without_jing_that_reads_no_row_still_rides_with_the_next_passage():
     """A heading or a 注 no row holds (nothing to match) keeps the old place: with the next passage."""
     b = _resumed_mid_zhu("B", DASHE, lost=1, resume=12)

@@ -177,8 +177,8 @@ def _witness_edges(col: Collation) -> tuple[dict[str, str], dict[str, str]]:
 def _lost_rows(col: Collation, unit_by_id: dict[str, dict[str, Unit]]
                ) -> tuple[dict[str, set[str]], dict[str, dict[str, str]], dict[str, set[str]]]:
     """For each witness, the rows it lacks because its source lost a page there, the rows around them, and
-    the rows whose own text holds a gap (torn: a layer the witness lacks there went with the page, as the 經 of
-    the passage whose 注 resumes after it).
+    the rows whose own text holds a gap or that border such a loss (torn: a layer the witness lacks there went
+    with the page, as the 經 of the passage whose 注 resumes after it, or the 注 of the passage it cut after its 經).
 
     A witness that is absent from some rows and has a :class:`~jiaokan.model.Gap`
     in the units on either side of them lost those passages with the page: they are
@@ -206,6 +206,7 @@ def _lost_rows(col: Collation, unit_by_id: dict[str, dict[str, Unit]]
                 lost[s].update(r.id for r in col.rows[prev + 1:i])
                 borders[s][col.rows[prev].id] = "end"
                 borders[s][row.id] = "start"
+                torn[s].update((col.rows[prev].id, row.id))  # the page took the end of one, the start of the other
             prev, prev_gap = i, gap
     return lost, borders, torn
 
