@@ -33,7 +33,8 @@ def test_reading_stops_at_the_count_fan():
 
 def test_scope_word_zhu_tong_ends_a_conjecture():
     r = parse_note("案禮賓之禮當作醴注同")  # 卷十二 JS12.7.jing1.an1
-    assert (r.kind, r.lemma, r.reading, r.scope) == ("conjecture", "禮", "醴", "below")
+    # 注同: the 注 that follow, not every later passage (as 下同, it changed 45 禮 of 聘禮 to 醴)
+    assert (r.kind, r.lemma, r.reading, r.scope) == ("conjecture", "禮", "醴", "zhu")
 
 
 def test_one_counted_character_is_the_lemma():

@@ -113,6 +113,29 @@ def test_below_scope_gives_extra_anchors(res5):
     assert c.below[0].context.startswith("也謂狗【孰】") or "謂狗【孰】可食" in c.below[0].context
 
 
+def test_zhu_tong_reaches_the_zhu_that_follow_not_every_later_passage():
+    """聘禮 (KR1d0030_012 line 18): 請禮賓(案禮賓之禮當作醴注同): the 禮 of 禮賓 here and in the 注 that follow (將禮賓
+    徹神几), up to the next 经 with 禮賓; never the other 禮 (賓禮辭, 非禮也). Read as 下同 it changed 45 禮 to 醴."""
+    def unit(uid: str, jing: list, zhu: str | None) -> Unit:
+        pieces = [Piece("jing", jing, Loc(1), id=f"{uid}.jing1")]
+        if zhu:
+            pieces.append(Piece("zhu", [Text(zhu)], Loc(2), resp="郑玄", id=f"{uid}.zhu1"))
+        return Unit(uid, pieces)
+
+    units = [
+        unit("A.1", [Text("請禮賓"), _note("案禮賓之禮當作醴注同", "n1"), Text("賓禮辭聽命")], "告賓許也"),
+        unit("A.2", [Text("宰夫徹几改筵")], "宰夫又主酒食者也將禮賓徹神几非禮也"),
+        unit("A.3", [Text("公出迎賓以入禮賓")], "禮賓於此"),  # a new 禮賓 in the 经: its 注 are not the note's
+    ]
+    meta = WitnessMeta(siglum="JS", file="js.txt", format="test", script="traditional", chapter="聘禮")
+    w = Witness(meta=meta, divs=[Div("chapter", "1", "聘禮", units)])
+    (c,) = anchor_witness(w)
+    assert c.record.scope == "zhu" and c.status == "ok"
+    assert (c.anchor.piece, c.anchor.start, c.anchor.text) == ("A.1.jing1", 1, "禮")
+    assert [(b.piece, b.context) for b in c.below] == [("A.2.zhu1", "宰夫又主酒食者也將【禮】賓徹神几非禮也")]
+    assert any(w.startswith("注同: 1 place") for w in c.warnings)
+
+
 def _mini(siglum: str, script: str, jing: list, zhu: list | None = None, uid: str = "A.1") -> Witness:
     pieces = [Piece("jing", jing, Loc(1), id=f"{uid}.jing1")]
     if zhu:

@@ -536,6 +536,14 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
         keys = _lemma_keys(r.lemma, decl)
         if pos == "preceding":
             found = _search_back(home, keys)
+            within = _within(r, decl)
+            if within is not None:  # 禮賓之禮: the 禮 of the nearest 禮賓 before the note, not the nearest 禮
+                phrase = _search_back(home, within)
+                if phrase is not None:
+                    p_slot, (ps, pe), p_dist = phrase
+                    inside = [(hs, he) for hs, he in p_slot.k().occurrences(keys) if ps <= hs and he <= pe]
+                    if inside:
+                        found = p_slot, inside[0], p_dist + p_slot.k().count_between(inside[0][1], pe)
             if found is None and len(keys) == 1 and keys[0] in CONFUSED:
                 # 案己今注疏本訛作也 after 酌已: prints confuse 己/已/巳, and the note's copy may too
                 for alt in CONFUSED[keys[0]]:
@@ -556,7 +564,9 @@ def _resolve(doc: _Doc, n: int, c: Claim) -> None:
         _far(c, dist)
         _check_count(c)
         if r.scope == "below":
-            _below(doc, c, s_slot, e, keys)
+            _below(doc, c, s_slot, e, keys, _within(r, decl))
+        elif r.scope == "zhu":
+            _in_zhu(doc, c, s_slot, e, keys, _within(r, decl))
         return
 
     _fail(c, f"unknown position {pos!r}")
@@ -623,14 +633,58 @@ def _search_forward(doc: _Doc, n: int, off: int, layer: str, keys: list[str]):
     return None
 
 
-def _below(doc: _Doc, c: Claim, s_slot: _Slot, after: int, keys: list[str]) -> None:
-    """下同: every later occurrence of the lemma in the same layer of the chapter."""
+def _below(doc: _Doc, c: Claim, s_slot: _Slot, after: int, keys: list[str], within: list[str] | None = None) -> None:
+    """下同: every later occurrence of the lemma in the same layer of the chapter (of the lemma inside the phrase
+    the note names it by, ``within``: 禮賓之禮 is the 禮 of 禮賓, not every 禮)."""
     n = doc.index[id(s_slot.piece)]
     slots = [(s_slot, after)] + [(s, 0) for s in doc.same_layer(n, s_slot.piece.layer, backward=False, unit_only=False)]
     for s, start in slots:
-        for hs, he in s.k().occurrences(keys):
+        for hs, he in _occurrences(s, keys, within):
             if hs >= start:
                 c.anchors.append(_make(doc, s, hs, he, "below", role="below"))
+
+
+def _in_zhu(doc: _Doc, c: Claim, s_slot: _Slot, after: int, keys: list[str], within: list[str] | None) -> None:
+    """注同: the lemma's occurrences in the 注 that follow the note (of the lemma inside ``within`` where the note
+    names it so), up to the next passage whose 经 has it again: the 注 that speak of this place.  禮賓之禮當作醴注同
+    (聘禮) is the 禮賓 of the next passage's 注 (將禮賓徹神几); read as 下同 it had changed every later 禮 of 聘禮 (45)
+    to 醴.  Said in a warning, since the note does not say how far its 注 reach."""
+    n = doc.index[id(s_slot.piece)]
+    found = 0
+    for s in doc.slots[n:]:
+        start = after if s is s_slot else 0
+        if s.piece.layer == "jing" and s.unit is not s_slot.unit and _occurrences(s, keys, within):
+            break  # a new place in the 经: its 注 are not this note's
+        if s.piece.layer != "zhu":
+            continue
+        for hs, he in _occurrences(s, keys, within):
+            if hs >= start:
+                c.anchors.append(_make(doc, s, hs, he, "zhu", role="below"))
+                found += 1
+    c.warnings.append(f"注同: {counted(found, 'place')} in the 注 that follow, up to the next 经 that has it again"
+                      if found else "注同: no such place in the 注 that follow (up to the next 经 that has it again)")
+
+
+def _within(r, decl: dict) -> list[str] | None:
+    """The keys of the phrase a note names its lemma by (禮賓之禮: 禮賓), where it does: the words before the
+    claim (its ``remark``) are that phrase and 之, and the phrase holds the lemma."""
+    head = r.remark
+    if not head.endswith("之") or not r.lemma:
+        return None
+    phrase = head[:-1]
+    pk, lk = _lemma_keys(phrase, decl), _lemma_keys(r.lemma, decl)
+    if not lk or len(pk) <= len(lk) or not any(pk[i:i + len(lk)] == lk for i in range(len(pk) - len(lk) + 1)):
+        return None
+    return pk
+
+
+def _occurrences(s: _Slot, keys: list[str], within: list[str] | None) -> list[tuple[int, int]]:
+    """The lemma's occurrences in ``s``, or those inside an occurrence of ``within``."""
+    hits = s.k().occurrences(keys)
+    if within is None:
+        return list(hits)
+    spans = s.k().occurrences(within)
+    return [(hs, he) for hs, he in hits if any(a <= hs and he <= b for a, b in spans)]
 
 
 def _sentence_start(piece: Piece, off: int) -> int:

@@ -649,7 +649,8 @@ def check_claim(c: Claim, aligned: Aligned | None, edits: dict | None = None) ->
         main.below.append(b)
     if main.below and zs:
         n = {v: sum(1 for b in main.below if b.verdict == v) for v in VERDICTS}
-        main.summary += "; 下同: " + ", ".join(f"{k} {v}" for k, v in n.items() if v)
+        word = "注同" if c.record.scope == "zhu" else "下同"
+        main.summary += f"; {word}: " + ", ".join(f"{k} {v}" for k, v in n.items() if v)
     return main
 
 

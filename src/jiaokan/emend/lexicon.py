@@ -17,6 +17,7 @@ __all__ = [
     "EMENDATION_VERBS",
     "CORRECTING_VERBS",
     "SCOPE_BELOW",
+    "SCOPE_ZHU",
     "JUDGEMENT_OPENERS",
     "REJECTIONS",
     "LAYER_OF_PREFIX",
@@ -196,8 +197,12 @@ CORRECTING_VERBS: frozenset[str] = frozenset({"改正", "订正", "校正", "改
 
 #: Scope markers: the claim holds for this place and the later ones (下同), in the order tried.
 SCOPE_BELOW: tuple[str, ...] = (
-    "以下并同", "以下皆同", "以下同", "下并同", "下皆同", "下俱同", "下仿此", "后仿此", "下放此", "后并同", "后同", "下同", "余同", "注并同", "注同",
+    "以下并同", "以下皆同", "以下同", "下并同", "下皆同", "下俱同", "下仿此", "后仿此", "下放此", "后并同", "后同", "下同", "余同",
 )
+
+#: Scope markers for the passage's own 注 (禮賓之禮當作醴注同): the claim holds here and in the 注 of this
+#: passage, not in every later passage (it had changed 45 禮 of 聘禮 to 醴).
+SCOPE_ZHU: tuple[str, ...] = ("注并同", "注皆同", "注亦同", "注同")
 
 #: Words that open the editors' own judgement: what follows is argument, not a further claim.
 JUDGEMENT_OPENERS: tuple[str, ...] = ("当是", "疑是", "疑当", "盖", "似", "疑", "则", "是", "故", "然", "乃")

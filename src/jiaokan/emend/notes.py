@@ -127,6 +127,7 @@ from .lexicon import (
     LAYER_OF_PREFIX,
     REJECTIONS,
     SCOPE_BELOW,
+    SCOPE_ZHU,
     SHARED_FORMS,
     SOURCES,
     WITNESSES,
@@ -148,8 +149,9 @@ __all__ = [
     "supplied_start",
 ]
 
-#: ``here``: this occurrence; ``below``: this and later occurrences (下同).
-SCOPES: tuple[str, ...] = ("here", "below")
+#: ``here``: this occurrence; ``below``: this and later occurrences (下同); ``zhu``: this one and those in the
+#: 注 of its passage (注同).
+SCOPES: tuple[str, ...] = ("here", "below", "zhu")
 
 # ---------------------------------------------------------------------------
 # Grammar (built from the word lists of :mod:`.lexicon`)
@@ -205,6 +207,7 @@ FRAGMENTS: dict[str, str] = {
     # verbs that close an evidence clause: 据宋本改正 / 从宋本补 / 据宋本删
     "VERB": "|".join(EMENDATION_VERBS),
     "BELOW": "|".join(SCOPE_BELOW),
+    "ZHU_TOO": "|".join(SCOPE_ZHU),
     # a locator before the witness: 此下 / 此上 / X下 / X上
     "LOC": r"此下|此上|以下|此条之前|此节之前|此条前|此节前|(?:&[A-Za-z0-9_]+;|[\p{Han}〇○]){1,6}?(?:下|上)",
     # where a reading (other witness / proposed) ends: an evidence verb, a source, a scope
@@ -605,6 +608,7 @@ _GRAMMAR_SOURCES: dict[str, str] = {
     # 释文曏许亮反 / 释文云鞠穷刘音弓: a gloss (反切, 音) that shows what the source reads
     "ev_gloss": _expand(r"(?P<srcs>{SRCS})(?:云|曰)?(?P<obj>{H}{1,3}?)(?:{H}{2}反|{H}{0,2}音{H})"),
     "ev_open": _expand(r"(?:又|考|按|案|且)*(?P<srcs>{SRCS})(?:内|中|文)?(?:云|曰|引|谓|言|称|亦|所引|并|皆)"),
+    "scope_zhu": _expand(r"{ZHU_TOO}"),
     "scope_below": _expand(r"{BELOW}|下(?:文)?(?:{H}{1,4}字)?(?:并|皆|俱)?同"),
     "clause_joiner": _expand(r"(?P<join>又(?:案)?|且)?(?P<following>下文)?"),
     # 脱也字及今文无之四字: a further omission / addition of the same witness
@@ -1407,6 +1411,10 @@ def _parse_tail(raw: str, folded: str, pos: int, script: str, depth: int, prev: 
         t.shared.extend(shared)
         return t
     while pos < n:
+        m = GRAMMAR["scope_zhu"].match(folded, pos)
+        if m:
+            t.scope, pos = "zhu", m.end()
+            continue
         m = GRAMMAR["scope_below"].match(folded, pos)
         if m:
             t.scope, pos = "below", m.end()

@@ -285,7 +285,8 @@ def _claim_app(c: Claim, res: EmendResult, names: dict[str, str], js: str, zs: s
     if c.status == "failed":
         anchoring = E.note(f"not anchored: {c.error}", type="comment", subtype="unanchored", target=note_ptr)
     elif a is not None:
-        extra_anchors = f"; 下同: {len(c.below)} later occurrences" if c.below else ""
+        word = "注同: in the 注 that follow" if r.scope == "zhu" else "下同: later occurrences"
+        extra_anchors = f"; {word.split(': ')[0]}: {len(c.below)} {word.split(': ')[1]}" if c.below else ""
         anchoring = E.note(f"{r.raw} — at {a.context}{extra_anchors}", type="comment", subtype="anchor",
                            target=note_ptr)
     return E.app(*readings, verdict, anchoring, type="emendation", subtype=r.kind,
