@@ -89,9 +89,10 @@ def test_what_the_witnesses_read_at_an_unresolved_code_is_shown_beside_it_never_
     (char,) = root.iter(f"{TEI}char")
     assert char.find(f"{TEI}mapping") is None
     note = char.find(f"{TEI}note[@type='evidence']").text
-    assert note.startswith("not resolved (they disagree): the other witnesses (B) read 觚 at 2 places, 爵 at 1 place")
+    assert note.startswith("not resolved (they disagree): where it stands in the book, the witnesses beside it (B) read "
+                           "觚 at 2 places, 爵 at 1 place")
     html = _gaiji(Gaiji("KR9990", None))
-    assert "〓" in html and "他本（B）同处作：觚 2 处、爵 1 处（不一，未定）" in html
+    assert "〓" in html and "全书此码所在之处，他本对应作：觚 2 处、爵 1 处（诸本不一，未定）" in html
     set_parallel_resolutions({})  # another build: nothing learned, nothing said
     assert parallel_readings("KR9990") is None and "他本" not in _gaiji(Gaiji("KR9990", None))
 

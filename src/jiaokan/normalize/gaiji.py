@@ -54,10 +54,13 @@ class ParallelReadings:
     evidence: tuple[str, ...]
 
     def said(self) -> str:
-        """What the other witnesses read, in a line of the page's language (a tooltip)."""
+        """What the other witnesses read where the code stands, over the whole book, in a line of the page's
+        language (a tooltip).  Over the book, not at this place: the counts are the code's (a reader's trial
+        read 「他本同处作：腴 6 处」 on a 篇 where it stands once); no sigla, since a witness that holds the code
+        at one place may read a character at another."""
         places = "、".join(f"{c} {n} 处" for c, n in self.readings)
-        why = "不一" if self.status == "conflict" else "仅一处"
-        return f"他本（{'、'.join(self.witnesses)}）同处作：{places}（{why}，未定）"
+        why = "诸本不一" if self.status == "conflict" else "仅一处可比"
+        return f"全书此码所在之处，他本对应作：{places}（{why}，未定）"
 
 
 _parallel: dict[str, ParallelResolution] = {}

@@ -365,7 +365,7 @@ def _char_entry(code: str, char: str | None, learned: ParallelResolution | None,
         return E.char(
             E.charName(f"Kanripo gaiji {code}"),
             E.note("no known mapping"),
-            E.note(f"not resolved ({why}): the other witnesses ({', '.join(seen.witnesses)}) read "
+            E.note(f"not resolved ({why}): where it stands in the book, the witnesses beside it ({', '.join(seen.witnesses)}) read "
                    + ", ".join(f"{c} at {n} place{'s' if n > 1 else ''}" for c, n in seen.readings)
                    + " where it stands: " + "; ".join(seen.evidence), type="evidence"),
             xml_id=code,
