@@ -90,6 +90,29 @@ def test_clicking_a_variant_shows_every_reading(open_page):
     assert not panel.is_visible()
 
 
+def test_an_empty_reading_in_the_panel_is_a_sign_not_the_character_wu(open_page, site):
+    """A reader's trial: the panel wrote 无 for a witness that has nothing there, which reads as the character 无
+    (the simplified 無, a real reading).  It writes （无） (〔缺〕 for text lost with a page), set apart."""
+    from jiaokan.render.appview import entry_fields
+
+    for page in sorted(p.name for p in site.glob("xiangsheli*.html") if "-base" not in p.name and "emended" not in p.name):
+        pg = open_page(page)
+        tables = pg.evaluate("window.jiaokanData.at")
+        data = {k: entry_fields(v, tables) for k, v in pg.evaluate("window.jiaokanData.apps").items()}
+        here = set(pg.evaluate("[...document.querySelectorAll('mark[data-app]')].map(m => m.dataset.app)"))
+        apps = [k for k, v in data.items() if k in here and any(r[1] == "" and r[4] == "omission" for r in v["r"])]
+        if apps:
+            break
+    else:
+        raise AssertionError("no omission in 乡射礼")
+    mark = pg.locator(f"mark[data-app='{apps[0]}']").first
+    mark.scroll_into_view_if_needed()
+    mark.click()
+    cells = pg.locator("#app-panel td.rd.none")
+    assert cells.count() >= 1 and cells.first.inner_text() == "（无）"
+    assert pg.locator("#app-panel td.rd:not(.none)").evaluate_all("els => els.every(e => e.textContent !== '无')")
+
+
 def test_variants_are_keyboard_accessible(open_page):
     pg = open_page("dasheyi.html#r65")
     first = pg.locator("div[data-wit='ZS'] mark.v[tabindex='0']").first

@@ -273,7 +273,8 @@
     "panel-where": { hans: "位置", hant: "位置", en: "Where" },
     "panel-base": { hans: "底本", hant: "底本", en: "base" },
     "panel-agree": { hans: "同底本", hant: "同底本", en: "= base" },
-    "panel-omitted": { hans: "无", hant: "無", en: "omitted" },
+    "panel-omitted": { hans: "（无）", hant: "（無）", en: "(nothing)" },
+    "panel-lost": { hans: "〔缺〕", hant: "〔缺〕", en: "[lost]" },
     "panel-to-parallel": { hans: "在对照视图中查看", hant: "在對照視圖中查看", en: "see it in the parallel view" },
     "panel-to-base": { hans: "底本校记", hant: "底本校記", en: "footnote in the base text" },
     "close": { hans: "关闭 (Esc)", hant: "關閉 (Esc)", en: "close (Esc)" },
@@ -907,7 +908,9 @@
       var tr = el("tr");
       tr.setAttribute("data-siglum", r[0]);
       tr.appendChild(el("th", null, r[0]));
-      var rd = el("td", "rd", r[1] ? r[1] : (r[3] === "lem" ? "—" : t("panel-omitted")));
+      // an empty reading is a sign, never a character: 无 alone read as the witness's text 无 (a reader's trial)
+      var rd = el("td", r[1] ? "rd" : "rd none",
+                  r[1] ? r[1] : (r[3] === "lem" ? "—" : r[3] === "lacuna" ? t("panel-lost") : t("panel-omitted")));
       rd.lang = ctx.lang;
       if (!r[1]) rd.title = r[3] === "lem" ? t("ins-base") : t("ins-wit");
       tr.appendChild(rd);
