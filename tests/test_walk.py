@@ -125,14 +125,22 @@ def html_pages(w: Witness) -> list[list[str | None]]:
 
 
 def walked_page_starts(w: Witness) -> dict[str, tuple[int | None, str | None]]:
-    """The source line each page's first break stands on (and the break's 卷), as the walk places it."""
+    """Each page's line before its first character (行1 is the leaf's first line of text), and its first break's
+    卷, as the walk places them; a page with no character, the line its first break stands on."""
     out: dict[str, tuple[int | None, str | None]] = {}
+    broke: dict[str, tuple[int | None, str | None]] = {}
     where = Where()
     for p in w.pieces():
         where.enter(p)
         for step in walk(p.content, where):
-            if isinstance(step.node, PageBreak) and step.node.n not in out:
-                out[step.node.n] = (step.line, step.node.juan)
+            node = step.node
+            if isinstance(node, PageBreak):
+                broke.setdefault(node.n, (step.line, node.juan))
+            elif step.page is not None and step.page not in out and step.page in broke and (
+                    node.text.strip() if isinstance(node, Text) else getattr(node, "reading", "")):
+                out[step.page] = ((step.line - 1) if step.line is not None else None, broke[step.page][1])
+    for label, at in broke.items():
+        out.setdefault(label, at)
     return out
 
 
@@ -261,3 +269,27 @@ def test_a_note_that_turns_the_page_moves_what_follows() -> None:
     # columns: 之言 are 1-2 of line 8; the note's 本作某 opens line 9, so 射也 are its 4th and 5th
     assert model_places(w) == [[Place("29b", 8, 1), Place("29b", 8, 2), Place("30a", 9, 4), Place("30a", 9, 5)]]
     check_stages(w)
+
+
+def test_the_line_on_the_leaf_counts_from_the_leaf_s_first_line_of_text_in_the_raw_file():
+    """行 as a reader counts it in the printed leaf (a reader's trial, against KR1d0030_003): the page break of
+    003-1a stands before the file's first line of text (欽定四庫全書, line 6), so 士相見之禮摯 (line 12) is 行7; that
+    of 003-2a stands on a line of its own after …吾子之就家也某 (line 23), so 將走見 (line 24) is 行1; and 003-14a
+    opens inside a 案 note (line 240), whose lines are the leaf's too.  The citations counted from the break's line
+    (行6, 行3 …) and the 案 evidence from the first line after the note (行1 for line 244)."""
+    from jiaokan.emend.evidence import page_first_lines
+    from jiaokan.model import WitnessMeta as Meta
+    from jiaokan.readers import read_witness
+    from jiaokan.render.cite import leaf_line, page_starts
+
+    from .conftest import KANRIPO
+
+    path = KANRIPO / "KR1d0030_003.txt"
+    if not path.exists():
+        pytest.skip("Kanripo files absent")
+    w = read_witness(path, Meta(siglum="JS", file=path.name, format=""))
+    starts = page_starts(w)
+    assert (leaf_line(starts, "1a", 6), leaf_line(starts, "1a", 12)) == (1, 7)
+    assert (leaf_line(starts, "2a", 24), leaf_line(starts, "2a", 25)) == (1, 2)
+    assert leaf_line(starts, "14a", 240) == 1 and leaf_line(starts, "14a", 244) == 5
+    assert page_first_lines(w)["14a"] == 240  # the 案 evidence counts the same lines

@@ -104,32 +104,13 @@ def place_label(page: str | None, line: int | None, first: Mapping[str, int] | N
 
 
 def page_first_lines(w: Witness) -> dict[str, int]:
-    """The first source line of every page of ``w`` that holds a character."""
-    # what :func:`jiaokan.model.walk` meets, the nodes of the pieces (not of their notes) that add to the reading
-    # text, each where it stands; a note's content only moves the cursor (:func:`jiaokan.model.advance`).  Not
-    # the walk itself: it made a Step for every node of the witness, to read two of its fields (a third of the
-    # time of the evidence's own code); nor a Place for every character, which cost more than the rest of the evidence
-    out: dict[str, int] = {}
-    where = Where()
-    for p in w.pieces():
-        where.enter(p)
-        for node in p.content:
-            if isinstance(node, Text):  # most nodes
-                held = node.text
-            elif isinstance(node, PageBreak):
-                where.page = node.n
-                continue
-            elif isinstance(node, LineBreak):
-                where.line = node.n
-                continue
-            else:
-                held = node.reading
-            page, line = where.page, where.line
-            if held and page is not None and line is not None and line < out.get(page, line + 1):
-                out[page] = line
-            if isinstance(node, Note):
-                advance(node.content, where)
-    return out
+    """The first source line of every page of ``w`` that holds a character: the citations' one count of 行
+    (:func:`jiaokan.render.cite.page_starts`), shared with the apparatus's.  Two counts had disagreed: this one
+    left out the 案 notes' own lines, so a leaf that opens inside a note (士相見禮 葉十四a) was counted from its
+    first line after the note, four lines late."""
+    from ..render.cite import page_starts
+
+    return {page: start + 1 for page, (start, _juan) in page_starts(w).items() if start is not None}
 
 
 # ---------------------------------------------------------------------------

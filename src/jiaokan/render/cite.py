@@ -177,8 +177,9 @@ _starts: WhileAlive["Witness", dict[str, tuple[int | None, str | None]]] = While
 
 
 def page_starts(w: "Witness") -> dict[str, tuple[int | None, str | None]]:
-    """Page label → (the source line its page break stands on, the break's own 卷): what turns a source line
-    into the line on the leaf (行 = source line − the break's line, as the citation's records count it)."""
+    """Page label → (the source line before the page's first line of text, the break's own 卷): what turns a
+    source line into the line on the leaf (行 = source line − that line: the page's first line of text is 行1, as
+    the 案 evidence counts it, :func:`jiaokan.emend.evidence.page_first_lines`)."""
     hit = _starts.get(w)
     if hit is not None:
         return hit
@@ -189,30 +190,52 @@ def page_starts(w: "Witness") -> dict[str, tuple[int | None, str | None]]:
 
 def _page_starts(w: "Witness") -> dict[str, tuple[int | None, str | None]]:
     """One pass over the witness's nodes (the source line as :func:`jiaokan.model.walk` carries it, without a step
-    per node: only the breaks are read)."""
+    per node: only the breaks and the first text after each are read).
+
+    Why the first text, not the break's line: a Kanripo file sets its page break on a line of its own, or at the
+    end of the page's last line (…某<pb:…003-2a>¶ then 將走見 on the next line); counted from the break's line, every
+    行 of such a page was one too many, and the first page's (whose break stands before the file's first line)
+    one too few (a reader's trial, against the raw files).  A page with no text (a lost page's label) keeps the
+    line its break stands on."""
     out: dict[str, tuple[int | None, str | None]] = {}
-    line: int | None = None
+    broke: dict[str, tuple[int | None, str | None]] = {}  # each page's first break: its line and 卷
+    state: list = [None, None]  # [the line in force, the page whose first text is awaited]
     for p in w.pieces():
-        if line is None:  # as Where.enter: a piece's own line only until a break has said one
-            line = p.loc.line or None
-        line = _breaks(p.content, line, out)
+        if state[0] is None:  # as Where.enter: a piece's own line only until a break has said one
+            state[0] = p.loc.line or None
+        _breaks(p.content, state, out, broke)
+    for label, at in broke.items():
+        out.setdefault(label, at)
     return out
 
 
-def _breaks(content: list, line: int | None, out: dict[str, tuple[int | None, str | None]]) -> int | None:
-    """Record in ``out`` the first break of each page in ``content`` (notes' included) with the line it stands on;
-    the line in force after ``content``."""
+def _breaks(content: list, state: list, out: dict[str, tuple[int | None, str | None]],
+            broke: dict[str, tuple[int | None, str | None]]) -> None:
+    """Record in ``out`` the line before the first text of each page that ``content`` (notes' included) opens, and
+    in ``broke`` the line of each page's first break; ``state``: the line in force and the page waiting for its
+    first text, carried from node to node."""
     for node in content:
         if type(node) is Text:
+            if state[1] is not None and node.text.strip():
+                _first_text(state, out, broke)
             continue
         if isinstance(node, PageBreak):
-            if node.n not in out:
-                out[node.n] = (line, node.juan)
+            if node.n not in broke:
+                broke[node.n] = (state[0], node.juan)
+            state[1] = node.n if node.n not in out else None  # the text after a break is its page's
         elif isinstance(node, LineBreak):
-            line = node.n
+            state[0] = node.n
         elif isinstance(node, Note):
-            line = _breaks(node.content, line, out)
-    return line
+            _breaks(node.content, state, out, broke)
+        elif state[1] is not None and node.reading:  # a gaiji, a label: text of the page
+            _first_text(state, out, broke)
+
+
+def _first_text(state: list, out: dict[str, tuple[int | None, str | None]],
+                broke: dict[str, tuple[int | None, str | None]]) -> None:
+    label = state[1]
+    out[label] = ((state[0] - 1) if state[0] is not None else None, broke[label][1])
+    state[1] = None
 
 
 def place_parts(w: "Witness", starts: dict[str, tuple[int | None, str | None]], page: str,
