@@ -620,3 +620,16 @@ def test_an_check_kanripo_script(capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert "20 claims about the 注疏: confirmed 20 (100.0%)" in out
+
+
+def test_a_witness_that_is_not_the_zhushu_is_refused_as_what_the_notes_are_checked_against():
+    """A user's trial: the 四部丛刊 given as --against had every claim about 今注疏本 checked against it (11 of 21
+    'contradicted', each saying "the 注疏 reads …" of another edition). A witness whose role says it is not the
+    注疏 is refused, with where it belongs (--with); one with no role (a reader that knows none) is still taken."""
+    js = _mini("JS", "traditional", [Text("司射袒執弓"), _note("案比今注疏本訛作北", "n1")])
+    sb = _mini("SB", "traditional", [Text("司射袒執弓")])
+    sb.meta.role = "songben"
+    with pytest.raises(EmendationError, match=r"SB \(sb.txt\) is a songben witness, not the 注疏.*--with"):
+        emend(js, sb)
+    sb.meta.role = ""
+    assert emend(js, sb).against is sb

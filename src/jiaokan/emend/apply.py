@@ -272,8 +272,16 @@ def emend(witness: Witness, against: Witness | None = None, *, collation: Collat
     ``front`` is the 注疏's front matter (卷首), where it gives the 目録 of every 篇: claims on
     the 集释's 目録 passage are checked there.  ``danshu`` are the 单疏本 witnesses of the 篇: with
     the 注疏's own 疏, they check what the notes say of the 疏 (:mod:`.shu`).
-    Raises ``EmendationError`` when two witnesses share a siglum.
+    Raises ``EmendationError`` when two witnesses share a siglum, or ``against`` has a role other than the 注疏's.
     """
+    if against is not None and against.meta.role not in ("", "zhushu"):
+        # a user's trial: the 四部丛刊 given as the 注疏 had every claim about 今注疏本 checked against it (11 of 21
+        # "contradicted", each sentence saying "the 注疏 reads …" of another edition); what a role says it is not
+        # is no evidence of what 今注疏本 reads
+        raise EmendationError(
+            f"{against.meta.siglum} ({against.meta.file}) is a {against.meta.role} witness, not the 注疏 (role "
+            f"zhushu): the notes' claims about 今注疏本 are checked against the 注疏 only; give this one among the "
+            "others (jiaokan emend … --with FILE), which give their readings and check what they stand for")
     claims = anchor_witness(witness)
     aligned = None
     party = [x for x in (against, *others) if x is not None]
