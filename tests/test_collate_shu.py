@@ -128,3 +128,26 @@ def test_has_kept_is_whether_stripping_leaves_a_character(text):
     from jiaokan.normalize import strip_ignorable
 
     assert has_kept(text) is bool(strip_ignorable(text))
+
+
+def test_collate_and_diff_of_a_zhushu_and_a_danshu_are_the_shu_collation_not_no_difference(tmp_path):
+    """A user's trial: `diff ZS DS` said "0 differences" (exit 0) of two 疏 that differ at 258 places, and
+    `collate ZS DS` gave no variant: aligned by their 经, the 单疏本 (no 经) fell in no row.  collate() of a 注疏
+    and a 单疏本 is now the build's 疏 collation; a 单疏本 beside other witnesses is refused in one line."""
+    import jiaokan
+    from jiaokan.errors import CollationError
+
+    from .test_cli import jiaokan as run
+
+    zs = _pian("KR1d0028", "ZS", ["003"], "士相見禮")
+    ds = _pian("KR1d0027", "DS", ["007"], "士相見禮")
+    col = jiaokan.collate([zs, ds])
+    assert col.layers == ("shu",) and col.base == "ZS" and sum(1 for a in col.apps if a.type == "substantive") > 20
+    js = _pian("KR1d0030", "JS", ["003"], "士相見禮")
+    with pytest.raises(CollationError, match=r"is a 单疏本 \(疏 alone, no 经 to align\).*here beside JS \(jishi\)"):
+        jiaokan.collate([js, zs, ds])
+    a, b = tmp_path / "zs.xml", tmp_path / "ds.xml"
+    jiaokan.to_tei(zs, a)
+    jiaokan.to_tei(ds, b)
+    r = run("diff", str(a), str(b), "--only", "substantive", "--color", "never")
+    assert r.returncode == 1 and "-- 0 differences" not in r.stdout.decode(), r.stderr.decode()

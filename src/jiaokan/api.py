@@ -165,6 +165,9 @@ def collate(witnesses: Iterable[Witness | PathLike], *, base: str | None = None,
     layers = _names_given(layers)
     ignore = _names_given(ignore) or ()
     ws = _witnesses(witnesses)
+    danshu = [w for w in ws if w.meta.role == "danshu"]
+    if danshu:
+        return _collate_danshu(ws, danshu, base, layers, tuple(ignore))
     # a reader's inferred 注/经 boundaries checked against a witness that marks them, as the build does (else a
     # boundary one character off was an addition and an omission that neither witness has)
     if check_boundaries:
@@ -173,6 +176,37 @@ def collate(witnesses: Iterable[Witness | PathLike], *, base: str | None = None,
     # (else a collation outside a build would type them by whatever a previous build left registered)
     learn_forms(ws)
     return _collate(ws, base=base, layers=list(layers) if layers else None, ignore=tuple(ignore))
+
+
+def _collate_danshu(ws: list[Witness], danshu: list[Witness], base: str | None, layers: list[str] | None,
+                    ignore: tuple[str, ...]) -> Collation:
+    """A 单疏本 (疏 alone, no 经 to align) is collated with one 注疏, by its 標起止, as the build's ``NAME-shu``
+    (:func:`jiaokan.collate.shu.collate_shu`: the 注疏 the base, the 疏 the one layer).
+
+    Why not the passage rows: aligned by their 经, a 单疏本 fell in no row, and `diff ZS DS` said "0 differences"
+    with exit 0 of two 疏 that differ at 258 places (a user's trial); beside a 经注 collation its 疏 was reported
+    as the others' 经 "only in" each of them."""
+    from .collate.model import VARIANT_TYPES
+    from .collate.shu import collate_shu
+
+    zs = [w for w in ws if w.meta.role == "zhushu"]
+    ds = danshu[0]
+    if len(ws) != 2 or len(zs) != 1:
+        others = ", ".join(f"{w.meta.siglum} ({w.meta.role or 'no role'})" for w in ws if w is not ds)
+        raise CollationError(f"{ds.meta.siglum} ({ds.meta.file}) is a 单疏本 (疏 alone, no 经 to align): it is "
+                             f"collated with one 注疏 (role zhushu) by its 標起止, two witnesses in all; here beside "
+                             f"{others}")
+    if base not in (None, zs[0].meta.siglum):
+        raise CollationError(f"a 单疏本 is collated against the 注疏: the base is {zs[0].meta.siglum}, not {base}")
+    if layers and layers != ["shu"]:
+        raise CollationError(f"a 单疏本 holds 疏 alone: its collation has the layer shu only, not {', '.join(layers)}")
+    bad = [t for t in ignore if t not in VARIANT_TYPES]
+    if bad:
+        raise CollationError(f"unknown variant type(s) {', '.join(bad)}: choose from {', '.join(VARIANT_TYPES)}")
+    col, _report = collate_shu(zs[0], ds)
+    if ignore:
+        col.apps = [a for a in col.apps if a.type not in ignore]
+    return col
 
 
 def _names_given(names: Iterable[str] | None) -> list[str] | None:
