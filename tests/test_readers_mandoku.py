@@ -558,3 +558,18 @@ def test_whole_jishi_files(kanripo):
         assert len(w.notes()) == notes
         assert all(n.text.startswith("案") for n in w.notes())
         assert w.layer_counts()["jing"] > 3000 and not w.warnings
+
+
+def test_a_count_whose_small_columns_are_set_apart_is_one_count_not_jing_and_zhu():
+    """卷十三's count, 經二千五百一十六字 / 注五千四十七字 in two small columns, is transcribed
+    ``(經二千五百一/注五千四十七)十(六字/字)``: its 十 read as 经 and 六字字 as 注 (an 经 row only the 四部丛刊 had, a
+    user's trial).  Numerals and 字 after a count on its line are more of it; a 经 after a count is still 经."""
+    w = read_text(MandokuSbckReader(), HEADER.format(title="儀禮", juan=13)
+                  + "<pb:KR1d0026_SBCK_013-1a>¶\n志矢一乗軒輖中亦短衞(志猶擬也)¶\n儀禮卷第十三¶\n"
+                  + "(經二千五百一/注五千四十七)十(六字/字)¶\n", name="KR1d0026_013.txt")
+    last = [(p.layer, p.subtype, p.text) for u in w.divs[-1].units[-1:] for p in u.pieces]
+    assert last == [("paratext", "count", "經二千五百一注五千四十七十六字字")]
+    w = read_text(MandokuSbckReader(), HEADER.format(title="儀禮", juan=13)
+                  + "<pb:KR1d0026_SBCK_013-1a>¶\n(經二千五百一十六字/注五千四十七字)¶\n十人(注)¶\n",
+                  name="KR1d0026_013.txt")
+    assert [p.layer for u in w.divs[-1].units for p in u.pieces][-2:] == ["jing", "zhu"]

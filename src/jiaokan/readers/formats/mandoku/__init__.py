@@ -83,6 +83,7 @@ from ...layouts.zhushu_markers import fold, zhuan_opening
 from ...layouts.zhuan import Voices, hidden_items
 from .source import (
     COUNT_RE,
+    COUNT_TAIL_RE,
     KNOWN_TEXTS,
     Flat,
     Group,
@@ -196,10 +197,12 @@ class SbckLayerer:
         self.segs: list[Seg] = []
         self.layer: str | None = None  # layer of the open piece
         self.after_pian = False
+        self._count_open = False  # a character count opened on this line (what follows it there may be more of it)
         self.folded = fold(flat.text)
 
     def run(self) -> list[Seg]:
         for i, (pl, start, end) in enumerate(zip(self.flat.lines, self.flat.starts, self.flat.ends)):
+            self._count_open = False
             if pl.after_lacuna:
                 self.layer = None  # nothing joins across a lost page
             continues_note = self.layer == "zhu" and pl.body.startswith("(")
@@ -272,9 +275,20 @@ class SbckLayerer:
                 s.layer, s.new_unit, s.cert = opener.layer, opener.new_unit, opener.cert
                 return
 
+    def _count_goes_on(self, start: int, end: int) -> bool:
+        """After the 卷's character count, numerals and 字 are more of it: the transcription of 卷十三 set the
+        two small columns (經二千五百一十六字 / 注五千四十七字) as ``(經二千五百一/注五千四十七)十(六字/字)``, and its
+        十 read as 经, its 六字字 as 注, an 经 row only the 四部丛刊 had (a user's trial)."""
+        return (self.layer == "paratext" and bool(self.segs) and self._count_open
+                and bool(COUNT_TAIL_RE.match(self.flat.reading(start, end).replace(" ", ""))))
+
     def _big(self, start: int, end: int) -> None:
         if start >= end:
             return
+        if self._count_goes_on(start, end):
+            self.segs.append(Seg(start, end))
+            return
+        self._count_open = False
         at = zhuan_opening(self.folded, start, end) if self.layer != "zhuan" else None
         if at is not None:
             self._big(start, at)
@@ -294,6 +308,9 @@ class SbckLayerer:
         if COUNT_RE.match(self.flat.reading(start, end).replace(" ", "")):
             self.segs.append(Seg(start, end, "paratext", subtype="count"))
             self.layer = "paratext"
+            self._count_open = True
+        elif self._count_goes_on(start, end):
+            self.segs.append(Seg(start, end))
         elif self.layer == "zhu":
             self.segs.append(Seg(start, end))
         else:

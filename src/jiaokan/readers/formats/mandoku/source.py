@@ -52,6 +52,8 @@ RESP_LINE_RE = re.compile(r"^(?:[漢汉魏晉晋唐宋元明清][\u3000\s]*\S{1,
 #: ``(經三千六百四十五字/注六千九百一十五字)``: the 卷's character counts.
 #: The 字 may be left out (``(經五千三百四/注一万九百六十一)``, 卷八).
 COUNT_RE = re.compile(rf"^(?:[經经注疏音義义]+[{NUM}千萬万零]+字?)+$")
+#: What may follow a count on its line and is more of it: numerals and 字 (``…)十(六字/字)``, 卷十三).
+COUNT_TAIL_RE = re.compile(rf"^[{NUM}千萬万零字]+$")
 
 #: Kanripo text ids of the works whose layout each variant knows.
 KNOWN_TEXTS = {"KR1d0026": "sbck", "KR1d0028": "zhushu", "KR1d0030": "jishi"}
