@@ -242,3 +242,14 @@ def test_collate_of_raw_files_says_the_tei_its_apparatus_points_to_is_not_writte
     r = jiaokan("collate", str(JS10), str(zs), "-o", str(tmp_path / "app.xml"))
     assert "not written yet" not in r.stderr.decode()
     assert jiaokan("render", str(tmp_path / "app.xml"), "-o", str(tmp_path / "site"), "-q").returncode == 0
+
+
+def test_diff_that_cannot_write_its_answer_exits_2_not_1():
+    """A user's trial: `jiaokan diff A A > /dev/full` printed 'No space left on device' and exited 1, which diff(1)
+    reserves for "they differ"; trouble is 2."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "wb") as full:
+        r = subprocess.run([sys.executable, "-m", "jiaokan", "diff", str(JS10), str(JS10)], stdout=full,
+                           stderr=subprocess.PIPE)
+    assert r.returncode == 2 and b"No space left on device" in r.stderr and b"Traceback" not in r.stderr

@@ -910,7 +910,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _err(f"{where}a file is in the way where a directory is needed (choose another output path)")
         else:
             _err(f"{where}{exc.strerror or exc}")
-        return EXIT_FAIL
+        # (diff answers as diff(1) does: 1 is "they differ", so its trouble is 2: `diff A A > /dev/full` said 1)
+        return EXIT_USAGE if args.func is cmd_diff else EXIT_FAIL
     except KeyboardInterrupt:
         _err("interrupted")
         return 130
