@@ -205,17 +205,7 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
             starts, wheres = out.run_starts, out.run_where
             at = size[layer]
             out.pieces.append((at, u, p))
-            content = p.content
-            prev: type | None = None  # the type of the node before (a gaiji between two labels is label text)
-            for i, node in enumerate(content):
-                if prev is Label and type(node) is Gaiji and i + 1 < len(content) and type(content[i + 1]) is Label:
-                    # a character of a label the source has no code point for (the 单疏本's 標起止 注肴&KR0155;至謂豚,
-                    # cut around the gaiji since a label holds text only): a label's, not the layer's text, which
-                    # made 注 against 升 a substantive variant of the 疏 at 40 places
-                    col = (col or 0) + 1
-                    prev = Label
-                    continue
-                prev = type(node)
+            for node in p.content:
                 if type(node) is Text:  # most nodes: what walk() would step through, without its steps
                     r = node.text
                     n = len(r)
