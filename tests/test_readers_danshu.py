@@ -203,3 +203,24 @@ def test_shiwu_whole_files_place_every_pian_and_stay_lossless():
     # 鄉射禮 and 大射儀 are lost from this text (the editors' note after their titles says so): a title with
     # nothing after it rides with the next 篇's, as title lines do
     assert seen[:6] == ["士冠禮", "士昏禮", "士相見禮", "鄉飲酒禮", "燕禮", "聘禮"] and "front" in seen
+
+
+def test_page_breaks_in_a_row_with_no_text_are_lost_pages_but_a_blank_leaf_is_not():
+    """The 单疏本's transcription marks no lost page: it leaves the labels of leaves it has no text for (KR1d0027_007
+    lines 165-167: 6a, 7a, 8a, the text of 5b broken off mid-sentence), and the 疏 collation read what they held as
+    the 单疏本's omissions.  Breaks in a row with text after them are a lost page now (a gap, said 'inferred', and a
+    notice); a leaf transcribed as blank lines is not, nor a run of breaks at the file's end."""
+    from jiaokan.model import Gap
+
+    def gaps(w):
+        return [x.desc for p in w.pieces() for x in p.content if isinstance(x, Gap)]
+
+    lost = read(MandokuDanshuReader(), DS_001 + "<pb:KR1d0027_SBCK_001-4a>¶\n<pb:KR1d0027_SBCK_001-5a>¶\n"
+                "西階　釋曰上文據君所在隨便升階無常之事亦謂反燕¶\n")
+    assert gaps(lost) == ["inferred: page breaks 4a, 5a with no text between"]
+    assert any(x.code == "lacuna" and "4a, 5a" in x.message for x in lost.warnings)
+    blank = read(MandokuDanshuReader(), DS_001 + "<pb:KR1d0027_SBCK_001-4a>¶\n\u3000¶\n\u3000¶\n"
+                 "<pb:KR1d0027_SBCK_001-4b>¶\n西階　釋曰上文據君所在¶\n")
+    assert gaps(blank) == []
+    end = read(MandokuDanshuReader(), DS_001 + "<pb:KR1d0027_SBCK_001-4a>¶\n<pb:KR1d0027_SBCK_001-5a>¶\n")
+    assert gaps(end) == []

@@ -154,6 +154,8 @@ class _Scanner:
         self.src = src
         self.doc = MandokuDoc()
         self.breaks: list[PageBreak | Gap] = []
+        #: a blank printed line (　¶) came after the pending breaks: a leaf transcribed as blank, not a lost one
+        self.blank_leaf = False
         self.drawer: tuple[str, int] | None = None
         self.tab_warned = False
 
@@ -172,8 +174,13 @@ class _Scanner:
                 body = raw[:-1].rstrip()
                 stripped = body.lstrip(_LEADING)
                 if stripped:
+                    if len(self.breaks) > 1:  # (a lost page's run of breaks: rare)
+                        self._empty_pages(n)
                     out.append(PrintedLine(n, stripped, len(body) - len(stripped), self.breaks, 0, False))
                     self.breaks = []
+                    self.blank_leaf = False
+                elif self.breaks:  # a blank printed line after a break: the leaf is there, blank (not lost)
+                    self.blank_leaf = True
             else:
                 self._line(n, raw)
         self._cut_mid_line()
@@ -241,6 +248,26 @@ class _Scanner:
                                                 "the text before and after is not continuous"))
         # any other '#…' line is org markup: not text
 
+    def _empty_pages(self, n: int) -> None:
+        """Page breaks in a row with no text between them, and text after: the pages between are lost (a Gap after
+        the first break), unless the transcription said so already (``# page missing``).
+
+        Why: the 单疏本's transcription marks no lost page; it leaves the labels of the leaves it has no text for
+        (KR1d0027_007: 6a, 7a, 8a, the text of 5b broken off mid-sentence), or one label three times (_003: 9b, the
+        text jumping from 上緇布冠記 to 殤故也).  Without a gap the 疏 collation read what they held as the
+        单疏本's omissions.  A run of breaks at a file's end (a 卷's blank last leaves) has no text after it and
+        is not asked, nor a leaf transcribed as blank lines (``　¶``: the 注疏's blank leaf before its 考證)."""
+        if self.blank_leaf or any(isinstance(x, Gap) for x in self.breaks):
+            return
+        pbs = [x for x in self.breaks if isinstance(x, PageBreak)]
+        if len(pbs) < 2:
+            return
+        labels = ", ".join(dict.fromkeys(x.n for x in pbs))
+        self.breaks.insert(self.breaks.index(pbs[0]) + 1,
+                           Gap(desc=f"inferred: page breaks {labels} with no text between"))
+        self.doc.notices.append(Notice(n, "lacuna", f"page breaks in a row with no text between them ({labels}): "
+                                       "taken as lost pages (the text before and after is not continuous)"))
+
     def _text_line(self, n: int, raw: str, heading: int) -> None:
         """Split one source line at its tags and ``¶`` marks into printed lines."""
         parts = self._split_tags(n, raw) if "<" in raw else (raw,)  # (most lines: no tag, and no call)
@@ -255,9 +282,12 @@ class _Scanner:
                 stripped = body.lstrip(_LEADING)
                 if not stripped:
                     continue
+                if len(self.breaks) > 1:
+                    self._empty_pages(n)
                 # (given by position: the fields n, body, indent, breaks, heading, cont)
                 out.append(PrintedLine(n, stripped, len(body) - len(stripped), self.breaks, heading, not first and k == 0))
                 self.breaks = []
+                self.blank_leaf = False
                 first = False
 
     def _split_tags(self, n: int, raw: str) -> list["str | PageBreak"]:
