@@ -148,3 +148,13 @@ def test_read_text_of_a_tei_document_says_to_read_its_file(tmp_path):
     jiaokan.to_tei(jiaokan.read(ZS), tmp_path / "zs.xml")
     with pytest.raises(jiaokan.ReaderError, match=r"a TEI document: read it from its file"):
         jiaokan.read(text=(tmp_path / "zs.xml").read_bytes())
+
+
+def test_render_with_nothing_to_show_is_refused_and_writes_nothing(tmp_path):
+    """A user's trial: jiaokan.render() with no input wrote an empty edition into ./site and said nothing."""
+    import jiaokan
+
+    out = tmp_path / "site"
+    with pytest.raises(jiaokan.InputError, match=r"render\(\) needs a witness, a collation or a TEI file"):
+        jiaokan.render(out=out)
+    assert not out.exists()

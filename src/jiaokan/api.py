@@ -317,6 +317,10 @@ def render(*items: Witness | Collation | EmendResult | PathLike, out: PathLike =
 
     from .emend.verdict import NoteVerdict
 
+    if not any(not isinstance(it, EmendResult) for it in items):
+        # a user's trial: render() with nothing to show wrote an empty edition into ./site and said nothing
+        raise InputError(str(out), "render() needs a witness, a collation or a TEI file to show (an EmendResult "
+                         "only adds the 案 verdicts to them): render(col, res, out=...)")
     verdicts: dict[str, NoteVerdict] = {}
     with tempfile.TemporaryDirectory(prefix="jiaokan-render-") as tmp:
         t = Path(tmp)
