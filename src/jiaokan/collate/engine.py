@@ -113,8 +113,8 @@ def collate(
                 continue
             if base not in present or len(present) < len(ordered):
                 absent = [s for s in ordered if s not in present]
-                # (a layer a witness lacks in a row its lost page tore: the page took it, as the passages between)
-                # (a layer a witness never has is not lost with a page: the 四部丛刊 has no 疏 to lose)
+                # a layer a witness lacks in a row its lost page tore went with the page, as the rows between did;
+                # one it never has was not lost (the 四部丛刊 has no 疏 to lose)
                 kind = "lacuna" if all((row.id in lost[s] or row.id in torn[s]) and layer in has[s]
                                        for s in absent) else "layer"
                 col.gaps.append(LayerGap(row.id, layer, present, absent, kind=kind))

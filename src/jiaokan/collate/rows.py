@@ -382,5 +382,7 @@ def _commentary_row(rows: list[dict[str, list[int]]], units: dict[str, list[Unit
 
 def _grams(text: str) -> set[str]:
     """The :data:`PLACE_GRAM`-grams of ``text``'s keys (the collation's fold; characters it ignores left out)."""
-    keys = "".join(fold_key(ch) for ch in text if not is_ignorable(ch))
+    keys = key_string(text)
+    if keys is None:  # (a key of more than one code point: per character, as key_string says)
+        keys = "".join(fold_key(ch) for ch in text if not is_ignorable(ch))
     return {keys[i:i + PLACE_GRAM] for i in range(len(keys) - PLACE_GRAM + 1)}
