@@ -186,7 +186,6 @@ def _collate_danshu(ws: list[Witness], danshu: list[Witness], base: str | None, 
     Why not the passage rows: aligned by their 经, a 单疏本 fell in no row, and `diff ZS DS` said "0 differences"
     with exit 0 of two 疏 that differ at 258 places (a user's trial); beside a 经注 collation its 疏 was reported
     as the others' 经 "only in" each of them."""
-    from .collate.model import VARIANT_TYPES
     from .collate.shu import collate_shu
 
     zs = [w for w in ws if w.meta.role == "zhushu"]
@@ -200,13 +199,7 @@ def _collate_danshu(ws: list[Witness], danshu: list[Witness], base: str | None, 
         raise CollationError(f"a 单疏本 is collated against the 注疏: the base is {zs[0].meta.siglum}, not {base}")
     if layers and layers != ["shu"]:
         raise CollationError(f"a 单疏本 holds 疏 alone: its collation has the layer shu only, not {', '.join(layers)}")
-    bad = [t for t in ignore if t not in VARIANT_TYPES]
-    if bad:
-        raise CollationError(f"unknown variant type(s) {', '.join(bad)}: choose from {', '.join(VARIANT_TYPES)}")
-    col, _report = collate_shu(zs[0], ds)
-    if ignore:
-        col.apps = [a for a in col.apps if a.type not in ignore]
-    return col
+    return collate_shu(zs[0], ds, ignore)[0]
 
 
 def _names_given(names: Iterable[str] | None) -> list[str] | None:

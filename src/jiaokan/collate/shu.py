@@ -358,10 +358,11 @@ def _placed(zs: Witness, ds: Witness) -> tuple[list[Resolution], list[Row]]:
     return res, rows
 
 
-def collate_shu(zs: Witness, ds: Witness) -> tuple[Collation, ShuReport]:
-    """The 疏 of one 篇 collated across the 注疏 (base) and the 单疏本, and what was measured."""
+def collate_shu(zs: Witness, ds: Witness, ignore: tuple[str, ...] = ()) -> tuple[Collation, ShuReport]:
+    """The 疏 of one 篇 collated across the 注疏 (base) and the 单疏本, and what was measured; ``ignore``: variant
+    types left out, as :func:`~jiaokan.collate.engine.collate` takes them."""
     res, rows = _placed(zs, ds)
-    col = collate([zs, ds], base=zs.meta.siglum, layers=("shu",), rows=rows)
+    col = collate([zs, ds], base=zs.meta.siglum, layers=("shu",), ignore=ignore, rows=rows)
     return col, measure(col, res, zs.meta.chapter)
 
 
