@@ -30,7 +30,7 @@ import weakref
 from dataclasses import replace
 from typing import Iterable, Mapping
 
-from ..model import LineBreak, Note, PageBreak, Text, Where, Witness, advance
+from ..model import Witness
 from ..normalize.script import s2t_text
 from .anchor import Anchor, Claim
 from .apply import EmendResult

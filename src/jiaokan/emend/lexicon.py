@@ -200,8 +200,8 @@ SCOPE_BELOW: tuple[str, ...] = (
     "以下并同", "以下皆同", "以下同", "下并同", "下皆同", "下俱同", "下仿此", "后仿此", "下放此", "后并同", "后同", "下同", "余同",
 )
 
-#: Scope markers for the passage's own 注 (禮賓之禮當作醴注同): the claim holds here and in the 注 of this
-#: passage, not in every later passage (it had changed 45 禮 of 聘禮 to 醴).
+#: Scope markers for the 注 (禮賓之禮當作醴注同): the claim holds here and in the 注 that follow, up to the next 经
+#: that has the lemma again, not in every later passage (read as 下同 it had changed 45 禮 of 聘禮 to 醴).
 SCOPE_ZHU: tuple[str, ...] = ("注并同", "注皆同", "注亦同", "注同")
 
 #: Words that open the editors' own judgement: what follows is argument, not a further claim.

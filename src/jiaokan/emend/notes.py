@@ -150,7 +150,7 @@ __all__ = [
 ]
 
 #: ``here``: this occurrence; ``below``: this and later occurrences (下同); ``zhu``: this one and those in the
-#: 注 of its passage (注同).
+#: 注 that follow it, up to the next 经 that has it again (注同).
 SCOPES: tuple[str, ...] = ("here", "below", "zhu")
 
 # ---------------------------------------------------------------------------

@@ -233,6 +233,7 @@ def _breaks(content: list, state: list, out: dict[str, tuple[int | None, str | N
 
 def _first_text(state: list, out: dict[str, tuple[int | None, str | None]],
                 broke: dict[str, tuple[int | None, str | None]]) -> None:
+    """The awaited page's first text is on the line in force: the line before it starts the page's count."""
     label = state[1]
     out[label] = ((state[0] - 1) if state[0] is not None else None, broke[label][1])
     state[1] = None

@@ -279,7 +279,7 @@ class SbckLayerer:
         """After the 卷's character count, numerals and 字 are more of it: the transcription of 卷十三 set the
         two small columns (經二千五百一十六字 / 注五千四十七字) as ``(經二千五百一/注五千四十七)十(六字/字)``, and its
         十 read as 经, its 六字字 as 注, an 经 row only the 四部丛刊 had (a user's trial)."""
-        return (self.layer == "paratext" and bool(self.segs) and self._count_open
+        return (self._count_open and self.layer == "paratext"
                 and bool(COUNT_TAIL_RE.match(self.flat.reading(start, end).replace(" ", ""))))
 
     def _big(self, start: int, end: int) -> None:
