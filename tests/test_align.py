@@ -600,3 +600,103 @@ def test_myers_blocks_are_the_textbook_searchs():
         if want is not None:
             want = [(i + lo_a, j + lo_b, n) for i, j, n in want]
         assert got == want, (x, yy, dmax)
+
+
+# --- the middle cut of a long range (align._middle_cut) ---------------------------------------------------------
+
+
+def _alike(size: int, seed: int, rate: float = 0.01) -> tuple[str, str, int]:
+    """Two mutations of one random text of ``size`` keys from a large alphabet (runs of 16 rarely repeat)."""
+    rng = random.Random(seed)
+    alphabet = [chr(0x4E00 + i) for i in range(600)]
+    base = "".join(rng.choice(alphabet) for _ in range(size))
+
+    def edits():
+        return [(rng.randrange(size + 1), rng.randrange(3), rng.choice(alphabet)) for _ in range(int(size * rate))]
+
+    return mutate_pair(base, edits(), edits(), pool="".join(alphabet))
+
+
+def _cut(X: str, Y: str):
+    return align_mod._middle_cut(X, Y, 0, len(X), 0, len(Y), [10**9])
+
+
+def test_a_long_range_that_reads_alike_is_cut_near_its_middle():
+    a, b, known = _alike(6000, 1)
+    cut = _cut(a, b)
+    assert cut is not None
+    i, j = cut
+    k = align_mod.CUT_K
+    assert a[i : i + k] == b[j : j + k]
+    assert a.count(a[i : i + k]) == 1 and b.count(b[j : j + k]) == 1
+    assert abs(i - len(a) // 2) <= k * align_mod.CUT_TRIES
+    ops = align(a, b, cleanup=False)
+    check_contract(ops, a, b)
+    assert equal_keys(ops) >= known
+
+
+def test_the_cut_is_not_taken_at_a_run_either_side_repeats():
+    a, _, _ = _alike(6000, 2, rate=0.0)
+    k = align_mod.CUT_K
+    # every run the cut may try (the middle and a few half runs around it) copied over the end of one side
+    mid = (len(a) - k) // 2
+    span = a[mid - k * align_mod.CUT_TRIES : mid + k * (align_mod.CUT_TRIES + 1)]
+    other = "x" * len(span)
+    assert _cut(a[: -len(span)] + span, a[: -len(span)] + other) is None
+    assert _cut(a[: -len(span)] + other, a[: -len(span)] + span) is None
+    assert _cut(a[: -len(span)] + other, a[: -len(span)] + other) is not None
+
+
+def test_the_cut_is_not_taken_at_a_run_moved_further_than_the_sides_lengths_allow():
+    """A passage found in the other side far from where the lengths put it (moved, or quoted elsewhere) is
+    no cut: the anchors, which weigh every k-gram, decide such a range."""
+    a, b, _ = _alike(6000, 3, rate=0.0)
+    mid, w = len(a) // 2, 200
+    moved = a[:mid - w] + a[mid + w :]  # the middle passage taken out ...
+    b = moved[:500] + a[mid - w : mid + w] + moved[500:]  # ... and put near the start
+    assert len(a) == len(b)
+    assert _cut(a, b) is None
+    ops = align(a, b)
+    check_contract(ops, a, b)
+    assert equal_keys(ops) >= len(a) - 2 * w
+
+
+def test_a_lopsided_range_is_not_cut(monkeypatch):
+    """A side four times the other (a 疏 one witness lacks) is never cut: its short side's middle may stand in
+    the long side's quotation of it as well as in its own place."""
+    a, b, _ = _alike(3000, 4)
+    c, _, _ = _alike(9000, 5)
+
+    def refuse(*args):
+        raise AssertionError("cut asked of a lopsided range")
+
+    monkeypatch.setattr(align_mod, "_middle_cut", refuse)
+    long_ = b[:1000] + c + b[1000:]
+    check_contract(align(a, long_), a, long_)
+
+
+def test_two_texts_joined_are_aligned_as_apart():
+    """The reason for the cut: two alike texts, each short enough for exact Myers, joined are cut where they
+    read alike and aligned by Myers again, not anchored on all their k-grams (three times the cost per key),
+    with the same matches as apart."""
+    a1, b1, _ = _alike(1500, 6, rate=0.005)
+    a2, b2, _ = _alike(1500, 7, rate=0.005)
+    anchored: list[int] = []
+    real = align_mod._anchor_blocks
+
+    def counting(X, Y, alo, ahi, blo, bhi, *rest, **kw):
+        anchored.append(ahi - alo + bhi - blo)
+        return real(X, Y, alo, ahi, blo, bhi, *rest, **kw)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(align_mod, "_anchor_blocks", counting)
+    try:
+        apart = equal_keys(align(a1, b1)) + equal_keys(align(a2, b2))
+        assert anchored == []
+        joined = equal_keys(align(a1 + a2, b1 + b2))
+        assert anchored == []
+    finally:
+        mp.undo()
+    assert len(a1 + a2) + len(b1 + b2) > align_mod.MEDIUM
+    assert joined >= apart
+

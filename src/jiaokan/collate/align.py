@@ -132,6 +132,11 @@ No ``n x m`` table is ever built over a whole chapter:
 1. keys are interned into a ``str`` (one code point per key) so that slicing,
    hashing and comparing stretches run at C speed;
 2. a range is trimmed of its common prefix and suffix (galloping compare);
+   one longer than :data:`CUT_MIN` whose sides read alike (their lengths
+   within ``1 / CUT_SKEW`` of its size) is cut in two at a run of
+   :data:`CUT_K` keys near its middle that each side holds once, at a place
+   their lengths can explain, and each half goes on down this list: two 篇
+   joined then cost what the two cost apart (see :func:`_middle_cut`);
 3. small ranges (``n + m <= SMALL``), and medium ranges (``n + m <= MEDIUM``)
    whose length difference is at most ``DMAX``, go to Myers' O((n + m) D)
    algorithm - exact (LCS-optimal) - with the number of edits capped at
@@ -215,6 +220,14 @@ FIND_MAX_SHORT = 200
 SAMPLE_TARGET = 8192
 #: Total anchoring work allowed, as a multiple of the input size.
 BUDGET_FACTOR = 64
+#: A range longer than this is first cut at a run of this many keys near
+#: its middle that occurs once on each side (see ``_middle_cut``) ...
+CUT_MIN = 1024
+CUT_K = 16
+#: ... of at most this many runs tried, each a half run further from the middle; a range is cut only
+#: where its sides differ in length by at most ``1 / CUT_SKEW`` of its size (two texts that read alike).
+CUT_TRIES = 8
+CUT_SKEW = 8
 
 #: Chaff: an equal run of at most this many keys ...
 CHAFF_MAX_EQUAL = 2
@@ -506,6 +519,12 @@ def _match_blocks(X: str, Y: str) -> list[tuple[int, int, int]]:
         if n1 == 0 or m1 == 0:
             continue
         size = n1 + m1
+        if size > CUT_MIN and CUT_SKEW * abs(n1 - m1) <= size and budget[0] > 0:
+            cut = _middle_cut(X, Y, alo, ahi, blo, bhi, budget)
+            if cut is not None:
+                i, j = cut
+                stack.extend(((i + CUT_K, ahi, j + CUT_K, bhi), (i, j, CUT_K), (alo, i, blo, j)))
+                continue
         tried_myers = False
         if size <= SMALL or (
             size <= MEDIUM and abs(n1 - m1) <= DMAX and (size <= 1024 or _indel_bound(X, Y, alo, ahi, blo, bhi) <= DMAX)
@@ -548,6 +567,51 @@ def _match_blocks(X: str, Y: str) -> list[tuple[int, int, int]]:
                 continue
         # nothing found: the range stays one change region
     return _merge_adjacent(out)
+
+
+def _middle_cut(
+    X: str, Y: str, alo: int, ahi: int, blo: int, bhi: int, budget: list[int]
+) -> tuple[int, int] | None:
+    """A sure anchor near the middle of a long range: ``(i, j)`` with ``X[i:i + CUT_K] == Y[j:j + CUT_K]``, that
+    run found once in each side, and the shift between the two places within the sides' difference in length
+    (plus ``DMAX``), or None.
+
+    Why: a range too long for exact Myers is otherwise anchored on all its k-grams at once, which costs about
+    three times as much per key as Myers does on a stretch that reads alike, and Myers' own cost, (n + m) times
+    the edits, grows with the square of a range that reads alike throughout; two 篇 joined then cost more than
+    the same two collated apart (×2.2 per doubling in instructions, 篇一-二 and 三-四).  Cut in two at a run of
+    ``CUT_K`` keys that neither side repeats, the halves go on down the same ladder (Myers where they are short
+    and alike, anchors where not), so the work grows with the text and no faster.  The runs tried lie on the shorter side, at its middle and then alternately a half
+    run before and after it; each is searched for in both sides with ``str.find`` (in C).  A run found at a
+    place that the two sides' lengths cannot explain (a passage moved, a phrase the text repeats in another
+    passage) is not used: the range then goes to the anchors, which weigh every k-gram.
+    """
+    n1, m1 = ahi - alo, bhi - blo
+    # the shorter side's runs are the ones tried; (S, slo, shi) that side, (L, llo, lhi) the other
+    flip = n1 > m1
+    if not flip:
+        S, slo, shi, L, llo, lhi = X, alo, ahi, Y, blo, bhi
+    else:
+        S, slo, shi, L, llo, lhi = Y, blo, bhi, X, alo, ahi
+    ns, nl = shi - slo, lhi - llo
+    lo_shift, hi_shift = min(0, nl - ns) - DMAX, max(0, nl - ns) + DMAX
+    mid = slo + (ns - CUT_K) // 2
+    half = CUT_K // 2
+    for t in range(CUT_TRIES):
+        p = mid + (t + 1) // 2 * half * (1 if t % 2 else -1)
+        if p < slo or p + CUT_K > shi:
+            continue
+        budget[0] -= 2 * (n1 + m1)
+        run = S[p : p + CUT_K]
+        if S.find(run, slo, p + CUT_K - 1) >= 0 or S.find(run, p + 1, shi) >= 0:
+            continue  # repeated on its own side
+        q = L.find(run, llo, lhi)
+        if q < 0 or L.find(run, q + 1, lhi) >= 0:
+            continue
+        if not lo_shift <= (q - llo) - (p - slo) <= hi_shift:
+            continue
+        return (q, p) if flip else (p, q)
+    return None
 
 
 def _indel_bound(X: str, Y: str, alo: int, ahi: int, blo: int, bhi: int) -> int:
