@@ -700,3 +700,24 @@ def test_two_texts_joined_are_aligned_as_apart():
     assert len(a1 + a2) + len(b1 + b2) > align_mod.MEDIUM
     assert joined >= apart
 
+
+def test_a_stray_match_between_two_omissions_joins_the_match_after_them():
+    """``畢北面鄭注北面立`` / ``面立``: one omission before ``面立``, not two around the first ``面`` (a tie that the
+    edge of a range, such as a cut, can decide either way)."""
+    X, Y = "甲畢北面鄭注北面立乙", "甲面立乙"
+    split = [(0, 0, 1), (3, 1, 1), (8, 2, 2)]  # 甲, the first 面, 立乙
+    joined = align_mod._join_lone_matches(split, X, Y)
+    assert joined == [(0, 0, 1), (7, 1, 3)]
+    ops = align_mod._blocks_to_ops(joined, len(X), len(Y))
+    assert [(op.kind, X[op.a0 : op.a1]) for op in ops] == [("equal", "甲"), ("delete", "畢北面鄭注北"), ("equal", "面立乙")]
+    # the same with the sides swapped: two additions
+    mirrored = [(j, i, n) for i, j, n in split]
+    assert align_mod._join_lone_matches(mirrored, Y, X) == [(0, 0, 1), (1, 7, 3)]
+
+
+def test_a_dittography_beside_a_substitution_is_not_joined_into_it():
+    """``則讀之讀之`` / ``而讀之``: 則→而 and one 讀之 lacking (what a 案 note on the doubled 讀之 is checked
+    against), never 則讀之→而."""
+    X, Y = "甲則讀之讀之乙", "甲而讀之乙"
+    blocks = [(0, 0, 1), (2, 2, 2), (6, 4, 1)]
+    assert align_mod._join_lone_matches(blocks, X, Y) == blocks

@@ -305,6 +305,7 @@ def align(
     if cleanup:
         blocks = _dissolve_chaff(blocks, len(X), len(Y))
     blocks = _slide_right(blocks, X, Y)
+    blocks = _join_lone_matches(blocks, X, Y)
     ops = _blocks_to_ops(blocks, len(X), len(Y))
     if swap:
         ops = [op.mirrored() for op in ops]
@@ -1073,6 +1074,36 @@ def _slide_right(blocks: list[tuple[int, int, int]], X: str, Y: str) -> list[tup
         if s:
             out[t - 1] = (pi, pj, pl + s)
             out[t] = (ci + s, cj + s, cl - s)
+    return out
+
+
+def _join_lone_matches(blocks: list[tuple[int, int, int]], X: str, Y: str) -> list[tuple[int, int, int]]:
+    """One omission, not two around a stray match: a match of at most ``CHAFF_MAX_EQUAL`` keys between two
+    omissions (or two additions) of the same side, whose keys the far end of the second one holds as well,
+    moves there and joins the match after it.
+
+    ``畢北面鄭注北面立`` / ``面立`` is one omission ``畢北面鄭注北`` before ``面立``, not ``畢北``, ``面``,
+    ``鄭注北面``: both keep as many matches, and which ``面`` is kept is a tie that a range's edge decides
+    (Myers' ties go to deletions first from wherever its range begins, and a long range is cut in pieces:
+    :func:`_middle_cut`); the text one witness lacks is one stretch.  Only between two changes of one kind:
+    ``則讀之讀之`` / ``而讀之`` stays ``則``→``而`` and ``讀之`` lacking (a dittography), where a substitution
+    ``則讀之``→``而`` would hide it.
+    """
+    out = list(blocks)
+    t = 1
+    while t < len(out) - 1:
+        pi, pj, pl = out[t - 1]
+        ci, cj, cl = out[t]
+        ni, nj, nl = out[t + 1]
+        bi, bj = ci - (pi + pl), cj - (pj + pl)  # the change before it
+        ai, aj = ni - (ci + cl), nj - (cj + cl)  # the change after it
+        if cl <= CHAFF_MAX_EQUAL and (
+            (bi and ai and not bj and not aj and X[ni - cl : ni] == X[ci : ci + cl])
+            or (bj and aj and not bi and not ai and Y[nj - cl : nj] == Y[cj : cj + cl])
+        ):
+            out[t : t + 2] = [(ni - cl, cj, cl + nl) if ai else (ci, nj - cl, cl + nl)]
+            continue
+        t += 1
     return out
 
 
