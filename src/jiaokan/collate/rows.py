@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from itertools import compress
-from operator import ne
+from operator import le, ne
 from typing import Callable
 
 from ..model import COMMENTARY_LAYERS, Unit, Witness
@@ -260,6 +260,9 @@ def _keep_document_order(rows: list[dict[str, list[int]]], s: str, units: list[U
     for i, _ in seq:
         jing = units[i].jing
         weight.append(1 + (len(jing.text) if jing is not None else 0))  # every passage counts, however short
+    rows_in_order = [k for _, k in seq]
+    if all(map(le, rows_in_order, rows_in_order[1:])):
+        return  # every passage already in a row at or after the previous one's (nearly always): all are kept
     n_rows = len(rows)
     # weighted longest non-decreasing subsequence of row numbers, by a Fenwick tree of prefix maxima
     tree = [(0, -1)] * (n_rows + 1)
