@@ -122,3 +122,27 @@ def test_the_view_counts_a_single_entry_in_the_singular():
 
     assert "(1 entry)" in page([{"pian": "士昏禮", "entries": 1, "by_entry": []}])
     assert "(2 entries)" in page([{"pian": "士昏禮", "entries": 2, "by_entry": []}])
+
+
+def test_the_variant_form_he_argues_is_the_place_not_a_gloss_he_cites():
+    """賫 (KR1d0029_001.txt lines 318-328, 聘禮): the quotation has 齎, the one variant form of his headword; the
+    ``…云齎持遺也作賫者訛`` of the 九經字様 he cites names no reading of it (it was read as 也 → 賫, and every
+    witness said to read 也 where he reads 賫)."""
+    text = ("賫　經曰又齎皮馬注曰齎猶付也又曰馬云齎按釋¶\n"
+            "　文云賫子兮反注同九經字様云齎持遺也作賫者¶\n"
+            "<pb:KR1d0029_WYG_001-18b>¶\n"
+            "　訛見周禮竊意作字樣者見周禮而忘儀禮今攷聘¶\n"
+            "　禮一篇經注言齎凡二一曰使衆官具幣及所宜齎¶\n"
+            "　二曰遂見問幾月之資注曰資行用也古文資作齎¶\n"
+            "　二齎文義皆資也無持遺意故其字從齎至于賫也¶\n"
+            "　鄭氏皆為付不與齎同義訓既别豈得通用況釋文¶\n"
+            "　齎賫兩出必非一義從釋文(案説文齎持遺也从貝/齊聲俗體作賫又訛而)¶\n")
+    (e,) = _entries(text)
+    assert (e.kind, e.rejected) == ("substitution", "齎")
+    path = KANRIPO / "KR1d0028_008.txt"
+    if not path.is_file():
+        pytest.skip("../shared/kanripo not available")
+    zs = read_witness(path, WitnessMeta(siglum="ZS", file=str(path), format="", chapter="聘禮"))
+    check_entry(e, {"ZS": zs})
+    c = next(c for c in e.claims if c.witness == "ZS")
+    assert (c.verdict, c.readings["ZS"]) == ("contradicted", "齎")  # the 注疏's 經: 又齎皮馬

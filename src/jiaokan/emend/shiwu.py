@@ -133,7 +133,14 @@ def parse_entry(p: Piece, pian: str = "") -> Entry:
 
 
 def _rejected(h: str, quote: str, rest: str) -> str | None:
-    """The quoted character the headword replaces: named by an ``作`` in the entry, else one with its fold key."""
+    """The quoted character the headword replaces: named by an ``作`` in the entry, else one with its fold key.
+
+    A quoted character that is a variant form of the headword (the same fold key), and the only one, is the
+    place whatever an ``A作B`` in the entry says: 賫 ``注曰齎猶付也…九經字様云齎持遺也作賫者訛`` argues 齎
+    against 賫, and the ``也作賫`` of the gloss he cites names no reading of the quotation."""
+    same = {c for c in quote if c != h and key(c) == key(h)}
+    if len(same) == 1:
+        return same.pop()
     for m in re.finditer(r"(\S)作(\S)", rest):
         a, b = m.group(1), m.group(2)
         if b == h and a in quote:
@@ -146,8 +153,7 @@ def _rejected(h: str, quote: str, rest: str) -> str | None:
     for m in re.finditer(r"作(\S)", rest):
         if m.group(1) in quote and m.group(1) != h:
             return m.group(1)
-    same = {c for c in quote if c != h and key(c) == key(h)}
-    return same.pop() if len(same) == 1 else None
+    return None
 
 
 # --------------------------------------------------------------------------
