@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jiaokan.model import DEFAULT_RESP, LAYERS, WitnessMeta
+from jiaokan.model import DEFAULT_RESP, LAYERS, Label, WitnessMeta
 from jiaokan.readers.common.base import load_source
 from jiaokan.readers.common.lossless import check_lossless
 from jiaokan.readers.common.yili import canonical_pian, pian_heading
@@ -62,8 +62,10 @@ def layer_of(w, text: str) -> list[str]:
 def test_a_shu_marker_written_with_its_variant_form(book):
     """KR1d0028_002 line 43: ``…有司緇裳音義(…)䟽(注釋曰/云使者)(夫家之屬者…``."""
     w = book("KR1d0028_002")
-    shu = [p for p in pieces(w, "shu") if p.text.startswith("注釋曰云使者夫家之屬者")]
+    shu = [p for p in pieces(w, "shu") if p.text.startswith("釋曰云使者夫家之屬者")]
     assert len(shu) == 1 and shu[0].subtype == "zhu-part"
+    # the 注 of 注釋曰 is the marker of the part on the 注, as the 单疏本's 標起止 (注X至Y) is: a label, kept
+    assert [x.text for x in shu[0].content if isinstance(x, Label)] == ["䟽", "注"]
     assert not any("注釋曰" in p.text for p in pieces(w, "jing"))
 
 

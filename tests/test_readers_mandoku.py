@@ -320,8 +320,9 @@ def test_zhushu_titles_and_first_passages(zs):
     shu = us[1].layer_pieces("shu")
     assert [(p.subtype, p.text) for p in shu] == [
         (None, "釋曰自此至無介論州長將射先戒賓之事"),
-        ("zhu-part", "注釋曰案鄉大夫是諸矦鄉大夫則此州長亦諸侯之州長")]
+        ("zhu-part", "釋曰案鄉大夫是諸矦鄉大夫則此州長亦諸侯之州長")]
     assert [x.text for x in shu[0].content if isinstance(x, Label)] == ["疏"]
+    assert [x.text for x in shu[1].content if isinstance(x, Label)] == ["注"]  # the part on the 注: its marker
 
 
 def test_zhushu_running_text_after_a_shu_is_a_new_passage(zs):
@@ -351,7 +352,7 @@ def test_zhushu_markers_at_line_end_and_split_over_groups(zs):
     u = next(u for u in us if u.layer_text("zhu").startswith("斯禁禁切地"))
     assert u.layer_text("yinyi") == "斯如字劉音賜勺上灼反篚音匪"
     (shu,) = u.layer_pieces("shu")
-    assert shu.subtype == "zhu-part" and shu.text.startswith("注釋曰云斯禁")
+    assert shu.subtype == "zhu-part" and shu.text.startswith("釋曰云斯禁")
     # 疏數 is a word, not a marker; 注/釋 split over two groups still opens the 注 part
     u2 = next(u for u in us if "疏數容弓" in u.jing.text)
     assert u2.layer_text("zhu").endswith("調其聲之疏數重節")
@@ -547,7 +548,9 @@ def test_whole_zhushu_files(kanripo):
         assert w.divs[-1].type == "back"
         shu = [p for p in w.pieces() if p.layer == "shu"]
         assert sum(p.subtype == "zhu-part" for p in shu) > 100
-        assert all(p.text.startswith("注釋曰") for p in shu if p.subtype == "zhu-part")
+        # each part on the 注 opens with its marker 注 (a label, as the 单疏本's 標起止 注X至Y) and then 釋曰
+        assert all(p.text.startswith("釋曰") and [x.text for x in p.content if isinstance(x, Label)][-1:] == ["注"]
+                   for p in shu if p.subtype == "zhu-part")
         low = [p for p in w.pieces() if p.cert == "low"]
         assert low and len(low) <= len([x for x in w.warnings if x.code in ("zhu-boundary", "mismarked-zhu")])
 

@@ -21,8 +21,10 @@ The rules, as the text shows them:
   not followed by a group is the character (``疏數``), not a marker;
 * the 音義 of a passage comes after its 注, so the running text after it is 经;
 * inside a 疏, ``注釋曰`` starts the part on the 注: the 疏 continues as a second
-  ``shu`` piece with subtype ``zhu-part`` (释曰 stays in the text, as 贾公彦
-  wrote it);
+  ``shu`` piece with subtype ``zhu-part``, its ``注`` a label (the marker of the
+  part, where the 单疏本 writes the 標起止 ``注X至Y``: collated as text, it made
+  1,241 entries "the 单疏本 lacks 注" over 篇一–十三), 释曰 in the text, as 贾公彦
+  wrote it;
 * a 注 gives way to the 经 with no marker when the next ``注`` follows with
   nothing between (``注阼階東階尊於賓席之東…注斯禁…``), and sometimes before a
   ``○``.  The split is inferred (:mod:`.mandoku_boundary`, plus 郑玄's habit of
@@ -57,7 +59,7 @@ from ..common.base import WitnessBuilder, columns
 from .zhushu_boundary import END, CharModel, LengthPrior, best_split, shipped_voices, whole_zhu
 from ..formats.mandoku.source import Flat, Group, Seg, paratext_kind
 from .zhuan import is_citation, opens_ji, openings as zhuan_openings
-from .zhushu_markers import SHU, SHU_OPEN_RE, ZHU, ZHU_PART_RE, big_marks, no_zhu_end, fold, group_marker, zhuan_opening
+from .zhushu_markers import SHU, SHU_OPEN_RE, ZHU, ZHU_PART_RE, ZHUAN_PART_RE, big_marks, no_zhu_end, fold, group_marker, zhuan_opening
 
 #: Below this margin (nats) an inferred 注/经 boundary is reported and marked ``cert="low"``.
 #: Calibrated on 卷五 and 卷七 against the 四部丛刊: of the 128 inferred splits, 48 fall below
@@ -136,6 +138,7 @@ class Part:
     line: int = 0  # source line
     follow: str = ""  # for 注: what ends it (注, ○, shu, yinyi, end)
     splits: list[int] = field(default_factory=list)  # where a 疏 turns to the 注 (注釋曰)
+    marks: list[int] = field(default_factory=list)  # the 注 of 注釋曰 and the 傳 of 傳釋曰 not at a split: labels
     resume: str = "jing"  # for 注: the layer of running text hidden at its end (zhuan inside a 传)
 
 
@@ -584,12 +587,17 @@ class ZhushuLayerer:
             if p.kind != "shu":
                 continue
             offsets: list[int] | None = None  # made only for a 疏 that holds a part on the 注
-            for m in ZHU_PART_RE.finditer(self.flat.reading(p.start, p.end, self.folded)):
+            reading = self.flat.reading(p.start, p.end, self.folded)
+            for m in ZHU_PART_RE.finditer(reading):
+                offsets = offsets or self.flat.kept_offsets(p.start, p.end)
                 if m.start() == 0:
                     p.subtype = "zhu-part"
+                    p.marks.append(offsets[0])
                 else:
-                    offsets = offsets or self.flat.kept_offsets(p.start, p.end)
                     p.splits.append(offsets[m.start()])
+            for m in ZHUAN_PART_RE.finditer(reading):  # 傳釋曰: the part on the 傳 (喪服), marked, not split
+                offsets = offsets or self.flat.kept_offsets(p.start, p.end)
+                p.marks.append(offsets[m.start()])
 
     # -- segments ------------------------------------------------------------------
     def _segments(self) -> list[Seg]:
@@ -616,13 +624,32 @@ class ZhushuLayerer:
                             new_unit=new_unit))
             opener.layer = None  # the label opened the piece
         cuts = [p.start] + p.splits + [p.end]
+        own: list[Seg] = []
         for k, (a, z) in enumerate(zip(cuts, cuts[1:])):
             if k == 0:
                 opener.end = z
-                segs.append(opener)
-            else:
-                segs.append(Seg(a, z, p.kind, subtype="zhu-part", new_unit=False))
+                own.append(opener)
+            else:  # …注釋曰…: a second piece, on the 注, opened by its marker
+                own += [Seg(a, a + 1, p.kind, label=True, subtype="zhu-part", new_unit=False), Seg(a + 1, z)]
+        segs += _labelled(own, p.marks)
         return p.kind
+
+
+def _labelled(segs: list[Seg], marks: list[int]) -> list[Seg]:
+    """``segs`` with the character at each of ``marks`` made a label of the piece it stands in (the 注 of a 疏 that
+    opens with 注釋曰, the 傳 of 傳釋曰): a segment that opens a piece at the mark opens it with the label."""
+    out = list(segs)
+    for x in sorted(marks):
+        t = next(t for t, sg in enumerate(out) if sg.start <= x < sg.end)
+        sg = out[t]
+        rest = Seg(x + 1, sg.end)
+        if sg.start == x:
+            sg.end, sg.label = x + 1, True
+            out[t : t + 1] = [sg, rest]
+        else:
+            sg.end = x
+            out[t : t + 1] = [sg, Seg(x, x + 1, None, label=True), rest]
+    return [sg for sg in out if sg.end > sg.start or sg.layer is not None]
 
 
 class KaozhengLayerer:

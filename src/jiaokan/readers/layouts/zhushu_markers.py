@@ -47,6 +47,8 @@ _BIG_MARK_RE = re.compile(f"[{re.escape(RING + ZHU)}]")
 GROUP_MARKERS: tuple[tuple[str, str], ...] = ((fold("音義"), "yinyi"), (SHU, "shu"))
 #: Inside a 疏, where the part on the 注 starts (folded ``注釋曰``).
 ZHU_PART_RE = re.compile(fold("注釋曰"))
+#: Inside a 疏 of 喪服, where the part on the 傳 starts (folded ``傳釋曰``).
+ZHUAN_PART_RE = re.compile(fold("傳釋曰"))
 #: How a 疏 opens (folded ``釋曰``, ``注釋曰``, ``傳釋曰``): a group that does is a 疏 whatever marks it.
 SHU_OPEN_RE = re.compile("(?:" + fold("注") + "|" + fold("傳") + ")?" + fold("釋曰"))
 #: What opens 子夏's 传 (folded ``傳曰``).
