@@ -224,3 +224,30 @@ def test_page_breaks_in_a_row_with_no_text_are_lost_pages_but_a_blank_leaf_is_no
     assert gaps(blank) == []
     end = read(MandokuDanshuReader(), DS_001 + "<pb:KR1d0027_SBCK_001-4a>¶\n<pb:KR1d0027_SBCK_001-5a>¶\n")
     assert gaps(end) == []
+
+
+def test_a_gaiji_inside_a_lemma_stays_in_the_lemma_and_is_not_read():
+    """KR1d0027_003.txt lines 188-190: the 標起止 注肴&KR0155;至謂豚, whose middle character (升) the source gives
+    as an entity.  It stays in the label (a LabelGaiji: kept, its code written in a TEI label), reads nothing,
+    and the lemma still holds it; read as 疏 text it stood as an addition 升 before 釋曰 (40 such over 篇一–十三)."""
+    from lxml import etree
+
+    from jiaokan.model import Label, LabelGaiji
+    from jiaokan.tei.reader import witness_from_tei
+
+    body = ("<pb:KR1d0027_SBCK_003-6b>¶\n"
+            "旨美至之貌　釋曰楚茨詩亦云籩豆有楚注云楚陳列之貌是用其¶\n"
+            "再醮之籩豆不増改之故云有楚也　注肴&KR0155;至謂豚　釋曰云折俎¶\n"
+            "者即謂折上&KR0002;殺之豚也　字辭至爾字　釋曰此字文在三代之下¶\n")
+    w = read(MandokuDanshuReader(), body, juan="3", name="KR1d0027_003.txt")
+    u = next(u for u in w.units() if (lemma_of(u) or "").startswith("注肴"))
+    shu = next(p for p in u.pieces if p.layer == "shu")
+    marks = [x for x in shu.content if isinstance(x, (Label, LabelGaiji))]
+    assert [type(x).__name__ for x in marks] == ["Label", "LabelGaiji", "Label"]
+    assert marks[1].code == "KR0155" and lemma_of(u) == "注肴" + marks[1].glyph + "至謂豚"
+    assert shu.text.strip("\u3000").startswith("釋曰云折俎")  # the 疏 reads from 釋曰: the lemma is not read
+    tree = witness_to_tei(w)
+    assert '<label><g ref="#KR0155"' in etree.tostring(tree, encoding="unicode")
+    back = witness_from_tei(tree.getroot())
+    shu2 = next(p for p in back.pieces() if p.id == shu.id)
+    assert [type(x).__name__ for x in shu2.content if isinstance(x, (Label, LabelGaiji))] == ["Label", "LabelGaiji", "Label"]

@@ -308,6 +308,11 @@ class Gaiji(_Node):
         return self.char or UNKNOWN_CHAR
 
     @property
+    def glyph(self) -> str:
+        """The character it shows (:data:`UNKNOWN_CHAR` when unknown), whether or not it is read."""
+        return self.char or UNKNOWN_CHAR
+
+    @property
     def source(self) -> str:
         """What the source held: the entity text, the held code point itself, or ``[description]``."""
         held = code_codepoint(self.code)
@@ -315,6 +320,24 @@ class Gaiji(_Node):
             return held
         desc = ids_description(self.code)
         return f"[{desc}]" if desc is not None else f"&{self.code};"
+
+
+@_pickled_by_position
+@dataclass(slots=True)
+class LabelGaiji(Gaiji):
+    """A gaiji inside a marker: the 单疏本's 標起止 ``注肴&KR0171;至謂豚`` (its 升) is a label whose middle
+    character the source gives as an entity.
+
+    Kept, code and all, as a label's characters are, and like them no part of the layer's text (``reading`` is
+    empty): read as text, the one character of the 標起止 stood in the 疏 as an addition, or against the 注疏's
+    own marker as a substantive reading (注/升, 40 times over 篇一–十三).  The TEI writes it inside a ``label``.
+    """
+
+    kind: ClassVar[str] = "label-gaiji"
+
+    @property
+    def reading(self) -> str:
+        return ""
 
 
 @_pickled_by_position
@@ -385,7 +408,7 @@ class Note(_Node):
         return all_source_chars(self.content)
 
 
-Inline = Union[Text, Label, Gaiji, PageBreak, LineBreak, Gap, Note]
+Inline = Union[Text, Label, Gaiji, LabelGaiji, PageBreak, LineBreak, Gap, Note]
 
 
 def _accessors_in_c() -> None:

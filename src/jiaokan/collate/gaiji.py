@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from ..io import atomic_write_text
-from ..model import Gaiji, Note, Text, Witness, code_codepoint, ids_description
+from ..model import Gaiji, LabelGaiji, Note, Text, Witness, code_codepoint, ids_description
 from ..normalize import key
 from ..normalize.fold import key_string
 from ..normalize.gaiji import ParallelReadings, ParallelResolution, set_parallel_resolutions
@@ -128,6 +128,9 @@ def _sequence(w: Witness, marks: dict[str, str], nodes: list[Gaiji]) -> Seq:
             kind = type(node)
             if kind is Text:
                 buf.append(node.text)
+            elif kind is LabelGaiji:  # one in a marker: not read, so no part of the sequence; resolved with the rest
+                if _unknown(node):
+                    nodes.append(node)
             elif kind is Gaiji or isinstance(node, Gaiji):
                 if _unknown(node):
                     flush()

@@ -16,7 +16,7 @@ from typing import Sequence
 
 from ..normalize.fold import exact_keys
 from ..normalize.ignorable import NEVER_IGNORABLE, kept_offsets, strip_ignorable
-from ..model import (UNKNOWN_CHAR, Gaiji, Gap, Inline, Label, LineBreak, Note, PageBreak, Piece, Text, Unit, Where,
+from ..model import (UNKNOWN_CHAR, Gaiji, Gap, Inline, Label, LabelGaiji, LineBreak, Note, PageBreak, Piece, Text, Unit, Where,
                      advance, walk)
 
 
@@ -220,6 +220,8 @@ def layer_texts(units: list[Unit], layers: tuple[str, ...] | frozenset[str]) -> 
                     line, col = node.n, 0
                 elif type(node) is Label:
                     col = (col or 0) + len(node.text)
+                elif type(node) is LabelGaiji:  # a character of a marker: not read, as a label's
+                    col = (col or 0) + 1
                 elif type(node) is PageBreak:
                     page, col = node.n, col or 0
                 elif type(node) is Gaiji:  # its reading (an unknown one: a glyph the apparatus writes as g)

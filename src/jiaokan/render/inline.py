@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from markupsafe import Markup, escape
 
-from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, LineBreak, Note, PageBreak, Piece, Text,
+from ..model import (DEFAULT_RESP, LAYERS, Div, Gaiji, Gap, Inline, Label, LabelGaiji, LineBreak, Note, PageBreak, Piece, Text,
                      Unit, code_codepoint, describe_codepoint)
 from ..normalize import strip_ignorable
 from ..normalize.gaiji import parallel_readings
@@ -321,6 +321,9 @@ class ColumnWriter:
                 self._chars(node.text, layer, parts)
             else:
                 parts.append(esc(node.text))
+        elif isinstance(node, LabelGaiji):  # a gaiji inside a marker: shown in its label, not read
+            self._close(parts)
+            parts.append(f'<span class="label">{_gaiji(node)}</span>')
         elif isinstance(node, Gaiji):
             if take:
                 self._chars(node.reading, layer, parts, gaiji=node)

@@ -39,7 +39,7 @@ from typing import Iterable, Iterator
 from ..emend.verdict import NoteVerdict
 from ..emend.words import claim_sentences
 from ..io import atomic_write_bytes, json_bytes
-from ..model import LAYERS, Gaiji, Inline, Label, LineBreak, Note, PageBreak, Text, Witness
+from ..model import LAYERS, Gaiji, Inline, Label, LabelGaiji, LineBreak, Note, PageBreak, Text, Witness
 from ..normalize import strip_ignorable
 from ..normalize.ignorable import NEVER_IGNORABLE
 from .appview import app_table, app_tables, apps_src, reader_data
@@ -233,6 +233,8 @@ def _witness_index(s: str, w: Witness, rows: dict[tuple[str, str], str], verdict
                             pages.ix(node.n)
                         if in_note is None:
                             continue
+                    elif isinstance(node, LabelGaiji):
+                        held.append(node.source)  # (it reads nothing, as a label)
                     elif isinstance(node, Gaiji):  # (its source made once for each code: a property that parses it)
                         if (node.code, node.char) not in gaiji:
                             gaiji.add((node.code, node.char))

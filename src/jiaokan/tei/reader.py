@@ -20,6 +20,7 @@ from ..model import (
     Gap,
     Inline,
     Label,
+    LabelGaiji,
     LineBreak,
     Loc,
     Note,
@@ -329,6 +330,15 @@ class _BodyReader:
             _add_text(out, child.tail, self.w)
         return out
 
+    def _gaiji(self, child: etree._Element, out: list[Inline], cls: type[Gaiji]) -> None:
+        """A ``g``: its code's node (of ``cls``), or its text where it names no code."""
+        code = (child.get("ref") or "").lstrip("#")
+        if not code:
+            _add_text(out, "".join(child.itertext()), self.w)
+            return
+        out.append(cls(code, None if code_codepoint(code) is not None else (child.text or self.w.char_decl.get(code))))
+        self.w.char_decl.setdefault(code, None if code_codepoint(code) is not None else child.text)
+
     def _inline_node(self, child: etree._Element, out: list[Inline]) -> list[Inline]:
         """Append what ``child`` holds to ``out`` (and return ``out``)."""
         tag = _local(child)
@@ -336,15 +346,17 @@ class _BodyReader:
         if not tag:
             return out
         if tag == "label":
-            out.append(Label("".join(child.itertext())))
+            g = child.find("t:g", NS)
+            if g is None:
+                out.append(Label("".join(child.itertext())))
+            else:  # a gaiji inside a marker (the writer gives each its own label): a LabelGaiji
+                if child.text:
+                    out.append(Label(child.text))
+                self._gaiji(g, out, LabelGaiji)
+                if g.tail:
+                    out.append(Label(g.tail))
         elif tag == "g":
-            code = (child.get("ref") or "").lstrip("#")
-            if not code:
-                _add_text(out, "".join(child.itertext()), w)
-            else:
-                out.append(Gaiji(code, None if code_codepoint(code) is not None
-                                 else (child.text or w.char_decl.get(code))))
-                w.char_decl.setdefault(code, None if code_codepoint(code) is not None else child.text)
+            self._gaiji(child, out, Gaiji)
         elif tag == "pb":
             state["page"] = child.get("n")
             facs = child.get("facs")

@@ -40,6 +40,7 @@ from ..model import (
     Gap,
     Inline,
     Label,
+    LabelGaiji,
     LineBreak,
     Note,
     PageBreak,
@@ -461,9 +462,10 @@ def _fill(out: list[str], content: list[Inline], resp: _RespTable) -> bool:
             facs = resp.surface(node.facs)
             add("".join((f'<pb n="{value(node.n)}"', "" if facs is None else f' facs="{value(facs)}"',
                          "" if node.edition is None else f' ed="{value(node.edition)}"', "/>")))
-        elif type(node) is Gaiji:
+        elif type(node) is Gaiji or type(node) is LabelGaiji:
             ref = value("#" + node.code)
-            add(f'<g ref="{ref}">{text(node.char)}</g>' if node.char else f'<g ref="{ref}"/>')
+            g = f'<g ref="{ref}">{text(node.char)}</g>' if node.char else f'<g ref="{ref}"/>'
+            add(g if type(node) is Gaiji else f"<label>{g}</label>")  # a gaiji inside a marker: in its label
         elif isinstance(node, Text):
             if node.text:
                 own = True
@@ -471,7 +473,8 @@ def _fill(out: list[str], content: list[Inline], resp: _RespTable) -> bool:
         elif isinstance(node, Label):
             add(f"<label>{text(node.text)}</label>" if node.text else "<label/>")
         elif isinstance(node, Gaiji):
-            add(M.element("g", text(node.char) if node.char else "", ref="#" + node.code))
+            g = M.element("g", text(node.char) if node.char else "", ref="#" + node.code)
+            add(f"<label>{g}</label>" if isinstance(node, LabelGaiji) else g)
         elif isinstance(node, PageBreak):
             add(M.element("pb", n=node.n, facs=resp.surface(node.facs), ed=node.edition))
         elif isinstance(node, LineBreak):

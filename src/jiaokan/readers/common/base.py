@@ -29,6 +29,7 @@ from ...model import (
     Gap,
     Inline,
     Label,
+    LabelGaiji,
     LineBreak,
     Loc,
     Note,
@@ -519,7 +520,8 @@ class WitnessBuilder:
                 self.warn("held-character", f"{describe_codepoint(ch)}: {lost} of {len(lines)} dropped with the "
                           "white space of their line (a control Python counts as white space)", lines[0])
 
-    def gaiji(self, code: str) -> None:
+    def gaiji(self, code: str, label: bool = False) -> None:
+        """A character the source gives as an entity; ``label``: it stands inside a marker (a :class:`LabelGaiji`)."""
         self._flush()
         char = self.resolve_gaiji(code)
         if code not in self.witness.char_decl:
@@ -530,7 +532,7 @@ class WitnessBuilder:
                           "with the description, not as text")
             elif char is None:
                 self.warn("unknown-gaiji", f"gaiji &{code}; has no known mapping; kept as an unresolved <g>")
-        self._target().append(Gaiji(code, char))
+        self._target().append(LabelGaiji(code, char) if label else Gaiji(code, char))
 
     def open_note(self, layer: str = "an", resp: str | None = "四库馆臣") -> Note:
         if self._piece is None:

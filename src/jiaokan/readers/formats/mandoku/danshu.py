@@ -327,10 +327,8 @@ class MandokuDanshuReader(MandokuReader):
         emit(b, flat, segs)
 
     def _body_segs(self, flat: Flat, body: list[int]) -> list[Seg]:
-        out: list[Seg] = []
-        for sg in self._stretch_segs(flat, body):
-            out.extend(_split_label(flat, sg) if sg.label else [sg])
-        return out
+        # a gaiji inside a 標起止 stays in it: emit() makes it a LabelGaiji, kept and not read
+        return self._stretch_segs(flat, body)
 
     def _stretch_segs(self, flat: Flat, body: list[int]) -> list[Seg]:
         out: list[Seg] = []
@@ -363,27 +361,6 @@ class MandokuDanshuReader(MandokuReader):
         return out
 
 
-def _split_label(flat: Flat, sg: Seg) -> list[Seg]:
-    """A label stretch with a gaiji in it: the gaiji is emitted as a character (a label holds text only)."""
-    cuts = [k for k in range(sg.start, sg.end) if flat.text[k] in flat.gaiji]
-    if not cuts:
-        return [sg]
-    out: list[Seg] = []
-    pos = sg.start
-    first = True
-    for k in cuts + [sg.end]:
-        if k > pos:
-            out.append(Seg(pos, k, sg.layer if first else None, label=True, subtype=sg.subtype,
-                           new_unit=sg.new_unit if first else None))
-            first = False
-        if k < sg.end:
-            out.append(Seg(k, k + 1, sg.layer if first else None, subtype=sg.subtype,
-                           new_unit=sg.new_unit if first else None))
-            first = False
-        pos = k + 1
-    return out
-
-
 def heading_in(flat: Flat, i: int) -> int | None:
     """The offset of a 篇 heading in printed line ``i`` (at its start or after a blank), else None."""
     s, e = flat.line_range(i)
@@ -403,7 +380,7 @@ def lemma_of(unit: Unit) -> str | None:
             if isinstance(node, Label):
                 out.append(node.text)
             elif isinstance(node, Gaiji):
-                out.append(node.reading)
+                out.append(node.glyph)
             elif isinstance(node, Text):
                 if node.text.strip(BLANK + " "):
                     break

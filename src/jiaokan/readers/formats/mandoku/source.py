@@ -712,7 +712,9 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
             # (most chunks hold no bracket markup: sliced here, without the call :meth:`Flat.reading` makes)
             chunk = text[pos:stop] if markup.find(1, pos, stop) < 0 else flat.reading(pos, stop)
             if seg.label:
-                if chunk:
+                if marks and (k := bisect_left(marks, pos)) < len(marks) and marks[k] < stop:
+                    _emit_text(b, chunk, flat.gaiji, label=True)  # a gaiji inside a marker (a 標起止)
+                elif chunk:
                     b.label(chunk)
             elif marks and (k := bisect_left(marks, pos)) < len(marks) and marks[k] < stop:
                 _emit_text(b, chunk, flat.gaiji)
@@ -726,15 +728,19 @@ def emit(b: WitnessBuilder, flat: Flat, segs: list[Seg]) -> None:
 _PLACEHOLDER_RE = re.compile("[\U000F0000-\U000FFFFD]")
 
 
-def _emit_text(b: WitnessBuilder, chunk: str, gaiji: dict[str, str]) -> None:
+def _emit_text(b: WitnessBuilder, chunk: str, gaiji: dict[str, str], label: bool = False) -> None:
+    """Text with its gaiji; ``label``: a marker's characters (labels, and gaiji inside the label)."""
     if b.current is None and not chunk.strip():
         return  # layout blanks before the first piece: nothing to keep them in, and no text
+    put = b.label if label else b.text
     pos = 0
     for m in _PLACEHOLDER_RE.finditer(chunk):
         code = gaiji.get(m.group(0))
         if code is None:
             continue
-        b.text(chunk[pos:m.start()])
-        b.gaiji(code)
+        if m.start() > pos:
+            put(chunk[pos:m.start()])
+        b.gaiji(code, label=label)
         pos = m.end()
-    b.text(chunk[pos:])
+    if pos < len(chunk):
+        put(chunk[pos:])
