@@ -576,3 +576,22 @@ def test_a_count_whose_small_columns_are_set_apart_is_one_count_not_jing_and_zhu
                   + "<pb:KR1d0026_SBCK_013-1a>¶\n(經二千五百一十六字/注五千四十七字)¶\n十人(注)¶\n",
                   name="KR1d0026_013.txt")
     assert [p.layer for u in w.divs[-1].units for p in u.pieces][-2:] == ["jing", "zhu"]
+
+
+def test_jing_printed_one_column_in_after_a_finished_note():
+    """KR1d0030_009.txt lines 5-28 (卷九, 大射儀): on leaf 1b the 经 stands one column in and its 注 two, so
+    ``　宰戒百官有事于射者`` looks like a 注's continuation.  It follows a 注 that ended short (有命政教宜由尊者) and
+    a 鄭注 follows it: it is 经 (``cert="low"``, a warning).  A continuation after a full line stays 注."""
+    from .conftest import KANRIPO
+
+    path = KANRIPO / "KR1d0030_009.txt"
+    if not path.is_file():
+        pytest.skip("../shared/kanripo not available")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    w = read_text(MandokuJishiReader(), HEADER.format(title="儀禮集釋", juan=9) + "\n".join(lines[4:28]) + "\n",
+                  name="KR1d0030_009.txt")
+    jing = [p for p in w.pieces() if p.layer == "jing"]
+    assert [(p.text, p.cert) for p in jing[:3]] == [
+        ("大射之儀君有命戒射", None), ("宰戒百官有事于射者", "low"), ("射人戒諸公卿大夫射司士戒士射與贊者", "low")]
+    assert any(p.layer == "zhu" and p.text.endswith("言君有命政教宜由尊者") for p in w.pieces())
+    assert sum(x.code == "indented-jing" for x in w.warnings) == 2

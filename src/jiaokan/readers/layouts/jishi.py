@@ -16,6 +16,11 @@ looks ahead: a 经 line is 21 columns, which commentary never reaches; and 鄭�
 never follows 鄭注 without 经 between, so lines that are followed by a 鄭注 are
 经.
 
+One leaf (卷九 1b) prints everything a column further in: 经 one column in, 鄭注 two, the 注's
+continuations one.  An indented line with no marker after a commentary that ended short, with a 鄭注
+after it, is that 经 (``cert="low"``, an ``indented-jing`` warning): a commentary that ended cannot go
+on, and a 注 never follows a 注 without 经 between.
+
 喪服 carries 子夏's 传 in 经-sized text: a flush line that opens with ``傳曰`` starts a
 ``zhuan`` piece of the same unit, and so does ``傳曰`` inside a 经 line (``父傳曰爲父何以斬衰
 也父至尊也``); the 传 goes on over full lines as the 经 does.
@@ -99,6 +104,17 @@ class JishiLayerer:
             return True  # 鄭注 follows: what came between must be 经
         return False
 
+    def _shifted_jing(self, i: int) -> bool:
+        """Is indented line ``i``, with no marker, after a commentary line that ended short, 经 printed one column
+        in?  Only where the commentary cannot go on (its last line was short) and a 鄭注 follows the lines that
+        continue it (集释 卷九 1b: ``　宰戒百官有事于射者`` then ``　　鄭注宰于天子…``): a 注 never follows a 注
+        without 经 between."""
+        j = i + 1
+        while j < len(self.lines) and self.lines[j].indent is True and not _is_marker(self.lines[j].body) \
+                and columns(self.lines[j - 1].body) >= JING_WIDTH - 1:
+            j += 1
+        return j < len(self.lines) and bool(ZHU_MARK.match(self.lines[j].body))
+
     def _item_after_full_zhuan(self, i: int) -> bool:
         """Is line ``i``, after a 传 line of full width, the next 经 item rather than the 传 going on?
 
@@ -143,6 +159,11 @@ class JishiLayerer:
                 rest = body[m.end():]
             elif MULU_MARK.match(body):
                 self._start("zhu", subtype="mulu", new_unit=True)
+            elif pl.indent is True and self.layer in ("zhu", "shi") and not self.prev_full and b.current is not None \
+                    and self._shifted_jing(i):
+                self._start("jing", cert="low")
+                b.warn("indented-jing", "indented line with no 鄭注/釋曰 after a commentary that ended short, and a "
+                       "鄭注 after it: read as 经 printed one column in (the leaf's lines are shifted)")
             elif pl.indent is True:
                 if self.layer not in ("zhu", "shi") or b.current is None:
                     self._start("zhu", cert="low", new_unit=self.layer in (None, "paratext"))
