@@ -114,6 +114,16 @@ def test_zhu_marker_or_verb(text, marker):
     assert is_zhu_marker(text, fold(text), at) is marker
 
 
+def test_a_zhu_that_quotes_the_jing_words_after_yu_is_the_marker():
+    """KR1d0028_012 line 502 (士喪禮): ``…實于右三實一貝左中亦如之又實米唯盈注于右尸口之右…``: the 注 glosses
+    the 经's 于右, so it is the marker though 于 follows it; the verb's 于尊中 (士昏禮, inside the 注 that 注屬 opened)
+    is no word of the text since the last marker."""
+    text = "主人左扱米實于右三實一貝左中亦如之又實米唯盈注于右尸口之右唯盈取滿而已"
+    assert big_marks(text, fold(text), 0, len(text)) == [(text.index("注"), "注")]
+    verb = "酌𤣥酒三屬于尊棄餘水于堂下階間加勺注屬注也𤣥酒涚水貴新昏禮又貴新故事至乃取之三注于尊中"
+    assert big_marks(verb, fold(verb), 0, len(verb)) == [(verb.index("注屬"), "注")]
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet="注註于於也猶主人拜○疏", max_size=30))
 def test_fold_keeps_offsets_and_marks_are_ordered(text):

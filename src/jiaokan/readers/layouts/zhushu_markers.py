@@ -82,19 +82,31 @@ def group_marker(folded_body: str) -> tuple[int, str] | None:
     return None
 
 
-def is_zhu_marker(text: str, folded: str, at: int) -> bool:
-    """Is the ``注`` (any form; ``folded`` is ``text`` folded) at ``at`` the marker, not the verb "to pour"?"""
-    return folded[at] == ZHU and not VERB_AFTER_RE.match(text, at + 1)
+def is_zhu_marker(text: str, folded: str, at: int, since: int | None = None) -> bool:
+    """Is the ``注`` (any form; ``folded`` is ``text`` folded) at ``at`` the marker, not the verb "to pour"?
+
+    ``since``: where the running text before it began (the last marker): a ``注于X`` whose ``于X`` that text
+    holds is a 郑注 quoting the 经's words to gloss them (``…實于右三實一貝…唯盈注于右尸口之右``, 士喪禮), where
+    the verb's ``于尊中`` is no word of the text before it (``…屬于尊…注屬注也…乃取之三注于尊中``: the 注 that
+    the marker 注屬 opened)."""
+    if folded[at] != ZHU:
+        return False
+    if not VERB_AFTER_RE.match(text, at + 1):
+        return True
+    quoted = folded[at + 1 : at + 3]
+    return since is not None and len(quoted) == 2 and text[at + 1] != "也" and quoted in folded[since:at]
 
 
 def big_marks(text: str, folded: str, start: int, end: int) -> list[tuple[int, str]]:
     """The ``○`` and ``注`` markers of a stretch of running text: (offset, ``○`` or ``注``)."""
     out = []
+    since = start  # where the text before the next candidate began: the stretch's start, or the last marker
     for m in _BIG_MARK_RE.finditer(folded, start, end):  # (the few candidates found in C, not a step per character)
         i = m.start()
         ch = m.group()
-        if ch == RING or is_zhu_marker(text, folded, i):
+        if ch == RING or is_zhu_marker(text, folded, i, since):
             out.append((i, ch))
+            since = i + 1
     return out
 
 
