@@ -61,8 +61,8 @@ def test_this_x_zi_names_the_character_x(note, lemma):
 @pytest.mark.parametrize("note, position", [
     ("案今注疏本脱此注文四字", "span:4"),  # 卷七 JS7.48.zhu1.an1
     ("案今注疏本脫注文十四字", "span:14"),  # 卷八 JS8.74.zhu1.an1
-    ("案今注疏本脫此字據唐石經及宋本補", "span:1"),  # 卷九 JS9.163.jing1.an1
-    ("案啐以下七字今注疏本訛作肺亦自貶于君六字從宋本訂正", "span:7"),  # 卷九 JS9.88.zhu1.an1
+    ("案今注疏本脫此字據唐石經及宋本補", "span:1"),  # 卷九 JS9.165.jing1.an1
+    ("案啐以下七字今注疏本訛作肺亦自貶于君六字從宋本訂正", "span:7"),  # 卷九 JS9.90.zhu1.an1
 ])
 def test_counted_spans(note, position):
     assert parse_note(note).position == position
@@ -185,7 +185,7 @@ def test_a_worn_character_then_every_edition():
     ("按小各本作少張淳兼引鄉射注少退猶小辟也及少退小逡遁也釋文皆作小又辟今注疏本作避據釋文云小辟音避則古本不作避明矣",
      [("variant", "辟", "避", "zhushu")]),  # 卷四 JS4.34
     # 又脱Y字: the same witness
-    ("案今注疏本輒訛作就又脱殺字據宋本訂正", [("omission", "殺", "", "zhushu")]),  # 卷九 JS9.75
+    ("案今注疏本輒訛作就又脱殺字據宋本訂正", [("omission", "殺", "", "zhushu")]),  # 卷九 JS9.77
     # where 原本 has an extra 云, our 注疏 has an extra 曰 (竝衍文 ends the reading)
     ("案此下原本有云字今注疏本作曰竝衍文", [("addition", "", "曰", "zhushu")]),  # 卷八 JS8.37
     # evidence, not claims: a gloss of the 釋文, what a source records, a co-witness
@@ -253,7 +253,7 @@ def test_not_repeated_is_an_omission_of_the_repeat():
 
 
 def test_a_slip_of_the_song_edition_is_still_the_song_edition():
-    r = parse_note("案再今注疏本作等據宋木改正")  # 卷九 JS9.152: 宋木 for 宋本, as 今注疏木 for 今注疏本
+    r = parse_note("案再今注疏本作等據宋木改正")  # 卷九 JS9.154: 宋木 for 宋本, as 今注疏木 for 今注疏本
     assert (r.kind, r.lemma, r.reading, r.target) == ("variant", "再", "等", "zhushu")
     assert [s.id for s in r.evidence] == ["songben"]
 
@@ -289,7 +289,7 @@ def _verdict(juan: int, claim_id: str):
 @pytest.mark.parametrize("juan, claim_id, note", [
     # 2. near anchors: the 注疏 inserts a character (耦於庭下 / 揖乃升)
     (6, "JS6.6.zhu1.an1", "案今注疏本作于庭下據宋本及儀禮經傳通解所引皆無下字"),
-    (9, "JS9.40.jing1.an1", "案今注疏本作乃升唐石經及宋本無乃字"),
+    (9, "JS9.42.jing1.an1", "案今注疏本作乃升唐石經及宋本無乃字"),
     # 4. a whole 注 / passage the 注疏 lacks
     (1, "JS1.128.zhu1.an1", "案今注疏本脫此二十五字"),
     (8, "JS8.74.jing1.an1", "案今注疏本脫此四字"),
@@ -311,7 +311,7 @@ def _verdict(juan: int, claim_id: str):
     (1, "JS1.34.zhu1.an3~2", "案以原本訛作此張淳儀禮識誤據釋文改爲以今注疏本作謂此以上"),
     (1, "JS1.69.jing1.an1~2", "…今注疏本此處經文作捷柶興乃誤據釋文改經…"),
     (8, "JS8.37.zhu1.an1~2", "案此下原本有云字今注疏本作曰竝衍文"),
-    (9, "JS9.75.zhu1.an1~2", "案今注疏本輒訛作就又脱殺字據宋本訂正"),
+    (9, "JS9.77.zhu1.an1~2", "案今注疏本輒訛作就又脱殺字據宋本訂正"),
     (4, "JS4.32.zhu1.an1", "按疑然之疑今注疏本皆作仡因公羊傳作仡然…"),
     # 6. moved text, the place quoted with a form the folding does not know (苗 / the 注疏's 苖)
     (3, "JS3.55.zhu1.an2", "案此五字今注疏本在下古文茅作苗之下"),
@@ -376,7 +376,7 @@ def test_a_one_character_lemma_the_prints_confuse():
 
 @pytest.mark.parametrize("juan, claim_id", [
     (1, "JS1.75.zhu1.an2"),  # 案以今注疏本訛作必: the 四库 注疏 already reads 以
-    (9, "JS9.123.zhu1.an1"),  # 案張今注疏本訛作帳據宋本改正: it reads 張
+    (9, "JS9.125.zhu1.an1"),  # 案張今注疏本訛作帳據宋本改正: it reads 張
 ])
 def test_real_contradictions_stay(juan, claim_id):
     ch = _verdict(juan, claim_id)
@@ -384,9 +384,9 @@ def test_real_contradictions_stay(juan, claim_id):
 
 
 def test_where_the_zhushu_departs_from_the_note_it_reads_this_text():
-    """卷九 JS9.88: 啐以下七字…訛作肺亦自貶于君; the 四库 注疏 reads 啐亦自貶於君 — it keeps this
+    """卷九 JS9.90: 啐以下七字…訛作肺亦自貶于君; the 四库 注疏 reads 啐亦自貶於君 — it keeps this
     text's 啐 where the note says 肺: a contradiction (the 四部丛刊 has the note's 肺…)."""
-    ch = _verdict(9, "JS9.88.zhu1.an1")
+    ch = _verdict(9, "JS9.90.zhu1.an1")
     assert ch.verdict == "contradicted" and ch.detail == "as-this-text", ch.summary
 
 
@@ -403,9 +403,9 @@ def test_a_claim_in_the_argument_can_be_a_real_contradiction():
 
 
 def test_a_near_quotation_is_anchored_on_the_stretch_the_zhushu_bears_out():
-    """卷九 JS9.40: 今注疏本作乃升 — the claim is on 升 (the 注疏 inserts 乃), not on 揖升."""
+    """卷九 JS9.42: 今注疏本作乃升 — the claim is on 升 (the 注疏 inserts 乃), not on 揖升."""
     res = _checked(9)
-    claim = next(c for c in res.claims if c.id == "JS9.40.jing1.an1")
+    claim = next(c for c in res.claims if c.id == "JS9.42.jing1.an1")
     assert claim.anchor is not None and claim.anchor.text == "升"
     assert res.checks[claim.id].verdict == "confirmed"
 
