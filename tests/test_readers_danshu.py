@@ -251,3 +251,24 @@ def test_a_gaiji_inside_a_lemma_stays_in_the_lemma_and_is_not_read():
     back = witness_from_tei(tree.getroot())
     shu2 = next(p for p in back.pieces() if p.id == shu.id)
     assert [type(x).__name__ for x in shu2.content if isinstance(x, (Label, LabelGaiji))] == ["Label", "LabelGaiji", "Label"]
+
+
+def test_a_label_holding_text_and_two_gaiji_reads_back_whole():
+    """A ``label`` that holds text and more than one ``g`` (TEI from elsewhere; jiaokan writes one per label) is
+    read back whole: each ``g`` a LabelGaiji, the text around them labels, nothing dropped."""
+    from lxml import etree
+
+    from jiaokan.model import Label, LabelGaiji
+    from jiaokan.tei.reader import witness_from_tei
+
+    w = read(MandokuDanshuReader(), "<pb:KR1d0027_SBCK_003-6b>¶\n注肴&KR0155;至&KR0002;豚　釋曰云折俎¶\n",
+             juan="3", name="KR1d0027_003.txt")
+    xml = etree.tostring(witness_to_tei(w), encoding="unicode")
+    merged = xml.replace("</label><label>", "")  # one label: 注肴 g 至 g 豚
+    assert merged.count("<label>") < xml.count("<label>")
+    back = witness_from_tei(etree.fromstring(merged))
+    shu = next(p for p in back.pieces() if p.layer == "shu")
+    marks = [(type(x).__name__, x.text if isinstance(x, Label) else x.code)
+             for x in shu.content if isinstance(x, (Label, LabelGaiji))]
+    assert marks == [("Label", "注肴"), ("LabelGaiji", "KR0155"), ("Label", "至"), ("LabelGaiji", "KR0002"),
+                     ("Label", "豚")]

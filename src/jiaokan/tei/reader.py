@@ -346,15 +346,18 @@ class _BodyReader:
         if not tag:
             return out
         if tag == "label":
-            g = child.find("t:g", NS)
-            if g is None:
+            if child.find("t:g", NS) is None:
                 out.append(Label("".join(child.itertext())))
-            else:  # a gaiji inside a marker (the writer gives each its own label): a LabelGaiji
+            else:  # gaiji inside a marker (the writer gives each a label of its own): LabelGaiji, the rest Label
                 if child.text:
                     out.append(Label(child.text))
-                self._gaiji(g, out, LabelGaiji)
-                if g.tail:
-                    out.append(Label(g.tail))
+                for sub in child:
+                    if _local(sub) == "g":
+                        self._gaiji(sub, out, LabelGaiji)
+                    elif inner := "".join(sub.itertext()):
+                        out.append(Label(inner))
+                    if sub.tail:
+                        out.append(Label(sub.tail))
         elif tag == "g":
             self._gaiji(child, out, Gaiji)
         elif tag == "pb":
