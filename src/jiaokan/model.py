@@ -305,7 +305,7 @@ class Gaiji(_Node):
 
     @property
     def reading(self) -> str:
-        return self.char or UNKNOWN_CHAR
+        return self.glyph
 
     @property
     def glyph(self) -> str:
@@ -325,12 +325,13 @@ class Gaiji(_Node):
 @_pickled_by_position
 @dataclass(slots=True)
 class LabelGaiji(Gaiji):
-    """A gaiji inside a marker: the 单疏本's 標起止 ``注肴&KR0171;至謂豚`` (its 升) is a label whose middle
+    """A gaiji inside a marker: the 单疏本's 標起止 ``注肴&KR0155;至謂豚`` (its 升) is a label whose middle
     character the source gives as an entity.
 
     Kept, code and all, as a label's characters are, and like them no part of the layer's text (``reading`` is
-    empty): read as text, the one character of the 標起止 stood in the 疏 as an addition, or against the 注疏's
-    own marker as a substantive reading (注/升, 40 times over 篇一–十三).  The TEI writes it inside a ``label``.
+    empty; :attr:`glyph` is the character it shows): read as text, the one character of the 標起止 stood in the
+    疏 as an addition before 釋曰 (the 单疏本 collations of 篇一–十三 held 59 more entries).  The TEI writes it
+    inside a ``label``.
     """
 
     kind: ClassVar[str] = "label-gaiji"
