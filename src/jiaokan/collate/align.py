@@ -582,10 +582,12 @@ def _middle_cut(
     the edits, grows with the square of a range that reads alike throughout; two 篇 joined then cost more than
     the same two collated apart (×2.2 per doubling in instructions, 篇一-二 and 三-四).  Cut in two at a run of
     ``CUT_K`` keys that neither side repeats, the halves go on down the same ladder (Myers where they are short
-    and alike, anchors where not), so the work grows with the text and no faster.  The runs tried lie on the shorter side, at its middle and then alternately a half
-    run before and after it; each is searched for in both sides with ``str.find`` (in C).  A run found at a
-    place that the two sides' lengths cannot explain (a passage moved, a phrase the text repeats in another
-    passage) is not used: the range then goes to the anchors, which weigh every k-gram.
+    and alike, anchors where not), so the work grows with the text and no faster.
+
+    The runs tried lie on the shorter side, at its middle and then alternately a half run before and after it;
+    each is searched for in both sides with ``str.find`` (in C).  A run found at a place that the two sides'
+    lengths cannot explain (a passage moved, a phrase the text repeats in another passage) is not used: the
+    range then goes to the anchors, which weigh every k-gram.
     """
     n1, m1 = ahi - alo, bhi - blo
     # the shorter side's runs are the ones tried; (S, slo, shi) that side, (L, llo, lhi) the other

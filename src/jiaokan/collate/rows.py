@@ -256,13 +256,13 @@ def _keep_document_order(rows: list[dict[str, list[int]]], s: str, units: list[U
     seq = sorted((i, k) for k, row in enumerate(rows) for i in row.get(s, []))
     if not seq:
         return
+    rows_in_order = [k for _, k in seq]
+    if all(map(le, rows_in_order, rows_in_order[1:])):
+        return  # every passage already in a row at or after the previous one's (nearly always): all are kept
     weight = []
     for i, _ in seq:
         jing = units[i].jing
         weight.append(1 + (len(jing.text) if jing is not None else 0))  # every passage counts, however short
-    rows_in_order = [k for _, k in seq]
-    if all(map(le, rows_in_order, rows_in_order[1:])):
-        return  # every passage already in a row at or after the previous one's (nearly always): all are kept
     n_rows = len(rows)
     # weighted longest non-decreasing subsequence of row numbers, by a Fenwick tree of prefix maxima
     tree = [(0, -1)] * (n_rows + 1)
