@@ -354,8 +354,8 @@ class _BodyReader:
                 for sub in child:
                     if _local(sub) == "g":
                         self._gaiji(sub, out, LabelGaiji)
-                    elif inner := "".join(sub.itertext()):
-                        out.append(Label(inner))
+                    elif sub_text := "".join(sub.itertext()):
+                        out.append(Label(sub_text))
                     if sub.tail:
                         out.append(Label(sub.tail))
         elif tag == "g":
