@@ -383,9 +383,14 @@ def _pian_label(pians: list[int]) -> str:
 
 #: ``python -c`` under callgrind for :func:`count_joined_pian`: reads the sets of 篇 given as JSON, collates a
 #: small pair once (what the first call loads), then each set between two ``sched_yield()`` (callgrind writes
-#: its counts out before each: the count between two is that call's)
+#: its counts out before each: the count between two is that call's).  Only the call is between them: its
+#: argument list is made before, its result freed after, and the collector has just run (``gc.collect()``) and
+#: the witnesses of every set are frozen out of its reach (``gc.freeze()``).  Without that, the list ``[a, b]``
+#: made just before a call could set off a full collection of every set's witnesses, which the window then
+#: counted as that call's: 篇7-8 read ×2.51 and 篇5-8 ×1.75 in one run (b126369..24174ab), by where the
+#: collector's counter happened to stand, not by what collate() does.
 _COUNTED = """
-import json, os, sys
+import gc, json, os, sys
 sys.path.insert(0, sys.argv[1])
 import bench_align as B
 sets = [tuple(x) for x in json.loads(sys.argv[2])]
@@ -393,10 +398,13 @@ pairs = {x: B._pian_pair(list(x)) for x in sets}
 from jiaokan.collate.engine import collate
 collate(list(pairs[sets[0]]), base="JS")
 for x in sets:
-    a, b = pairs[x]
+    args = list(pairs[x])
+    gc.collect()
+    gc.freeze()
     os.sched_yield()
-    collate([a, b], base="JS")
+    col = collate(args, base="JS")
     os.sched_yield()
+    del col
 """
 
 
