@@ -88,17 +88,30 @@ def _linked(shared: int, len_a: int, len_b: int) -> bool:
 
 
 class _Union:
-    def __init__(self) -> None:
-        self.parent: dict[tuple[str, int], tuple[str, int]] = {}
+    """Union-find over the passages of every witness, each a number: witness ``s``'s unit ``i`` is
+    ``offset[s] + i``.  Why numbers in a list, not ``(siglum, index)`` keys in a dict: a find was a tuple
+    hashed and compared per step, and a dict of a whole book's passages grows by resizing; the rows come out
+    the same, as they depend only on which passages end up together."""
 
-    def find(self, x: tuple[str, int]) -> tuple[str, int]:
-        self.parent.setdefault(x, x)
-        while self.parent[x] != x:
-            self.parent[x] = self.parent[self.parent[x]]
-            x = self.parent[x]
+    def __init__(self, sizes: dict[str, int]) -> None:
+        self.offset: dict[str, int] = {}
+        total = 0
+        for s, n in sizes.items():
+            self.offset[s] = total
+            total += n
+        self.parent = list(range(total))
+
+    def node(self, s: str, i: int) -> int:
+        return self.offset[s] + i
+
+    def find(self, x: int) -> int:
+        parent = self.parent
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
         return x
 
-    def union(self, a: tuple[str, int], b: tuple[str, int]) -> None:
+    def union(self, a: int, b: int) -> None:
         ra, rb = self.find(a), self.find(b)
         if ra != rb:
             self.parent[rb] = ra
@@ -110,7 +123,7 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
     :func:`body_units`, when the caller has them (``key`` and ``skip`` the collation's own)."""
     units = {s: body_units(w) for s, w in witnesses.items()}
     streams = {s: _jing_stream(units[s], key, skip, (jing or {}).get(s)) for s in witnesses}
-    uf = _Union()
+    uf = _Union({s: len(us) for s, us in units.items()})
     bkeys, bowner = streams[base]
     blen = Counter(bowner)
     bstarts = _run_starts(bowner)
@@ -120,7 +133,7 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
         if s == base:
             continue
         if one_each:  # one passage per witness (CollateX input, a bare text): the same passage, however different
-            uf.union((base, passages[base][0]), (s, passages[s][0]))
+            uf.union(uf.node(base, passages[base][0]), uf.node(s, passages[s][0]))
             continue
         xkeys, xowner = streams[s]
         xlen = Counter(xowner)
@@ -137,13 +150,13 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
                 shared[(bowner[op.a1 - 1], xowner[op.b1 - 1])] += 1
         for (i, j), n in shared.items():
             if _linked(n, blen[i], xlen[j]):
-                uf.union((base, i), (s, j))
+                uf.union(uf.node(base, i), uf.node(s, j))
 
     # each component spans a range of base passages; overlapping ranges make one row
     base_idx = [i for i, u in enumerate(units[base]) if u.jing is not None]
-    comp_range: dict[tuple[str, int], list[int]] = {}
+    comp_range: dict[int, list[int]] = {}
     for i in base_idx:
-        r = uf.find((base, i))
+        r = uf.find(uf.node(base, i))
         lo_hi = comp_range.setdefault(r, [i, i])
         lo_hi[0], lo_hi[1] = min(lo_hi[0], i), max(lo_hi[1], i)
     spans = sorted(comp_range.values())
@@ -155,11 +168,13 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
             merged.append([lo, hi])
     # base passage index → row number; rows cover the base passages in order
     row_of_base: dict[int, int] = {}
+    row_of_root: dict[int, int] = {}  # a component's root → the row of its base passages (one row holds them all)
     k = 0
     for i in base_idx:  # both sorted: one sweep
         while merged[k][1] < i:
             k += 1
         row_of_base[i] = k
+        row_of_root.setdefault(uf.find(uf.node(base, i)), k)
     rows: list[dict[str, list[int]]] = [{s: [] for s in witnesses} for _ in merged]
     extra_after: dict[int, list[dict[str, list[int]]]] = {}  # witness-only rows, after row k
 
@@ -173,7 +188,7 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
         for i, u in enumerate(units[s]):
             if u.jing is None:
                 continue
-            at = _row_of_component(uf, uf.find((s, i)), base_idx, row_of_base, base)
+            at = row_of_root.get(uf.find(uf.node(s, i)))
             if at is None:
                 # 经 the base lacks: one row for each run of such passages, after the previous row
                 if last_extra is None:
@@ -228,19 +243,6 @@ def _count_pairs(shared: Counter[tuple[int, int]], aowner: list[int], astarts: l
     if n > prev:
         pair = (aowner[a0 + prev], bowner[b0 + prev])
         shared[pair] += n - prev
-
-
-def _row_of_component(uf: _Union, root: tuple[str, int], base_idx: list[int],
-                      row_of_base: dict[int, int], base: str) -> int | None:
-    if root[0] == base and root[1] in row_of_base:
-        return row_of_base[root[1]]
-    cache = getattr(uf, "_root_rows", None)
-    if cache is None:
-        cache = {}
-        for i in base_idx:
-            cache.setdefault(uf.find((base, i)), row_of_base[i])
-        uf._root_rows = cache  # type: ignore[attr-defined]
-    return cache.get(root)
 
 
 def _keep_document_order(rows: list[dict[str, list[int]]], s: str, units: list[Unit]) -> None:
@@ -316,7 +318,7 @@ def _attach_unpassaged(rows: list[dict[str, list[int]]], units: dict[str, list[U
     既夕禮 after its lost 葉 5: ``也兩馬士制也…繁乎``, the end of the 注 on 公賵𤣥纁束馬兩).  Joined to the next
     passage, that tail read as text the witness adds to the next 注, and the 注 it ends as wholly lost."""
     for s, us in units.items():
-        row_of: dict[int, int] = {}
+        row_of = [-1] * len(us)  # unit → its row, -1 for none (a list: the units are numbered 0 …)
         for k, row in enumerate(rows):
             for i in row.get(s, []):
                 row_of[i] = k
@@ -325,12 +327,12 @@ def _attach_unpassaged(rows: list[dict[str, list[int]]], units: dict[str, list[U
         for i, u in enumerate(us):
             if u.jing is None:
                 pending.append(i)
-            elif i in row_of:
+            elif row_of[i] >= 0:
                 _place(rows, units, s, pending, prev, row_of[i])
                 pending = []
                 prev = row_of[i]
         if pending and rows:
-            last = max(row_of.values()) if row_of else 0
+            last = max(max(row_of, default=-1), 0)
             _place(rows, units, s, pending, prev, last)
 
 
