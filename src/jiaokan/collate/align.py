@@ -310,9 +310,10 @@ def align(
         blocks = _dissolve_chaff(blocks, len(X), len(Y))
     blocks = _slide_right(blocks, X, Y)
     blocks = _join_lone_matches(blocks, X, Y)
-    ops = _blocks_to_ops(blocks, len(X), len(Y))
-    if swap:
-        ops = [op.mirrored() for op in ops]
+    if swap:  # the blocks seen from the other side make the mirrored ops at once (an op made once, not twice)
+        ops = _blocks_to_ops([(j, i, length) for i, j, length in blocks], len(Y), len(X))
+    else:
+        ops = _blocks_to_ops(blocks, len(X), len(Y))
     if transpositions:
         ops = _detect_transpositions(ops, A, B)
     return ops
