@@ -45,11 +45,18 @@ def test_entry_shapes_over_lines_with_the_editors_notes():
     assert (e["段"].kind, e["段"].rejected) == ("substitution", "腶")  # …本又作¶腶: the 作 runs over the line
 
 
-def _pian(tid, n, sig):
+def _pian(tid, n, sig, chapter="士昏禮"):
+    """Witness ``sig`` read from the Kanripo file ``{tid}_{n}.txt`` (skipped where ../shared/kanripo is not)."""
     path = KANRIPO / f"{tid}_{n}.txt"
     if not path.is_file():
         pytest.skip("../shared/kanripo not available")
-    return read_witness(path, WitnessMeta(siglum=sig, file=str(path), format="", chapter="士昏禮"))
+    return read_witness(path, WitnessMeta(siglum=sig, file=str(path), format="", chapter=chapter))
+
+
+def _checked_claim(entry, sig, witness):
+    """The claim of ``entry`` about witness ``sig``, once checked against ``witness``."""
+    check_entry(entry, {sig: witness})
+    return next(c for c in entry.claims if c.witness == sig)
 
 
 def test_claims_checked_against_the_real_witnesses():
@@ -93,13 +100,8 @@ HARD = (
 def test_a_doubled_character_and_an_illegible_headword():
     e = {x.headword: x for x in _entries(HARD)}
     assert e["□"].kind == "comment"  # what he chose cannot be read: not checked
-    path = KANRIPO / "KR1d0030_011.txt"
-    if not path.is_file():
-        pytest.skip("../shared/kanripo not available")
-    js = read_witness(path, WitnessMeta(siglum="JS", file=str(path), format="", chapter="聘禮"))
-    check_entry(e["與"], {"JS": js})
     # the 集释 reads 其有來者與 (the editors supplied 與 from the 注疏): as 張淳 chose, at the second 者
-    c = next(c for c in e["與"].claims if c.witness == "JS")
+    c = _checked_claim(e["與"], "JS", _pian("KR1d0030", "011", "JS", "聘禮"))
     assert (c.verdict, c.readings["JS"]) == ("confirmed", "與")
 
 
@@ -108,12 +110,7 @@ def test_the_quotation_reads_as_he_chose_and_an_edition_errs():
     text = "曰　注曰事同曰讓事異曰辭監及巾箱杭本曰作日¶\n　從嚴本¶\n"
     (e,) = _entries(text)
     assert e.places == [("注", "事同曰讓事異曰辭")] and (e.kind, e.at, e.rejected) == ("substitution", "曰", "日")
-    path = KANRIPO / "KR1d0028_004.txt"
-    if not path.is_file():
-        pytest.skip("../shared/kanripo not available")
-    zs = read_witness(path, WitnessMeta(siglum="ZS", file=str(path), format="", chapter="鄉飲酒禮"))
-    check_entry(e, {"ZS": zs})
-    c = next(c for c in e.claims if c.witness == "ZS")
+    c = _checked_claim(e, "ZS", _pian("KR1d0028", "004", "ZS", "鄉飲酒禮"))
     assert (c.verdict, c.readings["ZS"]) == ("confirmed", "曰")  # the 注疏: 事同曰讓事異曰辭
 
 
@@ -139,10 +136,5 @@ def test_the_variant_form_he_argues_is_the_place_not_a_gloss_he_cites():
             "　齎賫兩出必非一義從釋文(案説文齎持遺也从貝/齊聲俗體作賫又訛而)¶\n")
     (e,) = _entries(text)
     assert (e.kind, e.rejected) == ("substitution", "齎")
-    path = KANRIPO / "KR1d0028_008.txt"
-    if not path.is_file():
-        pytest.skip("../shared/kanripo not available")
-    zs = read_witness(path, WitnessMeta(siglum="ZS", file=str(path), format="", chapter="聘禮"))
-    check_entry(e, {"ZS": zs})
-    c = next(c for c in e.claims if c.witness == "ZS")
+    c = _checked_claim(e, "ZS", _pian("KR1d0028", "008", "ZS", "聘禮"))
     assert (c.verdict, c.readings["ZS"]) == ("contradicted", "齎")  # the 注疏's 經: 又齎皮馬
