@@ -382,14 +382,14 @@ def _pian_label(pians: list[int]) -> str:
 
 
 #: ``python -c`` under callgrind for :func:`count_joined_pian`: reads the sets of 篇 given as JSON, collates the
-#: largest once (what the first call loads, and the heap it grows: a build grows it once, and a first call paid
-#: 1.4% more than the same call after it, so whichever set came first read dearer), then each set between two
-#: ``sched_yield()`` (callgrind writes its counts out before each: the count between two is that call's).  Only the call is between them: its
-#: argument list is made before, its result freed after, and the collector has just run (``gc.collect()``) and
-#: the witnesses of every set are frozen out of its reach (``gc.freeze()``).  Without that, the list ``[a, b]``
-#: made just before a call could set off a full collection of every set's witnesses, which the window then
-#: counted as that call's: 篇7-8 read ×2.51 and 篇5-8 ×1.75 in one run (b126369..24174ab), by where the
-#: collector's counter happened to stand, not by what collate() does.
+#: largest once, then each set between two ``sched_yield()`` (callgrind writes its counts out before each: the
+#: count between two is that call's).  The first call is the largest set's because a first call fills the lazy fold
+#: tables and grows the heap, as a build does once: it read 1.4% dearer than the same call after it, so whichever
+#: set came first read dearer.  Only the call lies between the marks: its argument list is made before, its result
+#: freed after, and the collector has just run (``gc.collect()``) with every set's witnesses frozen out of its
+#: reach (``gc.freeze()``).  Else the list ``[a, b]`` made inside the window could set off a full collection of all
+#: of them, counted as that call's: 篇7-8 read ×2.51 and 篇5-8 ×1.75 in one run (24174ab), by where the collector's
+#: counter happened to stand, not by what collate() does.
 _COUNTED = """
 import gc, json, os, sys
 sys.path.insert(0, sys.argv[1])

@@ -222,10 +222,10 @@ SAMPLE_TARGET = 8192
 BUDGET_FACTOR = 64
 #: A range longer than this is first cut at a run of this many keys near
 #: its middle that occurs once on each side (see ``_middle_cut``) ...
-#: (256, not 1,024 as first: the pieces are short enough for exact Myers within its
-#: ``DMAX`` where a longer one exceeded it and went to the anchors: the 经 of 篇1-13
+#: (256 since stop 44, 1,024 before: more pieces end short enough for exact Myers within
+#: ``DMAX``, where a longer one exceeded it and went to the anchors; the 经 of 篇1-13
 #: aligns in 17% fewer instructions, and two entries of the book, each an omission
-#: beside an addition of one character, are now the substitution they are, 毋/母 and 夫/大)
+#: beside an addition of one character, became the substitutions they are: 毋/母, 夫/大)
 CUT_MIN = 256
 CUT_K = 16
 #: ... of at most this many runs tried, each a half run further from the middle; a range is cut only
@@ -585,7 +585,9 @@ def _middle_cut(
     Why: a range too long for exact Myers is otherwise anchored on all its k-grams at once, which costs about
     three times as much per key as Myers does on a stretch that reads alike, and Myers' own cost, (n + m) times
     the edits, grows with the square of a range that reads alike throughout; two 篇 joined then cost more than
-    the same two collated apart (×2.2 per doubling in instructions, 篇一-二 and 三-四).  Cut in two at a run of
+    the same two collated apart (×2.2 per doubling in instructions, 篇一-二 and 三-四).  A medium range, which
+    Myers may take, is cut too: its pieces stay within Myers' edit cap ``DMAX`` more often, where the whole
+    exceeded it and went to the anchors.  Cut in two at a run of
     ``CUT_K`` keys that neither side repeats, the halves go on down the same ladder (Myers where they are short
     and alike, anchors where not), so the work grows with the text and no faster.
 
