@@ -199,3 +199,12 @@ def test_collating_two_pian_says_so():
     assert r.returncode == 0 and b"warning: the witnesses name different \xe7\xaf\x87" in r.stderr
     r = jiaokan("collate", str(CORPUS / "tushu-juan276-xiangsheli.txt"), str(JS5), "--layers", "jing")
     assert r.returncode == 0 and b"different" not in r.stderr  # 乡射礼 and 鄉射禮
+
+
+def test_a_missing_manifest_named_by_its_path_is_named_once(tmp_path):
+    missing = tmp_path / "nope" / "corpus.toml"
+    r = jiaokan("build", "--corpus", str(missing), "--out", str(tmp_path / "out"))
+    err = r.stderr.decode()
+    assert r.returncode == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith(f"jiaokan: error: {missing}: no corpus manifest here"), err
+    assert not (tmp_path / "out").exists()

@@ -483,7 +483,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     from .outputs import JOURNAL
 
     corpus = Path(args.corpus)
-    if corpus.is_file():  # --corpus DIR/corpus.toml names the same corpus as --corpus DIR
+    # --corpus DIR/corpus.toml names the same corpus as --corpus DIR (a missing one too: its error then names
+    # DIR/corpus.toml once, not DIR/corpus.toml/corpus.toml)
+    if corpus.is_file() or (corpus.name == "corpus.toml" and not corpus.exists()):
         if corpus.name != "corpus.toml":
             _err(f"{corpus}: --corpus takes the folder that holds corpus.toml, or that corpus.toml itself")
             return EXIT_USAGE
