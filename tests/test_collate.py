@@ -332,6 +332,23 @@ def test_a_unit_without_jing_that_reads_no_row_still_rides_with_the_next_passage
     assert {g.layer for g in col.gaps if g.row == col.rows[1].id and g.kind == "lacuna"} == {"jing", "zhu"}
 
 
+def test_a_unit_after_a_heading_that_stays_is_not_moved_back_past_it():
+    """The units of a run keep their order: after a heading (paratext, which rides with the next passage) the
+    resumed 注 stays after it, though the 注 reads an earlier row.  Joined 篇 put a 篇's title and then its
+    鄭目錄 in one such run; moved back, the 鄭目錄 read before its own title."""
+    b = _resumed_mid_zhu("B", DASHE, lost=1, resume=12)
+    heading = Unit("B.h", [Piece("paratext", [Text("鄉射禮第五")], Loc(89), id="B.h.paratext1")])
+    units = b.divs[0].units
+    b.divs[0].units = units[:1] + [heading] + units[1:]
+    col = collate([_witness("A", DASHE), b], base="A")
+    order = [u for r in col.rows for u in r.units["B"]]
+    assert order == [u.id for u in b.divs[0].units]  # the witness's own order
+    assert [r.units["B"] for r in col.rows][2] == ["B.h", "B.2t", "B.3"]
+    # and without the heading the same 注 goes back to its passage (the rule above, unchanged)
+    col = collate([_witness("A", DASHE), _resumed_mid_zhu("B", DASHE, lost=1, resume=12)], base="A")
+    assert [r.units["B"] for r in col.rows][1] == ["B.2t"]
+
+
 def test_without_a_gap_the_missing_text_is_still_an_omission():
     col = collate([_witness("A", DASHE), _lost_page_witness(with_gap=False)])
     assert any(a.type == "omission" and a.lem.text == "豆間爵反注為一手不能正也" for a in col.apps)

@@ -339,8 +339,10 @@ def _attach_unpassaged(rows: list[dict[str, list[int]]], units: dict[str, list[U
 def _place(rows: list[dict[str, list[int]]], units: dict[str, list[Unit]], s: str, pending: list[int],
            prev: int, at: int) -> None:
     """Put witness ``s``'s units ``pending`` (no 经) in row ``at``, or a commentary unit among them in the row
-    between ``prev`` and ``at`` whose commentary it reads (the units keep their order: one that follows a
-    unit moved back goes no further forward than it)."""
+    between ``prev`` and ``at`` whose commentary it reads.  The units keep their order: one never goes to an
+    earlier row than the unit before it, whether that one moved back or stayed in ``at``.  Why the second: a
+    篇's title stays with the 篇's first passage, and the 鄭目錄 after it, weighed against the rows before,
+    could have gone back past it (it read before its own title); it is not weighed at all now."""
     lo = max(prev, 0)
     for i in pending:
         k = at
@@ -348,7 +350,7 @@ def _place(rows: list[dict[str, list[int]]], units: dict[str, list[Unit]], s: st
             found = _commentary_row(rows, units, s, units[s][i], lo, at)
             if found is not None:
                 k = found
-                lo = found  # the next ones of the run come after it
+        lo = k  # the next ones of the run come after it
         rows[k][s].append(i)
 
 
