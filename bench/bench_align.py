@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -346,7 +347,7 @@ def _halving_tree(n: int) -> list[tuple[list[int], list[int]]]:
     return out
 
 
-def _doubling(t: dict[tuple[int, ...], float], whole: list[int], half: list[int]) -> float:
+def _doubling(t: Mapping[tuple[int, ...], float], whole: list[int], half: list[int]) -> float:
     """collate()'s growth for one doubling: the joined 篇 against the sum of its two halves, ×2: ×2.0 where it
     costs what its halves cost apart (the same text, so no scaling by characters, and no 篇's content weighs)."""
     other = [i for i in whole if i not in half]
@@ -381,69 +382,79 @@ def _pian_label(pians: list[int]) -> str:
     return f"篇{pians[0] + 1}" if len(pians) == 1 else f"篇{pians[0] + 1}-{pians[-1] + 1}"
 
 
-#: ``python -c`` under callgrind for :func:`count_joined_pian`: reads the sets of 篇 given as JSON, collates the
-#: largest once, then each set between two ``sched_yield()`` (callgrind writes its counts out before each: the
-#: count between two is that call's).  The first call is the largest set's because a first call fills the lazy fold
-#: tables and grows the heap, as a build does once: it read 1.4% dearer than the same call after it, so whichever
-#: set came first read dearer.  Only the call lies between the marks: its argument list is made before, its result
-#: freed after, and the collector has just run (``gc.collect()``) with every set's witnesses frozen out of its
-#: reach (``gc.freeze()``).  Else the list ``[a, b]`` made inside the window could set off a full collection of all
-#: of them, counted as that call's: 篇7-8 read ×2.51 and 篇5-8 ×1.75 in one run (24174ab), by where the collector's
-#: counter happened to stand, not by what collate() does.
+#: ``python -c`` under callgrind for :func:`count_joined_pian`: reads one set of 篇 (JSON), collates it
+#: :data:`COUNT_AFTER` times, then once more between two ``sched_yield()`` (callgrind writes its counts out before
+#: each: the count between the two is that call's).  Each set has a process of its own, and is counted in the
+#: steady state its own earlier calls leave, because collate()'s count depends on what ran before it by more than
+#: the growth it is to show: counted in one process after the other sets, 篇1-2 read 251.1 M instructions after a
+#: warm-up on 篇1-8 and 258.2 M after one on 篇1-4 (2.8%), and ×2.010 or ×1.989 for 篇3-4 by the warm-up alone
+#: (CPython 3.11's specializing interpreter quickens the code for the last input it saw, and the heap grows on).
+#: After two calls of its own, the same call reads within 0.2% whatever ran before, and the same to 0.01% run to
+#: run.  Only the call lies between the marks: its argument list is made before, its result freed after, and the
+#: collector has just run with the witnesses frozen out of its reach (``gc.freeze()``); else an allocation
+#: inside the window could set off a full collection of them all, counted as the call's.
 _COUNTED = """
 import gc, json, os, sys
 sys.path.insert(0, sys.argv[1])
 import bench_align as B
-sets = [tuple(x) for x in json.loads(sys.argv[2])]
-pairs = {x: B._pian_pair(list(x)) for x in sets}
+pair = B._pian_pair(json.loads(sys.argv[2]))
 from jiaokan.collate.engine import collate
-warm = list(pairs[max(sets, key=len)])
-collate(warm, base="JS")
-del warm
-for x in sets:
-    args = list(pairs[x])
-    gc.collect()
-    gc.freeze()
-    os.sched_yield()
-    col = collate(args, base="JS")
-    os.sched_yield()
-    del col
+for _ in range(int(sys.argv[3])):
+    collate(list(pair), base="JS")
+args = list(pair)
+gc.collect()
+gc.freeze()
+os.sched_yield()
+col = collate(args, base="JS")
+os.sched_yield()
+del col
 """
 
+#: Calls of collate() on a set before the counted one (see :data:`_COUNTED`).
+COUNT_AFTER = 2
 
-def count_joined_pian(n: int = 8) -> list[tuple[str, int, float]] | None:
+
+def _count_one(pians: tuple[int, ...], tmp: Path) -> int | str:
+    """Instructions of one steady-state collate() call on ``pians`` (:data:`_COUNTED`), or why there are none."""
+    out = tmp / ("cg" + "_".join(map(str, pians)))
+    r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}.%p", "--dump-before=sched_yield",
+                        sys.executable, "-c", _COUNTED, str(Path(__file__).parent), json.dumps(list(pians)),
+                        str(COUNT_AFTER)],
+                       env={**os.environ, "PYTHONHASHSEED": "0"}, capture_output=True)
+    if r.returncode != 0:
+        return r.stderr.decode(errors="replace")[-300:]
+    # dump 1 ends at the first mark (start-up, reading, the calls before), dump 2 at the second: the counted call
+    dumps = sorted(tmp.glob(out.name + ".*.*"), key=lambda f: int(f.name.rsplit(".", 1)[1]))
+    if len(dumps) != 2:
+        return f"{len(dumps)} dumps where two were expected"
+    m = re.search(r"^totals:\s*(\d+)", dumps[1].read_text(encoding="utf-8", errors="replace"), re.M)
+    return int(m.group(1)) if m else "no totals in the dump"
+
+
+def count_joined_pian(n: int = 8, jobs: int = 2) -> list[tuple[str, int, float]] | None:
     """:func:`time_joined_pian`'s doublings of 篇一 to ``n`` counted in instructions (valgrind's callgrind): the same
     count for the same code and text whatever the host's load, where the seconds move by ±10% between rounds.
+    Each set in a process of its own (:data:`_COUNTED`), ``jobs`` at a time.
 
     Returns per doubling (its 篇, its instructions, the ratio), or None without valgrind."""
     import shutil
     import tempfile
+    from concurrent.futures import ThreadPoolExecutor
 
     if shutil.which("valgrind") is None:
         print("(instruction counts skipped: valgrind is not installed; apt-get install valgrind)", file=sys.stderr)
         return None
     tree = _halving_tree(n)
     sets = sorted({tuple(x) for whole, half in tree for x in (whole, half, [i for i in whole if i not in half])},
-                  key=lambda x: (len(x), x))
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "cg"
-        r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}.%p",
-                            "--dump-before=sched_yield", sys.executable, "-c", _COUNTED,
-                            str(Path(__file__).parent), json.dumps(sets)],
-                           env={**os.environ, "PYTHONHASHSEED": "0"}, capture_output=True)
-        if r.returncode != 0:
-            print(f"(instruction counts failed: {r.stderr.decode(errors='replace')[-300:]})", file=sys.stderr)
-            return None
-        dumps = sorted(Path(tmp).glob("cg.*.*"), key=lambda f: int(f.name.rsplit(".", 1)[1]))
-        totals = []
-        for f in dumps:
-            m = re.search(r"^totals:\s*(\d+)", f.read_text(encoding="utf-8", errors="replace"), re.M)
-            totals.append(int(m.group(1)) if m else 0)
-    # dump 1 ends at the first mark (start-up, reading); then each set: its call (even), the gap to the next (odd)
-    if len(totals) != 2 * len(sets):
-        print(f"(instruction counts: {len(totals)} dumps for {len(sets)} calls)", file=sys.stderr)
+                  key=lambda x: (-len(x), x))  # the longest first: the pool ends on short ones
+    with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(jobs) as pool:
+        got = dict(zip(sets, pool.map(lambda x: _count_one(x, Path(tmp)), sets)))
+    failed = {x: why for x, why in got.items() if isinstance(why, str)}
+    if failed:
+        x, why = next(iter(failed.items()))
+        print(f"(instruction counts failed for {_pian_label(list(x))}: {why})", file=sys.stderr)
         return None
-    count = {x: totals[2 * i + 1] for i, x in enumerate(sets)}
+    count = {x: int(v) for x, v in got.items()}
     return [(_pian_label(whole), count[tuple(whole)], _doubling(count, whole, half)) for whole, half in tree]
 
 
@@ -460,7 +471,8 @@ def main() -> None:
     ap.add_argument("--collatex-worker", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--instructions", action="store_true",
                     help="also count collate()'s instructions for 篇一-八 joined against their parts (valgrind's "
-                         "callgrind, about five minutes): the growth free of the host's load, which then decides the verdict")
+                         "callgrind; each set in a process of its own, two at a time, about four minutes on two "
+                         "cores): the growth free of the host's load, which then decides the verdict")
     args = ap.parse_args()
     if args.collatex_worker:
         collatex_worker(args.collatex_worker)
