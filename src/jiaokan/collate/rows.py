@@ -153,7 +153,7 @@ def passage_rows(base: str, witnesses: dict[str, Witness], key: KeyFn, skip: Ski
                 uf.union(uf.node(base, i), uf.node(s, j))
 
     # each component spans a range of base passages; overlapping ranges make one row
-    base_idx = [i for i, u in enumerate(units[base]) if u.jing is not None]
+    base_idx = passages[base]  # the base's passages, in order
     comp_range: dict[int, list[int]] = {}
     for i in base_idx:
         r = uf.find(uf.node(base, i))
