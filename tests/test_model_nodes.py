@@ -10,7 +10,7 @@ from __future__ import annotations
 import pickle
 
 from jiaokan.model import UNKNOWN_CHAR, Gaiji, Gap, Label, LineBreak, Loc, Note, PageBreak, Piece, Text
-from jiaokan.model import all_source_chars, inline_text, nodes
+from jiaokan.model import all_source_chars, inline_length, inline_text, nodes
 
 
 def expected_reading(node) -> str:
@@ -38,6 +38,7 @@ def test_each_kind_of_node():
     assert [n.reading for n in nodes] == ["主人", "", "楣", UNKNOWN_CHAR, UNKNOWN_CHAR, "", "", "", ""]
     assert [n.source for n in nodes] == ["主人", "鄭注", "&KR0925;", "\x01", "[沔-丏]", "", "", "", "案&KR0925;注"]
     assert inline_text(nodes) == "主人楣" + 2 * UNKNOWN_CHAR
+    assert inline_length(iter(nodes)) == len(inline_text(nodes)) == 5  # an iterator will do: it is read once
     assert note.text == "案楣"
 
 
@@ -51,6 +52,7 @@ def test_real_witnesses_read_as_their_nodes_say(read_kanripo):
     for stem in ("KR1d0028_005", "KR1d0030_005"):
         for p in read_kanripo(stem).pieces():
             assert p.text == "".join(expected_reading(n) for n in p.content)
+            assert inline_length(p.content) == len(p.text)
             assert all_source_chars(p.content) == "".join(expected_source(n) for n in p.content)
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 from itertools import chain
 from typing import Callable
 
-from ..model import Text, Witness, inline_text
+from ..model import Text, Witness, inline_length
 from ..normalize.fold import key as fold_key
 from ..normalize.ignorable import is_ignorable
 from .rows import body_units, jing_keys
@@ -74,11 +74,12 @@ def repeated_text(w: Witness, key: Callable[[str], str], ignorable: Callable[[st
 def oversized_passage(w: Witness, layers: tuple[str, ...]) -> str | None:
     """Why ``w`` cannot be collated (a passage whose layer is beyond :data:`MAX_PASSAGE_CHARS`), or None."""
     units = body_units(w)
-    # a bound first: a piece's reading text (its text nodes and gaiji readings, joined in C) is at least its text
-    # nodes, so a witness whose layers hold no more than the limit in all has no passage beyond it (every book)
-    # (the nodes of all those pieces read in one join, where each piece's text was made and measured apart)
-    nodes = list(chain.from_iterable([p.content for u in units for p in u.pieces if p.layer in layers]))
-    if len(inline_text(nodes)) <= MAX_PASSAGE_CHARS:
+    # a bound first: a piece's reading text (its text nodes and gaiji readings) is at least its text nodes, so a
+    # witness whose layers hold no more than the limit in all has no passage beyond it (every book).  The nodes
+    # of all those pieces measured in one pass in C, neither listed nor joined: the whole witness's node list and
+    # text, made only to be measured, were the largest blocks a collation grew (a copy each time they outgrew it)
+    if inline_length(chain.from_iterable(p.content for u in units for p in u.pieces if p.layer in layers)) \
+            <= MAX_PASSAGE_CHARS:
         return None
     for u in units:
         sizes: dict[str, int] = {}
