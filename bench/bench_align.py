@@ -388,9 +388,9 @@ def _pian_label(pians: list[int]) -> str:
 #: steady state its own earlier calls leave, because collate()'s count depends on what ran before it by more than
 #: the growth it is to show: counted in one process after the other sets, 篇1-2 read 251.1 M instructions after a
 #: warm-up on 篇1-8 and 258.2 M after one on 篇1-4 (2.8%), and ×2.010 or ×1.989 for 篇3-4 by the warm-up alone
-#: (CPython 3.11's specializing interpreter quickens the code for the last input it saw, and the heap grows on).
-#: After two calls of its own, the same call reads within 0.2% whatever ran before, and the same to 0.01% run to
-#: run.  Only the call lies between the marks: its argument list is made before, its result freed after, and the
+#: (CPython 3.11's specializing interpreter quickens the code for the inputs it last saw, and a first call fills
+#: the lazy fold tables).  After two calls of its own, the same call reads within 0.15% whatever ran before, and
+#: to 0.01% from run to run.  Only the call lies between the marks: its argument list is made before, its result freed after, and the
 #: collector has just run with the witnesses frozen out of its reach (``gc.freeze()``); else an allocation
 #: inside the window could set off a full collection of them all, counted as the call's.
 _COUNTED = """
